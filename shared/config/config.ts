@@ -1,0 +1,43 @@
+/** Configuration from the environment, validated once at start. Every setting is documented in README.md. */
+import Type from 'typebox';
+import { Ajv } from 'ajv';
+
+const Env = Type.Object({
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
+  OPS_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 9464 }),
+  ADMIN_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3100 }),
+  HOST: Type.String({ default: '0.0.0.0' }),
+  DATA_DIR: Type.String({ default: './data' }),
+  EVENTSTORE_URL: Type.Optional(Type.String({ minLength: 1 })),
+  MONGODB_URL: Type.Optional(Type.String({ minLength: 1 })),
+  MONGODB_DB: Type.String({ default: 'watchcat' }),
+  REDIS_URL: Type.Optional(Type.String({ minLength: 1 })),
+  TRUST_PROXY: Type.Boolean({ default: false }),
+  RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 60 }),
+  VERIFY_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 10 }),
+  /** Verifications per minute over all clients together (enumeration protection on top of the per-IP limit). */
+  VERIFY_GLOBAL_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 600 }),
+  /** `key:scope` pairs separated by commas; scopes `catalogue` and `serials`. */
+  ADMIN_API_KEYS: Type.String({ default: '' }),
+  LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), {
+    default: 'info',
+  }),
+  /** Seed the demo catalogue when the event store is empty at start. */
+  SEED_DEMO: Type.Boolean({ default: true }),
+  PUBLIC_BASE_URL: Type.String({ default: 'http://localhost:3000' }),
+});
+export type Config = Type.Static<typeof Env>;
+
+const validate = new Ajv({ useDefaults: true, coerceTypes: true, allErrors: true }).compile(Env as object);
+
+/** Reads and validates the configuration; throws one message naming every bad setting. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const keys = Object.keys((Env as { properties: object }).properties);
+  const candidate: Record<string, unknown> = {};
+  for (const key of keys) if (env[key] !== undefined && env[key] !== '') candidate[key] = env[key];
+  if (!validate(candidate)) {
+    const problems = (validate.errors ?? []).map((e) => `${e.instancePath.slice(1) || 'config'} ${e.message}`);
+    throw new Error(`invalid configuration: ${problems.join('; ')}`);
+  }
+  return candidate as Config;
+}

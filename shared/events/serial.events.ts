@@ -1,0 +1,27 @@
+/**
+ * Events of the `serial-{SERIAL}` streams. The registry records a watch's authenticity and stolen status only:
+ * no owner, no report details, no customer data of any kind.
+ */
+import Type from 'typebox';
+import { CollectionCode, LocalizedText, SerialNumber, WatchReference } from './common.ts';
+
+/** `collection` and `model` are the watch's at registration time, so the fact stands on its own in the history. */
+export const SerialRegistered = Type.Object(
+  {
+    serial: SerialNumber,
+    reference: WatchReference,
+    collection: CollectionCode,
+    model: LocalizedText,
+    manufacture_year: Type.Integer({ minimum: 1800, maximum: 2200 }),
+  },
+  { additionalProperties: false },
+);
+export type SerialRegistered = Type.Static<typeof SerialRegistered>;
+
+export const SerialReportedStolen = Type.Object({ serial: SerialNumber }, { additionalProperties: false });
+export type SerialReportedStolen = Type.Static<typeof SerialReportedStolen>;
+
+export const SerialRecovered = Type.Object({ serial: SerialNumber }, { additionalProperties: false });
+export type SerialRecovered = Type.Static<typeof SerialRecovered>;
+
+export const serialEventSchemas = { SerialRegistered, SerialReportedStolen, SerialRecovered } as const;

@@ -1,0 +1,77 @@
+/**
+ * The event store port. Two adapters implement it with one behaviour (SQLite file, EventStoreDB); the contract
+ * suite in test/contract proves it.
+ */
+import type { DomainEvent } from '../events/index.ts';
+import type { EventMetadata } from '../events/metadata.ts';
+
+/** Where an append expects the stream to be: anywhere, not yet existing, or at exactly this revision. */
+export type ExpectedRevision = 'any' | 'no_stream' | number;
+
+/** An event to append. `id` (a UUID) makes a retried append idempotent. */
+export type NewEvent = DomainEvent & { id: string; metadata: EventMetadata };
+
+/** An event as stored, validated and upcast to the current schema. */
+export type RecordedEvent = DomainEvent & {
+  id: string;
+  stream: string;
+  /** 0-based index of the event in its stream. */
+  revision: number;
+  /** Global order over the whole history; strictly increasing, not necessarily contiguous. */
+  position: number;
+  metadata: EventMetadata;
+};
+
+export interface AppendResult {
+  /** Revision of the last event of the stream after the append. */
+  nextRevision: number;
+  /** Global position of the last appended event (the caller can wait for read models to reach it). */
+  position: number;
+}
+
+/** Thrown when the stream is not at the expected revision. Nothing was written. */
+export class ConcurrencyError extends Error {
+  constructor(readonly stream: string, readonly expected: ExpectedRevision, readonly actual: number | 'no_stream') {
+    super(`stream ${stream} is at revision ${actual}, expected ${expected}`);
+    this.name = 'ConcurrencyError';
+  }
+}
+
+export interface ReadAllOptions {
+  /** Read events strictly after this position; 0 reads from the start. */
+  after: number;
+  /** Largest number of events to return. */
+  limit: number;
+}
+
+export interface EventStore {
+  /**
+   * Appends atomically: all events or none. Rejects with `ConcurrencyError` when `expected` does not hold.
+   * Appending again events whose ids are already stored in that stream, in the same order, writes nothing and
+   * answers the original result.
+   */
+  append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  /** Every event of one stream in revision order; empty when the stream does not exist. */
+  readStream(stream: string): Promise<RecordedEvent[]>;
+  /** A batch of the whole history in global order. */
+  readAll(options: ReadAllOptions): Promise<RecordedEvent[]>;
+  /** Position of the newest event, 0 when the store is empty. */
+  headPosition(): Promise<number>;
+  /**
+   * Calls `listener` (without arguments) soon after new events are stored, by this process or another one.
+   * It only signals: readers then read from their own checkpoint. Returns a function that stops the feed.
+   */
+  onAppended(listener: () => void): () => void;
+  close(): Promise<void>;
+}
+
+/** Streams per aggregate, named as ARCHITECTURE.md says. */
+export const streams = {
+  collection: (code: string) => `collection-${code}`,
+  watch: (reference: string) => `watch-${reference}`,
+  configurator: (collection: string) => `configurator-${collection}`,
+  serial: (serial: string) => `serial-${serial}`,
+} as const;
+
+/** Prefixes of this service's streams (the EventStoreDB feed filters `$all` to them). */
+export const STREAM_PREFIXES = ['collection-', 'watch-', 'configurator-', 'serial-'] as const;

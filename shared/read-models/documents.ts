@@ -1,0 +1,112 @@
+/**
+ * The read models: denormalised documents written by projector/ and read by read-api/. Money stays in integer
+ * cents here; the API turns it into euros at the edge. Every document carries `position`, the global position
+ * of the last event applied to it, which makes replays and duplicate deliveries harmless.
+ */
+import Type from 'typebox';
+import { CategoryKey, StockStatus } from '../events/common.ts';
+
+export const Lang = Type.Union([Type.Literal('en'), Type.Literal('fr')]);
+
+/** Logical collection names of the read store. */
+export const READ_COLLECTIONS = ['watches', 'collections', 'configurators', 'serials', 'checkpoints'] as const;
+export type ReadCollection = (typeof READ_COLLECTIONS)[number];
+
+/** One per (language, reference); `_id` is `${lang}:${reference}`. Withdrawn watches have no document. */
+export const WatchDoc = Type.Object({
+  _id: Type.String(),
+  lang: Lang,
+  reference: Type.String(),
+  name: Type.String(),
+  collection: Type.Object({ code: Type.String(), name: Type.String() }),
+  short_description: Type.String(),
+  description: Type.String(),
+  price_cents: Type.Integer(),
+  stock_status: StockStatus,
+  /** `stock_status` is `in_stock` or `low_stock`. */
+  in_stock: Type.Boolean(),
+  /** The main image, `null` when the watch has none. */
+  image: Type.Union([Type.Object({ url: Type.String(), alt: Type.String() }), Type.Null()]),
+  images: Type.Array(Type.Object({ url: Type.String(), alt: Type.String(), role: Type.String() })),
+  specifications: Type.Record(Type.String(), Type.String()),
+  features: Type.Array(Type.String()),
+  seo: Type.Object({
+    title: Type.String(), description: Type.String(), keywords: Type.Array(Type.String()), canonical_path: Type.String(),
+  }),
+  manufacture: Type.Object({ name: Type.String(), origin: Type.String(), workshop: Type.Optional(Type.String()) }),
+  customizable: Type.Boolean(),
+  /** Case- and accent-folded name (see shared/text/fold.ts), the `name` sort key. */
+  sort_name: Type.String(),
+  /** Folded collection name, the first key of the `collection` sort. */
+  sort_collection: Type.String(),
+  /** Folded name, reference and description, searched as a literal substring. */
+  search_text: Type.String(),
+  position: Type.Integer(),
+});
+export type WatchDoc = Type.Static<typeof WatchDoc>;
+
+/** One per (language, code); `_id` is `${lang}:${code}`. */
+export const CollectionDoc = Type.Object({
+  _id: Type.String(),
+  lang: Lang,
+  code: Type.String(),
+  name: Type.String(),
+  short_description: Type.String(),
+  description: Type.String(),
+  type: Type.String(),
+  diameter_mm: Type.Number(),
+  /** Published, not withdrawn, watches of the collection. */
+  product_count: Type.Integer(),
+  price_range_cents: Type.Union([Type.Object({ min: Type.Integer(), max: Type.Integer() }), Type.Null()]),
+  sort_name: Type.String(),
+  position: Type.Integer(),
+});
+export type CollectionDoc = Type.Static<typeof CollectionDoc>;
+
+export const ConfiguratorOptionDoc = Type.Object({
+  code: Type.String(), label: Type.String(), price_cents: Type.Integer(), default: Type.Boolean(),
+});
+export const ConfiguratorCategoryDoc = Type.Object({
+  key: CategoryKey, label: Type.String(), options: Type.Array(ConfiguratorOptionDoc),
+});
+export type ConfiguratorCategoryDoc = Type.Static<typeof ConfiguratorCategoryDoc>;
+
+/** One per (language, collection code); `_id` is `${lang}:${code}`. Exists for every defined collection. */
+export const ConfiguratorDoc = Type.Object({
+  _id: Type.String(),
+  lang: Lang,
+  collection: Type.Object({ code: Type.String(), name: Type.String() }),
+  /** The collection's customizable, published watches at their current catalogue price, by reference. */
+  models: Type.Array(Type.Object({ model_ref: Type.String(), name: Type.String(), base_price_cents: Type.Integer() })),
+  /** Always the eleven categories in CATEGORY_KEYS order; one not offered has no options. */
+  categories: Type.Array(ConfiguratorCategoryDoc),
+  accessories: Type.Array(Type.Object({
+    code: Type.String(), label: Type.String(), unit_price_cents: Type.Integer(), max_quantity: Type.Integer(),
+  })),
+  position: Type.Integer(),
+});
+export type ConfiguratorDoc = Type.Static<typeof ConfiguratorDoc>;
+
+/** One per serial; `_id` is the upper-case serial. Language-neutral: the model name is kept in both languages. */
+export const SerialDoc = Type.Object({
+  _id: Type.String(),
+  serial: Type.String(),
+  status: Type.Union([Type.Literal('authentic'), Type.Literal('stolen')]),
+  reference: Type.String(),
+  collection: Type.String(),
+  manufacture_year: Type.Integer(),
+  model: Type.Object({ en: Type.String(), fr: Type.String() }),
+  position: Type.Integer(),
+});
+export type SerialDoc = Type.Static<typeof SerialDoc>;
+
+/** One per projection; `_id` is the projection's name. */
+export const CheckpointDoc = Type.Object({
+  _id: Type.String(),
+  position: Type.Integer(),
+  status: Type.Union([Type.Literal('ok'), Type.Literal('failed')]),
+  /** Why the projection stopped, when `failed`: the event's position and type and the error message. */
+  error: Type.Union([Type.String(), Type.Null()]),
+  updated_at: Type.String(),
+});
+export type CheckpointDoc = Type.Static<typeof CheckpointDoc>;
