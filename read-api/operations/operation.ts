@@ -1,0 +1,29 @@
+/**
+ * What every public operation module exports: its route, its schemas and its handler. The router mounts these,
+ * ajv compiles the schemas once to validate requests, and the OpenAPI document is built from the very same
+ * objects, so documentation and behaviour cannot drift apart.
+ */
+import type { TSchema } from 'typebox';
+import type { ParameterizedContext } from 'koa';
+
+export interface OperationSpec {
+  /** OpenAPI operationId, e.g. `getCatalogue`. */
+  id: string;
+  method: 'GET' | 'POST';
+  /** Koa-router path, e.g. `/api/public/catalogue/:reference`. */
+  path: string;
+  summary: string;
+  description: string;
+  tags: string[];
+  /** Object schemas for each parameter location; every property is one parameter. */
+  params?: { query?: TSchema; path?: TSchema };
+  body?: TSchema;
+  /** Response schemas by status code (`'200'`, `'404'`, `'422'`, `'429'`, ...) with a description each. */
+  responses: Record<string, { description: string; schema?: TSchema }>;
+  /** `Cache-Control` of a 200, when it has one. */
+  cacheControl?: string;
+  /** Counts against the verification limit as well as the general one. */
+  verifyLimited?: boolean;
+}
+
+export type { ParameterizedContext };

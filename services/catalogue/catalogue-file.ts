@@ -1,0 +1,53 @@
+/**
+ * The catalogue file: the format of the demo catalogue and of `watchcat import FILE`. Each entry is the data of
+ * the event that introduces it, so importing is a matter of issuing the commands that reach this state.
+ */
+import Type from 'typebox';
+import {
+  AccessoryOffered, CATEGORY_KEYS, CollectionDefined, ConfiguratorOptionOffered, SerialNumber, WatchPublished,
+  WatchReference,
+} from '../../shared/events/index.ts';
+
+const OptionEntry = Type.Object(
+  {
+    code: ConfiguratorOptionOffered.properties.code,
+    label: ConfiguratorOptionOffered.properties.label,
+    price_cents: ConfiguratorOptionOffered.properties.price_cents,
+    /** Exactly one option per offered category is the default. */
+    default: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+
+export const ConfiguratorEntry = Type.Object(
+  {
+    collection: AccessoryOffered.properties.collection,
+    /** Offered categories only; a category left out is not offered by the collection. */
+    categories: Type.Partial(Type.Object(Object.fromEntries(CATEGORY_KEYS.map((k) => [k, Type.Array(OptionEntry, { minItems: 1 })])))),
+    accessories: Type.Array(Type.Omit(AccessoryOffered, ['collection'])),
+  },
+  { additionalProperties: false },
+);
+export type ConfiguratorEntry = Type.Static<typeof ConfiguratorEntry>;
+
+export const SerialEntry = Type.Object(
+  {
+    serial: SerialNumber,
+    reference: WatchReference,
+    manufacture_year: Type.Integer({ minimum: 1800, maximum: 2200 }),
+    stolen: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type SerialEntry = Type.Static<typeof SerialEntry>;
+
+export const CatalogueFile = Type.Object(
+  {
+    collections: Type.Array(CollectionDefined),
+    watches: Type.Array(WatchPublished),
+    configurators: Type.Array(ConfiguratorEntry),
+    serials: Type.Array(SerialEntry),
+  },
+  { additionalProperties: false },
+);
+export type CatalogueFile = Type.Static<typeof CatalogueFile>;
