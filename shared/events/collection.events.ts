@@ -1,9 +1,9 @@
 /** Events of the `collection-{code}` streams. */
 import Type from 'typebox';
-import { CollectionCode, LocalizedText } from './common.ts';
+import { CollectionCode, LocalizedText, literalUnion } from './common.ts';
 
 export const COLLECTION_TYPES = ['dress', 'sport', 'diver', 'chronograph', 'pilot', 'complication', 'heritage'] as const;
-export const CollectionType = Type.Union(COLLECTION_TYPES.map((t) => Type.Literal(t)));
+export const CollectionType = literalUnion(COLLECTION_TYPES);
 
 export const CollectionDefined = Type.Object(
   {

@@ -1,5 +1,15 @@
 /** Building blocks shared by every event schema: texts in both languages, money in cents, identifiers. */
 import Type from 'typebox';
+import type { TLiteral, TUnion } from 'typebox';
+
+/**
+ * A union of string literals whose static type is the union of the values: `Type.Union` of a mapped array is typed
+ * `never` (typebox infers unions from tuples only), so the mapped array is typed back as the tuple it is.
+ */
+export function literalUnion<const T extends readonly string[]>(values: T): TUnion<LiteralTuple<T>> {
+  return Type.Union(values.map((value) => Type.Literal(value))) as unknown as TUnion<LiteralTuple<T>>;
+}
+type LiteralTuple<T extends readonly string[]> = { -readonly [K in keyof T]: TLiteral<T[K]> };
 
 export const LANGUAGES = ['en', 'fr'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -28,12 +38,12 @@ export const SerialNumber = Type.String({ pattern: '^[A-Z0-9-]{4,32}$' });
 export const OptionCode = Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,39}$' });
 
 export const STOCK_STATUSES = ['in_stock', 'low_stock', 'out_of_stock', 'made_to_order'] as const;
-export const StockStatus = Type.Union(STOCK_STATUSES.map((s) => Type.Literal(s)));
+export const StockStatus = literalUnion(STOCK_STATUSES);
 export type StockStatus = (typeof STOCK_STATUSES)[number];
 
 /** The eleven configurator categories, in the order the public contract lists them. */
 export const CATEGORY_KEYS = [
   'case', 'dial', 'lugs', 'crown', 'case_back', 'engraving', 'movement', 'rehaut', 'bracelet', 'tachymeter', 'pushers',
 ] as const;
-export const CategoryKey = Type.Union(CATEGORY_KEYS.map((k) => Type.Literal(k)));
+export const CategoryKey = literalUnion(CATEGORY_KEYS);
 export type CategoryKey = (typeof CATEGORY_KEYS)[number];
