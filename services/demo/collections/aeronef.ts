@@ -86,7 +86,7 @@ const variants: WatchVariant[] = [
     features: list(['World time with 24 cities'], ['Heure universelle à 24 villes']),
     specifications: { en: { calibre: 'AUR 360 world time', functions: 'Hours, minutes, world time' }, fr: { calibre: 'AUR 360 heure universelle', functions: 'Heures, minutes, heure universelle' } } },
   { number: 9, name: L('Aéronef 43 Rose Gold', 'Aéronef 43 Or Rose'),
-    short_description: L('A pilot watch in rose gold with a brown dial and brown alligator.', 'Une montre d’aviateur en or rose, cadran brun et alligator brun.'),
+    short_description: L('A pilot watch in rose gold with a burgundy dial and brown alligator.', 'Une montre d’aviateur en or rose, cadran bordeaux et alligator brun.'),
     story: L('Gold pilot watches were once given to captains for their ten-thousandth flight hour.', 'On offrait autrefois une montre d’aviateur en or aux commandants pour leur dix-millième heure de vol.'),
     material: 'rose-gold', dial: 'burgundy', strap: 'alligator-brown', price_cents: eurosToCents(24800), stock_status: 'made_to_order' },
   { number: 10, name: L('Aéronef 43 Bracelet', 'Aéronef 43 Bracelet Acier'),
