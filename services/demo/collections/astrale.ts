@@ -50,7 +50,7 @@ const variants: WatchVariant[] = [
     material: 'rose-gold', dial: 'aventurine', strap: 'alligator-brown', price_cents: eurosToCents(32500), stock_status: 'in_stock' },
   { number: 2, name: L('Astrale Moon Phase Steel', 'Astrale Phases de Lune Acier'),
     short_description: L('The astronomical moon in a steel case, the most accessible Astrale.', 'La lune astronomique dans un boîtier en acier, l’Astrale la plus accessible.'),
-    story: L('The moon disc is cut from the same aventurine as the dial, so the stars run on.', 'Le disque de lune est taillé dans la même aventurine que le cadran, et les étoiles se prolongent.'),
+    story: L('Its gold moon crosses a midnight-blue sky, polished by hand to catch the light.', 'Sa lune en or traverse un ciel bleu nuit, polie à la main pour accrocher la lumière.'),
     material: 'steel', dial: 'midnight-blue', strap: 'alligator-navy', price_cents: eurosToCents(18900), stock_status: 'low_stock' },
   { number: 3, name: L('Astrale Perpetual Calendar', 'Astrale Quantième Perpétuel'),
     short_description: L('Date, day, month and leap year, right until 2100.', 'Date, jour, mois et année bissextile, justes jusqu’en 2100.'),

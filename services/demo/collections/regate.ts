@@ -67,7 +67,7 @@ const variants: WatchVariant[] = [
     story: L('The 38 mm case keeps every proportion of the 41, down to the width of the bevels.', 'Le boîtier de 38 mm garde toutes les proportions du 41, jusqu’à la largeur des biseaux.'),
     material: 'steel', dial: 'champagne', strap: 'steel-bracelet', price_cents: eurosToCents(13900), stock_status: 'in_stock', diameter_mm: 38 },
   { number: 7, name: L('Régate Édition Léman', 'Régate Édition Léman'),
-    short_description: L('A numbered series for the centenary of the Bol d’Or race.', 'Une série numérotée pour le centenaire de la course du Bol d’Or.'),
+    short_description: L('A numbered series for a century of sailing races on the lake.', 'Une série numérotée pour un siècle de régates sur le lac.'),
     story: L('The Édition Léman celebrates a century of racing on the lake with a gradient dial that shifts from shore to open water.',
       'L’Édition Léman célèbre un siècle de régates sur le lac avec un cadran dégradé qui passe de la rive au large.'),
     material: 'titanium', dial: 'ocean-blue', strap: 'rubber-blue', price_cents: eurosToCents(18400), stock_status: 'low_stock',

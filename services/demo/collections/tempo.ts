@@ -81,7 +81,7 @@ const variants: WatchVariant[] = [
     specifications: { en: { calibre: 'AUR 540 rattrapante', jewels: '44' }, fr: { calibre: 'AUR 540 rattrapante', jewels: '44' } } },
   { number: 9, name: L('Tempo Édition Grand Prix', 'Tempo Édition Grand Prix'),
     short_description: L('A numbered series in black ceramic and racing red.', 'Une série numérotée en céramique noire et rouge course.'),
-    story: L('The Édition Grand Prix marks fifty years since the Maison timed the Bremgarten circuit.', 'L’Édition Grand Prix marque les cinquante ans du chronométrage du circuit de Bremgarten par la Maison.'),
+    story: L('The Édition Grand Prix marks fifty years since the Maison timed its first motor race.', 'L’Édition Grand Prix marque les cinquante ans de la première course automobile chronométrée par la Maison.'),
     material: 'ceramic', dial: 'reverse-panda', strap: 'rubber-black', price_cents: eurosToCents(17600), stock_status: 'out_of_stock',
     features: list(['Limited edition of 250 numbered pieces'], ['Édition limitée à 250 pièces numérotées']) },
   { number: 10, name: L('Tempo Yellow Gold', 'Tempo Or Jaune'),
