@@ -6,7 +6,7 @@ import type { Language, LocalizedList, LocalizedText, WatchPublished } from '../
 import { DEMO_BRAND } from './brand.ts';
 import type { ConfiguratorEntry } from '../catalogue/catalogue-file.ts';
 import type { CollectionProfile, DemoCollection, WatchVariant } from './demo-types.ts';
-import { DIALS, MATERIALS, STRAPS, type Term } from './vocabulary.ts';
+import { DIALS, MATERIALS, STRAPS } from './vocabulary.ts';
 
 const MAX_FEATURES = 6;
 
@@ -24,8 +24,23 @@ function both(make: (lang: Language) => string): LocalizedText {
   return { en: make('en'), fr: make('fr') };
 }
 
-function featuresOf(profile: CollectionProfile, variant: WatchVariant, terms: Term[]): LocalizedList {
-  const extras = terms.flatMap((term) => (term.feature ? [term.feature] : []));
+/** A phrase such as "a salmon dial" / "un cadran saumon" as a list item: "Salmon dial" / "Cadran saumon". */
+function asItem(phrase: string): string {
+  const bare = phrase.replace(/^(an?|une?) /, '');
+  return bare.charAt(0).toUpperCase() + bare.slice(1);
+}
+
+/**
+ * The watch's own features first, then the collection's, then its case, dial and strap: the case and the dial
+ * always give an item (their own feature, or their description), so every watch has at least three.
+ */
+function featuresOf(profile: CollectionProfile, variant: WatchVariant, size: (lang: Language) => string): LocalizedList {
+  const material = MATERIALS[variant.material];
+  const dial = DIALS[variant.dial];
+  const strap = STRAPS[variant.strap];
+  const caseItem = material.feature ?? { en: `${size('en')} case in ${material.phrase.en}`, fr: `Boîtier de ${size('fr')} en ${material.phrase.fr}` };
+  const dialItem = dial.feature ?? both((lang) => asItem(dial.phrase[lang]));
+  const extras = [caseItem, dialItem, ...(strap.feature ? [strap.feature] : [])];
   const pick = (lang: Language): string[] => [
     ...(variant.features?.[lang] ?? []),
     ...profile.features[lang],
@@ -77,7 +92,7 @@ export function buildWatch(profile: CollectionProfile, variant: WatchVariant): W
     description,
     specifications: { en: specs('en'), fr: specs('fr') },
     images,
-    features: featuresOf(profile, variant, [material, dial, strap]),
+    features: featuresOf(profile, variant, size),
     seo: {
       title: both((l) => `${name[l]} | ${profile.collection.name[l]} | ${DEMO_BRAND.name}`),
       description: {
