@@ -77,7 +77,7 @@ const variants: WatchVariant[] = [
     material: 'rose-gold', dial: 'matte-black', strap: 'rubber-black', price_cents: eurosToCents(32500), stock_status: 'made_to_order' },
   { number: 8, name: L('Abysse 300 Ceramic', 'Abysse 300 Céramique'),
     short_description: L('Black ceramic from case to bezel, for night dives.', 'De la céramique noire du boîtier à la lunette, pour les plongées de nuit.'),
-    story: L('Its entirely black case vanishes in the dark, leaving only the glow of the markers.', 'Son boîtier entièrement noir disparaît dans l’obscurité pour ne laisser que la lueur des index.'),
+    story: L('Entirely black, it vanishes in the dark and leaves only the glow of the markers.', 'Entièrement noire, elle disparaît dans l’obscurité pour ne laisser que la lueur des index.'),
     material: 'ceramic', dial: 'matte-black', strap: 'rubber-black', price_cents: eurosToCents(11900), stock_status: 'in_stock' },
   { number: 9, name: L('Abysse 39 Heritage Diver', 'Abysse 39 Plongeuse Héritage'),
     short_description: L('A 39 mm Abysse with cream markers, after our diver of 1962.', 'Une Abysse de 39 mm aux index crème, d’après notre plongeuse de 1962.'),

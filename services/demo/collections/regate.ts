@@ -64,7 +64,7 @@ const variants: WatchVariant[] = [
     material: 'rose-gold', dial: 'burgundy', strap: 'gold-bracelet', price_cents: eurosToCents(58500), stock_status: 'made_to_order' },
   { number: 6, name: L('Régate 38 Champagne', 'Régate 38 Champagne'),
     short_description: L('A 38 mm Régate with a champagne dial for smaller wrists.', 'Une Régate de 38 mm au cadran champagne pour les poignets plus fins.'),
-    story: L('The 38 mm case keeps every proportion of the 41, down to the width of the bevels.', 'Le boîtier de 38 mm garde toutes les proportions du 41, jusqu’à la largeur des biseaux.'),
+    story: L('Scaled down for slimmer wrists, it keeps every proportion of the 41, down to the width of the bevels.', 'Réduite pour les poignets plus fins, elle garde toutes les proportions de la 41, jusqu’à la largeur des biseaux.'),
     material: 'steel', dial: 'champagne', strap: 'steel-bracelet', price_cents: eurosToCents(13900), stock_status: 'in_stock', diameter_mm: 38 },
   { number: 7, name: L('Régate Édition Léman', 'Régate Édition Léman'),
     short_description: L('A numbered series for a century of sailing races on the lake.', 'Une série numérotée pour un siècle de régates sur le lac.'),
