@@ -1,0 +1,37 @@
+/** Shapes shared by every public operation: the language selector, money, and the error bodies. */
+import Type from 'typebox';
+
+export const LangParam = Type.Union([Type.Literal('en'), Type.Literal('fr')], {
+  default: 'en', description: 'Language of the text fields: `en` (default) or `fr`.',
+});
+
+/** The query of an operation whose only parameter is `lang`. */
+export const LangOnlyQuery = Type.Object({ lang: LangParam });
+export type LangOnlyQuery = Type.Static<typeof LangOnlyQuery>;
+
+/** An amount in euros: a JSON number with at most two decimals, computed from integer cents. */
+export const Euros = Type.Number({ description: 'Euros, at most two decimals.' });
+
+export const ValidationError = Type.Object({
+  loc: Type.Array(Type.Union([Type.String(), Type.Integer()])),
+  msg: Type.String(),
+  type: Type.String(),
+  input: Type.Unknown(),
+  ctx: Type.Optional(Type.Object({}, { additionalProperties: true })),
+}, { title: 'ValidationError' });
+
+export const HTTPValidationError = Type.Object({
+  detail: Type.Array(ValidationError),
+}, { title: 'HTTPValidationError' });
+
+export const NotFound = Type.Object({ detail: Type.String() }, { title: 'NotFound' });
+
+export const RateLimited = Type.Object({
+  detail: Type.String({ description: 'e.g. `Rate limit exceeded: 60 per 1 minute`.' }),
+}, { title: 'RateLimited' });
+
+/** The error responses every public operation can give, besides its own. */
+export const validationResponse = { description: 'Validation error', schema: HTTPValidationError };
+export const rateLimitedResponse = { description: 'Rate limit exceeded', schema: RateLimited };
+
+export const PayloadTooLarge = Type.Object({ detail: Type.String() }, { title: 'PayloadTooLarge' });

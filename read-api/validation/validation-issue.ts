@@ -1,0 +1,78 @@
+/**
+ * Validation errors in the exact shape FastAPI answers with pydantic v2: `{type, loc, msg, input, ctx?}`. Every
+ * message is built here so the wording lives in one place.
+ */
+export type Loc = (string | number)[];
+
+export interface ValidationIssue {
+  type: string;
+  loc: Loc;
+  msg: string;
+  input: unknown;
+  ctx?: Record<string, unknown>;
+}
+
+/** Thrown by request validation and by operations (price checks); answered as 422 `{detail: issues}`. */
+export class RequestValidationError extends Error {
+  readonly status = 422;
+  constructor(readonly issues: ValidationIssue[]) {
+    super('request validation failed');
+    this.name = 'RequestValidationError';
+  }
+}
+
+/** Pydantic's rendering of an `expected` list: `'a', 'b' or 'c'`. */
+export function expectedLiterals(values: readonly unknown[]): string {
+  const quoted = values.map((v) => (typeof v === 'string' ? `'${v}'` : String(v)));
+  return quoted.length <= 1 ? (quoted[0] ?? '') : `${quoted.slice(0, -1).join(', ')} or ${quoted.at(-1)}`;
+}
+
+export const issue = {
+  missing: (loc: Loc, input: unknown): ValidationIssue => ({ type: 'missing', loc, msg: 'Field required', input }),
+  intParsing: (loc: Loc, input: unknown): ValidationIssue => ({
+    type: 'int_parsing', loc, msg: 'Input should be a valid integer, unable to parse string as an integer', input,
+  }),
+  intType: (loc: Loc, input: unknown): ValidationIssue => ({ type: 'int_type', loc, msg: 'Input should be a valid integer', input }),
+  intFromFloat: (loc: Loc, input: unknown): ValidationIssue => ({
+    type: 'int_from_float', loc, msg: 'Input should be a valid integer, got a number with a fractional part', input,
+  }),
+  floatParsing: (loc: Loc, input: unknown): ValidationIssue => ({
+    type: 'float_parsing', loc, msg: 'Input should be a valid number, unable to parse string as a number', input,
+  }),
+  floatType: (loc: Loc, input: unknown): ValidationIssue => ({ type: 'float_type', loc, msg: 'Input should be a valid number', input }),
+  boolParsing: (loc: Loc, input: unknown): ValidationIssue => ({
+    type: 'bool_parsing', loc, msg: 'Input should be a valid boolean, unable to interpret input', input,
+  }),
+  boolType: (loc: Loc, input: unknown): ValidationIssue => ({ type: 'bool_type', loc, msg: 'Input should be a valid boolean', input }),
+  stringType: (loc: Loc, input: unknown): ValidationIssue => ({ type: 'string_type', loc, msg: 'Input should be a valid string', input }),
+  dictType: (loc: Loc, input: unknown): ValidationIssue => ({ type: 'dict_type', loc, msg: 'Input should be a valid dictionary', input }),
+  modelAttributesType: (loc: Loc, input: unknown): ValidationIssue => ({
+    type: 'model_attributes_type', loc, msg: 'Input should be a valid dictionary or object to extract fields from', input,
+  }),
+  lessThanEqual: (loc: Loc, input: unknown, le: number): ValidationIssue => ({
+    type: 'less_than_equal', loc, msg: `Input should be less than or equal to ${le}`, input, ctx: { le },
+  }),
+  greaterThanEqual: (loc: Loc, input: unknown, ge: number): ValidationIssue => ({
+    type: 'greater_than_equal', loc, msg: `Input should be greater than or equal to ${ge}`, input, ctx: { ge },
+  }),
+  literalError: (loc: Loc, input: unknown, expected: string): ValidationIssue => ({
+    type: 'literal_error', loc, msg: `Input should be ${expected}`, input, ctx: { expected },
+  }),
+  stringTooShort: (loc: Loc, input: unknown, min: number): ValidationIssue => ({
+    type: 'string_too_short', loc, msg: `String should have at least ${min} character${min === 1 ? '' : 's'}`, input,
+    ctx: { min_length: min },
+  }),
+  stringTooLong: (loc: Loc, input: unknown, max: number): ValidationIssue => ({
+    type: 'string_too_long', loc, msg: `String should have at most ${max} character${max === 1 ? '' : 's'}`, input,
+    ctx: { max_length: max },
+  }),
+  patternMismatch: (loc: Loc, input: unknown, pattern: string): ValidationIssue => ({
+    type: 'string_pattern_mismatch', loc, msg: `String should match pattern '${pattern}'`, input, ctx: { pattern },
+  }),
+  jsonInvalid: (offset: number, error: string): ValidationIssue => ({
+    type: 'json_invalid', loc: ['body', offset], msg: 'JSON decode error', input: {}, ctx: { error },
+  }),
+  valueError: (loc: Loc, input: unknown, error: string): ValidationIssue => ({
+    type: 'value_error', loc, msg: `Value error, ${error}`, input, ctx: { error },
+  }),
+};
