@@ -19,9 +19,11 @@ const Env = Type.Object({
   VERIFY_GLOBAL_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 600 }),
   /** `key:scope` pairs separated by commas; scopes `catalogue` and `serials`. */
   ADMIN_API_KEYS: Type.String({ default: '' }),
-  LOG_LEVEL: Type.Union(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)), {
-    default: 'info',
-  }),
+  LOG_LEVEL: Type.Union(
+    [Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'), Type.Literal('debug'),
+      Type.Literal('trace'), Type.Literal('silent')],
+    { default: 'info' },
+  ),
   /** Seed the demo catalogue when the event store is empty at start. */
   SEED_DEMO: Type.Boolean({ default: true }),
   PUBLIC_BASE_URL: Type.String({ default: 'http://localhost:3000' }),
