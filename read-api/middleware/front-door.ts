@@ -1,0 +1,78 @@
+/**
+ * The first middleware of the public app, kept as one for speed: security and CORS headers on every answer
+ * (errors included), then the error rule of the contract: validation errors as 422 `{detail: [...]}`, other client
+ * errors shown as `{detail: message}`, server errors logged and answered with nothing internal; and the JSON bodies
+ * of 404 (no route) and 405 (known path, wrong method).
+ */
+import type { Middleware, ParameterizedContext } from 'koa';
+import type { Logger } from '../../shared/logging/logger.ts';
+import { RequestValidationError } from '../validation/validation-issue.ts';
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** A JSON API never frames, sniffs, loads or leaks anything. */
+const SECURITY_HEADERS: [string, string][] = [
+  ['X-Content-Type-Options', 'nosniff'],
+  ['X-Frame-Options', 'DENY'],
+  ['Referrer-Policy', 'no-referrer'],
+  ['Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'"],
+];
+const CORS_EXPOSED = 'ETag, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Read-Model-Position';
+
+const NOT_FOUND = Buffer.from('{"detail":"Not Found"}');
+const METHOD_NOT_ALLOWED = Buffer.from('{"detail":"Method Not Allowed"}');
+const INTERNAL = Buffer.from('{"detail":"Internal Server Error"}');
+
+export function sendJsonBytes(ctx: ParameterizedContext, status: number, body: Buffer): void {
+  ctx.set('Content-Type', JSON_TYPE);
+  ctx.status = status;
+  ctx.body = body;
+}
+
+interface HttpErrorLike {
+  status?: unknown;
+  expose?: unknown;
+  message?: unknown;
+  headers?: unknown;
+}
+
+export function frontDoor(logger: Logger): Middleware {
+  return async (ctx, next) => {
+    const res = ctx.res;
+    for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
+    if (ctx.req.headers.origin !== undefined) {
+      res.setHeader('Access-Control-Allow-Origin', '*');
+      res.setHeader('Access-Control-Expose-Headers', CORS_EXPOSED);
+    }
+    try {
+      await next();
+    } catch (error) {
+      answerError(ctx, error, logger);
+      return;
+    }
+    if (ctx.body != null || ctx.status === 304 || ctx.status === 204) return;
+    // The router leaves 405 for a known path with a wrong method, 501 for a method it does not know at all.
+    if (ctx.status === 405 || (ctx.status === 501 && ctx.response.get('Allow') !== '')) sendJsonBytes(ctx, 405, METHOD_NOT_ALLOWED);
+    else if (ctx.status === 404 || ctx.status === 501) sendJsonBytes(ctx, 404, NOT_FOUND);
+  };
+}
+
+function answerError(ctx: ParameterizedContext, error: unknown, logger: Logger): void {
+  if (error instanceof RequestValidationError) {
+    sendJsonBytes(ctx, 422, Buffer.from(JSON.stringify({ detail: error.issues })));
+    return;
+  }
+  const httpError = (typeof error === 'object' && error !== null ? error : {}) as HttpErrorLike;
+  const status = typeof httpError.status === 'number' ? httpError.status : 500;
+  if (status >= 400 && status < 500 && httpError.expose !== false) {
+    if (typeof httpError.headers === 'object' && httpError.headers !== null) {
+      for (const [name, value] of Object.entries(httpError.headers)) ctx.set(name, String(value));
+    }
+    // The rest of an oversized body is discarded unread; the connection is not reused after it.
+    if (status === 413) ctx.set('Connection', 'close');
+    sendJsonBytes(ctx, status, Buffer.from(JSON.stringify({ detail: String(httpError.message ?? 'Error') })));
+    return;
+  }
+  logger.error({ err: error, method: ctx.method, url: ctx.url }, 'request failed');
+  sendJsonBytes(ctx, 500, INTERNAL);
+}

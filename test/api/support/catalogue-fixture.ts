@@ -1,0 +1,130 @@
+/**
+ * A small catalogue of read-model documents in both languages, built the way the projections shape them (folded
+ * sort and search keys), plus a writer that puts it in a read store.
+ */
+import { CATEGORY_KEYS, type CategoryKey, type Language, type StockStatus } from '../../../shared/events/common.ts';
+import type { ReadStore, StoredDoc } from '../../../shared/ports/read-store.ts';
+import type {
+  CheckpointDoc, CollectionDoc, ConfiguratorDoc, ReadCollection, SerialDoc, WatchDoc,
+} from '../../../shared/read-models/documents.ts';
+import { fold } from '../../../shared/text/fold.ts';
+
+type Texts = { en: string; fr: string };
+
+export interface WatchSeed {
+  reference: string;
+  collection: string;
+  name: Texts;
+  description?: Texts;
+  price_cents: number;
+  stock_status?: StockStatus;
+  customizable?: boolean;
+}
+
+export const COLLECTIONS: Record<string, { name: Texts; type: string; diameter_mm: number }> = {
+  regate: { name: { en: 'Régate', fr: 'Régate' }, type: 'sport', diameter_mm: 41 },
+  heritage: { name: { en: 'Heritage 1891', fr: 'Héritage 1891' }, type: 'heritage', diameter_mm: 38 },
+  abysse: { name: { en: 'Abysse', fr: 'Abysse' }, type: 'diver', diameter_mm: 43 },
+};
+
+export const WATCHES: WatchSeed[] = [
+  { reference: 'RG-100', collection: 'regate', name: { en: 'Regate Automatic', fr: 'Régate Automatique' }, price_cents: 1250000, customizable: true },
+  { reference: 'RG-200', collection: 'regate', name: { en: 'Regate Chronograph', fr: 'Régate Chronographe' }, price_cents: 1890050, stock_status: 'low_stock', customizable: true },
+  { reference: 'RG-300', collection: 'regate', name: { en: 'Regate Édition Bleue', fr: 'Régate Édition Bleue' }, price_cents: 1250000, stock_status: 'out_of_stock' },
+  { reference: 'HE-100', collection: 'heritage', name: { en: 'Heritage Small Seconds', fr: 'Héritage Petite Seconde' }, price_cents: 980000, stock_status: 'made_to_order' },
+  { reference: 'HE-200', collection: 'heritage', name: { en: 'anniversary (a+)+$ .*', fr: 'anniversaire (a+)+$ .*' }, price_cents: 2450000 },
+];
+
+function watchDoc(seed: WatchSeed, lang: Language): WatchDoc {
+  const collection = COLLECTIONS[seed.collection]!;
+  const description = seed.description?.[lang] ?? `${seed.name[lang]}: ${lang === 'en' ? 'a watch of the' : 'une montre de la collection'} ${collection.name[lang]}.`;
+  const stock = seed.stock_status ?? 'in_stock';
+  return {
+    _id: `${lang}:${seed.reference}`,
+    lang,
+    reference: seed.reference,
+    name: seed.name[lang],
+    collection: { code: seed.collection, name: collection.name[lang] },
+    short_description: `${seed.name[lang]} (${lang})`,
+    description,
+    price_cents: seed.price_cents,
+    stock_status: stock,
+    in_stock: stock === 'in_stock' || stock === 'low_stock',
+    image: { url: `/images/${seed.reference}.jpg`, alt: seed.name[lang] },
+    images: [{ url: `/images/${seed.reference}.jpg`, alt: seed.name[lang], role: 'main' }],
+    specifications: { case_diameter: `${collection.diameter_mm} mm`, material: lang === 'en' ? 'steel' : 'acier' },
+    features: [lang === 'en' ? 'Sapphire crystal' : 'Verre saphir'],
+    seo: { title: seed.name[lang], description, keywords: [seed.reference], canonical_path: `/watches/${seed.reference}` },
+    manufacture: { name: 'Maison Test', origin: lang === 'en' ? 'Switzerland' : 'Suisse' },
+    customizable: seed.customizable ?? false,
+    sort_name: fold(seed.name[lang]),
+    sort_collection: fold(collection.name[lang]),
+    search_text: fold(`${seed.name[lang]} ${seed.reference} ${description}`),
+    position: 10,
+  };
+}
+
+function collectionDoc(code: string, lang: Language): CollectionDoc {
+  const collection = COLLECTIONS[code]!;
+  const prices = WATCHES.filter((w) => w.collection === code).map((w) => w.price_cents);
+  return {
+    _id: `${lang}:${code}`, lang, code, name: collection.name[lang],
+    short_description: `${collection.name[lang]} short`, description: `${collection.name[lang]} long`,
+    type: collection.type, diameter_mm: collection.diameter_mm, product_count: prices.length,
+    price_range_cents: prices.length === 0 ? null : { min: Math.min(...prices), max: Math.max(...prices) },
+    sort_name: fold(collection.name[lang]), position: 10,
+  };
+}
+
+/** Regate offers case, dial and bracelet; its two customizable watches are its models. */
+function regateConfigurator(lang: Language): ConfiguratorDoc {
+  const offered: Partial<Record<CategoryKey, { code: string; label: string; price_cents: number; default: boolean }[]>> = {
+    case: [
+      { code: 'steel', label: lang === 'en' ? 'Steel' : 'Acier', price_cents: 0, default: true },
+      { code: 'gold', label: lang === 'en' ? 'Rose gold' : 'Or rose', price_cents: 850050, default: false },
+    ],
+    dial: [
+      { code: 'black', label: lang === 'en' ? 'Black' : 'Noir', price_cents: 0, default: true },
+      { code: 'blue', label: lang === 'en' ? 'Blue' : 'Bleu', price_cents: 45025, default: false },
+    ],
+    case_back: [
+      { code: 'solid', label: lang === 'en' ? 'Solid' : 'Plein', price_cents: 0, default: true },
+      { code: 'sapphire', label: lang === 'en' ? 'Sapphire' : 'Saphir', price_cents: 120000, default: false },
+    ],
+  };
+  return {
+    _id: `${lang}:regate`, lang,
+    collection: { code: 'regate', name: COLLECTIONS['regate']!.name[lang] },
+    models: WATCHES.filter((w) => w.collection === 'regate' && w.customizable)
+      .map((w) => ({ model_ref: w.reference, name: w.name[lang], base_price_cents: w.price_cents })),
+    categories: CATEGORY_KEYS.map((key) => ({ key, label: `${key} (${lang})`, options: offered[key] ?? [] })),
+    accessories: [
+      { code: 'strap', label: lang === 'en' ? 'Extra strap' : 'Bracelet supplémentaire', unit_price_cents: 25010, max_quantity: 3 },
+      { code: 'box', label: lang === 'en' ? 'Travel box' : 'Écrin de voyage', unit_price_cents: 9999, max_quantity: 1 },
+    ],
+    position: 10,
+  };
+}
+
+export const SERIALS: SerialDoc[] = [
+  { _id: 'AUR-0001', serial: 'AUR-0001', status: 'authentic', reference: 'RG-100', collection: 'regate', manufacture_year: 2021, model: { en: 'Regate Automatic', fr: 'Régate Automatique' }, position: 11 },
+  { _id: 'AUR-0666', serial: 'AUR-0666', status: 'stolen', reference: 'HE-100', collection: 'heritage', manufacture_year: 2019, model: { en: 'Heritage Small Seconds', fr: 'Héritage Petite Seconde' }, position: 12 },
+];
+
+export function checkpoint(name: string, position: number, updatedAt = '2025-01-02T03:04:05.000Z'): CheckpointDoc {
+  return { _id: name, position, status: 'ok', error: null, updated_at: updatedAt };
+}
+
+export async function putAll(store: ReadStore, collection: ReadCollection, docs: StoredDoc[]): Promise<void> {
+  await store.write(collection, docs.map((put) => ({ put })));
+}
+
+/** Writes the whole fixture catalogue, in both languages, into `store`. */
+export async function loadFixtureCatalogue(store: ReadStore): Promise<void> {
+  const langs: Language[] = ['en', 'fr'];
+  await putAll(store, 'watches', langs.flatMap((lang) => WATCHES.map((w) => watchDoc(w, lang))));
+  await putAll(store, 'collections', langs.flatMap((lang) => Object.keys(COLLECTIONS).map((c) => collectionDoc(c, lang))));
+  await putAll(store, 'configurators', langs.map(regateConfigurator));
+  await putAll(store, 'serials', SERIALS);
+  await putAll(store, 'checkpoints', [checkpoint('watches', 42), checkpoint('serials', 40, '2025-01-02T03:04:06.000Z')]);
+}

@@ -1,0 +1,50 @@
+/** Starts the public app on a free port over a fake read store filled with the fixture catalogue. */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { loadConfig } from '../../../shared/config/config.ts';
+import { createLogger } from '../../../shared/logging/logger.ts';
+import { createPublicApp, type PublicAppDeps } from '../../../read-api/app.ts';
+import type { HealthStatus, PublicBrand } from '../../../read-api/operations/public-operation.ts';
+import { startCheckpointClock, type CheckpointClock } from '../../../read-api/read-model-clock.ts';
+import { createFakeReadStore, type FakeReadStore } from './fake-read-store.ts';
+import { loadFixtureCatalogue } from './catalogue-fixture.ts';
+
+export const TEST_BRAND: PublicBrand = {
+  name: 'Maison Test', tagline: { en: 'Test watches since 1900', fr: 'Montres de test depuis 1900' },
+  country: 'CH', founded: 1900, website: 'https://maison-test.example',
+};
+
+export interface TestApp {
+  url: string;
+  store: FakeReadStore;
+  clock: CheckpointClock;
+  health: { status: HealthStatus };
+  close(): Promise<void>;
+}
+
+export async function startTestApp(overrides: Partial<PublicAppDeps> = {}, env: NodeJS.ProcessEnv = {}): Promise<TestApp> {
+  const store = createFakeReadStore();
+  await loadFixtureCatalogue(store);
+  // The tests refresh the clock themselves; the timer stays out of their way.
+  const clock = await startCheckpointClock(store, { intervalMs: 60_000 });
+  const health = { status: 'ok' as HealthStatus };
+  const app = createPublicApp({
+    readStore: store, clock, config: loadConfig(env), logger: createLogger('silent', 'test'), health: () => health.status,
+    brand: TEST_BRAND, ...overrides,
+  });
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    store,
+    clock,
+    health,
+    close: async () => {
+      clock.stop();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
