@@ -1,0 +1,90 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { expect } from 'chai';
+import type { Redis } from 'ioredis';
+import { connectRateLimitRedis } from '../../read-api/rate-limit/rate-limit-redis.ts';
+import { createRateLimits } from '../../read-api/rate-limit/rate-limits.ts';
+import { startTestRedis, type TestRedis } from '../support/redis-server.ts';
+import { rateLimitBehaviour, serveWithLimits, silentLogger, statuses, testConfig, type Served } from './rate-limit-harness.ts';
+
+async function until(condition: () => boolean, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
+    await sleep(20);
+  }
+}
+
+describe('rate limits shared through Redis', () => {
+  let server: TestRedis;
+  let redis: Redis;
+  const clients: Redis[] = [];
+  const client = () => {
+    const made = connectRateLimitRedis(server.url, silentLogger);
+    clients.push(made);
+    return made;
+  };
+
+  before(async () => {
+    server = await startTestRedis();
+    redis = client();
+    await until(() => redis.status === 'ready', 5_000);
+  });
+  after(async () => {
+    for (const c of clients) c.disconnect();
+    await server.stop();
+  });
+
+  rateLimitBehaviour(() => (deps) => createRateLimits({ ...deps, redis }), async () => { await redis.flushall(); });
+
+  describe('across processes and outages', () => {
+    const open: Served[] = [];
+    afterEach(async () => { await Promise.all(open.splice(0).map((s) => s.close())); });
+    const serve = async (env: Record<string, string>, connection: Redis) => {
+      const served = await serveWithLimits(createRateLimits({ config: testConfig(env), logger: silentLogger, redis: connection }));
+      open.push(served);
+      return served;
+    };
+
+    it('shares one budget between two API processes', async () => {
+      await redis.flushall();
+      const other = client();
+      await until(() => other.status === 'ready', 5_000);
+      const a = await serve({ RATE_LIMIT_PER_MINUTE: '3' }, redis);
+      const b = await serve({ RATE_LIMIT_PER_MINUTE: '3' }, other);
+      expect(a.limits.mode()).to.equal('redis');
+      expect(await statuses(a, 2, '/api/public/status')).to.deep.equal([200, 200]);
+      expect(await statuses(b, 2, '/api/public/status')).to.deep.equal([200, 429]);
+      expect(await redis.keys('rl:general:*')).to.have.length(1);
+    });
+
+    it('keeps answering at once from memory while Redis is down, and shares limits again once it is back', async () => {
+      await redis.flushall();
+      const connection = client();
+      await until(() => connection.status === 'ready', 5_000);
+      const served = await serve({ RATE_LIMIT_PER_MINUTE: '5' }, connection);
+      expect(await statuses(served, 1, '/api/public/status')).to.deep.equal([200]);
+
+      await server.stop(true);
+      const timings: number[] = [];
+      const codes: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        const started = performance.now();
+        const response = await served.get('/api/public/status');
+        await response.arrayBuffer();
+        timings.push(performance.now() - started);
+        codes.push(response.status);
+      }
+      expect(Math.max(...timings), `timings ${timings.map(Math.round).join(',')}`).to.be.below(150);
+      // The memory fallback starts its own count: five more pass, the sixth is refused.
+      expect(codes).to.deep.equal([200, 200, 200, 200, 200, 429]);
+      expect(served.limits.mode()).to.equal('degraded');
+
+      await server.start();
+      await until(() => connection.status === 'ready', 5_000);
+      await sleep(1_050); // the limiter tries Redis again at most once a second
+      expect(served.limits.mode()).to.equal('redis');
+      expect((await served.get('/api/public/verify/AB-1234')).status).to.equal(200);
+      expect(await redis.keys('rl:verify:*')).to.have.length(1);
+    });
+  });
+});
