@@ -1,0 +1,42 @@
+/**
+ * The operations port: liveness, readiness and Prometheus metrics, on a port of their own so that neither the
+ * public rate limits nor public clients reach them.
+ */
+import Koa from 'koa';
+import { Router } from '@koa/router';
+import type { Registry } from 'prom-client';
+
+export interface Readiness {
+  ready: boolean;
+  /** What was checked and found, e.g. `{ read_store: 'ok', projections: {...}, shutting_down: false }`. */
+  checks: Record<string, unknown>;
+}
+
+export interface OpsAppDeps {
+  /** Not ready when the read store is unreachable, a projection failed, or the process is shutting down. */
+  readiness: () => Promise<Readiness>;
+  registry: Registry;
+}
+
+export function createOpsApp({ readiness, registry }: OpsAppDeps): Koa {
+  const router = new Router();
+  // Alive as long as the event loop answers: restarting would not fix what readiness reports.
+  router.get('/healthz', (ctx) => { ctx.body = { status: 'ok' }; });
+  router.get('/readyz', async (ctx) => {
+    let answer: Readiness;
+    try {
+      answer = await readiness();
+    } catch (error) {
+      answer = { ready: false, checks: { error: error instanceof Error ? error.message : String(error) } };
+    }
+    ctx.status = answer.ready ? 200 : 503;
+    ctx.body = answer;
+  });
+  router.get('/metrics', async (ctx) => {
+    ctx.type = registry.contentType;
+    ctx.body = await registry.metrics();
+  });
+  const app = new Koa();
+  app.use(router.routes()).use(router.allowedMethods());
+  return app;
+}

@@ -1,0 +1,89 @@
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import Koa from 'koa';
+import { Router } from '@koa/router';
+import { expect } from 'chai';
+import { createOpsApp, type Readiness } from '../../read-api/ops/ops-app.ts';
+import { createMetricsRegistry, metricsMiddleware, rateLimitMetrics } from '../../read-api/ops/metrics.ts';
+
+async function listen(app: Koa): Promise<{ base: string; server: Server }> {
+  const server = app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return { base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+describe('operations port', () => {
+  const servers: Server[] = [];
+  afterEach(() => { for (const s of servers.splice(0)) { s.closeAllConnections(); s.close(); } });
+  const serveOps = async (readiness: () => Promise<Readiness>, registry = createMetricsRegistry()) => {
+    const { base, server } = await listen(createOpsApp({ readiness, registry }));
+    servers.push(server);
+    return base;
+  };
+
+  it('answers liveness with 200 even when the service is not ready', async () => {
+    const base = await serveOps(async () => ({ ready: false, checks: {} }));
+    const answer = await fetch(`${base}/healthz`);
+    expect(answer.status).to.equal(200);
+    expect(await answer.json()).to.deep.equal({ status: 'ok' });
+  });
+
+  it('answers readiness 200 with its checks when ready, 503 when not', async () => {
+    let ready = true;
+    const base = await serveOps(async () => ({ ready, checks: { read_store: ready ? 'ok' : 'unreachable' } }));
+    const up = await fetch(`${base}/readyz`);
+    expect(up.status).to.equal(200);
+    expect(await up.json()).to.deep.equal({ ready: true, checks: { read_store: 'ok' } });
+    ready = false;
+    const down = await fetch(`${base}/readyz`);
+    expect(down.status).to.equal(503);
+    expect(await down.json()).to.deep.equal({ ready: false, checks: { read_store: 'unreachable' } });
+  });
+
+  it('answers readiness 503 when the check itself fails', async () => {
+    const base = await serveOps(async () => { throw new Error('read store timed out'); });
+    const answer = await fetch(`${base}/readyz`);
+    expect(answer.status).to.equal(503);
+    expect(await answer.json()).to.deep.equal({ ready: false, checks: { error: 'read store timed out' } });
+  });
+
+  it('serves metrics in the Prometheus text format, projection figures and queue depth read at scrape time', async () => {
+    let head = 120;
+    const registry = createMetricsRegistry({
+      projections: () => [{ name: 'watches', position: 100, failed: false }, { name: 'serials', position: 90, failed: true }],
+      headPosition: () => head,
+      queueDepth: async () => 3,
+    });
+    const base = await serveOps(async () => ({ ready: true, checks: {} }), registry);
+    const answer = await fetch(`${base}/metrics`);
+    expect(answer.headers.get('content-type')).to.match(/^text\/plain/);
+    const text = await answer.text();
+    expect(text).to.include('projection_position{projection="watches"} 100');
+    expect(text).to.include('projection_lag_events{projection="serials"} 30');
+    expect(text).to.include('projection_failed{projection="serials"} 1');
+    expect(text).to.include('projection_queue_depth 3');
+    head = 150;
+    expect(await (await fetch(`${base}/metrics`)).text()).to.include('projection_lag_events{projection="watches"} 50');
+  });
+
+  it('labels requests by route template and status, not by raw URL, and counts rate-limit refusals', async () => {
+    const registry = createMetricsRegistry();
+    const app = new Koa();
+    const router = new Router();
+    router.get('/api/public/catalogue/:reference', (ctx) => { ctx.body = { reference: ctx.params['reference'] }; });
+    app.use(metricsMiddleware(registry)).use(router.routes());
+    const { base, server } = await listen(app);
+    servers.push(server);
+    for (const ref of ['AUR-1', 'AUR-2', 'AUR-3']) await (await fetch(`${base}/api/public/catalogue/${ref}`)).arrayBuffer();
+    await (await fetch(`${base}/no/such/${Math.random()}`)).arrayBuffer();
+    rateLimitMetrics(registry).rejected('verify');
+
+    const text = await registry.metrics();
+    expect(text).to.include('http_requests_total{method="GET",route="/api/public/catalogue/:reference",status="200"} 3');
+    expect(text).to.include('http_requests_total{method="GET",route="unmatched",status="404"} 1');
+    expect(text).to.include('http_request_duration_seconds_count{method="GET",route="/api/public/catalogue/:reference",status="200"} 3');
+    expect(text).not.to.include('AUR-1');
+    expect(text).to.include('rate_limit_rejections_total{limit="verify"} 1');
+  });
+});
