@@ -1,0 +1,85 @@
+import { expect } from 'chai';
+import { send } from '../support/http.ts';
+import { startTestApp, type TestApp } from './support/test-app.ts';
+import { checkpoint, putAll } from './support/catalogue-fixture.ts';
+
+describe('GET /api/public/verify/{serial} and /api/public/status', () => {
+  let app: TestApp;
+  before(async () => { app = await startTestApp({}, { RATE_LIMIT_PER_MINUTE: '70', PUBLIC_BASE_URL: 'https://api.example/' }); });
+  after(async () => { await app.close(); });
+
+  describe('verify', () => {
+    it('answers AUTHENTIC with the details for a registered serial in any case, upper-cased, no-store', async () => {
+      const res = await send(app.url, '/api/public/verify/aur-0001');
+      expect(res.status).to.equal(200);
+      expect(res.headers['cache-control']).to.equal('no-store');
+      const body = res.json();
+      expect(body).to.have.keys('serial', 'verification_status', 'stolen', 'details', 'checked_at', 'message', 'lang');
+      expect(body).to.include({ serial: 'AUR-0001', verification_status: 'AUTHENTIC', stolen: false, lang: 'en' });
+      expect(body.details).to.deep.equal({ model: 'Regate Automatic', reference: 'RG-100', collection: 'regate', manufacture_year: 2021 });
+      expect(new Date(body.checked_at).toISOString()).to.equal(body.checked_at);
+      expect(body.message).to.match(/authentic/);
+    });
+
+    it('answers STOLEN for a serial reported stolen, in French', async () => {
+      const body = (await send(app.url, '/api/public/verify/AUR-0666?lang=fr')).json();
+      expect(body).to.include({ verification_status: 'STOLEN', stolen: true, lang: 'fr' });
+      expect(body.details.model).to.equal('Héritage Petite Seconde');
+      expect(body.message).to.match(/volée/);
+    });
+
+    it('answers NOT_FOUND with null details for an unknown serial, after one lookup like a known one', async () => {
+      const before = app.store.queries;
+      const body = (await send(app.url, '/api/public/verify/ZZZZ-9999')).json();
+      expect(app.store.queries - before).to.equal(1);
+      expect(body).to.include({ serial: 'ZZZZ-9999', verification_status: 'NOT_FOUND', stolen: false, details: null });
+      const known = app.store.queries;
+      await send(app.url, '/api/public/verify/AUR-0001');
+      expect(app.store.queries - known).to.equal(1);
+    });
+  });
+
+  describe('status', () => {
+    it('answers the brand, languages, the seven operations and discovery files, limits from config and agent links', async () => {
+      const res = await send(app.url, '/api/public/status');
+      expect(res.status).to.equal(200);
+      expect(res.headers['etag']).to.be.a('string');
+      const body = res.json();
+      expect(body).to.include({ version: '1.0.0', status: 'ok' });
+      expect(body.brand).to.deep.equal({
+        name: 'Maison Test', tagline: 'Test watches since 1900', country: 'CH', founded: 1900, website: 'https://maison-test.example',
+      });
+      expect(body.languages).to.deep.equal(['en', 'fr']);
+      expect(body.endpoints.map((e: { method: string; path: string }) => `${e.method} ${e.path}`)).to.deep.equal([
+        'GET /api/public/status', 'GET /api/public/catalogue', 'GET /api/public/catalogue/{reference}',
+        'GET /api/public/collections', 'GET /api/public/configurator/options/{collection}',
+        'POST /api/public/configurator/price', 'GET /api/public/verify/{serial}',
+        'GET /llms.txt', 'GET /llms-full.txt', 'GET /.well-known/openapi-public.json', 'GET /.well-known/ai-brief.json',
+      ]);
+      expect(body.rate_limits).to.deep.equal({ per_ip_per_minute: 70, verify_per_ip_per_minute: 10 });
+      expect(body.agents).to.deep.equal({
+        llms_txt: 'https://api.example/llms.txt', llms_full_txt: 'https://api.example/llms-full.txt',
+        openapi: 'https://api.example/.well-known/openapi-public.json', ai_brief: 'https://api.example/.well-known/ai-brief.json',
+      });
+    });
+
+    it('reports the lowest projection checkpoint as the read-model position, in the body and the header', async () => {
+      const res = await send(app.url, '/api/public/status?lang=fr');
+      expect(res.json().read_model).to.deep.equal({ position: 40, updated_at: '2025-01-02T03:04:06.000Z' });
+      expect(res.headers['x-read-model-position']).to.equal('40');
+      expect(res.json().brand.tagline).to.equal('Montres de test depuis 1900');
+      await putAll(app.store, 'checkpoints', [checkpoint('serials', 45, '2025-02-01T00:00:00.000Z')]);
+      await app.clock.refresh();
+      expect((await send(app.url, '/api/public/status')).json().read_model).to.deep.equal({ position: 42, updated_at: '2025-02-01T00:00:00.000Z' });
+    });
+
+    it('says degraded when the health probe says so', async () => {
+      app.health.status = 'degraded';
+      try {
+        expect((await send(app.url, '/api/public/status')).json().status).to.equal('degraded');
+      } finally {
+        app.health.status = 'ok';
+      }
+    });
+  });
+});
