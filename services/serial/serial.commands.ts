@@ -1,0 +1,6 @@
+/** Commands of the `serial-{SERIAL}` aggregate. Serial numbers and references arrive upper-cased. */
+export type RegisterSerial = { type: 'RegisterSerial'; serial: string; reference: string; manufacture_year: number };
+export type ReportSerialStolen = { type: 'ReportSerialStolen'; serial: string };
+export type RecoverSerial = { type: 'RecoverSerial'; serial: string };
+
+export type SerialCommand = RegisterSerial | ReportSerialStolen | RecoverSerial;
