@@ -1,0 +1,71 @@
+import { serialDecider } from '../../../services/serial/serial.decide.ts';
+import type { WatchState } from '../../../services/watch/watch.state.ts';
+import { aWatch, event } from './support/builders.ts';
+import { deciderSpec } from './support/decider-spec.ts';
+
+const spec = deciderSpec(serialDecider);
+const serial = 'AUR-2024-000001';
+const published: WatchState = { status: 'published', watch: aWatch() };
+const register = { type: 'RegisterSerial', serial, reference: 'AUR-LU-001', manufacture_year: 2024 } as const;
+const registered = event('SerialRegistered', {
+  serial, reference: 'AUR-LU-001', collection: 'lumiere', model: aWatch().name, manufacture_year: 2024,
+});
+const stolen = event('SerialReportedStolen', { serial });
+
+describe('serial decider', () => {
+  describe('registration', () => {
+    it('registers a serial of a published watch, with the watch collection and model name', () => {
+      spec.given([], { watch: published }).when(register).then([registered]);
+    });
+
+    it('refuses a serial already registered', () => {
+      spec.given([registered], { watch: published }).when(register)
+        .thenRefuses('conflict', `serial ${serial} is already registered`);
+    });
+
+    it('refuses a serial of an unknown watch', () => {
+      spec.given([], { watch: { status: 'unpublished' } }).when(register).thenRefuses('not_found', 'unknown watch AUR-LU-001');
+    });
+
+    it('refuses a serial of a withdrawn watch', () => {
+      spec.given([], { watch: { ...published, status: 'withdrawn' } }).when(register)
+        .thenRefuses('conflict', 'watch AUR-LU-001 is withdrawn: no serial can be registered for it');
+    });
+
+    it('refuses a manufacture year out of range', () => {
+      spec.given([], { watch: published }).when({ ...register, manufacture_year: 1700 })
+        .thenRefuses('invalid', /manufacture year must be a whole year from 1800 to 2200, got 1700/);
+    });
+  });
+
+  describe('theft', () => {
+    it('reports a registered serial stolen', () => {
+      spec.given([registered], {}).when({ type: 'ReportSerialStolen', serial }).then([stolen]);
+    });
+
+    it('refuses to report an unknown serial stolen', () => {
+      spec.given([], {}).when({ type: 'ReportSerialStolen', serial }).thenRefuses('not_found', `unknown serial ${serial}`);
+    });
+
+    it('refuses to report a serial stolen twice', () => {
+      spec.given([registered, stolen], {}).when({ type: 'ReportSerialStolen', serial })
+        .thenRefuses('conflict', `serial ${serial} is already reported stolen`);
+    });
+
+    it('recovers a stolen serial', () => {
+      spec.given([registered, stolen], {}).when({ type: 'RecoverSerial', serial }).then([event('SerialRecovered', { serial })]);
+    });
+
+    it('refuses to recover a serial that is not reported stolen', () => {
+      spec.given([registered], {}).when({ type: 'RecoverSerial', serial }).thenRefuses('conflict', `serial ${serial} is not reported stolen`);
+    });
+
+    it('refuses to recover an unknown serial', () => {
+      spec.given([], {}).when({ type: 'RecoverSerial', serial }).thenRefuses('not_found', `unknown serial ${serial}`);
+    });
+
+    it('lets a recovered serial be reported stolen again', () => {
+      spec.given([registered, stolen, event('SerialRecovered', { serial })], {}).when({ type: 'ReportSerialStolen', serial }).then([stolen]);
+    });
+  });
+});
