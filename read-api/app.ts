@@ -25,6 +25,8 @@ export interface PublicAppDeps {
   rateLimits?: { general: Koa.Middleware; verify: Koa.Middleware };
   /** Routes served beside the operations (discovery files, /docs). */
   extraRoutes?: Koa.Middleware[];
+  /** Outermost middleware, e.g. request metrics, so that it sees every final status. */
+  metrics?: Koa.Middleware;
   /** Largest number of cached GET answers (default 2000). */
   cacheEntries?: number;
 }
@@ -41,6 +43,7 @@ export function createPublicApp(deps: PublicAppDeps): Koa {
     cache: new ResponseCache(deps.cacheEntries),
     ...(deps.rateLimits ? { verifyLimit: deps.rateLimits.verify } : {}),
   });
+  if (deps.metrics) app.use(deps.metrics);
   app.use(frontDoor(deps.logger));
   const general = deps.rateLimits?.general;
   if (general) app.use((ctx, next) => (ctx.path.startsWith(PUBLIC_PREFIX) ? general(ctx, next) : next()));

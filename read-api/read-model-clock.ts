@@ -14,6 +14,10 @@ export interface ReadModelClock {
 }
 
 export interface CheckpointClock extends ReadModelClock {
+  /** Projections whose checkpoint says they stopped on an event they cannot apply. */
+  readonly failed: string[];
+  /** The last poll reached the read store. */
+  readonly reachable: boolean;
   /** Reads the checkpoints now (the timer does it every `intervalMs`). */
   refresh(): Promise<void>;
   stop(): void;
@@ -35,8 +39,19 @@ export async function startCheckpointClock(
   readStore: ReadStore, options: { intervalMs?: number; onError?: (error: unknown) => void } = {},
 ): Promise<CheckpointClock> {
   let state: { position: number; updatedAt: string | null } = { position: 0, updatedAt: null };
+  let failed: string[] = [];
+  let reachable = true;
   const refresh = async () => {
-    state = readModelPosition(await readStore.find<CheckpointDoc>('checkpoints', {}));
+    let checkpoints: CheckpointDoc[];
+    try {
+      checkpoints = await readStore.find<CheckpointDoc>('checkpoints', {});
+    } catch (error) {
+      reachable = false;
+      throw error;
+    }
+    reachable = true;
+    state = readModelPosition(checkpoints);
+    failed = checkpoints.filter((c) => c.status === 'failed').map((c) => c._id);
   };
   await refresh();
   let polling = false;
@@ -49,6 +64,8 @@ export async function startCheckpointClock(
   return {
     current: () => state.position,
     get updatedAt() { return state.updatedAt; },
+    get failed() { return failed; },
+    get reachable() { return reachable; },
     refresh,
     stop: () => clearInterval(timer),
   };

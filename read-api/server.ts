@@ -1,0 +1,109 @@
+/**
+ * Starts the read API over a given read store: the public app on PORT (with rate limits, metrics and the
+ * discovery routes given) and the operations app on OPS_PORT. Shared by `read-api/main.ts` and the all-in-one
+ * server, which differ only in where the read store comes from. `close()` stops accepting connections, lets the
+ * requests in flight finish, then stops the clock.
+ */
+import { createServer, type Server } from 'node:http';
+import type Koa from 'koa';
+import type { Redis } from 'ioredis';
+import type { Config } from '../shared/config/config.ts';
+import type { Logger } from '../shared/logging/logger.ts';
+import type { ReadStore } from '../shared/ports/read-store.ts';
+import { createPublicApp } from './app.ts';
+import { createOpsApp } from './ops/ops-app.ts';
+import { createMetricsRegistry, metricsMiddleware, rateLimitMetrics } from './ops/metrics.ts';
+import { createRateLimits } from './rate-limit/rate-limits.ts';
+import type { PublicBrand } from './operations/public-operation.ts';
+import { startCheckpointClock } from './read-model-clock.ts';
+
+export interface ReadApiOptions {
+  config: Config;
+  logger: Logger;
+  readStore: ReadStore;
+  brand: PublicBrand;
+  /** Shares the rate limits between processes (see rate-limit/rate-limit-redis.ts); per-process limits without it. */
+  rateLimitRedis?: Redis;
+  extraRoutes?: Koa.Middleware[];
+}
+
+export interface RunningReadApi {
+  server: Server;
+  opsServer: Server;
+  close(): Promise<void>;
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/**
+ * Stops accepting, lets requests in flight finish, then ends. Node keeps a keep-alive connection open after its
+ * last answer even while closing, so idle connections are swept until the server is closed; after `graceMs`
+ * whatever is left is cut.
+ */
+function closeGracefully(server: Server, graceMs = 10_000): Promise<void> {
+  return new Promise((resolve) => {
+    const sweep = setInterval(() => server.closeIdleConnections(), 25);
+    const deadline = setTimeout(() => server.closeAllConnections(), graceMs);
+    server.close(() => {
+      clearInterval(sweep);
+      clearTimeout(deadline);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+export async function startReadApi(options: ReadApiOptions): Promise<RunningReadApi> {
+  const { config, logger, readStore } = options;
+  const clock = await startCheckpointClock(readStore, {
+    onError: (error) => logger.warn({ err: error }, 'read-model position poll failed'),
+  });
+  let shuttingDown = false;
+  // Projection figures belong to the projector's metrics; this process reports its requests and limits.
+  const registry = createMetricsRegistry();
+  const app = createPublicApp({
+    readStore, clock, config, logger, brand: options.brand,
+    health: () => (clock.reachable && clock.failed.length === 0 ? 'ok' : 'degraded'),
+    metrics: metricsMiddleware(registry),
+    rateLimits: createRateLimits({
+      config, logger, metrics: rateLimitMetrics(registry), ...(options.rateLimitRedis ? { redis: options.rateLimitRedis } : {}),
+    }),
+    ...(options.extraRoutes ? { extraRoutes: options.extraRoutes } : {}),
+  });
+  const opsApp = createOpsApp({
+    registry,
+    readiness: async () => {
+      let store = 'ok';
+      try {
+        await readStore.ping();
+      } catch (error) {
+        store = error instanceof Error ? error.message : String(error);
+      }
+      const ready = !shuttingDown && store === 'ok' && clock.failed.length === 0;
+      return { ready, checks: { read_store: store, failed_projections: clock.failed, position: clock.current(), shutting_down: shuttingDown } };
+    },
+  });
+  const server = createServer(app.callback());
+  const opsServer = createServer(opsApp.callback());
+  await listen(server, config.PORT, config.HOST);
+  await listen(opsServer, config.OPS_PORT, config.HOST);
+  logger.info({ port: config.PORT, opsPort: config.OPS_PORT }, 'read API listening');
+  return {
+    server,
+    opsServer,
+    close: async () => {
+      shuttingDown = true;
+      await closeGracefully(server);
+      await closeGracefully(opsServer);
+      clock.stop();
+    },
+  };
+}
