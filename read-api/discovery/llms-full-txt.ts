@@ -1,0 +1,109 @@
+/**
+ * `/llms-full.txt`: the complete reference for language models and people, generated from the operation specs
+ * (parameters, bodies, answers) and the configuration (limits), so it says what the service really does.
+ */
+import type { TSchema } from 'typebox';
+import type { OperationSpec } from '../operations/operation.ts';
+import { BRAND } from './brand.ts';
+import { type DiscoveryConfig, baseUrl } from './llms-txt.ts';
+import { openApiPath } from './openapi.ts';
+import { examplePath, parameterDocs } from './parameter-docs.ts';
+
+const PRICE_EXAMPLE = {
+  collection: 'tempo', model_ref: 'AUR-CH-001', options: { dial: 'midnight-blue', tachymeter: 'tachymeter' }, accessories: { 'extra-strap': 1 },
+};
+
+export function buildLlmsFullTxt(operations: readonly OperationSpec[], config: DiscoveryConfig): string {
+  const base = baseUrl(config);
+  return [
+    `# ${BRAND.name}: public catalogue API, complete reference`,
+    '',
+    `> ${BRAND.summary.en}`,
+    '',
+    `Base URL: ${base}. Version 1.0.0 (OpenAPI 3.1.0 at ${base}/.well-known/openapi-public.json). Paths carry no version.`,
+    'Read-only and public: no API key, no sign-up, no credential of any kind; no customer data is ever returned.',
+    'Every operation takes `lang`: `en` (default) or `fr`; text fields come in that language. Unknown query parameters are ignored.',
+    'Answers are JSON (`application/json; charset=utf-8`). Money is in euros (EUR, tax included) as JSON numbers with at most',
+    'two decimals; every total is exactly the sum of its parts.',
+    `Custom orders are delivered ${BRAND.customOrderDeliveryWeeks.min} to ${BRAND.customOrderDeliveryWeeks.max} weeks after the order is confirmed.`,
+    '',
+    ...operations.flatMap((op) => operationSection(op, base)),
+    '## Errors',
+    '',
+    '- 422 validation error: `{"detail": [{"type", "loc", "msg", "input", "ctx"?}]}`, every failing field at once; `loc` starts',
+    '  with "query", "path" or "body". Example for `GET /api/public/catalogue?limit=101`:',
+    '  `{"detail":[{"type":"less_than_equal","loc":["query","limit"],"msg":"Input should be less than or equal to 100","input":"101","ctx":{"le":100}}]}`',
+    '- 404 `{"detail": "Watch not found"}` or `{"detail": "Collection not found"}`; unknown path `{"detail": "Not Found"}`.',
+    '- 405 `{"detail": "Method Not Allowed"}` for a wrong method on a known path.',
+    '- 413 `{"detail": "Request body too large"}` for a body above 16 KiB.',
+    `- 429 \`{"detail": "Rate limit exceeded: ${config.RATE_LIMIT_PER_MINUTE} per 1 minute"}\` (or \`${config.VERIFY_RATE_LIMIT_PER_MINUTE} per 1 minute\` on verification), with \`Retry-After\` in seconds.`,
+    '',
+    '## Limits',
+    '',
+    `- ${config.RATE_LIMIT_PER_MINUTE} requests per minute per client IP over all /api/public operations, whatever the answer.`,
+    `- ${config.VERIFY_RATE_LIMIT_PER_MINUTE} serial verifications per minute per client IP, counted against both limits.`,
+    '- IPv6 clients are counted per /64 network. With Redis configured, every API process shares the same counts.',
+    '- Rate-limited answers carry `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (Unix seconds when the',
+    '  window frees up); verification answers show the verification limit.',
+    '- Catalogue `limit`: 1 to 100, default 50; `offset` >= 0. Request bodies: at most 16 KiB.',
+    '',
+    '## Caching and CORS',
+    '',
+    '- Every 200 to a GET carries an `ETag`; send it back in `If-None-Match` to get 304 without a body.',
+    '- Catalogue, detail, collections and options: `Cache-Control: public, max-age=60`; verification: `no-store`.',
+    '- `Access-Control-Allow-Origin: *` on every answer to a request with an `Origin`; the price operation answers CORS preflight.',
+    '',
+  ].join('\n');
+}
+
+function operationSection(op: OperationSpec, base: string): string[] {
+  const params = parameterDocs(op);
+  const example = op.method === 'GET'
+    ? `curl '${base}${examplePath(op)}${op.params?.query ? '?lang=en' : ''}'`
+    : `curl -X ${op.method} '${base}${examplePath(op)}' -H 'Content-Type: application/json' -d '${JSON.stringify(PRICE_EXAMPLE)}'`;
+  return [
+    `## ${op.method} ${openApiPath(op.path)}`,
+    '',
+    `${op.summary}. ${op.description}`,
+    '',
+    'Parameters:',
+    ...(params.length === 0 ? ['- none'] : params.map((p) => {
+      const unsaid = p.aliases.filter((alias) => !p.description.includes(alias));
+      const aliases = unsaid.length > 0 ? ` Also accepted as ${unsaid.map((a) => `\`${a}\``).join(', ')}.` : '';
+      return `- \`${p.name}\` (${p.location}, ${p.required ? 'required' : 'optional'}; ${p.summary})${p.description ? `: ${p.description}` : ''}${aliases}`;
+    })),
+    ...(op.body ? ['', `Request body (JSON, required): ${fieldList(op.body)}`] : []),
+    '',
+    'Answers:',
+    ...Object.entries(op.responses).map(([status, r]) => `- ${status} ${r.description}${status === '200' && r.schema ? `: ${fieldList(r.schema)}` : ''}`),
+    ...(op.cacheControl ? [`- Cache-Control of a 200: \`${op.cacheControl}\``] : []),
+    ...(op.verifyLimited ? ['- Also counted against the verification rate limit.'] : []),
+    '',
+    'Example:',
+    '',
+    `    ${example}`,
+    '',
+  ];
+}
+
+/** The top-level fields of an object schema, `name (type)`, with `?` for those not always present. */
+function fieldList(schema: TSchema): string {
+  const object = schema as { properties?: Record<string, Json>; required?: string[] };
+  const required = new Set(object.required ?? []);
+  const fields = Object.entries(object.properties ?? {}).map(([name, property]) => `\`${name}\`${required.has(name) ? '' : '?'} (${typeName(property)})`);
+  return fields.length > 0 ? fields.join(', ') : 'see the OpenAPI document';
+}
+
+type Json = Record<string, unknown>;
+
+/** `string`, `one of a, b`, `object or null`, ... */
+function typeName(schema: Json): string {
+  if ('const' in schema) return JSON.stringify(schema['const']);
+  const options = schema['anyOf'];
+  if (Array.isArray(options)) {
+    const names = (options as Json[]).map(typeName);
+    return (options as Json[]).every((o) => 'const' in o) ? `one of ${names.join(', ')}` : names.join(' or ');
+  }
+  if (schema['type'] === 'array' && typeof schema['items'] === 'object') return `array of ${typeName(schema['items'] as Json)}`;
+  return typeof schema['type'] === 'string' ? schema['type'] : 'any';
+}

@@ -1,0 +1,38 @@
+/** `/llms.txt` in the llms.txt convention: H1 brand, `>` summary, then sections of links. */
+import type { OperationSpec } from '../operations/operation.ts';
+import { BRAND } from './brand.ts';
+import { openApiPath } from './openapi.ts';
+
+export interface DiscoveryConfig {
+  PUBLIC_BASE_URL: string;
+  RATE_LIMIT_PER_MINUTE: number;
+  VERIFY_RATE_LIMIT_PER_MINUTE: number;
+}
+
+export const baseUrl = (config: DiscoveryConfig) => config.PUBLIC_BASE_URL.replace(/\/$/, '');
+
+export function buildLlmsTxt(operations: readonly OperationSpec[], config: DiscoveryConfig): string {
+  const base = baseUrl(config);
+  const lines = [
+    `# ${BRAND.name}`,
+    '',
+    `> ${BRAND.summary.en} This public, read-only JSON API serves the catalogue, the collections, the configurator`,
+    `> with prices in EUR, and serial-number verification. No credential, no customer data; \`lang=en\` or \`lang=fr\`.`,
+    '',
+    `Rate limits per client IP: ${config.RATE_LIMIT_PER_MINUTE} requests per minute, and ${config.VERIFY_RATE_LIMIT_PER_MINUTE} per minute for`,
+    `serial verification. Custom orders are delivered ${BRAND.customOrderDeliveryWeeks.min} to ${BRAND.customOrderDeliveryWeeks.max} weeks after confirmation.`,
+    '',
+    '## Operations',
+    '',
+    ...operations.map((op) => `- [${op.method} ${openApiPath(op.path)}](${base}${openApiPath(op.path)}): ${op.summary}`),
+    '',
+    '## Reference',
+    '',
+    `- [Complete reference](${base}/llms-full.txt): every operation, parameter, error and limit, with examples`,
+    `- [OpenAPI 3.1 description](${base}/.well-known/openapi-public.json): machine-readable schemas of every request and answer`,
+    `- [Brand brief](${base}/.well-known/ai-brief.json): brand, offers, languages and policies as JSON`,
+    `- [Interactive documentation](${base}/docs)`,
+    '',
+  ];
+  return lines.join('\n');
+}

@@ -1,0 +1,137 @@
+/**
+ * The OpenAPI 3.1 document of the public operations, built from the very schemas that validate requests and type
+ * answers (each operation's `OperationSpec`), plus the section 2.4 shapes of the seed under `components.schemas`.
+ */
+import type { TSchema } from 'typebox';
+import type { Config } from '../../shared/config/config.ts';
+import type { OperationSpec } from '../operations/operation.ts';
+import { HTTPValidationError, RateLimited } from '../schemas/common.schema.ts';
+import { BRAND } from './brand.ts';
+import { legacyShapes } from './legacy-shapes/index.ts';
+import { ComponentSchemas } from './schema-components.ts';
+
+type Json = Record<string, unknown>;
+
+export type OpenApiConfig = Pick<Config, 'PUBLIC_BASE_URL' | 'RATE_LIMIT_PER_MINUTE' | 'VERIFY_RATE_LIMIT_PER_MINUTE'>;
+
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  Status: 'Health and capability discovery.',
+  Catalogue: 'The published watches.',
+  Collections: 'The collections and their price ranges.',
+  Configurator: 'Customization options and prices of custom configurations.',
+  Verification: 'Authenticity and stolen status of serial numbers.',
+};
+
+const RATE_LIMIT_HEADERS = {
+  'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
+  'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
+  'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
+};
+
+/** `/api/public/catalogue/:reference` as OpenAPI writes it: `/api/public/catalogue/{reference}`. */
+export const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
+
+export function buildOpenApiDocument(operations: readonly OperationSpec[], config: OpenApiConfig): Json {
+  const components = new ComponentSchemas();
+  const paths: Record<string, Json> = {};
+  for (const operation of operations) {
+    const path = openApiPath(operation.path);
+    paths[path] = { ...paths[path], [operation.method.toLowerCase()]: operationObject(operation, components) };
+  }
+  for (const shape of legacyShapes) components.register(shape);
+  const tags = [...new Set(operations.flatMap((op) => op.tags))].map((name) => ({
+    name, description: TAG_DESCRIPTIONS[name] ?? `${name} operations.`,
+  }));
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: `${BRAND.name} public catalogue API`,
+      version: '1.0.0',
+      summary: BRAND.tagline.en,
+      description: [
+        `${BRAND.summary.en}`,
+        '',
+        'Read-only and public: no credential, no customer data. Every operation takes `lang` (`en` default, or `fr`).',
+        `Rate limits per client IP: ${config.RATE_LIMIT_PER_MINUTE} requests per minute over all operations, and`,
+        `${config.VERIFY_RATE_LIMIT_PER_MINUTE} per minute for serial verification (counted against both).`,
+        `Custom orders are delivered ${BRAND.customOrderDeliveryWeeks.min} to ${BRAND.customOrderDeliveryWeeks.max} weeks after confirmation.`,
+      ].join('\n'),
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      contact: { name: BRAND.name, url: config.PUBLIC_BASE_URL },
+    },
+    servers: [{ url: config.PUBLIC_BASE_URL.replace(/\/$/, ''), description: 'This deployment' }],
+    // Public operations: no credential of any kind.
+    security: [],
+    tags,
+    paths,
+    components: { schemas: components.schemas, headers: rateLimitHeaders() },
+  };
+}
+
+function operationObject(operation: OperationSpec, components: ComponentSchemas): Json {
+  const parameters = [
+    ...parametersOf(operation.params?.path, 'path', components),
+    ...parametersOf(operation.params?.query, 'query', components),
+  ];
+  const responses: Record<string, Json> = {};
+  const declared: OperationSpec['responses'] = { '422': { description: 'Validation error', schema: HTTPValidationError }, ...operation.responses };
+  declared['429'] ??= { description: 'Rate limit exceeded', schema: RateLimited };
+  for (const [status, response] of Object.entries(declared)) {
+    const answer: Json = { description: response.description };
+    if (response.schema) answer['content'] = { 'application/json': { schema: components.use(response.schema) } };
+    if (status.startsWith('2')) answer['headers'] = cacheHeaders(operation);
+    if (status === '429') {
+      answer['headers'] = { 'Retry-After': { description: 'Seconds until a request is accepted again.', schema: { type: 'integer' } }, ...RATE_LIMIT_HEADERS };
+    }
+    responses[status] = answer;
+  }
+  return {
+    operationId: operation.id,
+    summary: operation.summary,
+    description: operation.description,
+    tags: operation.tags,
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(operation.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: components.use(operation.body) } } } }
+      : {}),
+    responses,
+  };
+}
+
+/** One parameter per property of a location's object schema; a defaulted query parameter is optional. */
+function parametersOf(schema: TSchema | undefined, location: 'query' | 'path', components: ComponentSchemas): Json[] {
+  if (!schema) return [];
+  const object = components.use(schema) as { properties?: Record<string, Json>; required?: string[] };
+  const required = new Set(object.required ?? []);
+  return Object.entries(object.properties ?? {}).flatMap(([name, property]) => {
+    const { description, 'x-aliases': aliases, ...rest } = property as Json & { description?: string; 'x-aliases'?: string[] };
+    const propertySchema = { ...rest, ...(description ? { description } : {}) };
+    const parameter = {
+      name, in: location,
+      required: location === 'path' || (required.has(name) && !('default' in rest)),
+      ...(description ? { description } : {}),
+      schema: propertySchema,
+    };
+    const aliasParameters = (aliases ?? []).map((alias) => ({
+      name: alias, in: location, required: false, description: `Alias of \`${name}\`; \`${name}\` wins when both are sent.`,
+      schema: propertySchema,
+    }));
+    return [parameter, ...aliasParameters];
+  });
+}
+
+function cacheHeaders(operation: OperationSpec): Json {
+  return {
+    ...RATE_LIMIT_HEADERS,
+    ...(operation.cacheControl ? { 'Cache-Control': { description: `\`${operation.cacheControl}\``, schema: { type: 'string' } } } : {}),
+    ...(operation.method === 'GET' ? { ETag: { description: 'Entity tag; send it back in `If-None-Match` to get 304.', schema: { type: 'string' } } } : {}),
+  };
+}
+
+function rateLimitHeaders(): Json {
+  return {
+    'X-RateLimit-Limit': { description: 'Requests allowed per minute (the verification limit on verifications).', schema: { type: 'integer' } },
+    'X-RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer' } },
+    'X-RateLimit-Reset': { description: 'Unix time in seconds when the window frees up.', schema: { type: 'integer' } },
+  };
+}
