@@ -1,0 +1,60 @@
+/**
+ * Checks a catalogue file before anything is imported: its shape against the `CatalogueFile` schema (every
+ * problem at once, with where it is), then what a schema cannot say: unique codes, references and serials, and at
+ * most one default option per category.
+ */
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import { CATEGORY_KEYS } from '../../shared/events/index.ts';
+import { CatalogueFile } from '../catalogue/catalogue-file.ts';
+
+export class CatalogueFileError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid catalogue file: ${problems.slice(0, 10).join('; ')}${problems.length > 10 ? `; and ${problems.length - 10} more` : ''}`);
+    this.name = 'CatalogueFileError';
+  }
+}
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
+const validateShape = addFormats(new Ajv({ allErrors: true, strict: false })).compile(CatalogueFile as object);
+
+function duplicates(values: string[], what: string): string[] {
+  const seen = new Set<string>();
+  const problems: string[] = [];
+  for (const value of values) {
+    if (seen.has(value)) problems.push(`${what} ${value} appears more than once`);
+    seen.add(value);
+  }
+  return problems;
+}
+
+function semanticProblems(file: CatalogueFile): string[] {
+  const problems = [
+    ...duplicates(file.collections.map((c) => c.code), 'collection'),
+    ...duplicates(file.watches.map((w) => w.reference), 'watch'),
+    ...duplicates(file.configurators.map((c) => c.collection), 'configurator of collection'),
+    ...duplicates(file.serials.map((s) => s.serial), 'serial'),
+  ];
+  for (const configurator of file.configurators) {
+    const where = `configurator of collection ${configurator.collection}`;
+    problems.push(...duplicates(configurator.accessories.map((a) => a.code), `${where}: accessory`));
+    for (const key of CATEGORY_KEYS) {
+      const options = configurator.categories[key] ?? [];
+      problems.push(...duplicates(options.map((o) => o.code), `${where}, category ${key}: option`));
+      if (options.filter((o) => o.default).length > 1) problems.push(`${where}, category ${key}: more than one default option`);
+    }
+  }
+  return problems;
+}
+
+/** The file as a `CatalogueFile`, or `CatalogueFileError` listing every problem found. */
+export function validateCatalogueFile(candidate: unknown): CatalogueFile {
+  if (!validateShape(candidate)) {
+    const problems = (validateShape.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`);
+    throw new CatalogueFileError(problems);
+  }
+  const file = candidate as CatalogueFile;
+  const problems = semanticProblems(file);
+  if (problems.length > 0) throw new CatalogueFileError(problems);
+  return file;
+}

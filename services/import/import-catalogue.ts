@@ -1,0 +1,108 @@
+/**
+ * Catalogue import: issues only the commands needed to bring the event store to a file's state, so importing the
+ * same file twice appends nothing. It adds and updates (define, publish, revise, reprice, restock, offer,
+ * register, report stolen) but never removes or recovers: a withdrawal or a recovery is a decision of its own.
+ */
+import { randomUUID } from 'node:crypto';
+import type { CollectionDefined, WatchPublished } from '../../shared/events/index.ts';
+import type { CatalogueFile, SerialEntry } from '../catalogue/catalogue-file.ts';
+import type { CommandOptions, CommandService } from '../command-service.ts';
+import { changedFields } from '../domain/changes.ts';
+import { DomainError } from '../domain/domain-error.ts';
+import { validateCatalogueFile } from './catalogue-validation.ts';
+import { importConfigurator } from './configurator-import.ts';
+import { ImportTally, type ImportPhase, type ImportReport, type OnProgress } from './import-progress.ts';
+
+/** Serials go through a few at a time: each is its own stream, and an EventStoreDB round trip is worth overlapping. */
+const SERIAL_CONCURRENCY = 8;
+
+/** Adds the entry to a refusal, so the caller knows which one of thousands failed. */
+async function about<T>(what: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof DomainError) throw new DomainError(error.kind, `${what}: ${error.message}`);
+    throw error;
+  }
+}
+
+async function importCollection(service: CommandService, entry: CollectionDefined, tally: ImportTally, options: CommandOptions) {
+  const state = await service.collectionState(entry.code);
+  if (!state.defined) return tally.record(await service.defineCollection(entry, options));
+  const changes = changedFields(entry, 'code', state.collection);
+  if (Object.keys(changes).length > 0) tally.record(await service.reviseCollection({ code: entry.code, ...changes }, options));
+}
+
+async function importWatch(service: CommandService, entry: WatchPublished, tally: ImportTally, options: CommandOptions) {
+  const state = await service.watchState(entry.reference);
+  if (state.status === 'unpublished') return tally.record(await service.publishWatch(entry, options));
+  if (state.status === 'withdrawn') {
+    tally.warnings.push(`watch ${entry.reference} is withdrawn; left as it is`);
+    return;
+  }
+  const { reference, collection, price_cents, stock_status, ...texts } = entry;
+  if (collection !== state.watch.collection) {
+    tally.warnings.push(`watch ${reference} belongs to collection ${state.watch.collection}, not ${collection}; left there`);
+  }
+  const revision = changedFields({ reference, ...texts }, 'reference', state.watch);
+  if (Object.keys(revision).length > 0) tally.record(await service.reviseWatch({ reference, ...revision }, options));
+  if (price_cents !== state.watch.price_cents) tally.record(await service.changeWatchPrice(reference, price_cents, options));
+  if (stock_status !== state.watch.stock_status) tally.record(await service.changeWatchStock(reference, stock_status, options));
+}
+
+async function importSerial(service: CommandService, entry: SerialEntry, tally: ImportTally, options: CommandOptions) {
+  const state = await service.serialState(entry.serial);
+  if (state.status === 'unregistered') {
+    tally.record(await service.registerSerial(entry.serial, entry.reference, entry.manufacture_year, options));
+  } else if (state.reference !== entry.reference || state.manufacture_year !== entry.manufacture_year) {
+    tally.warnings.push(`serial ${entry.serial} is registered for ${state.reference} (${state.manufacture_year}); left as it is`);
+  }
+  if (entry.stolen && state.status !== 'stolen') tally.record(await service.reportSerialStolen(entry.serial, options));
+}
+
+/** Runs `work` over `items`, at most `limit` at a time, stopping at the first failure. */
+async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+/**
+ * Validates `candidate` as a catalogue file (throws `CatalogueFileError`), then imports it. A refused command
+ * stops the import with its `DomainError`, prefixed with the entry it was about; what was appended before stays.
+ */
+export async function importCatalogue(
+  service: CommandService, candidate: unknown, onProgress?: OnProgress, options: CommandOptions = {},
+): Promise<ImportReport> {
+  const file: CatalogueFile = validateCatalogueFile(candidate);
+  const commandOptions = { actor: 'import', ...options, correlationId: options.correlationId ?? randomUUID() };
+  const tally = new ImportTally();
+  const total = file.collections.length + file.watches.length + file.configurators.length + file.serials.length;
+  let done = 0;
+  const step = (phase: ImportPhase) => {
+    done += 1;
+    onProgress?.({ phase, done, total });
+  };
+
+  for (const entry of file.collections) {
+    await about(`collection ${entry.code}`, () => importCollection(service, entry, tally, commandOptions));
+    step('collections');
+  }
+  for (const entry of file.watches) {
+    await about(`watch ${entry.reference}`, () => importWatch(service, entry, tally, commandOptions));
+    step('watches');
+  }
+  for (const entry of file.configurators) {
+    await about(`configurator of collection ${entry.collection}`, () => importConfigurator(service, entry, tally, commandOptions));
+    step('configurators');
+  }
+  await eachLimited(file.serials, SERIAL_CONCURRENCY, async (entry) => {
+    await about(`serial ${entry.serial}`, () => importSerial(service, entry, tally, commandOptions));
+    step('serials');
+  });
+
+  const position = tally.commands > 0 ? tally.position : await service.store.headPosition();
+  return { commands: tally.commands, events: tally.events, position, warnings: tally.warnings };
+}

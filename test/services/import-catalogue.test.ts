@@ -1,0 +1,137 @@
+import { expect } from 'chai';
+import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
+import type { EventStore } from '../../shared/ports/event-store.ts';
+import { createCommandService, type CommandService } from '../../services/command-service.ts';
+import { DomainError } from '../../services/domain/domain-error.ts';
+import { CatalogueFileError } from '../../services/import/catalogue-validation.ts';
+import { importCatalogue } from '../../services/import/import-catalogue.ts';
+import type { ImportProgress } from '../../services/import/import-progress.ts';
+import { seedDemo } from '../../services/import/seed-demo.ts';
+import { tinyCatalogue } from './support/tiny-catalogue.ts';
+
+async function typesOf(store: EventStore, after: number): Promise<string[]> {
+  return (await store.readAll({ after, limit: 10_000 })).map((e) => `${e.stream} ${e.type}`);
+}
+
+describe('catalogue import', () => {
+  let store: EventStore;
+  let service: CommandService;
+
+  beforeEach(() => {
+    store = openSqliteEventStore(':memory:');
+    service = createCommandService(store);
+  });
+  afterEach(() => store.close());
+
+  it('issues the commands that reach the file state, then appends nothing on a second import', async () => {
+    const first = await importCatalogue(service, tinyCatalogue());
+    expect(await typesOf(store, 0)).to.deep.equal([
+      'collection-lumiere CollectionDefined',
+      'watch-AUR-LU-001 WatchPublished',
+      'watch-AUR-LU-002 WatchPublished',
+      'configurator-lumiere ConfiguratorOptionOffered',
+      'configurator-lumiere ConfiguratorDefaultChosen',
+      'configurator-lumiere ConfiguratorOptionOffered',
+      'configurator-lumiere ConfiguratorDefaultChosen',
+      'configurator-lumiere ConfiguratorOptionOffered',
+      'configurator-lumiere AccessoryOffered',
+      'serial-AUR-2024-000001 SerialRegistered',
+      'serial-AUR-2023-000002 SerialRegistered',
+      'serial-AUR-2023-000002 SerialReportedStolen',
+    ]);
+    expect(first).to.deep.include({ commands: 10, events: 12, position: await store.headPosition(), warnings: [] });
+
+    const head = await store.headPosition();
+    const second = await importCatalogue(service, tinyCatalogue());
+    expect(second).to.deep.equal({ commands: 0, events: 0, position: head, warnings: [] });
+    expect(await store.headPosition()).to.equal(head);
+  });
+
+  it('applies only what changed in the file: price, stock, texts, option price, default, new serial', async () => {
+    await importCatalogue(service, tinyCatalogue());
+    const head = await store.headPosition();
+    const file = tinyCatalogue();
+    file.watches[0] = { ...file.watches[0]!, price_cents: 1_300_000, stock_status: 'made_to_order', description: { en: 'New', fr: 'Nouveau' } };
+    file.configurators[0]!.categories.dial = [
+      { code: 'white', label: { en: 'White', fr: 'Blanc' }, price_cents: 0 },
+      { code: 'black', label: { en: 'Black', fr: 'Noir' }, price_cents: 60_000, default: true },
+    ];
+    file.serials.push({ serial: 'AUR-2025-000003', reference: 'AUR-LU-001', manufacture_year: 2025, stolen: true });
+
+    const report = await importCatalogue(service, file);
+    expect(await typesOf(store, head)).to.deep.equal([
+      'watch-AUR-LU-001 WatchRevised',
+      'watch-AUR-LU-001 WatchPriceChanged',
+      'watch-AUR-LU-001 WatchStockChanged',
+      'configurator-lumiere ConfiguratorOptionRepriced',
+      'configurator-lumiere ConfiguratorDefaultChosen',
+      'serial-AUR-2025-000003 SerialRegistered',
+      'serial-AUR-2025-000003 SerialReportedStolen',
+    ]);
+    expect(report.commands).to.equal(7);
+    const revised = (await store.readStream('watch-AUR-LU-001'))[1];
+    expect(revised?.data).to.deep.equal({ reference: 'AUR-LU-001', description: { en: 'New', fr: 'Nouveau' } });
+  });
+
+  it('offers a category default first even when the file lists it later', async () => {
+    const file = tinyCatalogue();
+    file.configurators[0]!.categories = {
+      dial: [
+        { code: 'black', label: { en: 'Black', fr: 'Noir' }, price_cents: 50_000 },
+        { code: 'white', label: { en: 'White', fr: 'Blanc' }, price_cents: 0, default: true },
+      ],
+    };
+    await importCatalogue(service, file);
+    const state = await service.configuratorState('lumiere');
+    expect(state.categories.dial?.defaultCode).to.equal('white');
+  });
+
+  it('leaves a withdrawn watch alone and says so', async () => {
+    await importCatalogue(service, tinyCatalogue());
+    await service.withdrawWatch('AUR-LU-002');
+    const report = await importCatalogue(service, tinyCatalogue());
+    expect(report.commands).to.equal(0);
+    expect(report.warnings).to.deep.equal(['watch AUR-LU-002 is withdrawn; left as it is']);
+  });
+
+  it('rejects a malformed file with every problem named, and appends nothing', async () => {
+    const file = tinyCatalogue() as unknown as { watches: Record<string, unknown>[]; serials: Record<string, unknown>[] };
+    file.watches[0]!.price_cents = 'cheap';
+    file.serials[1]!.serial = 'bad serial';
+    const error = await importCatalogue(service, file).catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(CatalogueFileError);
+    expect((error as CatalogueFileError).message).to.match(/\/watches\/0\/price_cents must be integer/);
+    expect((error as CatalogueFileError).message).to.match(/\/serials\/1\/serial must match pattern/);
+    expect(await store.headPosition()).to.equal(0);
+  });
+
+  it('rejects a file that lists a serial twice or two defaults in one category', async () => {
+    const file = tinyCatalogue();
+    file.serials.push({ ...file.serials[0]! });
+    file.configurators[0]!.categories.dial![1]!.default = true;
+    const error = await importCatalogue(service, file).catch((e: unknown) => e);
+    expect((error as CatalogueFileError).problems).to.deep.equal([
+      'serial AUR-2024-000001 appears more than once',
+      'configurator of collection lumiere, category dial: more than one default option',
+    ]);
+  });
+
+  it('stops at a refused command, naming the entry', async () => {
+    const file = tinyCatalogue();
+    file.serials[0] = { serial: 'AUR-2024-000009', reference: 'AUR-XX-999', manufacture_year: 2024 };
+    const error = await importCatalogue(service, file).catch((e: unknown) => e);
+    expect(error).to.be.instanceOf(DomainError);
+    expect((error as DomainError).message).to.equal('serial AUR-2024-000009: unknown watch AUR-XX-999');
+  });
+
+  it('seeds the demo catalogue with progress up to every entry, and a second seed appends nothing', async () => {
+    const progress: ImportProgress[] = [];
+    const first = await seedDemo(service, (p) => progress.push(p));
+    expect(first.commands).to.be.greaterThan(2_000);
+    expect(progress.at(-1)).to.deep.include({ phase: 'serials' });
+    expect(progress.at(-1)?.done).to.equal(progress.at(-1)?.total);
+    const head = await store.headPosition();
+    expect((await seedDemo(service)).commands).to.equal(0);
+    expect(await store.headPosition()).to.equal(head);
+  });
+});
