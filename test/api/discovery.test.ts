@@ -1,0 +1,112 @@
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import Koa from 'koa';
+import { expect } from 'chai';
+import { loadConfig } from '../../shared/config/config.ts';
+import { discoveryRoutes } from '../../read-api/discovery/discovery-routes.ts';
+import { BRAND } from '../../read-api/discovery/brand.ts';
+import { publicOperations } from '../../read-api/operations/index.ts';
+
+describe('discovery files and /docs', () => {
+  let server: Server;
+  let base: string;
+  const config = loadConfig({ PUBLIC_BASE_URL: 'https://api.aurele.example/', RATE_LIMIT_PER_MINUTE: '45', VERIFY_RATE_LIMIT_PER_MINUTE: '7' });
+  const get = (path: string, headers: Record<string, string> = {}) => fetch(`${base}${path}`, { headers });
+
+  before(async () => {
+    const app = new Koa();
+    app.use(discoveryRoutes({ operations: publicOperations, config }));
+    server = app.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => { server.closeAllConnections(); server.close(); });
+
+  it('serves /llms.txt as text/plain markdown: H1 brand, > summary, links to every operation and file', async () => {
+    const answer = await get('/llms.txt');
+    expect(answer.status).to.equal(200);
+    expect(answer.headers.get('content-type')).to.equal('text/plain; charset=utf-8');
+    const text = await answer.text();
+    expect(text.split('\n')[0]).to.equal(`# ${BRAND.name}`);
+    expect(text).to.match(/^> .+/m);
+    expect(text).to.match(/^## Operations$/m);
+    for (const op of publicOperations) expect(text).to.include(`](https://api.aurele.example${op.path.replace(/:(\w+)/g, '{$1}')})`);
+    for (const file of ['/llms-full.txt', '/.well-known/openapi-public.json', '/.well-known/ai-brief.json', '/docs']) {
+      expect(text).to.include(`(https://api.aurele.example${file})`);
+    }
+  });
+
+  it('serves /llms-full.txt with every operation, parameter, error and the configured limits, with examples', async () => {
+    const answer = await get('/llms-full.txt');
+    expect(answer.headers.get('content-type')).to.equal('text/plain; charset=utf-8');
+    const text = await answer.text();
+    for (const op of publicOperations) expect(text).to.include(`## ${op.method} ${op.path.replace(/:(\w+)/g, '{$1}')}`);
+    for (const name of ['lang', 'collection', 'search', 'min_price', 'max_price', 'in_stock', 'sort', 'limit', 'offset', 'reference', 'serial']) {
+      expect(text).to.include(`\`${name}\``);
+    }
+    for (const status of ['422', '404', '405', '413', '429']) expect(text).to.include(`- ${status} `);
+    expect(text).to.include('Rate limit exceeded: 45 per 1 minute');
+    expect(text).to.include('7 serial verifications per minute');
+    expect(text).to.include("curl 'https://api.aurele.example/api/public/verify/");
+    expect(text).to.include('curl -X POST');
+  });
+
+  it('serves the OpenAPI document as JSON', async () => {
+    const answer = await get('/.well-known/openapi-public.json');
+    expect(answer.headers.get('content-type')).to.equal('application/json; charset=utf-8');
+    const document = await answer.json() as { openapi: string; paths: object };
+    expect(document.openapi).to.equal('3.1.0');
+    expect(Object.keys(document.paths)).to.have.length(7);
+  });
+
+  it('serves the brand brief with offers, languages, policies and links', async () => {
+    const answer = await get('/.well-known/ai-brief.json');
+    expect(answer.headers.get('content-type')).to.equal('application/json; charset=utf-8');
+    const brief = await answer.json() as any;
+    expect(brief.brand.name).to.equal(BRAND.name);
+    expect(brief.offers.map((o: { id: string }) => o.id)).to.have.members(publicOperations.map((op) => op.id));
+    expect(brief.languages).to.deep.equal(['en', 'fr']);
+    expect(brief.policies.read_only).to.equal(true);
+    expect(brief.policies.customer_data).to.match(/^none/);
+    expect(brief.policies.rate_limits).to.include({ per_ip_per_minute: 45, verify_per_ip_per_minute: 7 });
+    expect(brief.policies.custom_order_delivery_weeks).to.deep.equal({ min: 8, max: 12 });
+    expect(brief.links.openapi).to.equal('https://api.aurele.example/.well-known/openapi-public.json');
+  });
+
+  it('answers 304 to a matching If-None-Match', async () => {
+    const first = await get('/llms.txt');
+    const etag = first.headers.get('etag')!;
+    expect(etag).to.match(/^".+"$/);
+    const again = await get('/llms.txt', { 'if-none-match': etag });
+    expect(again.status).to.equal(304);
+    expect(await again.text()).to.equal('');
+  });
+
+  it('serves /docs as a Swagger UI page loading only local files of swagger-ui-dist, with no online validator', async () => {
+    const page = await get('/docs');
+    expect(page.headers.get('content-type')).to.equal('text/html; charset=utf-8');
+    expect(page.headers.get('content-security-policy')).to.include("script-src 'self'");
+    const html = await page.text();
+    const sources = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    expect(sources.length).to.be.above(3);
+    for (const source of sources) {
+      expect(source, source).to.match(/^\/docs\/assets\//);
+      const asset = await get(source);
+      expect(asset.status, source).to.equal(200);
+      await asset.arrayBuffer();
+    }
+    const bundle = await get('/docs/assets/swagger-ui-bundle.js');
+    expect(bundle.headers.get('content-type')).to.equal('text/javascript; charset=utf-8');
+    expect((await bundle.text()).length).to.be.above(100_000);
+    const init = await (await get('/docs/assets/init.js')).text();
+    expect(init).to.include('"/.well-known/openapi-public.json"');
+    expect(init).to.include('validatorUrl: null');
+  });
+
+  it('serves no package file outside the list the page needs', async () => {
+    for (const name of ['package.json', 'index.html', '..%2F..%2Fpackage.json', 'swagger-initializer.js']) {
+      expect((await get(`/docs/assets/${name}`)).status, name).to.equal(404);
+    }
+  });
+});

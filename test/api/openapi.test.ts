@@ -1,0 +1,119 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { expect } from 'chai';
+import { loadConfig } from '../../shared/config/config.ts';
+import { buildOpenApiDocument } from '../../read-api/discovery/openapi.ts';
+import { legacyShapes } from '../../read-api/discovery/legacy-shapes/index.ts';
+import { publicOperations } from '../../read-api/operations/index.ts';
+
+type Json = Record<string, any>;
+
+describe('OpenAPI document of the public operations', () => {
+  const config = loadConfig({ PUBLIC_BASE_URL: 'https://api.aurele.example' });
+  const document = buildOpenApiDocument(publicOperations, config) as Json;
+  const operation = (path: string, method = 'get') => document['paths'][path][method] as Json;
+  const parameter = (path: string, name: string) => (operation(path)['parameters'] as Json[]).find((p) => p['name'] === name)!;
+
+  it('passes the redocly linter with no error, and warns only of the unused section 2.4 shapes', async function () {
+    this.timeout(30_000);
+    const dir = mkdtempSync(join(tmpdir(), 'openapi-lint-'));
+    try {
+      const file = join(dir, 'openapi-public.json');
+      writeFileSync(file, JSON.stringify(document));
+      writeFileSync(join(dir, 'redocly.yaml'), 'extends:\n  - recommended\ntelemetry: off\n');
+      const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', CI: 'true' };
+      const lint = promisify(execFile)(join(process.cwd(), 'node_modules/.bin/redocly'), ['lint', '--format=json', file], { cwd: dir, env });
+      const { stdout } = await lint.catch((error: { stdout: string }) => ({ stdout: error.stdout }));
+      const report = JSON.parse(stdout) as { totals: { errors: number }; problems: { ruleId: string; severity: string; message: string }[] };
+      expect(report.problems.filter((p) => p.severity === 'error').map((p) => p.message)).to.deep.equal([]);
+      expect(report.totals.errors).to.equal(0);
+      const warned = new Set(report.problems.map((p) => p.ruleId));
+      expect([...warned].filter((rule) => rule !== 'no-unused-components')).to.deep.equal([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('is OpenAPI 3.1.0, version 1.0.0, served from the configured base URL, without security', () => {
+    expect(document['openapi']).to.equal('3.1.0');
+    expect(document['info']['version']).to.equal('1.0.0');
+    expect(document['servers']).to.deep.equal([{ url: 'https://api.aurele.example', description: 'This deployment' }]);
+    expect(document['security']).to.deep.equal([]);
+  });
+
+  it('describes the seven operations with their ids, templated paths and tags', () => {
+    const ids = Object.values(document['paths'] as Json).flatMap((item) => Object.values(item as Json).map((op) => (op as Json)['operationId']));
+    expect(ids).to.have.members(publicOperations.map((op) => op.id)).and.have.length(7);
+    expect(Object.keys(document['paths'])).to.include.members([
+      '/api/public/catalogue/{reference}', '/api/public/configurator/options/{collection}', '/api/public/verify/{serial}',
+    ]);
+    const tags = (document['tags'] as Json[]).map((t) => t['name']);
+    for (const op of publicOperations) expect(tags).to.include.members(op.tags);
+  });
+
+  it('gives query parameters their real types: integer, number, boolean and enum, optional when defaulted', () => {
+    const catalogue = '/api/public/catalogue';
+    expect(parameter(catalogue, 'limit')['schema']).to.include({ type: 'integer', minimum: 1, maximum: 100, default: 50 });
+    expect(parameter(catalogue, 'min_price')['schema']).to.include({ type: 'number', minimum: 0 });
+    expect(parameter(catalogue, 'in_stock')['schema']).to.include({ type: 'boolean', default: false });
+    expect(parameter(catalogue, 'sort')['schema']).to.deep.include({ type: 'string', enum: ['name', 'price_asc', 'price_desc', 'collection'] });
+    expect(parameter(catalogue, 'lang')['schema']).to.deep.include({ type: 'string', enum: ['en', 'fr'] });
+    expect(parameter(catalogue, 'limit')['required']).to.equal(false);
+    expect(parameter(catalogue, 'price_min')).to.include({ in: 'query', required: false });
+  });
+
+  it('marks path parameters required and keeps their constraints', () => {
+    expect(parameter('/api/public/verify/{serial}', 'serial')).to.include({ in: 'path', required: true });
+    expect(parameter('/api/public/verify/{serial}', 'serial')['schema']['pattern']).to.be.a('string');
+    expect(parameter('/api/public/catalogue/{reference}', 'reference')).to.include({ in: 'path', required: true });
+  });
+
+  it('gives the price operation its required JSON body and every operation 200, 422 and 429 answers', () => {
+    const body = operation('/api/public/configurator/price', 'post')['requestBody'];
+    expect(body['required']).to.equal(true);
+    const ref = body['content']['application/json']['schema']['$ref'] as string;
+    const price = document['components']['schemas'][ref.split('/').pop()!];
+    expect(price['required']).to.include.members(['collection', 'model_ref']);
+    for (const item of Object.values(document['paths'] as Json)) {
+      for (const op of Object.values(item as Json) as Json[]) {
+        expect(op['responses']).to.include.keys('200', '422', '429');
+        expect(op['responses']['422']['content']['application/json']['schema']).to.deep.equal({ $ref: '#/components/schemas/HTTPValidationError' });
+        expect(op['responses']['429']['headers']).to.include.keys('Retry-After', 'X-RateLimit-Reset');
+      }
+    }
+    expect(operation('/api/public/catalogue/{reference}')['responses']).to.include.keys('404');
+  });
+
+  it('names shared shapes in components and points to them, with no dangling reference', () => {
+    const names = new Set(Object.keys(document['components']['schemas']));
+    const refs = JSON.stringify(document).match(/#\/components\/schemas\/[A-Za-z0-9_]+/g) ?? [];
+    expect(refs.length).to.be.above(10);
+    for (const ref of refs) expect(names.has(ref.split('/').pop()!), ref).to.equal(true);
+    expect(names).to.include('WatchSummary');
+  });
+
+  it('holds every section 2.4 shape faithfully under components.schemas', () => {
+    const schemas = document['components']['schemas'] as Json;
+    for (const shape of legacyShapes) expect(schemas, String(shape['title'])).to.have.property(String(shape['title']));
+    expect(Object.keys(schemas)).to.include.members(['AcceptInviteRequest', 'SavCreate', 'NotificationCount', 'AiRound2Request']);
+    expect(schemas['AcceptInviteRequest']['properties']['phone']).to.include({ minLength: 10, maxLength: 20 });
+    expect(schemas['AcceptInviteRequest']['required']).to.have.members(['token', 'first_name', 'last_name', 'password', 'phone']);
+    expect(schemas['InviteRequest']['properties']['role']).to.include({ default: 'horloger' });
+    expect(schemas['InviteRequest']['required']).to.deep.equal(['email']);
+    expect(schemas['OTPVerifyRequest']['properties']['code']).to.include({ minLength: 6, maxLength: 6 });
+    expect(schemas['UserOut']['required']).not.to.include('last_login');
+    expect(schemas['UserOut']['properties']['last_login']['anyOf']).to.deep.include({ type: 'null' });
+    expect(schemas['SavCreate']['properties']['client']).to.deep.equal({ $ref: '#/components/schemas/ClientBase' });
+    expect(schemas['SavCreate']['properties']['lang']).to.include({ default: 'fr' });
+    expect(schemas['SavPayment']['properties']['payment_method']['enum']).to.deep.equal(['virement', 'cb', 'stripe', 'garantie']);
+    expect(schemas['SavQuote']['properties']['quote_amount']['anyOf']).to.deep.include({ type: 'number', minimum: 0 });
+    expect(schemas['SavListItem']['required']).not.to.include.members(['shipping_tracking', 'return_tracking']);
+    expect(schemas['SavListItem']['properties']['reception_date']['anyOf']).to.deep.include({ type: 'string', format: 'date' });
+    expect(schemas['NotificationCount']['properties']['notifications']['items']).to.deep.equal({ $ref: '#/components/schemas/NotificationOut' });
+    expect(schemas['CategoryUpdate']['properties']['orange_pct']).to.include({ default: 10 });
+    expect(schemas['ArticleCreate']['properties']['tags']).to.include({ type: 'string', default: '[]' });
+  });
+});
