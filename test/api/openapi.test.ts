@@ -97,7 +97,10 @@ describe('OpenAPI document of the public operations', () => {
 
   it('holds every section 2.4 shape faithfully under components.schemas', () => {
     const schemas = document['components']['schemas'] as Json;
-    for (const shape of legacyShapes) { const title = String((shape as { title?: string }).title); expect(schemas, title).to.have.property(title); }
+    for (const shape of legacyShapes) {
+      const title = String((shape as { title?: string }).title);
+      expect(schemas, title).to.have.property(title);
+    }
     expect(Object.keys(schemas)).to.include.members(['AcceptInviteRequest', 'SavCreate', 'NotificationCount', 'AiRound2Request']);
     expect(schemas['AcceptInviteRequest']['properties']['phone']).to.include({ minLength: 10, maxLength: 20 });
     expect(schemas['AcceptInviteRequest']['required']).to.have.members(['token', 'first_name', 'last_name', 'password', 'phone']);
