@@ -1,0 +1,145 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { expect } from 'chai';
+import { InvalidEventError } from '../../shared/events/codec.ts';
+import { EventIdConflictError } from '../../shared/adapters/event-records.ts';
+import { openEventStore } from '../../shared/adapters/event-store.factory.ts';
+import { chainHash, GENESIS_HASH, streamHash } from '../../shared/adapters/sqlite/event-hash.ts';
+import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
+import { loadConfig } from '../../shared/config/config.ts';
+import { streams } from '../../shared/ports/event-store.ts';
+import { randomSerial, serialRecovered, serialRegistered, serialReportedStolen } from '../fixtures/events.ts';
+import { eventStoreContract } from './event-store.contract.ts';
+
+function temporaryDirectory(): { dir: string; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'watchcat-sqlite-'));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+eventStoreContract('SQLite file', async () => {
+  const { dir, remove } = temporaryDirectory();
+  const file = join(dir, 'events.sqlite3');
+  const store = openSqliteEventStore(file, { pollMs: 2 });
+  return {
+    store,
+    openAnotherHandle: () => openSqliteEventStore(file, { pollMs: 2 }),
+    dispose: async () => {
+      await store.close();
+      remove();
+    },
+  };
+});
+
+eventStoreContract('SQLite in memory', async () => {
+  const store = openSqliteEventStore(':memory:');
+  return { store, dispose: () => store.close() };
+});
+
+describe('SqliteEventStore specifics', function () {
+  let dir: string;
+  let remove: () => void;
+  beforeEach(function () {
+    ({ dir, remove } = temporaryDirectory());
+  });
+  afterEach(function () {
+    remove();
+  });
+
+  it('creates the missing parent directory and answers head 0 while empty', async function () {
+    const store = openSqliteEventStore(join(dir, 'a', 'b', 'events.sqlite3'));
+    expect(await store.headPosition()).to.equal(0);
+    expect(await store.readAll({ after: 0, limit: 10 })).to.deep.equal([]);
+    await store.close();
+  });
+
+  it('keeps events across a close and a reopen of the file', async function () {
+    const file = join(dir, 'events.sqlite3');
+    const serial = randomSerial();
+    const first = openSqliteEventStore(file);
+    await first.append(streams.serial(serial), [serialRegistered(serial)], 'no_stream');
+    await first.close();
+    const second = openSqliteEventStore(file);
+    expect((await second.readStream(streams.serial(serial))).map((e) => e.type)).to.deep.equal(['SerialRegistered']);
+    await second.close();
+  });
+
+  it('refuses to read a stored event whose data no longer matches its schema', async function () {
+    const file = join(dir, 'events.sqlite3');
+    const store = openSqliteEventStore(file);
+    const serial = randomSerial();
+    const event = serialRegistered(serial);
+    await store.append(streams.serial(serial), [event], 'no_stream');
+    const raw = new Database(file);
+    raw.prepare('UPDATE events SET data = ? WHERE id = ?').run(JSON.stringify({ serial, manufacture_year: 'soon' }), event.id);
+    raw.close();
+    for (const read of [() => store.readStream(streams.serial(serial)), () => store.readAll({ after: 0, limit: 10 })]) {
+      try {
+        await read();
+        expect.fail('the corrupt event was read');
+      } catch (error) {
+        expect(error).to.be.instanceOf(InvalidEventError);
+      }
+    }
+    await store.close();
+  });
+
+  it('refuses an append reusing an id stored in another stream, or only some ids of an earlier append, writing nothing', async function () {
+    const store = openSqliteEventStore(join(dir, 'events.sqlite3'));
+    const serial = randomSerial();
+    const registered = serialRegistered(serial);
+    const stolen = serialReportedStolen(serial);
+    await store.append(streams.serial(serial), [registered, stolen], 'no_stream');
+    const other = randomSerial();
+    const attempts = [
+      () => store.append(streams.serial(other), [{ ...registered, data: { ...registered.data, serial: other } } as typeof registered], 'any'),
+      () => store.append(streams.serial(serial), [registered, serialRecovered(serial)], 'any'),
+      () => store.append(streams.serial(serial), [serialRecovered(serial), stolen], 'any'),
+    ];
+    for (const attempt of attempts) {
+      try {
+        await attempt();
+        expect.fail('the conflicting append was accepted');
+      } catch (error) {
+        expect(error).to.be.instanceOf(EventIdConflictError);
+      }
+    }
+    expect(await store.headPosition()).to.equal(2);
+    await store.close();
+  });
+
+  it('stores stream and chain hashes that an auditor recomputes from the rows alone', async function () {
+    const file = join(dir, 'events.sqlite3');
+    const store = openSqliteEventStore(file);
+    const [a, b] = [randomSerial(), randomSerial()];
+    await store.append(streams.serial(a), [serialRegistered(a)], 'no_stream');
+    await store.append(streams.serial(b), [serialRegistered(b), serialReportedStolen(b)], 'no_stream');
+    await store.append(streams.serial(a), [serialReportedStolen(a)], 0);
+    await store.close();
+    const raw = new Database(file, { readonly: true });
+    const rows = raw.prepare('SELECT stream, type, data, metadata, stream_hash, chain_hash FROM events ORDER BY position').all() as
+      { stream: string; type: string; data: string; metadata: string; stream_hash: Buffer; chain_hash: Buffer }[];
+    raw.close();
+    const lastOfStream = new Map<string, Buffer>();
+    let previousChain = GENESIS_HASH;
+    for (const row of rows) {
+      const expectedStream = streamHash(row.type, row.data, row.metadata, lastOfStream.get(row.stream) ?? GENESIS_HASH);
+      expect(row.stream_hash.equals(expectedStream)).to.equal(true);
+      expect(row.chain_hash.equals(chainHash(expectedStream, previousChain))).to.equal(true);
+      lastOfStream.set(row.stream, row.stream_hash);
+      previousChain = row.chain_hash;
+    }
+    expect(rows).to.have.length(4);
+  });
+
+  it('the factory opens the SQLite file under DATA_DIR when no EVENTSTORE_URL is set', async function () {
+    const store = openEventStore(loadConfig({ DATA_DIR: dir }));
+    const serial = randomSerial();
+    await store.append(streams.serial(serial), [serialRegistered(serial)], 'no_stream');
+    await store.close();
+    const raw = new Database(join(dir, 'events.sqlite3'), { readonly: true });
+    expect(raw.prepare('SELECT count(*) FROM events').pluck().get()).to.equal(1);
+    raw.close();
+  });
+});
