@@ -32,6 +32,7 @@ async function waitUntilReady(port: number): Promise<void> {
   const deadline = Date.now() + 10_000;
   for (;;) {
     const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    client.on('error', () => {}); // refusals are expected until the server listens; the loop retries
     try {
       await client.connect();
       await client.ping();
