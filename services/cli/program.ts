@@ -1,0 +1,42 @@
+/**
+ * The `watchcat` program: its command groups from the registry, and the mapping of failures to exit codes:
+ * 0 done, 1 refused or failed (one line on stderr saying why), 2 usage error.
+ */
+import { Command, CommanderError } from 'commander';
+import { CatalogueFileError } from '../import/catalogue-validation.ts';
+import { DomainError } from '../domain/domain-error.ts';
+import { createCliContext, type CliContext } from './cli-context.ts';
+import { CatalogueReadError } from './catalogue.commands.ts';
+import { CLI_MODULES } from './commands.ts';
+
+export const EXIT_FAILURE = 1;
+export const EXIT_USAGE = 2;
+
+export function buildProgram(context: CliContext): Command {
+  const program = new Command('watchcat')
+    .description('back-office commands of the watch catalogue: they append events to the configured event store')
+    // Inherited by every subcommand added below: parse errors are thrown to run() instead of exiting.
+    .exitOverride();
+  for (const register of CLI_MODULES) register(program, context);
+  return program;
+}
+
+/** The exit code of a failure, after writing its one-line message (commander has already written its own). */
+function report(error: unknown, context: CliContext): number {
+  if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : EXIT_USAGE;
+  const known = error instanceof DomainError || error instanceof CatalogueFileError || error instanceof CatalogueReadError;
+  const message = error instanceof Error ? error.message : String(error);
+  context.note(`watchcat: ${known ? message : `failed: ${message}`}`);
+  return EXIT_FAILURE;
+}
+
+export async function run(argv: string[], context: CliContext = createCliContext()): Promise<number> {
+  try {
+    await buildProgram(context).parseAsync(argv);
+    return 0;
+  } catch (error) {
+    return report(error, context);
+  } finally {
+    await context.close();
+  }
+}
