@@ -1,0 +1,110 @@
+/**
+ * Applies a batch of events to one projection in memory: loads every document the batch touches once (by id in
+ * one `getMany`, by filter in one `find` over the `$or` of the batch's filters), applies the events in order, and
+ * returns one write per changed document with its final state. A document already reflecting an event (its
+ * `position` is at or past the event's) is left alone, so a replayed batch changes nothing.
+ */
+import { Query } from 'mingo';
+import type { Filter, StoredDoc, WriteOp } from '../shared/ports/read-store.ts';
+import type { DocChange, PositionedEvent, Projection, Touches } from './projection.ts';
+
+/** Where a batch reads the documents it touches: the live read store or a rebuild generation. */
+export interface DocSource {
+  getMany<D extends StoredDoc>(ids: string[]): Promise<D[]>;
+  find<D extends StoredDoc>(filter: Filter): Promise<D[]>;
+}
+
+/** An event a projection could not apply; the message names the projection, the position and the type. */
+export class ProjectionEventError extends Error {
+  constructor(readonly projection: string, readonly position: number, readonly eventType: string, override readonly cause: unknown) {
+    super(`projection ${projection} cannot apply ${eventType} at position ${position}: ${cause instanceof Error ? cause.message : String(cause)}`);
+    this.name = 'ProjectionEventError';
+  }
+}
+
+interface Planned {
+  event: PositionedEvent;
+  touches: Touches;
+}
+
+/** Every document of the batch by id: `null` once deleted; `deletedAt` keeps the deleting event's position. */
+class WorkingSet {
+  readonly docs = new Map<string, StoredDoc | null>();
+  readonly deletedAt = new Map<string, number>();
+  readonly changed = new Set<string>();
+
+  /** The existing documents an event touches, as they stand now. */
+  view(touches: Touches): Map<string, StoredDoc> {
+    const view = new Map<string, StoredDoc>();
+    for (const id of touches.ids) {
+      const doc = this.docs.get(id);
+      if (doc) view.set(id, doc);
+    }
+    if (touches.filter) {
+      const query = new Query(touches.filter);
+      for (const [id, doc] of this.docs) if (doc && query.test(doc as unknown as Record<string, unknown>)) view.set(id, doc);
+    }
+    return view;
+  }
+
+  record(change: DocChange<StoredDoc>, position: number): void {
+    const id = 'put' in change ? change.put._id : change.delete;
+    const current = this.docs.get(id);
+    if (current && current.position >= position) return;
+    if ('put' in change) {
+      this.docs.set(id, change.put);
+    } else {
+      if (current === undefined || current === null) return;
+      this.docs.set(id, null);
+      this.deletedAt.set(id, position);
+    }
+    this.changed.add(id);
+  }
+
+  writes(): WriteOp[] {
+    return [...this.changed].map((id): WriteOp => {
+      const doc = this.docs.get(id);
+      return doc ? { put: doc } : { delete: { _id: id, position: this.deletedAt.get(id) ?? 0 } };
+    });
+  }
+}
+
+function combined(filters: Filter[]): Filter | undefined {
+  const distinct = [...new Map(filters.map((filter) => [JSON.stringify(filter), filter])).values()];
+  if (distinct.length <= 1) return distinct[0];
+  return { $or: distinct };
+}
+
+/** The writes that bring the projection's documents from their stored state to the end of `events`. */
+export async function projectBatch(projection: Projection, events: readonly PositionedEvent[], source: DocSource): Promise<WriteOp[]> {
+  const planned: Planned[] = [];
+  const ids = new Set<string>();
+  const filters: Filter[] = [];
+  for (const event of events) {
+    if (!projection.handles.has(event.type)) continue;
+    const touches = projection.touches(event);
+    planned.push({ event, touches });
+    for (const id of touches.ids) ids.add(id);
+    if (touches.filter) filters.push(touches.filter);
+  }
+  if (planned.length === 0) return [];
+
+  const working = new WorkingSet();
+  const filter = combined(filters);
+  const [byId, byFilter] = await Promise.all([
+    ids.size > 0 ? source.getMany([...ids]) : Promise.resolve([]),
+    filter ? source.find(filter) : Promise.resolve([]),
+  ]);
+  for (const doc of [...byId, ...byFilter]) working.docs.set(doc._id, doc);
+
+  for (const { event, touches } of planned) {
+    let changes: DocChange<StoredDoc>[];
+    try {
+      changes = projection.apply(event, working.view(touches));
+    } catch (error) {
+      throw new ProjectionEventError(projection.name, event.position, event.type, error);
+    }
+    for (const change of changes) working.record(change, event.position);
+  }
+  return working.writes();
+}
