@@ -6,11 +6,11 @@ import { expect } from 'chai';
 import { InvalidEventError } from '../../shared/events/codec.ts';
 import { EventIdConflictError } from '../../shared/adapters/event-records.ts';
 import { openEventStore } from '../../shared/adapters/event-store.factory.ts';
-import { chainHash, GENESIS_HASH, streamHash } from '../../shared/adapters/sqlite/event-hash.ts';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import { loadConfig } from '../../shared/config/config.ts';
 import { streams } from '../../shared/ports/event-store.ts';
 import { randomSerial, serialRecovered, serialRegistered, serialReportedStolen } from '../fixtures/events.ts';
+import { brokenHashPositions } from '../support/sqlite-hash-chain.ts';
 import { eventStoreContract } from './event-store.contract.ts';
 
 function temporaryDirectory(): { dir: string; remove: () => void } {
@@ -109,7 +109,7 @@ describe('SqliteEventStore specifics', function () {
     await store.close();
   });
 
-  it('stores stream and chain hashes that an auditor recomputes from the rows alone', async function () {
+  it('stores stream and chain hashes that an auditor recomputes from the rows alone, and that expose an edited row', async function () {
     const file = join(dir, 'events.sqlite3');
     const store = openSqliteEventStore(file);
     const [a, b] = [randomSerial(), randomSerial()];
@@ -117,20 +117,12 @@ describe('SqliteEventStore specifics', function () {
     await store.append(streams.serial(b), [serialRegistered(b), serialReportedStolen(b)], 'no_stream');
     await store.append(streams.serial(a), [serialReportedStolen(a)], 0);
     await store.close();
-    const raw = new Database(file, { readonly: true });
-    const rows = raw.prepare('SELECT stream, type, data, metadata, stream_hash, chain_hash FROM events ORDER BY position').all() as
-      { stream: string; type: string; data: string; metadata: string; stream_hash: Buffer; chain_hash: Buffer }[];
+    expect(brokenHashPositions(file)).to.deep.equal({ checked: 4, broken: [] });
+
+    const raw = new Database(file);
+    raw.prepare('UPDATE events SET data = ? WHERE position = 2').run(JSON.stringify(serialRegistered(b, { manufacture_year: 1999 }).data));
     raw.close();
-    const lastOfStream = new Map<string, Buffer>();
-    let previousChain = GENESIS_HASH;
-    for (const row of rows) {
-      const expectedStream = streamHash(row.type, row.data, row.metadata, lastOfStream.get(row.stream) ?? GENESIS_HASH);
-      expect(row.stream_hash.equals(expectedStream)).to.equal(true);
-      expect(row.chain_hash.equals(chainHash(expectedStream, previousChain))).to.equal(true);
-      lastOfStream.set(row.stream, row.stream_hash);
-      previousChain = row.chain_hash;
-    }
-    expect(rows).to.have.length(4);
+    expect(brokenHashPositions(file).broken).to.deep.equal([2, 3, 4]);
   });
 
   it('the factory opens the SQLite file under DATA_DIR when no EVENTSTORE_URL is set', async function () {
