@@ -1,0 +1,55 @@
+/**
+ * Sorting by a MongoDB sort document, following MongoDB's order across kinds for the values read models hold
+ * (missing and null first, then numbers, strings, objects, arrays, booleans, dates) and within a kind. Strings
+ * compare by UTF-16 code unit, which agrees with MongoDB's binary order except between astral characters and
+ * U+E000..U+FFFF, neither of which the sort keys contain. Keys are read once per document before sorting, which
+ * makes it several times cheaper than resolving paths inside the comparator.
+ */
+import type { Sort } from '../../ports/read-store.ts';
+
+/** A sorted copy of `docs`; the sort is stable, so equal keys keep their input order. */
+export function sortDocs<T extends object>(docs: readonly T[], sort: Sort): T[] {
+  const keys = Object.entries(sort).map(([path, direction]) => ({ steps: path.split('.'), direction }));
+  const decorated = docs.map((doc) => ({ doc, values: keys.map(({ steps }) => valueAt(doc, steps)) }));
+  decorated.sort((left, right) => {
+    for (let i = 0; i < keys.length; i++) {
+      const order = compareValues(left.values[i], right.values[i]);
+      if (order !== 0) return order * keys[i]!.direction;
+    }
+    return 0;
+  });
+  return decorated.map(({ doc }) => doc);
+}
+
+function valueAt(doc: object, steps: string[]): unknown {
+  let current: unknown = doc;
+  for (const step of steps) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string, unknown>)[step];
+  }
+  return current;
+}
+
+function rank(value: unknown): number {
+  if (value === null || value === undefined) return 0;
+  if (typeof value === 'number') return 1;
+  if (typeof value === 'string') return 2;
+  if (Array.isArray(value)) return 4;
+  if (typeof value === 'boolean') return 5;
+  if (value instanceof Date) return 6;
+  return 3;
+}
+
+export function compareValues(left: unknown, right: unknown): number {
+  // The common case first: two values of one scalar kind.
+  if (typeof left === typeof right && (typeof left === 'string' || typeof left === 'number' || typeof left === 'boolean')) {
+    return left < (right as typeof left) ? -1 : left > (right as typeof left) ? 1 : 0;
+  }
+  const kind = rank(left) - rank(right);
+  if (kind !== 0) return Math.sign(kind);
+  if (left instanceof Date && right instanceof Date) return Math.sign(left.getTime() - right.getTime());
+  if (left === null || left === undefined) return 0;
+  const a = JSON.stringify(left);
+  const b = JSON.stringify(right);
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,237 @@
+/**
+ * The ReadStore contract: every adapter's spec file calls `readStoreContract` with a factory, so the in-memory
+ * store and MongoDB answer to the very same tests. Each test gets a fresh, empty store.
+ */
+import { expect } from 'chai';
+import type { ReadStore, StoredDoc } from '../../shared/ports/read-store.ts';
+import { escapeRegExp } from '../../shared/text/fold.ts';
+
+interface Item extends StoredDoc {
+  lang: 'en' | 'fr';
+  reference: string;
+  name: string;
+  price_cents: number;
+  collection: { code: string };
+  tags?: string[];
+}
+
+function item(reference: string, fields: Partial<Item> = {}): Item {
+  return {
+    _id: `en:${reference}`, lang: 'en', reference, name: `Watch ${reference}`, price_cents: 1000,
+    collection: { code: 'regate' }, position: 1, ...fields,
+  };
+}
+
+const ids = (docs: StoredDoc[]) => docs.map((doc) => doc._id);
+
+export function readStoreContract(name: string, factory: () => Promise<ReadStore>): void {
+  describe(`ReadStore contract: ${name}`, function () {
+    let store: ReadStore;
+    beforeEach(async function () {
+      store = await factory();
+    });
+    afterEach(async function () {
+      await store?.close();
+    });
+
+    describe('writes and keys', function () {
+      it('a put document is read back by get and getMany, in the order asked, leaving out unknown ids', async function () {
+        await store.write('watches', [{ put: item('A') }, { put: item('B') }]);
+        expect(await store.get('watches', 'en:A')).to.deep.equal(item('A'));
+        expect(await store.get('watches', 'en:Z')).to.equal(null);
+        expect(ids(await store.getMany('watches', ['en:B', 'en:Z', 'en:A']))).to.deep.equal(['en:B', 'en:A']);
+      });
+
+      it('collections are separate namespaces', async function () {
+        await store.write('watches', [{ put: item('A') }]);
+        expect(await store.get('collections', 'en:A')).to.equal(null);
+      });
+
+      it('a put replaces the whole document when its position is higher', async function () {
+        await store.write('watches', [{ put: item('A', { tags: ['x'] }) }]);
+        await store.write('watches', [{ put: item('A', { name: 'New', position: 2 }) }]);
+        expect(await store.get('watches', 'en:A')).to.deep.equal(item('A', { name: 'New', position: 2 }));
+      });
+
+      it('a put is skipped when the stored document has the same or a later position', async function () {
+        await store.write('watches', [{ put: item('A', { name: 'Five', position: 5 }) }]);
+        await store.write('watches', [{ put: item('A', { name: 'Same', position: 5 }) }, { put: item('A', { name: 'Old', position: 3 }) }]);
+        expect((await store.get<Item>('watches', 'en:A'))?.name).to.equal('Five');
+      });
+
+      it('a skipped put does not stop the writes after it in the same bulk', async function () {
+        await store.write('watches', [{ put: item('A', { position: 5 }) }]);
+        await store.write('watches', [{ put: item('A', { name: 'Old', position: 3 }) }, { put: item('B', { position: 6 }) }]);
+        expect(ids(await store.getMany('watches', ['en:A', 'en:B']))).to.deep.equal(['en:A', 'en:B']);
+        expect((await store.get<Item>('watches', 'en:A'))?.name).to.equal('Watch A');
+      });
+
+      it('the writes of one bulk apply in order', async function () {
+        await store.write('watches', [
+          { put: item('A', { name: 'First', position: 1 }) },
+          { put: item('A', { name: 'Second', position: 2 }) },
+          { put: item('B', { position: 1 }) },
+          { delete: { _id: 'en:B', position: 2 } },
+        ]);
+        expect((await store.get<Item>('watches', 'en:A'))?.name).to.equal('Second');
+        expect(await store.get('watches', 'en:B')).to.equal(null);
+      });
+
+      it('a delete removes a document stored at a lower position only', async function () {
+        await store.write('watches', [{ put: item('A', { position: 4 }) }, { put: item('B', { position: 4 }) }]);
+        await store.write('watches', [{ delete: { _id: 'en:A', position: 5 } }, { delete: { _id: 'en:B', position: 4 } }]);
+        expect(await store.get('watches', 'en:A')).to.equal(null);
+        expect(await store.get('watches', 'en:B')).to.not.equal(null);
+      });
+
+      it('a delete of an absent document is a no-op', async function () {
+        await store.write('watches', [{ delete: { _id: 'en:Z', position: 9 } }]);
+        expect(await store.count('watches', {})).to.equal(0);
+      });
+
+      it('a document read cannot be changed by its reader, nor by the writer after the write', async function () {
+        const written = item('A', { tags: ['steel'] });
+        await store.write('watches', [{ put: written }]);
+        written.name = 'changed by writer';
+        written.tags!.push('changed');
+        const read = (await store.get<Item>('watches', 'en:A'))!;
+        const [found] = await store.find<Item>('watches', { reference: 'A' });
+        for (const doc of [read, found!]) {
+          try {
+            doc.name = 'changed by reader';
+            doc.collection.code = 'changed';
+            doc.tags!.push('changed');
+          } catch {
+            // a frozen document refuses the change: as good as a copy
+          }
+        }
+        expect(await store.get('watches', 'en:A')).to.deep.equal(item('A', { tags: ['steel'] }));
+      });
+    });
+
+    describe('queries', function () {
+      const catalogue = [
+        item('RG-1', { name: 'Regate', price_cents: 1500, collection: { code: 'regate' } }),
+        item('RG-2', { name: 'Regate Chrono', price_cents: 2500, collection: { code: 'regate' } }),
+        item('HE-1', { name: 'Heritage (a+)+$ .*', price_cents: 1500, collection: { code: 'heritage' } }),
+        item('HE-2', { name: 'Heritage aaaa', price_cents: 900, collection: { code: 'heritage' }, tags: ['gold', 'limited'] }),
+        item('RG-1', { _id: 'fr:RG-1', lang: 'fr', name: 'Régate', price_cents: 1500 }),
+      ];
+      beforeEach(async function () {
+        await store.write('watches', catalogue.map((doc) => ({ put: doc })));
+      });
+      const found = async (filter: Record<string, unknown>) =>
+        ids(await store.find('watches', filter, { sort: { _id: 1 } }));
+
+      it('filters by equality, $eq, $ne and $in', async function () {
+        expect(await found({ lang: 'fr' })).to.deep.equal(['fr:RG-1']);
+        expect(await found({ lang: { $eq: 'en' }, reference: 'HE-1' })).to.deep.equal(['en:HE-1']);
+        expect(await found({ lang: 'en', reference: { $ne: 'RG-1' } })).to.deep.equal(['en:HE-1', 'en:HE-2', 'en:RG-2']);
+        expect(await found({ reference: { $in: ['HE-2', 'RG-2', 'XX'] } })).to.deep.equal(['en:HE-2', 'en:RG-2']);
+      });
+
+      it('filters by a nested field', async function () {
+        expect(await found({ lang: 'en', 'collection.code': 'heritage' })).to.deep.equal(['en:HE-1', 'en:HE-2']);
+        expect(await found({ 'collection.code': 'unknown' })).to.deep.equal([]);
+      });
+
+      it('filters by a price range with $gte and $lte, bounds included', async function () {
+        expect(await found({ lang: 'en', price_cents: { $gte: 1500, $lte: 2500 } })).to.deep.equal(['en:HE-1', 'en:RG-1', 'en:RG-2']);
+        expect(await found({ lang: 'en', price_cents: { $gt: 900, $lt: 2500 } })).to.deep.equal(['en:HE-1', 'en:RG-1']);
+      });
+
+      it('matches an escaped $regex literally, metacharacters included', async function () {
+        expect(await found({ name: { $regex: escapeRegExp('(a+)+$ .*') } })).to.deep.equal(['en:HE-1']);
+        expect(await found({ name: { $regex: escapeRegExp('.*') } })).to.deep.equal(['en:HE-1']);
+        expect(await found({ name: { $regex: 'chrono', $options: 'i' } })).to.deep.equal(['en:RG-2']);
+      });
+
+      it('matches a field holding an array by any of its elements', async function () {
+        expect(await found({ tags: 'limited' })).to.deep.equal(['en:HE-2']);
+        expect(await found({ tags: { $in: ['gold'] }, lang: 'en' })).to.deep.equal(['en:HE-2']);
+      });
+
+      it('combines conditions with $or and $and', async function () {
+        expect(await found({ $or: [{ reference: 'RG-2' }, { price_cents: { $lt: 1000 } }] })).to.deep.equal(['en:HE-2', 'en:RG-2']);
+        expect(await found({ $and: [{ lang: 'en' }, { 'collection.code': 'regate' }] })).to.deep.equal(['en:RG-1', 'en:RG-2']);
+      });
+
+      it('sorts by several keys, ascending and descending, ties broken by the next key', async function () {
+        const byPrice = await store.find('watches', { lang: 'en' }, { sort: { price_cents: -1, reference: 1 } });
+        expect(ids(byPrice)).to.deep.equal(['en:RG-2', 'en:HE-1', 'en:RG-1', 'en:HE-2']);
+        const byCollection = await store.find('watches', { lang: 'en' }, { sort: { 'collection.code': 1, price_cents: 1, reference: -1 } });
+        expect(ids(byCollection)).to.deep.equal(['en:HE-2', 'en:HE-1', 'en:RG-1', 'en:RG-2']);
+      });
+
+      it('pages with skip and limit after sorting, and count ignores paging', async function () {
+        const sort = { price_cents: 1, reference: 1 } as const;
+        expect(ids(await store.find('watches', { lang: 'en' }, { sort, skip: 1, limit: 2 }))).to.deep.equal(['en:HE-1', 'en:RG-1']);
+        expect(ids(await store.find('watches', { lang: 'en' }, { sort, skip: 3, limit: 2 }))).to.deep.equal(['en:RG-2']);
+        expect(await store.find('watches', { lang: 'en' }, { sort, skip: 10 })).to.deep.equal([]);
+        expect(await store.count('watches', { lang: 'en' })).to.equal(4);
+        expect(await store.count('watches', { lang: 'en', price_cents: { $gte: 1500 } })).to.equal(3);
+      });
+
+      it('never runs code from a $where, $function or $expr filter', async function () {
+        const marker = '__readStoreContractRan';
+        const scripts = [
+          { $where: `globalThis.${marker} = true` },
+          { $where: `function () { globalThis.${marker} = true; return true; }` },
+          { $expr: { $function: { body: `function () { globalThis.${marker} = true; return true; }`, args: [], lang: 'js' } } },
+          { lang: 'en', $and: [{ $where: `globalThis.${marker} = true` }] },
+        ];
+        for (const filter of scripts) {
+          let refused = false;
+          await store.find('watches', filter).catch(() => (refused = true));
+          expect(refused, JSON.stringify(filter)).to.equal(true);
+          refused = false;
+          await store.count('watches', filter).catch(() => (refused = true));
+          expect(refused, JSON.stringify(filter)).to.equal(true);
+        }
+        expect((globalThis as Record<string, unknown>)[marker]).to.equal(undefined);
+      });
+    });
+
+    describe('rebuild generations', function () {
+      beforeEach(async function () {
+        await store.write('collections', [{ put: item('OLD', { _id: 'en:old' }) }]);
+      });
+
+      it('a generation being rebuilt is invisible to readers until switchTo, then replaces the old one whole', async function () {
+        const target = await store.beginRebuild('collections');
+        await target.write([{ put: item('N1', { _id: 'en:n1' }) }, { put: item('N2', { _id: 'en:n2' }) }]);
+        expect(ids(await target.find({}, { sort: { _id: 1 } }))).to.deep.equal(['en:n1', 'en:n2']);
+        expect(await target.get('en:n1')).to.not.equal(null);
+        expect(ids(await target.getMany(['en:n2', 'en:old']))).to.deep.equal(['en:n2']);
+        expect(ids(await store.find('collections', {}))).to.deep.equal(['en:old']);
+        await target.switchTo();
+        expect(ids(await store.find('collections', {}, { sort: { _id: 1 } }))).to.deep.equal(['en:n1', 'en:n2']);
+        expect(await store.get('collections', 'en:old')).to.equal(null);
+      });
+
+      it('after switchTo the store reads and writes the new generation with the position rule', async function () {
+        const target = await store.beginRebuild('collections');
+        await target.write([{ put: item('N1', { _id: 'en:n1', position: 7 }) }]);
+        await target.switchTo();
+        await store.write('collections', [{ put: item('N1', { _id: 'en:n1', name: 'stale', position: 6 }) }]);
+        expect((await store.get<Item>('collections', 'en:n1'))?.name).to.equal('Watch N1');
+        expect(await store.count('collections', { lang: 'en' })).to.equal(1);
+      });
+
+      it('an abandoned generation is dropped and readers keep the current one', async function () {
+        const target = await store.beginRebuild('collections');
+        await target.write([{ put: item('N1', { _id: 'en:n1' }) }]);
+        await target.abandon();
+        expect(ids(await store.find('collections', {}))).to.deep.equal(['en:old']);
+      });
+
+      it('a rebuild of one collection leaves the others alone', async function () {
+        await store.write('watches', [{ put: item('A') }]);
+        const target = await store.beginRebuild('collections');
+        await target.switchTo();
+        expect(await store.get('watches', 'en:A')).to.not.equal(null);
+        expect(await store.count('collections', {})).to.equal(0);
+      });
+    });
+  });
+}
