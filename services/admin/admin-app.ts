@@ -1,0 +1,52 @@
+/**
+ * The admin HTTP API (Koa), on its own port, over the command service. Client errors are answered with what went
+ * wrong (`{detail}`); anything else is logged and answered with a generic 500. Keys are never logged.
+ */
+import Koa from 'koa';
+import type { Config } from '../../shared/config/config.ts';
+import type { Logger } from '../../shared/logging/logger.ts';
+import type { CommandService } from '../command-service.ts';
+import { DomainError } from '../domain/domain-error.ts';
+import { CatalogueFileError } from '../import/catalogue-validation.ts';
+import { adminRouter } from './admin-routes.ts';
+import { parseApiKeys } from './api-keys.ts';
+import { HttpError } from './json-body.ts';
+
+const DOMAIN_STATUS = { not_found: 404, conflict: 409, invalid: 422 } as const;
+
+function clientError(error: unknown): { status: number; body: object } | null {
+  if (error instanceof HttpError) return { status: error.status, body: { detail: error.message } };
+  if (error instanceof DomainError) return { status: DOMAIN_STATUS[error.kind], body: { detail: error.message } };
+  if (error instanceof CatalogueFileError) return { status: 422, body: { detail: 'invalid catalogue file', problems: error.problems } };
+  return null;
+}
+
+export function createAdminApp(service: CommandService, config: Pick<Config, 'ADMIN_API_KEYS'>, logger: Logger): Koa {
+  const keys = parseApiKeys(config.ADMIN_API_KEYS);
+  const router = adminRouter(service, keys);
+  const app = new Koa();
+  app.use(async (ctx, next) => {
+    const started = Date.now();
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        ctx.body = { detail: 'Not Found' };
+        ctx.status = 404;
+      }
+    } catch (error) {
+      const known = clientError(error);
+      if (known) {
+        ctx.status = known.status;
+        ctx.body = known.body;
+      } else {
+        logger.error({ err: error, method: ctx.method, path: ctx.path }, 'admin request failed');
+        ctx.status = 500;
+        ctx.body = { detail: 'Internal Server Error' };
+      }
+    }
+    logger.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Date.now() - started }, 'admin request');
+  });
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  return app;
+}

@@ -1,0 +1,31 @@
+/**
+ * `npm run start:services`: the admin API alone, over the configured event store. Stops cleanly on SIGTERM or
+ * SIGINT: no new connections, requests in flight finish, then the store is closed.
+ */
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { openEventStore } from '../shared/adapters/event-store.factory.ts';
+import { loadConfig } from '../shared/config/config.ts';
+import { createLogger } from '../shared/logging/logger.ts';
+import { createAdminApp } from './admin/admin-app.ts';
+import { createCommandService } from './command-service.ts';
+
+const config = loadConfig();
+const logger = createLogger(config.LOG_LEVEL, 'watchcat-services');
+const store = openEventStore(config);
+const app = createAdminApp(createCommandService(store, { actor: 'admin-api' }), config, logger);
+if (config.ADMIN_API_KEYS.trim() === '') logger.warn('ADMIN_API_KEYS is empty: every admin request will be refused');
+
+const server = app.listen(config.ADMIN_PORT, config.HOST);
+await once(server, 'listening');
+logger.info({ port: (server.address() as AddressInfo).port }, 'admin API listening');
+
+async function shutdown(signal: string): Promise<void> {
+  logger.info({ signal }, 'shutting down');
+  const closed = new Promise((resolve) => server.close(resolve));
+  server.closeIdleConnections();
+  await closed;
+  await store.close();
+  process.exit(0);
+}
+for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void shutdown(signal));
