@@ -1,0 +1,49 @@
+/**
+ * Our read API as it runs in production: `startReadApi` (front door, rate limits, metrics, the operations,
+ * discovery routes) over the given read store, on a free loopback port, with limits too high to trip so that the
+ * benchmark measures their cost and never their refusals.
+ */
+import type { AddressInfo } from 'node:net';
+import { pino } from 'pino';
+import { loadConfig } from '../../shared/config/config.ts';
+import type { ReadStore } from '../../shared/ports/read-store.ts';
+import { DEMO_BRAND } from '../../services/demo/brand.ts';
+import { discoveryRoutes } from '../../read-api/discovery/discovery-routes.ts';
+import { publicOperations } from '../../read-api/operations/index.ts';
+import { connectRateLimitRedis } from '../../read-api/rate-limit/rate-limit-redis.ts';
+import { startReadApi } from '../../read-api/server.ts';
+
+export const UNTRIPPABLE_LIMITS = {
+  RATE_LIMIT_PER_MINUTE: '1000000000',
+  VERIFY_RATE_LIMIT_PER_MINUTE: '1000000000',
+  VERIFY_GLOBAL_RATE_LIMIT_PER_MINUTE: '1000000000',
+} as const;
+
+export interface OurServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** `redisUrl` shares the rate limits through that Redis, as `REDIS_URL` does; in-process limits without it. */
+export async function startOurServer(readStore: ReadStore, redisUrl?: string): Promise<OurServer> {
+  const config = loadConfig({ PORT: '0', OPS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...UNTRIPPABLE_LIMITS });
+  const logger = pino({ level: 'warn', name: 'bench-read-api' }, pino.destination(2));
+  const redis = redisUrl ? connectRateLimitRedis(redisUrl, logger) : undefined;
+  if (redis) await new Promise<void>((resolve) => redis.once('ready', () => resolve()));
+  const running = await startReadApi({
+    config, logger, readStore,
+    brand: {
+      name: DEMO_BRAND.name, tagline: DEMO_BRAND.tagline, country: DEMO_BRAND.country, founded: DEMO_BRAND.founded,
+      website: config.PUBLIC_BASE_URL,
+    },
+    extraRoutes: [discoveryRoutes({ operations: publicOperations, config })],
+    ...(redis ? { rateLimitRedis: redis } : {}),
+  });
+  return {
+    url: `http://127.0.0.1:${(running.server.address() as AddressInfo).port}`,
+    close: async () => {
+      await running.close();
+      redis?.disconnect();
+    },
+  };
+}

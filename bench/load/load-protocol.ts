@@ -1,0 +1,22 @@
+/** The messages between the benchmark and its load-generating process (one JSON object per line each way). */
+
+export interface LoadJob {
+  url: string;
+  method: 'GET' | 'POST';
+  body?: string;
+  headers?: Record<string, string>;
+  connections: number;
+  seconds: number;
+}
+
+export interface LoadResult {
+  requests: number;
+  /** Completed requests per second over the run. */
+  rps: number;
+  /** Latency percentiles in milliseconds. */
+  p50: number;
+  p99: number;
+  /** Answers that were not 2xx: a non-zero figure means the run measured the wrong thing (a tripped limit, say). */
+  non2xx: number;
+  errors: number;
+}

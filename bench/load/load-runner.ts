@@ -1,0 +1,38 @@
+/**
+ * The load generator, run as its own process so that it never shares an event loop with the server it measures.
+ * It reads one JSON `LoadJob` per line on stdin, runs autocannon for it, and answers one JSON `LoadResult` per line
+ * on stdout. Kept alive between jobs so that process start-up is paid once.
+ */
+import { createInterface } from 'node:readline';
+import autocannon from 'autocannon';
+import type { LoadJob, LoadResult } from './load-protocol.ts';
+
+async function run(job: LoadJob): Promise<LoadResult> {
+  const result = await autocannon({
+    url: job.url,
+    method: job.method,
+    ...(job.body === undefined ? {} : { body: job.body }),
+    headers: job.headers ?? {},
+    connections: job.connections,
+    pipelining: 1,
+    duration: job.seconds,
+    // Samples every 50 ms so that a short run stops close to its duration (autocannon stops on a sample tick).
+    sampleInt: 50,
+  });
+  const seconds = (result.finish.getTime() - result.start.getTime()) / 1000;
+  return {
+    requests: result.requests.total,
+    rps: result.requests.total / seconds,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}
+
+const lines = createInterface({ input: process.stdin });
+for await (const line of lines) {
+  if (line.trim() === '') continue;
+  const answer = await run(JSON.parse(line) as LoadJob).catch((error: unknown) => ({ error: String(error) }));
+  process.stdout.write(`${JSON.stringify(answer)}\n`);
+}
