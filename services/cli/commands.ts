@@ -2,10 +2,14 @@
  * The registry of `watchcat` command groups. To add commands (rebuild, audit, state-at, export), write a module
  * exporting a `CliModule` and add it to this list.
  */
+import { auditCommands } from '../audit/audit.commands.ts';
 import { catalogueCommands } from './catalogue.commands.ts';
 import type { CliModule } from './cli-module.ts';
 import { historyCommands } from './history.commands.ts';
 import { serialCommands } from './serial.commands.ts';
 import { watchCommands } from './watch.commands.ts';
 
-export const CLI_MODULES: readonly CliModule[] = [serialCommands, watchCommands, catalogueCommands, historyCommands];
+export const CLI_MODULES: readonly CliModule[] = [
+  serialCommands, watchCommands, catalogueCommands, historyCommands,
+  auditCommands,
+];

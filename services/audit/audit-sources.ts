@@ -1,0 +1,50 @@
+/**
+ * Where the audit commands find the history with its hashes, from the CLI's configuration: the SQLite file of the
+ * embedded store (hashes as stored), or any other store through its port (hashes computed while exporting).
+ */
+import { existsSync } from 'node:fs';
+import { sqliteEventFile } from '../../shared/adapters/event-store.factory.ts';
+import type { CliContext } from '../cli/cli-context.ts';
+import type { AuditRecord } from './audit-record.ts';
+import { recomputedLinkedRecords, sqliteLinkedRecords, type LinkedRecord } from './linked-history.ts';
+import { openSqliteAuditHistory } from './sqlite-audit-reader.ts';
+
+/** A refusal or finding of an audit command: one line for the operator, exit code 1. */
+export class AuditError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AuditError';
+  }
+}
+
+export interface HistorySource<T> {
+  /** Events to expect (for progress); approximate for stores whose positions are not contiguous. */
+  total: number;
+  records: Iterable<T> | AsyncIterable<T>;
+  close(): void;
+}
+
+export async function linkedHistory(context: CliContext, after: number): Promise<HistorySource<LinkedRecord>> {
+  const config = context.config();
+  if (config.EVENTSTORE_URL) {
+    const store = await context.store();
+    return { total: Math.max((await store.headPosition()) - after, 0), records: recomputedLinkedRecords(store, after), close: () => {} };
+  }
+  const history = openSqliteHistory(sqliteEventFile(config));
+  return { total: history.count(after), records: sqliteLinkedRecords(history, after), close: () => history.close() };
+}
+
+/** The stored records of the live store: only the SQLite store keeps the chain. */
+export function liveRecords(context: CliContext): HistorySource<AuditRecord> {
+  const config = context.config();
+  if (config.EVENTSTORE_URL) {
+    throw new AuditError('the EventStoreDB store keeps no hash chain to verify: export it and keep the export\'s head hash, then verify exports');
+  }
+  const history = openSqliteHistory(sqliteEventFile(config));
+  return { total: history.count(0), records: history.records(0), close: () => history.close() };
+}
+
+function openSqliteHistory(file: string) {
+  if (!existsSync(file)) throw new AuditError(`no event store at ${file} (check DATA_DIR)`);
+  return openSqliteAuditHistory(file);
+}

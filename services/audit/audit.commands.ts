@@ -1,0 +1,114 @@
+/**
+ * `watchcat export [--from POSITION] [--out FILE]` and `watchcat audit verify [FILE] [--live] [--expect-head HASH]`:
+ * the history with its audit hashes as NDJSON, and the recomputation of both chains from the live file or an export.
+ */
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { finished } from 'node:stream/promises';
+import { InvalidArgumentError } from 'commander';
+import type { CliContext } from '../cli/cli-context.ts';
+import type { CliModule } from '../cli/cli-module.ts';
+import { startProgress, stderrProgress } from './audit-progress.ts';
+import { AuditError, linkedHistory, liveRecords, type HistorySource } from './audit-sources.ts';
+import { exportHistory, readExportFile, verifyRecords } from './chain-audit.ts';
+import type { VerifyOutcome } from './chain-verifier.ts';
+
+export function position(value: string): number {
+  if (!/^\d+$/.test(value.trim())) throw new InvalidArgumentError('expected a position, a whole number >= 0');
+  return Number(value);
+}
+
+function hash(value: string): Buffer {
+  const hex = value.trim().toLowerCase();
+  if (!/^[0-9a-f]{64}$/.test(hex)) throw new InvalidArgumentError('expected a SHA-256 hash in hex (64 characters)');
+  return Buffer.from(hex, 'hex');
+}
+
+/** A sink for lines: the file (with back-pressure) or the command's output. */
+function lineSink(context: CliContext, file: string | undefined) {
+  if (!file) return { write: (line: string) => context.out(line), end: async () => {} };
+  const stream = createWriteStream(file, 'utf8');
+  return {
+    write: async (line: string) => {
+      if (!stream.write(`${line}\n`)) await once(stream, 'drain');
+    },
+    end: async () => {
+      stream.end();
+      await finished(stream);
+    },
+  };
+}
+
+async function runExport(context: CliContext, options: { from: number; out?: string }): Promise<void> {
+  const source = await linkedHistory(context, options.from);
+  const sink = lineSink(context, options.out);
+  const progress = startProgress('export', source.total, stderrProgress(context.note));
+  try {
+    const summary = await exportHistory(source.records, sink.write, (done) => progress.update(done));
+    progress.stop();
+    await sink.end();
+    context.note(summary.count === 0
+      ? `export: no events after position ${options.from}`
+      : `export: ${summary.count} events (positions ${summary.first}..${summary.last})${options.out ? ` to ${options.out}` : ''}; head chain hash ${summary.headChainHash}`);
+  } finally {
+    source.close();
+  }
+}
+
+async function checked<T>(
+  context: CliContext, source: HistorySource<T>, run: (onEvent: (done: number) => void) => Promise<VerifyOutcome>,
+): Promise<VerifyOutcome> {
+  const progress = startProgress('verify', source.total, stderrProgress(context.note));
+  try {
+    return await run((done) => progress.update(done));
+  } finally {
+    progress.stop();
+    source.close();
+  }
+}
+
+function reportOutcome(context: CliContext, outcome: VerifyOutcome, what: string): void {
+  if (outcome.anchor) {
+    context.note(`note: ${what} starts mid-history at position ${outcome.anchor.position}; checked from there, anchored on previous chain hash ${outcome.anchor.previousChainHash}`);
+  }
+  const broken = outcome.broken;
+  if (broken) {
+    const where = broken.stream === '' ? `after position ${broken.position}` : `at position ${broken.position} (stream ${broken.stream}, revision ${broken.revision})`;
+    throw new AuditError(`audit chain of ${what} broken ${where}: ${broken.problem}`);
+  }
+  if (!outcome.head) {
+    context.out(`audit chain of ${what}: no events`);
+    return;
+  }
+  context.out(`audit chain of ${what} intact: ${outcome.checked} events, head position ${outcome.head.position}, head chain hash ${outcome.head.chainHash}`);
+  context.out('record the head chain hash elsewhere: `watchcat audit verify --live --expect-head HASH` then detects a removal of the newest events');
+}
+
+async function runVerify(context: CliContext, file: string | undefined, options: { live?: boolean; expectHead?: Buffer }): Promise<void> {
+  if (Boolean(file) === Boolean(options.live)) throw new AuditError('audit verify: give either an export FILE or --live');
+  if (file) {
+    const source = { total: 0, records: readExportFile(file), close: () => {} };
+    const outcome = await checked(context, source, (onEvent) => verifyRecords(source.records, { allowAnchors: true, expectedHead: options.expectHead }, onEvent));
+    reportOutcome(context, outcome, file);
+    return;
+  }
+  const source = liveRecords(context);
+  const outcome = await checked(context, source, (onEvent) => verifyRecords(source.records, { expectedHead: options.expectHead }, onEvent));
+  reportOutcome(context, outcome, 'the live event store');
+}
+
+export const auditCommands: CliModule = (program, context) => {
+  program.command('export')
+    .description('write the whole history as NDJSON: one event per line with its position, stream, revision, id, type, data, metadata and audit hashes')
+    .option('--from <position>', 'only the events after this position', position, 0)
+    .option('--out <file>', 'write to this file instead of stdout')
+    .action((options: { from: number; out?: string }) => runExport(context, options));
+
+  const audit = program.command('audit').description('auditors\' checks of the event history and the read models');
+  audit.command('verify')
+    .description('recompute the hash chains of the live store (--live) or of an export file; names the first broken link, exit code 1 when broken')
+    .argument('[file]', 'an export written by `watchcat export`')
+    .option('--live', 'check the configured event store itself')
+    .option('--expect-head <hash>', 'a head chain hash recorded earlier: fail if the history no longer contains it', hash)
+    .action((file: string | undefined, options: { live?: boolean; expectHead?: Buffer }) => runVerify(context, file, options));
+};

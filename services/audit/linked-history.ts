@@ -1,0 +1,57 @@
+/**
+ * The history as an export writes it: every stored event with its hashes and the links it follows. From the SQLite
+ * file the hashes are the stored ones. A store that keeps no hashes (EventStoreDB, which is append-only by design)
+ * gets them computed here with the same functions, so its export can be checked later, though only from then on.
+ */
+import { chainHash, streamHash } from '../../shared/adapters/sqlite/event-hash.ts';
+import type { EventStore } from '../../shared/ports/event-store.ts';
+import { GENESIS, type AuditRecord, type ClaimedLinks } from './audit-record.ts';
+import type { SqliteAuditHistory } from './sqlite-audit-reader.ts';
+
+export interface LinkedRecord { record: AuditRecord; links: ClaimedLinks }
+
+/** The stored events after `after` with their stored hashes and links. */
+export function* sqliteLinkedRecords(history: SqliteAuditHistory, after: number): Generator<LinkedRecord> {
+  let previousChain = history.chainHashAt(after);
+  for (const record of history.records(after)) {
+    const links = {
+      previous_stream_hash: history.previousStreamHash(record.stream, record.revision),
+      previous_chain_hash: previousChain,
+    };
+    yield { record, links };
+    previousChain = record.chain_hash;
+  }
+}
+
+const BATCH = 1_000;
+
+/**
+ * The events after `after` of any store, hashed on the fly from the start of the history (earlier events are read
+ * to build the links, not yielded). Data is re-serialised with `JSON.stringify`, as the SQLite store writes it.
+ */
+export async function* recomputedLinkedRecords(store: EventStore, after: number): AsyncGenerator<LinkedRecord> {
+  const tips = new Map<string, Buffer>();
+  let previousChain = GENESIS;
+  for (let from = 0; ;) {
+    const batch = await store.readAll({ after: from, limit: BATCH });
+    for (const event of batch) {
+      const data = JSON.stringify(event.data);
+      const metadata = JSON.stringify(event.metadata);
+      const previousStream = tips.get(event.stream) ?? GENESIS;
+      const ownStream = streamHash(event.type, data, metadata, previousStream);
+      const ownChain = chainHash(ownStream, previousChain);
+      if (event.position > after) {
+        const { position, stream, revision, id, type } = event;
+        yield {
+          record: { position, stream, revision, id, type, data, metadata, stream_hash: ownStream, chain_hash: ownChain },
+          links: { previous_stream_hash: previousStream, previous_chain_hash: previousChain },
+        };
+      }
+      tips.set(event.stream, ownStream);
+      previousChain = ownChain;
+    }
+    const last = batch.at(-1);
+    if (!last || batch.length < BATCH) return;
+    from = last.position;
+  }
+}
