@@ -5,8 +5,8 @@
  */
 import {
   BACKWARDS, END, EventStoreDBClient, FORWARDS, jsonEvent, NO_STREAM, START, StreamNotFoundError, streamNameFilter,
-  WrongExpectedVersionError, type AllStreamRecordedEvent, type AppendExpectedRevision, type JSONType,
-  type ReadPosition, type RecordedEvent as EsdbRecordedEvent,
+  WrongExpectedVersionError, type AllStreamResolvedEvent, type AppendExpectedRevision, type JSONType,
+  type ReadPosition, type RecordedEvent as EsdbRecordedEvent, type StreamingRead,
 } from '@eventstore/db-client';
 import {
   ConcurrencyError, STREAM_PREFIXES, type AppendResult, type EventStore, type ExpectedRevision, type NewEvent,
@@ -30,6 +30,19 @@ function toEsdbRevision(expected: ExpectedRevision): AppendExpectedRevision {
 
 function decode(event: EsdbRecordedEvent, position: number): RecordedEvent {
   return toRecordedEvent(position, event.streamId, Number(event.revision), event.id, event.type, event.data, event.metadata);
+}
+
+/**
+ * Feeds each read event to `visit` until it answers true, then cancels the server-side read: leaving the loop
+ * alone would only detach the client's stream and leave the gRPC call running.
+ */
+async function stopEarly(read: StreamingRead<AllStreamResolvedEvent>, visit: (event: AllStreamResolvedEvent) => boolean): Promise<void> {
+  for await (const resolved of read) {
+    if (visit(resolved)) {
+      await read.cancel();
+      return;
+    }
+  }
 }
 
 class EventStoreDbEventStore implements EventStore {
@@ -75,23 +88,25 @@ class EventStoreDbEventStore implements EventStore {
     const events: RecordedEvent[] = [];
     if (limit <= 0) return events;
     // `$all` holds system events too; they are skipped here, and reading stops as soon as the batch is full.
-    for await (const resolved of this.client.readAll({ fromPosition, direction: FORWARDS })) {
+    const read = this.client.readAll({ fromPosition, direction: FORWARDS });
+    await stopEarly(read, (resolved) => {
       const event = resolved.event;
-      if (!event || !isOurs(event.streamId)) continue;
+      if (!event || !isOurs(event.streamId)) return false;
       const position = Number(event.position.commit);
-      if (position <= after) continue;
-      events.push(decode(event, position));
-      if (events.length >= limit) break;
-    }
+      if (position > after) events.push(decode(event, position));
+      return events.length >= limit;
+    });
     return events;
   }
 
   async headPosition(): Promise<number> {
-    for await (const resolved of this.client.readAll({ fromPosition: END, direction: BACKWARDS })) {
-      const event: AllStreamRecordedEvent | undefined = resolved.event;
-      if (event && isOurs(event.streamId)) return Number(event.position.commit);
-    }
-    return 0;
+    let head = 0;
+    await stopEarly(this.client.readAll({ fromPosition: END, direction: BACKWARDS }), (resolved) => {
+      if (!resolved.event || !isOurs(resolved.event.streamId)) return false;
+      head = Number(resolved.event.position.commit);
+      return true;
+    });
+    return head;
   }
 
   onAppended(listener: () => void): () => void {

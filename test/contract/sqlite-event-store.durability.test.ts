@@ -80,7 +80,8 @@ function startAppender(file: string, round: number): PendingAppender {
   return {
     async run(killAfterMs) {
       onFirstAck = () => setTimeout(kill, killAfterMs);
-      const guard = setTimeout(kill, 8_000);
+      // Only a safety net for an appender that never starts: a busy machine can take seconds to load one.
+      const guard = setTimeout(kill, 20_000);
       child.stdin!.write('GO\n');
       await exited;
       clearTimeout(guard);
@@ -90,7 +91,7 @@ function startAppender(file: string, round: number): PendingAppender {
 }
 
 describe('SqliteEventStore durability', function () {
-  this.timeout(20_000);
+  this.timeout(60_000);
   let dir: string;
   beforeEach(function () {
     dir = mkdtempSync(join(tmpdir(), 'watchcat-durability-'));

@@ -25,7 +25,7 @@ CREATE TABLE IF NOT EXISTS events (
 `;
 
 export function openEventDatabase(file: string): Database.Database {
-  if (file !== ':memory:' && !file.startsWith('file:')) mkdirSync(dirname(file), { recursive: true });
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
   // busy_timeout first: switching to WAL itself needs a lock another process may hold.
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
