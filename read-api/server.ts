@@ -5,6 +5,7 @@
  * requests in flight finish, then stops the clock.
  */
 import { createServer, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type Koa from 'koa';
 import type { Redis } from 'ioredis';
 import type { Config } from '../shared/config/config.ts';
@@ -12,7 +13,7 @@ import type { Logger } from '../shared/logging/logger.ts';
 import type { ReadStore } from '../shared/ports/read-store.ts';
 import { createPublicApp } from './app.ts';
 import { createOpsApp } from './ops/ops-app.ts';
-import { createMetricsRegistry, metricsMiddleware, rateLimitMetrics } from './ops/metrics.ts';
+import { createMetricsRegistry, metricsMiddleware, rateLimitMetrics, type MetricSources } from './ops/metrics.ts';
 import { createRateLimits } from './rate-limit/rate-limits.ts';
 import type { PublicBrand } from './operations/public-operation.ts';
 import { startCheckpointClock } from './read-model-clock.ts';
@@ -25,6 +26,8 @@ export interface ReadApiOptions {
   /** Shares the rate limits between processes (see rate-limit/rate-limit-redis.ts); per-process limits without it. */
   rateLimitRedis?: Redis;
   extraRoutes?: Koa.Middleware[];
+  /** Projection, lag and queue figures for /metrics, where this process has them (the all-in-one server). */
+  metricSources?: MetricSources;
 }
 
 export interface RunningReadApi {
@@ -61,14 +64,29 @@ function closeGracefully(server: Server, graceMs = 10_000): Promise<void> {
   });
 }
 
+/**
+ * Requests Node cannot parse (a raw non-ASCII byte in the request line, a head above 16 KiB) never reach the app;
+ * Node would answer them with an empty body. They get the contract's error shape too.
+ */
+function answerUnparsable(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, detail] = error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large']
+    : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'Request Timeout'] : [400, 'Bad Request'];
+  const body = JSON.stringify({ detail });
+  socket.end(`HTTP/1.1 ${status} ${detail}\r\nContent-Type: application/json; charset=utf-8\r\n`
+    + `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
 export async function startReadApi(options: ReadApiOptions): Promise<RunningReadApi> {
   const { config, logger, readStore } = options;
   const clock = await startCheckpointClock(readStore, {
     onError: (error) => logger.warn({ err: error }, 'read-model position poll failed'),
   });
   let shuttingDown = false;
-  // Projection figures belong to the projector's metrics; this process reports its requests and limits.
-  const registry = createMetricsRegistry();
+  const registry = createMetricsRegistry(options.metricSources);
   const app = createPublicApp({
     readStore, clock, config, logger, brand: options.brand,
     health: () => (clock.reachable && clock.failed.length === 0 ? 'ok' : 'degraded'),
@@ -92,6 +110,7 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
     },
   });
   const server = createServer(app.callback());
+  server.on('clientError', answerUnparsable);
   const opsServer = createServer(opsApp.callback());
   await listen(server, config.PORT, config.HOST);
   await listen(opsServer, config.OPS_PORT, config.HOST);

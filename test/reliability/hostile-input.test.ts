@@ -1,0 +1,181 @@
+/**
+ * Hostile input against the whole read API (issue 7, item 5): a seeded, time-bounded fuzz over every public
+ * operation and the discovery files, then the attacks a fuzzer finds only by luck (slow bodies, timing of the
+ * verification operation).
+ */
+import { request as httpRequest } from 'node:http';
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
+import { loadFixtureCatalogue } from '../api/support/catalogue-fixture.ts';
+import { spyOnFilters, type FilterSpy } from '../support/filter-spy.ts';
+import { hostileRequest, type HostileRequest } from '../support/hostile-requests.ts';
+import { send, type TestResponse } from '../support/http.ts';
+import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';
+
+const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? 20251121);
+const FUZZ_BUDGET_MS = Number(process.env.FUZZ_BUDGET_MS ?? 15_000);
+/** An answer slower than this is a failure: every operation is a lookup in memory. */
+const SLOW_MS = 1_000;
+/** The query operators the read API itself builds; anything else came from a request. */
+const OWN_OPERATORS = new Set(['$regex', '$gte', '$lte', '$in', '$eq']);
+
+/**
+ * Node refuses to send some bytes in a request line or header; such bytes go percent-encoded instead. Raw bytes
+ * above 0x7e, which Node's parser refuses before the app sees them, have their own test below.
+ */
+const sendable = (text: string, allowed: RegExp) => [...text].map((c) => (allowed.test(c) ? c : encodeURIComponent(c))).join('');
+
+async function timed(url: string, request: HostileRequest): Promise<TestResponse & { ms: number }> {
+  const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, sendable(v, /[\u0020-\u007e]/)]));
+  // Node frames a GET, DELETE or OPTIONS body only when told its length; unframed, it would read as a second request.
+  if (request.body !== undefined) headers['content-length'] = String(Buffer.byteLength(request.body));
+  const started = performance.now();
+  const response = await exchange(url, { ...request, path: sendable(request.path, /[\u0021-\u007e]/), headers }).catch((error: NodeJS.ErrnoException) => {
+    // An oversized body may be cut by the server (413 then close) before the client finished writing it.
+    if (error.code === 'ECONNRESET' || error.code === 'EPIPE') return null;
+    throw error;
+  });
+  const ms = performance.now() - started;
+  if (response === null) {
+    expect(Buffer.byteLength(request.body ?? ''), `connection cut on ${request.method} ${request.path}`).to.be.above(16 * 1024);
+    return { status: 413, headers: {}, text: '{"detail":"Request body too large"}', json: <T,>() => ({ detail: 'Request body too large' }) as T, ms };
+  }
+  return { ...response, ms };
+}
+
+/** Sends the request line exactly as given (`new URL` would read `//api` as a host name). */
+function exchange(base: string, request: HostileRequest): Promise<TestResponse> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ hostname, port, path: request.path, method: request.method, headers: request.headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: () => JSON.parse(text) });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(request.body);
+  });
+}
+
+/** fc.assert, with the report cut short: a counterexample may hold a 12 KB path. */
+async function assertQuietly<T>(property: fc.IAsyncProperty<T>, parameters: fc.Parameters<T>): Promise<void> {
+  const details = await fc.check(property, parameters);
+  if (!details.failed) return;
+  const example = JSON.stringify(details.counterexample).replace(/(.)\1{40,}/g, (run, c: string) => `${c}x${run.length}`);
+  throw new Error(`property failed (seed ${details.seed}, path ${details.counterexamplePath}): ${example.slice(0, 1500)}\n${String(details.errorInstance).slice(0, 1500)}`);
+}
+
+/** The error shape of CONTRACT.md: `{detail: string}` or `{detail: [ValidationError, ...]}`. */
+function expectErrorShape(response: TestResponse, what: string): void {
+  const body = response.json<{ detail: unknown }>();
+  expect(Object.keys(body), what).to.deep.equal(['detail']);
+  if (typeof body.detail === 'string') return;
+  expect(body.detail, what).to.be.an('array').that.is.not.empty;
+  for (const issue of body.detail as Record<string, unknown>[]) {
+    expect(issue, what).to.include.keys('type', 'loc', 'msg', 'input');
+    expect(issue['type'], what).to.be.a('string');
+    expect(issue['msg'], what).to.be.a('string');
+    expect(['query', 'path', 'body'], what).to.include((issue['loc'] as unknown[])[0]);
+  }
+}
+
+describe('hostile input against the whole read API', function () {
+  this.timeout(60_000);
+  let api: ReadApiUnderTest;
+  let spy: FilterSpy;
+
+  before(async function () {
+    const store = createMemoryReadStore();
+    await loadFixtureCatalogue(store);
+    spy = spyOnFilters(store);
+    api = await startReadApiUnderTest({ readStore: spy.store });
+  });
+  after(async function () {
+    await api.close();
+  });
+
+  it(`answers random and malicious requests with 2xx-4xx, the error shape and in under ${SLOW_MS} ms, and logs no error (seed ${FUZZ_SEED})`, async function () {
+    let runs = 0;
+    let slowest = 0;
+    const statuses = new Set<number>();
+    await assertQuietly(
+      fc.asyncProperty(hostileRequest, async (request) => {
+        runs += 1;
+        const response = await timed(api.url, request);
+        const what = `${request.method} ${request.path.slice(0, 200)} ${JSON.stringify(request.headers)} body ${String(request.body).slice(0, 200)}: ${response.status} ${response.text.slice(0, 300)}`;
+        statuses.add(response.status);
+        slowest = Math.max(slowest, response.ms);
+        expect(response.status, what).to.be.within(200, 499);
+        expect(response.ms, what).to.be.below(SLOW_MS);
+        if (response.status >= 400 && request.method !== 'HEAD') expectErrorShape(response, what);
+      }),
+      { seed: FUZZ_SEED, numRuns: 3_000, interruptAfterTimeLimit: FUZZ_BUDGET_MS, markInterruptAsFailure: false, endOnFailure: true },
+    );
+    console.log(`      fuzz: ${runs} requests, statuses ${[...statuses].sort().join(' ')}, slowest ${Math.round(slowest)} ms`);
+    expect(runs, 'too few requests to mean anything').to.be.above(200);
+    expect(statuses, 'the fuzz never reached a successful answer').to.include(200);
+    expect(statuses, 'the fuzz never reached validation').to.include(422);
+    expect(api.errors().map((line) => line.msg)).to.deep.equal([]);
+    expect((await send(api.url, '/api/public/status')).status, 'the server is still up').to.equal(200);
+  });
+
+  it('never lets a request choose a query operator or a script: the read store only sees the API\'s own operators', function () {
+    expect(spy.operators.size, 'the fuzz built no filter with an operator').to.be.above(0);
+    for (const [operator, example] of spy.operators) expect(OWN_OPERATORS, `${operator} in ${example}`).to.include(operator);
+    for (const field of spy.fields) expect(field, 'a field path taken from a request').to.match(/^[a-z_]+(\.[a-z_]+)?$/);
+  });
+
+  it('refuses operator and script filters in the in-memory read store, whatever reaches it', async function () {
+    const store = createMemoryReadStore();
+    await loadFixtureCatalogue(store);
+    for (const filter of [{ $where: 'true' }, { $expr: { $eq: [1, 1] } }, { name: { $function: { body: 'return true', args: [], lang: 'js' } } }]) {
+      let refused = false;
+      try {
+        await store.find('watches', filter);
+      } catch {
+        refused = true;
+      }
+      expect(refused, JSON.stringify(filter)).to.equal(true);
+    }
+  });
+
+  it('answers requests Node cannot parse (raw non-ASCII request line, head above 16 KiB) in the error shape', async function () {
+    const rawByte = await exchange(api.url, { method: 'GET', path: '/api/public/catalogue?search=\u00c9dition', headers: {} });
+    expect(rawByte.status).to.equal(400);
+    expect(rawByte.json()).to.deep.equal({ detail: 'Bad Request' });
+    const huge = await exchange(api.url, { method: 'GET', path: `/api/public/catalogue?search=${'A'.repeat(20_000)}`, headers: {} });
+    expect(huge.status).to.equal(431);
+    expect(huge.json()).to.deep.equal({ detail: 'Request Header Fields Too Large' });
+    expect((await send(api.url, '/api/public/status')).status, 'the server is still up').to.equal(200);
+  });
+
+  it('keeps answering other clients at once while twenty clients trickle request bodies byte by byte', async function () {
+    const slow = Array.from({ length: 20 }, () => {
+      const req = httpRequest(`${api.url}/api/public/configurator/price`, {
+        method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+      });
+      req.on('error', () => {}); // destroyed below, on purpose
+      req.write('{"collection":');
+      const drip = setInterval(() => req.write(' '), 50);
+      return { req, drip };
+    });
+    try {
+      for (let i = 0; i < 20; i++) {
+        const started = performance.now();
+        const answer = await send(api.url, '/api/public/catalogue?search=regate');
+        expect(answer.status).to.equal(200);
+        expect(performance.now() - started).to.be.below(SLOW_MS);
+      }
+    } finally {
+      for (const { req, drip } of slow) {
+        clearInterval(drip);
+        req.destroy();
+      }
+    }
+  });
+});
