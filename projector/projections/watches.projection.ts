@@ -1,8 +1,11 @@
 /**
  * The `watches` read collection: one document per (language, reference) for every published, not withdrawn,
- * watch. Watch events name their collection by code only, so the projection keeps, beside the watch documents,
- * one small record per collection with its names (`_id` `collection:{code}`, no `lang`, so no public query, which
- * always filters by language, ever matches it). A rename rewrites the name into every watch of the collection.
+ * watch. Beside the watch documents the projection keeps two kinds of small records of its own, without `lang`
+ * so that no public query (they all filter by language) ever matches them:
+ * - per collection, its names (`collection:{code}`): watch events name their collection by code only, and a
+ *   rename rewrites the name into every watch of the collection;
+ * - per withdrawn watch, the position of its withdrawal (`withdrawn:{reference}`): the watch documents are gone,
+ *   so without it a replayed publication would bring them back.
  */
 import { assertNever, LANGUAGES, type EventType, type LocalizedText } from '../../shared/events/index.ts';
 import type { StoredDoc } from '../../shared/ports/read-store.ts';
@@ -17,9 +20,16 @@ export interface CollectionNamesDoc extends StoredDoc {
   name: LocalizedText;
 }
 
-export type WatchesProjectionDoc = WatchDoc | CollectionNamesDoc;
+/** The watches projection's record that a watch was withdrawn (at `position`). */
+export interface WithdrawnWatchDoc extends StoredDoc {
+  kind: 'withdrawn';
+  reference: string;
+}
+
+export type WatchesProjectionDoc = WatchDoc | CollectionNamesDoc | WithdrawnWatchDoc;
 
 export const collectionNamesId = (code: string): string => `collection:${code}`;
+export const withdrawnId = (reference: string): string => `withdrawn:${reference}`;
 
 const HANDLED: EventType[] = [
   'CollectionDefined', 'CollectionRevised',
@@ -35,11 +45,12 @@ function touches(event: PositionedEvent): Touches {
         ? { ids: [collectionNamesId(event.data.code)], filter: { 'collection.code': event.data.code } }
         : { ids: [] };
     case 'WatchPublished':
-      return { ids: [...langIds(event.data.reference), collectionNamesId(event.data.collection)] };
+      return { ids: [...langIds(event.data.reference), collectionNamesId(event.data.collection), withdrawnId(event.data.reference)] };
+    case 'WatchWithdrawn':
+      return { ids: [...langIds(event.data.reference), withdrawnId(event.data.reference)] };
     case 'WatchRevised':
     case 'WatchPriceChanged':
     case 'WatchStockChanged':
-    case 'WatchWithdrawn':
       return { ids: langIds(event.data.reference) };
     case 'ConfiguratorOptionOffered':
     case 'ConfiguratorOptionRepriced':
@@ -85,6 +96,8 @@ function apply(event: PositionedEvent, docs: ReadonlyMap<string, WatchesProjecti
       ];
     }
     case 'WatchPublished': {
+      const withdrawal = docs.get(withdrawnId(event.data.reference));
+      if (withdrawal && withdrawal.position > position) return [];
       const names = required(docs, collectionNamesId(event.data.collection), event) as CollectionNamesDoc;
       return LANGUAGES.map((lang) => put(publishedWatch(lang, event.data, names.name[lang], position)));
     }
@@ -98,8 +111,13 @@ function apply(event: PositionedEvent, docs: ReadonlyMap<string, WatchesProjecti
       const { stock_status } = event.data;
       return watchDocs(docs, event.data.reference).map((doc) => put({ ...doc, stock_status, in_stock: isInStock(stock_status), position }));
     }
-    case 'WatchWithdrawn':
-      return watchDocs(docs, event.data.reference).map((doc) => ({ delete: doc._id }));
+    case 'WatchWithdrawn': {
+      const { reference } = event.data;
+      return [
+        ...watchDocs(docs, reference).map((doc): DocChange<WatchesProjectionDoc> => ({ delete: doc._id })),
+        put({ _id: withdrawnId(reference), kind: 'withdrawn', reference, position }),
+      ];
+    }
     case 'ConfiguratorOptionOffered':
     case 'ConfiguratorOptionRepriced':
     case 'ConfiguratorOptionWithdrawn':

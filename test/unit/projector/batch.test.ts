@@ -1,0 +1,47 @@
+import { expect } from 'chai';
+import {
+  collectionDefined, serialRegistered, serialReportedStolen, watchPriceChanged, watchPublished, watchWithdrawn,
+} from '../../fixtures/events.ts';
+import { createMemoryReadStore } from '../../../shared/adapters/memory-read-store.ts';
+import { PROJECTIONS } from '../../../projector/projections/index.ts';
+import { projectBatch } from '../../../projector/batch.ts';
+import { storeSource } from '../../../projector/runner.ts';
+import { documents, event, positioned, project } from './support/projection-spec.ts';
+
+const history = positioned([
+  collectionDefined('tempo'),
+  watchPublished('TMP-1', 'tempo', { customizable: true, price_cents: 100_000 }),
+  watchPublished('TMP-2', 'tempo', { customizable: true, price_cents: 200_000 }),
+  event('ConfiguratorOptionOffered', { collection: 'tempo', category: 'dial', code: 'blue', label: { en: 'Blue', fr: 'Bleu' }, price_cents: 0 }),
+  event('ConfiguratorDefaultChosen', { collection: 'tempo', category: 'dial', code: 'blue' }),
+  serialRegistered('TMP-0001', { reference: 'TMP-1', collection: 'tempo' }),
+  watchPriceChanged('TMP-1', 150_000, 100_000),
+  event('CollectionRevised', { code: 'tempo', name: { en: 'Tempo II', fr: 'Tempo II' } }),
+  serialReportedStolen('TMP-0001'),
+  event('WatchRevised', { reference: 'TMP-1', name: { en: 'One', fr: 'Un' } }),
+  watchWithdrawn('TMP-2'),
+]);
+
+describe('batch application', () => {
+  for (const projection of PROJECTIONS) {
+    it(`${projection.name}: delivering a batch again, whole or in part, changes nothing`, async () => {
+      const store = createMemoryReadStore();
+      await project(store, projection, history);
+      const before = await documents(store, projection);
+      for (const replay of [history, history.slice(2, 7), history.slice(5)]) {
+        const ops = await projectBatch(projection, replay, storeSource(store, projection.collection));
+        expect(ops.filter((op) => 'put' in op), 'puts of an already applied batch').to.deep.equal([]);
+        await store.write(projection.collection, ops);
+        expect(await documents(store, projection)).to.deep.equal(before);
+      }
+    });
+
+    it(`${projection.name}: one batch or one event at a time gives the same documents`, async () => {
+      const whole = createMemoryReadStore();
+      const oneByOne = createMemoryReadStore();
+      await project(whole, projection, history);
+      await project(oneByOne, projection, history, 1);
+      expect(await documents(whole, projection)).to.deep.equal(await documents(oneByOne, projection));
+    });
+  }
+});

@@ -1,0 +1,86 @@
+import { expect } from 'chai';
+import { collectionDefined, watchPriceChanged, watchPublished, watchWithdrawn } from '../../fixtures/events.ts';
+import { CATEGORY_KEYS } from '../../../shared/events/index.ts';
+import type { ConfiguratorProjectionDoc } from '../../../projector/projections/configurators.projection.ts';
+import { configuratorsProjection } from '../../../projector/projections/configurators.projection.ts';
+import { doc, event, given } from './support/projection-spec.ts';
+
+const tempo = collectionDefined('tempo', { name: { en: 'Tempo', fr: 'Tempo Chrono' } });
+const offer = (category: 'case' | 'dial' | 'pushers', code: string, price: number) =>
+  event('ConfiguratorOptionOffered', { collection: 'tempo', category, code, label: { en: `${code} en`, fr: `${code} fr` }, price_cents: price });
+const chooseDefault = (category: 'case' | 'dial' | 'pushers', code: string) =>
+  event('ConfiguratorDefaultChosen', { collection: 'tempo', category, code });
+
+describe('configurators projection', () => {
+  it('defines one document per language with the eleven categories in order, labelled, and nothing offered', async () => {
+    const docs = await given<ConfiguratorProjectionDoc>(configuratorsProjection, [tempo]);
+    const en = doc(docs, 'en:tempo');
+    const fr = doc(docs, 'fr:tempo');
+    expect(en.collection).to.deep.equal({ code: 'tempo', name: 'Tempo' });
+    expect(fr.collection).to.deep.equal({ code: 'tempo', name: 'Tempo Chrono' });
+    expect(en.categories.map((c) => c.key)).to.deep.equal([...CATEGORY_KEYS]);
+    expect(en.categories.map((c) => c.label)).to.deep.equal([
+      'Case', 'Dial', 'Lugs', 'Crown', 'Case back', 'Engraving', 'Movement', 'Rehaut', 'Bracelet', 'Tachymeter', 'Pushers',
+    ]);
+    expect(fr.categories.map((c) => c.label)).to.deep.equal([
+      'Boîtier', 'Cadran', 'Cornes', 'Couronne', 'Fond de boîte', 'Gravure', 'Mouvement', 'Réhaut', 'Bracelet', 'Tachymètre', 'Poussoirs',
+    ]);
+    expect(en.categories.every((c) => c.options.length === 0)).to.equal(true);
+    expect(en).to.deep.include({ models: [], accessories: [], position: 1 });
+  });
+
+  it('lists options with exactly one default per offered category, following reprices, new defaults and withdrawals', async () => {
+    const docs = await given<ConfiguratorProjectionDoc>(configuratorsProjection, [
+      tempo,
+      offer('case', 'steel', 0), chooseDefault('case', 'steel'),
+      offer('case', 'gold', 450_000), offer('case', 'titanium', 120_000),
+      offer('dial', 'black', 0), chooseDefault('dial', 'black'),
+      event('ConfiguratorOptionRepriced', { collection: 'tempo', category: 'case', code: 'gold', price_cents: 500_000 }),
+      chooseDefault('case', 'titanium'),
+      event('ConfiguratorOptionWithdrawn', { collection: 'tempo', category: 'case', code: 'steel' }),
+    ]);
+    const [caseCategory, dial] = doc(docs, 'fr:tempo').categories;
+    expect(caseCategory?.options).to.deep.equal([
+      { code: 'gold', label: 'gold fr', price_cents: 500_000, default: false },
+      { code: 'titanium', label: 'titanium fr', price_cents: 120_000, default: true },
+    ]);
+    expect(dial?.options).to.deep.equal([{ code: 'black', label: 'black fr', price_cents: 0, default: true }]);
+    expect(doc(docs, 'en:tempo').categories[0]?.options.map((o) => o.label)).to.deep.equal(['gold en', 'titanium en']);
+  });
+
+  it('offers, reprices and withdraws accessories in each language', async () => {
+    const docs = await given<ConfiguratorProjectionDoc>(configuratorsProjection, [
+      tempo,
+      event('AccessoryOffered', { collection: 'tempo', code: 'strap', label: { en: 'Strap', fr: 'Bracelet cuir' }, unit_price_cents: 25_000, max_quantity: 3 }),
+      event('AccessoryOffered', { collection: 'tempo', code: 'box', label: { en: 'Box', fr: 'Coffret' }, unit_price_cents: 9_000, max_quantity: 1 }),
+      event('AccessoryRepriced', { collection: 'tempo', code: 'strap', unit_price_cents: 27_500 }),
+      event('AccessoryWithdrawn', { collection: 'tempo', code: 'box' }),
+    ]);
+    expect(doc(docs, 'fr:tempo').accessories).to.deep.equal([{ code: 'strap', label: 'Bracelet cuir', unit_price_cents: 27_500, max_quantity: 3 }]);
+    expect(doc(docs, 'en:tempo').accessories[0]?.label).to.equal('Strap');
+  });
+
+  it('lists the customizable published watches as models by reference at their current price', async () => {
+    const docs = await given<ConfiguratorProjectionDoc>(configuratorsProjection, [
+      tempo, collectionDefined('abysse'),
+      watchPublished('TMP-2', 'tempo', { customizable: true, price_cents: 900_000, name: { en: 'Two', fr: 'Deux' } }),
+      watchPublished('TMP-1', 'tempo', { customizable: true, price_cents: 800_000, name: { en: 'One', fr: 'Un' } }),
+      watchPublished('TMP-3', 'tempo', { customizable: false, price_cents: 700_000, name: { en: 'Three', fr: 'Trois' } }),
+      watchPublished('TMP-4', 'tempo', { customizable: true, price_cents: 600_000 }),
+      watchPublished('ABY-1', 'abysse', { customizable: true }),
+      watchPriceChanged('TMP-2', 950_000, 900_000),
+      event('WatchRevised', { reference: 'TMP-3', customizable: true }),
+      event('WatchRevised', { reference: 'TMP-1', name: { en: 'First', fr: 'Premier' } }),
+      watchWithdrawn('TMP-4'),
+      event('CollectionRevised', { code: 'tempo', name: { en: 'Tempo II', fr: 'Tempo II' } }),
+    ]);
+    expect(doc(docs, 'en:tempo').models).to.deep.equal([
+      { model_ref: 'TMP-1', name: 'First', base_price_cents: 800_000 },
+      { model_ref: 'TMP-2', name: 'Two', base_price_cents: 950_000 },
+      { model_ref: 'TMP-3', name: 'Three', base_price_cents: 700_000 },
+    ]);
+    expect(doc(docs, 'fr:tempo').models.map((m) => m.name)).to.deep.equal(['Premier', 'Deux', 'Trois']);
+    expect(doc(docs, 'fr:tempo').collection.name).to.equal('Tempo II');
+    expect(doc(docs, 'en:abysse').models.map((m) => m.model_ref)).to.deep.equal(['ABY-1']);
+  });
+});
