@@ -6,7 +6,10 @@
 import { loadConfig } from '../shared/config/config.ts';
 import { createLogger } from '../shared/logging/logger.ts';
 import { createReadStore } from '../shared/adapters/read-store.factory.ts';
-import { DEMO_BRAND } from '../services/demo/brand.ts';
+import { publicBrand } from '../shared/brand.ts';
+import { onShutdownSignal } from '../shared/process/shutdown.ts';
+import { discoveryRoutes } from './discovery/discovery-routes.ts';
+import { publicOperations } from './operations/index.ts';
 import { connectRateLimitRedis } from './rate-limit/rate-limit-redis.ts';
 import { startReadApi } from './server.ts';
 
@@ -18,28 +21,13 @@ const api = await startReadApi({
   config,
   logger,
   readStore,
-  brand: {
-    name: DEMO_BRAND.name, tagline: DEMO_BRAND.tagline, country: DEMO_BRAND.country, founded: DEMO_BRAND.founded,
-    website: config.PUBLIC_BASE_URL,
-  },
+  brand: publicBrand(config),
   ...(redis ? { rateLimitRedis: redis } : {}),
+  extraRoutes: [discoveryRoutes({ operations: publicOperations, config })],
 });
 
-let stopping = false;
-async function shutdown(signal: string): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  logger.info({ signal }, 'read API stopping');
+onShutdownSignal(logger, 'read API', async () => {
   await api.close();
   redis?.disconnect();
   await readStore.close();
-  logger.info('read API stopped');
-}
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.once(signal, () => {
-    shutdown(signal).then(() => process.exit(0), (error: unknown) => {
-      logger.error({ err: error }, 'read API did not stop cleanly');
-      process.exit(1);
-    });
-  });
-}
+});

@@ -1,6 +1,6 @@
 /** `/.well-known/ai-brief.json`: the brand brief for automated agents, from the brand, the operations and the config. */
 import type { OperationSpec } from '../operations/operation.ts';
-import { BRAND } from './brand.ts';
+import { BRAND } from '../../shared/brand.ts';
 import { type DiscoveryConfig, baseUrl } from './llms-txt.ts';
 import { openApiPath } from './openapi.ts';
 

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { BRAND } from './brand.ts';
+import { BRAND } from '../../shared/brand.ts';
 
 export const DOCS_PATH = '/docs';
 export const DOCS_ASSETS = '/docs/assets';

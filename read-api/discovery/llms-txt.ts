@@ -1,6 +1,6 @@
 /** `/llms.txt` in the llms.txt convention: H1 brand, `>` summary, then sections of links. */
 import type { OperationSpec } from '../operations/operation.ts';
-import { BRAND } from './brand.ts';
+import { BRAND } from '../../shared/brand.ts';
 import { openApiPath } from './openapi.ts';
 
 export interface DiscoveryConfig {

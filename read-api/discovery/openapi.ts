@@ -6,7 +6,7 @@ import type { TSchema } from 'typebox';
 import type { Config } from '../../shared/config/config.ts';
 import type { OperationSpec } from '../operations/operation.ts';
 import { HTTPValidationError, RateLimited } from '../schemas/common.schema.ts';
-import { BRAND } from './brand.ts';
+import { BRAND } from '../../shared/brand.ts';
 import { legacyShapes } from './legacy-shapes/index.ts';
 import { ComponentSchemas } from './schema-components.ts';
 

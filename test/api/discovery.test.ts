@@ -5,7 +5,7 @@ import Koa from 'koa';
 import { expect } from 'chai';
 import { loadConfig } from '../../shared/config/config.ts';
 import { discoveryRoutes } from '../../read-api/discovery/discovery-routes.ts';
-import { BRAND } from '../../read-api/discovery/brand.ts';
+import { BRAND } from '../../shared/brand.ts';
 import { publicOperations } from '../../read-api/operations/index.ts';
 
 describe('discovery files and /docs', () => {

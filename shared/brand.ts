@@ -1,7 +1,9 @@
 /**
- * The manufacture as the discovery files present it: the same fictional house as the demo catalogue
- * (services/demo/brand.ts), restated here because the read API may not import from services.
+ * The manufacture the service speaks for. One definition, read by the demo catalogue, the status operation and
+ * the discovery files. Fictional.
  */
+import type { Config } from './config/config.ts';
+
 export const BRAND = {
   name: 'Maison Aurèle',
   tagline: { en: 'Fine watchmaking from the Vallée de Joux since 1891', fr: 'Haute horlogerie de la Vallée de Joux depuis 1891' },
@@ -10,10 +12,15 @@ export const BRAND = {
     fr: 'Manufacture suisse indépendante de montres mécaniques : collections habillées, sport, plongée, chronographes, aviateur, complications et patrimoine, fabriquées en interne et personnalisables sur commande.',
   },
   country: 'CH',
-  origin: 'Le Sentier, Vallée de Joux, Switzerland',
+  origin: { en: 'Le Sentier, Vallée de Joux, Switzerland', fr: 'Le Sentier, Vallée de Joux, Suisse' },
   founded: 1891,
   languages: ['en', 'fr'] as const,
   currency: 'EUR',
   /** Custom orders are delivered 8 to 12 weeks after the order is confirmed. */
   customOrderDeliveryWeeks: { min: 8, max: 12 },
 } as const;
+
+/** The brand as the status operation shows it. */
+export function publicBrand(config: Pick<Config, 'PUBLIC_BASE_URL'>) {
+  return { name: BRAND.name, tagline: BRAND.tagline, country: BRAND.country, founded: BRAND.founded, website: config.PUBLIC_BASE_URL };
+}

@@ -1,0 +1,88 @@
+/**
+ * The whole service in one process (`npm start`): command services with the admin API, the projector, and the
+ * public read API with its operations port, over the adapters the configuration picks (embedded defaults: SQLite
+ * file, in-memory read store, in-process queue, in-memory rate limits). A composition root: it alone wires
+ * adapters to ports and may import from every folder.
+ */
+import { createServer, type Server } from 'node:http';
+import type { Redis } from 'ioredis';
+import type { Config } from './shared/config/config.ts';
+import type { Logger } from './shared/logging/logger.ts';
+import { openEventStore } from './shared/adapters/event-store.factory.ts';
+import { createReadStore } from './shared/adapters/read-store.factory.ts';
+import { createJobQueue } from './shared/adapters/job-queue.factory.ts';
+import { createCommandService } from './services/command-service.ts';
+import { seedDemo } from './services/import/seed-demo.ts';
+import { createAdminApp } from './services/admin/admin-app.ts';
+import { createProjector } from './projector/runner.ts';
+
+import { startReadApi } from './read-api/server.ts';
+import { publicOperations } from './read-api/operations/index.ts';
+import { discoveryRoutes } from './read-api/discovery/discovery-routes.ts';
+import { connectRateLimitRedis } from './read-api/rate-limit/rate-limit-redis.ts';
+import { publicBrand } from './shared/brand.ts';
+
+export interface RunningWatchcat {
+  /** Ports actually bound (useful when the configuration asked for port 0). */
+  ports: { public: number; ops: number; admin: number };
+  close(): Promise<void>;
+}
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      const address = server.address();
+      resolve(typeof address === 'object' && address ? address.port : port);
+    });
+  });
+}
+
+export async function startWatchcat(config: Config, logger: Logger): Promise<RunningWatchcat> {
+  const eventStore = openEventStore(config);
+  const readStore = await createReadStore(config);
+  const queue = createJobQueue(config, { attempts: 5, backoffMs: 500 });
+  const projector = createProjector({ eventStore, readStore, queue, logger });
+  const commands = createCommandService(eventStore, { actor: 'admin-api' });
+
+  if (config.SEED_DEMO && (await eventStore.headPosition()) === 0) {
+    logger.info('empty event store: loading the demo catalogue');
+    const report = await seedDemo(commands);
+    logger.info({ commands: report.commands, events: report.events, position: report.position }, 'demo catalogue loaded');
+  }
+  // The read models are built before the first request, so nobody is served an empty catalogue.
+  await projector.catchUp();
+  projector.start();
+
+  const redis: Redis | undefined = config.REDIS_URL ? connectRateLimitRedis(config.REDIS_URL, logger) : undefined;
+  const api = await startReadApi({
+    config, logger, readStore,
+    brand: publicBrand(config),
+    ...(redis ? { rateLimitRedis: redis } : {}),
+    extraRoutes: [discoveryRoutes({ operations: publicOperations, config })],
+    metricSources: {
+      projections: () => projector.status().map((p) => ({ name: p.name, position: p.position, failed: p.status === 'failed' })),
+      headPosition: () => eventStore.headPosition(),
+      queueDepth: () => queue.depth(),
+    },
+  });
+  const adminServer = createServer(createAdminApp(commands, config, logger).callback());
+  const adminPort = await listen(adminServer, config.ADMIN_PORT, config.HOST);
+  const address = (server: Server) => (server.address() as { port: number }).port;
+  logger.info({ port: address(api.server), adminPort }, 'watchcat is serving');
+
+  return {
+    ports: { public: address(api.server), ops: address(api.opsServer), admin: adminPort },
+    async close() {
+      // Readiness turns false and in-flight requests finish first; then the projector and the stores go.
+      await api.close();
+      await new Promise<void>((resolve) => adminServer.close(() => resolve()));
+      await projector.stop();
+      await queue.close();
+      redis?.disconnect();
+      await readStore.close();
+      await eventStore.close();
+    },
+  };
+}

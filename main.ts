@@ -1,0 +1,15 @@
+/** `npm start`: the whole service in one process; SIGINT/SIGTERM shut it down cleanly. */
+import { startWatchcat } from './all-in-one.ts';
+import { loadConfig } from './shared/config/config.ts';
+import { createLogger } from './shared/logging/logger.ts';
+import { onShutdownSignal } from './shared/process/shutdown.ts';
+
+const config = loadConfig();
+const logger = createLogger(config.LOG_LEVEL, 'watchcat');
+try {
+  const running = await startWatchcat(config, logger);
+  onShutdownSignal(logger, 'watchcat', () => running.close());
+} catch (error) {
+  logger.fatal({ err: error }, 'watchcat did not start');
+  process.exit(1);
+}
