@@ -1,9 +1,10 @@
 /**
  * Validates one operation's request (path, query, body: in that order, as FastAPI lists errors) against the
- * schemas of its `OperationSpec`. The checkers are compiled once, when the route is mounted.
+ * schemas of its `OperationSpec`. Each schema is compiled by ajv once, when the route is mounted.
  */
 import type { OperationSpec } from '../operations/operation.ts';
-import { compileModel, type Checker, type JsonSchema } from './schema-checker.ts';
+import { compilePart, type PartValidator, type RequestPart } from './request-part.ts';
+import type { JsonSchema } from './request-schema.ts';
 import { RequestValidationError, type ValidationIssue } from './validation-issue.ts';
 
 export interface RawRequest {
@@ -36,19 +37,19 @@ function lastValues(query: RawRequest['query']): Record<string, string> {
 }
 
 export function compileRequestValidator(spec: OperationSpec): RequestValidator {
-  const checkPath = optionalChecker(spec.params?.path, 'text');
-  const checkQuery = optionalChecker(spec.params?.query, 'text');
-  const checkBody = optionalChecker(spec.body, 'json');
+  const checkPath = optionalPart(spec.params?.path, 'path');
+  const checkQuery = optionalPart(spec.params?.query, 'query');
+  const checkBody = optionalPart(spec.body, 'body');
   return (request) => {
     const issues: ValidationIssue[] = [];
-    const path = checkPath ? (checkPath(request.path, ['path'], issues) as Record<string, unknown>) : EMPTY;
-    const query = checkQuery ? (checkQuery(lastValues(request.query), ['query'], issues) as Record<string, unknown>) : EMPTY;
-    const body = checkBody ? checkBody(request.body, ['body'], issues) : undefined;
+    const path = checkPath ? checkPath(request.path, issues) : EMPTY;
+    const query = checkQuery ? checkQuery(lastValues(request.query), issues) : EMPTY;
+    const body = checkBody ? checkBody(request.body, issues) : undefined;
     if (issues.length > 0) throw new RequestValidationError(issues);
     return { path, query, body };
   };
 }
 
-function optionalChecker(schema: unknown, source: 'text' | 'json'): Checker | undefined {
-  return schema === undefined ? undefined : compileModel(schema as JsonSchema, source);
+function optionalPart(schema: unknown, part: RequestPart): PartValidator | undefined {
+  return schema === undefined ? undefined : compilePart(schema as JsonSchema, part);
 }

@@ -55,6 +55,12 @@ export const issue = {
   greaterThanEqual: (loc: Loc, input: unknown, ge: number): ValidationIssue => ({
     type: 'greater_than_equal', loc, msg: `Input should be greater than or equal to ${ge}`, input, ctx: { ge },
   }),
+  lessThan: (loc: Loc, input: unknown, lt: number): ValidationIssue => ({
+    type: 'less_than', loc, msg: `Input should be less than ${lt}`, input, ctx: { lt },
+  }),
+  greaterThan: (loc: Loc, input: unknown, gt: number): ValidationIssue => ({
+    type: 'greater_than', loc, msg: `Input should be greater than ${gt}`, input, ctx: { gt },
+  }),
   literalError: (loc: Loc, input: unknown, expected: string): ValidationIssue => ({
     type: 'literal_error', loc, msg: `Input should be ${expected}`, input, ctx: { expected },
   }),

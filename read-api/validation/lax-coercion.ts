@@ -1,0 +1,81 @@
+/**
+ * Pydantic v2's lax coercion, which ajv's `coerceTypes` does not reproduce: a query or path value is text, and a
+ * JSON body may carry `"3"` for an integer. Runs before ajv, driven by the schema's declared types. A value that
+ * does not parse yields its `*_parsing` issue and is left out of the result, so ajv does not report it again;
+ * every other value passes unchanged and ajv judges it.
+ */
+import { childSchema, isPlainObject, nonNullSchema, type JsonSchema, type Path } from './request-schema.ts';
+import { issue, type ValidationIssue } from './validation-issue.ts';
+
+/** Where a value comes from: query and path values are always strings; a JSON body carries real types. */
+export type ValueSource = 'text' | 'json';
+
+/** Marks a value that did not parse; its key is dropped from the coerced object. */
+const UNPARSED = Symbol('unparsed');
+
+const TRUE_WORDS = new Set(['true', '1', 'yes', 'on', 't', 'y']);
+const FALSE_WORDS = new Set(['false', '0', 'no', 'off', 'f', 'n']);
+const INTEGER_TEXT = /^\s*[+-]?\d+(?:_\d+)*\s*$/;
+const NUMBER_TEXT = /^\s*[+-]?(?:\d+(?:_\d+)*\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
+
+/**
+ * Returns a copy of `model` with its values coerced; pushes a parsing issue (loc relative to the part, input as
+ * sent) for each value that does not parse. Never changes `model` itself.
+ */
+export function coerceModel(
+  model: Record<string, unknown>, schema: JsonSchema, source: ValueSource, issues: ValidationIssue[],
+): Record<string, unknown> {
+  return coerceObject(model, schema, source, [], issues);
+}
+
+function coerceObject(
+  object: Record<string, unknown>, schema: JsonSchema, source: ValueSource, path: Path, issues: ValidationIssue[],
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(object)) {
+    const child = childSchema(schema, key);
+    const coerced = child ? coerceValue(value, child, source, [...path, key], issues) : value;
+    // Defined, not assigned: a JSON key `__proto__` must stay an entry, not become the copy's prototype.
+    if (coerced !== UNPARSED) Object.defineProperty(out, key, { value: coerced, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+function coerceValue(value: unknown, schema: JsonSchema, source: ValueSource, path: Path, issues: ValidationIssue[]): unknown {
+  if (value === null) return value;
+  const own = nonNullSchema(schema);
+  switch (own.type) {
+    case 'integer': return typeof value === 'string' ? parseText(value, path, issues, parseInteger, issue.intParsing) : value;
+    case 'number': return typeof value === 'string' ? parseText(value, path, issues, parseNumber, issue.floatParsing) : value;
+    case 'boolean':
+      if (typeof value === 'string') return parseText(value, path, issues, parseBoolean, issue.boolParsing);
+      // Pydantic's lax mode reads the JSON integers 0 and 1 as booleans.
+      return source === 'json' && (value === 0 || value === 1) ? value === 1 : value;
+    case 'object': return isPlainObject(value) ? coerceObject(value, own, source, path, issues) : value;
+    default: return value;
+  }
+}
+
+function parseText(
+  text: string, path: Path, issues: ValidationIssue[],
+  parse: (text: string) => unknown, failure: (loc: Path, input: unknown) => ValidationIssue,
+): unknown {
+  const parsed = parse(text);
+  if (parsed !== UNPARSED) return parsed;
+  issues.push(failure(path, text));
+  return UNPARSED;
+}
+
+function parseInteger(text: string): number | typeof UNPARSED {
+  return INTEGER_TEXT.test(text) ? Number(text.replaceAll('_', '')) : UNPARSED;
+}
+
+function parseNumber(text: string): number | typeof UNPARSED {
+  return NUMBER_TEXT.test(text) ? Number(text.replaceAll('_', '')) : UNPARSED;
+}
+
+function parseBoolean(text: string): boolean | typeof UNPARSED {
+  const word = text.toLowerCase();
+  if (TRUE_WORDS.has(word)) return true;
+  return FALSE_WORDS.has(word) ? false : UNPARSED;
+}

@@ -1,0 +1,61 @@
+/**
+ * Validates one part of a request (path, query or body) against its object schema, compiled once by ajv:
+ * aliases are resolved first (the canonical name wins), then pydantic's lax coercion, then ajv fills defaults and
+ * reports every failure, mapped to pydantic's errors and listed in schema order, one per field as pydantic does.
+ */
+import { Ajv } from 'ajv';
+import { issuesFromAjv, pathKey } from './ajv-issues.ts';
+import { coerceModel, type ValueSource } from './lax-coercion.ts';
+import { sortIssues } from './issue-order.ts';
+import { assertSupported, isPlainObject, type JsonSchema } from './request-schema.ts';
+import { issue, type ValidationIssue } from './validation-issue.ts';
+
+export type RequestPart = 'path' | 'query' | 'body';
+
+/** Pushes the part's issues (locs starting with the part's name) and returns its coerced value with defaults. */
+export type PartValidator = (raw: unknown, issues: ValidationIssue[]) => Record<string, unknown>;
+
+// `verbose` puts each failing schema on its error: a union's branches name the literals it expects.
+const ajv = new Ajv({ allErrors: true, useDefaults: true, verbose: true, strict: true });
+ajv.addKeyword({ keyword: 'x-aliases', metaSchema: { type: 'array', items: { type: 'string' } } });
+
+interface Field {
+  name: string;
+  /** The canonical name first, then the aliases in the order they are tried. */
+  spellings: string[];
+}
+
+export function compilePart(schema: JsonSchema, part: RequestPart): PartValidator {
+  assertSupported(schema);
+  const validate = ajv.compile<Record<string, unknown>>(schema);
+  const source: ValueSource = part === 'body' ? 'json' : 'text';
+  const fields: Field[] = Object.entries(schema.properties ?? {}).map(([name, property]) => ({
+    name, spellings: [name, ...(property['x-aliases'] ?? [])],
+  }));
+  return (raw, issues) => {
+    if (!isPlainObject(raw)) {
+      issues.push(issue.modelAttributesType([part], raw));
+      return {};
+    }
+    const sent: Record<string, unknown> = {};
+    const spelling = new Map<string, string>();
+    for (const { name, spellings } of fields) {
+      const used = spellings.find((candidate) => raw[candidate] !== undefined);
+      if (used === undefined) continue;
+      sent[name] = raw[used];
+      spelling.set(name, used);
+    }
+    const found: ValidationIssue[] = [];
+    const value = coerceModel(sent, schema, source, found);
+    const unparsed = new Set(found.map((parsing) => pathKey(parsing.loc as string[])));
+    if (!validate(value)) found.push(...issuesFromAjv(validate.errors ?? [], { source, sent, raw, unparsed }));
+    for (const one of sortIssues(found, schema, sent)) {
+      const [head, ...rest] = one.loc as string[];
+      issues.push({ ...one, loc: head === undefined ? [part] : [part, spelling.get(head) ?? head, ...rest] });
+    }
+    // Schema order, whatever was sent or defaulted, so equal requests give equal values (and cache keys).
+    const ordered: Record<string, unknown> = {};
+    for (const { name } of fields) if (name in value) ordered[name] = value[name];
+    return ordered;
+  };
+}
