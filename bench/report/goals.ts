@@ -1,0 +1,30 @@
+/** The goals of the benchmark issue, checked against the figures: each says its target and whether it is met. */
+import type { FreshnessFigures } from '../sections/freshness.bench.ts';
+import type { ProjectionFigures } from '../sections/projection.bench.ts';
+import type { ReadApiFigures } from '../sections/read-api.bench.ts';
+import type { ScaleFigures } from '../sections/scale.bench.ts';
+import type { WriteSideFigures } from '../sections/write-side.bench.ts';
+
+export interface Goal { goal: string; met: boolean; worst: number }
+
+export function checkGoals(figures: {
+  readApi: ReadApiFigures; projection: ProjectionFigures; writeSide: WriteSideFigures; freshness: FreshnessFigures; scale: ScaleFigures;
+}): Record<string, Goal> {
+  const gets = Object.entries(figures.readApi.operations).filter(([name]) => name !== 'price').map(([, op]) => op.ratios);
+  const worstPeer = Math.min(...gets.flatMap((r) => [r.memory_vs_peer, r.redis_vs_peer]));
+  const worstLimit = Math.min(...gets.flatMap((r) => [r.memory_vs_limit, r.redis_vs_limit]));
+  const sublinear = (growth: { size_ratio: number; time_ratio: number }) => growth.time_ratio < growth.size_ratio;
+  return {
+    read_api_vs_peer: { goal: 'ours/peer >= 1.0 on every GET (memory and Redis limits)', met: worstPeer >= 1, worst: worstPeer },
+    read_api_vs_limit: { goal: 'ours/limit >= 0.40 on every GET (memory and Redis limits)', met: worstLimit >= 0.4, worst: worstLimit },
+    projection: { goal: 'rebuild >= 0.3 of the bare read-and-decode loop', met: figures.projection.rebuild_vs_bare >= 0.3, worst: figures.projection.rebuild_vs_bare },
+    write_side: { goal: 'commands >= 0.5 of bare inserts', met: figures.writeSide.commands_vs_bare >= 0.5, worst: figures.writeSide.commands_vs_bare },
+    freshness_embedded: { goal: 'p99 < 50 ms embedded', met: figures.freshness.embedded.all.p99_ms < 50, worst: figures.freshness.embedded.all.p99_ms },
+    freshness_bullmq: { goal: 'p99 < 250 ms through BullMQ', met: figures.freshness.bullmq.all.p99_ms < 250, worst: figures.freshness.bullmq.all.p99_ms },
+    scale_catalogue: {
+      goal: 'uncached catalogue query grows sub-linearly with the watches', met: sublinear(figures.scale.catalogue_cold_growth),
+      worst: figures.scale.catalogue_cold_growth.time_ratio,
+    },
+    scale_verify: { goal: 'verification grows sub-linearly with the serials', met: sublinear(figures.scale.verify_growth), worst: figures.scale.verify_growth.time_ratio },
+  };
+}

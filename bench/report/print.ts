@@ -1,0 +1,64 @@
+/** The human-readable report: one table per section and the goals; the JSON line is printed by run.ts. */
+import type { FreshnessFigures, LagFigures } from '../sections/freshness.bench.ts';
+import type { ProjectionFigures } from '../sections/projection.bench.ts';
+import type { ReadApiFigures } from '../sections/read-api.bench.ts';
+import type { ScaleFigures, SizeFigures } from '../sections/scale.bench.ts';
+import type { WriteSideFigures } from '../sections/write-side.bench.ts';
+import type { Goal } from './goals.ts';
+import { table } from './table.ts';
+
+export function readApiTable(figures: ReadApiFigures): string {
+  const rows = Object.entries(figures.operations).map(([name, op]) => {
+    const s = op.servers;
+    return [
+      name, s.ours_memory.rps, s.ours_redis.rps, s.limit.rps, s.peer.rps,
+      `${s.ours_memory.p50_ms}/${s.ours_memory.p99_ms}`, `${s.ours_redis.p50_ms}/${s.ours_redis.p99_ms}`,
+      `${s.limit.p50_ms}/${s.limit.p99_ms}`, `${s.peer.p50_ms}/${s.peer.p99_ms}`,
+      op.ratios.memory_vs_limit, op.ratios.memory_vs_peer, op.ratios.redis_vs_limit, op.ratios.redis_vs_peer,
+    ];
+  });
+  return table(
+    `Read API (req/s and p50/p99 ms, medians of ${figures.settings.rounds} rounds of ${figures.settings.roundSeconds}s, ${figures.settings.connections} connections; failures: ${figures.failures})`,
+    ['operation', 'ours', 'ours+redis', 'limit', 'peer', 'ours p50/99', 'redis p50/99', 'limit p50/99', 'peer p50/99', 'ours/limit', 'ours/peer', 'redis/limit', 'redis/peer'],
+    rows,
+  );
+}
+
+export function projectionTable(figures: ProjectionFigures): string {
+  return table(`Projection rebuild over ${figures.events} events (${JSON.stringify(figures.mix)})`, ['figure', 'value'], [
+    ['rebuild events/s', figures.rebuild_events_per_s],
+    ['bare read+decode events/s (limit)', figures.bare_events_per_s],
+    ['adapter readAll events/s (validated)', figures.adapter_read_events_per_s],
+    ['rebuild / bare', figures.rebuild_vs_bare],
+    ['rebuild seconds', figures.rebuild_seconds],
+    ['rebuild peak RSS MB', figures.rebuild_peak_rss_mb],
+    ['bare peak RSS MB', figures.bare_peak_rss_mb],
+  ]);
+}
+
+export function writeSideTable(figures: WriteSideFigures): string {
+  return table(`Write side: ${figures.commands} serial registrations`, ['figure', 'value'], [
+    ['commands/s', figures.commands_per_s], ['bare inserts/s', figures.bare_inserts_per_s], ['commands / bare', figures.commands_vs_bare],
+  ]);
+}
+
+export function freshnessTable(figures: FreshnessFigures): string {
+  const row = (name: string, lag: LagFigures) => [name, lag.p50_ms, lag.p99_ms, lag.max_ms, lag.misses];
+  return table(`Freshness: ack to visible through the API, ${figures.commands} commands per mode (ms)`, ['mode / change', 'p50', 'p99', 'max', 'misses'], [
+    row('embedded / serial -> verify', figures.embedded.verify), row('embedded / price -> detail', figures.embedded.detail),
+    row('embedded / all', figures.embedded.all), row('bullmq / serial -> verify', figures.bullmq.verify),
+    row('bullmq / price -> detail', figures.bullmq.detail), row('bullmq / all', figures.bullmq.all),
+  ]);
+}
+
+export function scaleTable(figures: ScaleFigures): string {
+  const rows = (name: string, sizes: SizeFigures[]) => sizes.map((size) => [name, size.size, size.p50_ms, size.p99_ms]);
+  return table('Scale: one query without HTTP or answer cache (ms)', ['query', 'size', 'p50', 'p99'], [
+    ...rows('catalogue, after a write', figures.catalogue_cold), ...rows('catalogue, repeated', figures.catalogue_warm),
+    ...rows('verify', figures.verify),
+  ]);
+}
+
+export function goalsTable(goals: Record<string, Goal>): string {
+  return table('Goals', ['goal', 'figure', 'met'], Object.values(goals).map((goal) => [goal.goal, goal.worst, goal.met ? 'yes' : 'NO']));
+}

@@ -1,0 +1,66 @@
+/**
+ * `npm run bench [-- --quick]`: every benchmark of issue 5 in one run. Prints a table per section, then, as its
+ * last line, one JSON object with every figure. `--quick` shrinks rounds and sizes to finish within two minutes.
+ */
+import { cpus, loadavg, totalmem } from 'node:os';
+import { startTestRedis } from '../test/support/redis-server.ts';
+import { startLoadClient } from './load/load-client.ts';
+import { checkGoals } from './report/goals.ts';
+import { freshnessTable, goalsTable, projectionTable, readApiTable, scaleTable, writeSideTable } from './report/print.ts';
+import { benchFreshness } from './sections/freshness.bench.ts';
+import { benchProjection } from './sections/projection.bench.ts';
+import { benchReadApi } from './sections/read-api.bench.ts';
+import { benchScale } from './sections/scale.bench.ts';
+import { benchWriteSide } from './sections/write-side.bench.ts';
+
+const quick = process.argv.includes('--quick');
+const SETTINGS = quick
+  ? {
+    readApi: { warmupSeconds: 0.15, roundSeconds: 0.3, rounds: 3, connections: 10 },
+    projection: { events: 100_000, rounds: 1 },
+    writeSide: { commands: 300, rounds: 3 },
+    freshness: 200,
+    scale: { watches: [100, 1_000, 10_000], serials: [10_000, 100_000], catalogueQueries: 70, verifications: 2_000 },
+  }
+  : {
+    readApi: { warmupSeconds: 1, roundSeconds: 2, rounds: 5, connections: 10 },
+    projection: { events: 1_000_000, rounds: 3 },
+    writeSide: { commands: 3_000, rounds: 5 },
+    freshness: 1_000,
+    scale: { watches: [100, 1_000, 10_000, 100_000], serials: [10_000, 100_000, 1_000_000], catalogueQueries: 140, verifications: 10_000 },
+  };
+
+const log = (text: string) => process.stdout.write(`${text}\n`);
+const started = performance.now();
+const machine = {
+  cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', memory_gb: Math.round(totalmem() / 2 ** 30),
+  node: process.version, load_average_at_start: loadavg().map((value) => Math.round(value * 100) / 100),
+};
+log(`watchcat benchmarks (${quick ? 'quick' : 'full'}) on ${machine.cpus} x ${machine.cpu}, Node ${machine.node}, load ${machine.load_average_at_start.join(' ')}`);
+
+const redis = await startTestRedis();
+const load = startLoadClient();
+try {
+  const readApi = await benchReadApi(SETTINGS.readApi, load, redis.url);
+  log(readApiTable(readApi));
+  await load.close();
+  const projection = await benchProjection(SETTINGS.projection);
+  log(projectionTable(projection));
+  const writeSide = await benchWriteSide(SETTINGS.writeSide.commands, SETTINGS.writeSide.rounds);
+  log(writeSideTable(writeSide));
+  const freshness = await benchFreshness(SETTINGS.freshness, redis.url);
+  log(freshnessTable(freshness));
+  const scale = await benchScale(SETTINGS.scale);
+  log(scaleTable(scale));
+  const goals = checkGoals({ readApi, projection, writeSide, freshness, scale });
+  log(goalsTable(goals));
+  const seconds = Math.round((performance.now() - started) / 1000);
+  log(`\ndone in ${seconds} s\n`);
+  log(JSON.stringify({
+    quick, seconds, machine: { ...machine, load_average_at_end: loadavg().map((value) => Math.round(value * 100) / 100) },
+    read_api: readApi, projection, write_side: writeSide, freshness, scale, goals,
+  }));
+} finally {
+  await load.close();
+  await redis.stop();
+}
