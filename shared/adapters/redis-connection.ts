@@ -6,7 +6,8 @@
  *   commands must survive a reconnect), so commands wait for Redis to come back instead of failing: an `add` made
  *   during an outage is delivered once Redis is back, not lost.
  * - `client`: for plain commands (rate limits, caches): a short connect and command timeout and no offline queue,
- *   so a command fails fast while Redis is down and the caller can fall back.
+ *   so a command fails fast while Redis is down and the caller can fall back. That includes the moment before the
+ *   first connection is ready: wait for the client's `ready` event before relying on it.
  */
 import { Redis, type RedisOptions } from 'ioredis';
 

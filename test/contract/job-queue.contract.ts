@@ -9,7 +9,7 @@ import type { JobQueue, RetryPolicy } from '../../shared/ports/job-queue.ts';
 export type JobQueueFactory = (policy: RetryPolicy) => JobQueue | Promise<JobQueue>;
 
 /** Polls until `check` holds, failing after `ms`. */
-async function eventually(check: () => boolean | Promise<boolean>, what: string, ms = 5_000): Promise<void> {
+export async function eventually(check: () => boolean | Promise<boolean>, what: string, ms = 5_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
@@ -111,6 +111,28 @@ export function jobQueueContract(name: string, factory: JobQueueFactory): void {
       await sleep(200);
       expect(maxActive).to.equal(1);
       expect(runs).to.equal(2);
+    });
+
+    it('a follow-up added during a run that fails never runs beside the retries of that run', async function () {
+      const queue = await create({ attempts: 2, backoffMs: 60 });
+      let active = 0;
+      let maxActive = 0;
+      let runs = 0;
+      queue.process(async () => {
+        active++;
+        maxActive = Math.max(maxActive, active);
+        runs++;
+        await sleep(80);
+        active--;
+        if (runs === 1) throw new Error('first attempt fails');
+      });
+      await queue.add('watches', 'watches');
+      await eventually(() => active === 1, 'the first run started');
+      await queue.add('watches', 'watches');
+      await eventually(() => runs >= 3 && active === 0, 'the retry and the follow-up ran', 5_000);
+      await sleep(200);
+      expect(maxActive).to.equal(1);
+      expect(runs).to.equal(3);
     });
 
     it('close waits for the running job to finish', async function () {
