@@ -141,7 +141,8 @@ export function createProjector(options: ProjectorOptions): Projector {
         markFailed(name, error, attemptsMade).catch((problem: unknown) => logger.error({ err: problem, projection: name }, 'could not store a failed checkpoint'));
       });
       queue.process(async (name) => {
-        if (stopping) return;
+        // A projection failed after its last retry stays stopped here; a queued follow-up must not restart it.
+        if (stopping || board.isFailed(name)) return;
         const projection = projectionNamed(name);
         await exclusive(name, () => runToHead(projection));
       });

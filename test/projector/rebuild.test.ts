@@ -1,0 +1,76 @@
+import { expect } from 'chai';
+import { pino } from 'pino';
+import { serialRegistered, watchPriceChanged } from '../fixtures/events.ts';
+import { createInlineJobQueue } from '../../shared/adapters/inline-job-queue.ts';
+import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
+import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
+import type { EventStore } from '../../shared/ports/event-store.ts';
+import type { CheckpointDoc } from '../../shared/read-models/documents.ts';
+import { createProjector } from '../../projector/runner.ts';
+import { rebuild, type RebuildProgress } from '../../projector/rebuild.ts';
+import { selectProjections } from '../../projector/projections/index.ts';
+import { appendAll, catalogueHistory, snapshot } from './support/history.ts';
+
+const logger = pino({ level: 'silent' });
+
+describe('rebuild', () => {
+  let eventStore: EventStore;
+
+  beforeEach(() => {
+    eventStore = openSqliteEventStore(':memory:');
+  });
+  afterEach(() => eventStore.close());
+
+  async function incrementallyBuilt() {
+    const readStore = createMemoryReadStore();
+    const queue = createInlineJobQueue({ attempts: 1, backoffMs: 1 });
+    const projector = createProjector({ eventStore, readStore, queue, logger, batchSize: 3 });
+    await projector.catchUp();
+    await queue.close();
+    return readStore;
+  }
+
+  it('gives the documents the incremental projector builds, and sets every checkpoint to the head', async () => {
+    const head = await appendAll(eventStore, catalogueHistory(40));
+    const incremental = await incrementallyBuilt();
+    const rebuilt = createMemoryReadStore();
+    const progress: RebuildProgress[] = [];
+    const result = await rebuild({ eventStore, readStore: rebuilt, batchSize: 16, onProgress: (p) => progress.push(p) });
+    expect(await snapshot(rebuilt)).to.deep.equal(await snapshot(incremental));
+    expect(result).to.include({ position: head, events: head });
+    const checkpoints = await rebuilt.find<CheckpointDoc>('checkpoints', {});
+    expect(checkpoints.map((c) => c.position)).to.deep.equal([head, head, head, head]);
+    expect(progress.map((p) => p.done)).to.deep.equal([16, 32, 48, head]);
+    expect(progress.every((p) => p.total === head && p.eventsPerSecond > 0)).to.equal(true);
+  });
+
+  it('lets readers see the old generation until the switch, then the new one at once', async () => {
+    await appendAll(eventStore, catalogueHistory(5));
+    const readStore = await incrementallyBuilt();
+    const before = await snapshot(readStore);
+    const head = await appendAll(eventStore, [watchPriceChanged('TMP-1', 1_300_000, 1_250_000), serialRegistered('NEW-0001')]);
+    let seenDuringRebuild: unknown;
+    await rebuild({ eventStore, readStore, beforeSwitch: async () => { seenDuringRebuild = await snapshot(readStore); } });
+    expect(seenDuringRebuild).to.deep.equal(before);
+    const after = await snapshot(readStore);
+    expect(after).to.not.deep.equal(before);
+    expect(await readStore.get('serials', 'NEW-0001')).to.include({ position: head });
+    expect(after).to.deep.equal(await snapshot(await incrementallyBuilt()));
+  });
+
+  it('rebuilds only the projections asked for and leaves the others and their checkpoints alone', async () => {
+    await appendAll(eventStore, catalogueHistory(3));
+    const readStore = await incrementallyBuilt();
+    const watchesBefore = await readStore.find('watches', {});
+    const head = await appendAll(eventStore, [serialRegistered('ONLY-0001')]);
+    await rebuild({ eventStore, readStore, projections: selectProjections(['serials']) });
+    expect(await readStore.get('serials', 'ONLY-0001')).to.not.equal(null);
+    expect(await readStore.find('watches', {})).to.deep.equal(watchesBefore);
+    expect((await readStore.get<CheckpointDoc>('checkpoints', 'serials'))?.position).to.equal(head);
+    expect((await readStore.get<CheckpointDoc>('checkpoints', 'watches'))?.position).to.equal(head - 1);
+  });
+
+  it('names the known projections when asked for an unknown one', () => {
+    expect(() => selectProjections(['nope'])).to.throw('unknown projection nope (known: watches, collections, configurators, serials)');
+  });
+});
