@@ -172,6 +172,22 @@ export function readStoreContract(name: string, factory: () => Promise<ReadStore
         expect(await store.count('watches', { lang: 'en', price_cents: { $gte: 1500 } })).to.equal(3);
       });
 
+      it('a query asked again after a write sees that write', async function () {
+        const sort = { price_cents: 1, reference: 1 } as const;
+        const filter = { lang: 'en', 'collection.code': 'regate' };
+        expect(ids(await store.find('watches', filter, { sort }))).to.deep.equal(['en:RG-1', 'en:RG-2']);
+        expect(await store.count('watches', filter)).to.equal(2);
+        await store.write('watches', [
+          { put: item('RG-3', { price_cents: 100, collection: { code: 'regate' } }) },
+          { put: item('RG-2', { price_cents: 50, collection: { code: 'regate' }, position: 2 }) },
+          { delete: { _id: 'en:RG-1', position: 2 } },
+        ]);
+        expect(ids(await store.find('watches', filter, { sort }))).to.deep.equal(['en:RG-2', 'en:RG-3']);
+        expect(await store.count('watches', filter)).to.equal(2);
+        await store.write('watches', [{ put: item('RG-3', { collection: { code: 'heritage' }, position: 3 }) }]);
+        expect(await store.count('watches', filter)).to.equal(1);
+      });
+
       it('never runs code from a $where, $function or $expr filter', async function () {
         const marker = '__readStoreContractRan';
         const scripts = [
