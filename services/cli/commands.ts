@@ -3,6 +3,7 @@
  * exporting a `CliModule` and add it to this list.
  */
 import { auditCommands } from '../audit/audit.commands.ts';
+import { stateAtCommands } from '../audit/state-at.commands.ts';
 import { catalogueCommands } from './catalogue.commands.ts';
 import type { CliModule } from './cli-module.ts';
 import { historyCommands } from './history.commands.ts';
@@ -12,4 +13,5 @@ import { watchCommands } from './watch.commands.ts';
 export const CLI_MODULES: readonly CliModule[] = [
   serialCommands, watchCommands, catalogueCommands, historyCommands,
   auditCommands,
+  stateAtCommands,
 ];

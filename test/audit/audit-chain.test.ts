@@ -26,6 +26,9 @@ function storedChainHash(file: string, position: number): string {
   }
 }
 
+/** Position of the newest event of the known history. */
+const HEAD = 12;
+
 const brokenLine = (notes: string[]) => notes.find((line) => line.includes('broken')) ?? '';
 
 describe('audit trail: hash chain verification and export', () => {
@@ -39,8 +42,8 @@ describe('audit trail: hash chain verification and export', () => {
   it('audit verify --live passes on an untouched history and prints the stored head chain hash', async () => {
     const result = await watchcat(store.env, 'audit', 'verify', '--live');
     expect(result.code).to.equal(0);
-    expect(result.out[0]).to.contain('intact: 8 events, head position 8');
-    expect(result.out[0]).to.contain(storedChainHash(store.file, 8));
+    expect(result.out[0]).to.contain(`intact: ${HEAD} events, head position ${HEAD}`);
+    expect(result.out[0]).to.contain(storedChainHash(store.file, HEAD));
   });
 
   it('audit verify --live names an event whose data was edited in the SQLite file, and exits 1', async () => {
@@ -65,8 +68,8 @@ describe('audit trail: hash chain verification and export', () => {
   });
 
   it('cutting off the newest event passes alone but fails against the head hash recorded before', async () => {
-    const head = storedChainHash(store.file, 8);
-    sql(store.file, 'DELETE FROM events WHERE position = 8');
+    const head = storedChainHash(store.file, HEAD);
+    sql(store.file, 'DELETE FROM events WHERE position = ?', HEAD);
     expect((await watchcat(store.env, 'audit', 'verify', '--live')).code).to.equal(0);
     const result = await watchcat(store.env, 'audit', 'verify', '--live', '--expect-head', head);
     expect(result.code).to.equal(1);
@@ -78,12 +81,12 @@ describe('audit trail: hash chain verification and export', () => {
     const exported = await watchcat(store.env, 'export', '--out', out);
     expect(exported.code).to.equal(0);
     const lines = readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(lines.map((line) => line['position'])).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(lines.map((line) => line['position'])).to.deep.equal(Array.from({ length: HEAD }, (_, i) => i + 1));
     expect(Object.keys(lines[3]!)).to.include.members(['position', 'stream', 'revision', 'id', 'type', 'data', 'metadata', 'stream_hash', 'chain_hash']);
-    expect(lines[7]!['chain_hash']).to.equal(storedChainHash(store.file, 8));
+    expect(lines.at(-1)!['chain_hash']).to.equal(storedChainHash(store.file, HEAD));
     const verified = await watchcat(store.env, 'audit', 'verify', out);
     expect(verified.code).to.equal(0);
-    expect(verified.out[0]).to.contain('intact: 8 events');
+    expect(verified.out[0]).to.contain(`intact: ${HEAD} events`);
   });
 
   it('an export from a position verifies on its own, anchored on the previous chain hash', async () => {
@@ -91,7 +94,7 @@ describe('audit trail: hash chain verification and export', () => {
     expect((await watchcat(store.env, 'export', '--from', '5', '--out', out)).code).to.equal(0);
     const verified = await watchcat(store.env, 'audit', 'verify', out);
     expect(verified.code).to.equal(0);
-    expect(verified.out[0]).to.contain('intact: 3 events, head position 8');
+    expect(verified.out[0]).to.contain(`intact: ${HEAD - 5} events, head position ${HEAD}`);
     expect(verified.notes.join('\n')).to.contain(`anchored on previous chain hash ${storedChainHash(store.file, 5)}`);
   });
 
@@ -123,7 +126,7 @@ describe('audit trail: hash chain verification and export', () => {
     });
 
     it('names the event after a removed line, the last of its stream', async () => {
-      const result = await verifyWith([...lines.slice(0, 6), lines[7]!]);
+      const result = await verifyWith([...lines.slice(0, 6), ...lines.slice(7)]);
       expect(result.code).to.equal(1);
       expect(brokenLine(result.notes)).to.match(/at position 8 \(stream watch-RG-2, revision 2\): .*positions jump from 6.*removed/);
     });
@@ -137,7 +140,7 @@ describe('audit trail: hash chain verification and export', () => {
     it('names a line copied in again as inserted', async () => {
       const result = await verifyWith([...lines, lines[7]!]);
       expect(result.code).to.equal(1);
-      expect(brokenLine(result.notes)).to.match(/position 8 comes after position 8: .*inserted/);
+      expect(brokenLine(result.notes)).to.match(/position 8 comes after position 12: .*inserted/);
     });
   });
 
@@ -148,7 +151,7 @@ describe('audit trail: hash chain verification and export', () => {
       const stored = [...sqliteLinkedRecords(history, 2)];
       const computed: LinkedRecord[] = [];
       for await (const linked of recomputedLinkedRecords(eventStore, 2)) computed.push(linked);
-      expect(computed.map((l) => l.record.position)).to.deep.equal([3, 4, 5, 6, 7, 8]);
+      expect(computed.map((l) => l.record.position)).to.deep.equal(Array.from({ length: HEAD - 2 }, (_, i) => i + 3));
       expect(computed).to.deep.equal(stored.map((l) => ({ ...l, record: { ...l.record } })));
     } finally {
       history.close();

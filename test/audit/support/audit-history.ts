@@ -6,9 +6,11 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqliteEventStore } from '../../../shared/adapters/sqlite-event-store.ts';
+import { randomUUID } from 'node:crypto';
+import type { EventOf, EventType } from '../../../shared/events/index.ts';
 import { streams, type NewEvent } from '../../../shared/ports/event-store.ts';
 import {
-  collectionDefined, serialRegistered, serialReportedStolen, watchPriceChanged, watchPublished, watchStockChanged,
+  collectionDefined, eventMetadata, serialRegistered, serialReportedStolen, watchPriceChanged, watchPublished, watchStockChanged,
   watchWithdrawn,
 } from '../../fixtures/events.ts';
 
@@ -17,7 +19,19 @@ export const hour = (n: number): string => new Date(Date.UTC(2025, 2, 1, 8 + n))
 /** `at(n)` metadata: the event occurred at hour n, as part of correlation `corr-n`. */
 const at = (n: number) => ({ occurred_at: hour(n), correlation_id: `corr-${n}`, actor: `auditor-test-${n}` });
 
-/** The appends in order: [stream, events]. Positions are 1.. in this order. */
+function configuratorEvent<T extends EventType>(type: T, data: EventOf<T>['data'], hourNumber: number): NewEvent {
+  return { id: randomUUID(), type, data, metadata: eventMetadata(at(hourNumber)) } as NewEvent;
+}
+
+/** Price of the `blue` dial option before and after its reprice at hour 9, in cents. */
+export const BLUE_DIAL_CENTS = { offered: 50_000, repriced: 75_000 } as const;
+
+/**
+ * The appends in order: [stream, events]; positions 1..12 in this order, at these hours:
+ * 1 collection regate (h0), 2 RG-1 published at 10,000 EUR, customizable (h1), 3 RG-2 published at 20,000 EUR (h2),
+ * 4 RG-1 repriced 12,500 EUR (h3), 5 serial SN-0001 registered (h4), 6 RG-2 out of stock (h5), 7 SN-0001 stolen (h6),
+ * 8 RG-2 withdrawn (h7), 9-11 dial options silver (default, free) and blue (500 EUR) (h8), 12 blue repriced (h9).
+ */
 export function knownHistory(): [string, NewEvent[]][] {
   return [
     [streams.collection('regate'), [collectionDefined('regate', { name: { en: 'Regatta', fr: 'Régate' } }, at(0))]],
@@ -30,6 +44,18 @@ export function knownHistory(): [string, NewEvent[]][] {
     [streams.watch('RG-2'), [watchStockChanged('RG-2', 'out_of_stock', at(5))]],
     [streams.serial('SN-0001'), [serialReportedStolen('SN-0001', at(6))]],
     [streams.watch('RG-2'), [watchWithdrawn('RG-2', at(7))]],
+    [streams.configurator('regate'), [
+      configuratorEvent('ConfiguratorOptionOffered', {
+        collection: 'regate', category: 'dial', code: 'silver', label: { en: 'Silver dial', fr: 'Cadran argenté' }, price_cents: 0,
+      }, 8),
+      configuratorEvent('ConfiguratorDefaultChosen', { collection: 'regate', category: 'dial', code: 'silver' }, 8),
+      configuratorEvent('ConfiguratorOptionOffered', {
+        collection: 'regate', category: 'dial', code: 'blue', label: { en: 'Blue dial', fr: 'Cadran bleu' }, price_cents: BLUE_DIAL_CENTS.offered,
+      }, 8),
+    ]],
+    [streams.configurator('regate'), [
+      configuratorEvent('ConfiguratorOptionRepriced', { collection: 'regate', category: 'dial', code: 'blue', price_cents: BLUE_DIAL_CENTS.repriced }, 9),
+    ]],
   ];
 }
 

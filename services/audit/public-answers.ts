@@ -1,0 +1,76 @@
+/**
+ * What the public API answers from a read store, built by the read API's own operation handlers and presenters
+ * (requests validated by the very same schemas, so defaults and shapes cannot differ from the live API). Used on
+ * a scratch store projected up to a point in time.
+ */
+import type { Config } from '../../shared/config/config.ts';
+import { publicBrand } from '../../shared/brand.ts';
+import type { Language } from '../../shared/events/common.ts';
+import type { ReadStore } from '../../shared/ports/read-store.ts';
+import type { ConfiguratorDoc, SerialDoc } from '../../shared/read-models/documents.ts';
+import { catalogueOperation } from '../../read-api/operations/catalogue.operation.ts';
+import { collectionsOperation } from '../../read-api/operations/collections.operation.ts';
+import { publicOperations } from '../../read-api/operations/index.ts';
+import { toConfiguratorOptions } from '../../read-api/operations/options.operation.ts';
+import { priceOperation } from '../../read-api/operations/price.operation.ts';
+import type { Answer, OperationEnv, PublicOperation } from '../../read-api/operations/public-operation.ts';
+import { toVerification } from '../../read-api/operations/verify.operation.ts';
+import { compileRequestValidator, type RawRequest, type RequestValidator } from '../../read-api/validation/request-validator.ts';
+import { RequestValidationError } from '../../read-api/validation/validation-issue.ts';
+
+/** The largest page the catalogue operation allows. */
+const PAGE = 100;
+
+/** An operation environment over `readStore`, frozen at `position` / `asOf`. */
+export function frozenEnv(readStore: ReadStore, config: Config, position: number, asOf: Date): OperationEnv {
+  return {
+    readStore, config, operations: publicOperations, brand: publicBrand(config),
+    clock: { current: () => position, updatedAt: asOf.toISOString() },
+    health: () => 'ok',
+  };
+}
+
+const validators = new Map<PublicOperation, RequestValidator>();
+
+/** Validates the request as the router does, then lets the operation answer; a validation failure is its 422. */
+async function ask(operation: PublicOperation, env: OperationEnv, request: RawRequest): Promise<Answer> {
+  let validate = validators.get(operation);
+  if (!validate) validators.set(operation, (validate = compileRequestValidator(operation.spec)));
+  try {
+    return await operation.handle(validate(request), env);
+  } catch (error) {
+    if (error instanceof RequestValidationError) return { status: 422, body: { detail: error.issues } };
+    throw error;
+  }
+}
+
+/** Every catalogue page of `PAGE` watches (`?lang=..&limit=100&offset=..`), at least one. */
+export async function catalogueAnswers(env: OperationEnv, lang: Language): Promise<unknown[]> {
+  const pages: unknown[] = [];
+  for (let offset = 0; ; offset += PAGE) {
+    const answer = await ask(catalogueOperation, env, { query: { lang, limit: String(PAGE), offset: String(offset) }, path: {} });
+    pages.push(answer.body);
+    if (offset + PAGE >= (answer.body as { total: number }).total) return pages;
+  }
+}
+
+export async function collectionsAnswer(env: OperationEnv, lang: Language): Promise<unknown> {
+  return (await ask(collectionsOperation, env, { query: { lang }, path: {} })).body;
+}
+
+/** The options answer of every collection, by collection code. */
+export async function optionsAnswers(env: OperationEnv, lang: Language): Promise<Record<string, unknown>> {
+  const docs = await env.readStore.find<ConfiguratorDoc>('configurators', { lang }, { sort: { _id: 1 } });
+  return Object.fromEntries(docs.map((doc) => [doc.collection.code, toConfiguratorOptions(doc, lang)]));
+}
+
+/** The verification answer of every registered serial, checked at `asOf`. */
+export async function serialAnswers(env: OperationEnv, lang: Language, asOf: Date): Promise<unknown[]> {
+  const docs = await env.readStore.find<SerialDoc>('serials', {}, { sort: { _id: 1 } });
+  return docs.map((doc) => toVerification(doc.serial, doc, lang, asOf));
+}
+
+/** The price operation's answer to `body`: 200 with the price, or 422 with the issues, as the API would say. */
+export async function priceAnswer(env: OperationEnv, lang: Language, body: unknown): Promise<Answer> {
+  return ask(priceOperation, env, { query: { lang }, path: {}, body });
+}

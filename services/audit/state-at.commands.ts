@@ -1,0 +1,81 @@
+/**
+ * `watchcat state-at (TIMESTAMP|POSITION) [--lang en|fr] [--what ...]` and `watchcat price-at TIMESTAMP FILE.json`:
+ * what the public API would have answered at a point in the past, as the same JSON.
+ */
+import { readFile } from 'node:fs/promises';
+import { Option } from 'commander';
+import { LANGUAGES, type Language } from '../../shared/events/common.ts';
+import type { RebuildProgress } from '../../projector/rebuild.ts';
+import type { CliContext } from '../cli/cli-context.ts';
+import type { CliModule } from '../cli/cli-module.ts';
+import { startProgress, stderrProgress, type Progress } from './audit-progress.ts';
+import { AuditError } from './audit-sources.ts';
+import type { Cut } from './history-cut.ts';
+import { priceAnswer } from './public-answers.ts';
+import { envAt, parseCut, projectAt, stateAnswers, STATE_SECTIONS, type ProjectedState, type StateSection } from './state-at.ts';
+
+/** Rebuild progress as a bar or lines, created on the first report (when the total is known). */
+function rebuildProgress(context: CliContext, label: string) {
+  let progress: Progress | undefined;
+  return {
+    onProgress: ({ done, total }: RebuildProgress) => {
+      progress ??= startProgress(label, total, stderrProgress(context.note));
+      progress.update(done);
+    },
+    stop: () => progress?.stop(),
+  };
+}
+
+async function projected(context: CliContext, cut: Cut, label: string): Promise<ProjectedState> {
+  const progress = rebuildProgress(context, label);
+  try {
+    return await projectAt(await context.store(), cut, progress.onProgress);
+  } finally {
+    progress.stop();
+  }
+}
+
+async function readPriceRequest(file: string): Promise<unknown> {
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as unknown;
+  } catch (error) {
+    throw new AuditError(`cannot read price request ${file}: ${(error as Error).message}`);
+  }
+}
+
+const langOption = () => new Option('--lang <lang>', 'language of the answers').choices(LANGUAGES).default('en');
+const json = (value: unknown) => JSON.stringify(value, null, 2);
+
+export const stateAtCommands: CliModule = (program, context) => {
+  program.command('state-at')
+    .description('project the history up to a moment (occurred_at <= TIMESTAMP) or a position and print what the public API would have answered then')
+    .argument('<point>', 'ISO 8601 timestamp (e.g. 2025-03-01T12:00:00Z) or a position (digits)', parseCut)
+    .addOption(langOption())
+    .addOption(new Option('--what <section>', 'which answers').choices([...STATE_SECTIONS, 'all']).default('all'))
+    .action(async (cut: Cut, options: { lang: Language; what: StateSection | 'all' }) => {
+      const state = await projected(context, cut, 'state-at');
+      try {
+        const sections = options.what === 'all' ? STATE_SECTIONS : [options.what];
+        context.out(json(await stateAnswers(state, context.config(), options.lang, sections)));
+      } finally {
+        await state.readStore.close();
+      }
+    });
+
+  program.command('price-at')
+    .description('price a PriceRequest (JSON file, the body of POST /api/public/configurator/price) as the API would have at a moment')
+    .argument('<point>', 'ISO 8601 timestamp or a position', parseCut)
+    .argument('<file>', 'the price request, JSON')
+    .addOption(langOption())
+    .action(async (cut: Cut, file: string, options: { lang: Language }) => {
+      const body = await readPriceRequest(file);
+      const state = await projected(context, cut, 'price-at');
+      try {
+        const answer = await priceAnswer(envAt(state, context.config()), options.lang, body);
+        context.out(json(answer.body));
+        if (answer.status !== 200) throw new AuditError(`the API would have refused this request then (status ${answer.status})`);
+      } finally {
+        await state.readStore.close();
+      }
+    });
+};
