@@ -7,7 +7,7 @@ import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.t
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import type { JobQueue } from '../../shared/ports/job-queue.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
-import type { CheckpointDoc } from '../../shared/read-models/documents.ts';
+import type { CheckpointDoc, SerialDoc } from '../../shared/read-models/documents.ts';
 import { createProjector, type Projector } from '../../projector/runner.ts';
 import { rebuild } from '../../projector/rebuild.ts';
 import { PROJECTIONS } from '../../projector/projections/index.ts';
@@ -97,7 +97,7 @@ describe('projector runner', () => {
     const head = await appendAll(eventStore, [...catalogueHistory(5), serialRegistered('POISON-1'), serialRegistered('AFTER-1')]);
     const poisonPosition = head - 1;
     let attempts = 0;
-    const faulty: Projection = {
+    const faulty: Projection<SerialDoc> = {
       ...serialsProjection,
       apply(event, docs) {
         if (event.type === 'SerialRegistered' && event.data.serial === 'POISON-1') {
@@ -132,7 +132,7 @@ describe('projector runner', () => {
   it('a failed projection that later applies its events again stores an ok checkpoint', async () => {
     const head = await appendAll(eventStore, [serialRegistered('FLAKY-1')]);
     let healthy = false;
-    const flaky: Projection = {
+    const flaky: Projection<SerialDoc> = {
       ...serialsProjection,
       apply(event, docs) {
         if (!healthy) throw new Error('store glitch');
