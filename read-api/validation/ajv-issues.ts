@@ -14,12 +14,7 @@ export interface AjvIssueContext {
   sent: Record<string, unknown>;
   /** The raw part itself, the input of a `missing` top-level body field (FastAPI shows the whole body). */
   raw: unknown;
-  /** Paths already reported as unparsable: ajv sees them absent and must not call them missing. */
-  unparsed: ReadonlySet<string>;
 }
-
-/** A stable key for a path, for sets and maps. */
-export const pathKey = (path: Path): string => JSON.stringify(path);
 
 function pathOf(pointer: string): Path {
   if (pointer === '') return [];
@@ -56,8 +51,7 @@ function toIssue(error: ErrorObject, path: Path, context: AjvIssueContext): Vali
   }
 }
 
-function missing(path: Path, parent: Path, context: AjvIssueContext): ValidationIssue | undefined {
-  if (context.unparsed.has(pathKey(path))) return undefined;
+function missing(path: Path, parent: Path, context: AjvIssueContext): ValidationIssue {
   // FastAPI reports a missing parameter with input null, a missing body field with the object it is missing from.
   if (context.source === 'text') return issue.missing(path, null);
   return issue.missing(path, parent.length === 0 ? context.raw : valueAt(context.sent, parent));

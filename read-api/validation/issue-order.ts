@@ -1,9 +1,9 @@
 /**
  * Orders issues as pydantic lists them: a model's fields in schema order, a record's entries in the order they
  * were sent; only the first issue of a field is kept, as pydantic stops at a field's first failed constraint
- * (ajv checks lengths before the pattern, as pydantic does).
+ * (ajv checks lengths before the pattern, as pydantic does). The sort is stable, so a parsing issue, listed
+ * before ajv's, wins over ajv's `missing` for the value that could not be parsed and was left out.
  */
-import { pathKey } from './ajv-issues.ts';
 import { childSchema, isPlainObject, nonNullSchema, type JsonSchema, type Path } from './request-schema.ts';
 import type { ValidationIssue } from './validation-issue.ts';
 
@@ -13,7 +13,7 @@ export function sortIssues(issues: readonly ValidationIssue[], schema: JsonSchem
   ranked.sort((a, b) => compareRanks(a.rank, b.rank));
   const seen = new Set<string>();
   return ranked.flatMap(({ one }) => {
-    const key = pathKey(one.loc as Path);
+    const key = JSON.stringify(one.loc);
     if (seen.has(key)) return [];
     seen.add(key);
     return [one];

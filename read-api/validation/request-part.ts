@@ -4,7 +4,7 @@
  * reports every failure, mapped to pydantic's errors and listed in schema order, one per field as pydantic does.
  */
 import { Ajv } from 'ajv';
-import { issuesFromAjv, pathKey } from './ajv-issues.ts';
+import { issuesFromAjv } from './ajv-issues.ts';
 import { coerceModel, type ValueSource } from './lax-coercion.ts';
 import { sortIssues } from './issue-order.ts';
 import { assertSupported, isPlainObject, type JsonSchema } from './request-schema.ts';
@@ -47,8 +47,9 @@ export function compilePart(schema: JsonSchema, part: RequestPart): PartValidato
     }
     const found: ValidationIssue[] = [];
     const value = coerceModel(sent, schema, source, found);
-    const unparsed = new Set(found.map((parsing) => pathKey(parsing.loc as string[])));
-    if (!validate(value)) found.push(...issuesFromAjv(validate.errors ?? [], { source, sent, raw, unparsed }));
+    // A value that did not parse is absent for ajv, which may call it missing: the parsing issue, listed first,
+    // is the one kept for that field.
+    if (!validate(value)) found.push(...issuesFromAjv(validate.errors ?? [], { source, sent, raw }));
     for (const one of sortIssues(found, schema, sent)) {
       const [head, ...rest] = one.loc as string[];
       issues.push({ ...one, loc: head === undefined ? [part] : [part, spelling.get(head) ?? head, ...rest] });
