@@ -3,8 +3,8 @@ import { expect } from 'chai';
 import { loadConfig } from '../../shared/config/config.ts';
 import { createLogger } from '../../shared/logging/logger.ts';
 import { startReadApi } from '../../read-api/server.ts';
+import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import { send } from '../support/http.ts';
-import { createFakeReadStore } from './support/fake-read-store.ts';
 import { loadFixtureCatalogue } from './support/catalogue-fixture.ts';
 import { TEST_BRAND } from './support/test-app.ts';
 
@@ -12,7 +12,7 @@ describe('the read API server (public port + operations port)', () => {
   const urlOf = (address: AddressInfo | string | null) => `http://127.0.0.1:${(address as AddressInfo).port}`;
 
   it('serves the public operations with rate-limit headers, readiness on the ops port, and finishes in-flight requests on close', async () => {
-    const store = createFakeReadStore();
+    const store = createMemoryReadStore();
     await loadFixtureCatalogue(store);
     const api = await startReadApi({
       config: loadConfig({ PORT: '0', OPS_PORT: '0', HOST: '127.0.0.1' }), logger: createLogger('silent', 'test'),

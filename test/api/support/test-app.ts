@@ -1,4 +1,4 @@
-/** Starts the public app on a free port over a fake read store filled with the fixture catalogue. */
+/** Starts the public app on a free port over the in-memory read store, instrumented, filled with the fixture catalogue. */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../../shared/config/config.ts';
@@ -6,7 +6,8 @@ import { createLogger } from '../../../shared/logging/logger.ts';
 import { createPublicApp, type PublicAppDeps } from '../../../read-api/app.ts';
 import type { HealthStatus, PublicBrand } from '../../../read-api/operations/public-operation.ts';
 import { startCheckpointClock, type CheckpointClock } from '../../../read-api/read-model-clock.ts';
-import { createFakeReadStore, type FakeReadStore } from './fake-read-store.ts';
+import { createMemoryReadStore } from '../../../shared/adapters/memory-read-store.ts';
+import { instrumentReadStore, type InstrumentedReadStore } from './instrumented-read-store.ts';
 import { loadFixtureCatalogue } from './catalogue-fixture.ts';
 
 export const TEST_BRAND: PublicBrand = {
@@ -16,14 +17,14 @@ export const TEST_BRAND: PublicBrand = {
 
 export interface TestApp {
   url: string;
-  store: FakeReadStore;
+  store: InstrumentedReadStore;
   clock: CheckpointClock;
   health: { status: HealthStatus };
   close(): Promise<void>;
 }
 
 export async function startTestApp(overrides: Partial<PublicAppDeps> = {}, env: NodeJS.ProcessEnv = {}): Promise<TestApp> {
-  const store = createFakeReadStore();
+  const store = instrumentReadStore(createMemoryReadStore());
   await loadFixtureCatalogue(store);
   // The tests refresh the clock themselves; the timer stays out of their way.
   const clock = await startCheckpointClock(store, { intervalMs: 60_000 });
