@@ -11,6 +11,7 @@ import type { ReadStore } from '../../shared/ports/read-store.ts';
 import { rebuild, type RebuildProgress } from '../../projector/rebuild.ts';
 import type { OperationEnv } from '../../read-api/operations/public-operation.ts';
 import { historyCut, type Cut } from './history-cut.ts';
+import { parseMoment } from './moments.ts';
 import { catalogueAnswers, collectionsAnswer, frozenEnv, optionsAnswers, serialAnswers } from './public-answers.ts';
 
 export const STATE_SECTIONS = ['catalogue', 'collections', 'options', 'serials'] as const;
@@ -29,9 +30,11 @@ export interface AsOf {
 export function parseCut(value: string): Cut {
   const text = value.trim();
   if (/^\d+$/.test(text)) return { position: Number(text) };
-  const at = Date.parse(text);
-  if (Number.isNaN(at)) throw new InvalidArgumentError('expected an ISO 8601 timestamp (2025-03-01T12:00:00Z) or a position (digits)');
-  return { at };
+  try {
+    return { at: parseMoment(text) };
+  } catch {
+    throw new InvalidArgumentError('expected an ISO 8601 timestamp (2025-03-01T12:00:00Z) or a position (digits)');
+  }
 }
 
 export interface ProjectedState {

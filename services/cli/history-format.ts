@@ -9,11 +9,12 @@ export function summary(data: object): string {
     .join(' ');
 }
 
-const COLUMNS = ['POSITION', 'OCCURRED AT', 'STREAM', 'REV', 'TYPE', 'ACTOR', 'DATA'] as const;
+const COLUMNS = ['POSITION', 'OCCURRED AT', 'STREAM', 'REV', 'TYPE', 'ACTOR', 'CORRELATION', 'DATA'] as const;
 
 export function tableRows(events: RecordedEvent[]): string[] {
   const rows = events.map((e) => [
-    String(e.position), e.metadata.occurred_at, e.stream, String(e.revision), e.type, e.metadata.actor, summary(e.data),
+    String(e.position), e.metadata.occurred_at, e.stream, String(e.revision), e.type, e.metadata.actor,
+    e.metadata.correlation_id, summary(e.data),
   ]);
   const widths = COLUMNS.map((title, i) => Math.max(title.length, ...rows.map((row) => (row[i] ?? '').length)));
   const line = (cells: readonly string[]) =>

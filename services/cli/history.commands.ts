@@ -1,7 +1,8 @@
-/** `watchcat history [STREAM] [--type TYPE] [--json]`: the event history, whole or of one stream. */
+/** `watchcat history [STREAM] [--type TYPE] [--since TIME] [--until TIME] [--correlation ID] [--json]`: the event history, whole or of one stream. */
 import { Option } from 'commander';
 import { EVENT_TYPES, type EventType } from '../../shared/events/index.ts';
 import type { EventStore, RecordedEvent } from '../../shared/ports/event-store.ts';
+import { addHistoryFilterOptions, historyFilter, type HistoryFilterOptions } from '../audit/history-filter.ts';
 import type { CliModule } from './cli-module.ts';
 import { jsonLine, tableRows } from './history-format.ts';
 
@@ -28,16 +29,17 @@ async function* history(store: EventStore, stream: string | undefined): AsyncGen
 }
 
 export const historyCommands: CliModule = (program, context) => {
-  program.command('history')
+  addHistoryFilterOptions(program.command('history'))
     .description('show the event history, of the whole store or of one stream (e.g. serial-AUR-2021-000042)')
     .argument('[stream]', 'stream name: collection-CODE, watch-REF, configurator-CODE or serial-SERIAL')
     .addOption(new Option('--type <type>', 'only events of this type').choices(EVENT_TYPES))
     .option('--json', 'one JSON object per line instead of a table')
-    .action(async (stream: string | undefined, options: { type?: EventType; json?: boolean }) => {
+    .action(async (stream: string | undefined, options: { type?: EventType; json?: boolean } & HistoryFilterOptions) => {
       const store = await context.store();
+      const keep = historyFilter(options);
       const events: RecordedEvent[] = [];
       for await (const event of history(store, stream === undefined ? undefined : streamName(stream))) {
-        if (options.type && event.type !== options.type) continue;
+        if ((options.type && event.type !== options.type) || !keep(event)) continue;
         if (options.json) context.out(jsonLine(event));
         else events.push(event);
       }
