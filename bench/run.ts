@@ -16,10 +16,10 @@ import { benchWriteSide } from './sections/write-side.bench.ts';
 const quick = process.argv.includes('--quick');
 const SETTINGS = quick
   ? {
-    readApi: { warmupSeconds: 0.15, roundSeconds: 0.3, rounds: 3, connections: 10 },
+    readApi: { warmupSeconds: 0.1, roundSeconds: 0.25, rounds: 3, connections: 10 },
     projection: { events: 100_000, rounds: 1 },
     writeSide: { commands: 300, rounds: 3 },
-    freshness: 200,
+    freshness: 150,
     scale: { watches: [100, 1_000, 10_000], serials: [10_000, 100_000], catalogueQueries: 70, verifications: 2_000 },
   }
   : {
@@ -27,7 +27,7 @@ const SETTINGS = quick
     projection: { events: 1_000_000, rounds: 3 },
     writeSide: { commands: 3_000, rounds: 5 },
     freshness: 1_000,
-    scale: { watches: [100, 1_000, 10_000, 100_000], serials: [10_000, 100_000, 1_000_000], catalogueQueries: 140, verifications: 10_000 },
+    scale: { watches: [100, 1_000, 10_000, 100_000], serials: [10_000, 100_000, 1_000_000], catalogueQueries: 70, verifications: 10_000 },
   };
 
 const log = (text: string) => process.stdout.write(`${text}\n`);
