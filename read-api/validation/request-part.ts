@@ -56,7 +56,7 @@ export function compilePart(schema: JsonSchema, part: RequestPart): PartValidato
     }
     // Schema order, whatever was sent or defaulted, so equal requests give equal values (and cache keys).
     const ordered: Record<string, unknown> = {};
-    for (const { name } of fields) if (name in value) ordered[name] = value[name];
+    for (const { name } of fields) if (Object.hasOwn(value, name)) ordered[name] = value[name];
     return ordered;
   };
 }

@@ -66,6 +66,6 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 /** The value at `path` under `root`, or undefined. */
 export function valueAt(root: unknown, path: Path): unknown {
   let value = root;
-  for (const key of path) value = isPlainObject(value) ? value[key] : undefined;
+  for (const key of path) value = isPlainObject(value) && Object.hasOwn(value, key) ? value[key] : undefined;
   return value;
 }
