@@ -34,7 +34,10 @@ export interface ProjectorOptions {
 }
 
 export interface Projector {
-  /** Takes jobs from the queue, listens to the feed, starts the periodic signal and signals every projection. */
+  /**
+   * Takes jobs from the queue, listens to the feed, starts the periodic signal and signals every projection.
+   * A started projector keeps the process alive until `stop()`.
+   */
   start(): void;
   /** Stops taking signals and lets running catch-ups end after their current batch. The queue is the caller's to close. */
   stop(): Promise<void>;
@@ -151,7 +154,6 @@ export function createProjector(options: ProjectorOptions): Projector {
         signal();
         refreshFromStore().catch((error: unknown) => logger.warn({ err: error }, 'could not read the checkpoints'));
       }, pollIntervalMs);
-      timer.unref();
       signal();
     },
 
