@@ -3,6 +3,7 @@
  * few seconds otherwise (a log file wants lines, not redraws).
  */
 import { Presets, SingleBar } from 'cli-progress';
+import type { RebuildProgress } from '../../projector/rebuild.ts';
 
 export interface Progress {
   update(done: number): void;
@@ -52,5 +53,17 @@ export function startProgress(label: string, total: number, output: ProgressOutp
     stop: () => {
       if (total > 0) line(last);
     },
+  };
+}
+
+/** The projector's rebuild progress (positions) drawn the same way, started on the first report (the total known). */
+export function rebuildProgress(label: string, output: ProgressOutput) {
+  let progress: Progress | undefined;
+  return {
+    onProgress: ({ done, total }: RebuildProgress) => {
+      progress ??= startProgress(label, total, output);
+      progress.update(done);
+    },
+    stop: () => progress?.stop(),
   };
 }

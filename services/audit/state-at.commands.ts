@@ -5,29 +5,16 @@
 import { readFile } from 'node:fs/promises';
 import { Option } from 'commander';
 import { LANGUAGES, type Language } from '../../shared/events/common.ts';
-import type { RebuildProgress } from '../../projector/rebuild.ts';
 import type { CliContext } from '../cli/cli-context.ts';
 import type { CliModule } from '../cli/cli-module.ts';
-import { startProgress, stderrProgress, type Progress } from './audit-progress.ts';
+import { rebuildProgress, stderrProgress } from './audit-progress.ts';
 import { AuditError } from './audit-sources.ts';
 import type { Cut } from './history-cut.ts';
 import { priceAnswer } from './public-answers.ts';
 import { envAt, parseCut, projectAt, stateAnswers, STATE_SECTIONS, type ProjectedState, type StateSection } from './state-at.ts';
 
-/** Rebuild progress as a bar or lines, created on the first report (when the total is known). */
-function rebuildProgress(context: CliContext, label: string) {
-  let progress: Progress | undefined;
-  return {
-    onProgress: ({ done, total }: RebuildProgress) => {
-      progress ??= startProgress(label, total, stderrProgress(context.note));
-      progress.update(done);
-    },
-    stop: () => progress?.stop(),
-  };
-}
-
 async function projected(context: CliContext, cut: Cut, label: string): Promise<ProjectedState> {
-  const progress = rebuildProgress(context, label);
+  const progress = rebuildProgress(label, stderrProgress(context.note));
   try {
     return await projectAt(await context.store(), cut, progress.onProgress);
   } finally {

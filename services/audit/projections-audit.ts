@@ -1,0 +1,81 @@
+/**
+ * `audit projections`: rebuilds every projection from the history into a shadow in-memory store, each up to the
+ * position its live checkpoint says it reflects, and compares the shadow with the live read models document by
+ * document. A healthy system shows no difference. Live models that move during the comparison (a running
+ * projector) are compared again once; if they still move, the result says so.
+ */
+import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
+import type { EventStore } from '../../shared/ports/event-store.ts';
+import type { ReadStore } from '../../shared/ports/read-store.ts';
+import type { CheckpointDoc } from '../../shared/read-models/documents.ts';
+import { rebuild, type RebuildProgress } from '../../projector/rebuild.ts';
+import type { Projection } from '../../projector/projection.ts';
+import { PROJECTIONS } from '../../projector/projections/index.ts';
+import { compareReadModels, type Difference } from './compare-read-models.ts';
+import { historyCut } from './history-cut.ts';
+
+export interface ProjectionsAuditOptions {
+  eventStore: EventStore;
+  live: ReadStore;
+  /** Defaults to every projection. */
+  projections?: readonly Projection[];
+  onProgress?: (progress: RebuildProgress) => void;
+}
+
+export interface ProjectionsAudit {
+  /** Per projection, the live checkpoint position the comparison was made at. */
+  positions: Record<string, number>;
+  /** Live projections whose checkpoint says they stopped on an event. */
+  failed: string[];
+  differences: Difference[];
+  /** The live checkpoints moved while comparing, twice: differences may only show work in progress. */
+  moved: boolean;
+}
+
+async function liveCheckpoints(live: ReadStore, projections: readonly Projection[]): Promise<Map<string, CheckpointDoc | null>> {
+  const docs = await live.getMany<CheckpointDoc>('checkpoints', projections.map((p) => p.name));
+  const byName = new Map(docs.map((doc) => [doc._id, doc]));
+  return new Map(projections.map((p) => [p.name, byName.get(p.name) ?? null]));
+}
+
+const positionsOf = (checkpoints: Map<string, CheckpointDoc | null>) =>
+  Object.fromEntries([...checkpoints].map(([name, doc]) => [name, doc?.position ?? 0]));
+
+const samePositions = (a: Record<string, number>, b: Record<string, number>) =>
+  Object.keys(a).every((name) => a[name] === b[name]);
+
+/** Projects each projection up to its own live position into `shadow` (one history read per distinct position). */
+async function project(options: ProjectionsAuditOptions, projections: readonly Projection[], positions: Record<string, number>, shadow: ReadStore) {
+  const groups = new Map<number, Projection[]>();
+  for (const projection of projections) {
+    const position = positions[projection.name] ?? 0;
+    groups.set(position, [...(groups.get(position) ?? []), projection]);
+  }
+  for (const [position, group] of groups) {
+    await rebuild({
+      eventStore: historyCut(options.eventStore, { position }), readStore: shadow, projections: group,
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    });
+  }
+}
+
+export async function auditProjections(options: ProjectionsAuditOptions): Promise<ProjectionsAudit> {
+  const projections = options.projections ?? PROJECTIONS;
+  const collections = [...new Set(projections.map((p) => p.collection))];
+  for (let attempt = 1; ; attempt += 1) {
+    const checkpoints = await liveCheckpoints(options.live, projections);
+    const positions = positionsOf(checkpoints);
+    const shadow = createMemoryReadStore();
+    try {
+      await project(options, projections, positions, shadow);
+      const differences = await compareReadModels(options.live, shadow, collections);
+      const moved = !samePositions(positions, positionsOf(await liveCheckpoints(options.live, projections)));
+      if (!moved || attempt === 2) {
+        const failed = [...checkpoints.values()].filter((doc) => doc?.status === 'failed').map((doc) => doc!._id);
+        return { positions, failed, differences, moved };
+      }
+    } finally {
+      await shadow.close();
+    }
+  }
+}
