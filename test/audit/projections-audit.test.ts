@@ -30,7 +30,8 @@ async function incrementallyProjected(eventStore: EventStore): Promise<ReadStore
 /** Changes a live document by hand, as a stray write would (a later position gets past the store's rule). */
 async function alterPrice(live: ReadStore, id: string, priceCents: number): Promise<void> {
   const doc = (await live.get<WatchDoc>('watches', id))!;
-  await live.write('watches', [{ put: { ...doc, price_cents: priceCents, position: doc.position + 1 } }]);
+  const altered: WatchDoc = { ...doc, price_cents: priceCents, position: doc.position + 1 };
+  await live.write('watches', [{ put: altered }]);
 }
 
 describe('audit projections: live read models against the history', () => {
