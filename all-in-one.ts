@@ -60,6 +60,8 @@ export async function startWatchcat(config: Config, logger: Logger): Promise<Run
     config, logger, readStore,
     brand: publicBrand(config),
     ...(redis ? { rateLimitRedis: redis } : {}),
+    // In-memory checkpoints cost next to nothing to read; MongoDB ones are read at the default pace.
+    ...(config.MONGODB_URL ? {} : { positionPollMs: 5 }),
     extraRoutes: [discoveryRoutes({ operations: publicOperations, config })],
     metricSources: {
       projections: () => projector.status().map((p) => ({ name: p.name, position: p.position, failed: p.status === 'failed' })),

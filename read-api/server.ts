@@ -28,6 +28,11 @@ export interface ReadApiOptions {
   extraRoutes?: Koa.Middleware[];
   /** Projection, lag and queue figures for /metrics, where this process has them (the all-in-one server). */
   metricSources?: MetricSources;
+  /**
+   * How often the read-model position is read from the checkpoints (default 100 ms). Cached answers can lag the
+   * projection by this much, so the all-in-one server, whose checkpoints are in memory, reads them far more often.
+   */
+  positionPollMs?: number;
 }
 
 export interface RunningReadApi {
@@ -83,17 +88,20 @@ function answerUnparsable(error: NodeJS.ErrnoException, socket: Duplex): void {
 export async function startReadApi(options: ReadApiOptions): Promise<RunningReadApi> {
   const { config, logger, readStore } = options;
   const clock = await startCheckpointClock(readStore, {
+    ...(options.positionPollMs ? { intervalMs: options.positionPollMs } : {}),
     onError: (error) => logger.warn({ err: error }, 'read-model position poll failed'),
   });
   let shuttingDown = false;
   const registry = createMetricsRegistry(options.metricSources);
+  const rateLimits = createRateLimits({
+    config, logger, metrics: rateLimitMetrics(registry), ...(options.rateLimitRedis ? { redis: options.rateLimitRedis } : {}),
+  });
   const app = createPublicApp({
     readStore, clock, config, logger, brand: options.brand,
-    health: () => (clock.reachable && clock.failed.length === 0 ? 'ok' : 'degraded'),
+    // Limits counted per process while Redis is down are a degradation too (issue 7: status says so).
+    health: () => (clock.reachable && clock.failed.length === 0 && rateLimits.mode() !== 'degraded' ? 'ok' : 'degraded'),
     metrics: metricsMiddleware(registry),
-    rateLimits: createRateLimits({
-      config, logger, metrics: rateLimitMetrics(registry), ...(options.rateLimitRedis ? { redis: options.rateLimitRedis } : {}),
-    }),
+    rateLimits,
     ...(options.extraRoutes ? { extraRoutes: options.extraRoutes } : {}),
   });
   const opsApp = createOpsApp({
