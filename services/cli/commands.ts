@@ -1,7 +1,9 @@
 /**
+ * The CLI is a composition root, so it may reach into projector/ for `rebuild`.
  * The registry of `watchcat` command groups. To add commands (rebuild, audit, state-at, export), write a module
  * exporting a `CliModule` and add it to this list.
  */
+import { registerRebuildCommand } from '../../projector/rebuild.command.ts';
 import { auditCommands } from '../audit/audit.commands.ts';
 import { stateAtCommands } from '../audit/state-at.commands.ts';
 import { catalogueCommands } from './catalogue.commands.ts';
@@ -14,4 +16,5 @@ export const CLI_MODULES: readonly CliModule[] = [
   serialCommands, watchCommands, catalogueCommands, historyCommands,
   auditCommands,
   stateAtCommands,
+  registerRebuildCommand,
 ];
