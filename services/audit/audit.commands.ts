@@ -11,11 +11,11 @@ import type { CliContext } from '../cli/cli-context.ts';
 import type { CliModule } from '../cli/cli-module.ts';
 import { startProgress, stderrProgress } from './audit-progress.ts';
 import { AuditError, linkedHistory, liveRecords, type HistorySource } from './audit-sources.ts';
-import { exportHistory, readExportFile, verifyRecords } from './chain-audit.ts';
+import { countLines, exportHistory, readExportFile, verifyRecords, type ExportSummary } from './chain-audit.ts';
 import { projectionsAuditCommand } from './projections-audit.command.ts';
 import type { VerifyOutcome } from './chain-verifier.ts';
 
-export function position(value: string): number {
+function position(value: string): number {
   if (!/^\d+$/.test(value.trim())) throw new InvalidArgumentError('expected a position, a whole number >= 0');
   return Number(value);
 }
@@ -45,16 +45,17 @@ async function runExport(context: CliContext, options: { from: number; out?: str
   const source = await linkedHistory(context, options.from);
   const sink = lineSink(context, options.out);
   const progress = startProgress('export', source.total, stderrProgress(context.note));
+  let summary: ExportSummary;
   try {
-    const summary = await exportHistory(source.records, sink.write, (done) => progress.update(done));
+    summary = await exportHistory(source.records, sink.write, (done) => progress.update(done));
+  } finally {
     progress.stop();
     await sink.end();
-    context.note(summary.count === 0
-      ? `export: no events after position ${options.from}`
-      : `export: ${summary.count} events (positions ${summary.first}..${summary.last})${options.out ? ` to ${options.out}` : ''}; head chain hash ${summary.headChainHash}`);
-  } finally {
     source.close();
   }
+  context.note(summary.count === 0
+    ? `export: no events after position ${options.from}`
+    : `export: ${summary.count} events (positions ${summary.first}..${summary.last})${options.out ? ` to ${options.out}` : ''}; head chain hash ${summary.headChainHash}`);
 }
 
 async function checked<T>(
@@ -75,7 +76,7 @@ function reportOutcome(context: CliContext, outcome: VerifyOutcome, what: string
   }
   const broken = outcome.broken;
   if (broken) {
-    const where = broken.stream === '' ? `after position ${broken.position}` : `at position ${broken.position} (stream ${broken.stream}, revision ${broken.revision})`;
+    const where = broken.stream === null ? `after position ${broken.position}` : `at position ${broken.position} (stream ${broken.stream}, revision ${broken.revision})`;
     throw new AuditError(`audit chain of ${what} broken ${where}: ${broken.problem}`);
   }
   if (!outcome.head) {
@@ -89,7 +90,7 @@ function reportOutcome(context: CliContext, outcome: VerifyOutcome, what: string
 async function runVerify(context: CliContext, file: string | undefined, options: { live?: boolean; expectHead?: Buffer }): Promise<void> {
   if (Boolean(file) === Boolean(options.live)) throw new AuditError('audit verify: give either an export FILE or --live');
   if (file) {
-    const source = { total: 0, records: readExportFile(file), close: () => {} };
+    const source = { total: await countLines(file), records: readExportFile(file), close: () => {} };
     const outcome = await checked(context, source, (onEvent) => verifyRecords(source.records, { allowAnchors: true, expectedHead: options.expectHead }, onEvent));
     reportOutcome(context, outcome, file);
     return;

@@ -47,6 +47,15 @@ export async function verifyRecords(
   return verifier.result();
 }
 
+/** Lines in a file (for progress), counted without decoding it. */
+export async function countLines(file: string): Promise<number> {
+  let lines = 0;
+  for await (const chunk of createReadStream(file)) {
+    for (let i = (chunk as Buffer).indexOf(10); i !== -1; i = (chunk as Buffer).indexOf(10, i + 1)) lines += 1;
+  }
+  return lines;
+}
+
 /** The records of an export file, line by line (blank lines skipped); a malformed line throws, naming it. */
 export async function* readExportFile(file: string): AsyncGenerator<AnchoredRecord> {
   const lines = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Number.POSITIVE_INFINITY });

@@ -14,8 +14,9 @@ import { GENESIS, toHex, type AnchoredRecord } from './audit-record.ts';
 
 export interface ChainBreak {
   position: number;
-  stream: string;
-  revision: number;
+  /** The broken event's stream and revision; null when the break is not one event (a missing recorded head). */
+  stream: string | null;
+  revision: number | null;
   problem: string;
 }
 
@@ -68,7 +69,7 @@ export class ChainVerifier {
     if (!broken && expected && !this.headSeen) {
       const last = this.previous;
       broken = {
-        position: last?.position ?? 0, stream: '', revision: -1,
+        position: last?.position ?? 0, stream: null, revision: null,
         problem: `the recorded head hash ${toHex(expected)} is not in the chain: the newest events were removed or the history was rewritten`,
       };
     }
