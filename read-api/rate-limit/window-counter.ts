@@ -58,7 +58,9 @@ export class WindowCounter {
       } catch (error) {
         this.degrade(error);
       }
-    } else if (this.redis) {
+    } else if (this.redis && this.redis.status !== 'ready') {
+      // Only a connection that is down pushes the next try back; requests during the pause must not, or a busy
+      // API would never go back to Redis.
       this.degrade(new Error(`redis connection is ${this.redis.status}`));
     }
     this.sweepMemory();
