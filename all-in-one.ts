@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { Redis } from 'ioredis';
 import type { Config } from './shared/config/config.ts';
 import type { Logger } from './shared/logging/logger.ts';
+import type { ReadStore } from './shared/ports/read-store.ts';
 import { openEventStore } from './shared/adapters/event-store.factory.ts';
 import { createReadStore } from './shared/adapters/read-store.factory.ts';
 import { createJobQueue } from './shared/adapters/job-queue.factory.ts';
@@ -25,6 +26,8 @@ import { publicBrand } from './shared/brand.ts';
 export interface RunningWatchcat {
   /** Ports actually bound (useful when the configuration asked for port 0). */
   ports: { public: number; ops: number; admin: number };
+  /** The read models this process serves (auditors compare them with a rebuild). */
+  readStore: ReadStore;
   close(): Promise<void>;
 }
 
@@ -76,6 +79,7 @@ export async function startWatchcat(config: Config, logger: Logger): Promise<Run
 
   return {
     ports: { public: address(api.server), ops: address(api.opsServer), admin: adminPort },
+    readStore,
     async close() {
       // Readiness turns false and in-flight requests finish first; then the projector and the stores go.
       await api.close();
