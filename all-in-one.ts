@@ -15,6 +15,7 @@ import { createJobQueue } from './shared/adapters/job-queue.factory.ts';
 import { createCommandService } from './services/command-service.ts';
 import { seedDemo } from './services/import/seed-demo.ts';
 import { createAdminApp } from './services/admin/admin-app.ts';
+import { projectionsAuditRoute } from './services/audit/projections-audit.route.ts';
 import { createProjector } from './projector/runner.ts';
 
 import { startReadApi } from './read-api/server.ts';
@@ -65,6 +66,7 @@ export async function startWatchcat(config: Config, logger: Logger): Promise<Run
     ...(redis ? { rateLimitRedis: redis } : {}),
     // In-memory checkpoints cost next to nothing to read; MongoDB ones are read at the default pace.
     ...(config.MONGODB_URL ? {} : { positionPollMs: 5 }),
+    opsRoutes: [projectionsAuditRoute({ eventStore, live: readStore })],
     extraRoutes: [discoveryRoutes({ operations: publicOperations, config })],
     metricSources: {
       projections: () => projector.status().map((p) => ({ name: p.name, position: p.position, failed: p.status === 'failed' })),

@@ -33,6 +33,8 @@ export interface ReadApiOptions {
    * projection by this much, so the all-in-one server, whose checkpoints are in memory, reads them far more often.
    */
   positionPollMs?: number;
+  /** Further routes on the operations port. */
+  opsRoutes?: Koa.Middleware[];
 }
 
 export interface RunningReadApi {
@@ -106,6 +108,7 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
   });
   const opsApp = createOpsApp({
     registry,
+    ...(options.opsRoutes ? { extraRoutes: options.opsRoutes } : {}),
     readiness: async () => {
       let store = 'ok';
       try {

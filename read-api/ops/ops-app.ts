@@ -16,9 +16,11 @@ export interface OpsAppDeps {
   /** Not ready when the read store is unreachable, a projection failed, or the process is shutting down. */
   readiness: () => Promise<Readiness>;
   registry: Registry;
+  /** Further operator routes of the process (e.g. the embedded server's read-model audit). */
+  extraRoutes?: Koa.Middleware[];
 }
 
-export function createOpsApp({ readiness, registry }: OpsAppDeps): Koa {
+export function createOpsApp({ readiness, registry, extraRoutes = [] }: OpsAppDeps): Koa {
   const router = new Router();
   // Alive as long as the event loop answers: restarting would not fix what readiness reports.
   router.get('/healthz', (ctx) => { ctx.body = { status: 'ok' }; });
@@ -37,6 +39,7 @@ export function createOpsApp({ readiness, registry }: OpsAppDeps): Koa {
     ctx.body = await registry.metrics();
   });
   const app = new Koa();
+  for (const routes of extraRoutes) app.use(routes);
   app.use(router.routes()).use(router.allowedMethods());
   return app;
 }

@@ -1,7 +1,7 @@
 /**
  * `watchcat audit projections [--projection NAME...]`: the live read models against the history, document by
- * document; exit code 1 on any difference. The live models must be reachable from the CLI: MongoDB (MONGODB_URL).
- * In the embedded mode they live in the server's memory, where the server itself must run `auditProjections`.
+ * document; exit code 1 on any difference. With MongoDB (MONGODB_URL) the CLI reads the live models itself; in the
+ * embedded mode they live in the server's memory, so the server runs the audit on its operations port.
  */
 import { Option, type Command } from 'commander';
 import { createReadStore } from '../../shared/adapters/read-store.factory.ts';
@@ -11,32 +11,56 @@ import { rebuildProgress, stderrProgress } from './audit-progress.ts';
 import { AuditError } from './audit-sources.ts';
 import { describeDifference } from './compare-read-models.ts';
 import { auditProjections } from './projections-audit.ts';
+import { PROJECTIONS_AUDIT_PATH, type ProjectionsAuditReport } from './projections-audit.route.ts';
 
-async function run(context: CliContext, names: string[] | undefined): Promise<void> {
-  const config = context.config();
-  if (!config.MONGODB_URL) {
-    throw new AuditError('audit projections needs the live read models: set MONGODB_URL (the embedded server keeps them in its own memory, out of the CLI\'s reach)');
-  }
-  const projections = selectProjections(names);
-  const live = await createReadStore(config);
+/** Prints the findings and throws when the read models do not match the history. */
+function conclude(context: CliContext, report: ProjectionsAuditReport): void {
+  for (const difference of report.differences) context.out(difference);
+  const at = Object.entries(report.positions).map(([name, position]) => `${name} at ${position}`).join(', ');
+  if (report.moved) throw new AuditError(`the live read models kept moving during the comparison (${at}): run it again when the projector is idle`);
+  if (report.failed.length > 0) throw new AuditError(`projection(s) ${report.failed.join(', ')} stopped on an event they cannot apply`);
+  if (report.differences.length > 0) throw new AuditError(`${report.differences.length} document(s) differ from what the history produces (${at})`);
+  context.out(`read models match the history: ${at}`);
+}
+
+/** MongoDB: the CLI reaches the live read models itself and rebuilds the shadow here. */
+async function auditMongo(context: CliContext, names: string[] | undefined): Promise<ProjectionsAuditReport> {
+  const live = await createReadStore(context.config());
   const progress = rebuildProgress('shadow rebuild', stderrProgress(context.note));
   try {
-    const audit = await auditProjections({ eventStore: await context.store(), live, projections, onProgress: progress.onProgress });
+    const audit = await auditProjections({
+      eventStore: await context.store(), live, projections: selectProjections(names), onProgress: progress.onProgress,
+    });
     progress.stop();
-    for (const difference of audit.differences) context.out(describeDifference(difference));
-    const at = Object.entries(audit.positions).map(([name, position]) => `${name} at ${position}`).join(', ');
-    if (audit.moved) throw new AuditError(`the live read models kept moving during the comparison (${at}): run it again when the projector is idle`);
-    if (audit.failed.length > 0) throw new AuditError(`projection(s) ${audit.failed.join(', ')} stopped on an event they cannot apply`);
-    if (audit.differences.length > 0) throw new AuditError(`${audit.differences.length} document(s) differ from what the history produces (${at})`);
-    context.out(`read models match the history: ${at}`);
+    return { ...audit, differences: audit.differences.map(describeDifference) };
   } finally {
     await live.close();
   }
 }
 
+/** Embedded mode: the live read models are in the running server's memory, so the server runs the audit. */
+async function auditEmbedded(context: CliContext, server: string): Promise<ProjectionsAuditReport> {
+  let response: Response;
+  try {
+    response = await fetch(new URL(PROJECTIONS_AUDIT_PATH, server));
+  } catch {
+    throw new AuditError(`no server answers on ${server}: start it (npm start) or set MONGODB_URL to audit MongoDB read models`);
+  }
+  if (response.status !== 200 && response.status !== 409) throw new AuditError(`${server} answered ${response.status} to the audit`);
+  return (await response.json()) as ProjectionsAuditReport;
+}
+
+async function run(context: CliContext, options: { projection?: string[]; server?: string }): Promise<void> {
+  const config = context.config();
+  if (config.MONGODB_URL) return conclude(context, await auditMongo(context, options.projection));
+  if (options.projection) throw new AuditError('--projection applies to MongoDB read models; the embedded server audits them all');
+  conclude(context, await auditEmbedded(context, options.server ?? `http://127.0.0.1:${config.OPS_PORT}`));
+}
+
 export function projectionsAuditCommand(audit: Command, context: CliContext): void {
   audit.command('projections')
-    .description('rebuild every projection from the history into a shadow store and compare it with the live read models (MongoDB), document by document; exit code 1 on a difference')
-    .addOption(new Option('--projection <name...>', 'only these projections').choices(PROJECTION_NAMES))
-    .action((options: { projection?: string[] }) => run(context, options.projection));
+    .description('rebuild every projection from the history into a shadow store and compare it with the live read models, document by document; exit code 1 on a difference')
+    .addOption(new Option('--projection <name...>', 'only these projections (MongoDB read models)').choices(PROJECTION_NAMES))
+    .option('--server <url>', 'operations port of the embedded server holding the live read models (default http://127.0.0.1:OPS_PORT)')
+    .action((options: { projection?: string[]; server?: string }) => run(context, options));
 }

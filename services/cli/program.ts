@@ -7,6 +7,7 @@ import { CatalogueFileError } from '../import/catalogue-validation.ts';
 import { DomainError } from '../domain/domain-error.ts';
 import { createCliContext, type CliContext } from './cli-context.ts';
 import { CatalogueReadError } from './catalogue.commands.ts';
+import { AuditError } from '../audit/audit-sources.ts';
 import { CLI_MODULES } from './commands.ts';
 
 export const EXIT_FAILURE = 1;
@@ -24,7 +25,8 @@ export function buildProgram(context: CliContext): Command {
 /** The exit code of a failure, after writing its one-line message (commander has already written its own). */
 function report(error: unknown, context: CliContext): number {
   if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : EXIT_USAGE;
-  const known = error instanceof DomainError || error instanceof CatalogueFileError || error instanceof CatalogueReadError;
+  const known = error instanceof DomainError || error instanceof CatalogueFileError || error instanceof CatalogueReadError
+    || error instanceof AuditError;
   const message = error instanceof Error ? error.message : String(error);
   context.note(`watchcat: ${known ? message : `failed: ${message}`}`);
   return EXIT_FAILURE;

@@ -1,0 +1,54 @@
+import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startWatchcat, type RunningWatchcat } from '../../all-in-one.ts';
+import { loadConfig } from '../../shared/config/config.ts';
+import { createLogger } from '../../shared/logging/logger.ts';
+import type { WatchDoc } from '../../shared/read-models/documents.ts';
+import { run } from '../../services/cli/program.ts';
+import { createCliContext } from '../../services/cli/cli-context.ts';
+
+describe('audit projections against the embedded server', function () {
+  this.timeout(120_000);
+  let dataDir: string;
+  let service: RunningWatchcat;
+
+  before(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'watchcat-audit-'));
+    service = await startWatchcat(
+      loadConfig({ DATA_DIR: dataDir, PORT: '0', OPS_PORT: '0', ADMIN_PORT: '0', HOST: '127.0.0.1' }),
+      createLogger('silent', 'audit-test'),
+    );
+  });
+  after(async () => {
+    await service?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  /** Runs `watchcat audit projections --server ...` in this process and returns its exit code and output. */
+  async function auditCli(): Promise<{ code: number; out: string[]; notes: string[] }> {
+    const out: string[] = [];
+    const notes: string[] = [];
+    const context = { ...createCliContext({ DATA_DIR: dataDir }), out: (line: string) => out.push(line), note: (line: string) => notes.push(line) };
+    const code = await run(['node', 'watchcat', 'audit', 'projections', '--server', `http://127.0.0.1:${service.ports.ops}`], context);
+    return { code, out, notes };
+  }
+
+  it('finds no difference on a freshly started service', async () => {
+    const result = await auditCli();
+    expect(result.code, result.notes.join('\n')).to.equal(0);
+    expect(result.out.at(-1)).to.match(/^read models match the history/);
+  });
+
+  it('names a read-model document altered by hand, and exits non-zero', async () => {
+    const doc = await service.readStore.get<WatchDoc>('watches', 'fr:AUR-DR-001');
+    expect(doc).to.not.equal(null);
+    const tampered: WatchDoc = { ...doc!, price_cents: 1, position: doc!.position + 1 };
+    await service.readStore.write('watches', [{ put: tampered }]);
+    const result = await auditCli();
+    expect(result.code).to.equal(1);
+    expect(result.out.join('\n')).to.contain('fr:AUR-DR-001').and.to.contain('price_cents');
+    expect(result.notes.join('\n')).to.match(/document\(s\) differ/);
+  });
+});
