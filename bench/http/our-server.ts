@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { loadConfig } from '../../shared/config/config.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
-import { DEMO_BRAND } from '../../services/demo/brand.ts';
+import { publicBrand } from '../../shared/brand.ts';
 import { discoveryRoutes } from '../../read-api/discovery/discovery-routes.ts';
 import { publicOperations } from '../../read-api/operations/index.ts';
 import { connectRateLimitRedis } from '../../read-api/rate-limit/rate-limit-redis.ts';
@@ -32,10 +32,9 @@ export async function startOurServer(readStore: ReadStore, redisUrl?: string): P
   if (redis) await new Promise<void>((resolve) => redis.once('ready', () => resolve()));
   const running = await startReadApi({
     config, logger, readStore,
-    brand: {
-      name: DEMO_BRAND.name, tagline: DEMO_BRAND.tagline, country: DEMO_BRAND.country, founded: DEMO_BRAND.founded,
-      website: config.PUBLIC_BASE_URL,
-    },
+    brand: publicBrand(config),
+    // As the all-in-one server does over its in-memory store (all-in-one.ts).
+    positionPollMs: 5,
     extraRoutes: [discoveryRoutes({ operations: publicOperations, config })],
     ...(redis ? { rateLimitRedis: redis } : {}),
   });

@@ -15,7 +15,7 @@ import { publicOperations } from '../../read-api/operations/index.ts';
 import type { OperationEnv, PublicOperation } from '../../read-api/operations/public-operation.ts';
 import { verifyOperation } from '../../read-api/operations/verify.operation.ts';
 import { compileRequestValidator, type RawRequest } from '../../read-api/validation/request-validator.ts';
-import { DEMO_BRAND } from '../../services/demo/brand.ts';
+import { publicBrand } from '../../shared/brand.ts';
 import { seededRandom } from '../../services/demo/serials.ts';
 import { demoReadModel } from '../fixtures/demo-read-model.ts';
 import { quantile, ratio, round } from '../report/stats.ts';
@@ -158,6 +158,6 @@ function operationEnv(readStore: ReadStore): OperationEnv {
     readStore, config, operations: publicOperations,
     clock: { current: () => 0, updatedAt: null },
     health: () => 'ok',
-    brand: { name: DEMO_BRAND.name, tagline: DEMO_BRAND.tagline, country: DEMO_BRAND.country, founded: DEMO_BRAND.founded, website: config.PUBLIC_BASE_URL },
+    brand: publicBrand(config),
   };
 }

@@ -13,7 +13,6 @@ import { tempo } from './collections/tempo.ts';
 import type { DemoCollection } from './demo-types.ts';
 import { demoSerials } from './serials.ts';
 
-export { DEMO_BRAND } from './brand.ts';
 export { DEMO_SERIALS } from './serials.ts';
 
 const DEMO_COLLECTIONS: readonly DemoCollection[] = [lumiere, regate, abysse, tempo, aeronef, astrale, heritage];

@@ -3,7 +3,7 @@
  * text in both languages, specifications, images, features and SEO, phrased the same way across the catalogue.
  */
 import type { Language, LocalizedList, LocalizedText, WatchPublished } from '../../shared/events/index.ts';
-import { DEMO_BRAND } from './brand.ts';
+import { BRAND } from '../../shared/brand.ts';
 import type { ConfiguratorEntry } from '../catalogue/catalogue-file.ts';
 import type { CollectionProfile, DemoCollection, WatchVariant } from './demo-types.ts';
 import { DIALS, MATERIALS, STRAPS } from './vocabulary.ts';
@@ -94,7 +94,7 @@ export function buildWatch(profile: CollectionProfile, variant: WatchVariant): W
     images,
     features: featuresOf(profile, variant, size),
     seo: {
-      title: both((l) => `${name[l]} | ${profile.collection.name[l]} | ${DEMO_BRAND.name}`),
+      title: both((l) => `${name[l]} | ${profile.collection.name[l]} | ${BRAND.name}`),
       description: {
         en: `${short.en} ${size('en')} case in ${material.phrase.en}, ref. ${reference}.`,
         fr: `${short.fr} Boîtier de ${size('fr')} en ${material.phrase.fr}, réf. ${reference}.`,
@@ -104,7 +104,7 @@ export function buildWatch(profile: CollectionProfile, variant: WatchVariant): W
         fr: [name.fr, reference, ...profile.keywords.fr, material.spec.fr],
       },
     },
-    manufacture: { name: DEMO_BRAND.name, origin: DEMO_BRAND.origin, workshop: profile.workshop },
+    manufacture: { name: BRAND.name, origin: BRAND.origin, workshop: profile.workshop },
     customizable: variant.customizable ?? true,
     price_cents: variant.price_cents,
     stock_status: variant.stock_status,
