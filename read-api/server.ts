@@ -33,6 +33,11 @@ export interface ReadApiOptions {
    * projection by this much, so the all-in-one server, whose checkpoints are in memory, reads them far more often.
    */
   positionPollMs?: number;
+  /**
+   * Longest time a client may take to send a whole request, head and body (default 15 s); a slower one gets 408
+   * and its connection is closed, so trickled bodies cannot hold connections for Node's default five minutes.
+   */
+  requestTimeoutMs?: number;
   /** Further routes on the operations port. */
   opsRoutes?: Koa.Middleware[];
 }
@@ -120,7 +125,11 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
       return { ready, checks: { read_store: store, failed_projections: clock.failed, position: clock.current(), shutting_down: shuttingDown } };
     },
   });
-  const server = createServer(app.callback());
+  const requestTimeout = options.requestTimeoutMs ?? 15_000;
+  const server = createServer(
+    { requestTimeout, headersTimeout: Math.min(requestTimeout, 10_000), connectionsCheckingInterval: Math.min(requestTimeout, 1_000) },
+    app.callback(),
+  );
   server.on('clientError', answerUnparsable);
   const opsServer = createServer(opsApp.callback());
   await listen(server, config.PORT, config.HOST);

@@ -4,6 +4,7 @@
  * verification operation).
  */
 import { request as httpRequest } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
@@ -17,6 +18,8 @@ const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? 20251121);
 const FUZZ_BUDGET_MS = Number(process.env.FUZZ_BUDGET_MS ?? 15_000);
 /** An answer slower than this is a failure: every operation is a lookup in memory. */
 const SLOW_MS = 1_000;
+/** Longest time a client may take to send a request, shortened from the server's default for the test. */
+const REQUEST_TIMEOUT_MS = 1_500;
 /** The query operators the read API itself builds; anything else came from a request. */
 const OWN_OPERATORS = new Set(['$regex', '$gte', '$lte', '$in', '$eq']);
 
@@ -93,7 +96,7 @@ describe('hostile input against the whole read API', function () {
     const store = createMemoryReadStore();
     await loadFixtureCatalogue(store);
     spy = spyOnFilters(store);
-    api = await startReadApiUnderTest({ readStore: spy.store });
+    api = await startReadApiUnderTest({ readStore: spy.store, requestTimeoutMs: REQUEST_TIMEOUT_MS });
   });
   after(async function () {
     await api.close();
@@ -154,15 +157,23 @@ describe('hostile input against the whole read API', function () {
     expect((await send(api.url, '/api/public/status')).status, 'the server is still up').to.equal(200);
   });
 
-  it('keeps answering other clients at once while twenty clients trickle request bodies byte by byte', async function () {
+  it('keeps answering other clients at once while twenty clients trickle bodies, then cuts the trickles with 408', async function () {
     const slow = Array.from({ length: 20 }, () => {
       const req = httpRequest(`${api.url}/api/public/configurator/price`, {
         method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
       });
-      req.on('error', () => {}); // destroyed below, on purpose
+      const answer = new Promise<{ status: number; body: string; ms: number } | 'cut'>((resolve) => {
+        req.on('response', (res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => { body += chunk.toString(); });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body, ms: performance.now() - started }));
+        });
+        req.on('error', () => resolve('cut'));
+      });
+      const started = performance.now();
       req.write('{"collection":');
       const drip = setInterval(() => req.write(' '), 50);
-      return { req, drip };
+      return { req, drip, answer };
     });
     try {
       for (let i = 0; i < 20; i++) {
@@ -171,6 +182,15 @@ describe('hostile input against the whole read API', function () {
         expect(answer.status).to.equal(200);
         expect(performance.now() - started).to.be.below(SLOW_MS);
       }
+      for (const { answer } of slow) {
+        const got = await Promise.race([answer, sleep(REQUEST_TIMEOUT_MS + 3_000).then(() => 'still open' as const)]);
+        expect(got, 'a trickled request').to.be.an('object');
+        const { status, body, ms } = got as { status: number; body: string; ms: number };
+        expect(status).to.equal(408);
+        expect(JSON.parse(body)).to.deep.equal({ detail: 'Request Timeout' });
+        expect(ms).to.be.below(REQUEST_TIMEOUT_MS + 2_500);
+      }
+      expect(api.errors().map((line) => line.msg), 'a cut request is not a server error').to.deep.equal([]);
     } finally {
       for (const { req, drip } of slow) {
         clearInterval(drip);

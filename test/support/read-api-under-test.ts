@@ -38,6 +38,7 @@ export interface ReadApiUnderTestOptions {
   env?: Record<string, string>;
   readStore?: ReadStore;
   rateLimitRedis?: Redis;
+  requestTimeoutMs?: number;
 }
 
 const urlOf = (running: { address(): AddressInfo | string | null }) => `http://127.0.0.1:${(running.address() as AddressInfo).port}`;
@@ -56,6 +57,7 @@ export async function startReadApiUnderTest(options: ReadApiUnderTestOptions = {
     config, logger, readStore: store, brand: TEST_BRAND,
     extraRoutes: [discoveryRoutes({ operations: publicOperations, config })],
     ...(options.rateLimitRedis ? { rateLimitRedis: options.rateLimitRedis } : {}),
+    ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
   });
   return {
     url: urlOf(running.server),
