@@ -48,9 +48,15 @@ function operationHandler(operation: PublicOperation, env: OperationEnv, cache: 
   const validate = compileRequestValidator(spec);
   const cacheControl = spec.cacheControl;
   return async (ctx) => {
+    const position = env.clock.current();
+    // A URL answered before at this position is answered again without parsing or validating it: the same URL
+    // always validates to the same request. Other spellings of that request meet under the canonical key below.
+    const urlKey = operation.cacheable ? `${spec.id} ${ctx.url}` : '';
+    const known = operation.cacheable ? cache.get(urlKey, position) : undefined;
+    if (known !== undefined) return send(ctx, known, position, cacheControl);
+
     const body = spec.body ? decodeBody(await readBodyText(ctx.req), ctx.req.headers['content-type']) : undefined;
     const request = validate({ query: ctx.query, path: ctx.params as Record<string, string>, body });
-    const position = env.clock.current();
     let answer: RenderedAnswer | undefined;
     let key = '';
     if (operation.cacheable) {
@@ -62,6 +68,7 @@ function operationHandler(operation: PublicOperation, env: OperationEnv, cache: 
       answer = renderAnswer(result.status, result.body);
       if (operation.cacheable && answer.status === 200) cache.set(key, position, answer);
     }
+    if (operation.cacheable && answer.status === 200) cache.set(urlKey, position, answer);
     send(ctx, answer, position, cacheControl);
   };
 }
