@@ -16,7 +16,7 @@ import type { OperationEnv, PublicOperation } from '../../read-api/operations/pu
 import { verifyOperation } from '../../read-api/operations/verify.operation.ts';
 import { compileRequestValidator, type RawRequest } from '../../read-api/validation/request-validator.ts';
 import { publicBrand } from '../../shared/brand.ts';
-import { seededRandom } from '../../services/demo/serials.ts';
+import { seededRandom } from '../../shared/random/seeded-random.ts';
 import { demoReadModel } from '../fixtures/demo-read-model.ts';
 import { quantile, ratio, round } from '../report/stats.ts';
 

@@ -3,6 +3,7 @@
  * seeded generator, so every start of the demo registers exactly the same serials.
  */
 import type { SerialEntry } from '../catalogue/catalogue-file.ts';
+import { seededRandom } from '../../shared/random/seeded-random.ts';
 
 /** Serials to cite in docs and tests. `notFound` is never registered. */
 export const DEMO_SERIALS = {
@@ -23,18 +24,6 @@ const STOLEN_COUNT = 6;
 const SEED = 1891;
 /** Generated serial numbers start above every fixed one, so the two can never collide. */
 const FIRST_GENERATED_NUMBER = 100_000;
-
-/** mulberry32: a tiny, well-spread 32-bit generator; enough for demo data, never for anything secret. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 export interface SerialSource {
   reference: string;

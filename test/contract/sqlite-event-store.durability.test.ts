@@ -14,20 +14,9 @@ import type { EventStore, RecordedEvent } from '../../shared/ports/event-store.t
 import { streams } from '../../shared/ports/event-store.ts';
 import { serialReportedStolen } from '../fixtures/events.ts';
 import { brokenHashPositions } from '../support/sqlite-hash-chain.ts';
+import { seededRandom } from '../../shared/random/seeded-random.ts';
 
 const APPENDER = fileURLToPath(new URL('../support/kill-child/sqlite-appender.ts', import.meta.url));
-
-/** mulberry32: a tiny seeded generator, so a failing run can be replayed with its seed. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function readEverything(store: EventStore): Promise<RecordedEvent[]> {
   const all: RecordedEvent[] = [];

@@ -16,7 +16,7 @@ import { createCommandService } from '../../services/command-service.ts';
 import { importCatalogue } from '../../services/import/import-catalogue.ts';
 import { tinyCatalogue } from '../services/support/tiny-catalogue.ts';
 import { spawnTs } from '../support/child-process.ts';
-import { between, seededRandom } from '../support/seeded-random.ts';
+import { between, seededRandom } from '../../shared/random/seeded-random.ts';
 import { brokenHashPositions } from '../support/sqlite-hash-chain.ts';
 
 const BURST = fileURLToPath(new URL('../support/crash-children/command-burst.ts', import.meta.url));

@@ -24,7 +24,7 @@ import { PROJECTION_NAMES } from '../../projector/projections/index.ts';
 import { spawnTs } from '../support/child-process.ts';
 import { openJournaledReadStore } from '../support/journaled-read-store.ts';
 import { appendLargeHistory } from '../support/large-history.ts';
-import { between, seededRandom } from '../support/seeded-random.ts';
+import { between, seededRandom } from '../../shared/random/seeded-random.ts';
 
 const CHILD = fileURLToPath(new URL('../support/crash-children/projector-child.ts', import.meta.url));
 const KILLS = Number(process.env.CRASH_KILLS ?? 6);

@@ -12,7 +12,7 @@ import {
   watchPublished, watchStockChanged, watchWithdrawn,
 } from '../fixtures/events.ts';
 import { appendAll } from '../projector/support/history.ts';
-import { between, seededRandom } from './seeded-random.ts';
+import { between, seededRandom } from '../../shared/random/seeded-random.ts';
 
 const event = <T extends EventType>(type: T, data: EventOf<T>['data']): NewEvent =>
   ({ id: randomUUID(), type, data, metadata: eventMetadata() }) as NewEvent;

@@ -1,4 +1,7 @@
-/** mulberry32: a tiny seeded generator, so that a failing crash run can be replayed with its seed. */
+/**
+ * mulberry32: a tiny, well-spread 32-bit generator. Deterministic data (the demo serials) and replayable test runs
+ * (crash points, fuzz) draw from it; never use it for anything secret.
+ */
 export function seededRandom(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
@@ -6,7 +9,7 @@ export function seededRandom(seed: number): () => number {
     let t = state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
   };
 }
 
