@@ -16,9 +16,12 @@ export interface TestRequest {
   body?: string | Buffer;
 }
 
+/** `path` is sent as the request line's target exactly as given (`new URL` would read `//api` as a host name). */
 export function send(baseUrl: string, path: string, options: TestRequest = {}): Promise<TestResponse> {
+  const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
-    const req = httpRequest(new URL(path, baseUrl), { method: options.method ?? 'GET', headers: options.headers ?? {} }, (res) => {
+    const target = { hostname, port, path, method: options.method ?? 'GET', headers: options.headers ?? {} };
+    const req = httpRequest(target, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
