@@ -17,6 +17,7 @@ import { seedDemo } from './services/import/seed-demo.ts';
 import { createAdminApp } from './services/admin/admin-app.ts';
 import { projectionsAuditRoute } from './services/audit/projections-audit.route.ts';
 import { createProjector } from './projector/runner.ts';
+import { PROJECTION_RETRY_POLICY } from './projector/retry-policy.ts';
 
 import { startReadApi } from './read-api/server.ts';
 import { publicOperations } from './read-api/operations/index.ts';
@@ -46,7 +47,7 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 export async function startWatchcat(config: Config, logger: Logger): Promise<RunningWatchcat> {
   const eventStore = openEventStore(config);
   const readStore = await createReadStore(config);
-  const queue = createJobQueue(config, { attempts: 5, backoffMs: 500 });
+  const queue = createJobQueue(config, PROJECTION_RETRY_POLICY);
   const projector = createProjector({ eventStore, readStore, queue, logger });
   const commands = createCommandService(eventStore, { actor: 'admin-api' });
 

@@ -9,16 +9,15 @@ import { createJobQueue } from '../shared/adapters/job-queue.factory.ts';
 import { createReadStore } from '../shared/adapters/read-store.factory.ts';
 import { loadConfig } from '../shared/config/config.ts';
 import { createLogger } from '../shared/logging/logger.ts';
+import { onShutdownSignal } from '../shared/process/shutdown.ts';
+import { PROJECTION_RETRY_POLICY } from './retry-policy.ts';
 import { createProjector } from './runner.ts';
-
-/** A poison event is retried five times over about half a minute before its projection is marked failed. */
-const RETRY_POLICY = { attempts: 5, backoffMs: 1_000 };
 
 const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL, 'projector');
 const eventStore = openEventStore(config);
 const readStore = await createReadStore(config);
-const queue = createJobQueue(config, RETRY_POLICY, {
+const queue = createJobQueue(config, PROJECTION_RETRY_POLICY, {
   concurrency: 4,
   onError: (error) => logger.warn({ err: error }, 'job queue error'),
 });
@@ -26,22 +25,10 @@ const projector = createProjector({ eventStore, readStore, queue, logger });
 projector.start();
 logger.info({ projections: projector.positions() }, 'projector started');
 
-let stopping = false;
-async function shutdown(signal: string): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  logger.info({ signal }, 'projector stopping');
+onShutdownSignal(logger, 'projector', async () => {
   await projector.stop();
   await queue.close();
   await readStore.close();
   await eventStore.close();
-  logger.info({ positions: projector.positions() }, 'projector stopped');
-}
-for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-  process.once(signal, () => {
-    shutdown(signal).then(() => process.exit(0), (error: unknown) => {
-      logger.error({ err: error }, 'projector did not stop cleanly');
-      process.exit(1);
-    });
-  });
-}
+  logger.info({ positions: projector.positions() }, 'projections at stop');
+});

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { openEventStore } from '../shared/adapters/event-store.factory.ts';
 import { loadConfig } from '../shared/config/config.ts';
 import { createLogger } from '../shared/logging/logger.ts';
+import { onShutdownSignal } from '../shared/process/shutdown.ts';
 import { createAdminApp } from './admin/admin-app.ts';
 import { createCommandService } from './command-service.ts';
 
@@ -20,12 +21,9 @@ const server = app.listen(config.ADMIN_PORT, config.HOST);
 await once(server, 'listening');
 logger.info({ port: (server.address() as AddressInfo).port }, 'admin API listening');
 
-async function shutdown(signal: string): Promise<void> {
-  logger.info({ signal }, 'shutting down');
+onShutdownSignal(logger, 'admin API', async () => {
   const closed = new Promise((resolve) => server.close(resolve));
   server.closeIdleConnections();
   await closed;
   await store.close();
-  process.exit(0);
-}
-for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, () => void shutdown(signal));
+});
