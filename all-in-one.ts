@@ -45,9 +45,9 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 }
 
 export async function startWatchcat(config: Config, logger: Logger): Promise<RunningWatchcat> {
-  const eventStore = openEventStore(config);
+  const eventStore = await openEventStore(config);
   const readStore = await createReadStore(config);
-  const queue = createJobQueue(config, PROJECTION_RETRY_POLICY);
+  const queue = await createJobQueue(config, PROJECTION_RETRY_POLICY);
   const projector = createProjector({ eventStore, readStore, queue, logger });
   const commands = createCommandService(eventStore, { actor: 'admin-api' });
 

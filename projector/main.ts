@@ -15,9 +15,9 @@ import { createProjector } from './runner.ts';
 
 const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL, 'projector');
-const eventStore = openEventStore(config);
+const eventStore = await openEventStore(config);
 const readStore = await createReadStore(config);
-const queue = createJobQueue(config, PROJECTION_RETRY_POLICY, {
+const queue = await createJobQueue(config, PROJECTION_RETRY_POLICY, {
   concurrency: 4,
   onError: (error) => logger.warn({ err: error }, 'job queue error'),
 });

@@ -13,7 +13,7 @@ import { createCommandService } from './command-service.ts';
 
 const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL, 'watchcat-services');
-const store = openEventStore(config);
+const store = await openEventStore(config);
 const app = createAdminApp(createCommandService(store, { actor: 'admin-api' }), config, logger);
 if (config.ADMIN_API_KEYS.trim() === '') logger.warn('ADMIN_API_KEYS is empty: every admin request will be refused');
 

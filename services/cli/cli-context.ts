@@ -26,7 +26,7 @@ export function createCliContext(env: NodeJS.ProcessEnv = process.env): CliConte
   let store: Promise<EventStore> | undefined;
   const context: CliContext = {
     config: () => (config ??= loadConfig(env)),
-    store: () => (store ??= Promise.resolve(openEventStore(context.config()))),
+    store: () => (store ??= openEventStore(context.config())),
     service: async () => createCommandService(await context.store(), { actor: CLI_ACTOR }),
     out: (line) => process.stdout.write(`${line}\n`),
     note: (line) => process.stderr.write(`${line}\n`),

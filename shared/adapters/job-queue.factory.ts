@@ -1,7 +1,9 @@
-/** Picks the job queue from the configuration: BullMQ on Redis when `REDIS_URL` is set, in process otherwise. */
+/**
+ * Picks the job queue from the configuration: BullMQ on Redis when `REDIS_URL` is set, in process otherwise. BullMQ
+ * is loaded only when chosen.
+ */
 import type { Config } from '../config/config.ts';
 import type { JobQueue, RetryPolicy } from '../ports/job-queue.ts';
-import { createBullMqJobQueue } from './bullmq-job-queue.ts';
 import { createInlineJobQueue } from './inline-job-queue.ts';
 
 export interface JobQueueSettings {
@@ -13,10 +15,11 @@ export interface JobQueueSettings {
   onError?: (error: Error) => void;
 }
 
-export function createJobQueue(
+export async function createJobQueue(
   config: Pick<Config, 'REDIS_URL'>, policy: RetryPolicy, settings: JobQueueSettings = {},
-): JobQueue {
+): Promise<JobQueue> {
   if (!config.REDIS_URL) return createInlineJobQueue(policy);
+  const { createBullMqJobQueue } = await import('./bullmq-job-queue.ts');
   return createBullMqJobQueue({
     redisUrl: config.REDIS_URL,
     queueName: settings.queueName ?? 'projections',

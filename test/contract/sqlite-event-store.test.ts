@@ -126,7 +126,7 @@ describe('SqliteEventStore specifics', function () {
   });
 
   it('the factory opens the SQLite file under DATA_DIR when no EVENTSTORE_URL is set', async function () {
-    const store = openEventStore(loadConfig({ DATA_DIR: dir }));
+    const store = await openEventStore(loadConfig({ DATA_DIR: dir }));
     const serial = randomSerial();
     await store.append(streams.serial(serial), [serialRegistered(serial)], 'no_stream');
     await store.close();
