@@ -12,7 +12,7 @@ import { frontDoor } from './middleware/front-door.ts';
 import { publicOperationHandlers, publicOperations } from './operations/index.ts';
 import type { HealthProbe, PublicBrand } from './operations/public-operation.ts';
 import type { ReadModelClock } from './read-model-clock.ts';
-import { publicRouter } from './routes.ts';
+import { publicRouter, type RouteOptions } from './routes.ts';
 
 export interface PublicAppDeps {
   readStore: ReadStore;
@@ -29,6 +29,8 @@ export interface PublicAppDeps {
   metrics?: Koa.Middleware;
   /** Largest number of cached GET answers (default 2000). */
   cacheEntries?: number;
+  /** Where GET answers are recorded for the answer replay in front of Koa (cache/answer-replay.ts). */
+  replay?: RouteOptions['replay'];
 }
 
 const PUBLIC_PREFIX = '/api/public/';
@@ -42,6 +44,7 @@ export function createPublicApp(deps: PublicAppDeps): Koa {
   const router = publicRouter(publicOperationHandlers, env, {
     cache: new ResponseCache(deps.cacheEntries),
     ...(deps.rateLimits ? { verifyLimit: deps.rateLimits.verify } : {}),
+    ...(deps.replay ? { replay: deps.replay } : {}),
   });
   if (deps.metrics) app.use(deps.metrics);
   app.use(frontDoor(deps.logger));

@@ -4,7 +4,7 @@
  * server, which differ only in where the read store comes from. `close()` stops accepting connections, lets the
  * requests in flight finish, then stops the clock.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type Koa from 'koa';
 import type { Redis } from 'ioredis';
@@ -13,7 +13,9 @@ import type { Logger } from '../shared/logging/logger.ts';
 import type { ReadStore } from '../shared/ports/read-store.ts';
 import { createPublicApp } from './app.ts';
 import { createOpsApp } from './ops/ops-app.ts';
-import { createMetricsRegistry, metricsMiddleware, rateLimitMetrics, type MetricSources } from './ops/metrics.ts';
+import { answerReplay, type AnswerReplay, type ReplayCache } from './cache/answer-replay.ts';
+import { ResponseCache } from './cache/response-cache.ts';
+import { createMetricsRegistry, metricsMiddleware, rateLimitMetrics, requestRecorder, type MetricSources } from './ops/metrics.ts';
 import { createRateLimits } from './rate-limit/rate-limits.ts';
 import type { PublicBrand } from './operations/public-operation.ts';
 import { startCheckpointClock } from './read-model-clock.ts';
@@ -92,6 +94,13 @@ function answerUnparsable(error: NodeJS.ErrnoException, socket: Duplex): void {
     + `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
+/** Lets `replay` answer what it can; Koa gets the rest. */
+function answeringFirst(replay: AnswerReplay, koa: (req: IncomingMessage, res: ServerResponse) => unknown) {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    if (!replay(req, res)) void koa(req, res);
+  };
+}
+
 export async function startReadApi(options: ReadApiOptions): Promise<RunningReadApi> {
   const { config, logger, readStore } = options;
   const clock = await startCheckpointClock(readStore, {
@@ -103,12 +112,14 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
   const rateLimits = createRateLimits({
     config, logger, metrics: rateLimitMetrics(registry), ...(options.rateLimitRedis ? { redis: options.rateLimitRedis } : {}),
   });
+  const replayCache: ReplayCache = new ResponseCache();
   const app = createPublicApp({
     readStore, clock, config, logger, brand: options.brand,
     // Limits counted per process while Redis is down are a degradation too (issue 7: status says so).
     health: () => (clock.reachable && clock.failed.length === 0 && rateLimits.mode() !== 'degraded' ? 'ok' : 'degraded'),
     metrics: metricsMiddleware(registry),
     rateLimits,
+    replay: { cache: replayCache, clientKey: rateLimits.clientKey },
     ...(options.extraRoutes ? { extraRoutes: options.extraRoutes } : {}),
   });
   const opsApp = createOpsApp({
@@ -128,7 +139,7 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
   const requestTimeout = options.requestTimeoutMs ?? 15_000;
   const server = createServer(
     { requestTimeout, headersTimeout: Math.min(requestTimeout, 10_000), connectionsCheckingInterval: Math.min(requestTimeout, 1_000) },
-    app.callback(),
+    answeringFirst(answerReplay({ cache: replayCache, clock, rateLimits, record: requestRecorder(registry), logger }), app.callback()),
   );
   server.on('clientError', answerUnparsable);
   const opsServer = createServer(opsApp.callback());
@@ -142,6 +153,7 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
       shuttingDown = true;
       await closeGracefully(server);
       await closeGracefully(opsServer);
+      await rateLimits.close();
       clock.stop();
     },
   };

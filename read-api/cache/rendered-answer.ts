@@ -8,9 +8,36 @@ export interface RenderedAnswer {
   etag: string;
 }
 
+/** A rendered answer whose one field holds the time it was made (an ISO 8601 string), renewed on each replay. */
+export interface TimedAnswer {
+  status: number;
+  template: Buffer;
+  /** Byte offset of the time's first character in `template`. */
+  timeAt: number;
+}
+
+const etagOf = (bytes: Buffer) => `"${createHash('sha1').update(bytes).digest('base64url')}"`;
+
 export function renderAnswer(status: number, body: unknown): RenderedAnswer {
   const bytes = Buffer.from(JSON.stringify(body));
-  return { status, body: bytes, etag: `"${createHash('sha1').update(bytes).digest('base64url')}"` };
+  return { status, body: bytes, etag: etagOf(bytes) };
+}
+
+/** The rendered `answer` as a template whose top-level `field` (an ISO time) can be renewed; undefined if absent. */
+export function timedTemplate(answer: RenderedAnswer, body: unknown, field: string): TimedAnswer | undefined {
+  const time = (body as Record<string, unknown> | null)?.[field];
+  if (typeof time !== 'string') return undefined;
+  const json = answer.body.toString();
+  const at = json.indexOf(`${JSON.stringify(field)}:${JSON.stringify(time)}`);
+  if (at < 0) return undefined;
+  return { status: answer.status, template: answer.body, timeAt: Buffer.byteLength(json.slice(0, at)) + field.length + 4 };
+}
+
+/** The template with the time of `now`; ISO times all have the same length, so only those bytes change. */
+export function renewTime(answer: TimedAnswer, now: Date): RenderedAnswer {
+  const body = Buffer.from(answer.template);
+  body.write(now.toISOString(), answer.timeAt, 'latin1');
+  return { status: answer.status, body, etag: etagOf(body) };
 }
 
 /**

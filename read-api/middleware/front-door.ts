@@ -23,6 +23,17 @@ const NOT_FOUND = Buffer.from('{"detail":"Not Found"}');
 const METHOD_NOT_ALLOWED = Buffer.from('{"detail":"Method Not Allowed"}');
 const INTERNAL = Buffer.from('{"detail":"Internal Server Error"}');
 
+const WITH_CORS: [string, string][] = [
+  ...SECURITY_HEADERS,
+  ['Access-Control-Allow-Origin', '*'],
+  ['Access-Control-Expose-Headers', CORS_EXPOSED],
+];
+
+/** The headers every answer carries: security headers, and CORS ones when the request has an `Origin`. */
+export function frontHeaders(origin: string | undefined): readonly [string, string][] {
+  return origin === undefined ? SECURITY_HEADERS : WITH_CORS;
+}
+
 export function sendJsonBytes(ctx: ParameterizedContext, status: number, body: Buffer): void {
   ctx.set('Content-Type', JSON_TYPE);
   ctx.status = status;
@@ -39,11 +50,7 @@ interface HttpErrorLike {
 export function frontDoor(logger: Logger): Middleware {
   return async (ctx, next) => {
     const res = ctx.res;
-    for (const [name, value] of SECURITY_HEADERS) res.setHeader(name, value);
-    if (ctx.req.headers.origin !== undefined) {
-      res.setHeader('Access-Control-Allow-Origin', '*');
-      res.setHeader('Access-Control-Expose-Headers', CORS_EXPOSED);
-    }
+    for (const [name, value] of frontHeaders(ctx.req.headers.origin)) res.setHeader(name, value);
     try {
       await next();
     } catch (error) {

@@ -43,6 +43,11 @@ export interface PublicOperation {
    * model's position moves. False for answers carrying the time or the health.
    */
   cacheable: boolean;
+  /**
+   * The top-level field of a 200 holding the time of the request (ISO 8601), if any: such an answer is replayed
+   * to the same URL with that time renewed while the read model stays put.
+   */
+  timeField?: string;
   handle(request: ValidRequest, env: OperationEnv): Promise<Answer>;
 }
 

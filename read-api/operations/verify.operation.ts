@@ -65,6 +65,7 @@ export const verifySpec: OperationSpec = {
 export const verifyOperation: PublicOperation = {
   spec: verifySpec,
   cacheable: false,
+  timeField: 'checked_at',
   async handle(request, { readStore }) {
     const { lang } = request.query as LangOnlyQuery;
     const serial = (request.path['serial'] as string).toUpperCase();

@@ -2,12 +2,16 @@
  * The public rate limits (CONTRACT.md, "Rate limits"): every `/api/public/*` request counts against the general
  * per-IP limit, whatever its answer; a verification also counts against the verification per-IP limit and then
  * against a budget shared by all clients. Each limit has its own key namespace, so none counts a request twice.
+ * The same decisions serve the Koa middleware and the answer replay in front of Koa (read-api/replay/).
  */
+import type { IncomingMessage } from 'node:http';
 import type { Context, Middleware, Next } from 'koa';
 import type { Redis } from 'ioredis';
 import type { Config } from '../../shared/config/config.ts';
 import type { Logger } from '../../shared/logging/logger.ts';
+import { sendJsonBytes } from '../middleware/front-door.ts';
 import { clientIp, limitKey } from './client-ip.ts';
+import { RedisWindows } from './redis-windows.ts';
 import { type RateLimitMode, type WindowCount, WindowCounter, type WindowLimit } from './window-counter.ts';
 
 export type LimitName = 'general' | 'verify' | 'verify_global';
@@ -25,6 +29,21 @@ export interface RateLimitDeps {
   metrics?: RateLimitMetrics;
 }
 
+/** One limit's verdict on one request. */
+export interface LimitDecision {
+  name: LimitName;
+  max: number;
+  count: WindowCount;
+}
+
+/** What a request may show of the limits: the figures of the last limit that counted it, and whether it refused. */
+export interface Admission {
+  decision: LimitDecision;
+  refused: boolean;
+}
+
+type Maybe<T> = T | Promise<T>;
+
 export interface RateLimits {
   /** Mount app-wide: it limits `/api/public/*` and lets everything else through uncounted. */
   general: Middleware;
@@ -32,53 +51,81 @@ export interface RateLimits {
   verify: Middleware;
   /** The all-clients verification budget alone (already part of `verify`). */
   globalVerify: Middleware;
+  /** Counts a public request, and a verification's limits too, as `general` then `verify` would. */
+  admit(clientKey: string, verification: boolean): Maybe<Admission>;
+  /** The key a request counts under: its client address (IPv6 by /64). */
+  clientKey(req: IncomingMessage): string;
   /** `redis` while limits are shared through Redis, `degraded` while Redis is down, `memory` without Redis. */
   mode(): RateLimitMode;
+  /** Sends the hits not yet shared to Redis; to call when the API stops. */
+  close(): Promise<void>;
 }
 
 const MINUTE_MS = 60_000;
 const PUBLIC_PREFIX = '/api/public/';
 
 export function createRateLimits({ config, redis, logger, metrics }: RateLimitDeps): RateLimits {
-  const counter = new WindowCounter(redis, logger);
-  const perIp = (ctx: Context) =>
-    limitKey(clientIp({ socketAddress: ctx.req.socket.remoteAddress, forwardedFor: ctx.headers['x-forwarded-for'] }, config.TRUST_PROXY));
+  const counter = new WindowCounter(redis ? new RedisWindows(redis) : undefined, logger);
+  const clientKey = (req: IncomingMessage) =>
+    limitKey(clientIp({ socketAddress: req.socket.remoteAddress, forwardedFor: req.headers['x-forwarded-for'] }, config.TRUST_PROXY));
 
-  const limiter = (name: LimitName, limit: WindowLimit, key: (ctx: Context) => string, showFigures: boolean) => {
-    return async (ctx: Context, next: Next) => {
-      const count = await counter.count(limit, key(ctx));
-      if (showFigures || count.limited) setFigures(ctx, limit.max, count);
-      if (!count.limited) return next();
-      metrics?.rejected(name);
-      refuse(ctx, limit.max, count);
-    };
+  const limit = (name: LimitName, namespace: string, max: number) => {
+    const window: WindowLimit = { namespace, max, durationMs: MINUTE_MS };
+    return (key: string): Maybe<LimitDecision> => after(counter.count(window, key), (count) => {
+      if (count.limited) metrics?.rejected(name);
+      return { name, max, count };
+    });
   };
+  const general = limit('general', 'rl:general', config.RATE_LIMIT_PER_MINUTE);
+  const perIpVerify = limit('verify', 'rl:verify', config.VERIFY_RATE_LIMIT_PER_MINUTE);
+  const globalVerify = limit('verify_global', 'rl:verify-global', config.VERIFY_GLOBAL_RATE_LIMIT_PER_MINUTE);
 
-  const general = limiter('general', { namespace: 'rl:general', max: config.RATE_LIMIT_PER_MINUTE, durationMs: MINUTE_MS }, perIp, true);
-  const perIpVerify = limiter('verify', { namespace: 'rl:verify', max: config.VERIFY_RATE_LIMIT_PER_MINUTE, durationMs: MINUTE_MS }, perIp, true);
-  // The global budget shows its figures only when it refuses: a client's headers speak of its own limit.
-  const globalVerify = limiter(
-    'verify_global', { namespace: 'rl:verify-global', max: config.VERIFY_GLOBAL_RATE_LIMIT_PER_MINUTE, durationMs: MINUTE_MS },
-    () => 'all', false,
-  );
+  const admitVerification = (key: string): Maybe<Admission> => after(perIpVerify(key), (decision) => {
+    if (decision.count.limited) return { decision, refused: true };
+    // The global budget shows its figures only when it refuses: a client's headers speak of its own limit.
+    return after(globalVerify('all'), (global) => (global.count.limited ? { decision: global, refused: true } : { decision, refused: false }));
+  });
+  const admitGlobal = (): Maybe<Admission> => after(globalVerify('all'), (decision) => ({ decision, refused: decision.count.limited }));
+
+  const middleware = (admit: (ctx: Context) => Maybe<Admission>) => async (ctx: Context, next: Next) => {
+    const admission = await admit(ctx);
+    if (admission.decision.name !== 'verify_global' || admission.refused) {
+      for (const [name, value] of admissionHeaders(admission)) ctx.set(name, value);
+    }
+    if (!admission.refused) return next();
+    sendJsonBytes(ctx, 429, refusalBody(admission.decision));
+  };
+  const generalMiddleware = middleware((ctx) => after(general(clientKey(ctx.req)), (decision) => ({ decision, refused: decision.count.limited })));
 
   return {
-    general: (ctx, next) => (ctx.path.startsWith(PUBLIC_PREFIX) ? general(ctx, next) : next()),
-    verify: (ctx, next) => perIpVerify(ctx, () => globalVerify(ctx, next)),
-    globalVerify,
+    general: (ctx, next) => (ctx.path.startsWith(PUBLIC_PREFIX) ? generalMiddleware(ctx, next) : next()),
+    verify: middleware((ctx) => admitVerification(clientKey(ctx.req))),
+    globalVerify: middleware(admitGlobal),
+    admit: (key, verification) => after(general(key), (decision) => {
+      if (decision.count.limited || !verification) return { decision, refused: decision.count.limited };
+      return admitVerification(key);
+    }),
+    clientKey,
     mode: () => counter.mode(),
+    close: () => counter.close(),
   };
 }
 
-function setFigures(ctx: Context, max: number, count: WindowCount): void {
-  ctx.set('X-RateLimit-Limit', String(max));
-  ctx.set('X-RateLimit-Remaining', String(count.remaining));
-  ctx.set('X-RateLimit-Reset', String(count.resetAt));
+/** `X-RateLimit-*` figures, plus `Retry-After` on a refusal. */
+export function admissionHeaders({ decision, refused }: Admission): [string, string][] {
+  const headers: [string, string][] = [
+    ['X-RateLimit-Limit', String(decision.max)],
+    ['X-RateLimit-Remaining', String(decision.count.remaining)],
+    ['X-RateLimit-Reset', String(decision.count.resetAt)],
+  ];
+  if (refused) headers.push(['Retry-After', String(Math.max(1, decision.count.resetAt - Math.floor(Date.now() / 1000)))]);
+  return headers;
 }
 
-function refuse(ctx: Context, max: number, count: WindowCount): void {
-  const retryAfter = Math.max(1, count.resetAt - Math.floor(Date.now() / 1000));
-  ctx.status = 429;
-  ctx.set('Retry-After', String(retryAfter));
-  ctx.body = { detail: `Rate limit exceeded: ${max} per 1 minute` };
+export function refusalBody(decision: LimitDecision): Buffer {
+  return Buffer.from(JSON.stringify({ detail: `Rate limit exceeded: ${decision.max} per 1 minute` }));
+}
+
+function after<T, U>(value: Maybe<T>, next: (value: T) => Maybe<U>): Maybe<U> {
+  return value instanceof Promise ? value.then(next) : next(value);
 }

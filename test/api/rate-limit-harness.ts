@@ -35,6 +35,8 @@ export async function serveWithLimits(limits: RateLimits): Promise<Served> {
     close: async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+      // Hits still on their way to Redis would land in the next test's windows.
+      await limits.close();
     },
   };
 }
