@@ -3,15 +3,23 @@
  * field value for the equality keys the read API filters on, the position rule of the port's writes, and the
  * answers of recent queries until the next write. Stored documents are private deep-frozen copies, so they are
  * handed out as they are and no reader can change them.
+ *
+ * Paged sorted queries walk an order kept sorted through writes and stop at the page's end; counts come from the
+ * index groups' sizes or from counts kept through writes. Both are created on first use, so a table nobody queries
+ * (a rebuild generation, say) pays nothing for them.
  */
 import type { Filter, FindOptions, Sort, StoredDoc, WriteOp } from '../../ports/read-store.ts';
-import { compileFilter } from './compile-filter.ts';
+import { compileFilter, type DocPredicate } from './compile-filter.ts';
 import { deepFreeze } from './deep-freeze.ts';
+import { MaintainedCounts } from './maintained-counts.ts';
+import { MaintainedOrder, type Sequenced } from './maintained-order.ts';
 import { QueryCache, queryKey } from './query-cache.ts';
 import { sortDocs } from './sort-order.ts';
 
 type IndexKey = string | number | boolean;
 type Docs = Map<string, StoredDoc>;
+/** The documents of one value of an index (`key` undefined: those it cannot index). */
+interface IndexGroup { key: IndexKey | undefined; docs: Docs }
 
 interface FieldIndex {
   steps: string[];
@@ -20,11 +28,38 @@ interface FieldIndex {
   unindexed: Docs;
 }
 
+/** Documents a maintained order can cover: one index group, or every document. */
+interface OrderedGroup { name: string; holds: (doc: StoredDoc) => boolean }
+
+interface Candidates {
+  docs: Iterable<StoredDoc>;
+  size: number;
+  /** Set when the candidates are exactly the documents of one group. */
+  group?: OrderedGroup;
+  /** True when they come in write order, the order an index group holds its documents in. */
+  inWriteOrder: boolean;
+}
+
+interface KeptOrder { order: MaintainedOrder; holds: OrderedGroup['holds'] }
+
+const EVERY_DOC: OrderedGroup = { name: '*', holds: () => true };
+
+/** Orders kept per table: each costs the later writes to its group a binary-search insert and remove. */
+const MAX_ORDERS = 32;
+/** Below this many candidates, sorting the matches is as cheap as a walk and keeps no order alive. */
+const MIN_WALKED_CANDIDATES = 256;
+
 export class DocTable {
   readonly #docs: Docs = new Map();
   readonly #indexes = new Map<string, FieldIndex>();
   /** Matching documents by filter key, and sorted ones by filter and sort key. */
   readonly #answers = new QueryCache<readonly StoredDoc[]>();
+  /** The write sequence number of each document's last put: index groups hold their documents in this order. */
+  readonly #writeSeq = new Map<string, number>();
+  #writes = 0;
+  /** Maintained orders by group and sort key, least recently used first. */
+  readonly #orders = new Map<string, KeptOrder>();
+  readonly #counts = new MaintainedCounts();
 
   constructor(indexedFields: readonly string[]) {
     for (const field of indexedFields) {
@@ -56,14 +91,83 @@ export class DocTable {
   }
 
   find(filter: Filter, options: FindOptions = {}): StoredDoc[] {
-    const sorted = options.sort && Object.keys(options.sort).length > 0 ? this.#sorted(filter, options.sort) : this.#matching(filter);
+    const sort = options.sort && Object.keys(options.sort).length > 0 ? options.sort : undefined;
     const start = options.skip ?? 0;
     // MongoDB reads a limit of 0 as "no limit". Always a fresh array: the cached one must stay as it is.
+    const page = sort && options.limit ? this.#walkedPage(filter, sort, start, options.limit) : undefined;
+    if (page) return [...page];
+    const sorted = sort ? this.#sorted(filter, sort) : this.#matching(filter);
     return sorted.slice(start, options.limit ? start + options.limit : undefined);
   }
 
   count(filter: Filter): number {
-    return this.#matching(filter).length;
+    const key = queryKey(filter);
+    // A kept filter was compiled, so checked for script operators, when it was first counted.
+    const kept = this.#counts.get(key);
+    if (kept !== undefined) return kept;
+    const matches = compileFilter(filter);
+    return this.#countFromIndex(filter, matches) ?? this.#counts.keep(key, matches, this.#countByScan(filter, matches));
+  }
+
+  /**
+   * A sorted page walked from the maintained order of the candidates' group up to the page's last document, or
+   * undefined where sorting the matches is the way: candidates from no single group (`_id` or `$in` lookups), a
+   * few candidates only, or candidates out of write order under a sort that may tie (a walk would order ties
+   * differently from a stable sort of them).
+   */
+  #walkedPage(filter: Filter, sort: Sort, skip: number, limit: number): readonly StoredDoc[] | undefined {
+    const key = `${queryKey(filter)} ${queryKey(sort)} ${skip} ${limit}`;
+    const cached = this.#answers.get(key);
+    if (cached) return cached;
+    const matches = compileFilter(filter);
+    const candidates = this.#candidates(filter);
+    const { group } = candidates;
+    if (!group || candidates.size < MIN_WALKED_CANDIDATES || (!candidates.inWriteOrder && !('_id' in sort))) return undefined;
+    const page: StoredDoc[] = [];
+    let skipped = 0;
+    for (const doc of this.#orderFor(group, sort, candidates.docs).docs()) {
+      if (!matches(doc)) continue;
+      if (skipped < skip) skipped += 1;
+      else if (page.push(doc) === limit) break;
+    }
+    return this.#answers.set(key, page);
+  }
+
+  /** The maintained order of `group` (whose documents are `docs`) under `sort`, made on first use. */
+  #orderFor(group: OrderedGroup, sort: Sort, docs: Iterable<StoredDoc>): MaintainedOrder {
+    const key = `${group.name} ${queryKey(sort)}`;
+    let kept = this.#orders.get(key);
+    if (kept) this.#orders.delete(key);
+    else {
+      if (this.#orders.size >= MAX_ORDERS) this.#orders.delete(this.#orders.keys().next().value!);
+      const sequenced: Sequenced[] = [];
+      for (const doc of docs) sequenced.push({ doc, seq: this.#writeSeq.get(doc._id)! });
+      kept = { order: new MaintainedOrder(sort, sequenced), holds: group.holds };
+    }
+    this.#orders.set(key, kept);
+    return kept.order;
+  }
+
+  /**
+   * The count of the empty filter or of one equality on an indexed field, from the sizes of its index groups: a
+   * document there matches by construction. Only documents outside the index (an array there, say) are tested.
+   */
+  #countFromIndex(filter: Filter, matches: DocPredicate): number | undefined {
+    const fields = Object.keys(filter);
+    if (fields.length === 0) return this.#docs.size;
+    const index = fields.length === 1 ? this.#indexes.get(fields[0]!) : undefined;
+    const keys = index && equalityKeys(filter[fields[0]!]);
+    if (!index || !keys) return undefined;
+    let count = 0;
+    for (const key of new Set(keys)) count += index.byValue.get(key)?.size ?? 0;
+    for (const doc of index.unindexed.values()) if (matches(doc)) count += 1;
+    return count;
+  }
+
+  #countByScan(filter: Filter, matches: DocPredicate): number {
+    let count = 0;
+    for (const doc of this.#candidates(filter).docs) if (matches(doc)) count += 1;
+    return count;
   }
 
   #sorted(filter: Filter, sort: Sort): readonly StoredDoc[] {
@@ -77,7 +181,7 @@ export class DocTable {
     if (cached) return cached;
     const predicate = compileFilter(filter);
     const result: StoredDoc[] = [];
-    for (const doc of this.#candidates(filter)) if (predicate(doc)) result.push(doc);
+    for (const doc of this.#candidates(filter).docs) if (predicate(doc)) result.push(doc);
     return this.#answers.set(key, result);
   }
 
@@ -85,26 +189,45 @@ export class DocTable {
    * The smallest set the indexes allow for the filter's top-level equalities (`_id` included); every candidate is
    * still tested against the whole filter, so an index only ever narrows, never decides.
    */
-  #candidates(filter: Filter): Iterable<StoredDoc> {
+  #candidates(filter: Filter): Candidates {
     const byId = equalityKeys(filter['_id']);
-    if (byId) return new Set(byId.flatMap((id) => this.#docs.get(id as string) ?? []));
-    let best: Docs[] | undefined;
+    if (byId) {
+      const docs = new Set(byId.flatMap((id) => this.#docs.get(id as string) ?? []));
+      return { docs, size: docs.size, inWriteOrder: false };
+    }
+    let best: { field: string; index: FieldIndex; groups: IndexGroup[] } | undefined;
     let bestSize = Infinity;
     for (const [field, index] of this.#indexes) {
       const keys = equalityKeys(filter[field]);
       if (!keys) continue;
-      const groups = [index.unindexed, ...keys.flatMap((key) => index.byValue.get(key) ?? [])];
-      const size = groups.reduce((sum, group) => sum + group.size, 0);
-      if (size < bestSize) [best, bestSize] = [groups, size];
+      const groups: IndexGroup[] = [{ key: undefined, docs: index.unindexed }];
+      for (const key of keys) {
+        const docs = index.byValue.get(key);
+        if (docs) groups.push({ key, docs });
+      }
+      const size = groups.reduce((sum, group) => sum + group.docs.size, 0);
+      if (size < bestSize) [best, bestSize] = [{ field, index, groups }, size];
     }
-    if (!best) return this.#docs.values();
-    const nonEmpty = best.filter((group) => group.size > 0);
-    if (nonEmpty.length === 1) return nonEmpty[0]!.values();
+    // Every document, in the order of its first put (a later put keeps its place here).
+    if (!best) return { docs: this.#docs.values(), size: this.#docs.size, group: EVERY_DOC, inWriteOrder: false };
+    const nonEmpty = best.groups.filter((group) => group.docs.size > 0);
+    if (nonEmpty.length === 0) return { docs: [], size: 0, inWriteOrder: true };
+    if (nonEmpty.length === 1) {
+      const [{ key, docs }] = nonEmpty as [IndexGroup];
+      const { field, index: { steps } } = best;
+      const group = { name: `${field}=${JSON.stringify(key)}`, holds: (doc: StoredDoc) => indexKey(doc, steps) === key };
+      return { docs: docs.values(), size: docs.size, group, inWriteOrder: true };
+    }
     // Several groups may hold one document twice (`$in` with a repeated value): a Set keeps it once.
-    return new Set(nonEmpty.flatMap((group) => [...group.values()]));
+    const docs = new Set(nonEmpty.flatMap((group) => [...group.docs.values()]));
+    return { docs, size: docs.size, inWriteOrder: false };
   }
 
   #index(doc: StoredDoc): void {
+    const seq = (this.#writes += 1);
+    this.#writeSeq.set(doc._id, seq);
+    for (const { order, holds } of this.#orders.values()) if (holds(doc)) order.insert(doc, seq);
+    this.#counts.added(doc);
     for (const index of this.#indexes.values()) {
       const key = indexKey(doc, index.steps);
       if (key === undefined) {
@@ -118,6 +241,9 @@ export class DocTable {
   }
 
   #unindex(doc: StoredDoc): void {
+    this.#writeSeq.delete(doc._id);
+    for (const { order } of this.#orders.values()) order.remove(doc._id);
+    this.#counts.removed(doc);
     for (const index of this.#indexes.values()) {
       const key = indexKey(doc, index.steps);
       if (key === undefined) {

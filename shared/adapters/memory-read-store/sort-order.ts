@@ -7,17 +7,32 @@
  */
 import type { Sort } from '../../ports/read-store.ts';
 
+/** The keys of a sort document, each with its path split once. */
+export interface SortKey { steps: string[]; direction: 1 | -1 }
+
+export function sortKeys(sort: Sort): SortKey[] {
+  return Object.entries(sort).map(([path, direction]) => ({ steps: path.split('.'), direction }));
+}
+
+/** A document's values for `keys`, read once so that comparisons never resolve paths. */
+export function sortValues(doc: object, keys: readonly SortKey[]): unknown[] {
+  return keys.map(({ steps }) => valueAt(doc, steps));
+}
+
+/** The order of two documents' `sortValues` under `keys`: 0 when every key ties. */
+export function compareSortValues(left: readonly unknown[], right: readonly unknown[], keys: readonly SortKey[]): number {
+  for (let i = 0; i < keys.length; i++) {
+    const order = compareValues(left[i], right[i]);
+    if (order !== 0) return order * keys[i]!.direction;
+  }
+  return 0;
+}
+
 /** A sorted copy of `docs`; the sort is stable, so equal keys keep their input order. */
 export function sortDocs<T extends object>(docs: readonly T[], sort: Sort): T[] {
-  const keys = Object.entries(sort).map(([path, direction]) => ({ steps: path.split('.'), direction }));
-  const decorated = docs.map((doc) => ({ doc, values: keys.map(({ steps }) => valueAt(doc, steps)) }));
-  decorated.sort((left, right) => {
-    for (let i = 0; i < keys.length; i++) {
-      const order = compareValues(left.values[i], right.values[i]);
-      if (order !== 0) return order * keys[i]!.direction;
-    }
-    return 0;
-  });
+  const keys = sortKeys(sort);
+  const decorated = docs.map((doc) => ({ doc, values: sortValues(doc, keys) }));
+  decorated.sort((left, right) => compareSortValues(left.values, right.values, keys));
   return decorated.map(({ doc }) => doc);
 }
 
