@@ -1,5 +1,5 @@
 /**
- * The generic command handler: load the stream, fold it, decide, stamp the events with ids and metadata, and
+ * The generic command handler: load the stream's state, decide, stamp the events with ids and metadata, and
  * append at the expected revision. A concurrent writer makes the append fail with `ConcurrencyError`; the command
  * is then decided again against the new state, after a short jittered pause so racing writers spread out.
  */
@@ -11,7 +11,7 @@ import type { EventMetadata } from '../../shared/events/metadata.ts';
 import { ConcurrencyError, type EventStore, type NewEvent } from '../../shared/ports/event-store.ts';
 import { invalid, isDomainError } from '../domain/domain-error.ts';
 import type { Aggregate } from './aggregate.ts';
-import { loadState } from './load-state.ts';
+import type { StateLoader } from './load-state.ts';
 
 /** Who sends the command and which piece of work it belongs to; copied onto every event it produces. */
 export interface CommandMetadata {
@@ -57,6 +57,7 @@ function stamp(event: DomainEvent, metadata: CommandMetadata, now: Date): NewEve
 /** Runs one command to completion; throws its `DomainError` when it is refused. */
 export async function handleCommand<C, S, E extends DomainEvent, Ctx>(
   store: EventStore,
+  states: StateLoader,
   aggregate: Aggregate<C, S, E, Ctx>,
   command: C,
   metadata: CommandMetadata,
@@ -66,8 +67,8 @@ export async function handleCommand<C, S, E extends DomainEvent, Ctx>(
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   for (let attempt = 1; ; attempt += 1) {
     const [{ state, expected }, context] = await Promise.all([
-      loadState(store, aggregate.decider, stream),
-      aggregate.loadContext(command, store),
+      states.load(aggregate.decider, stream),
+      aggregate.loadContext(command, states),
     ]);
     const decision = aggregate.decider.decide(command, state, context);
     if (isDomainError(decision)) throw decision;
