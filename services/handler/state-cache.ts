@@ -14,8 +14,11 @@ import type { DomainEvent } from '../../shared/events/index.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import { foldOnto, type Folding, type LoadedState, type StateLoader } from './load-state.ts';
 
-/** Enough for every watch, collection and configurator of a large catalogue; serials come and go. */
-export const DEFAULT_CACHED_STREAMS = 4_096;
+/**
+ * Every watch, collection and configurator of a manufacture's catalogue, with room for the serials in use; a watch
+ * state holds about 6 KB, so the cache stays within a few MB.
+ */
+export const DEFAULT_CACHED_STREAMS = 1_024;
 
 interface CachedState {
   /** The folding that built the state: a stream read through another folding is not this state. */
