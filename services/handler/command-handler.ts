@@ -5,9 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { assertValidEvent, CURRENT_SCHEMA_VERSION, InvalidEventError } from '../../shared/events/codec.ts';
+import { CURRENT_SCHEMA_VERSION, InvalidEventError } from '../../shared/events/codec.ts';
 import type { DomainEvent } from '../../shared/events/index.ts';
-import type { EventMetadata } from '../../shared/events/metadata.ts';
 import { ConcurrencyError, type EventStore, type NewEvent } from '../../shared/ports/event-store.ts';
 import { invalid, isDomainError } from '../domain/domain-error.ts';
 import type { Aggregate } from './aggregate.ts';
@@ -43,15 +42,7 @@ function backoffMs(attempt: number): number {
 }
 
 function stamp(event: DomainEvent, metadata: CommandMetadata, now: Date): NewEvent {
-  const full: EventMetadata = { ...metadata, occurred_at: now.toISOString(), schema_version: CURRENT_SCHEMA_VERSION };
-  try {
-    assertValidEvent(event.type, event.data, full);
-  } catch (error) {
-    // A command whose data the schema refuses (a malformed reference, say) is the caller's mistake, not a crash.
-    if (error instanceof InvalidEventError) throw invalid(error.message);
-    throw error;
-  }
-  return { ...event, id: randomUUID(), metadata: full } as NewEvent;
+  return { ...event, id: randomUUID(), metadata: { ...metadata, occurred_at: now.toISOString(), schema_version: CURRENT_SCHEMA_VERSION } };
 }
 
 /** Runs one command to completion; throws its `DomainError` when it is refused. */
@@ -79,6 +70,9 @@ export async function handleCommand<C, S, E extends DomainEvent, Ctx>(
       const result = await store.append(stream, events, expected);
       return { position: result.position, appended: events.length };
     } catch (error) {
+      // The store checks every event against its schema before writing any (and this is the only check, so it is
+      // not paid twice): data the schema refuses (a malformed reference, say) is the caller's mistake, not a crash.
+      if (error instanceof InvalidEventError) throw invalid(error.message);
       if (!(error instanceof ConcurrencyError) || attempt >= maxAttempts) throw error;
       await sleep(backoffMs(attempt));
     }

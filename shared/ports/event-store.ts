@@ -51,7 +51,8 @@ export interface ReadStreamOptions {
 
 export interface EventStore {
   /**
-   * Appends atomically: all events or none. Rejects with `ConcurrencyError` when `expected` does not hold.
+   * Appends atomically: all events or none. Rejects with `InvalidEventError` when an event (data or metadata)
+   * breaks its schema, and with `ConcurrencyError` when `expected` does not hold; either way nothing is written.
    * Appending again events whose ids are already stored in that stream, in the same order, writes nothing and
    * answers the original result.
    */
