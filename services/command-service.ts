@@ -14,7 +14,7 @@ import { configuratorAggregate } from './configurator/configurator.aggregate.ts'
 import type { ConfiguratorState } from './configurator/configurator.state.ts';
 import type { Aggregate } from './handler/aggregate.ts';
 import { handleCommand, type CommandResult } from './handler/command-handler.ts';
-import { loadState } from './handler/load-state.ts';
+import { cachingStateLoader } from './handler/state-cache.ts';
 import { serialAggregate } from './serial/serial.aggregate.ts';
 import type { SerialState } from './serial/serial.state.ts';
 import { watchAggregate } from './watch/watch.aggregate.ts';
@@ -72,6 +72,8 @@ const id = (value: string) => value.trim().toUpperCase();
 export function createCommandService(store: EventStore, settings: CommandServiceOptions = {}): CommandService {
   const clock = settings.clock ?? (() => new Date());
   const defaultActor = settings.actor ?? 'watchcat';
+  // One cache per service, hence per store: cached revisions only mean something against the store they came from.
+  const states = cachingStateLoader(store);
 
   function run<C, S, E extends DomainEvent, Ctx>(aggregate: Aggregate<C, S, E, Ctx>, command: C, options: CommandOptions = {}) {
     const correlation = options.correlationId ?? randomUUID();
@@ -80,11 +82,11 @@ export function createCommandService(store: EventStore, settings: CommandService
       correlation_id: correlation,
       causation_id: options.causationId ?? correlation,
     };
-    return handleCommand(store, aggregate, command, metadata, { clock });
+    return handleCommand(store, states, aggregate, command, metadata, { clock });
   }
 
   const stateOf = async <C, S, E extends DomainEvent, Ctx>(aggregate: Aggregate<C, S, E, Ctx>, stream: string) =>
-    (await loadState(store, aggregate.decider, stream)).state;
+    (await states.load(aggregate.decider, stream)).state;
 
   return {
     store,

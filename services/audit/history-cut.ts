@@ -37,7 +37,7 @@ export function historyCut(store: EventStore, cut: Cut): HistoryCut {
     append: async () => {
       throw new Error('a point-in-time view of the history is read-only');
     },
-    readStream: async (stream) => keep(await store.readStream(stream)),
+    readStream: async (stream, options) => keep(await store.readStream(stream, options)),
     /** Reads on past events the cut leaves out, so an empty answer means the end of this history. */
     async readAll({ after, limit }: ReadAllOptions): Promise<RecordedEvent[]> {
       for (let from = after; ;) {

@@ -2,7 +2,6 @@
 import { streams } from '../../shared/ports/event-store.ts';
 import { collectionDecider } from '../collection/collection.decide.ts';
 import type { Aggregate } from '../handler/aggregate.ts';
-import { loadState } from '../handler/load-state.ts';
 import { configuratorOf, type ConfiguratorCommand } from './configurator.commands.ts';
 import { configuratorDecider, type ConfiguratorContext } from './configurator.decide.ts';
 import type { ConfiguratorEvent, ConfiguratorState } from './configurator.state.ts';
@@ -10,8 +9,8 @@ import type { ConfiguratorEvent, ConfiguratorState } from './configurator.state.
 export const configuratorAggregate: Aggregate<ConfiguratorCommand, ConfiguratorState, ConfiguratorEvent, ConfiguratorContext> = {
   decider: configuratorDecider,
   streamOf: (command) => streams.configurator(configuratorOf(command)),
-  loadContext: async (command, store) => {
-    const { state } = await loadState(store, collectionDecider, streams.collection(configuratorOf(command)));
+  loadContext: async (command, states) => {
+    const { state } = await states.load(collectionDecider, streams.collection(configuratorOf(command)));
     return { collection: state };
   },
 };

@@ -1,17 +1,16 @@
 /**
- * The generic command handler: load the stream, fold it, decide, stamp the events with ids and metadata, and
+ * The generic command handler: load the stream's state, decide, stamp the events with ids and metadata, and
  * append at the expected revision. A concurrent writer makes the append fail with `ConcurrencyError`; the command
  * is then decided again against the new state, after a short jittered pause so racing writers spread out.
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { assertValidEvent, CURRENT_SCHEMA_VERSION, InvalidEventError } from '../../shared/events/codec.ts';
+import { CURRENT_SCHEMA_VERSION, InvalidEventError } from '../../shared/events/codec.ts';
 import type { DomainEvent } from '../../shared/events/index.ts';
-import type { EventMetadata } from '../../shared/events/metadata.ts';
 import { ConcurrencyError, type EventStore, type NewEvent } from '../../shared/ports/event-store.ts';
 import { invalid, isDomainError } from '../domain/domain-error.ts';
 import type { Aggregate } from './aggregate.ts';
-import { loadState } from './load-state.ts';
+import type { StateLoader } from './load-state.ts';
 
 /** Who sends the command and which piece of work it belongs to; copied onto every event it produces. */
 export interface CommandMetadata {
@@ -43,20 +42,13 @@ function backoffMs(attempt: number): number {
 }
 
 function stamp(event: DomainEvent, metadata: CommandMetadata, now: Date): NewEvent {
-  const full: EventMetadata = { ...metadata, occurred_at: now.toISOString(), schema_version: CURRENT_SCHEMA_VERSION };
-  try {
-    assertValidEvent(event.type, event.data, full);
-  } catch (error) {
-    // A command whose data the schema refuses (a malformed reference, say) is the caller's mistake, not a crash.
-    if (error instanceof InvalidEventError) throw invalid(error.message);
-    throw error;
-  }
-  return { ...event, id: randomUUID(), metadata: full } as NewEvent;
+  return { ...event, id: randomUUID(), metadata: { ...metadata, occurred_at: now.toISOString(), schema_version: CURRENT_SCHEMA_VERSION } };
 }
 
 /** Runs one command to completion; throws its `DomainError` when it is refused. */
 export async function handleCommand<C, S, E extends DomainEvent, Ctx>(
   store: EventStore,
+  states: StateLoader,
   aggregate: Aggregate<C, S, E, Ctx>,
   command: C,
   metadata: CommandMetadata,
@@ -66,8 +58,8 @@ export async function handleCommand<C, S, E extends DomainEvent, Ctx>(
   const maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   for (let attempt = 1; ; attempt += 1) {
     const [{ state, expected }, context] = await Promise.all([
-      loadState(store, aggregate.decider, stream),
-      aggregate.loadContext(command, store),
+      states.load(aggregate.decider, stream),
+      aggregate.loadContext(command, states),
     ]);
     const decision = aggregate.decider.decide(command, state, context);
     if (isDomainError(decision)) throw decision;
@@ -78,6 +70,9 @@ export async function handleCommand<C, S, E extends DomainEvent, Ctx>(
       const result = await store.append(stream, events, expected);
       return { position: result.position, appended: events.length };
     } catch (error) {
+      // The store checks every event against its schema before writing any (and this is the only check, so it is
+      // not paid twice): data the schema refuses (a malformed reference, say) is the caller's mistake, not a crash.
+      if (error instanceof InvalidEventError) throw invalid(error.message);
       if (!(error instanceof ConcurrencyError) || attempt >= maxAttempts) throw error;
       await sleep(backoffMs(attempt));
     }

@@ -1,6 +1,6 @@
-/** Reads one stream and folds it into its aggregate's state; also the revision an append must expect. */
+/** Folding one stream into its aggregate's state, and the port through which handlers and aggregates load states. */
 import type { DomainEvent } from '../../shared/events/index.ts';
-import type { EventStore, ExpectedRevision } from '../../shared/ports/event-store.ts';
+import type { ExpectedRevision, RecordedEvent } from '../../shared/ports/event-store.ts';
 import type { Decider } from '../domain/decider.ts';
 
 export interface LoadedState<S> {
@@ -9,11 +9,22 @@ export interface LoadedState<S> {
   expected: ExpectedRevision;
 }
 
-type Folding<S, E extends DomainEvent> = Pick<Decider<never, S, E, never>, 'initialState' | 'evolve'>;
+export type Folding<S, E extends DomainEvent> = Pick<Decider<never, S, E, never>, 'initialState' | 'evolve'>;
 
-export async function loadState<S, E extends DomainEvent>(store: EventStore, decider: Folding<S, E>, stream: string): Promise<LoadedState<S>> {
-  const events = await store.readStream(stream);
+/**
+ * Loads aggregate states from the event store (never from read models). A state answered is the fold of the
+ * stream as stored at the moment of the load, exactly as a full read then would give it. States may be shared
+ * between loads: `evolve` and `decide` build new states and never change the ones they are given.
+ */
+export interface StateLoader {
+  load<S, E extends DomainEvent>(decider: Folding<S, E>, stream: string): Promise<LoadedState<S>>;
+}
+
+/** `start` moved on by the stream's events that follow it (all of them, in revision order). */
+export function foldOnto<S, E extends DomainEvent>(decider: Folding<S, E>, start: LoadedState<S>, events: readonly RecordedEvent[]): LoadedState<S> {
+  const last = events.at(-1);
+  if (!last) return start;
   // The stream holds only this aggregate's events (the stream name says which aggregate), hence the cast.
-  const state = events.reduce((current, event) => decider.evolve(current, event as unknown as E), decider.initialState());
-  return { state, expected: events.length === 0 ? 'no_stream' : events.length - 1 };
+  const state = events.reduce((current, event) => decider.evolve(current, event as unknown as E), start.state);
+  return { state, expected: last.revision };
 }

@@ -2,7 +2,6 @@
 import { streams } from '../../shared/ports/event-store.ts';
 import { collectionDecider } from '../collection/collection.decide.ts';
 import type { Aggregate } from '../handler/aggregate.ts';
-import { loadState } from '../handler/load-state.ts';
 import type { WatchCommand } from './watch.commands.ts';
 import { watchDecider, type WatchContext } from './watch.decide.ts';
 import type { WatchEvent, WatchState } from './watch.state.ts';
@@ -18,9 +17,9 @@ export function referenceOf(command: WatchCommand): string {
 export const watchAggregate: Aggregate<WatchCommand, WatchState, WatchEvent, WatchContext> = {
   decider: watchDecider,
   streamOf: (command) => streams.watch(referenceOf(command)),
-  loadContext: async (command, store) => {
+  loadContext: async (command, states) => {
     if (command.type !== 'PublishWatch') return {};
-    const { state } = await loadState(store, collectionDecider, streams.collection(command.watch.collection));
+    const { state } = await states.load(collectionDecider, streams.collection(command.watch.collection));
     return { collection: state };
   },
 };

@@ -10,7 +10,7 @@ import {
 } from '@eventstore/db-client';
 import {
   ConcurrencyError, STREAM_PREFIXES, type AppendResult, type EventStore, type ExpectedRevision, type NewEvent,
-  type ReadAllOptions, type RecordedEvent,
+  type ReadAllOptions, type ReadStreamOptions, type RecordedEvent,
 } from '../ports/event-store.ts';
 import { assertValidBatch, toRecordedEvent } from './event-records.ts';
 
@@ -70,10 +70,11 @@ class EventStoreDbEventStore implements EventStore {
     }
   }
 
-  async readStream(stream: string): Promise<RecordedEvent[]> {
+  async readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {
     const events: RecordedEvent[] = [];
+    const fromRevision = options && options.after >= 0 ? BigInt(options.after + 1) : START;
     try {
-      for await (const resolved of this.client.readStream(stream, { fromRevision: START, direction: FORWARDS })) {
+      for await (const resolved of this.client.readStream(stream, { fromRevision, direction: FORWARDS })) {
         if (resolved.event) events.push(decode(resolved.event, Number(resolved.event.position?.commit ?? resolved.commitPosition)));
       }
     } catch (error) {

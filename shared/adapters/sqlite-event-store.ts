@@ -6,7 +6,7 @@
 import type Database from 'better-sqlite3';
 import {
   ConcurrencyError, type AppendResult, type EventStore, type ExpectedRevision, type NewEvent, type ReadAllOptions,
-  type RecordedEvent,
+  type ReadStreamOptions, type RecordedEvent,
 } from '../ports/event-store.ts';
 import { assertValidBatch, EventIdConflictError, parseStoredJson, toRecordedEvent } from './event-records.ts';
 import { AppendFeed } from './sqlite/append-feed.ts';
@@ -37,7 +37,7 @@ class SqliteEventStore implements EventStore {
   private readonly streamHead: Database.Statement<[string]>;
   private readonly chainHead: Database.Statement<[]>;
   private readonly storedId: Database.Statement<[string]>;
-  private readonly selectStream: Database.Statement<[string]>;
+  private readonly selectStream: Database.Statement<[string, number]>;
   private readonly selectAfter: Database.Statement<[number, number]>;
   private readonly selectHead: Database.Statement<[]>;
   private readonly writeAppend: Database.Transaction<(stream: string, events: SerializedEvent[], expected: ExpectedRevision) => WriteOutcome>;
@@ -49,7 +49,7 @@ class SqliteEventStore implements EventStore {
     this.streamHead = db.prepare<[string]>('SELECT revision, stream_hash FROM events WHERE stream = ? ORDER BY revision DESC LIMIT 1').raw();
     this.chainHead = db.prepare<[]>('SELECT chain_hash FROM events ORDER BY position DESC LIMIT 1').pluck();
     this.storedId = db.prepare<[string]>('SELECT stream, revision, position FROM events WHERE id = ?').raw();
-    this.selectStream = db.prepare<[string]>(`${SELECT_EVENT} WHERE stream = ? ORDER BY revision`).raw();
+    this.selectStream = db.prepare<[string, number]>(`${SELECT_EVENT} WHERE stream = ? AND revision > ? ORDER BY revision`).raw();
     this.selectAfter = db.prepare<[number, number]>(`${SELECT_EVENT} WHERE position > ? ORDER BY position LIMIT ?`).raw();
     this.selectHead = db.prepare<[]>('SELECT position FROM events ORDER BY position DESC LIMIT 1').pluck();
     const dataVersion = db.prepare<[]>('PRAGMA data_version').pluck();
@@ -67,8 +67,8 @@ class SqliteEventStore implements EventStore {
     return { nextRevision: result.nextRevision, position: result.position };
   }
 
-  async readStream(stream: string): Promise<RecordedEvent[]> {
-    return decodeRows(this.selectStream.all(stream) as EventRow[]);
+  async readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {
+    return decodeRows(this.selectStream.all(stream, options?.after ?? -1) as EventRow[]);
   }
 
   async readAll({ after, limit }: ReadAllOptions): Promise<RecordedEvent[]> {

@@ -44,15 +44,24 @@ export interface ReadAllOptions {
   limit: number;
 }
 
+export interface ReadStreamOptions {
+  /** Read only the events whose revision is strictly greater than this one (a reader that already holds the rest). */
+  after: number;
+}
+
 export interface EventStore {
   /**
-   * Appends atomically: all events or none. Rejects with `ConcurrencyError` when `expected` does not hold.
+   * Appends atomically: all events or none. Rejects with `InvalidEventError` when an event (data or metadata)
+   * breaks its schema, and with `ConcurrencyError` when `expected` does not hold; either way nothing is written.
    * Appending again events whose ids are already stored in that stream, in the same order, writes nothing and
    * answers the original result.
    */
   append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
-  /** Every event of one stream in revision order; empty when the stream does not exist. */
-  readStream(stream: string): Promise<RecordedEvent[]>;
+  /**
+   * Every event of one stream in revision order, or with `after` only the later ones; empty when the stream does
+   * not exist or has nothing after that revision.
+   */
+  readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   /** A batch of the whole history in global order. */
   readAll(options: ReadAllOptions): Promise<RecordedEvent[]>;
   /** Position of the newest event, 0 when the store is empty. */

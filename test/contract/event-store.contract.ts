@@ -70,6 +70,18 @@ export function eventStoreContract(name: string, makeStore: () => Promise<EventS
       it('reads an unknown stream as empty', async function () {
         expect(await store.readStream(freshSerialStream().stream)).to.deep.equal([]);
       });
+
+      it('with after, reads only the events past that revision, and none past the last one or of an unknown stream', async function () {
+        const { stream, registered, stolen, serial } = freshSerialStream();
+        const appended = [registered(), stolen(), serialRecovered(serial)];
+        await store.append(stream, appended, 'no_stream');
+        const after = async (revision: number, name = stream) => (await store.readStream(name, { after: revision })).map((e) => [e.id, e.revision]);
+        expect(await after(-1)).to.deep.equal(appended.map((e, i) => [e.id, i]));
+        expect(await after(0)).to.deep.equal([[appended[1]!.id, 1], [appended[2]!.id, 2]]);
+        expect(await after(2)).to.deep.equal([]);
+        expect(await after(7)).to.deep.equal([]);
+        expect(await after(0, freshSerialStream().stream)).to.deep.equal([]);
+      });
     });
 
     describe('expected revision', function () {
