@@ -81,12 +81,45 @@ class BatchFilters {
     return known.matches;
   }
 
-  /** The filter matching what any of them matches, for one `find`. */
+  /**
+   * The filter matching what any of them matches, for one `find`. Equalities on one path become one `$in`
+   * (MongoDB defines `$in` as that `$or`): a batch of price changes names dozens of watches, and a store
+   * resolves the path once per document instead of once per watch.
+   */
   combined(): Filter | undefined {
-    const distinct = [...this.#byKey.values()].map(({ filter }) => filter);
-    if (distinct.length <= 1) return distinct[0];
-    return { $or: distinct };
+    const valuesByPath = new Map<string, Scalar[]>();
+    const others: Filter[] = [];
+    for (const { filter } of this.#byKey.values()) {
+      const equality = singleEquality(filter);
+      if (!equality) {
+        others.push(filter);
+        continue;
+      }
+      const [path, value] = equality;
+      const values = valuesByPath.get(path);
+      if (values) values.push(value);
+      else valuesByPath.set(path, [value]);
+    }
+    const clauses = [
+      ...[...valuesByPath].map(([path, values]): Filter => ({ [path]: values.length === 1 ? values[0] : { $in: values } })),
+      ...others,
+    ];
+    if (clauses.length <= 1) return clauses[0];
+    return { $or: clauses };
   }
+}
+
+type Scalar = string | number | boolean;
+
+/** `[path, value]` of a filter that is one equality of a field to a string, number or boolean. */
+function singleEquality(filter: Filter): [string, Scalar] | undefined {
+  const entries = Object.entries(filter);
+  if (entries.length !== 1) return undefined;
+  const [path, value] = entries[0]!;
+  if (path.startsWith('$')) return undefined;
+  return typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))
+    ? [path, value]
+    : undefined;
 }
 
 /** The writes that bring the projection's documents from their stored state to the end of `events`. */
