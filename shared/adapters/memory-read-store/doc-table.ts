@@ -52,24 +52,27 @@ export class DocTable {
 
   #apply(ops: WriteOp[], keep: (doc: StoredDoc) => StoredDoc): void {
     let changed = false;
-    for (const op of ops) {
-      if ('put' in op) {
-        const stored = this.#docs.get(op.put._id);
-        if (stored && stored.position >= op.put.position) continue;
-        if (stored) this.#unindex(stored);
-        const doc = keep(op.put);
-        this.#docs.set(doc._id, doc);
-        this.#index(doc);
-      } else {
-        const stored = this.#docs.get(op.delete._id);
-        if (!stored || stored.position >= op.delete.position) continue;
-        this.#unindex(stored);
-        this.#docs.delete(stored._id);
+    try {
+      for (const op of ops) {
+        if ('put' in op) {
+          const stored = this.#docs.get(op.put._id);
+          if (stored && stored.position >= op.put.position) continue;
+          if (stored) this.#unindex(stored);
+          const doc = keep(op.put);
+          this.#docs.set(doc._id, doc);
+          this.#index(doc);
+        } else {
+          const stored = this.#docs.get(op.delete._id);
+          if (!stored || stored.position >= op.delete.position) continue;
+          this.#unindex(stored);
+          this.#docs.delete(stored._id);
+        }
+        changed = true;
       }
-      changed = true;
+    } finally {
+      // A bulk is applied before anyone reads, so its answers are dropped once, even when an op throws midway.
+      if (changed) this.#answers.clear();
     }
-    // One bulk is applied whole before anyone reads, so the answers are dropped once for it.
-    if (changed) this.#answers.clear();
   }
 
   find(filter: Filter, options: FindOptions = {}): StoredDoc[] {
