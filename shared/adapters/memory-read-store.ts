@@ -46,7 +46,12 @@ export function createMemoryReadStore(): ReadStore {
 }
 
 function getMany(table: DocTable, ids: string[]): StoredDoc[] {
-  return ids.flatMap((id) => table.get(id) ?? []);
+  const docs: StoredDoc[] = [];
+  for (const id of ids) {
+    const doc = table.get(id);
+    if (doc) docs.push(doc);
+  }
+  return docs;
 }
 
 /** A generation nobody reads until `switchTo` swaps it in whole; after `switchTo` or `abandon` it is closed. */
@@ -57,7 +62,7 @@ function rebuildTarget(table: DocTable, swapIn: (table: DocTable) => void): Rebu
     return table;
   };
   return {
-    write: async (ops: WriteOp[]) => live().write(ops),
+    write: async (ops: WriteOp[]) => live().adopt(ops),
     get: async <D extends StoredDoc>(id: string) => live().get(id) as D | null,
     getMany: async <D extends StoredDoc>(ids: string[]) => getMany(live(), ids) as D[],
     find: async <D extends StoredDoc>(filter: Filter, options?: FindOptions) => live().find(filter, options) as D[],

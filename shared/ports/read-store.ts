@@ -48,6 +48,10 @@ export interface ReadStore {
 }
 
 export interface RebuildTarget {
+  /**
+   * As `ReadStore.write`, but the documents are handed over: the writer must not change them afterwards (the
+   * in-memory store keeps them frozen in place rather than copying them; an attempt to change one throws).
+   */
   write(ops: WriteOp[]): Promise<void>;
   get<D extends StoredDoc>(id: string): Promise<D | null>;
   getMany<D extends StoredDoc>(ids: string[]): Promise<D[]>;

@@ -77,3 +77,16 @@ describe('in-memory read store: fast paths agree with mingo', function () {
     expect(await store.count('watches', { lang: { $in: ['en', 'fr'] } })).to.equal(2);
   });
 });
+
+describe('in-memory read store: cached answers', function () {
+  it('a bulk write that fails midway still drops the answers cached before it', async function () {
+    const store = createMemoryReadStore();
+    await store.write('watches', [{ put: { _id: 'a', lang: 'en', position: 1 } as StoredDoc }]);
+    expect(await store.count('watches', { lang: 'en' })).to.equal(1);
+    const uncopyable = { _id: 'c', lang: 'en', position: 1, run: () => 'a function cannot be copied' } as StoredDoc;
+    const failed = await store.write('watches', [{ put: { _id: 'b', lang: 'en', position: 1 } as StoredDoc }, { put: uncopyable }])
+      .then(() => false, () => true);
+    expect(failed, 'the second put throws').to.equal(true);
+    expect(await store.count('watches', { lang: 'en' })).to.equal(2);
+  });
+});

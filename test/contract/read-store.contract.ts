@@ -241,6 +241,26 @@ export function readStoreContract(name: string, factory: () => Promise<ReadStore
         expect(ids(await store.find('collections', {}))).to.deep.equal(['en:old']);
       });
 
+      it('a generation\'s documents cannot be changed by their writer after the write, nor by readers after switchTo', async function () {
+        const target = await store.beginRebuild('collections');
+        const written = item('N1', { _id: 'en:n1', tags: ['steel'] });
+        await target.write([{ put: written }]);
+        try {
+          written.name = 'changed by writer';
+          written.tags!.push('changed');
+        } catch {
+          // a document frozen in place refuses the change: as good as a copy
+        }
+        await target.switchTo();
+        const read = (await store.get<Item>('collections', 'en:n1'))!;
+        try {
+          read.collection.code = 'changed by reader';
+        } catch {
+          // frozen, as every stored document
+        }
+        expect(await store.get('collections', 'en:n1')).to.deep.equal(item('N1', { _id: 'en:n1', tags: ['steel'] }));
+      });
+
       it('a rebuild of one collection leaves the others alone', async function () {
         await store.write('watches', [{ put: item('A') }]);
         const target = await store.beginRebuild('collections');

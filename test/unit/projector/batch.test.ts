@@ -6,7 +6,8 @@ import { createMemoryReadStore } from '../../../shared/adapters/memory-read-stor
 import { PROJECTIONS } from '../../../projector/projections/index.ts';
 import { projectBatch } from '../../../projector/batch.ts';
 import { storeSource } from '../../../projector/runner.ts';
-import { documents, event, positioned, project } from './support/projection-spec.ts';
+import type { CollectionDoc } from '../../../shared/read-models/documents.ts';
+import { doc, documents, event, positioned, project } from './support/projection-spec.ts';
 
 const history = positioned([
   collectionDefined('tempo'),
@@ -22,7 +23,31 @@ const history = positioned([
   watchWithdrawn('TMP-2'),
 ]);
 
+const setup = [
+  collectionDefined('tempo'),
+  collectionDefined('aero'),
+  watchPublished('TMP-1', 'tempo', { customizable: true, price_cents: 100_000 }),
+  watchPublished('TMP-2', 'tempo', { customizable: true, price_cents: 200_000 }),
+  watchPublished('AER-1', 'aero', { customizable: true, price_cents: 300_000 }),
+];
+const priceMoves = [
+  watchPriceChanged('TMP-1', 110_000, 100_000),
+  watchPriceChanged('AER-1', 310_000, 300_000),
+  watchWithdrawn('TMP-2'),
+  watchPriceChanged('TMP-1', 120_000, 110_000),
+];
+
 describe('batch application', () => {
+  it('collections: a batch of price moves of watches in two stored collections updates both', async () => {
+    const store = createMemoryReadStore();
+    const collections = PROJECTIONS.find((projection) => projection.name === 'collections')!;
+    await project(store, collections, positioned(setup));
+    await project(store, collections, positioned(priceMoves, setup.length + 1));
+    const docs = await documents<CollectionDoc>(store, collections);
+    expect(doc(docs, 'en:tempo').price_range_cents).to.deep.equal({ min: 120_000, max: 120_000 });
+    expect(doc(docs, 'en:aero').price_range_cents).to.deep.equal({ min: 310_000, max: 310_000 });
+  });
+
   for (const projection of PROJECTIONS) {
     it(`${projection.name}: delivering a batch again, whole or in part, changes nothing`, async () => {
       const store = createMemoryReadStore();
@@ -34,6 +59,17 @@ describe('batch application', () => {
         await store.write(projection.collection, ops);
         expect(await documents(store, projection)).to.deep.equal(before);
       }
+    });
+
+    it(`${projection.name}: a batch naming watches of several stored collections reaches every document holding them`, async () => {
+      const stored = positioned(setup);
+      const changes = positioned(priceMoves, stored.length + 1);
+      const inOneBatch = createMemoryReadStore();
+      const oneByOne = createMemoryReadStore();
+      await project(inOneBatch, projection, stored);
+      await project(inOneBatch, projection, changes);
+      await project(oneByOne, projection, [...stored, ...changes], 1);
+      expect(await documents(inOneBatch, projection)).to.deep.equal(await documents(oneByOne, projection));
     });
 
     it(`${projection.name}: one batch or one event at a time gives the same documents`, async () => {
