@@ -14,6 +14,8 @@ export interface TimedAnswer {
   template: Buffer;
   /** Byte offset of the time's first character in `template`. */
   timeAt: number;
+  /** Entity tag of the template, unquoted: with the time it names the renewed bytes without hashing them again. */
+  tag: string;
 }
 
 const etagOf = (bytes: Buffer) => `"${createHash('sha1').update(bytes).digest('base64url')}"`;
@@ -30,14 +32,18 @@ export function timedTemplate(answer: RenderedAnswer, body: unknown, field: stri
   const json = answer.body.toString();
   const at = json.indexOf(`${JSON.stringify(field)}:${JSON.stringify(time)}`);
   if (at < 0) return undefined;
-  return { status: answer.status, template: answer.body, timeAt: Buffer.byteLength(json.slice(0, at)) + field.length + 4 };
+  const timeAt = Buffer.byteLength(json.slice(0, at)) + field.length + 4;
+  return { status: answer.status, template: answer.body, timeAt, tag: answer.etag.slice(1, -1) };
 }
 
-/** The template with the time of `now`; ISO times all have the same length, so only those bytes change. */
+/**
+ * The template with the time of `now`; ISO times all have the same length, so only those bytes change, and the
+ * template's tag plus the time tell every renewed answer apart as a strong tag must.
+ */
 export function renewTime(answer: TimedAnswer, now: Date): RenderedAnswer {
   const body = Buffer.from(answer.template);
   body.write(now.toISOString(), answer.timeAt, 'latin1');
-  return { status: answer.status, body, etag: etagOf(body) };
+  return { status: answer.status, body, etag: `"${answer.tag}.${now.getTime().toString(36)}"` };
 }
 
 /**

@@ -1,0 +1,33 @@
+/** Answers carrying the time of the request (verification's `checked_at`), renewed on replay without re-rendering. */
+import { expect } from 'chai';
+import { renderAnswer, renewTime, timedTemplate } from '../../../read-api/cache/rendered-answer.ts';
+
+describe('timed answers', () => {
+  const body = { serial: 'AUR-1', details: { model: 'Régate Édition Bleue' }, checked_at: '2026-01-02T03:04:05.678Z', lang: 'fr' };
+  const template = timedTemplate(renderAnswer(200, body), body, 'checked_at')!;
+
+  it('renews only the time, even after multi-byte characters', () => {
+    const renewed = renewTime(template, new Date('2030-12-31T23:59:59.999Z'));
+    expect(JSON.parse(renewed.body.toString())).to.deep.equal({ ...body, checked_at: '2030-12-31T23:59:59.999Z' });
+    expect(renewed.status).to.equal(200);
+  });
+
+  it('gives different bytes different strong tags and the same bytes the same tag', () => {
+    const a = renewTime(template, new Date(1_000));
+    const b = renewTime(template, new Date(2_000));
+    expect(a.etag).to.match(/^"[^"]+"$/);
+    expect(a.etag).not.to.equal(b.etag);
+    expect(renewTime(template, new Date(1_000)).etag).to.equal(a.etag);
+  });
+
+  it('leaves the template untouched', () => {
+    const before = Buffer.from(template.template);
+    renewTime(template, new Date(5_000));
+    expect(template.template.equals(before)).to.equal(true);
+  });
+
+  it('has no template for an answer without that time field', () => {
+    const other = { serial: 'AUR-1' };
+    expect(timedTemplate(renderAnswer(200, other), other, 'checked_at')).to.equal(undefined);
+  });
+});
