@@ -10,7 +10,7 @@ import {
 } from 'mongodb';
 import type { FindOptions, Filter, ReadStore, RebuildTarget, StoredDoc, WriteOp } from '../ports/read-store.ts';
 import type { ReadCollection } from '../read-models/documents.ts';
-import { assertSafeFilter } from './read-store-filter-guard.ts';
+import { assertSafeFilter } from '../query/filter-guard.ts';
 
 /** One index per query the read API and the projector make (ESR order: equality, sort, range). */
 const INDEXES: Record<ReadCollection, IndexDescription[]> = {

@@ -9,7 +9,7 @@
  * (a rebuild generation, say) pays nothing for them.
  */
 import type { Filter, FindOptions, Sort, StoredDoc, WriteOp } from '../../ports/read-store.ts';
-import { compileFilter, type DocPredicate } from './compile-filter.ts';
+import { compileFilter, type DocPredicate } from '../../query/compile-filter.ts';
 import { deepFreeze } from './deep-freeze.ts';
 import { MaintainedCounts } from './maintained-counts.ts';
 import { MaintainedOrder, type Sequenced } from './maintained-order.ts';

@@ -5,7 +5,7 @@
  * matching rules are subtle. `compileFastFilter` returns null for any filter outside that subset; mingo then takes
  * the whole filter. A property test proves the two agree.
  */
-import type { Filter } from '../../ports/read-store.ts';
+import type { Filter } from '../ports/read-store.ts';
 
 /** `true`/`false`, or `undefined` when mingo must decide for this document. */
 export type FastPredicate = (doc: object) => boolean | undefined;

@@ -10,7 +10,7 @@ import * as comparison from 'mingo/operators/query/comparison';
 import * as element from 'mingo/operators/query/element';
 import * as logical from 'mingo/operators/query/logical';
 import { $mod, $regex } from 'mingo/operators/query/evaluation';
-import type { Filter } from '../../ports/read-store.ts';
+import type { Filter } from '../ports/read-store.ts';
 
 const context = Context.init({ query: { ...array, ...comparison, ...element, ...logical, $mod, $regex } });
 

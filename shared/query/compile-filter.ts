@@ -2,8 +2,8 @@
  * One predicate per filter: the fast compiled path where it can decide, mingo for the rest. The filter is checked
  * for script operators first, and a filter mingo cannot compile throws here, before any document is read.
  */
-import type { Filter } from '../../ports/read-store.ts';
-import { assertSafeFilter } from '../read-store-filter-guard.ts';
+import type { Filter } from '../ports/read-store.ts';
+import { assertSafeFilter } from './filter-guard.ts';
 import { compileFastFilter } from './fast-filter.ts';
 import { compileMingo } from './safe-mingo.ts';
 
