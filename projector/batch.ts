@@ -5,7 +5,7 @@
  * `position` is at or past the event's) is left alone, so a replayed batch changes nothing.
  */
 import type { Filter, StoredDoc, WriteOp } from '../shared/ports/read-store.ts';
-import { compileMatcher, type DocMatcher } from './filter-match.ts';
+import { compileFilter, type DocPredicate } from '../shared/query/compile-filter.ts';
 import type { DocChange, PositionedEvent, Projection, Touches } from './projection.ts';
 
 /** Where a batch reads the documents it touches: the live read store or a rebuild generation. */
@@ -26,7 +26,7 @@ interface Planned {
   event: PositionedEvent;
   touches: Touches;
   /** The compiled `touches.filter`, shared by every event of the batch with the same filter. */
-  matches?: DocMatcher;
+  matches?: DocPredicate;
 }
 
 /** Every document of the batch by id: `null` once deleted; `deletedAt` keeps the deleting event's position. */
@@ -72,12 +72,12 @@ class WorkingSet {
 
 /** One compiled matcher per distinct filter of a batch (a batch often names the same watch many times). */
 class BatchFilters {
-  readonly #byKey = new Map<string, { filter: Filter; matches: DocMatcher }>();
+  readonly #byKey = new Map<string, { filter: Filter; matches: DocPredicate }>();
 
-  matcher(filter: Filter): DocMatcher {
+  matcher(filter: Filter): DocPredicate {
     const key = JSON.stringify(filter);
     let known = this.#byKey.get(key);
-    if (!known) this.#byKey.set(key, (known = { filter, matches: compileMatcher(filter) }));
+    if (!known) this.#byKey.set(key, (known = { filter, matches: compileFilter(filter) }));
     return known.matches;
   }
 

@@ -14,8 +14,8 @@ export type PositionedEvent = DomainEvent & { position: number };
 /**
  * The documents an event needs: by id, and for an event that reaches documents by one of their properties (a
  * collection rename touches all its watches) a MongoDB filter. The runner evaluates the filter both against the
- * store and, under the same rules (filter-match.ts, mingo its reference), against the documents already changed in
- * memory, so both agree on what matches.
+ * store and, with the in-memory store's compiler (`shared/query/`, mingo its reference), against the documents
+ * already changed in memory, so both agree on what matches.
  */
 export interface Touches {
   ids: readonly string[];
