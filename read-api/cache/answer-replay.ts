@@ -56,12 +56,17 @@ export function answerReplay({ cache, clock, rateLimits, record, logger }: Answe
     };
     const fail = (error: unknown) => {
       logger.error({ err: error, method: req.method, url: req.url }, 'request failed');
+      // Past the head, the answer can only be cut short.
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
       res.writeHead(500, [...frontHeaders(req.headers.origin), ['Content-Type', JSON_TYPE]].flat()).end(INTERNAL);
       record?.('GET', entry.route, 500, Number(process.hrtime.bigint() - started) / 1e9);
     };
     try {
       const admission = rateLimits.admit(client, entry.verification);
-      if (admission instanceof Promise) admission.then(finish, fail);
+      if (admission instanceof Promise) admission.then(finish).catch(fail);
       else finish(admission);
     } catch (error) {
       fail(error);

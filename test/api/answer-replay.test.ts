@@ -3,11 +3,19 @@
  * Koa's route produced, with the same headers, limits and metrics as an answer through Koa, and never across
  * read-model positions or, for verifications, across clients.
  */
-import type { IncomingHttpHeaders } from 'node:http';
+import { once } from 'node:events';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
 import type { WatchDoc } from '../../shared/read-models/documents.ts';
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
+import { loadConfig } from '../../shared/config/config.ts';
+import { createLogger } from '../../shared/logging/logger.ts';
+import { answerReplay, type ReplayCache, type ReplayEntry } from '../../read-api/cache/answer-replay.ts';
+import { renderAnswer } from '../../read-api/cache/rendered-answer.ts';
+import { ResponseCache } from '../../read-api/cache/response-cache.ts';
+import { createRateLimits, type RateLimits } from '../../read-api/rate-limit/rate-limits.ts';
 import { send, type TestResponse } from '../support/http.ts';
 import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';
 import { checkpoint, loadFixtureCatalogue, putAll } from './support/catalogue-fixture.ts';
@@ -160,4 +168,36 @@ describe('answer replay in front of Koa', () => {
     const line = metrics.split('\n').find((l) => l.startsWith('http_requests_total{') && l.includes('route="/api/public/catalogue/:reference"') && l.includes('status="200"'));
     expect(line, metrics).to.match(/ 3$/);
   });
+});
+
+describe('answer replay when counting fails', () => {
+  const entry: ReplayEntry = {
+    answer: renderAnswer(200, { ok: true }), route: '/api/public/collections', cacheControl: undefined, verification: false, client: undefined,
+  };
+  const serveReplay = async (admit: RateLimits['admit']) => {
+    const cache: ReplayCache = new ResponseCache();
+    cache.set('/api/public/collections', 7, entry);
+    const rateLimits = { ...createRateLimits({ config: loadConfig({}), logger: createLogger('silent', 'test') }), admit };
+    const replay = answerReplay({ cache, clock: { current: () => 7, updatedAt: null }, rateLimits, logger: createLogger('silent', 'test') });
+    const server = createServer((req, res) => { if (!replay(req, res)) res.writeHead(599).end(); }).listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  };
+
+  for (const [how, admit] of [
+    ['throws', () => { throw new Error('counter broke'); }],
+    ['rejects', () => Promise.reject(new Error('counter broke'))],
+  ] as const) {
+    it(`answers 500 with the error shape when counting ${how}, and keeps serving`, async () => {
+      const { server, url } = await serveReplay(admit as RateLimits['admit']);
+      try {
+        const failed = await send(url, '/api/public/collections');
+        expect(failed.status).to.equal(500);
+        expect(failed.json()).to.deep.equal({ detail: 'Internal Server Error' });
+        expect((await send(url, '/api/public/other')).status, 'not replayed: left to Koa').to.equal(599);
+      } finally {
+        server.close();
+      }
+    });
+  }
 });
