@@ -1,8 +1,8 @@
 /**
- * Starts the read API over a given read store: the public app on PORT (with rate limits, metrics and the
- * discovery routes given) and the operations app on OPS_PORT. Shared by `read-api/main.ts` and the all-in-one
- * server, which differ only in where the read store comes from. `close()` stops accepting connections, lets the
- * requests in flight finish, then stops the clock.
+ * Starts the read API over a given read store: the public app on PORT (answer replay in front of Koa, rate limits,
+ * metrics and the discovery routes given) and the operations app on OPS_PORT. Shared by `read-api/main.ts` and the
+ * all-in-one server, which differ only in where the read store comes from. `close()` stops accepting connections,
+ * lets the requests in flight finish, sends the rate-limit counts not yet shared, then stops the clock.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
