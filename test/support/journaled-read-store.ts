@@ -8,7 +8,7 @@
  * `killAtWrite: n` SIGKILLs the process right after its n-th write is journaled: a crash at an exact point of the
  * replay, between a projection's bulk write and its checkpoint half of the time.
  */
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, truncateSync } from 'node:fs';
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import type { ReadStore, WriteOp } from '../../shared/ports/read-store.ts';
 import type { ReadCollection } from '../../shared/read-models/documents.ts';
@@ -22,14 +22,15 @@ export async function openJournaledReadStore(journal: string, killAtWrite = 0): 
   const memory = createMemoryReadStore();
   let replayed = 0;
   if (existsSync(journal)) {
-    for (const line of readFileSync(journal, 'utf8').split('\n')) {
+    const bytes = readFileSync(journal);
+    // A SIGKILL can cut a large write short (Linux stops copying pages once the signal is pending): that write
+    // never happened. Its fragment is cut off before anything is appended, as a write-ahead log is recovered, or
+    // the next run's first line would be glued to it and lost with everything after it.
+    const complete = bytes.lastIndexOf(0x0a) + 1;
+    if (complete < bytes.length) truncateSync(journal, complete);
+    for (const line of bytes.subarray(0, complete).toString('utf8').split('\n')) {
       if (line === '') continue;
-      let entry: JournalLine;
-      try {
-        entry = JSON.parse(line) as JournalLine;
-      } catch {
-        break; // a line cut short by the kill: that write never happened
-      }
+      const entry = JSON.parse(line) as JournalLine;
       await memory.write(entry.collection, entry.ops);
       replayed += 1;
     }
