@@ -59,14 +59,12 @@ function operationHandler(operation: PublicOperation, env: OperationEnv, { cache
     const request = validate({ query: ctx.query, path: ctx.params as Record<string, string>, body });
     const key = operation.cacheable ? spec.id + JSON.stringify(request.path) + JSON.stringify(request.query) : '';
     let answer = operation.cacheable ? cache.get(key, position) : undefined;
-    let replayed: ReplayEntry['answer'] | undefined;
+    let replayed: ReplayEntry['answer'] | undefined = answer;
     if (answer === undefined) {
       const result = await operation.handle(request, env);
       answer = renderAnswer(result.status, result.body);
       if (operation.cacheable && answer.status === 200) cache.set(key, position, answer);
       replayed = operation.timeField === undefined ? answer : timedTemplate(answer, result.body, operation.timeField);
-    } else {
-      replayed = answer;
     }
     if (replay && replayable && ctx.method === 'GET' && answer.status === 200 && replayed !== undefined) {
       replay.cache.set(ctx.url, position, {

@@ -47,10 +47,8 @@ type Maybe<T> = T | Promise<T>;
 export interface RateLimits {
   /** Mount app-wide: it limits `/api/public/*` and lets everything else through uncounted. */
   general: Middleware;
-  /** Mount on the verification route only, after `general`: per-IP verification limit, then `globalVerify`. */
+  /** Mount on the verification route only, after `general`: per-IP verification limit, then the global budget. */
   verify: Middleware;
-  /** The all-clients verification budget alone (already part of `verify`). */
-  globalVerify: Middleware;
   /** Counts a public request, and a verification's limits too, as `general` then `verify` would. */
   admit(clientKey: string, verification: boolean): Maybe<Admission>;
   /** The key a request counts under: its client address (IPv6 by /64). */
@@ -85,13 +83,10 @@ export function createRateLimits({ config, redis, logger, metrics }: RateLimitDe
     // The global budget shows its figures only when it refuses: a client's headers speak of its own limit.
     return after(globalVerify('all'), (global) => (global.count.limited ? { decision: global, refused: true } : { decision, refused: false }));
   });
-  const admitGlobal = (): Maybe<Admission> => after(globalVerify('all'), (decision) => ({ decision, refused: decision.count.limited }));
 
   const middleware = (admit: (ctx: Context) => Maybe<Admission>) => async (ctx: Context, next: Next) => {
     const admission = await admit(ctx);
-    if (admission.decision.name !== 'verify_global' || admission.refused) {
-      for (const [name, value] of admissionHeaders(admission)) ctx.set(name, value);
-    }
+    for (const [name, value] of admissionHeaders(admission)) ctx.set(name, value);
     if (!admission.refused) return next();
     sendJsonBytes(ctx, 429, refusalBody(admission.decision));
   };
@@ -100,7 +95,6 @@ export function createRateLimits({ config, redis, logger, metrics }: RateLimitDe
   return {
     general: (ctx, next) => (ctx.path.startsWith(PUBLIC_PREFIX) ? generalMiddleware(ctx, next) : next()),
     verify: middleware((ctx) => admitVerification(clientKey(ctx.req))),
-    globalVerify: middleware(admitGlobal),
     admit: (key, verification) => after(general(key), (decision) => {
       if (decision.count.limited || !verification) return { decision, refused: decision.count.limited };
       return admitVerification(key);

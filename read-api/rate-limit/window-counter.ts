@@ -3,13 +3,13 @@
  * process, at once when it can:
  * - without Redis, from this process's own counts;
  * - with Redis (shared by every API process), a hit is let through locally while the budget is far from spent and
- *   sent to Redis with the other hits of the next `syncMs` in one pipelined round trip, so busy keys cost no round
+ *   sent to Redis with the other hits of the next 5 ms in one pipelined round trip, so busy keys cost no round
  *   trip per request. The first hit of a key in a window, and every hit in the last tenth of a budget, wait for
  *   Redis instead, which adds them only if they still fit: a fresh client's count comes from the shared window, and
- *   refusals are exact across processes. Hits let through by other processes show up here within `syncMs`, so far
+ *   refusals are exact across processes. Hits let through by other processes show up here within 5 ms, so far
  *   from the limit a client spread over P processes is seen late by at most what they let through in that time.
  * While Redis is down or slow, counting carries on here from what was known (mode `degraded`), no request waits
- * more than `redisDeadlineMs`, and the hits counted meanwhile are sent once Redis is back (tried at most once a
+ * more than 100 ms, and the hits counted meanwhile are sent once Redis is back (tried at most once a
  * second). A batch whose reply times out is sent again later: a hit may then count twice, never zero times.
  */
 import type { Logger } from '../../shared/logging/logger.ts';
@@ -33,13 +33,6 @@ export interface WindowCount {
   resetAt: number;
 }
 
-export interface WindowCounterOptions {
-  /** Longest wait for Redis before counting here (default 100 ms). */
-  redisDeadlineMs?: number;
-  /** Hits let through locally reach Redis within this time (default 5 ms). */
-  syncMs?: number;
-}
-
 interface Window {
   readonly id: string;
   readonly limit: WindowLimit;
@@ -56,14 +49,16 @@ interface Window {
 }
 
 const RETRY_REDIS_AFTER_MS = 1_000;
+/** Longest wait for Redis before counting here. */
+const REDIS_DEADLINE_MS = 100;
+/** Hits let through locally reach Redis within this time. */
+const SYNC_MS = 5;
 const SWEEP_EVERY_MS = 60_000;
 
 export class WindowCounter {
   readonly #windows = new Map<string, Window>();
   /** Windows with pending hits. */
   readonly #dirty = new Set<Window>();
-  readonly #redisDeadlineMs: number;
-  readonly #syncMs: number;
   #flushTimer: NodeJS.Timeout | undefined;
   #flushing: Promise<void> | undefined;
   #closed = false;
@@ -74,11 +69,7 @@ export class WindowCounter {
   constructor(
     private readonly redis: RedisWindows | undefined,
     private readonly logger: Logger,
-    options: WindowCounterOptions = {},
-  ) {
-    this.#redisDeadlineMs = options.redisDeadlineMs ?? 100;
-    this.#syncMs = options.syncMs ?? 5;
-  }
+  ) {}
 
   mode(): RateLimitMode {
     if (!this.redis) return 'memory';
@@ -107,7 +98,7 @@ export class WindowCounter {
     if (this.redis) {
       window.pending += 1;
       this.#dirty.add(window);
-      this.#scheduleFlush(this.#syncMs);
+      this.#scheduleFlush(SYNC_MS);
     } else {
       window.known += 1;
     }
@@ -133,7 +124,7 @@ export class WindowCounter {
     window.sending += add + 1;
     let reply: WindowTotal | undefined;
     try {
-      [reply] = await withDeadline(this.redis!.send([hitsOf(window, add, true)]), this.#redisDeadlineMs);
+      [reply] = await withDeadline(this.redis!.send([hitsOf(window, add, true)]), REDIS_DEADLINE_MS);
     } catch (error) {
       this.#degrade(error);
     }
@@ -162,7 +153,7 @@ export class WindowCounter {
       this.#flushTimer = undefined;
       this.#flushing = this.#flush().finally(() => {
         this.#flushing = undefined;
-        if (this.#dirty.size > 0) this.#scheduleFlush(this.#syncMs);
+        if (this.#dirty.size > 0) this.#scheduleFlush(SYNC_MS);
       });
     }, delayMs);
     this.#flushTimer.unref();
@@ -171,7 +162,7 @@ export class WindowCounter {
   async #flush(): Promise<void> {
     const now = Date.now();
     if (!this.#redisUsable(now)) {
-      this.#scheduleFlush(Math.max(this.#retryRedisAt - now, this.#syncMs));
+      this.#scheduleFlush(Math.max(this.#retryRedisAt - now, SYNC_MS));
       return;
     }
     // Hits of windows that ended meanwhile are dropped: they belong to a window nobody counts any more.
@@ -185,7 +176,7 @@ export class WindowCounter {
       return add;
     });
     try {
-      const replies = await withDeadline(this.redis!.send(batch.map((window, i) => hitsOf(window, adds[i]!, false))), this.#redisDeadlineMs);
+      const replies = await withDeadline(this.redis!.send(batch.map((window, i) => hitsOf(window, adds[i]!, false))), REDIS_DEADLINE_MS);
       batch.forEach((window, i) => {
         window.sending -= adds[i]!;
         this.#learn(window, replies[i]!);
