@@ -8,7 +8,7 @@ import {
   ConcurrencyError, type AppendResult, type EventStore, type ExpectedRevision, type NewEvent, type ReadAllOptions,
   type ReadStreamOptions, type RecordedEvent,
 } from '../ports/event-store.ts';
-import { assertValidBatch, EventIdConflictError, parseStoredJson, toRecordedEvent } from './event-records.ts';
+import { assertValidBatch, EventIdConflictError, expectationHolds, parseStoredJson, toRecordedEvent } from './event-records.ts';
 import { AppendFeed } from './sqlite/append-feed.ts';
 import { chainHash, GENESIS_HASH, streamHash } from './sqlite/event-hash.ts';
 import { openEventDatabase } from './sqlite/event-database.ts';
@@ -96,7 +96,7 @@ class SqliteEventStore implements EventStore {
 
     const head = this.streamHead.get(stream) as [number, Buffer] | undefined;
     const current = head ? head[0] : 'no_stream';
-    if (!holds(expected, current)) throw new ConcurrencyError(stream, expected, current);
+    if (!expectationHolds(expected, current)) throw new ConcurrencyError(stream, expected, current);
 
     let revision = head ? head[0] : -1;
     let previousStreamHash: Buffer = head ? head[1] : GENESIS_HASH;
@@ -134,11 +134,6 @@ class SqliteEventStore implements EventStore {
     }
     return result;
   }
-}
-
-function holds(expected: ExpectedRevision, current: number | 'no_stream'): boolean {
-  if (expected === 'any') return true;
-  return expected === current;
 }
 
 function isUniqueIdViolation(error: unknown): boolean {
