@@ -5,10 +5,13 @@
 import type { DomainEvent } from '../events/index.ts';
 import type { EventMetadata } from '../events/metadata.ts';
 
-/** Where an append expects the stream to be: anywhere, not yet existing, or at exactly this revision. */
-export type ExpectedRevision = 'any' | 'no_stream' | number;
+/** Where an append expects the stream to be: not yet existing, or at exactly this revision. */
+export type ExactRevision = 'no_stream' | number;
 
-/** An event to append. `id` (a UUID) makes a retried append idempotent. */
+/** Where an append expects the stream to be: anywhere, or exactly somewhere. */
+export type ExpectedRevision = 'any' | ExactRevision;
+
+/** An event to append. `id` is a UUID; what a repeated id does depends on the engine (see `EventStore.append`). */
 export type NewEvent = DomainEvent & { id: string; metadata: EventMetadata };
 
 /** An event as stored, validated and upcast to the current schema. */
@@ -53,8 +56,19 @@ export interface EventStore {
   /**
    * Appends atomically: all events or none. Rejects with `InvalidEventError` when an event (data or metadata)
    * breaks its schema, and with `ConcurrencyError` when `expected` does not hold; either way nothing is written.
-   * Appending again events whose ids are already stored in that stream, in the same order, writes nothing and
-   * answers the original result.
+   * Appending no events writes nothing and answers the stream's revision (-1 when it does not exist) and the
+   * head, once `expected` holds.
+   *
+   * Repeated event ids. What holds on both engines: appending again, with the same *exact* expectation, the
+   * events an earlier append wrote right after that revision, same ids in the same order, writes nothing and
+   * answers the original result. Nothing more is promised on both:
+   * - SQLite checks ids against every stored event: any repeated batch is recognised whatever `expected` says;
+   *   an id stored in another stream, or a batch repeating only some ids, is refused with `EventIdConflictError`.
+   * - EventStoreDB, with `any`, checks ids only against a bounded in-memory cache of recent writes: an older
+   *   batch is written again. It does not look at other streams (the ids are written a second time there), and
+   *   a partly repeated batch comes back as a `ConcurrencyError` rather than an id conflict.
+   * The command handlers therefore append at an exact revision with fresh ids on every attempt, and never count
+   * on ids to make a retry harmless: a refused attempt is decided again against the stream as it now is.
    */
   append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
   /**
