@@ -40,6 +40,7 @@ class SqliteEventStore implements EventStore {
   private readonly selectStream: Database.Statement<[string, number]>;
   private readonly selectAfter: Database.Statement<[number, number]>;
   private readonly selectHead: Database.Statement<[]>;
+  private readonly countAfterPosition: Database.Statement<[number]>;
   private readonly writeAppend: Database.Transaction<(stream: string, events: SerializedEvent[], expected: ExpectedRevision) => WriteOutcome>;
 
   constructor(private readonly db: Database.Database, pollMs: number) {
@@ -52,6 +53,7 @@ class SqliteEventStore implements EventStore {
     this.selectStream = db.prepare<[string, number]>(`${SELECT_EVENT} WHERE stream = ? AND revision > ? ORDER BY revision`).raw();
     this.selectAfter = db.prepare<[number, number]>(`${SELECT_EVENT} WHERE position > ? ORDER BY position LIMIT ?`).raw();
     this.selectHead = db.prepare<[]>('SELECT position FROM events ORDER BY position DESC LIMIT 1').pluck();
+    this.countAfterPosition = db.prepare<[number]>('SELECT count(*) FROM events WHERE position > ?').pluck();
     const dataVersion = db.prepare<[]>('PRAGMA data_version').pluck();
     this.feed = new AppendFeed(() => dataVersion.get() as number, pollMs);
     this.writeAppend = db.transaction((stream, events, expected) => this.appendInTransaction(stream, events, expected));
@@ -77,6 +79,10 @@ class SqliteEventStore implements EventStore {
 
   async headPosition(): Promise<number> {
     return (this.selectHead.get() as number | undefined) ?? 0;
+  }
+
+  async countAfter(position: number): Promise<number> {
+    return this.countAfterPosition.get(position) as number;
   }
 
   onAppended(listener: () => void): () => void {

@@ -20,7 +20,10 @@ export type RecordedEvent = DomainEvent & {
   stream: string;
   /** 0-based index of the event in its stream. */
   revision: number;
-  /** Global order over the whole history; strictly increasing, not necessarily contiguous. */
+  /**
+   * Global order over the whole history; strictly increasing, not necessarily contiguous (EventStoreDB positions
+   * are log offsets): a difference of positions is not a number of events.
+   */
   position: number;
   metadata: EventMetadata;
 };
@@ -80,6 +83,11 @@ export interface EventStore {
   readAll(options: ReadAllOptions): Promise<RecordedEvent[]>;
   /** Position of the newest event, 0 when the store is empty. */
   headPosition(): Promise<number>;
+  /**
+   * Number of events after `position`, where the engine counts them cheaply (SQLite). Absent on EventStoreDB:
+   * its positions are log offsets, so no difference of positions is a number of events.
+   */
+  countAfter?(position: number): Promise<number>;
   /**
    * Calls `listener` (without arguments) soon after new events are stored, by this process or another one.
    * It only signals: readers then read from their own checkpoint. Returns a function that stops the feed.
