@@ -49,7 +49,8 @@ async function visitRead<E>(read: StreamingRead<E>, visit: (event: E) => boolean
       if (visit(resolved)) return;
     }
   } finally {
-    await read.cancel();
+    // The read is over either way: a cancel that fails (the call never started) must not replace its outcome.
+    await read.cancel().catch(() => undefined);
   }
 }
 

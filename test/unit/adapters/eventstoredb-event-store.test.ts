@@ -115,6 +115,16 @@ describe('EventStoreDB adapter: reads end on the server', function () {
     expect(client.cancels).to.equal(2);
   });
 
+  it('keeps a read\'s answer, and its error, when the cancel after it fails', async function () {
+    const client = new FakeEventStoreDbClient();
+    const { stream, records } = recordSerial(client);
+    client.cancelFails = true;
+    const store = storeOn(client);
+    expect((await store.readStream(stream)).map((e) => e.id)).to.deep.equal(records.map((r) => r.id));
+    expect(await store.readStream(streams.serial(randomSerial()))).to.deep.equal([]);
+    expect(client.cancels).to.equal(2);
+  });
+
   it('reads a missing stream as empty', async function () {
     const client = new FakeEventStoreDbClient();
     expect(await storeOn(client).readStream(streams.serial(randomSerial()))).to.deep.equal([]);

@@ -51,6 +51,8 @@ export class FakeEventStoreDbClient implements EventStoreDbClient {
   appendCalls = 0;
   /** Answer stream reads as servers before 22.6 do. */
   oldServer = false;
+  /** Make `cancel()` reject, as it does when the read's call never started. */
+  cancelFails = false;
   private nextPosition = 1_000n;
 
   /** Stores an event as the server would, at a sparse position (log offsets, not counts). */
@@ -105,6 +107,11 @@ export class FakeEventStoreDbClient implements EventStoreDbClient {
 
   private counted<E>(stream: Readable): StreamingRead<E> {
     this.readsOpened += 1;
-    return Object.assign(stream, { cancel: async () => { this.cancels += 1; } });
+    return Object.assign(stream, {
+      cancel: async () => {
+        this.cancels += 1;
+        if (this.cancelFails) throw new Error('14 UNAVAILABLE: no connection established');
+      },
+    });
   }
 }
