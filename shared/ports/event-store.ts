@@ -90,7 +90,9 @@ export interface EventStore {
   countAfter?(position: number): Promise<number>;
   /**
    * Calls `listener` (without arguments) soon after new events are stored, by this process or another one.
-   * It only signals: readers then read from their own checkpoint. Returns a function that stops the feed.
+   * It only signals: readers then read from their own checkpoint, so a signal with nothing new behind it (the
+   * EventStoreDB feed gives one each time its subscription goes live) costs one empty read. Returns a function
+   * that stops the feed.
    */
   onAppended(listener: () => void): () => void;
   close(): Promise<void>;

@@ -36,11 +36,11 @@ export function followAppends(client: EventStoreDbClient, listener: () => void, 
       filter: streamNameFilter({ prefixes: [...STREAM_PREFIXES] }),
     });
     current = subscription;
-    const resumed = failedAttempts > 0;
     subscription.on('confirmation', () => {
       failedAttempts = 0;
-      // Appends made while the feed was down, before anything was seen, are not replayed: say there may be some.
-      if (resumed) listener();
+      // Live from here. Appends stored before (while subscribing, or while the feed was down before it saw any
+      // event) are not delivered: one signal covers them, since readers read from their own checkpoint.
+      listener();
     });
     subscription.on('data', (resolved) => {
       if (resolved.event) lastSeen = resolved.event.position;
