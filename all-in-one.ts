@@ -20,6 +20,7 @@ import { createProjector } from './projector/runner.ts';
 import { PROJECTION_RETRY_POLICY } from './projector/retry-policy.ts';
 
 import { startReadApi } from './read-api/server.ts';
+import { projectionLag } from './read-api/ops/projection-lag.ts';
 import { publicOperations } from './read-api/operations/index.ts';
 import { discoveryRoutes } from './read-api/discovery/discovery-routes.ts';
 import { connectRateLimitRedis } from './read-api/rate-limit/rate-limit-redis.ts';
@@ -71,7 +72,7 @@ export async function startWatchcat(config: Config, logger: Logger): Promise<Run
     extraRoutes: [discoveryRoutes({ operations: publicOperations, config })],
     metricSources: {
       projections: () => projector.status().map((p) => ({ name: p.name, position: p.position, failed: p.status === 'failed' })),
-      headPosition: () => eventStore.headPosition(),
+      lag: projectionLag(eventStore),
       queueDepth: () => queue.depth(),
     },
   });
