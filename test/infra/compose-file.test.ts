@@ -107,6 +107,13 @@ describe('infra/docker-compose.yml', () => {
     }
   });
 
+  it('runs the compiled program (dist/) with plain node: no TypeScript loader in production', () => {
+    const commands = Object.fromEntries(['services', 'projector', 'api'].map((name) => [name, services[name]!.command]));
+    expect(commands).to.deep.equal({
+      services: ['node', 'dist/services/main.js'], projector: ['node', 'dist/projector/main.js'], api: ['node', 'dist/read-api/main.js'],
+    });
+  });
+
   it('seeds the demo catalogue with a one-shot service under the demo profile', () => {
     expect(services['seed']).to.include({ restart: 'no' });
     expect(services['seed']!.profiles).to.deep.equal(['demo']);
@@ -132,6 +139,13 @@ describe('infra/Dockerfile and .dockerignore', () => {
     expect(dockerfile.match(/^FROM node:\$\{NODE_VERSION\}-bookworm-slim/gm)).to.have.length(2);
     const engines = (JSON.parse(file('package.json')) as { engines: { node: string } }).engines.node;
     expect(engines.split('||').map((range) => range.trim())).to.include.members(['^20.19.0', `^${major}.${version![2]}.0`]);
+  });
+
+  it('builds dist/ in a build stage and runs it with plain node, keeping only production dependencies', () => {
+    expect(dockerfile).to.match(/^RUN npm ci && npm prune --omit=dev$/m);
+    expect(dockerfile).to.match(/^COPY --from=build \/app\/dist \.\/dist$/m);
+    expect(dockerfile).to.match(/^CMD \["node", "dist\/main\.js"\]$/m);
+    expect(dockerfile).not.to.contain('tsx');
   });
 
   it('lets the runtime user create the embedded store\'s data/ and nothing else', () => {
