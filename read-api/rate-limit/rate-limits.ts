@@ -126,12 +126,12 @@ function limitMiddleware(spec: LimitSpec, link: RedisLink | undefined, metrics: 
   const shared = link ? ratelimit({ ...options, driver: 'redis', db: link.client } satisfies RateLimitOptions) : undefined;
 
   return async (ctx: Context, next: Next) => {
-    const before = spec.figures === 'on-refusal' ? FIGURES.map((name) => ctx.response.get(name)) : undefined;
+    const before = spec.figures === 'on-refusal' ? FIGURES.map((name) => ctx.res.getHeader(name)) : undefined;
     let passed = false;
     const onward = () => {
       passed = true;
       if (before === undefined) wholeReset(ctx);
-      else FIGURES.forEach((name, i) => ctx.set(name, String(before[i])));
+      else FIGURES.forEach((name, i) => ctx.res.setHeader(name, String(before[i])));
       return next();
     };
     if (shared !== undefined && link!.usable()) {
@@ -151,11 +151,14 @@ function limitMiddleware(spec: LimitSpec, link: RedisLink | undefined, metrics: 
   };
 }
 
-/** The memory driver gives the reset time with a fraction of a second; the contract wants whole seconds. */
+/**
+ * The memory driver gives the reset time with a fraction of a second; the contract wants whole seconds. (Read and
+ * written on Node's response directly: Koa's `response.get` copies every header, this runs on every request.)
+ */
 function wholeReset(ctx: Context): void {
   // koa-ratelimit sets its figures as numbers, which Koa keeps as they are.
-  const reset = Number(ctx.response.get(RESET));
-  if (!Number.isInteger(reset)) ctx.set(RESET, String(Math.floor(reset)));
+  const reset = ctx.res.getHeader(RESET);
+  if (typeof reset === 'number' && !Number.isInteger(reset)) ctx.res.setHeader(RESET, String(Math.floor(reset)));
 }
 
 /**
