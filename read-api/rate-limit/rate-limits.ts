@@ -11,6 +11,7 @@
  * - `X-RateLimit-Reset` in whole seconds, `Retry-After` between 1 and the window, the 429 body in JSON.
  */
 import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Context, Middleware, Next } from 'koa';
 import type { Redis } from 'ioredis';
 import ratelimit, { type RateLimitOptions, type RateLimitRefusal } from 'koa-ratelimit';
@@ -62,7 +63,17 @@ interface LimitSpec {
 
 /** The key a request counts under: its client address (IPv6 by /64). */
 export function requestClientKey(config: Pick<Config, 'TRUST_PROXY'>): (req: IncomingMessage) => string {
-  return (req) => limitKey(clientIp({ socketAddress: req.socket.remoteAddress, forwardedFor: req.headers['x-forwarded-for'] }, config.TRUST_PROXY));
+  // A keep-alive connection brings many requests from one peer: its key is worked out again only when the header
+  // it depends on changes.
+  const known = new WeakMap<Socket, { forwardedFor: string | string[] | undefined; key: string }>();
+  return (req) => {
+    const forwardedFor = req.headers['x-forwarded-for'];
+    const last = known.get(req.socket);
+    if (last !== undefined && last.forwardedFor === forwardedFor) return last.key;
+    const key = limitKey(clientIp({ socketAddress: req.socket.remoteAddress, forwardedFor }, config.TRUST_PROXY));
+    known.set(req.socket, { forwardedFor, key });
+    return key;
+  };
 }
 
 export function createRateLimits({ config, redis, logger, metrics }: RateLimitDeps): RateLimits {
