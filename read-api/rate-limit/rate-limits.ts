@@ -19,6 +19,7 @@ import type { Config } from '../../shared/config/config.ts';
 import type { Logger } from '../../shared/logging/logger.ts';
 import { clientIp, limitKey } from './client-ip.ts';
 import { isPublicPath } from './public-path.ts';
+import { WindowMap } from './window-map.ts';
 
 export type LimitName = 'general' | 'verify' | 'verify_global';
 export type RateLimitMode = 'redis' | 'memory' | 'degraded';
@@ -182,33 +183,4 @@ function shapeRefusal(ctx: Context): void {
   if (reset === undefined) return;
   ctx.set(RESET, String(Math.floor(reset)));
   ctx.set('Retry-After', String(Math.min(WINDOW_SECONDS, Math.max(1, Math.ceil(reset - Date.now() / 1000)))));
-}
-
-/**
- * The memory driver's store. koa-ratelimit sets a key when its window starts and never deletes it, so every client
- * ever seen would stay in memory; this Map forgets the windows that ended, looking at most once per window.
- */
-class WindowMap extends Map<unknown, unknown> {
-  readonly #ends = new Map<unknown, number>();
-  #nextSweep = 0;
-
-  constructor(private readonly windowMs: number) {
-    super();
-  }
-
-  override set(key: unknown, value: unknown): this {
-    const now = Date.now();
-    if (now >= this.#nextSweep) this.#sweep(now);
-    this.#ends.set(key, now + this.windowMs);
-    return super.set(key, value);
-  }
-
-  #sweep(now: number): void {
-    this.#nextSweep = now + this.windowMs;
-    for (const [key, end] of this.#ends) {
-      if (end > now) continue;
-      this.#ends.delete(key);
-      this.delete(key);
-    }
-  }
 }
