@@ -18,21 +18,20 @@ declare module 'koa-ratelimit' {
     namespace: string;
     /** The key a request counts under; `false` lets it through uncounted. */
     id(ctx: Context): string | false;
-    headers?: { remaining?: string; reset?: string; total?: string };
-    disableHeader?: boolean;
     /** The body of a refusal (an object is sent as JSON). */
     errorMessage?: unknown;
     /** Called on every refusal, after the 429 is set. */
     onLimited?(ctx: Context): void;
-    throw?: boolean;
-    whitelist?(ctx: Context): boolean | Promise<boolean>;
   }
 
   export type RateLimitOptions =
     | (CommonOptions & { driver: 'memory'; db: Map<unknown, unknown> })
     | (CommonOptions & { driver: 'redis'; db: RedisDb });
 
-  /** Set on `ctx.state.rateLimit` by a refusal; `headers` holds the figures as numbers (`reset` in Unix seconds). */
+  /**
+   * Set on `ctx.state.rateLimit` by a refusal; `headers` holds the figures it sent, as numbers, by header name
+   * (`X-RateLimit-Reset` in Unix seconds, with a fraction from the memory driver).
+   */
   export interface RateLimitRefusal {
     after: number;
     headers: Record<string, number>;

@@ -30,7 +30,7 @@ async function timed(served: Served, n: number, path: string) {
     ms.push(performance.now() - started);
     codes.push(response.status);
   }
-  return { codes, slowest: Math.max(...ms) };
+  return { codes, ms, slowest: Math.max(...ms) };
 }
 
 describe('rate limits shared through Redis (koa-ratelimit Redis driver)', () => {
@@ -110,8 +110,10 @@ describe('rate limits shared through Redis (koa-ratelimit Redis driver)', () => 
       try {
         const hung = await timed(served, 5, '/api/public/status');
         expect(hung.codes).to.deep.equal([200, 200, 200, 429, 429]);
-        // The first request waits for the client's 100 ms command timeout; the next ones go straight to memory.
-        expect(hung.slowest, 'slowest answer while Redis hangs (ms)').to.be.below(150);
+        // The first request waits for the client's 100 ms command timeout (not ioredis's default retries, seconds
+        // long); the next ones go straight to memory.
+        expect(hung.ms[0], 'first answer while Redis hangs (ms)').to.be.below(1_000);
+        expect(Math.max(...hung.ms.slice(1)), 'later answers while Redis hangs (ms)').to.be.below(100);
         expect(served.limits.mode()).to.equal('degraded');
       } finally {
         server.resume();
