@@ -42,7 +42,10 @@ export interface RateLimits {
   general: Middleware;
   /** Mount on the verification route only, after `general`: per-IP verification limit, then the global budget. */
   verify: Middleware;
-  /** `redis` while limits are shared through Redis, `degraded` while Redis cannot decide, `memory` without Redis. */
+  /**
+   * `redis` while limits are shared through Redis; `degraded` from a request Redis could not decide (or a lost
+   * connection) until Redis decides one again; `memory` without Redis.
+   */
   mode(): RateLimitMode;
 }
 
@@ -93,14 +96,17 @@ export function createRateLimits({ config, redis, logger, metrics }: RateLimitDe
     general: (ctx, next) => (isPublicPath(ctx.path) ? general(ctx, next) : next()),
     // The global budget counts only verifications the client's own limit let through.
     verify: (ctx, next) => perIpVerify(ctx, () => globalVerify(ctx, next)),
-    mode: () => (link === undefined ? 'memory' : link.usable() ? 'redis' : 'degraded'),
+    mode: () => (link === undefined ? 'memory' : link.healthy() ? 'redis' : 'degraded'),
   };
 }
 
-/** The state of the Redis connection as the limits see it: usable, or failed recently. */
+/** The state of the Redis connection as the limits see it. */
 interface RedisLink {
   client: Redis;
+  /** Worth asking: connected, and no failure within the last second. A lost connection degrades the limits. */
   usable(): boolean;
+  /** Connected, and the last request asked was decided. */
+  healthy(): boolean;
   failed(error: unknown): void;
   answered(): void;
 }
@@ -108,14 +114,22 @@ interface RedisLink {
 function redisLink(client: Redis, logger: Logger): RedisLink {
   let retryAt = 0;
   let degraded = false;
+  const degrade = (error: unknown) => {
+    if (degraded) return;
+    degraded = true;
+    logger.warn({ err: error }, 'rate limits: Redis cannot decide, deciding in this process until it answers again');
+  };
   return {
     client,
-    usable: () => client.status === 'ready' && Date.now() >= retryAt,
+    usable: () => {
+      if (client.status === 'ready') return Date.now() >= retryAt;
+      degrade(new Error(`redis connection is ${client.status}`));
+      return false;
+    },
+    healthy: () => client.status === 'ready' && !degraded,
     failed(error) {
       retryAt = Date.now() + RETRY_REDIS_AFTER_MS;
-      if (degraded) return;
-      degraded = true;
-      logger.warn({ err: error }, 'rate limits: Redis cannot decide, deciding in this process until it answers again');
+      degrade(error);
     },
     answered() {
       if (!degraded) return;
