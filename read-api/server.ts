@@ -1,10 +1,10 @@
 /**
- * Starts the read API over a given read store: the public app on PORT (answer replay in front of Koa, rate limits,
- * metrics and the discovery routes given) and the operations app on OPS_PORT. Shared by `read-api/main.ts` and the
- * all-in-one server, which differ only in where the read store comes from. `close()` stops accepting connections,
- * lets the requests in flight finish, sends the rate-limit counts not yet shared, then stops the clock.
+ * Starts the read API over a given read store: the public app on PORT (Koa serves every request: rate limits,
+ * metrics, answer cache and the discovery routes given) and the operations app on OPS_PORT. Shared by
+ * `read-api/main.ts` and the all-in-one server, which differ only in where the read store comes from. `close()`
+ * stops accepting connections, lets the requests in flight finish, then stops the clock.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type Koa from 'koa';
 import type { Redis } from 'ioredis';
@@ -13,9 +13,7 @@ import type { Logger } from '../shared/logging/logger.ts';
 import type { ReadStore } from '../shared/ports/read-store.ts';
 import { createPublicApp } from './app.ts';
 import { createOpsApp } from './ops/ops-app.ts';
-import { answerReplay, type AnswerReplay, type ReplayCache } from './cache/answer-replay.ts';
-import { ResponseCache } from './cache/response-cache.ts';
-import { createMetricsRegistry, metricsMiddleware, rateLimitMetrics, requestRecorder, type MetricSources } from './ops/metrics.ts';
+import { createMetricsRegistry, metricsMiddleware, rateLimitMetrics, type MetricSources } from './ops/metrics.ts';
 import { createRateLimits } from './rate-limit/rate-limits.ts';
 import type { PublicBrand } from './operations/public-operation.ts';
 import { startCheckpointClock } from './read-model-clock.ts';
@@ -25,7 +23,7 @@ export interface ReadApiOptions {
   logger: Logger;
   readStore: ReadStore;
   brand: PublicBrand;
-  /** Shares the rate limits between processes (see rate-limit/rate-limit-redis.ts); per-process limits without it. */
+  /** Shares the rate limits between processes (a client from rate-limit/rate-limit-redis.ts); per-process limits without it. */
   rateLimitRedis?: Redis;
   extraRoutes?: Koa.Middleware[];
   /** Projection, lag and queue figures for /metrics, where this process has them (the all-in-one server). */
@@ -97,13 +95,6 @@ function answerUnparsable(error: NodeJS.ErrnoException, socket: Duplex): void {
     + `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
-/** Lets `replay` answer what it can; Koa gets the rest. */
-function answeringFirst(replay: AnswerReplay, koa: (req: IncomingMessage, res: ServerResponse) => unknown) {
-  return (req: IncomingMessage, res: ServerResponse) => {
-    if (!replay(req, res)) void koa(req, res);
-  };
-}
-
 export async function startReadApi(options: ReadApiOptions): Promise<RunningReadApi> {
   const { config, logger, readStore } = options;
   const clock = await startCheckpointClock(readStore, {
@@ -115,14 +106,12 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
   const rateLimits = createRateLimits({
     config, logger, metrics: rateLimitMetrics(registry), ...(options.rateLimitRedis ? { redis: options.rateLimitRedis } : {}),
   });
-  const replayCache: ReplayCache = new ResponseCache();
   const app = createPublicApp({
     readStore, clock, config, logger, brand: options.brand,
     // Limits counted per process while Redis is down are a degradation too (issue 7: status says so).
     health: () => (clock.reachable && clock.failed.length === 0 && rateLimits.mode() !== 'degraded' ? 'ok' : 'degraded'),
     metrics: metricsMiddleware(registry),
     rateLimits,
-    replay: { cache: replayCache, clientKey: rateLimits.clientKey },
     ...(options.extraRoutes ? { extraRoutes: options.extraRoutes } : {}),
   });
   const opsApp = createOpsApp({
@@ -142,7 +131,7 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
   const requestTimeout = options.requestTimeoutMs ?? 15_000;
   const server = createServer(
     { requestTimeout, headersTimeout: Math.min(requestTimeout, 10_000), connectionsCheckingInterval: Math.min(requestTimeout, 1_000) },
-    answeringFirst(answerReplay({ cache: replayCache, clock, rateLimits, record: requestRecorder(registry), logger }), app.callback()),
+    app.callback(),
   );
   server.on('clientError', answerUnparsable);
   const opsServer = createServer(opsApp.callback());
@@ -159,7 +148,6 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
       const deadline = Date.now() + CLOSE_GRACE_MS;
       await closeGracefully(server, CLOSE_GRACE_MS);
       await closeGracefully(opsServer, Math.max(0, deadline - Date.now()));
-      await rateLimits.close();
       clock.stop();
     },
   };

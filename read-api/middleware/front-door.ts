@@ -30,11 +30,11 @@ const WITH_CORS: [string, string][] = [
 ];
 
 /** The headers every answer carries: security headers, and CORS ones when the request has an `Origin`. */
-export function frontHeaders(origin: string | undefined): readonly [string, string][] {
+function frontHeaders(origin: string | undefined): readonly [string, string][] {
   return origin === undefined ? SECURITY_HEADERS : WITH_CORS;
 }
 
-export function sendJsonBytes(ctx: ParameterizedContext, status: number, body: Buffer): void {
+function sendJsonBytes(ctx: ParameterizedContext, status: number, body: Buffer): void {
   ctx.set('Content-Type', JSON_TYPE);
   ctx.status = status;
   ctx.body = body;

@@ -44,8 +44,8 @@ export interface PublicOperation {
    */
   cacheable: boolean;
   /**
-   * The top-level field of a 200 holding the time of the request (ISO 8601), if any: such an answer is replayed
-   * to the same URL with that time renewed while the read model stays put.
+   * The top-level field of a 200 holding the time of the request (ISO 8601), if any: such an answer is given again
+   * from the answer cache to the same URL with that time renewed while the read model stays put.
    */
   timeField?: string;
   handle(request: ValidRequest, env: OperationEnv): Promise<Answer>;

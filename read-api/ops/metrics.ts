@@ -88,28 +88,18 @@ export function createMetricsRegistry(sources: MetricSources = {}): Registry {
   return registry;
 }
 
-/** Counts and times one answered request; `route` is the matched route template, undefined when none matched. */
-export type RequestRecorder = (method: string, route: string | undefined, status: number, seconds: number) => void;
-
-export function requestRecorder(registry: Registry): RequestRecorder {
-  const { requests, duration } = requestMetrics(registry);
-  return (method, route, status, seconds) => {
-    const labels = { method, route: route ?? UNMATCHED, status: String(status) };
-    requests.inc(labels);
-    duration.observe(labels, seconds);
-  };
-}
-
 /** Counts and times every request by method, matched route template (`/api/public/catalogue/:reference`) and status. */
 export function metricsMiddleware(registry: Registry): Middleware {
-  const record = requestRecorder(registry);
+  const { requests, duration } = requestMetrics(registry);
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
     try {
       await next();
     } finally {
-      const route = typeof ctx['_matchedRoute'] === 'string' ? ctx['_matchedRoute'] : undefined;
-      record(ctx.method, route, ctx.status, Number(process.hrtime.bigint() - started) / 1e9);
+      const route = typeof ctx['_matchedRoute'] === 'string' ? ctx['_matchedRoute'] : UNMATCHED;
+      const labels = { method: ctx.method, route, status: String(ctx.status) };
+      requests.inc(labels);
+      duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
     }
   };
 }

@@ -147,13 +147,16 @@ describe('HTTP manners of the public app', () => {
     }
   });
 
-  it('applies the general limit to /api/public/* only and the verification limit to verifications only', async () => {
+  // Which paths the general limit counts is its own decision (rate-limit/public-path.ts, rate-limit-*.test.ts).
+  it('hands every request to the general limit, before the answer cache, and verifications only to the verification limit', async () => {
+    await send(app.url, '/api/public/catalogue/RG-100');
     seen.general.length = 0;
     seen.verify.length = 0;
     await send(app.url, '/api/public/verify/AUR-0001');
     await send(app.url, '/api/public/nope');
     await send(app.url, '/llms.txt');
-    expect(seen.general).to.deep.equal(['/api/public/verify/AUR-0001', '/api/public/nope']);
+    await send(app.url, '/api/public/catalogue/RG-100');
+    expect(seen.general).to.deep.equal(['/api/public/verify/AUR-0001', '/api/public/nope', '/llms.txt', '/api/public/catalogue/RG-100']);
     expect(seen.verify).to.deep.equal(['/api/public/verify/AUR-0001']);
   });
 
