@@ -26,7 +26,8 @@ const Env = Type.Object({
   ),
   /** Seed the demo catalogue when the event store is empty at start. */
   SEED_DEMO: Type.Boolean({ default: true }),
-  PUBLIC_BASE_URL: Type.String({ default: 'http://localhost:3000' }),
+  /** Absolute URL the public API is reached at; unset, links are root-relative (OpenAPI `servers` is `/`). */
+  PUBLIC_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://\\S+$' })),
 });
 export type Config = Type.Static<typeof Env>;
 
