@@ -10,6 +10,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../../shared/config/config.ts';
 import type { Logger } from '../../shared/logging/logger.ts';
 import { sendJsonBytes } from '../middleware/front-door.ts';
+import { parseTrustedProxies } from '../../shared/net/trusted-proxies.ts';
 import { clientIp, limitKey } from './client-ip.ts';
 import { RedisWindows } from './redis-windows.ts';
 import { type RateLimitMode, type WindowCount, WindowCounter, type WindowLimit } from './window-counter.ts';
@@ -64,8 +65,9 @@ const PUBLIC_PREFIX = '/api/public/';
 
 export function createRateLimits({ config, redis, logger, metrics }: RateLimitDeps): RateLimits {
   const counter = new WindowCounter(redis ? new RedisWindows(redis) : undefined, logger);
+  const trusted = parseTrustedProxies(config.TRUST_PROXY);
   const clientKey = (req: IncomingMessage) =>
-    limitKey(clientIp({ socketAddress: req.socket.remoteAddress, forwardedFor: req.headers['x-forwarded-for'] }, config.TRUST_PROXY));
+    limitKey(clientIp({ socketAddress: req.socket.remoteAddress, forwardedFor: req.headers['x-forwarded-for'] }, trusted));
 
   const limit = (name: LimitName, namespace: string, max: number) => {
     const window: WindowLimit = { namespace, max, durationMs: MINUTE_MS };

@@ -1,6 +1,7 @@
 /** Configuration from the environment, validated once at start. Every setting is documented in README.md. */
 import Type from 'typebox';
 import { Ajv } from 'ajv';
+import { parseTrustedProxies } from '../net/trusted-proxies.ts';
 
 const Env = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
@@ -12,7 +13,8 @@ const Env = Type.Object({
   MONGODB_URL: Type.Optional(Type.String({ minLength: 1 })),
   MONGODB_DB: Type.String({ default: 'watchcat' }),
   REDIS_URL: Type.Optional(Type.String({ minLength: 1 })),
-  TRUST_PROXY: Type.Boolean({ default: false }),
+  /** Proxies whose X-Forwarded-For is believed: addresses or CIDR ranges, comma-separated; `false`: none. */
+  TRUST_PROXY: Type.String({ default: 'false' }),
   RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 60 }),
   VERIFY_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 10 }),
   /** Verifications per minute over all clients together (enumeration protection on top of the per-IP limit). */
@@ -38,9 +40,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const keys = Object.keys((Env as { properties: object }).properties);
   const candidate: Record<string, unknown> = {};
   for (const key of keys) if (env[key] !== undefined && env[key] !== '') candidate[key] = env[key];
-  if (!validate(candidate)) {
-    const problems = (validate.errors ?? []).map((e) => `${e.instancePath.slice(1) || 'config'} ${e.message}`);
-    throw new Error(`invalid configuration: ${problems.join('; ')}`);
-  }
+  const typed = validate(candidate);
+  const problems = [
+    ...(typed ? [] : (validate.errors ?? []).map((e) => `${e.instancePath.slice(1) || 'config'} ${e.message}`)),
+    ...settingProblems(candidate),
+  ];
+  if (problems.length > 0) throw new Error(`invalid configuration: ${problems.join('; ')}`);
   return candidate as Config;
+}
+
+/** What the schema cannot say about a well-typed configuration. */
+function settingProblems(candidate: Record<string, unknown>): string[] {
+  const problems: string[] = [];
+  try {
+    if (typeof candidate['TRUST_PROXY'] === 'string') parseTrustedProxies(candidate['TRUST_PROXY']);
+  } catch (error) {
+    problems.push((error as Error).message);
+  }
+  return problems;
 }

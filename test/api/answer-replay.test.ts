@@ -110,7 +110,7 @@ describe('answer replay in front of Koa', () => {
   it('does not replay one client\'s verification to another client', async () => {
     const counting = countingGets(createMemoryReadStore());
     await loadFixtureCatalogue(counting.store);
-    const { url } = await start({ TRUST_PROXY: 'true' }, counting.store);
+    const { url } = await start({ TRUST_PROXY: '127.0.0.1' }, counting.store);
     await send(url, '/api/public/verify/AUR-0001', { headers: { 'x-forwarded-for': '203.0.113.1' } });
     const gets = counting.gets();
     await send(url, '/api/public/verify/AUR-0001', { headers: { 'x-forwarded-for': '203.0.113.2' } });
