@@ -20,6 +20,7 @@ import { createProjector } from './projector/runner.ts';
 import { PROJECTION_RETRY_POLICY } from './projector/retry-policy.ts';
 
 import { startReadApi } from './read-api/server.ts';
+import { adminAuthMetrics } from './read-api/ops/metrics.ts';
 import { publicOperations } from './read-api/operations/index.ts';
 import { discoveryRoutes } from './read-api/discovery/discovery-routes.ts';
 import { connectRateLimitRedis } from './read-api/rate-limit/rate-limit-redis.ts';
@@ -75,7 +76,7 @@ export async function startWatchcat(config: Config, logger: Logger): Promise<Run
       queueDepth: () => queue.depth(),
     },
   });
-  const adminServer = createServer(createAdminApp(commands, config, logger).callback());
+  const adminServer = createServer(createAdminApp(commands, config, logger, { authMetrics: adminAuthMetrics(api.registry) }).callback());
   const adminPort = await listen(adminServer, config.ADMIN_PORT, config.HOST);
   const address = (server: Server) => (server.address() as { port: number }).port;
   logger.info({ port: address(api.server), adminPort }, 'watchcat is serving');

@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from 'node:stream';
 import type Koa from 'koa';
 import type { Redis } from 'ioredis';
+import type { Registry } from 'prom-client';
 import type { Config } from '../shared/config/config.ts';
 import type { Logger } from '../shared/logging/logger.ts';
 import type { ReadStore } from '../shared/ports/read-store.ts';
@@ -47,6 +48,8 @@ export interface ReadApiOptions {
 export interface RunningReadApi {
   server: Server;
   opsServer: Server;
+  /** What /metrics shows; other parts of the process may count into it. */
+  registry: Registry;
   close(): Promise<void>;
 }
 
@@ -149,6 +152,7 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
   return {
     server,
     opsServer,
+    registry,
     close: async () => {
       shuttingDown = true;
       await closeGracefully(server);

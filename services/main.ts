@@ -3,6 +3,7 @@
  * SIGINT: no new connections, requests in flight finish, then the store is closed.
  */
 import { once } from 'node:events';
+import type Koa from 'koa';
 import type { AddressInfo } from 'node:net';
 import { openEventStore } from '../shared/adapters/event-store.factory.ts';
 import { loadConfig } from '../shared/config/config.ts';
@@ -14,7 +15,15 @@ import { createCommandService } from './command-service.ts';
 const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL, 'watchcat-services');
 const store = await openEventStore(config);
-const app = createAdminApp(createCommandService(store, { actor: 'admin-api' }), config, logger);
+let app: Koa;
+try {
+  app = createAdminApp(createCommandService(store, { actor: 'admin-api' }), config, logger);
+} catch (error) {
+  // A weak or malformed key: one line that says which entry, never the key.
+  logger.fatal((error as Error).message);
+  await store.close();
+  process.exit(1);
+}
 if (config.ADMIN_API_KEYS.trim() === '') logger.warn('ADMIN_API_KEYS is empty: every admin request will be refused');
 
 const server = app.listen(config.ADMIN_PORT, config.HOST);

@@ -99,6 +99,14 @@ export function metricsMiddleware(registry: Registry): Middleware {
   };
 }
 
+/** Failed admin authentications by outcome (`refused` 401, `throttled` 429), for the admin app of this process. */
+export function adminAuthMetrics(registry: Registry): { failed(outcome: 'refused' | 'throttled'): void } {
+  const counter = new Counter({
+    name: 'admin_auth_failures_total', help: 'Failed admin API authentications', labelNames: ['outcome'], registers: [registry],
+  });
+  return { failed: (outcome) => counter.inc({ outcome }) };
+}
+
 /** What the rate limits call on a refusal (see `createRateLimits`), counting into this registry. */
 export function rateLimitMetrics(registry: Registry): RateLimitMetrics {
   const counter = rejectionCounter(registry);

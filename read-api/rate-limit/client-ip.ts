@@ -4,9 +4,10 @@
  * that is not a trusted proxy is the client. Entries further left were written by whoever that was, possibly to
  * dodge the limits, so they are never read. Several `X-Forwarded-For` headers count as one list, in order.
  */
-import { isIPv6 } from 'node:net';
-import { expandIPv6, normalizeIp } from '../../shared/net/ip-address.ts';
+import { normalizeIp } from '../../shared/net/ip-address.ts';
 import type { TrustedProxies } from '../../shared/net/trusted-proxies.ts';
+
+export { limitKey } from '../../shared/net/ip-address.ts';
 
 export interface PeerRequest {
   socketAddress: string | undefined;
@@ -28,13 +29,4 @@ export function clientIp(request: PeerRequest, trusted: TrustedProxies): string 
     if (!trusted.has(hop)) return hop;
   }
   return client;
-}
-
-/**
- * The rate-limit key of an address: IPv4 addresses one by one, IPv6 addresses by their /64 network, since one
- * subscriber usually holds a whole /64 and could otherwise rotate through 2^64 addresses.
- */
-export function limitKey(ip: string): string {
-  if (!isIPv6(ip)) return ip;
-  return `${expandIPv6(ip).slice(0, 4).join(':')}::/64`;
 }

@@ -4,12 +4,13 @@
  */
 import Router from '@koa/router';
 import type { Context, Next } from 'koa';
-import { createHash } from 'node:crypto';
 import { eurosToCents } from '../../shared/money/cents.ts';
 import type { CommandOptions, CommandService } from '../command-service.ts';
 import { importCatalogue } from '../import/import-catalogue.ts';
 import { checkBody, PriceBody, RegisterSerialBody, StockBody } from './admin-bodies.ts';
+import { limitKey, normalizeIp } from '../../shared/net/ip-address.ts';
 import { presentedKey, type AdminScope, type ApiKeyRing } from './api-keys.ts';
+import type { AuthThrottle } from './auth-throttle.ts';
 import { ADMIN_BODY_LIMIT, HttpError, IMPORT_BODY_LIMIT, readJsonBody } from './json-body.ts';
 
 /** Set by `requireScope`: who the events will name as actor, and the request's correlation id. */
@@ -17,21 +18,38 @@ interface AdminState {
   commandOptions: CommandOptions;
 }
 
-/** A short, non-reversible tag of the key, so the history says which key acted without holding the key. */
-const keyTag = (key: string) => createHash('sha256').update(key).digest('hex').slice(0, 12);
+/** Told of every failed authentication: `refused` (no or unknown key) or `throttled` (429, key not checked). */
+export interface AuthFailureMetrics {
+  failed(outcome: 'refused' | 'throttled'): void;
+}
 
-function requireScope(keys: ApiKeyRing, scope: AdminScope) {
+export interface AdminAuth {
+  keys: ApiKeyRing;
+  throttle: AuthThrottle;
+  metrics?: AuthFailureMetrics;
+}
+
+function requireScope(auth: AdminAuth, scope: AdminScope) {
   return async (ctx: Context, next: Next) => {
-    const key = presentedKey(ctx.headers);
-    const scopes = keys.scopesOf(key);
-    if (!scopes) {
+    // The admin port is not behind our proxies: the socket peer is the client (IPv6 by /64).
+    const client = limitKey(normalizeIp(ctx.req.socket.remoteAddress ?? '') ?? 'unknown');
+    const wait = auth.throttle.retryAfter(client);
+    if (wait > 0) {
+      auth.metrics?.failed('throttled');
+      ctx.set('Retry-After', String(wait));
+      throw new HttpError(429, 'too many failed authentications: try again later');
+    }
+    const identity = auth.keys.identify(presentedKey(ctx.headers));
+    if (!identity) {
+      auth.throttle.failed(client);
+      auth.metrics?.failed('refused');
       ctx.set('WWW-Authenticate', 'Bearer');
       throw new HttpError(401, 'a valid API key is required (Authorization: Bearer KEY or X-API-Key)');
     }
-    if (!scopes.has(scope)) throw new HttpError(403, `this API key lacks the ${scope} scope`);
+    if (!identity.scopes.has(scope)) throw new HttpError(403, `this API key lacks the ${scope} scope`);
     const requestId = ctx.get('X-Request-Id');
     (ctx.state as AdminState).commandOptions = {
-      actor: `admin-api:${keyTag(key as string)}`,
+      actor: `admin-api:${identity.keyId}`,
       ...(/^[\w.-]{1,100}$/.test(requestId) ? { correlationId: requestId } : {}),
     };
     await next();
@@ -49,10 +67,10 @@ function euros(value: number): number {
   }
 }
 
-export function adminRouter(service: CommandService, keys: ApiKeyRing): Router {
+export function adminRouter(service: CommandService, auth: AdminAuth): Router {
   const router = new Router({ prefix: '/admin' });
-  const serials = requireScope(keys, 'serials');
-  const catalogue = requireScope(keys, 'catalogue');
+  const serials = requireScope(auth, 'serials');
+  const catalogue = requireScope(auth, 'catalogue');
   const body = (ctx: Context, limit = ADMIN_BODY_LIMIT) => readJsonBody(ctx.req, limit);
 
   router.post('/serials', serials, async (ctx) => {

@@ -1,21 +1,34 @@
 /**
  * Admin API keys from `ADMIN_API_KEYS` (`key:scope,key:scope`). A presented key is compared with every known key
  * in constant time: both sides are hashed first, so the comparison takes as long whatever the key's length, and
- * the loop never stops early on a match. Keys are never logged or echoed.
+ * the loop never stops early on a match. Keys are never logged or echoed; the history names a key by its id
+ * (`key-1` for the first key listed, and so on), which says nothing about the key itself.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 
 export const ADMIN_SCOPES = ['catalogue', 'serials'] as const;
 export type AdminScope = (typeof ADMIN_SCOPES)[number];
 
+/** Shorter keys can be guessed; 32 characters of a random base64 or hex string are far out of reach. */
+export const MIN_KEY_LENGTH = 32;
+/** Values copied from examples and never replaced. */
+const PLACEHOLDER = /change-?me|replace-?me|your[-_]?(?:api[-_]?)?key|placeholder|example|^(.)\1*$/i;
+
 interface KnownKey {
+  id: string;
   digest: Buffer;
   scopes: Set<AdminScope>;
 }
 
+export interface AdminIdentity {
+  /** Names the key without revealing it: `key-N`, N its place among the distinct keys of `ADMIN_API_KEYS`. */
+  keyId: string;
+  scopes: ReadonlySet<AdminScope>;
+}
+
 export interface ApiKeyRing {
-  /** The scopes of `presented`, or null when it is missing or unknown. */
-  scopesOf(presented: string | undefined): ReadonlySet<AdminScope> | null;
+  /** Who presented `presented`, or null when it is missing or unknown. */
+  identify(presented: string | undefined): AdminIdentity | null;
 }
 
 const digest = (key: string) => createHash('sha256').update(key, 'utf8').digest();
@@ -24,28 +37,42 @@ function isScope(value: string): value is AdminScope {
   return (ADMIN_SCOPES as readonly string[]).includes(value);
 }
 
-/** Throws on a malformed entry, so a typo in the configuration stops the start instead of locking people out. */
+/** What is wrong with entry `n`, or null. Never quotes the key. */
+function entryProblem(n: number, key: string, scope: string): string | null {
+  if (key === '' || !isScope(scope)) return `entry ${n} is not key:scope with scope ${ADMIN_SCOPES.join(' or ')}`;
+  if (key.length < MIN_KEY_LENGTH) return `entry ${n} has a key of ${key.length} characters, fewer than ${MIN_KEY_LENGTH}`;
+  if (PLACEHOLDER.test(key)) return `entry ${n} has a placeholder key`;
+  return null;
+}
+
+/**
+ * Throws one message naming every bad entry, so a typo or a weak key stops the start instead of locking people
+ * out or letting guessers in. Spaces around a key are dropped: a header value never carries them.
+ */
 export function parseApiKeys(spec: string): ApiKeyRing {
   const byKey = new Map<string, KnownKey>();
-  for (const entry of spec.split(',').map((part) => part.trim()).filter(Boolean)) {
+  const problems: string[] = [];
+  spec.split(',').map((part) => part.trim()).filter(Boolean).forEach((entry, index) => {
     const separator = entry.lastIndexOf(':');
-    const key = entry.slice(0, separator);
-    const scope = entry.slice(separator + 1);
-    if (separator <= 0 || !isScope(scope)) {
-      throw new Error(`ADMIN_API_KEYS: each entry must be key:scope with scope ${ADMIN_SCOPES.join(' or ')} (entry ${byKey.size + 1} is not)`);
-    }
-    const known = byKey.get(key) ?? { digest: digest(key), scopes: new Set<AdminScope>() };
-    known.scopes.add(scope);
+    const key = separator < 0 ? '' : entry.slice(0, separator).trim();
+    const scope = entry.slice(separator + 1).trim();
+    const problem = entryProblem(index + 1, key, scope);
+    if (problem) return void problems.push(problem);
+    const known = byKey.get(key) ?? { id: `key-${byKey.size + 1}`, digest: digest(key), scopes: new Set<AdminScope>() };
+    known.scopes.add(scope as AdminScope);
     byKey.set(key, known);
+  });
+  if (problems.length > 0) {
+    throw new Error(`ADMIN_API_KEYS: ${problems.join('; ')} (keys must be at least ${MIN_KEY_LENGTH} characters, e.g. \`openssl rand -hex 32\`)`);
   }
   const keys = [...byKey.values()];
   return {
-    scopesOf(presented) {
+    identify(presented) {
       if (presented === undefined || presented === '') return null;
       const candidate = digest(presented);
       let found: KnownKey | null = null;
       for (const key of keys) if (timingSafeEqual(candidate, key.digest)) found = key;
-      return found ? found.scopes : null;
+      return found ? { keyId: found.id, scopes: found.scopes } : null;
     },
   };
 }

@@ -21,6 +21,8 @@ const Env = Type.Object({
   VERIFY_GLOBAL_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 600 }),
   /** `key:scope` pairs separated by commas; scopes `catalogue` and `serials`. */
   ADMIN_API_KEYS: Type.String({ default: '' }),
+  /** Failed admin authentications a client may make per minute before it is answered 429 without its key checked. */
+  ADMIN_AUTH_FAILURES_PER_MINUTE: Type.Integer({ minimum: 1, default: 10 }),
   LOG_LEVEL: Type.Union(
     [Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'), Type.Literal('debug'),
       Type.Literal('trace'), Type.Literal('silent')],

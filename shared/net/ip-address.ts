@@ -17,6 +17,15 @@ export function normalizeIp(raw: string): string | undefined {
   return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
 }
 
+/**
+ * The key a client counts under: IPv4 addresses one by one, IPv6 addresses by their /64 network, since one
+ * subscriber usually holds a whole /64 and could otherwise rotate through 2^64 addresses.
+ */
+export function limitKey(ip: string): string {
+  if (!isIPv6(ip)) return ip;
+  return `${expandIPv6(ip).slice(0, 4).join(':')}::/64`;
+}
+
 /** The eight 16-bit groups of an IPv6 address, zero-padded, with `::`, a zone and a trailing IPv4 resolved. */
 export function expandIPv6(address: string): string[] {
   let text = address.split('%')[0] ?? address;
