@@ -4,7 +4,7 @@
  * file, in-memory read store, in-process queue, in-memory rate limits). A composition root: it alone wires
  * adapters to ports and may import from every folder.
  */
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { Redis } from 'ioredis';
 import type { Config } from './shared/config/config.ts';
 import type { Logger } from './shared/logging/logger.ts';
@@ -15,6 +15,7 @@ import { createJobQueue } from './shared/adapters/job-queue.factory.ts';
 import { createCommandService } from './services/command-service.ts';
 import { seedDemo } from './services/import/seed-demo.ts';
 import { createAdminApp } from './services/admin/admin-app.ts';
+import { createAdminServer } from './services/admin/admin-server.ts';
 import { projectionsAuditRoute } from './services/audit/projections-audit.route.ts';
 import { createProjector } from './projector/runner.ts';
 import { PROJECTION_RETRY_POLICY } from './projector/retry-policy.ts';
@@ -76,8 +77,8 @@ export async function startWatchcat(config: Config, logger: Logger): Promise<Run
       queueDepth: () => queue.depth(),
     },
   });
-  const adminServer = createServer(createAdminApp(commands, config, logger, { authMetrics: adminAuthMetrics(api.registry) }).callback());
-  const adminPort = await listen(adminServer, config.ADMIN_PORT, config.HOST);
+  const adminServer = createAdminServer(createAdminApp(commands, config, logger, { authMetrics: adminAuthMetrics(api.registry) }));
+  const adminPort = await listen(adminServer, config.ADMIN_PORT, config.ADMIN_HOST);
   const address = (server: Server) => (server.address() as { port: number }).port;
   logger.info({ port: address(api.server), adminPort }, 'watchcat is serving');
 

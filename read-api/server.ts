@@ -20,6 +20,7 @@ import { createMetricsRegistry, metricsMiddleware, rateLimitMetrics, requestReco
 import { createRateLimits } from './rate-limit/rate-limits.ts';
 import type { PublicBrand } from './operations/public-operation.ts';
 import { startCheckpointClock } from './read-model-clock.ts';
+import { serverTimeouts } from '../shared/http/server-timeouts.ts';
 
 export interface ReadApiOptions {
   config: Config;
@@ -133,21 +134,24 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
       try {
         await readStore.ping();
       } catch (error) {
-        store = error instanceof Error ? error.message : String(error);
+        // The raw text may name hosts or credentials: the log has it, the answer only says what state it is in.
+        logger.warn({ err: error }, 'read store ping failed');
+        store = 'unreachable';
       }
       const ready = !shuttingDown && store === 'ok' && clock.failed.length === 0;
       return { ready, checks: { read_store: store, failed_projections: clock.failed, position: clock.current(), shutting_down: shuttingDown } };
     },
   });
-  const requestTimeout = options.requestTimeoutMs ?? 15_000;
+  const timeouts = serverTimeouts(options.requestTimeoutMs);
   const server = createServer(
-    { requestTimeout, headersTimeout: Math.min(requestTimeout, 10_000), connectionsCheckingInterval: Math.min(requestTimeout, 1_000) },
+    timeouts,
     answeringFirst(answerReplay({ cache: replayCache, clock, rateLimits, record: requestRecorder(registry), logger }), app.callback()),
   );
   server.on('clientError', answerUnparsable);
-  const opsServer = createServer(opsApp.callback());
+  const opsServer = createServer(timeouts, opsApp.callback());
+  opsServer.on('clientError', answerUnparsable);
   await listen(server, config.PORT, config.HOST);
-  await listen(opsServer, config.OPS_PORT, config.HOST);
+  await listen(opsServer, config.OPS_PORT, config.OPS_HOST);
   logger.info({ port: config.PORT, opsPort: config.OPS_PORT }, 'read API listening');
   return {
     server,

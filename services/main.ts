@@ -10,6 +10,7 @@ import { loadConfig } from '../shared/config/config.ts';
 import { createLogger } from '../shared/logging/logger.ts';
 import { onShutdownSignal } from '../shared/process/shutdown.ts';
 import { createAdminApp } from './admin/admin-app.ts';
+import { createAdminServer } from './admin/admin-server.ts';
 import { createCommandService } from './command-service.ts';
 
 const config = loadConfig();
@@ -26,7 +27,7 @@ try {
 }
 if (config.ADMIN_API_KEYS.trim() === '') logger.warn('ADMIN_API_KEYS is empty: every admin request will be refused');
 
-const server = app.listen(config.ADMIN_PORT, config.HOST);
+const server = createAdminServer(app).listen(config.ADMIN_PORT, config.ADMIN_HOST);
 await once(server, 'listening');
 logger.info({ port: (server.address() as AddressInfo).port }, 'admin API listening');
 

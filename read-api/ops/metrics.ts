@@ -32,6 +32,8 @@ const UNMATCHED = 'unmatched';
 export function createMetricsRegistry(sources: MetricSources = {}): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  // Nobody needs the Node version from the outside, and it tells an attacker which advisories apply.
+  registry.removeSingleMetric('nodejs_version_info');
   requestMetrics(registry);
   rejectionCounter(registry);
   const { projections, headPosition, queueDepth } = sources;

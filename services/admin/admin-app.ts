@@ -55,6 +55,8 @@ export function createAdminApp(
         ctx.body = { detail: 'Internal Server Error' };
       }
     }
+    // Answered before the body was read (401, 413, 429): close rather than drain whatever the client still sends.
+    if (!ctx.req.complete) ctx.set('Connection', 'close');
     logger.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Date.now() - started }, 'admin request');
   });
   app.use(router.routes());

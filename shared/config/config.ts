@@ -8,6 +8,9 @@ const Env = Type.Object({
   OPS_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 9464 }),
   ADMIN_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3100 }),
   HOST: Type.String({ default: '0.0.0.0' }),
+  /** The operations and admin ports are for operators: loopback unless told otherwise. */
+  OPS_HOST: Type.String({ default: '127.0.0.1' }),
+  ADMIN_HOST: Type.String({ default: '127.0.0.1' }),
   DATA_DIR: Type.String({ default: './data' }),
   EVENTSTORE_URL: Type.Optional(Type.String({ minLength: 1 })),
   MONGODB_URL: Type.Optional(Type.String({ minLength: 1 })),
