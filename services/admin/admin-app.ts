@@ -8,9 +8,8 @@ import type { Logger } from '../../shared/logging/logger.ts';
 import type { CommandService } from '../command-service.ts';
 import { DomainError } from '../domain/domain-error.ts';
 import { CatalogueFileError } from '../import/catalogue-validation.ts';
-import { adminRouter, type AuthFailureMetrics } from './admin-routes.ts';
-import { parseApiKeys } from './api-keys.ts';
-import { authThrottle } from './auth-throttle.ts';
+import { adminRouter } from './admin-routes.ts';
+import { adminAuth, type AuthFailureMetrics } from './require-scope.ts';
 import { HttpError } from './json-body.ts';
 
 const DOMAIN_STATUS = { not_found: 404, conflict: 409, invalid: 422 } as const;
@@ -30,11 +29,7 @@ export interface AdminAppOptions {
 export function createAdminApp(
   service: CommandService, config: Pick<Config, 'ADMIN_API_KEYS' | 'ADMIN_AUTH_FAILURES_PER_MINUTE'>, logger: Logger, options: AdminAppOptions = {},
 ): Koa {
-  const router = adminRouter(service, {
-    keys: parseApiKeys(config.ADMIN_API_KEYS),
-    throttle: authThrottle(config.ADMIN_AUTH_FAILURES_PER_MINUTE),
-    ...(options.authMetrics ? { metrics: options.authMetrics } : {}),
-  });
+  const router = adminRouter(service, adminAuth(config, options.authMetrics));
   const app = new Koa();
   app.use(async (ctx, next) => {
     const started = Date.now();

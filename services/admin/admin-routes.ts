@@ -3,58 +3,13 @@
  * 401/403 without anything parsed or written; each answers the appended position, so a caller can wait for it.
  */
 import Router from '@koa/router';
-import type { Context, Next } from 'koa';
+import type { Context } from 'koa';
 import { eurosToCents } from '../../shared/money/cents.ts';
-import type { CommandOptions, CommandService } from '../command-service.ts';
+import type { CommandService } from '../command-service.ts';
 import { importCatalogue } from '../import/import-catalogue.ts';
 import { checkBody, PriceBody, RegisterSerialBody, StockBody } from './admin-bodies.ts';
-import { limitKey, normalizeIp } from '../../shared/net/ip-address.ts';
-import { presentedKey, type AdminScope, type ApiKeyRing } from './api-keys.ts';
-import type { AuthThrottle } from './auth-throttle.ts';
+import { requireScope, type AdminAuth, type AdminState } from './require-scope.ts';
 import { ADMIN_BODY_LIMIT, HttpError, IMPORT_BODY_LIMIT, readJsonBody } from './json-body.ts';
-
-/** Set by `requireScope`: who the events will name as actor, and the request's correlation id. */
-interface AdminState {
-  commandOptions: CommandOptions;
-}
-
-/** Told of every failed authentication: `refused` (no or unknown key) or `throttled` (429, key not checked). */
-export interface AuthFailureMetrics {
-  failed(outcome: 'refused' | 'throttled'): void;
-}
-
-export interface AdminAuth {
-  keys: ApiKeyRing;
-  throttle: AuthThrottle;
-  metrics?: AuthFailureMetrics;
-}
-
-function requireScope(auth: AdminAuth, scope: AdminScope) {
-  return async (ctx: Context, next: Next) => {
-    // The admin port is not behind our proxies: the socket peer is the client (IPv6 by /64).
-    const client = limitKey(normalizeIp(ctx.req.socket.remoteAddress ?? '') ?? 'unknown');
-    const wait = auth.throttle.retryAfter(client);
-    if (wait > 0) {
-      auth.metrics?.failed('throttled');
-      ctx.set('Retry-After', String(wait));
-      throw new HttpError(429, 'too many failed authentications: try again later');
-    }
-    const identity = auth.keys.identify(presentedKey(ctx.headers));
-    if (!identity) {
-      auth.throttle.failed(client);
-      auth.metrics?.failed('refused');
-      ctx.set('WWW-Authenticate', 'Bearer');
-      throw new HttpError(401, 'a valid API key is required (Authorization: Bearer KEY or X-API-Key)');
-    }
-    if (!identity.scopes.has(scope)) throw new HttpError(403, `this API key lacks the ${scope} scope`);
-    const requestId = ctx.get('X-Request-Id');
-    (ctx.state as AdminState).commandOptions = {
-      actor: `admin-api:${identity.keyId}`,
-      ...(/^[\w.-]{1,100}$/.test(requestId) ? { correlationId: requestId } : {}),
-    };
-    await next();
-  };
-}
 
 const optionsOf = (ctx: Context) => (ctx.state as AdminState).commandOptions;
 const param = (ctx: Context, name: string) => String((ctx as unknown as { params: Record<string, string> }).params[name]);

@@ -6,7 +6,8 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 
-export const ADMIN_SCOPES = ['catalogue', 'serials'] as const;
+/** `audit` runs the read-model audit on the operations port of the embedded server. */
+export const ADMIN_SCOPES = ['catalogue', 'serials', 'audit'] as const;
 export type AdminScope = (typeof ADMIN_SCOPES)[number];
 
 /** Shorter keys can be guessed; 32 characters of a random base64 or hex string are far out of reach. */
@@ -45,12 +46,9 @@ function entryProblem(n: number, key: string, scope: string): string | null {
   return null;
 }
 
-/**
- * Throws one message naming every bad entry, so a typo or a weak key stops the start instead of locking people
- * out or letting guessers in. Spaces around a key are dropped: a header value never carries them.
- */
-export function parseApiKeys(spec: string): ApiKeyRing {
-  const byKey = new Map<string, KnownKey>();
+/** The distinct keys of `spec` in order, each with its scopes; throws one message naming every bad entry. */
+function parseEntries(spec: string): { key: string; scopes: Set<AdminScope> }[] {
+  const byKey = new Map<string, Set<AdminScope>>();
   const problems: string[] = [];
   spec.split(',').map((part) => part.trim()).filter(Boolean).forEach((entry, index) => {
     const separator = entry.lastIndexOf(':');
@@ -58,14 +56,20 @@ export function parseApiKeys(spec: string): ApiKeyRing {
     const scope = entry.slice(separator + 1).trim();
     const problem = entryProblem(index + 1, key, scope);
     if (problem) return void problems.push(problem);
-    const known = byKey.get(key) ?? { id: `key-${byKey.size + 1}`, digest: digest(key), scopes: new Set<AdminScope>() };
-    known.scopes.add(scope as AdminScope);
-    byKey.set(key, known);
+    byKey.set(key, (byKey.get(key) ?? new Set<AdminScope>()).add(scope as AdminScope));
   });
   if (problems.length > 0) {
     throw new Error(`ADMIN_API_KEYS: ${problems.join('; ')} (keys must be at least ${MIN_KEY_LENGTH} characters, e.g. \`openssl rand -hex 32\`)`);
   }
-  const keys = [...byKey.values()];
+  return [...byKey].map(([key, scopes]) => ({ key, scopes }));
+}
+
+/**
+ * Throws one message naming every bad entry, so a typo or a weak key stops the start instead of locking people
+ * out or letting guessers in. Spaces around a key are dropped: a header value never carries them.
+ */
+export function parseApiKeys(spec: string): ApiKeyRing {
+  const keys: KnownKey[] = parseEntries(spec).map(({ key, scopes }, index) => ({ id: `key-${index + 1}`, digest: digest(key), scopes }));
   return {
     identify(presented) {
       if (presented === undefined || presented === '') return null;
@@ -75,6 +79,11 @@ export function parseApiKeys(spec: string): ApiKeyRing {
       return found ? { keyId: found.id, scopes: found.scopes } : null;
     },
   };
+}
+
+/** The first key of `spec` with `scope`, for a client run with the service's own settings (the `watchcat` CLI). */
+export function firstKeyWithScope(spec: string, scope: AdminScope): string | undefined {
+  return parseEntries(spec).find((entry) => entry.scopes.has(scope))?.key;
 }
 
 /** The key of `Authorization: Bearer KEY` or of `X-API-Key: KEY`. */

@@ -3,6 +3,7 @@
  * (or any two stores). Key order does not matter (a document back from MongoDB need not keep it); everything else
  * does. Pure over the ReadStore port, so it runs alike on MongoDB and in the embedded server's memory.
  */
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { ReadStore, StoredDoc } from '../../shared/ports/read-store.ts';
 import type { ReadCollection } from '../../shared/read-models/documents.ts';
 
@@ -20,6 +21,9 @@ export type Difference =
 
 /** The read collections the projections write (checkpoints carry times and are compared by position instead). */
 export const PROJECTED_COLLECTIONS: readonly ReadCollection[] = ['watches', 'collections', 'configurators', 'serials'];
+
+/** Documents compared between two turns of the event loop. */
+const COMPARE_SLICE = 500;
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -52,7 +56,9 @@ export async function compareReadModels(
   for (const collection of collections) {
     const [liveDocs, shadowDocs] = await Promise.all([byId(live, collection), byId(shadow, collection)]);
     const ids = [...new Set([...liveDocs.keys(), ...shadowDocs.keys()])].sort();
-    for (const id of ids) {
+    for (const [index, id] of ids.entries()) {
+      // Inside a serving process (the embedded audit), let requests in between slices of the comparison.
+      if (index % COMPARE_SLICE === COMPARE_SLICE - 1) await yieldToEventLoop();
       const liveDoc = liveDocs.get(id);
       const shadowDoc = shadowDocs.get(id);
       if (!liveDoc) differences.push({ collection, id, kind: 'missing_in_live' });
