@@ -38,8 +38,8 @@ export interface ReadApiOptions {
    */
   positionPollMs?: number;
   /**
-   * Longest time a client may take to send a whole request, head and body (default 15 s); a slower one gets 408
-   * and its connection is closed, so trickled bodies cannot hold connections for Node's default five minutes.
+   * Longest time a client may take to send a whole request, head and body, on the public and operations ports
+   * (default 15 s, see shared/http/server-timeouts.ts); a slower one gets 408 and its connection is closed.
    */
   requestTimeoutMs?: number;
   /** Further routes on the operations port. */
