@@ -43,9 +43,15 @@ export function fieldDifferences(live: unknown, shadow: unknown, path = '', out:
   return out;
 }
 
-async function byId(store: ReadStore, collection: ReadCollection): Promise<Map<string, StoredDoc>> {
-  const docs = await store.find<StoredDoc>(collection, {}, { sort: { _id: 1 } });
-  return new Map(docs.map((doc) => [doc._id, doc]));
+/**
+ * Ids in code-unit order. The store already sorts by `_id`, so sorting again only settles any collation difference
+ * and costs one pass.
+ */
+const byIdOrder = (a: StoredDoc, b: StoredDoc) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0);
+
+async function sortedById(store: ReadStore, collection: ReadCollection): Promise<StoredDoc[]> {
+  // A copy: a store may hand out the array it caches.
+  return [...(await store.find<StoredDoc>(collection, {}, { sort: { _id: 1 } }))].sort(byIdOrder);
 }
 
 /** Every difference between the two stores over `collections`, by collection then id. Empty when they agree. */
@@ -54,18 +60,25 @@ export async function compareReadModels(
 ): Promise<Difference[]> {
   const differences: Difference[] = [];
   for (const collection of collections) {
-    const [liveDocs, shadowDocs] = await Promise.all([byId(live, collection), byId(shadow, collection)]);
-    const ids = [...new Set([...liveDocs.keys(), ...shadowDocs.keys()])].sort();
-    for (const [index, id] of ids.entries()) {
+    const [liveDocs, shadowDocs] = await Promise.all([sortedById(live, collection), sortedById(shadow, collection)]);
+    // One walk over both sorted lists: no index of either, so no long pause building one.
+    let [l, s] = [0, 0];
+    for (let step = 1; l < liveDocs.length || s < shadowDocs.length; step += 1) {
       // Inside a serving process (the embedded audit), let requests in between slices of the comparison.
-      if (index % COMPARE_SLICE === COMPARE_SLICE - 1) await yieldToEventLoop();
-      const liveDoc = liveDocs.get(id);
-      const shadowDoc = shadowDocs.get(id);
-      if (!liveDoc) differences.push({ collection, id, kind: 'missing_in_live' });
-      else if (!shadowDoc) differences.push({ collection, id, kind: 'only_in_live' });
-      else {
+      if (step % COMPARE_SLICE === 0) await yieldToEventLoop();
+      const liveDoc = liveDocs[l];
+      const shadowDoc = shadowDocs[s];
+      const order = !liveDoc ? 1 : !shadowDoc ? -1 : byIdOrder(liveDoc, shadowDoc);
+      if (order > 0) {
+        differences.push({ collection, id: shadowDoc!._id, kind: 'missing_in_live' });
+        s += 1;
+      } else if (order < 0) {
+        differences.push({ collection, id: liveDoc!._id, kind: 'only_in_live' });
+        l += 1;
+      } else {
         const fields = fieldDifferences(liveDoc, shadowDoc);
-        if (fields.length > 0) differences.push({ collection, id, kind: 'different', fields });
+        if (fields.length > 0) differences.push({ collection, id: liveDoc!._id, kind: 'different', fields });
+        [l, s] = [l + 1, s + 1];
       }
     }
   }
