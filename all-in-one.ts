@@ -23,6 +23,7 @@ import { PROJECTION_RETRY_POLICY } from './projector/retry-policy.ts';
 
 import { startReadApi } from './read-api/server.ts';
 import { adminAuthMetrics } from './read-api/ops/metrics.ts';
+import { projectionLag } from './read-api/ops/projection-lag.ts';
 import { publicOperations } from './read-api/operations/index.ts';
 import { discoveryRoutes } from './read-api/discovery/discovery-routes.ts';
 import { connectRateLimitRedis } from './read-api/rate-limit/rate-limit-redis.ts';
@@ -74,7 +75,7 @@ export async function startWatchcat(config: Config, logger: Logger): Promise<Run
     extraRoutes: [discoveryRoutes({ operations: publicOperations, config })],
     metricSources: {
       projections: () => projector.status().map((p) => ({ name: p.name, position: p.position, failed: p.status === 'failed' })),
-      headPosition: () => eventStore.headPosition(),
+      lag: projectionLag(eventStore),
       queueDepth: () => queue.depth(),
     },
   });

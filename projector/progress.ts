@@ -1,6 +1,7 @@
 /**
  * Progress of a rebuild on stderr: a bar on a terminal, plain lines otherwise (one per tenth of the history,
- * since a bar's redraws would only clutter a log file).
+ * since a bar's redraws would only clutter a log file). The share done is the share of the span of positions
+ * (log offsets on EventStoreDB, so roughly a share of the bytes); the speed counts events.
  */
 import { Presets, SingleBar } from 'cli-progress';
 import type { RebuildProgress } from './rebuild.ts';
@@ -21,12 +22,12 @@ function barRenderer(stream: NodeJS.WritableStream): ProgressRenderer {
   );
   let started = false;
   return {
-    onProgress({ done, total, eventsPerSecond }) {
+    onProgress({ position, head, eventsPerSecond }) {
       const speed = Math.round(eventsPerSecond);
-      if (!started) bar.start(total, done, { speed });
+      if (!started) bar.start(head, position, { speed });
       started = true;
-      bar.setTotal(total);
-      bar.update(done, { speed });
+      bar.setTotal(head);
+      bar.update(position, { speed });
     },
     stop() {
       if (started) bar.stop();
@@ -37,11 +38,11 @@ function barRenderer(stream: NodeJS.WritableStream): ProgressRenderer {
 function lineRenderer(stream: NodeJS.WritableStream): ProgressRenderer {
   let nextTenth = 1;
   return {
-    onProgress({ done, total, eventsPerSecond }) {
-      const tenths = total > 0 ? Math.floor((done / total) * 10) : 10;
+    onProgress({ position, head, eventsPerSecond }) {
+      const tenths = head > 0 ? Math.floor((position / head) * 10) : 10;
       if (tenths < nextTenth) return;
       nextTenth = tenths + 1;
-      stream.write(`rebuild ${Math.min(tenths * 10, 100)}% (position ${done}/${total}, ${Math.round(eventsPerSecond)} events/s)\n`);
+      stream.write(`rebuild ${Math.min(tenths * 10, 100)}% (position ${position}/${head}, ${Math.round(eventsPerSecond)} events/s)\n`);
     },
     stop() {},
   };

@@ -11,11 +11,17 @@ import { checkpointDoc, resetOps } from './checkpoints.ts';
 import type { Projection } from './projection.ts';
 import { PROJECTIONS } from './projections/index.ts';
 
+/**
+ * How far a rebuild has gone. Positions are where in the history it stands, not event counts (EventStoreDB
+ * positions are log offsets): `events` counts what was projected.
+ */
 export interface RebuildProgress {
   /** Position reached. */
-  done: number;
+  position: number;
   /** Head position when the rebuild started (or reached since, when the history grew). */
-  total: number;
+  head: number;
+  /** Events projected so far. */
+  events: number;
   /** Events projected per second so far. */
   eventsPerSecond: number;
 }
@@ -48,7 +54,7 @@ export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
   try {
     for (const projection of projections) targets.push(await readStore.beginRebuild(projection.collection));
     const started = performance.now();
-    let total = await eventStore.headPosition();
+    let head = await eventStore.headPosition();
     let position = 0;
     let events = 0;
     for (;;) {
@@ -62,8 +68,8 @@ export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
       }
       position = last.position;
       events += batch.length;
-      total = Math.max(total, position);
-      onProgress?.({ done: position, total, eventsPerSecond: events / Math.max((performance.now() - started) / 1000, 1e-3) });
+      head = Math.max(head, position);
+      onProgress?.({ position, head, events, eventsPerSecond: events / Math.max((performance.now() - started) / 1000, 1e-3) });
       // A turn of the event loop per batch: a rebuild inside a serving process (the embedded audit) must not
       // starve its requests; a store read that resolves at once would otherwise never let them in.
       await yieldToEventLoop();

@@ -64,12 +64,15 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   });
 }
 
+/** How long requests in flight get to finish when the API stops, both servers together. */
+const CLOSE_GRACE_MS = 10_000;
+
 /**
  * Stops accepting, lets requests in flight finish, then ends. Node keeps a keep-alive connection open after its
  * last answer even while closing, so idle connections are swept until the server is closed; after `graceMs`
  * whatever is left is cut.
  */
-function closeGracefully(server: Server, graceMs = 10_000): Promise<void> {
+function closeGracefully(server: Server, graceMs: number): Promise<void> {
   return new Promise((resolve) => {
     const sweep = setInterval(() => server.closeIdleConnections(), 25);
     const deadline = setTimeout(() => server.closeAllConnections(), graceMs);
@@ -159,8 +162,11 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
     registry,
     close: async () => {
       shuttingDown = true;
-      await closeGracefully(server);
-      await closeGracefully(opsServer);
+      // One grace for both servers (the ops port keeps answering readiness until the public one is closed), so the
+      // whole stop stays within the process's shutdown deadline.
+      const deadline = Date.now() + CLOSE_GRACE_MS;
+      await closeGracefully(server, CLOSE_GRACE_MS);
+      await closeGracefully(opsServer, Math.max(0, deadline - Date.now()));
       await rateLimits.close();
       clock.stop();
     },

@@ -1,6 +1,7 @@
 /**
  * `npm run start:services`: the admin API alone, over the configured event store. Stops cleanly on SIGTERM or
- * SIGINT: no new connections, requests in flight finish, then the store is closed.
+ * SIGINT: no new connections, requests in flight finish, then the store is closed. `GET /healthz` on HEALTH_PORT
+ * (loopback) answers for the container's healthcheck.
  */
 import { once } from 'node:events';
 import type Koa from 'koa';
@@ -8,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { openEventStore } from '../shared/adapters/event-store.factory.ts';
 import { loadConfig } from '../shared/config/config.ts';
 import { createLogger } from '../shared/logging/logger.ts';
+import { startHealthServer } from '../shared/process/health-server.ts';
 import { onShutdownSignal } from '../shared/process/shutdown.ts';
 import { createAdminApp } from './admin/admin-app.ts';
 import { createAdminServer } from './admin/admin-server.ts';
@@ -29,9 +31,12 @@ if (config.ADMIN_API_KEYS.trim() === '') logger.warn('ADMIN_API_KEYS is empty: e
 
 const server = createAdminServer(app).listen(config.ADMIN_PORT, config.ADMIN_HOST);
 await once(server, 'listening');
-logger.info({ port: (server.address() as AddressInfo).port }, 'admin API listening');
+// Healthy while the admin API listens: the process has nothing else to report.
+const health = await startHealthServer(config.HEALTH_PORT, config.HEALTH_HOST, () => ({ healthy: server.listening, checks: { admin_api: server.listening ? 'listening' : 'closed' } }));
+logger.info({ port: (server.address() as AddressInfo).port, healthPort: health.port }, 'admin API listening');
 
 onShutdownSignal(logger, 'admin API', async () => {
+  await health.close();
   const closed = new Promise((resolve) => server.close(resolve));
   server.closeIdleConnections();
   await closed;

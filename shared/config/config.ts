@@ -11,6 +11,9 @@ const Env = Type.Object({
   /** The operations and admin ports are for operators: loopback unless told otherwise. */
   OPS_HOST: Type.String({ default: '127.0.0.1' }),
   ADMIN_HOST: Type.String({ default: '127.0.0.1' }),
+  /** Health endpoint of the projector and admin API processes; loopback, as only the container's healthcheck asks. */
+  HEALTH_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 9465 }),
+  HEALTH_HOST: Type.String({ default: '127.0.0.1' }),
   DATA_DIR: Type.String({ default: './data' }),
   EVENTSTORE_URL: Type.Optional(Type.String({ minLength: 1 })),
   MONGODB_URL: Type.Optional(Type.String({ minLength: 1 })),

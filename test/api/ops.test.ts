@@ -53,7 +53,7 @@ describe('operations port', () => {
     let head = 120;
     const registry = createMetricsRegistry({
       projections: () => [{ name: 'watches', position: 100, failed: false }, { name: 'serials', position: 90, failed: true }],
-      headPosition: () => head,
+      lag: async (position) => ({ events: head - position, seconds: (head - position) / 10 }),
       queueDepth: async () => 3,
     });
     const base = await serveOps(async () => ({ ready: true, checks: {} }), registry);
@@ -62,10 +62,21 @@ describe('operations port', () => {
     const text = await answer.text();
     expect(text).to.include('projection_position{projection="watches"} 100');
     expect(text).to.include('projection_lag_events{projection="serials"} 30');
+    expect(text).to.include('projection_lag_seconds{projection="serials"} 3');
     expect(text).to.include('projection_failed{projection="serials"} 1');
     expect(text).to.include('projection_queue_depth 3');
     head = 150;
     expect(await (await fetch(`${base}/metrics`)).text()).to.include('projection_lag_events{projection="watches"} 50');
+  });
+
+  it('shows the lag in time alone where the store cannot count events', async () => {
+    const registry = createMetricsRegistry({
+      projections: () => [{ name: 'watches', position: 1_000, failed: false }],
+      lag: async () => ({ seconds: 12 }),
+    });
+    const text = await (await fetch(`${await serveOps(async () => ({ ready: true, checks: {} }), registry)}/metrics`)).text();
+    expect(text).to.include('projection_lag_seconds{projection="watches"} 12');
+    expect(text).not.to.match(/^projection_lag_events\{/m);
   });
 
   it('labels requests by route template and status, not by raw URL, and counts rate-limit refusals', async () => {
