@@ -3,8 +3,8 @@
  * `JSON.parse` reads fine but `JSON.stringify` cannot write back without overflowing the stack; nobody needs more
  * than a few levels of their own input echoed to see what was wrong.
  */
-export const ECHO_DEPTH = 20;
-export const TRUNCATED = '[truncated]';
+const ECHO_DEPTH = 20;
+const TRUNCATED = '[truncated]';
 
 /** `value` with every array or object below `depth` levels replaced by `TRUNCATED`; recursion at most `depth` deep. */
 export function cappedInput(value: unknown, depth = ECHO_DEPTH): unknown {

@@ -11,7 +11,7 @@ export const ADMIN_SCOPES = ['catalogue', 'serials', 'audit'] as const;
 export type AdminScope = (typeof ADMIN_SCOPES)[number];
 
 /** Shorter keys can be guessed; 32 characters of a random base64 or hex string are far out of reach. */
-export const MIN_KEY_LENGTH = 32;
+const MIN_KEY_LENGTH = 32;
 /** Values copied from examples and never replaced. */
 const PLACEHOLDER = /change-?me|replace-?me|your[-_]?(?:api[-_]?)?key|placeholder|example|^(.)\1*$/i;
 

@@ -5,7 +5,7 @@
  */
 import type { ServerOptions } from 'node:http';
 
-export const REQUEST_TIMEOUT_MS = 15_000;
+const REQUEST_TIMEOUT_MS = 15_000;
 
 export function serverTimeouts(requestTimeoutMs = REQUEST_TIMEOUT_MS): ServerOptions {
   return {

@@ -27,7 +27,7 @@ export function limitKey(ip: string): string {
 }
 
 /** The eight 16-bit groups of an IPv6 address, zero-padded, with `::`, a zone and a trailing IPv4 resolved. */
-export function expandIPv6(address: string): string[] {
+function expandIPv6(address: string): string[] {
   let text = address.split('%')[0] ?? address;
   const v4 = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
   if (v4) {
