@@ -3,6 +3,7 @@
  * then switches every rebuilt collection at once and sets its checkpoint. Readers keep the old generation
  * meanwhile and never see a half-built model. The history is read once for all the projections rebuilt.
  */
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { EventStore } from '../shared/ports/event-store.ts';
 import type { ReadStore, RebuildTarget } from '../shared/ports/read-store.ts';
 import { projectBatch } from './batch.ts';
@@ -69,6 +70,9 @@ export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
       events += batch.length;
       head = Math.max(head, position);
       onProgress?.({ position, head, events, eventsPerSecond: events / Math.max((performance.now() - started) / 1000, 1e-3) });
+      // A turn of the event loop per batch: a rebuild inside a serving process (the embedded audit) must not
+      // starve its requests; a store read that resolves at once would otherwise never let them in.
+      await yieldToEventLoop();
     }
     await options.beforeSwitch?.();
     for (const target of targets) await target.switchTo();

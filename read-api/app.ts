@@ -35,7 +35,8 @@ export interface PublicAppDeps {
 }
 
 export function createPublicApp(deps: PublicAppDeps): Koa {
-  const app = new Koa({ proxy: deps.config.TRUST_PROXY });
+  // Koa's `proxy` would believe X-Forwarded-For from any peer: left off, and ctx.ip unused (see rate-limit/client-ip.ts).
+  const app = new Koa({ proxy: false });
   const env = {
     readStore: deps.readStore, clock: deps.clock, config: deps.config, health: deps.health, brand: deps.brand,
     operations: publicOperations,

@@ -8,6 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type Koa from 'koa';
 import type { Redis } from 'ioredis';
+import type { Registry } from 'prom-client';
 import type { Config } from '../shared/config/config.ts';
 import type { Logger } from '../shared/logging/logger.ts';
 import type { ReadStore } from '../shared/ports/read-store.ts';
@@ -17,6 +18,7 @@ import { createMetricsRegistry, metricsMiddleware, rateLimitMetrics, type Metric
 import { createRateLimits } from './rate-limit/rate-limits.ts';
 import type { PublicBrand } from './operations/public-operation.ts';
 import { startCheckpointClock } from './read-model-clock.ts';
+import { serverTimeouts } from '../shared/http/server-timeouts.ts';
 
 export interface ReadApiOptions {
   config: Config;
@@ -34,8 +36,8 @@ export interface ReadApiOptions {
    */
   positionPollMs?: number;
   /**
-   * Longest time a client may take to send a whole request, head and body (default 15 s); a slower one gets 408
-   * and its connection is closed, so trickled bodies cannot hold connections for Node's default five minutes.
+   * Longest time a client may take to send a whole request, head and body, on the public and operations ports
+   * (default 15 s, see shared/http/server-timeouts.ts); a slower one gets 408 and its connection is closed.
    */
   requestTimeoutMs?: number;
   /** Further routes on the operations port. */
@@ -45,6 +47,8 @@ export interface ReadApiOptions {
 export interface RunningReadApi {
   server: Server;
   opsServer: Server;
+  /** What /metrics shows; other parts of the process may count into it. */
+  registry: Registry;
   close(): Promise<void>;
 }
 
@@ -122,25 +126,29 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
       try {
         await readStore.ping();
       } catch (error) {
-        store = error instanceof Error ? error.message : String(error);
+        // The raw text may name hosts or credentials: the log has it, the answer only says what state it is in.
+        logger.warn({ err: error }, 'read store ping failed');
+        store = 'unreachable';
       }
       const ready = !shuttingDown && store === 'ok' && clock.failed.length === 0;
       return { ready, checks: { read_store: store, failed_projections: clock.failed, position: clock.current(), shutting_down: shuttingDown } };
     },
   });
-  const requestTimeout = options.requestTimeoutMs ?? 15_000;
+  const timeouts = serverTimeouts(options.requestTimeoutMs);
   const server = createServer(
-    { requestTimeout, headersTimeout: Math.min(requestTimeout, 10_000), connectionsCheckingInterval: Math.min(requestTimeout, 1_000) },
+    timeouts,
     app.callback(),
   );
   server.on('clientError', answerUnparsable);
-  const opsServer = createServer(opsApp.callback());
+  const opsServer = createServer(timeouts, opsApp.callback());
+  opsServer.on('clientError', answerUnparsable);
   await listen(server, config.PORT, config.HOST);
-  await listen(opsServer, config.OPS_PORT, config.HOST);
+  await listen(opsServer, config.OPS_PORT, config.OPS_HOST);
   logger.info({ port: config.PORT, opsPort: config.OPS_PORT }, 'read API listening');
   return {
     server,
     opsServer,
+    registry,
     close: async () => {
       shuttingDown = true;
       // One grace for both servers (the ops port keeps answering readiness until the public one is closed), so the

@@ -5,7 +5,8 @@
 import type { TSchema } from 'typebox';
 import type { OperationSpec } from '../operations/operation.ts';
 import { BRAND } from '../../shared/brand.ts';
-import { type DiscoveryConfig, baseUrl } from './llms-txt.ts';
+import { baseUrl } from '../../shared/public-base-url.ts';
+import type { DiscoveryConfig } from './llms-txt.ts';
 import { openApiPath } from './openapi.ts';
 import { examplePath, parameterDocs } from './parameter-docs.ts';
 

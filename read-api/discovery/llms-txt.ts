@@ -1,15 +1,13 @@
 /** `/llms.txt` in the llms.txt convention: H1 brand, `>` summary, then sections of links. */
 import type { OperationSpec } from '../operations/operation.ts';
 import { BRAND } from '../../shared/brand.ts';
+import { baseUrl, type BaseUrlConfig } from '../../shared/public-base-url.ts';
 import { openApiPath } from './openapi.ts';
 
-export interface DiscoveryConfig {
-  PUBLIC_BASE_URL: string;
+export interface DiscoveryConfig extends BaseUrlConfig {
   RATE_LIMIT_PER_MINUTE: number;
   VERIFY_RATE_LIMIT_PER_MINUTE: number;
 }
-
-export const baseUrl = (config: DiscoveryConfig) => config.PUBLIC_BASE_URL.replace(/\/$/, '');
 
 export function buildLlmsTxt(operations: readonly OperationSpec[], config: DiscoveryConfig): string {
   const base = baseUrl(config);

@@ -7,6 +7,7 @@ import type { Config } from '../../shared/config/config.ts';
 import type { OperationSpec } from '../operations/operation.ts';
 import { HTTPValidationError, RateLimited } from '../schemas/common.schema.ts';
 import { BRAND } from '../../shared/brand.ts';
+import { baseUrlOrRoot } from '../../shared/public-base-url.ts';
 import { legacyShapes } from './legacy-shapes/index.ts';
 import { ComponentSchemas } from './schema-components.ts';
 
@@ -57,9 +58,10 @@ export function buildOpenApiDocument(operations: readonly OperationSpec[], confi
         `Custom orders are delivered ${BRAND.customOrderDeliveryWeeks.min} to ${BRAND.customOrderDeliveryWeeks.max} weeks after confirmation.`,
       ].join('\n'),
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
-      contact: { name: BRAND.name, url: config.PUBLIC_BASE_URL },
+      // OpenAPI wants an absolute contact URL: none without a configured base.
+      contact: { name: BRAND.name, ...(config.PUBLIC_BASE_URL ? { url: config.PUBLIC_BASE_URL } : {}) },
     },
-    servers: [{ url: config.PUBLIC_BASE_URL.replace(/\/$/, ''), description: 'This deployment' }],
+    servers: [{ url: baseUrlOrRoot(config), description: 'This deployment' }],
     // Public operations: no credential of any kind.
     security: [],
     tags,

@@ -11,7 +11,7 @@ import { issue, type ValidationIssue } from '../validation/validation-issue.ts';
 import { CUSTOM_ORDER_DELIVERY } from './options.operation.ts';
 
 /** Spellings accepted for a category key besides the key itself. */
-const KEY_ALIASES: Record<string, CategoryKey> = { 'case-back': 'case_back', caseback: 'case_back' };
+const KEY_ALIASES = new Map<string, CategoryKey>([['case-back', 'case_back'], ['caseback', 'case_back']]);
 const KNOWN_KEYS = new Set<string>(CATEGORY_KEYS);
 
 export type PriceQuote = { ok: true; result: PriceResult } | { ok: false; issues: ValidationIssue[] };
@@ -20,7 +20,7 @@ export type PriceQuote = { ok: true; result: PriceResult } | { ok: false; issues
 function chosenOptions(options: Record<string, string>, issues: ValidationIssue[]): Map<CategoryKey, { sentAs: string; code: string }> {
   const chosen = new Map<CategoryKey, { sentAs: string; code: string }>();
   for (const [sentAs, code] of Object.entries(options)) {
-    const key = KNOWN_KEYS.has(sentAs) ? (sentAs as CategoryKey) : KEY_ALIASES[sentAs];
+    const key = KNOWN_KEYS.has(sentAs) ? (sentAs as CategoryKey) : KEY_ALIASES.get(sentAs);
     if (!key) {
       issues.push(issue.valueError(['body', 'options', sentAs], code, `unknown option category '${sentAs}'`));
       continue;

@@ -1,5 +1,6 @@
 /** GET /api/public/status: health and capability discovery for people and automated agents. */
 import { LANGUAGES } from '../../shared/events/common.ts';
+import { baseUrl } from '../../shared/public-base-url.ts';
 import { LangOnlyQuery, rateLimitedResponse, validationResponse } from '../schemas/common.schema.ts';
 import { ServiceStatus } from '../schemas/status.schema.ts';
 import type { OperationSpec } from './operation.ts';
@@ -18,7 +19,7 @@ export const templatePath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
 export async function buildStatus(env: OperationEnv, lang: LangOnlyQuery['lang']): Promise<ServiceStatus> {
   const { config, brand, clock } = env;
-  const base = config.PUBLIC_BASE_URL.replace(/\/$/, '');
+  const base = baseUrl(config);
   return {
     service: `${brand.name} public catalogue API`,
     version: '1.0.0',

@@ -33,6 +33,8 @@ const UNMATCHED = 'unmatched';
 export function createMetricsRegistry(sources: MetricSources = {}): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  // Nobody needs the Node version from the outside, and it tells an attacker which advisories apply.
+  registry.removeSingleMetric('nodejs_version_info');
   requestMetrics(registry);
   rejectionCounter(registry);
   const { projections, lag, queueDepth } = sources;
@@ -102,6 +104,14 @@ export function metricsMiddleware(registry: Registry): Middleware {
       duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
     }
   };
+}
+
+/** Failed admin authentications by outcome (`refused` 401, `throttled` 429), for the admin app of this process. */
+export function adminAuthMetrics(registry: Registry): { failed(outcome: 'refused' | 'throttled'): void } {
+  const counter = new Counter({
+    name: 'admin_auth_failures_total', help: 'Failed admin API authentications', labelNames: ['outcome'], registers: [registry],
+  });
+  return { failed: (outcome) => counter.inc({ outcome }) };
 }
 
 /** What the rate limits call on a refusal (see `createRateLimits`), counting into this registry. */

@@ -17,6 +17,7 @@ import type { Redis } from 'ioredis';
 import ratelimit, { type RateLimitOptions, type RateLimitRefusal } from 'koa-ratelimit';
 import type { Config } from '../../shared/config/config.ts';
 import type { Logger } from '../../shared/logging/logger.ts';
+import { parseTrustedProxies } from '../../shared/net/trusted-proxies.ts';
 import { clientIp, limitKey } from './client-ip.ts';
 import { isPublicPath } from './public-path.ts';
 import { WindowMap } from './window-map.ts';
@@ -69,12 +70,13 @@ interface LimitSpec {
 export function requestClientKey(config: Pick<Config, 'TRUST_PROXY'>): (req: IncomingMessage) => string {
   // A keep-alive connection brings many requests from one peer: its key is worked out again only when the header
   // it depends on changes.
+  const trusted = parseTrustedProxies(config.TRUST_PROXY);
   const known = new WeakMap<Socket, { forwardedFor: string | string[] | undefined; key: string }>();
   return (req) => {
     const forwardedFor = req.headers['x-forwarded-for'];
     const last = known.get(req.socket);
     if (last !== undefined && last.forwardedFor === forwardedFor) return last.key;
-    const key = limitKey(clientIp({ socketAddress: req.socket.remoteAddress, forwardedFor }, config.TRUST_PROXY));
+    const key = limitKey(clientIp({ socketAddress: req.socket.remoteAddress, forwardedFor }, trusted));
     known.set(req.socket, { forwardedFor, key });
     return key;
   };

@@ -29,7 +29,7 @@ function rankOf(path: Path, schema: JsonSchema, sent: unknown): number[] {
     const names = properties ? Object.keys(properties) : isPlainObject(value) ? Object.keys(value) : [];
     rank.push(names.indexOf(key));
     level = level && childSchema(level, key);
-    value = isPlainObject(value) ? value[key] : undefined;
+    value = isPlainObject(value) && Object.hasOwn(value, key) ? value[key] : undefined;
   }
   return rank;
 }

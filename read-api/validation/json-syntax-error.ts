@@ -18,7 +18,7 @@ const LITERALS = ['null', 'true', 'false', 'NaN', 'Infinity', '-Infinity'];
 
 export function locateJsonSyntaxError(text: string): JsonSyntaxError | null {
   try {
-    const end = skipSpace(text, parseValue(text, skipSpace(text, 0)));
+    const end = skipSpace(text, parseDocument(text));
     if (end !== text.length) throw new Failure(end, 'Extra data');
     return null;
   } catch (failure) {
@@ -34,11 +34,53 @@ function skipSpace(text: string, at: number): number {
   return at;
 }
 
-function parseValue(text: string, at: number): number {
-  const char = text[at];
-  if (char === '"') return parseString(text, at);
-  if (char === '{') return parseObject(text, at);
-  if (char === '[') return parseArray(text, at);
+/**
+ * Walks one JSON value and returns where it ends. Iterative, with the open arrays and objects on a list of its
+ * own: a 16 KiB body can nest 16,000 levels, far more than the call stack holds.
+ */
+function parseDocument(text: string): number {
+  const open: ('[' | '{')[] = [];
+  let at = skipSpace(text, 0);
+  for (;;) {
+    // Here a value starts at `at`.
+    const char = text[at];
+    if (char === '[' || char === '{') {
+      at = skipSpace(text, at + 1);
+      if (text[at] === (char === '[' ? ']' : '}')) at += 1;
+      else {
+        open.push(char);
+        if (char === '{') at = memberValue(text, at);
+        continue;
+      }
+    } else at = parseScalar(text, at);
+    // Here a value ended: close what it ends, or go on to the next element or member.
+    for (;;) {
+      const container = open.at(-1);
+      if (container === undefined) return at;
+      at = skipSpace(text, at);
+      if (text[at] === (container === '[' ? ']' : '}')) {
+        open.pop();
+        at += 1;
+        continue;
+      }
+      if (text[at] !== ',') throw new Failure(at, "Expecting ',' delimiter");
+      at = skipSpace(text, at + 1);
+      if (container === '{') at = memberValue(text, at);
+      break;
+    }
+  }
+}
+
+/** Reads `"name" :` at `at` and returns where the member's value starts. */
+function memberValue(text: string, at: number): number {
+  if (text[at] !== '"') throw new Failure(at, 'Expecting property name enclosed in double quotes');
+  at = skipSpace(text, parseString(text, at));
+  if (text[at] !== ':') throw new Failure(at, "Expecting ':' delimiter");
+  return skipSpace(text, at + 1);
+}
+
+function parseScalar(text: string, at: number): number {
+  if (text[at] === '"') return parseString(text, at);
   for (const literal of LITERALS) if (text.startsWith(literal, at)) return at + literal.length;
   NUMBER.lastIndex = at;
   if (NUMBER.test(text)) return NUMBER.lastIndex;
@@ -66,29 +108,4 @@ function parseString(text: string, start: number): number {
     at++;
   }
   throw new Failure(start, 'Unterminated string starting at');
-}
-
-function parseObject(text: string, start: number): number {
-  let at = skipSpace(text, start + 1);
-  if (text[at] === '}') return at + 1;
-  for (;;) {
-    if (text[at] !== '"') throw new Failure(at, 'Expecting property name enclosed in double quotes');
-    at = skipSpace(text, parseString(text, at));
-    if (text[at] !== ':') throw new Failure(at, "Expecting ':' delimiter");
-    at = skipSpace(text, parseValue(text, skipSpace(text, at + 1)));
-    if (text[at] === '}') return at + 1;
-    if (text[at] !== ',') throw new Failure(at, "Expecting ',' delimiter");
-    at = skipSpace(text, at + 1);
-  }
-}
-
-function parseArray(text: string, start: number): number {
-  let at = skipSpace(text, start + 1);
-  if (text[at] === ']') return at + 1;
-  for (;;) {
-    at = skipSpace(text, parseValue(text, at));
-    if (text[at] === ']') return at + 1;
-    if (text[at] !== ',') throw new Failure(at, "Expecting ',' delimiter");
-    at = skipSpace(text, at + 1);
-  }
 }

@@ -51,8 +51,8 @@ export function nonNullSchema(schema: JsonSchema): JsonSchema {
 /** The schema of the value under `key` of an object matching `schema` (a model's property or a record's value). */
 export function childSchema(schema: JsonSchema, key: string): JsonSchema | undefined {
   const own = nonNullSchema(schema);
-  const property = own.properties?.[key];
-  if (property) return property;
+  const properties = own.properties ?? {};
+  if (Object.hasOwn(properties, key)) return properties[key];
   for (const [pattern, child] of Object.entries(own.patternProperties ?? {})) {
     if (new RegExp(pattern, 'u').test(key)) return child;
   }

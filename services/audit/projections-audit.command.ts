@@ -7,6 +7,7 @@ import { Option, type Command } from 'commander';
 import { createReadStore } from '../../shared/adapters/read-store.factory.ts';
 import { PROJECTION_NAMES, selectProjections } from '../../projector/projections/index.ts';
 import type { CliContext } from '../cli/cli-context.ts';
+import { firstKeyWithScope } from '../admin/api-keys.ts';
 import { rebuildProgress, stderrProgress } from './audit-progress.ts';
 import { AuditError } from './audit-sources.ts';
 import { describeDifference } from './compare-read-models.ts';
@@ -40,12 +41,16 @@ async function auditMongo(context: CliContext, names: string[] | undefined): Pro
 
 /** Embedded mode: the live read models are in the running server's memory, so the server runs the audit. */
 async function auditEmbedded(context: CliContext, server: string): Promise<ProjectionsAuditReport> {
+  // The server's own settings name the key: the first key of ADMIN_API_KEYS with the audit scope.
+  const key = firstKeyWithScope(context.config().ADMIN_API_KEYS, 'audit');
+  if (!key) throw new AuditError('the embedded audit needs a key with the audit scope in ADMIN_API_KEYS (key:audit)');
   let response: Response;
   try {
-    response = await fetch(new URL(PROJECTIONS_AUDIT_PATH, server));
+    response = await fetch(new URL(PROJECTIONS_AUDIT_PATH, server), { headers: { authorization: `Bearer ${key}` } });
   } catch {
     throw new AuditError(`no server answers on ${server}: start it (npm start) or set MONGODB_URL to audit MongoDB read models`);
   }
+  if (response.status === 429) throw new AuditError(`${server} refused the audit: ${((await response.json()) as { detail: string }).detail}`);
   if (response.status !== 200 && response.status !== 409) throw new AuditError(`${server} answered ${response.status} to the audit`);
   return (await response.json()) as ProjectionsAuditReport;
 }

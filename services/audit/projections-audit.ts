@@ -20,6 +20,8 @@ export interface ProjectionsAuditOptions {
   /** Defaults to every projection. */
   projections?: readonly Projection[];
   onProgress?: (progress: RebuildProgress) => void;
+  /** Events per rebuild batch (see `rebuild`); smaller batches give the event loop more turns. */
+  batchSize?: number;
 }
 
 export interface ProjectionsAudit {
@@ -55,6 +57,7 @@ async function project(options: ProjectionsAuditOptions, projections: readonly P
     await rebuild({
       eventStore: historyCut(options.eventStore, { position }), readStore: shadow, projections: group,
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      ...(options.batchSize ? { batchSize: options.batchSize } : {}),
     });
   }
 }

@@ -5,6 +5,7 @@
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { serverTimeouts } from '../http/server-timeouts.ts';
 
 export interface Health {
   healthy: boolean;
@@ -19,7 +20,7 @@ export interface HealthServer {
 
 /** Answers `GET /healthz` with 200 while `check` says healthy, 503 otherwise (or when it throws), 404 elsewhere. */
 export async function startHealthServer(port: number, host: string, check: () => Health | Promise<Health>): Promise<HealthServer> {
-  const server = createServer((req, res) => {
+  const server = createServer(serverTimeouts(), (req, res) => {
     if (req.method !== 'GET' || req.url !== '/healthz') {
       res.writeHead(404).end();
       return;

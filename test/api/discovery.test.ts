@@ -37,6 +37,24 @@ describe('discovery files and /docs', () => {
     }
   });
 
+  it('links root-relative paths when PUBLIC_BASE_URL is not set, never a guessed host (issue 11, item 4)', async () => {
+    const app = new Koa();
+    app.use(discoveryRoutes({ operations: publicOperations, config: loadConfig({ PORT: '3010' }) }));
+    const own = app.listen(0, '127.0.0.1');
+    await once(own, 'listening');
+    try {
+      const at = `http://127.0.0.1:${(own.address() as AddressInfo).port}`;
+      const llms = await (await fetch(`${at}/llms.txt`)).text();
+      expect(llms).to.include('](/llms-full.txt)');
+      expect(llms).not.to.match(/localhost|https?:/);
+      const brief = (await (await fetch(`${at}/.well-known/ai-brief.json`)).json()) as { api: { base_url: string; openapi: string } };
+      expect(brief.api).to.include({ base_url: '/', openapi: '/.well-known/openapi-public.json' });
+    } finally {
+      own.closeAllConnections();
+      own.close();
+    }
+  });
+
   it('serves /llms-full.txt with every operation, parameter, error and the configured limits, with examples', async () => {
     const answer = await get('/llms-full.txt');
     expect(answer.headers.get('content-type')).to.equal('text/plain; charset=utf-8');
@@ -105,7 +123,8 @@ describe('discovery files and /docs', () => {
   });
 
   it('serves no package file outside the list the page needs', async () => {
-    for (const name of ['package.json', 'index.html', '..%2F..%2Fpackage.json', 'swagger-initializer.js']) {
+    // Built-in names of a plain object too (issue 17, finding 7): they once reached readFileSync and gave 500.
+    for (const name of ['package.json', 'index.html', '..%2F..%2Fpackage.json', 'swagger-initializer.js', 'constructor', '__proto__', 'toString', 'hasOwnProperty']) {
       expect((await get(`/docs/assets/${name}`)).status, name).to.equal(404);
     }
   });

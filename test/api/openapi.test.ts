@@ -44,6 +44,12 @@ describe('OpenAPI document of the public operations', () => {
     expect(document['security']).to.deep.equal([]);
   });
 
+  it('names the relative / as its server when PUBLIC_BASE_URL is not set, so /docs calls the instance that served it (issue 11, item 4)', () => {
+    const unset = buildOpenApiDocument(publicOperations, loadConfig({ PORT: '3010' })) as Json;
+    expect(unset['servers']).to.deep.equal([{ url: '/', description: 'This deployment' }]);
+    expect(unset['info']['contact']).to.deep.equal({ name: document['info']['contact']['name'] });
+  });
+
   it('describes the seven operations with their ids, templated paths and tags', () => {
     const ids = Object.values(document['paths'] as Json).flatMap((item) => Object.values(item as Json).map((op) => (op as Json)['operationId']));
     expect(ids).to.have.members(publicOperations.map((op) => op.id)).and.have.length(7);

@@ -92,6 +92,42 @@ describe('POST /api/public/configurator/price', () => {
     }
   });
 
+  it('answers json_invalid for deeply nested unclosed JSON, at the end of the text (issue 11, item 3)', async () => {
+    for (const open of ['[', '{"a":']) {
+      const text = `{"collection":"abysse","model_ref":"AUR-DV-006","options":${open.repeat(Math.floor(15_000 / open.length))}`;
+      const res = await send(app.url, PRICE, { method: 'POST', body: text, headers: { 'content-type': 'application/json' } });
+      expect(res.status, open).to.equal(422);
+      // Python stops where a value was expected and the text ended.
+      expect(res.json().detail, open).to.deep.equal([{ type: 'json_invalid', loc: ['body', text.length], msg: 'JSON decode error', input: {}, ctx: { error: 'Expecting value' } }]);
+    }
+  });
+
+  it('echoes at most 20 levels of a deeply nested input, the rest cut (issue 17, finding 6)', async () => {
+    const res = await send(app.url, PRICE, { method: 'POST', body: `${'['.repeat(8_000)}${']'.repeat(8_000)}`, headers: { 'content-type': 'application/json', origin: 'https://shop.example' } });
+    expect(res.status, res.text.slice(0, 200)).to.equal(422);
+    expect(res.headers['access-control-allow-origin']).to.equal('*');
+    const [only] = res.json().detail as { type: string; loc: unknown[]; input: unknown }[];
+    expect(only).to.include({ type: 'model_attributes_type' });
+    let depth = 0;
+    let input = only!.input;
+    while (Array.isArray(input)) {
+      expect(input, `level ${depth}`).to.have.length(1);
+      depth += 1;
+      input = input[0];
+    }
+    expect(depth).to.equal(20);
+    expect(input).to.equal('[truncated]');
+  });
+
+  it('answers an unknown category for option keys named like Object built-ins (issue 17, finding 7)', async () => {
+    for (const key of ['constructor', 'toString', 'hasOwnProperty', '__proto__']) {
+      const body = `{"collection":"regate","model_ref":"RG-100","options":{"${key}":"x"},"accessories":{"${key}":1}}`;
+      const res = await send(app.url, PRICE, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+      expect(res.status, `${key}: ${res.text}`).to.equal(422);
+      expect(res.json().detail.map((e: { loc: unknown[] }) => e.loc), key).to.deep.equal([['body', 'options', key], ['body', 'accessories', key]]);
+    }
+  });
+
   it('treats a body sent with another content type as an unparsed string (model_attributes_type)', async () => {
     const res = await send(app.url, PRICE, { method: 'POST', body: '{"collection":"regate"}', headers: { 'content-type': 'text/plain' } });
     expect(res.status).to.equal(422);

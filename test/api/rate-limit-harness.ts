@@ -127,15 +127,21 @@ export function rateLimitBehaviour(makeLimits: () => MakeLimits, fresh: () => Pr
     expect(codes).to.deep.equal([200, 200, 200, 200, 200, 429]);
   });
 
+  it('ignores X-Forwarded-For from a peer that is not one of the named proxies (issue 17, finding 4)', async () => {
+    const served = await serve({ RATE_LIMIT_PER_MINUTE: '5', TRUST_PROXY: '10.0.0.1, 192.168.0.0/16' });
+    const codes = await statuses(served, 6, '/api/public/status', (i) => ({ 'x-forwarded-for': `203.0.113.${i + 1}` }));
+    expect(codes).to.deep.equal([200, 200, 200, 200, 200, 429]);
+  });
+
   it('behind a trusted proxy counts the right-most X-Forwarded-For address', async () => {
-    const served = await serve({ RATE_LIMIT_PER_MINUTE: '2', TRUST_PROXY: 'true' });
+    const served = await serve({ RATE_LIMIT_PER_MINUTE: '2', TRUST_PROXY: '127.0.0.1' });
     const forged = (i: number) => ({ 'x-forwarded-for': `198.51.100.${i}, 203.0.113.7` });
     expect(await statuses(served, 3, '/api/public/status', forged)).to.deep.equal([200, 200, 429]);
     expect((await served.get('/api/public/status', { 'x-forwarded-for': '203.0.113.8' })).status).to.equal(200);
   });
 
   it('counts IPv6 clients per /64 network', async () => {
-    const served = await serve({ RATE_LIMIT_PER_MINUTE: '2', TRUST_PROXY: 'true' });
+    const served = await serve({ RATE_LIMIT_PER_MINUTE: '2', TRUST_PROXY: '127.0.0.1' });
     const from = (ip: string) => served.get('/api/public/status', { 'x-forwarded-for': ip });
     expect((await from('2001:db8:1:2::1')).status).to.equal(200);
     expect((await from('2001:db8:1:2:ffff:ffff:ffff:9')).status).to.equal(200);
@@ -152,7 +158,7 @@ export function rateLimitBehaviour(makeLimits: () => MakeLimits, fresh: () => Pr
 
   it('caps verifications from all clients together with the global budget', async () => {
     const rejected: LimitName[] = [];
-    const served = await serve({ VERIFY_GLOBAL_RATE_LIMIT_PER_MINUTE: '3', TRUST_PROXY: 'true' }, rejected);
+    const served = await serve({ VERIFY_GLOBAL_RATE_LIMIT_PER_MINUTE: '3', TRUST_PROXY: '127.0.0.1' }, rejected);
     const codes = await statuses(served, 4, '/api/public/verify/AB-1234', (i) => ({ 'x-forwarded-for': `203.0.113.${i + 1}` }));
     expect(codes).to.deep.equal([200, 200, 200, 429]);
     const refused = await served.get('/api/public/verify/AB-1234', { 'x-forwarded-for': '203.0.113.99' });

@@ -9,6 +9,10 @@ import type { WatchDoc } from '../../shared/read-models/documents.ts';
 import { run } from '../../services/cli/program.ts';
 import { createCliContext } from '../../services/cli/cli-context.ts';
 
+const AUDIT_KEY = 'audit-key-0123456789abcdef0123456789abcdef';
+const CATALOGUE_KEY = 'catalogue-key-0123456789abcdef0123456789ab';
+const ADMIN_API_KEYS = `${CATALOGUE_KEY}:catalogue,${AUDIT_KEY}:audit`;
+
 describe('audit projections against the embedded server', function () {
   this.timeout(120_000);
   let dataDir: string;
@@ -17,7 +21,7 @@ describe('audit projections against the embedded server', function () {
   before(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'watchcat-audit-'));
     service = await startWatchcat(
-      loadConfig({ DATA_DIR: dataDir, PORT: '0', OPS_PORT: '0', ADMIN_PORT: '0', HOST: '127.0.0.1' }),
+      loadConfig({ DATA_DIR: dataDir, PORT: '0', OPS_PORT: '0', ADMIN_PORT: '0', HOST: '127.0.0.1', ADMIN_API_KEYS }),
       createLogger('silent', 'audit-test'),
     );
   });
@@ -30,7 +34,7 @@ describe('audit projections against the embedded server', function () {
   async function auditCli(): Promise<{ code: number; out: string[]; notes: string[] }> {
     const out: string[] = [];
     const notes: string[] = [];
-    const context = { ...createCliContext({ DATA_DIR: dataDir }), out: (line: string) => out.push(line), note: (line: string) => notes.push(line) };
+    const context = { ...createCliContext({ DATA_DIR: dataDir, ADMIN_API_KEYS }), out: (line: string) => out.push(line), note: (line: string) => notes.push(line) };
     const code = await run(['node', 'watchcat', 'audit', 'projections', '--server', `http://127.0.0.1:${service.ports.ops}`], context);
     return { code, out, notes };
   }
@@ -39,6 +43,25 @@ describe('audit projections against the embedded server', function () {
     const result = await auditCli();
     expect(result.code, result.notes.join('\n')).to.equal(0);
     expect(result.out.at(-1)).to.match(/^read models match the history/);
+  });
+
+  it('refuses the audit without a key of the audit scope (issue 17, finding 2)', async () => {
+    const audit = (headers: Record<string, string>) => fetch(`http://127.0.0.1:${service.ports.ops}/audit/projections`, { headers });
+    const none = await audit({});
+    expect(none.status).to.equal(401);
+    expect(await none.json()).to.deep.equal({ detail: 'a valid API key is required (Authorization: Bearer KEY or X-API-Key)' });
+    expect((await audit({ authorization: `Bearer ${CATALOGUE_KEY}` })).status).to.equal(403);
+  });
+
+  it('runs one audit at a time: a second caller is told at once that one is running (issue 17, finding 2)', async () => {
+    const audit = () => fetch(`http://127.0.0.1:${service.ports.ops}/audit/projections`, { headers: { authorization: `Bearer ${AUDIT_KEY}` } });
+    const answers = await Promise.all([audit(), audit(), audit()]);
+    const statuses = answers.map((answer) => answer.status).sort();
+    expect(statuses).to.deep.equal([200, 429, 429]);
+    const busy = answers.find((answer) => answer.status === 429)!;
+    expect(busy.headers.get('retry-after')).to.equal('5');
+    expect(await busy.json()).to.deep.equal({ detail: 'an audit is already running: try again when it has finished' });
+    expect((await audit()).status, 'free again once it ended').to.equal(200);
   });
 
   it('names a read-model document altered by hand, and exits non-zero', async () => {

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import { loadFixtureCatalogue } from '../api/support/catalogue-fixture.ts';
 import { spyOnFilters, type FilterSpy } from '../support/filter-spy.ts';
-import { hostileRequest, type HostileRequest } from '../support/hostile-requests.ts';
+import { deepBody, hostileRequest, type HostileRequest } from '../support/hostile-requests.ts';
 import { send, type TestResponse } from '../support/http.ts';
 import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';
 
@@ -111,6 +111,23 @@ describe('hostile input against the whole read API', function () {
     expect(statuses, 'the fuzz never reached validation').to.include(422);
     expect(api.errors().map((line) => line.msg)).to.deep.equal([]);
     expect((await send(api.url, '/api/public/status')).status, 'the server is still up').to.equal(200);
+  });
+
+  it(`answers price bodies nested as deep as the body limit allows with 422, in under ${SLOW_MS} ms (seed ${FUZZ_SEED})`, async function () {
+    let deepest = 0;
+    await assertQuietly(
+      fc.asyncProperty(deepBody, async (body) => {
+        deepest = Math.max(deepest, body.length);
+        const response = await timed(api.url, { method: 'POST', path: '/api/public/configurator/price', headers: { 'content-type': 'application/json' }, body });
+        const what = `${body.slice(0, 80)}... (${body.length} chars): ${response.status} ${response.text.slice(0, 300)}`;
+        expect(response.status, what).to.equal(422);
+        expect(response.ms, what).to.be.below(SLOW_MS);
+        expectErrorShape(response, what);
+      }),
+      { seed: FUZZ_SEED, numRuns: 150, interruptAfterTimeLimit: FUZZ_BUDGET_MS, markInterruptAsFailure: false, endOnFailure: true },
+    );
+    expect(deepest, 'the fuzz never came near the body limit').to.be.above(12 * 1024);
+    expect(api.errors().map((line) => line.msg)).to.deep.equal([]);
   });
 
   it('never lets a request choose a query operator or a script: the read store only sees the API\'s own operators', function () {
