@@ -25,6 +25,9 @@ export async function holdsMark(store: EventStore, mark: HistoryMark): Promise<b
   return event?.position === mark.position && event.id === mark.id;
 }
 
+/** The query parameter that carries a mark. */
+export const HISTORY_PARAMETER = 'history';
+
 /** `POSITION:ID`, as the mark travels in a query string. */
 export function formatMark(mark: HistoryMark): string {
   return `${mark.position}:${mark.id}`;

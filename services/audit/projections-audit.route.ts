@@ -6,6 +6,9 @@
  * It rebuilds every read model, so it needs a key with the `audit` scope (failures throttled like the admin API's),
  * runs one at a time (a second caller gets 429 at once), and projects in small batches with a turn of the event
  * loop between them, so the public port keeps answering while it runs.
+ *
+ * The caller names the history it means (`?history=POSITION:ID`, see history-mark.ts): a server whose store does
+ * not hold that event serves another history, and answers 412 instead of auditing it.
  */
 import { Router } from '@koa/router';
 import type { Middleware } from 'koa';
@@ -14,6 +17,7 @@ import type { ReadStore } from '../../shared/ports/read-store.ts';
 import { HttpError } from '../admin/json-body.ts';
 import { requireScope, type AdminAuth } from '../admin/require-scope.ts';
 import { describeDifference } from './compare-read-models.ts';
+import { HISTORY_PARAMETER, holdsMark, parseMark } from './history-mark.ts';
 import { auditProjections } from './projections-audit.ts';
 
 export const PROJECTIONS_AUDIT_PATH = '/audit/projections';
@@ -45,6 +49,11 @@ export function projectionsAuditRoute(deps: { eventStore: EventStore; live: Read
   const router = new Router();
   let running = false;
   router.get(PROJECTIONS_AUDIT_PATH, answerHttpErrors, requireScope(deps.auth, 'audit'), async (ctx) => {
+    const mark = parseMark(String(ctx.query[HISTORY_PARAMETER] ?? ''));
+    if (!mark) throw new HttpError(400, `name the history to audit: ?${HISTORY_PARAMETER}=POSITION:EVENT_ID of its newest event`);
+    if (!(await holdsMark(deps.eventStore, mark))) {
+      throw new HttpError(412, `this server serves another history: it holds no event ${mark.id} at position ${mark.position}`);
+    }
     if (running) {
       ctx.set('Retry-After', String(BUSY_RETRY_SECONDS));
       throw new HttpError(429, 'an audit is already running: try again when it has finished');
