@@ -27,6 +27,10 @@ const Env = Type.Object({
   /** Seed the demo catalogue when the event store is empty at start. */
   SEED_DEMO: Type.Boolean({ default: true }),
   PUBLIC_BASE_URL: Type.String({ default: 'http://localhost:3000' }),
+  /** Ed25519 private key (PKCS#8 PEM) signing answers; unset: a key file generated under DATA_DIR. */
+  RESPONSE_SIGNING_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  /** JWK Set of retired public keys still listed for old answers, each with `exp` (Unix seconds) when retired. */
+  RESPONSE_SIGNING_RETIRED_KEYS: Type.Optional(Type.String({ minLength: 1 })),
 });
 export type Config = Type.Static<typeof Env>;
 
