@@ -69,7 +69,7 @@ describe('signed answers', () => {
 
   it('leaves an answer to a request without Accept-Signature unsigned, and ignores an Accept-Signature that is not a dictionary', async () => {
     api = await startReadApiUnderTest();
-    for (const headers of [{}, { 'accept-signature': 'sig1=(' }]) {
+    for (const headers of [{}, { 'accept-signature': 'sig1=(' }] as Record<string, string>[]) {
       const answer = await send(api.url, '/api/public/verify/AUR-0001', { headers });
       expect(answer.status).to.equal(200);
       for (const name of ['content-digest', 'signature-input', 'signature', 'signed-request']) expect(answer.headers, name).not.to.have.property(name);
