@@ -13,8 +13,9 @@
  * receipt is meant to be checked years later. `Signed-Request` echoes the request, so a saved answer carries
  * the request components it is signed over (shared/signing/signed-request.ts).
  *
- * A request without `Accept-Signature` costs one header lookup and a `Vary`. An `Accept-Signature` that is not a structured
- * Dictionary of inner lists is ignored, as RFC 8941 says of any field that fails to parse.
+ * A request without `Accept-Signature` costs one header lookup (bench/signing-overhead.ts), so its answer carries
+ * no `Vary: Accept-Signature` either; signed answers do. An `Accept-Signature` that is not a structured Dictionary
+ * of inner lists is ignored, as RFC 8941 says of any field that fails to parse.
  */
 import { createHash } from 'node:crypto';
 import { Stream } from 'node:stream';
@@ -47,15 +48,21 @@ interface SignatureRequest {
 
 export function signAnswers(keys: ResponseSigningKeys['current']): Middleware {
   const key = createSigner(keys.privateKey, 'ed25519', keys.keyid);
-  return async (ctx, next) => {
-    // Signed and unsigned answers differ: a shared cache must not hand one to a client that asked for the other.
-    ctx.res.setHeader('Vary', 'Accept-Signature');
+  // Not async: a request without Accept-Signature goes on to `next` with no promise of ours in between.
+  return (ctx, next) => {
     const asked = ctx.req.headers['accept-signature'];
     if (asked === undefined) return next();
-    await next();
-    const request = signatureRequest(Array.isArray(asked) ? asked.join(', ') : asked);
-    if (request !== undefined) await sign(ctx, key, request);
+    return signedAnswer(ctx, next, key, Array.isArray(asked) ? asked.join(', ') : asked);
   };
+}
+
+async function signedAnswer(ctx: ParameterizedContext, next: () => Promise<unknown>, key: SigningKey, asked: string): Promise<void> {
+  await next();
+  const request = signatureRequest(asked);
+  if (request === undefined) return;
+  // A shared cache must not hand this answer to a client that asked for another signature, or for none.
+  ctx.vary('Accept-Signature');
+  await sign(ctx, key, request);
 }
 
 function signatureRequest(header: string): SignatureRequest | undefined {
