@@ -68,6 +68,36 @@ describe('signed answers', () => {
     expect(signed.key.kid).to.equal(thumbprintByHand(signed.key.x));
   });
 
+  it('signs every public operation, a discovery file, an unknown path and a HEAD, whatever the status', async () => {
+    api = await startReadApiUnderTest();
+    const requests: (Sent & { body?: string; expect: number })[] = [
+      { method: 'GET', path: '/api/public/status', query: 'lang=fr', expect: 200 },
+      { method: 'GET', path: '/api/public/catalogue', query: 'sort=price_desc&limit=2', expect: 200 },
+      { method: 'GET', path: '/api/public/catalogue', query: 'limit=1000', expect: 422 },
+      { method: 'GET', path: '/api/public/catalogue/RG-200', query: '', expect: 200 },
+      { method: 'GET', path: '/api/public/collections', query: '', expect: 200 },
+      { method: 'GET', path: '/api/public/configurator/options/regate', query: '', expect: 200 },
+      { method: 'POST', path: '/api/public/configurator/price', query: '', body: '{"collection":"regate"}', expect: 422 },
+      { method: 'GET', path: '/api/public/verify/NOPE-0000', query: '', expect: 200 },
+      { method: 'GET', path: '/.well-known/jwks.json', query: '', expect: 200 },
+      { method: 'GET', path: '/nowhere', query: '', expect: 404 },
+      { method: 'HEAD', path: '/api/public/collections', query: '', expect: 200 },
+    ];
+    for (const request of requests) {
+      const target = `${request.path}${request.query ? `?${request.query}` : ''}`;
+      const answer = await send(api.url, target, {
+        method: request.method,
+        headers: { 'accept-signature': ASK, ...(request.body ? { 'content-type': 'application/json' } : {}) },
+        ...(request.body ? { body: request.body } : {}),
+      });
+      expect(answer.status, target).to.equal(request.expect);
+      // A HEAD answer sends no content, so its digest is that of empty content.
+      expect(answer.headers['content-digest'], target).to.equal(request.method === 'HEAD' ? EMPTY_CONTENT_DIGEST : contentDigest(answer.text));
+      const signed = await verifiedByHand(api, answer, request);
+      expect(signed.identifiers, target).to.include.members(CONTRACT_COMPONENTS);
+    }
+  });
+
   it('leaves an answer to a request without Accept-Signature unsigned, and ignores an Accept-Signature that is not a dictionary', async () => {
     api = await startReadApiUnderTest();
     for (const headers of [{}, { 'accept-signature': 'sig1=(' }] as Record<string, string>[]) {
