@@ -25,7 +25,7 @@ import { type InnerList, isInnerList, parseDictionary, serializeDictionary, seri
 import { formatSignedRequest, isRequestComponent, requestComponentParser, SIGNED_REQUEST_HEADER, type SignedRequest } from '../../shared/signing/signed-request.ts';
 import type { ResponseSigningKeys } from './signing-keys.ts';
 
-export const DEFAULT_LABEL = 'sig1';
+const DEFAULT_LABEL = 'sig1';
 
 /** Covered whenever the answer has them, in this order. */
 const ALWAYS_COVERED = ['@status', 'content-type', 'content-digest', 'etag', 'retry-after'];

@@ -33,6 +33,8 @@ export async function loadSigningKeys(config: KeySettings): Promise<ResponseSign
   const retired = config.RESPONSE_SIGNING_RETIRED_KEYS ? retiredKeys(config.RESPONSE_SIGNING_RETIRED_KEYS) : [];
   const keys = [current];
   for (const jwk of retired) {
+    // Without it, a verifier could not tell a retired key from the current one, nor refuse what it "signed" later.
+    if (jwk.exp === undefined) throw new SigningKeyError('RESPONSE_SIGNING_RETIRED_KEYS: every retired key needs "exp", the Unix time it was retired');
     const kid = await thumbprint(jwk);
     if (kid === current.kid) throw new SigningKeyError('RESPONSE_SIGNING_RETIRED_KEYS lists the current signing key as retired');
     keys.push({ ...jwk, kid, alg: 'EdDSA', use: 'sig' });

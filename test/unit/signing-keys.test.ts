@@ -70,7 +70,7 @@ describe('response signing keys', () => {
     expect((await refusal(loadSigningKeys({ DATA_DIR: dir }))).message).to.match(new RegExp(`^cannot read the signing key file ${file}: E`));
   });
 
-  it('lists retired public keys with their exp, and refuses a retired list holding a private key or the current key', async () => {
+  it('lists retired public keys with their exp, and refuses a retired list holding a private key, the current key or a key without exp', async () => {
     const current = newSigningKeyPem();
     const old = await loadSigningKeys({ DATA_DIR: dir, RESPONSE_SIGNING_KEY: newSigningKeyPem() });
     const oldJwk = { kty: 'OKP', crv: 'Ed25519', x: old.jwks.keys[0]!.x, exp: 1_750_000_000 };
@@ -80,8 +80,11 @@ describe('response signing keys', () => {
     const leaked = await refusal(loadSigningKeys({ DATA_DIR: dir, RESPONSE_SIGNING_KEY: newSigningKeyPem(), RESPONSE_SIGNING_RETIRED_KEYS: JSON.stringify({ keys: [privateJwk] }) }));
     expect(leaked.message).to.equal('RESPONSE_SIGNING_RETIRED_KEYS is unusable: it holds a private key (a "d" member); list public keys only');
     expect(leaked.message).not.to.include(String(privateJwk.d));
-    const same = await refusal(loadSigningKeys({ DATA_DIR: dir, RESPONSE_SIGNING_KEY: current, RESPONSE_SIGNING_RETIRED_KEYS: JSON.stringify({ keys: [{ ...privateJwk, d: undefined }] }) }));
+    const same = await refusal(loadSigningKeys({ DATA_DIR: dir, RESPONSE_SIGNING_KEY: current, RESPONSE_SIGNING_RETIRED_KEYS: JSON.stringify({ keys: [{ ...privateJwk, d: undefined, exp: 1 }] }) }));
     expect(same.message).to.equal('RESPONSE_SIGNING_RETIRED_KEYS lists the current signing key as retired');
+    const undated = JSON.stringify({ keys: [{ kty: 'OKP', crv: 'Ed25519', x: old.jwks.keys[0]!.x }] });
+    expect((await refusal(loadSigningKeys({ DATA_DIR: dir, RESPONSE_SIGNING_KEY: current, RESPONSE_SIGNING_RETIRED_KEYS: undated }))).message)
+      .to.equal('RESPONSE_SIGNING_RETIRED_KEYS: every retired key needs "exp", the Unix time it was retired');
     expect((await refusal(loadSigningKeys({ DATA_DIR: dir, RESPONSE_SIGNING_RETIRED_KEYS: '{"keys":[{"kty":"RSA"}]}' }))).message)
       .to.match(/^RESPONSE_SIGNING_RETIRED_KEYS is unusable: not a JWK Set of Ed25519 public keys/);
   });
