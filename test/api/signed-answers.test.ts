@@ -164,7 +164,7 @@ describe('signed answers', () => {
     expect(signed.identifiers).to.include.members([...CONTRACT_COMPONENTS, '"retry-after"']);
   });
 
-  it('serves the JWK Set with the current and retired public keys and never a private member, and logs no key', async () => {
+  it('serves the JWK Set (current and retired public keys, never a private member), links it from status, llms.txt, llms-full.txt and OpenAPI, and logs no key', async () => {
     const pem = newSigningKeyPem();
     const old = await testSigningKeys();
     const retired = JSON.stringify({ keys: [{ ...old.jwks.keys[0], exp: 1_700_000_000 }] });
@@ -175,8 +175,11 @@ describe('signed answers', () => {
     expect(keys.map((key) => key['kid'])).to.deep.equal([thumbprintByHand(String(keys[0]?.['x'])), old.jwks.keys[0]?.kid]);
     expect(keys[1]).to.include({ exp: 1_700_000_000, kty: 'OKP', crv: 'Ed25519' });
     for (const key of keys) expect(key).not.to.have.property('d');
-    const status = (await send(api.url, '/api/public/status')).json();
-    expect(status.agents.jwks).to.equal('http://localhost:3000/.well-known/jwks.json');
+    expect(answer.headers['content-type']).to.equal('application/jwk-set+json');
+    const jwksUrl = 'http://localhost:3000/.well-known/jwks.json';
+    expect((await send(api.url, '/api/public/status')).json().agents.jwks).to.equal(jwksUrl);
+    for (const file of ['/llms.txt', '/llms-full.txt']) expect((await send(api.url, file)).text, file).to.include(jwksUrl);
+    expect((await send(api.url, '/.well-known/openapi-public.json')).json().info.description).to.include(jwksUrl);
     const secret = pem.split('\n')[1] as string;
     expect(JSON.stringify(api.logs)).not.to.include(secret);
   });

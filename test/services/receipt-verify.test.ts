@@ -80,7 +80,7 @@ describe('watchcat receipt verify', function () {
     expect(fails.stderr).to.equal(`watchcat: receipt does not hold: the body does not match its Content-Digest (sha-256 of the ${bodyBytes} bytes saved differs)\n`);
   });
 
-  it('names what was changed: the body, the status, a covered header, the echoed request; an uncovered header changes nothing', async () => {
+  it('names what was changed: the body, the status, a covered header, the echoed request; an uncovered header, LF line ends or an interim 1xx change nothing', async () => {
     api = await startReadApiUnderTest();
     const saved = (await curlSi(`${api.url}${VERIFY_PATH}?lang=fr`)).toString('latin1');
     const jwks = (await (await fetch(`${api.url}/.well-known/jwks.json`)).json()) as JwkSet;
@@ -103,8 +103,9 @@ describe('watchcat receipt verify', function () {
     }
     expect(await problemsOf(saved.replace(/ETag: .*\r\n/, ''), jwks)).to.deep.equal(['the covered header etag is missing from the answer']);
     expect(await problemsOf(saved.replace(/X-RateLimit-Remaining: \d+/, 'X-RateLimit-Remaining: 7'), jwks)).to.deep.equal([]);
-    // The same receipt with bare LF line ends, as some editors save it.
+    // The same receipt with bare LF line ends, as some editors save it, and after an interim answer curl printed.
     expect(await problemsOf(saved.replace(/\r\n/g, '\n'), jwks)).to.deep.equal([]);
+    expect(await problemsOf(`HTTP/1.1 100 Continue\r\n\r\n${saved}`, jwks)).to.deep.equal([]);
   });
 
   it('key rotation: an old answer still verifies with its key retired and listed; refused once the key is gone or retired before it', async () => {
