@@ -26,6 +26,7 @@ import { adminAuthMetrics } from './read-api/ops/metrics.ts';
 import { projectionLag } from './read-api/ops/projection-lag.ts';
 import { publicOperations } from './read-api/operations/index.ts';
 import { discoveryRoutes } from './read-api/discovery/discovery-routes.ts';
+import { loadSigningKeys } from './read-api/signing/signing-keys.ts';
 import { connectRateLimitRedis } from './read-api/rate-limit/rate-limit-redis.ts';
 import { publicBrand } from './shared/brand.ts';
 
@@ -49,6 +50,8 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 }
 
 export async function startWatchcat(config: Config, logger: Logger): Promise<RunningWatchcat> {
+  // First, so that a bad key stops the start before anything is opened.
+  const signingKeys = await loadSigningKeys(config);
   const eventStore = await openEventStore(config);
   const readStore = await createReadStore(config);
   const queue = await createJobQueue(config, PROJECTION_RETRY_POLICY);
@@ -68,11 +71,12 @@ export async function startWatchcat(config: Config, logger: Logger): Promise<Run
   const api = await startReadApi({
     config, logger, readStore,
     brand: publicBrand(config),
+    signingKeys,
     ...(redis ? { rateLimitRedis: redis } : {}),
     // In-memory checkpoints cost next to nothing to read; MongoDB ones are read at the default pace.
     ...(config.MONGODB_URL ? {} : { positionPollMs: 5 }),
     opsRoutes: [projectionsAuditRoute({ eventStore, live: readStore, auth: adminAuth(config) })],
-    extraRoutes: [discoveryRoutes({ operations: publicOperations, config })],
+    extraRoutes: [discoveryRoutes({ operations: publicOperations, config, jwks: signingKeys.jwks })],
     metricSources: {
       projections: () => projector.status().map((p) => ({ name: p.name, position: p.position, failed: p.status === 'failed' })),
       lag: projectionLag(eventStore),

@@ -1,8 +1,9 @@
 /**
  * The public HTTP application: the seven operations of CONTRACT.md over a read store, with rate limits and
  * discovery routes plugged in by their own modules. Every public request goes through this one chain, in order:
- * metrics (outermost, so they see every final status), front door (headers, errors), general rate limit (public
- * paths only), answer cache (a repeated GET ends here), the operations, allowed methods, extra routes.
+ * metrics (outermost, so they see every final status), answer signing (so it signs what the client receives),
+ * front door (headers, errors), general rate limit (public paths only), answer cache (a repeated GET ends here),
+ * the operations, allowed methods, extra routes.
  */
 import Koa from 'koa';
 import type { Config } from '../shared/config/config.ts';
@@ -30,6 +31,8 @@ export interface PublicAppDeps {
   extraRoutes?: Koa.Middleware[];
   /** Outermost middleware, e.g. request metrics, so that it sees every final status. */
   metrics?: Koa.Middleware;
+  /** Signs answers on request (signing/sign-answers.ts): inside the metrics, around everything else. */
+  signing?: Koa.Middleware;
   /** Largest number of cached GET answers, per canonical request and per URL (default 2000 each). */
   cacheEntries?: number;
 }
@@ -50,6 +53,7 @@ export function createPublicApp(deps: PublicAppDeps): Koa {
     ...(deps.rateLimits ? { verifyLimit: deps.rateLimits.verify } : {}),
   });
   if (deps.metrics) app.use(deps.metrics);
+  if (deps.signing) app.use(deps.signing);
   app.use(frontDoor(deps.logger));
   if (deps.rateLimits) app.use(deps.rateLimits.general);
   app.use(answers.middleware);

@@ -16,6 +16,8 @@ import { createPublicApp } from './app.ts';
 import { createOpsApp } from './ops/ops-app.ts';
 import { createMetricsRegistry, metricsMiddleware, rateLimitMetrics, type MetricSources } from './ops/metrics.ts';
 import { createRateLimits } from './rate-limit/rate-limits.ts';
+import { signAnswers } from './signing/sign-answers.ts';
+import type { ResponseSigningKeys } from './signing/signing-keys.ts';
 import type { PublicBrand } from './operations/public-operation.ts';
 import { startCheckpointClock } from './read-model-clock.ts';
 import { serverTimeouts } from '../shared/http/server-timeouts.ts';
@@ -25,6 +27,8 @@ export interface ReadApiOptions {
   logger: Logger;
   readStore: ReadStore;
   brand: PublicBrand;
+  /** The key that signs answers on request (signing/signing-keys.ts); its public half is served by the discovery routes. */
+  signingKeys: ResponseSigningKeys;
   /** Shares the rate limits between processes (a client from rate-limit/rate-limit-redis.ts); per-process limits without it. */
   rateLimitRedis?: Redis;
   extraRoutes?: Koa.Middleware[];
@@ -115,6 +119,7 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
     // Limits counted per process while Redis is down are a degradation too (issue 7: status says so).
     health: () => (clock.reachable && clock.failed.length === 0 && rateLimits.mode() !== 'degraded' ? 'ok' : 'degraded'),
     metrics: metricsMiddleware(registry),
+    signing: signAnswers(options.signingKeys.current),
     rateLimits,
     ...(options.extraRoutes ? { extraRoutes: options.extraRoutes } : {}),
   });

@@ -29,6 +29,7 @@ export function buildLlmsTxt(operations: readonly OperationSpec[], config: Disco
     `- [Complete reference](${base}/llms-full.txt): every operation, parameter, error and limit, with examples`,
     `- [OpenAPI 3.1 description](${base}/.well-known/openapi-public.json): machine-readable schemas of every request and answer`,
     `- [Brand brief](${base}/.well-known/ai-brief.json): brand, offers, languages and policies as JSON`,
+    `- [Signing keys](${base}/.well-known/jwks.json): JWK Set of the Ed25519 keys that sign answers to requests with \`Accept-Signature\` (RFC 9421)`,
     `- [Interactive documentation](${base}/docs)`,
     '',
   ];

@@ -22,7 +22,8 @@ const SECURITY_HEADERS: [string, string][] = [
   ['Referrer-Policy', 'no-referrer'],
   ['Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'"],
 ];
-const CORS_EXPOSED = 'ETag, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Read-Model-Position';
+const CORS_EXPOSED = 'ETag, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Read-Model-Position, '
+  + 'Content-Digest, Signature, Signature-Input, Signed-Request';
 
 const NOT_FOUND = Buffer.from('{"detail":"Not Found"}');
 const METHOD_NOT_ALLOWED = Buffer.from('{"detail":"Method Not Allowed"}');

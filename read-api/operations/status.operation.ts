@@ -12,6 +12,7 @@ export const DISCOVERY_FILES = [
   { path: '/llms-full.txt', summary: 'Complete reference: every operation, parameter, error and limit' },
   { path: '/.well-known/openapi-public.json', summary: 'OpenAPI 3.1.0 description of the public operations' },
   { path: '/.well-known/ai-brief.json', summary: 'Brand brief for automated agents' },
+  { path: '/.well-known/jwks.json', summary: 'Public keys that sign answers on request (JWK Set)' },
 ] as const;
 
 /** `/api/public/catalogue/:reference` as OpenAPI and people write it: `/api/public/catalogue/{reference}`. */
@@ -38,6 +39,7 @@ export async function buildStatus(env: OperationEnv, lang: LangOnlyQuery['lang']
       llms_full_txt: `${base}/llms-full.txt`,
       openapi: `${base}/.well-known/openapi-public.json`,
       ai_brief: `${base}/.well-known/ai-brief.json`,
+      jwks: `${base}/.well-known/jwks.json`,
     },
     read_model: { position: clock.current(), updated_at: clock.updatedAt },
   };

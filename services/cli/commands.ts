@@ -9,6 +9,7 @@ import { stateAtCommands } from '../audit/state-at.commands.ts';
 import { catalogueCommands } from './catalogue.commands.ts';
 import type { CliModule } from './cli-module.ts';
 import { historyCommands } from './history.commands.ts';
+import { receiptCommands } from './receipt.commands.ts';
 import { serialCommands } from './serial.commands.ts';
 import { watchCommands } from './watch.commands.ts';
 
@@ -17,4 +18,5 @@ export const CLI_MODULES: readonly CliModule[] = [
   auditCommands,
   stateAtCommands,
   registerRebuildCommand,
+  receiptCommands,
 ];

@@ -38,6 +38,10 @@ const Env = Type.Object({
   SEED_DEMO: Type.Boolean({ default: true }),
   /** Absolute URL the public API is reached at; unset, links are root-relative (OpenAPI `servers` is `/`). */
   PUBLIC_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://\\S+$' })),
+  /** Ed25519 private key (PKCS#8 PEM) signing answers; unset: a key file generated under DATA_DIR. */
+  RESPONSE_SIGNING_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  /** JWK Set of retired public keys still listed for old answers, each with `exp` (Unix seconds) when retired. */
+  RESPONSE_SIGNING_RETIRED_KEYS: Type.Optional(Type.String({ minLength: 1 })),
 });
 export type Config = Type.Static<typeof Env>;
 

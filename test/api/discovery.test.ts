@@ -7,6 +7,7 @@ import { loadConfig } from '../../shared/config/config.ts';
 import { discoveryRoutes } from '../../read-api/discovery/discovery-routes.ts';
 import { BRAND } from '../../shared/brand.ts';
 import { publicOperations } from '../../read-api/operations/index.ts';
+import { testSigningKeys } from '../support/signing-keys.ts';
 
 describe('discovery files and /docs', () => {
   let server: Server;
@@ -16,7 +17,7 @@ describe('discovery files and /docs', () => {
 
   before(async () => {
     const app = new Koa();
-    app.use(discoveryRoutes({ operations: publicOperations, config }));
+    app.use(discoveryRoutes({ operations: publicOperations, config, jwks: (await testSigningKeys()).jwks }));
     server = app.listen(0, '127.0.0.1');
     await once(server, 'listening');
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -39,7 +40,7 @@ describe('discovery files and /docs', () => {
 
   it('links root-relative paths when PUBLIC_BASE_URL is not set, never a guessed host (issue 11, item 4)', async () => {
     const app = new Koa();
-    app.use(discoveryRoutes({ operations: publicOperations, config: loadConfig({ PORT: '3010' }) }));
+    app.use(discoveryRoutes({ operations: publicOperations, config: loadConfig({ PORT: '3010' }), jwks: (await testSigningKeys()).jwks }));
     const own = app.listen(0, '127.0.0.1');
     await once(own, 'listening');
     try {

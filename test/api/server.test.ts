@@ -8,6 +8,7 @@ import { send } from '../support/http.ts';
 import { loadFixtureCatalogue } from './support/catalogue-fixture.ts';
 import { TEST_BRAND } from './support/test-app.ts';
 import { closedWithin, trickle } from '../support/trickle.ts';
+import { testSigningKeys } from '../support/signing-keys.ts';
 
 describe('the read API server (public port + operations port)', () => {
   const urlOf = (address: AddressInfo | string | null) => `http://127.0.0.1:${(address as AddressInfo).port}`;
@@ -17,7 +18,7 @@ describe('the read API server (public port + operations port)', () => {
     await loadFixtureCatalogue(store);
     const api = await startReadApi({
       config: loadConfig({ PORT: '0', OPS_PORT: '0', HOST: '127.0.0.1' }), logger: createLogger('silent', 'test'),
-      readStore: store, brand: TEST_BRAND,
+      readStore: store, brand: TEST_BRAND, signingKeys: await testSigningKeys(),
     });
     const publicUrl = urlOf(api.server.address());
     const opsUrl = urlOf(api.opsServer.address());
@@ -49,6 +50,7 @@ describe('the read API server (public port + operations port)', () => {
       await loadFixtureCatalogue(store);
       return { store, api: await startReadApi({
         config: loadConfig({ PORT: '0', OPS_PORT: '0', ...env }), logger: createLogger('silent', 'test'), readStore: store, brand: TEST_BRAND,
+        signingKeys: await testSigningKeys(),
         ...(requestTimeoutMs ? { requestTimeoutMs } : {}),
       }) };
     };
