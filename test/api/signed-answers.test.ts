@@ -58,7 +58,8 @@ describe('signed answers', () => {
     expect(answer.json().verification_status).to.equal('AUTHENTIC');
     expect(answer.headers['content-digest']).to.equal(contentDigest(answer.text));
     expect(answer.headers['signed-request']).to.equal('GET /api/public/verify/AUR-0001?lang=en');
-    expect(answer.headers['vary']).to.equal('Accept-Signature');
+    // CORS depends on Origin on every answer; a signed one also depends on Accept-Signature.
+    expect(answer.headers['vary']).to.equal('Origin, Accept-Signature');
     const signed = await verifiedByHand(api, answer, { method: 'GET', path: '/api/public/verify/AUR-0001', query: 'lang=en' });
     expect(signed.label).to.equal('sig1');
     expect(signed.identifiers).to.include.members(CONTRACT_COMPONENTS);
@@ -176,7 +177,8 @@ describe('signed answers', () => {
     expect(keys[1]).to.include({ exp: 1_700_000_000, kty: 'OKP', crv: 'Ed25519' });
     for (const key of keys) expect(key).not.to.have.property('d');
     expect(answer.headers['content-type']).to.equal('application/jwk-set+json');
-    const jwksUrl = 'http://localhost:3000/.well-known/jwks.json';
+    // PUBLIC_BASE_URL unset: links are root-relative (CONTRACT.md, the OpenAPI `servers` entry is then `/`).
+    const jwksUrl = '/.well-known/jwks.json';
     expect((await send(api.url, '/api/public/status')).json().agents.jwks).to.equal(jwksUrl);
     for (const file of ['/llms.txt', '/llms-full.txt']) expect((await send(api.url, file)).text, file).to.include(jwksUrl);
     expect((await send(api.url, '/.well-known/openapi-public.json')).json().info.description).to.include(jwksUrl);
