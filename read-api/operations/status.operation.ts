@@ -37,6 +37,8 @@ export async function buildStatus(env: OperationEnv, lang: LangOnlyQuery['lang']
       llms_full_txt: `${base}/llms-full.txt`,
       openapi: `${base}/.well-known/openapi-public.json`,
       ai_brief: `${base}/.well-known/ai-brief.json`,
+      // The contract's place for the keys that sign answers; the file itself comes with signed answers (issue 13).
+      jwks: `${base}/.well-known/jwks.json`,
     },
     read_model: { position: clock.current(), updated_at: clock.updatedAt },
   };

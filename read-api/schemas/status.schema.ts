@@ -13,7 +13,7 @@ export const ServiceStatus = Type.Object({
   endpoints: Type.Array(Type.Object({ method: Type.String(), path: Type.String(), summary: Type.String() })),
   rate_limits: Type.Object({ per_ip_per_minute: Type.Integer(), verify_per_ip_per_minute: Type.Integer() }),
   agents: Type.Object({
-    llms_txt: Type.String(), llms_full_txt: Type.String(), openapi: Type.String(), ai_brief: Type.String(),
+    llms_txt: Type.String(), llms_full_txt: Type.String(), openapi: Type.String(), ai_brief: Type.String(), jwks: Type.String(),
   }),
   read_model: Type.Object({
     position: Type.Integer({ description: 'Position of the last event reflected in what this API serves.' }),
