@@ -45,7 +45,7 @@ function foldKey(text: string): string {
   return key;
 }
 
-function watchDoc(seed: WatchSeed, lang: Language): WatchDoc {
+export function watchDoc(seed: WatchSeed, lang: Language): WatchDoc {
   const collection = COLLECTIONS[seed.collection]!;
   const description = seed.description?.[lang] ?? `${seed.name[lang]}: ${lang === 'en' ? 'a watch of the' : 'une montre de la collection'} ${collection.name[lang]}.`;
   const stock = seed.stock_status ?? 'in_stock';
