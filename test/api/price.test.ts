@@ -126,6 +126,18 @@ describe('POST /api/public/configurator/price', () => {
     expect(found[5]).to.include({ msg: "Value error, quantity of 'strap' must be between 0 and 3", input: 4 });
   });
 
+  it('validates lang on the POST operation too, listed with the body\'s errors at once', async () => {
+    const lang = (input: string) => ({ type: 'literal_error', loc: ['query', 'lang'], msg: "Input should be 'en' or 'fr'", input, ctx: { expected: "'en' or 'fr'" } });
+    const valid = { collection: 'regate', model_ref: 'RG-100' };
+    for (const input of ['de', 'EN', '']) {
+      const res = await postJson(app.url, `${PRICE}?lang=${input}`, valid);
+      expect(res.status, input).to.equal(422);
+      expect(res.json().detail, input).to.deep.equal([lang(input)]);
+    }
+    const both = await postJson(app.url, `${PRICE}?lang=de`, { collection: 'regate' });
+    expect(both.json().detail).to.have.deep.members([lang('de'), { type: 'missing', loc: ['body', 'model_ref'], msg: 'Field required', input: { collection: 'regate' } }]);
+  });
+
   it('stores nothing: the read store is only read', async () => {
     const before = JSON.stringify(await app.store.find('configurators', {}));
     await postJson(app.url, PRICE, { collection: 'regate', model_ref: 'RG-100', accessories: { strap: 1 } });
