@@ -126,6 +126,14 @@ describe('POST /api/public/configurator/price', () => {
     expect(found[5]).to.include({ msg: "Value error, quantity of 'strap' must be between 0 and 3", input: 4 });
   });
 
+  it('refuses a valid model with a single bad option or quantity: one wrong field is enough for a 422', async () => {
+    const model = { collection: 'regate', model_ref: 'RG-100' };
+    expect((await errors({ ...model, options: { dial: 'green' } })).map((e) => e.loc)).to.deep.equal([['body', 'options', 'dial']]);
+    expect((await errors({ ...model, options: { pushers: 'red' } })).map((e) => e.loc)).to.deep.equal([['body', 'options', 'pushers']]);
+    expect((await errors({ ...model, accessories: { strap: 4 } })).map((e) => e.loc)).to.deep.equal([['body', 'accessories', 'strap']]);
+    expect((await errors({ ...model, accessories: { sticker: 1 } })).map((e) => e.loc)).to.deep.equal([['body', 'accessories', 'sticker']]);
+  });
+
   it('validates lang on the POST operation too, listed with the body\'s errors at once', async () => {
     const lang = (input: string) => ({ type: 'literal_error', loc: ['query', 'lang'], msg: "Input should be 'en' or 'fr'", input, ctx: { expected: "'en' or 'fr'" } });
     const valid = { collection: 'regate', model_ref: 'RG-100' };
