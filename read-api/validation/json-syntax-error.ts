@@ -96,7 +96,8 @@ function parseString(text: string, start: number): number {
     if (code === 0x5c) {
       const escape = text[at + 1];
       if (escape === 'u') {
-        if (!/^[0-9a-fA-F]{4}$/.test(text.slice(at + 2, at + 6))) throw new Failure(at, 'Invalid \\uXXXX escape');
+        // Python points a bad \uXXXX at its `u`, unlike the other escapes, which it points at their backslash.
+        if (!/^[0-9a-fA-F]{4}$/.test(text.slice(at + 2, at + 6))) throw new Failure(at + 1, 'Invalid \\uXXXX escape');
         at += 6;
         continue;
       }

@@ -8,6 +8,7 @@ import { discoveryRoutes } from '../../read-api/discovery/discovery-routes.ts';
 import { BRAND } from '../../shared/brand.ts';
 import { publicOperations } from '../../read-api/operations/index.ts';
 import { testSigningKeys } from '../support/signing-keys.ts';
+import { CONTRACT_OPERATIONS } from '../support/contract-answers.ts';
 
 describe('discovery files and /docs', () => {
   let server: Server;
@@ -32,7 +33,7 @@ describe('discovery files and /docs', () => {
     expect(text.split('\n')[0]).to.equal(`# ${BRAND.name}`);
     expect(text).to.match(/^> .+/m);
     expect(text).to.match(/^## Operations$/m);
-    for (const op of publicOperations) expect(text).to.include(`](https://api.aurele.example${op.path.replace(/:(\w+)/g, '{$1}')})`);
+    for (const op of CONTRACT_OPERATIONS) expect(text).to.include(`](https://api.aurele.example${op.path})`);
     for (const file of ['/llms-full.txt', '/.well-known/openapi-public.json', '/.well-known/ai-brief.json', '/docs']) {
       expect(text).to.include(`(https://api.aurele.example${file})`);
     }
@@ -60,7 +61,7 @@ describe('discovery files and /docs', () => {
     const answer = await get('/llms-full.txt');
     expect(answer.headers.get('content-type')).to.equal('text/plain; charset=utf-8');
     const text = await answer.text();
-    for (const op of publicOperations) expect(text).to.include(`## ${op.method} ${op.path.replace(/:(\w+)/g, '{$1}')}`);
+    for (const op of CONTRACT_OPERATIONS) expect(text).to.include(`## ${op.method} ${op.path}`);
     for (const name of ['lang', 'collection', 'search', 'min_price', 'max_price', 'in_stock', 'sort', 'limit', 'offset', 'reference', 'serial']) {
       expect(text).to.include(`\`${name}\``);
     }
@@ -76,7 +77,7 @@ describe('discovery files and /docs', () => {
     expect(answer.headers.get('content-type')).to.equal('application/json; charset=utf-8');
     const document = await answer.json() as { openapi: string; paths: object };
     expect(document.openapi).to.equal('3.1.0');
-    expect(Object.keys(document.paths)).to.have.length(7);
+    expect(Object.keys(document.paths)).to.have.members([...new Set(CONTRACT_OPERATIONS.map((op) => op.path))]);
   });
 
   it('serves the brand brief with offers, languages, policies and links', async () => {
@@ -84,7 +85,7 @@ describe('discovery files and /docs', () => {
     expect(answer.headers.get('content-type')).to.equal('application/json; charset=utf-8');
     const brief = await answer.json() as any;
     expect(brief.brand.name).to.equal(BRAND.name);
-    expect(brief.offers.map((o: { id: string }) => o.id)).to.have.members(publicOperations.map((op) => op.id));
+    expect(brief.offers.map((o: { method: string; path: string }) => `${o.method} ${o.path}`)).to.have.members(CONTRACT_OPERATIONS.map((op) => `${op.method} ${op.path}`));
     expect(brief.languages).to.deep.equal(['en', 'fr']);
     expect(brief.policies.read_only).to.equal(true);
     expect(brief.policies.customer_data).to.match(/^none/);

@@ -77,6 +77,14 @@ describe('watches projection', () => {
     }
   });
 
+  it('marks a watch in_stock exactly when its stock status is in_stock or low_stock (CONTRACT.md, in_stock=true)', async () => {
+    const expected = { in_stock: true, low_stock: true, out_of_stock: false, made_to_order: false } as const;
+    for (const [status, inStock] of Object.entries(expected)) {
+      const docs = await given<WatchDoc>(watchesProjection, [lumiere, published, watchStockChanged('LUM-01', status as keyof typeof expected)]);
+      expect(doc(docs, 'en:LUM-01'), status).to.include({ stock_status: status, in_stock: inStock });
+    }
+  });
+
   it('applies a revision to the fields it names and recomputes the keys derived from them', async () => {
     const docs = await given<WatchDoc>(watchesProjection, [lumiere, published, event('WatchRevised', {
       reference: 'LUM-01',
