@@ -24,7 +24,7 @@ import { PROJECTION_RETRY_POLICY } from './projector/retry-policy.ts';
 import { startReadApi } from './read-api/server.ts';
 import { adminAuthMetrics } from './read-api/ops/metrics.ts';
 import { projectionLag } from './read-api/ops/projection-lag.ts';
-import { publicOperations } from './read-api/operations/index.ts';
+import { publicOperations } from './shared/public-api/operations/index.ts';
 import { discoveryRoutes } from './read-api/discovery/discovery-routes.ts';
 import { loadSigningKeys } from './read-api/signing/signing-keys.ts';
 import { connectRateLimitRedis } from './read-api/rate-limit/rate-limit-redis.ts';

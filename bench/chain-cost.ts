@@ -15,7 +15,7 @@ import { createPublicApp } from '../read-api/app.ts';
 import { createMetricsRegistry, metricsMiddleware, rateLimitMetrics } from '../read-api/ops/metrics.ts';
 import { connectRateLimitRedis } from '../read-api/rate-limit/rate-limit-redis.ts';
 import { createRateLimits } from '../read-api/rate-limit/rate-limits.ts';
-import { startCheckpointClock } from '../read-api/read-model-clock.ts';
+import { startCheckpointClock } from '../shared/public-api/read-model-clock.ts';
 import { startTestRedis, type TestRedis } from '../test/support/redis-server.ts';
 import { demoReadModel } from './fixtures/demo-read-model.ts';
 import { demoSample } from './fixtures/demo-store.ts';

@@ -12,10 +12,10 @@ import type { ReadStore } from '../shared/ports/read-store.ts';
 import { createAnswerCache } from './cache/answer-cache.ts';
 import { ResponseCache } from './cache/response-cache.ts';
 import { frontDoor } from './middleware/front-door.ts';
-import { publicOperationHandlers, publicOperations } from './operations/index.ts';
-import type { HealthProbe, PublicBrand } from './operations/public-operation.ts';
+import { publicOperationHandlers, publicOperations } from '../shared/public-api/operations/index.ts';
+import type { HealthProbe, PublicBrand } from '../shared/public-api/operations/public-operation.ts';
 import { requestClientKey } from './rate-limit/rate-limits.ts';
-import type { ReadModelClock } from './read-model-clock.ts';
+import type { ReadModelClock } from '../shared/public-api/read-model-clock.ts';
 import { publicRouter } from './routes.ts';
 
 export interface PublicAppDeps {

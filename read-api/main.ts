@@ -9,7 +9,7 @@ import { createReadStore } from '../shared/adapters/read-store.factory.ts';
 import { publicBrand } from '../shared/brand.ts';
 import { onShutdownSignal } from '../shared/process/shutdown.ts';
 import { discoveryRoutes } from './discovery/discovery-routes.ts';
-import { publicOperations } from './operations/index.ts';
+import { publicOperations } from '../shared/public-api/operations/index.ts';
 import { connectRateLimitRedis } from './rate-limit/rate-limit-redis.ts';
 import { loadSigningKeys } from './signing/signing-keys.ts';
 import { startReadApi } from './server.ts';

@@ -8,9 +8,9 @@ import type { Middleware } from 'koa';
 import { type AnswerCache, sendAnswer } from './cache/answer-cache.ts';
 import { ResponseCache } from './cache/response-cache.ts';
 import { renderAnswer, timedTemplate, type RenderedAnswer, type TimedAnswer } from './cache/rendered-answer.ts';
-import type { OperationEnv, PublicOperation } from './operations/public-operation.ts';
-import { decodeBody, readBodyText } from './validation/request-body.ts';
-import { compileRequestValidator } from './validation/request-validator.ts';
+import type { OperationEnv, PublicOperation } from '../shared/public-api/operations/public-operation.ts';
+import { decodeBody, readBodyText } from '../shared/public-api/validation/request-body.ts';
+import { compileRequestValidator } from '../shared/public-api/validation/request-validator.ts';
 
 export interface RouteOptions {
   /** Extra limit in front of operations flagged `verifyLimited`. */

@@ -18,8 +18,8 @@ import { createMetricsRegistry, metricsMiddleware, rateLimitMetrics, type Metric
 import { createRateLimits } from './rate-limit/rate-limits.ts';
 import { signAnswers } from './signing/sign-answers.ts';
 import type { ResponseSigningKeys } from './signing/signing-keys.ts';
-import type { PublicBrand } from './operations/public-operation.ts';
-import { startCheckpointClock } from './read-model-clock.ts';
+import type { PublicBrand } from '../shared/public-api/operations/public-operation.ts';
+import { startCheckpointClock } from '../shared/public-api/read-model-clock.ts';
 import { serverTimeouts } from '../shared/http/server-timeouts.ts';
 
 export interface ReadApiOptions {

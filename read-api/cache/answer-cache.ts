@@ -8,7 +8,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Context, Middleware, ParameterizedContext } from 'koa';
-import type { ReadModelClock } from '../read-model-clock.ts';
+import type { ReadModelClock } from '../../shared/public-api/read-model-clock.ts';
 import { conditionalAnswer } from './conditional-answer.ts';
 import { type RenderedAnswer, renewTime, type TimedAnswer } from './rendered-answer.ts';
 import { ResponseCache } from './response-cache.ts';

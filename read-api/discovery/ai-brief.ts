@@ -1,5 +1,5 @@
 /** `/.well-known/ai-brief.json`: the brand brief for automated agents, from the brand, the operations and the config. */
-import type { OperationSpec } from '../operations/operation.ts';
+import type { OperationSpec } from '../../shared/public-api/operations/operation.ts';
 import { BRAND } from '../../shared/brand.ts';
 import { baseUrl, baseUrlOrRoot } from '../../shared/public-base-url.ts';
 import type { DiscoveryConfig } from './llms-txt.ts';

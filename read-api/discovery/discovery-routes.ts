@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { Middleware } from 'koa';
 import { Router } from '@koa/router';
 import type { JwkSet } from '../../shared/signing/jwk-set.ts';
-import type { OperationSpec } from '../operations/operation.ts';
+import type { OperationSpec } from '../../shared/public-api/operations/operation.ts';
 import { buildAiBrief } from './ai-brief.ts';
 import { DOCS_ASSETS, DOCS_CSP, DOCS_PATH, OPENAPI_PATH, docsAsset, docsHtml, docsInitScript } from './docs-page.ts';
 import { buildLlmsFullTxt } from './llms-full-txt.ts';

@@ -3,7 +3,7 @@
  * (parameters, bodies, answers) and the configuration (limits), so it says what the service really does.
  */
 import type { TSchema } from 'typebox';
-import type { OperationSpec } from '../operations/operation.ts';
+import type { OperationSpec } from '../../shared/public-api/operations/operation.ts';
 import { BRAND } from '../../shared/brand.ts';
 import { baseUrl } from '../../shared/public-base-url.ts';
 import type { DiscoveryConfig } from './llms-txt.ts';

@@ -1,5 +1,5 @@
 /** `/llms.txt` in the llms.txt convention: H1 brand, `>` summary, then sections of links. */
-import type { OperationSpec } from '../operations/operation.ts';
+import type { OperationSpec } from '../../shared/public-api/operations/operation.ts';
 import { BRAND } from '../../shared/brand.ts';
 import { baseUrl, type BaseUrlConfig } from '../../shared/public-base-url.ts';
 import { openApiPath } from './openapi.ts';

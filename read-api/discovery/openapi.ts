@@ -4,8 +4,8 @@
  */
 import type { TSchema } from 'typebox';
 import type { Config } from '../../shared/config/config.ts';
-import type { OperationSpec } from '../operations/operation.ts';
-import { HTTPValidationError, RateLimited } from '../schemas/common.schema.ts';
+import type { OperationSpec } from '../../shared/public-api/operations/operation.ts';
+import { HTTPValidationError, RateLimited } from '../../shared/public-api/schemas/common.schema.ts';
 import { BRAND } from '../../shared/brand.ts';
 import { baseUrl, baseUrlOrRoot } from '../../shared/public-base-url.ts';
 import { legacyShapes } from './legacy-shapes/index.ts';

@@ -6,8 +6,8 @@
  */
 import type { Middleware, ParameterizedContext } from 'koa';
 import type { Logger } from '../../shared/logging/logger.ts';
-import { cappedInput } from '../validation/capped-input.ts';
-import { RequestValidationError } from '../validation/validation-issue.ts';
+import { cappedInput } from '../../shared/public-api/validation/capped-input.ts';
+import { RequestValidationError } from '../../shared/public-api/validation/validation-issue.ts';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 

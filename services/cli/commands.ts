@@ -3,7 +3,7 @@
  * The registry of `watchcat` command groups. To add commands (rebuild, audit, state-at, export), write a module
  * exporting a `CliModule` and add it to this list.
  */
-import { registerRebuildCommand } from '../../projector/rebuild.command.ts';
+import { registerRebuildCommand } from './rebuild.commands.ts';
 import { auditCommands } from '../audit/audit.commands.ts';
 import { stateAtCommands } from '../audit/state-at.commands.ts';
 import { catalogueCommands } from './catalogue.commands.ts';

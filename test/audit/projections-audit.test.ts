@@ -11,7 +11,7 @@ import { streams, type EventStore } from '../../shared/ports/event-store.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
 import type { WatchDoc } from '../../shared/read-models/documents.ts';
 import { createProjector } from '../../projector/runner.ts';
-import { rebuild } from '../../projector/rebuild.ts';
+import { rebuild } from '../../shared/projections/rebuild.ts';
 import { auditProjections } from '../../services/audit/projections-audit.ts';
 import { watchPriceChanged } from '../fixtures/events.ts';
 import { writeKnownHistory, type TempStore } from './support/audit-history.ts';

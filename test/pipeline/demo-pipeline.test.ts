@@ -14,7 +14,7 @@ import { loadConfig } from '../../shared/config/config.ts';
 import { createLogger } from '../../shared/logging/logger.ts';
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
-import { rebuild } from '../../projector/rebuild.ts';
+import { rebuild } from '../../shared/projections/rebuild.ts';
 import { DEMO_SERIALS } from '../../services/demo/serials.ts';
 import { send, postJson, type TestResponse } from '../support/http.ts';
 import { startTestRedis, type TestRedis } from '../support/redis-server.ts';

@@ -7,8 +7,8 @@ import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.t
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import type { CheckpointDoc } from '../../shared/read-models/documents.ts';
 import { createProjector } from '../../projector/runner.ts';
-import { rebuild, type RebuildProgress } from '../../projector/rebuild.ts';
-import { selectProjections } from '../../projector/projections/index.ts';
+import { rebuild, type RebuildProgress } from '../../shared/projections/rebuild.ts';
+import { selectProjections } from '../../shared/projections/index.ts';
 import { appendAll, catalogueHistory, snapshot } from './support/history.ts';
 
 const logger = pino({ level: 'silent' });

@@ -10,7 +10,7 @@ import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.t
 import { loadConfig } from '../../shared/config/config.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
 import { discoveryRoutes } from '../../read-api/discovery/discovery-routes.ts';
-import { publicOperations } from '../../read-api/operations/index.ts';
+import { publicOperations } from '../../shared/public-api/operations/index.ts';
 import { startReadApi, type RunningReadApi } from '../../read-api/server.ts';
 import type { ResponseSigningKeys } from '../../read-api/signing/signing-keys.ts';
 import { loadFixtureCatalogue } from '../api/support/catalogue-fixture.ts';

@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { collectionDefined, watchPriceChanged, watchPublished, watchWithdrawn } from '../../fixtures/events.ts';
 import type { DomainEvent } from '../../../shared/events/index.ts';
-import type { CollectionProjectionDoc } from '../../../projector/projections/collections.projection.ts';
-import { collectionsProjection } from '../../../projector/projections/collections.projection.ts';
+import type { CollectionProjectionDoc } from '../../../shared/projections/collections.projection.ts';
+import { collectionsProjection } from '../../../shared/projections/collections.projection.ts';
 import { doc, event, given } from './support/projection-spec.ts';
 
 const abysse = collectionDefined('abysse', {

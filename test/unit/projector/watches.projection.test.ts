@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { collectionDefined, watchPriceChanged, watchPublished, watchStockChanged, watchWithdrawn } from '../../fixtures/events.ts';
 import type { WatchDoc } from '../../../shared/read-models/documents.ts';
-import { watchesProjection } from '../../../projector/projections/watches.projection.ts';
+import { watchesProjection } from '../../../shared/projections/watches.projection.ts';
 import { doc, event, given } from './support/projection-spec.ts';
 
 const lumiere = collectionDefined('lumiere', { name: { en: 'Lumière', fr: 'Lumière' } });

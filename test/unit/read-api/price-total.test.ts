@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { CATEGORY_KEYS } from '../../../shared/events/common.ts';
 import type { ConfiguratorDoc } from '../../../shared/read-models/documents.ts';
-import { quotePrice } from '../../../read-api/operations/price-quote.ts';
+import { quotePrice } from '../../../shared/public-api/operations/price-quote.ts';
 
 /** Cents as a JSON number of euros is written: `1295033` is `12950.33`, `120` is `1.2`, `100` is `1`. */
 function eurosText(cents: number): string {

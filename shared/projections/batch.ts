@@ -4,8 +4,8 @@
  * returns one write per changed document with its final state. A document already reflecting an event (its
  * `position` is at or past the event's) is left alone, so a replayed batch changes nothing.
  */
-import type { Filter, StoredDoc, WriteOp } from '../shared/ports/read-store.ts';
-import { compileFilter, type DocPredicate } from '../shared/query/compile-filter.ts';
+import type { Filter, StoredDoc, WriteOp } from '../ports/read-store.ts';
+import { compileFilter, type DocPredicate } from '../query/compile-filter.ts';
 import type { DocChange, PositionedEvent, Projection, Touches } from './projection.ts';
 
 /** Where a batch reads the documents it touches: the live read store or a rebuild generation. */

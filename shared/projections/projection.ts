@@ -3,10 +3,10 @@
  * the changes it makes to one read collection. The runner and the rebuild load the touched documents, apply
  * events in order in memory and write the result; a projection itself knows nothing of stores or queues.
  */
-import type { DomainEvent, EventType, Language } from '../shared/events/index.ts';
-import { LANGUAGES } from '../shared/events/index.ts';
-import type { Filter, StoredDoc } from '../shared/ports/read-store.ts';
-import type { ReadCollection } from '../shared/read-models/documents.ts';
+import type { DomainEvent, EventType, Language } from '../events/index.ts';
+import { LANGUAGES } from '../events/index.ts';
+import type { Filter, StoredDoc } from '../ports/read-store.ts';
+import type { ReadCollection } from '../read-models/documents.ts';
 
 /** An event as projections see it: its data and its global position (a `RecordedEvent` is one). */
 export type PositionedEvent = DomainEvent & { position: number };

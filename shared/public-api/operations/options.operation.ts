@@ -1,7 +1,7 @@
 /** GET /api/public/configurator/options/{collection}: the customization options of one collection. */
 import Type from 'typebox';
-import { centsToEuros } from '../../shared/money/cents.ts';
-import type { ConfiguratorDoc } from '../../shared/read-models/documents.ts';
+import { centsToEuros } from '../../money/cents.ts';
+import type { ConfiguratorDoc } from '../../read-models/documents.ts';
 import { LangOnlyQuery, NotFound, rateLimitedResponse, validationResponse } from '../schemas/common.schema.ts';
 import { ConfiguratorOptions } from '../schemas/configurator.schema.ts';
 import type { OperationSpec } from './operation.ts';

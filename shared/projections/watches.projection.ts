@@ -10,7 +10,7 @@
 import { assertNever, LANGUAGES, type EventType, type LocalizedText } from '../../shared/events/index.ts';
 import type { StoredDoc } from '../../shared/ports/read-store.ts';
 import type { WatchDoc } from '../../shared/read-models/documents.ts';
-import { langIds, required, type DocChange, type PositionedEvent, type Projection, type Touches } from '../projection.ts';
+import { langIds, required, type DocChange, type PositionedEvent, type Projection, type Touches } from './projection.ts';
 import { isInStock, publishedWatch, renamedCollection, revisedWatch } from './watch-document.ts';
 
 /** The watches projection's record of a collection's names. */

@@ -1,6 +1,6 @@
 /** GET /api/public/status: health and capability discovery for people and automated agents. */
-import { LANGUAGES } from '../../shared/events/common.ts';
-import { baseUrl } from '../../shared/public-base-url.ts';
+import { LANGUAGES } from '../../events/common.ts';
+import { baseUrl } from '../../public-base-url.ts';
 import { LangOnlyQuery, rateLimitedResponse, validationResponse } from '../schemas/common.schema.ts';
 import { ServiceStatus } from '../schemas/status.schema.ts';
 import type { OperationSpec } from './operation.ts';

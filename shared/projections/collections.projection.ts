@@ -7,7 +7,7 @@
 import { assertNever, LANGUAGES, type EventType } from '../../shared/events/index.ts';
 import { fold } from '../../shared/text/fold.ts';
 import type { CollectionDoc } from '../../shared/read-models/documents.ts';
-import { langId, langIds, type DocChange, type PositionedEvent, type Projection, type Touches } from '../projection.ts';
+import { langId, langIds, type DocChange, type PositionedEvent, type Projection, type Touches } from './projection.ts';
 
 export interface MemberPrice {
   reference: string;

@@ -1,6 +1,6 @@
 /** The answer to a serial-number verification: authenticity and stolen status, never any customer data. */
 import Type from 'typebox';
-import { Lang } from '../../shared/read-models/documents.ts';
+import { Lang } from '../../read-models/documents.ts';
 
 export const VerificationStatus = Type.Union([
   Type.Literal('AUTHENTIC'), Type.Literal('STOLEN'), Type.Literal('NOT_FOUND'),

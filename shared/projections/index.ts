@@ -1,5 +1,5 @@
 /** Every projection of the service, in the order the runner starts them. */
-import type { Projection } from '../projection.ts';
+import type { Projection } from './projection.ts';
 import { collectionsProjection } from './collections.projection.ts';
 import { configuratorsProjection } from './configurators.projection.ts';
 import { serialsProjection } from './serials.projection.ts';

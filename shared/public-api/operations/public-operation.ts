@@ -2,8 +2,8 @@
  * An operation module's runtime half: its spec (operation.ts) and a handler that turns a validated request into
  * an answer. Handlers know nothing of Koa: the router (routes.ts) validates, caches, serializes and sets headers.
  */
-import type { Config } from '../../shared/config/config.ts';
-import type { ReadStore } from '../../shared/ports/read-store.ts';
+import type { Config } from '../../config/config.ts';
+import type { ReadStore } from '../../ports/read-store.ts';
 import type { ReadModelClock } from '../read-model-clock.ts';
 import type { ValidRequest } from '../validation/request-validator.ts';
 import type { OperationSpec } from './operation.ts';

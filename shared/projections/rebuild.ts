@@ -4,12 +4,12 @@
  * meanwhile and never see a half-built model. The history is read once for all the projections rebuilt.
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { EventStore } from '../shared/ports/event-store.ts';
-import type { ReadStore, RebuildTarget } from '../shared/ports/read-store.ts';
+import type { EventStore } from '../ports/event-store.ts';
+import type { ReadStore, RebuildTarget } from '../ports/read-store.ts';
 import { projectBatch } from './batch.ts';
 import { checkpointDoc, resetOps } from './checkpoints.ts';
 import type { Projection } from './projection.ts';
-import { PROJECTIONS } from './projections/index.ts';
+import { PROJECTIONS } from './index.ts';
 
 /**
  * How far a rebuild has gone. Positions are where in the history it stands, not event counts (EventStoreDB

@@ -3,8 +3,8 @@
  * projection has reached), refreshed in the background so that no request waits on a store query for it. Cached
  * answers are keyed by this position: they stay valid exactly until it moves.
  */
-import type { ReadStore } from '../shared/ports/read-store.ts';
-import type { CheckpointDoc } from '../shared/read-models/documents.ts';
+import type { ReadStore } from '../ports/read-store.ts';
+import type { CheckpointDoc } from '../read-models/documents.ts';
 
 export interface ReadModelClock {
   /** Position of the last event reflected in every read model; 0 before any projection ran. */

@@ -4,13 +4,13 @@
  * lives and dies with each process, so without MONGODB_URL there is nothing a separate command could rebuild.
  */
 import type { Command } from 'commander';
-import { createReadStore } from '../shared/adapters/read-store.factory.ts';
-import type { Config } from '../shared/config/config.ts';
-import type { EventStore } from '../shared/ports/event-store.ts';
-import type { ReadStore } from '../shared/ports/read-store.ts';
-import { rebuildProgress } from './progress.ts';
-import { PROJECTION_NAMES, selectProjections } from './projections/index.ts';
-import { rebuild } from './rebuild.ts';
+import { createReadStore } from '../../shared/adapters/read-store.factory.ts';
+import type { Config } from '../../shared/config/config.ts';
+import type { EventStore } from '../../shared/ports/event-store.ts';
+import type { ReadStore } from '../../shared/ports/read-store.ts';
+import { rebuildProgress } from './rebuild-progress.ts';
+import { PROJECTION_NAMES, selectProjections } from '../../shared/projections/index.ts';
+import { rebuild } from '../../shared/projections/rebuild.ts';
 
 /** What the command needs from the CLI (the CLI's context has all of it). */
 export interface RebuildCommandDeps {

@@ -1,6 +1,6 @@
 /** The status answer: health, brand, capabilities and where automated agents find the discovery files. */
 import Type from 'typebox';
-import { Lang } from '../../shared/read-models/documents.ts';
+import { Lang } from '../../read-models/documents.ts';
 
 export const ServiceStatus = Type.Object({
   service: Type.String(),

@@ -1,7 +1,7 @@
 /** Read-model watch documents to the public shapes: cents become euros, the detail path is derived. */
-import { centsToEuros } from '../../shared/money/cents.ts';
-import type { Language } from '../../shared/events/common.ts';
-import type { WatchDoc } from '../../shared/read-models/documents.ts';
+import { centsToEuros } from '../../money/cents.ts';
+import type { Language } from '../../events/common.ts';
+import type { WatchDoc } from '../../read-models/documents.ts';
 import type { WatchDetail, WatchSummary } from '../schemas/watch.schema.ts';
 
 export const watchPath = (reference: string) => `/api/public/catalogue/${reference}`;

@@ -1,7 +1,7 @@
 /** The configurator: the options of a collection, the price request and the price result. */
 import Type from 'typebox';
-import { CategoryKey } from '../../shared/events/common.ts';
-import { Lang } from '../../shared/read-models/documents.ts';
+import { CategoryKey } from '../../events/common.ts';
+import { Lang } from '../../read-models/documents.ts';
 import { Euros } from './common.schema.ts';
 
 const CollectionRef = Type.Object({ code: Type.String(), name: Type.String() });

@@ -4,8 +4,8 @@
  * exists in the read model to leak.
  */
 import Type from 'typebox';
-import type { Language } from '../../shared/events/common.ts';
-import type { SerialDoc } from '../../shared/read-models/documents.ts';
+import type { Language } from '../../events/common.ts';
+import type { SerialDoc } from '../../read-models/documents.ts';
 import { LangOnlyQuery, rateLimitedResponse, validationResponse } from '../schemas/common.schema.ts';
 import { Verification, type VerificationStatus } from '../schemas/verification.schema.ts';
 import type { OperationSpec } from './operation.ts';

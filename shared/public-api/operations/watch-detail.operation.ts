@@ -1,6 +1,6 @@
 /** GET /api/public/catalogue/{reference}: one published watch, by reference in any case. */
 import Type from 'typebox';
-import type { WatchDoc } from '../../shared/read-models/documents.ts';
+import type { WatchDoc } from '../../read-models/documents.ts';
 import { LangOnlyQuery, NotFound, rateLimitedResponse, validationResponse } from '../schemas/common.schema.ts';
 import { WatchDetail } from '../schemas/watch.schema.ts';
 import type { OperationSpec } from './operation.ts';

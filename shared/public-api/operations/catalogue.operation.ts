@@ -1,8 +1,8 @@
 /** GET /api/public/catalogue: filter, sort and page the published watches. */
 import Type from 'typebox';
-import { escapeRegExp, fold } from '../../shared/text/fold.ts';
-import type { Filter, Sort } from '../../shared/ports/read-store.ts';
-import { Lang, type WatchDoc } from '../../shared/read-models/documents.ts';
+import { escapeRegExp, fold } from '../../text/fold.ts';
+import type { Filter, Sort } from '../../ports/read-store.ts';
+import { Lang, type WatchDoc } from '../../read-models/documents.ts';
 import { LangParam, rateLimitedResponse, validationResponse } from '../schemas/common.schema.ts';
 import { WatchSummary } from '../schemas/watch.schema.ts';
 import type { OperationSpec } from './operation.ts';

@@ -3,9 +3,9 @@
  * request error collected (none stops the others). Every offered category is priced: the chosen option or the
  * category's default.
  */
-import { CATEGORY_KEYS, type CategoryKey, type Language } from '../../shared/events/common.ts';
-import { centsToEuros } from '../../shared/money/cents.ts';
-import type { ConfiguratorDoc } from '../../shared/read-models/documents.ts';
+import { CATEGORY_KEYS, type CategoryKey, type Language } from '../../events/common.ts';
+import { centsToEuros } from '../../money/cents.ts';
+import type { ConfiguratorDoc } from '../../read-models/documents.ts';
 import type { PriceRequest, PriceResult } from '../schemas/configurator.schema.ts';
 import { issue, type ValidationIssue } from '../validation/validation-issue.ts';
 import { CUSTOM_ORDER_DELIVERY } from './options.operation.ts';

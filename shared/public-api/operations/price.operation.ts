@@ -1,5 +1,5 @@
 /** POST /api/public/configurator/price: prices a custom configuration. Reads one document, stores nothing. */
-import type { ConfiguratorDoc } from '../../shared/read-models/documents.ts';
+import type { ConfiguratorDoc } from '../../read-models/documents.ts';
 import { LangOnlyQuery, PayloadTooLarge, rateLimitedResponse, validationResponse } from '../schemas/common.schema.ts';
 import { PriceRequest, PriceResult } from '../schemas/configurator.schema.ts';
 import { RequestValidationError } from '../validation/validation-issue.ts';

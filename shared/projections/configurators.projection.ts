@@ -5,7 +5,7 @@
  * documents holding it by a filter on `member_watches.reference`.
  */
 import { assertNever, LANGUAGES, type EventType } from '../../shared/events/index.ts';
-import { langIds, type DocChange, type PositionedEvent, type Projection, type Touches } from '../projection.ts';
+import { langIds, type DocChange, type PositionedEvent, type Projection, type Touches } from './projection.ts';
 import {
   editAccessories, editMember, editOptions, emptyConfigurator, upsertByCode, withMembers, type ConfiguratorProjectionDoc,
 } from './configurator-document.ts';

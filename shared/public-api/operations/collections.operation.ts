@@ -1,7 +1,7 @@
 /** GET /api/public/collections: every collection, by name, with its published watches' count and price range. */
 import Type from 'typebox';
-import { centsToEuros } from '../../shared/money/cents.ts';
-import { Lang, type CollectionDoc } from '../../shared/read-models/documents.ts';
+import { centsToEuros } from '../../money/cents.ts';
+import { Lang, type CollectionDoc } from '../../read-models/documents.ts';
 import { Collection } from '../schemas/collection.schema.ts';
 import { LangOnlyQuery, rateLimitedResponse, validationResponse } from '../schemas/common.schema.ts';
 import type { OperationSpec } from './operation.ts';

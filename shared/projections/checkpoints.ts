@@ -2,8 +2,8 @@
  * The `checkpoints` read collection: per projection, the position up to which it has applied the history, and
  * whether it stopped on an event it cannot apply.
  */
-import type { ReadStore, WriteOp } from '../shared/ports/read-store.ts';
-import type { CheckpointDoc } from '../shared/read-models/documents.ts';
+import type { ReadStore, WriteOp } from '../ports/read-store.ts';
+import type { CheckpointDoc } from '../read-models/documents.ts';
 
 export function checkpointDoc(name: string, position: number, error: string | null = null): CheckpointDoc {
   return { _id: name, position, status: error === null ? 'ok' : 'failed', error, updated_at: new Date().toISOString() };

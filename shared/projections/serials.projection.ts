@@ -5,7 +5,7 @@
  */
 import { assertNever, type EventType } from '../../shared/events/index.ts';
 import type { SerialDoc } from '../../shared/read-models/documents.ts';
-import type { DocChange, PositionedEvent, Projection, Touches } from '../projection.ts';
+import type { DocChange, PositionedEvent, Projection, Touches } from './projection.ts';
 
 const HANDLED: EventType[] = ['SerialRegistered', 'SerialReportedStolen', 'SerialRecovered', 'WatchRevised'];
 

@@ -1,7 +1,7 @@
 /** A catalogue entry as the public API shows it: the summary in lists, the detail on its own. */
 import Type from 'typebox';
-import { StockStatus } from '../../shared/events/common.ts';
-import { Lang } from '../../shared/read-models/documents.ts';
+import { StockStatus } from '../../events/common.ts';
+import { Lang } from '../../read-models/documents.ts';
 import { Euros } from './common.schema.ts';
 
 const ImageRef = Type.Object({ url: Type.String(), alt: Type.String() });
