@@ -40,8 +40,7 @@ module.exports = {
   options: {
     doNotFollow: { path: 'node_modules' },
     exclude: { path: '^(dist|node_modules)/' },
+    // Type-only imports are dependencies too. Parsed with TypeScript 5 (see test/architecture/typescript-5.mjs).
     tsPreCompilationDeps: true,
-    // TypeScript 7 offers dependency-cruiser no JavaScript API to parse with; swc reads the sources instead.
-    parser: 'swc',
   },
 };

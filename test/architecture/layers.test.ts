@@ -14,13 +14,14 @@ import { expect } from 'chai';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CONFIG = join(ROOT, '.dependency-cruiser.cjs');
 const DEPCRUISE = join(ROOT, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
+const TYPESCRIPT_5 = fileURLToPath(new URL('./typescript-5.mjs', import.meta.url));
 
 interface Violation { rule: { name: string }; from: string; to: string }
 
 /** dependency-cruiser's violations over `paths`, read from `cwd` (the rules' paths are relative to it). */
 function violations(cwd: string, paths: string[]): Promise<Violation[]> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [DEPCRUISE, ...paths, '--config', CONFIG, '--output-type', 'json'], { cwd, maxBuffer: 64 * 2 ** 20 }, (error, stdout, stderr) => {
+    execFile(process.execPath, ['--import', TYPESCRIPT_5, DEPCRUISE, ...paths, '--config', CONFIG, '--output-type', 'json'], { cwd, maxBuffer: 64 * 2 ** 20 }, (error, stdout, stderr) => {
       // It exits non-zero when it finds violations: the JSON says which.
       if (!stdout) return reject(error ?? new Error(stderr));
       resolve((JSON.parse(stdout) as { summary: { violations: Violation[] } }).summary.violations);
