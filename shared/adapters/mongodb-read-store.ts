@@ -54,9 +54,13 @@ export async function createMongoReadStore(url: string, dbName: string): Promise
   };
 }
 
+/**
+ * One `createIndexes` per index: the same for MongoDB (an index that exists is left as it is), and FerretDB 1.24
+ * drops the connection when one command names several existing indexes of different lengths (every start after
+ * the first).
+ */
 async function ensureIndexes(collection: Collection<StoredDoc>, name: ReadCollection): Promise<void> {
-  const indexes = INDEXES[name];
-  if (indexes.length > 0) await collection.createIndexes(indexes);
+  for (const index of INDEXES[name]) await collection.createIndexes([index]);
 }
 
 async function find<D extends StoredDoc>(collection: Collection<StoredDoc>, filter: Filter, options: FindOptions = {}): Promise<D[]> {
