@@ -67,7 +67,7 @@ async function dropDatabases(url: string, names: string[]): Promise<void> {
 /**
  * `describe` for a suite that needs MongoDB. `what` says, in the skip line, what does not run without it.
  */
-export function describeMongo(title: string, what: string, body: (leg: MongoLeg) => void): void {
+export function describeMongo(title: string, what: string, body: (this: Mocha.Suite, leg: MongoLeg) => void): void {
   const url = mongoUrl;
   if (!url) {
     const suite = describe(title, function () {
@@ -97,7 +97,7 @@ export function describeMongo(title: string, what: string, body: (leg: MongoLeg)
   };
   const suite = describe(title, function () {
     after(() => dropDatabases(url, databases.splice(0)));
-    body(leg);
+    body.call(this, leg);
   });
   mongoSuites.push({ suite, skipped: false });
 }
