@@ -4,7 +4,7 @@
  * file, in-memory read store, in-process queue, in-memory rate limits). A composition root: it alone wires
  * adapters to ports and may import from every folder.
  */
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { Redis } from 'ioredis';
 import type { Config } from './shared/config/config.ts';
 import type { Logger } from './shared/logging/logger.ts';
@@ -15,13 +15,18 @@ import { createJobQueue } from './shared/adapters/job-queue.factory.ts';
 import { createCommandService } from './services/command-service.ts';
 import { seedDemo } from './services/import/seed-demo.ts';
 import { createAdminApp } from './services/admin/admin-app.ts';
+import { createAdminServer } from './services/admin/admin-server.ts';
+import { adminAuth } from './services/admin/require-scope.ts';
 import { projectionsAuditRoute } from './services/audit/projections-audit.route.ts';
 import { createProjector } from './projector/runner.ts';
 import { PROJECTION_RETRY_POLICY } from './projector/retry-policy.ts';
 
 import { startReadApi } from './read-api/server.ts';
-import { publicOperations } from './read-api/operations/index.ts';
+import { adminAuthMetrics } from './read-api/ops/metrics.ts';
+import { projectionLag } from './read-api/ops/projection-lag.ts';
+import { publicOperations } from './shared/public-api/operations/index.ts';
 import { discoveryRoutes } from './read-api/discovery/discovery-routes.ts';
+import { loadSigningKeys } from './read-api/signing/signing-keys.ts';
 import { connectRateLimitRedis } from './read-api/rate-limit/rate-limit-redis.ts';
 import { publicBrand } from './shared/brand.ts';
 
@@ -45,6 +50,8 @@ function listen(server: Server, port: number, host: string): Promise<number> {
 }
 
 export async function startWatchcat(config: Config, logger: Logger): Promise<RunningWatchcat> {
+  // First, so that a bad key stops the start before anything is opened.
+  const signingKeys = await loadSigningKeys(config);
   const eventStore = await openEventStore(config);
   const readStore = await createReadStore(config);
   const queue = await createJobQueue(config, PROJECTION_RETRY_POLICY);
@@ -64,19 +71,20 @@ export async function startWatchcat(config: Config, logger: Logger): Promise<Run
   const api = await startReadApi({
     config, logger, readStore,
     brand: publicBrand(config),
+    signingKeys,
     ...(redis ? { rateLimitRedis: redis } : {}),
     // In-memory checkpoints cost next to nothing to read; MongoDB ones are read at the default pace.
     ...(config.MONGODB_URL ? {} : { positionPollMs: 5 }),
-    opsRoutes: [projectionsAuditRoute({ eventStore, live: readStore })],
-    extraRoutes: [discoveryRoutes({ operations: publicOperations, config })],
+    opsRoutes: [projectionsAuditRoute({ eventStore, live: readStore, auth: adminAuth(config) })],
+    extraRoutes: [discoveryRoutes({ operations: publicOperations, config, jwks: signingKeys.jwks })],
     metricSources: {
       projections: () => projector.status().map((p) => ({ name: p.name, position: p.position, failed: p.status === 'failed' })),
-      headPosition: () => eventStore.headPosition(),
+      lag: projectionLag(eventStore),
       queueDepth: () => queue.depth(),
     },
   });
-  const adminServer = createServer(createAdminApp(commands, config, logger).callback());
-  const adminPort = await listen(adminServer, config.ADMIN_PORT, config.HOST);
+  const adminServer = createAdminServer(createAdminApp(commands, config, logger, { authMetrics: adminAuthMetrics(api.registry) }));
+  const adminPort = await listen(adminServer, config.ADMIN_PORT, config.ADMIN_HOST);
   const address = (server: Server) => (server.address() as { port: number }).port;
   logger.info({ port: address(api.server), adminPort }, 'watchcat is serving');
 

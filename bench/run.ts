@@ -1,11 +1,12 @@
 /**
- * `npm run bench [-- --quick]`: every benchmark of issue 5 in one run. Prints a table per section, then, as its
- * last line, one JSON object with every figure. `--quick` shrinks rounds and sizes to finish within two minutes.
+ * `npm run bench [-- --quick] [-- --read-api]`: every benchmark of issue 5 in one run. Prints a table per section,
+ * then, as its last line, one JSON object with every figure. `--quick` shrinks rounds and sizes to finish within two
+ * minutes; `--read-api` runs the read API section alone (its table, its goals, its JSON line).
  */
 import { cpus, loadavg, totalmem } from 'node:os';
 import { startTestRedis } from '../test/support/redis-server.ts';
 import { startLoadClient } from './load/load-client.ts';
-import { checkGoals } from './report/goals.ts';
+import { checkGoals, readApiGoals } from './report/goals.ts';
 import { freshnessTable, goalsTable, mongoTable, projectionTable, readApiTable, scaleTable, writeSideTable } from './report/print.ts';
 import { benchFreshness } from './sections/freshness.bench.ts';
 import { benchMongo } from './sections/mongodb.bench.ts';
@@ -15,6 +16,7 @@ import { benchScale } from './sections/scale.bench.ts';
 import { benchWriteSide } from './sections/write-side.bench.ts';
 
 const quick = process.argv.includes('--quick');
+const readApiOnly = process.argv.includes('--read-api');
 const SETTINGS = quick
   ? {
     readApi: { warmupSeconds: 0.1, roundSeconds: 0.25, rounds: 3, connections: 10 },
@@ -43,30 +45,37 @@ log(`watchcat benchmarks (${quick ? 'quick' : 'full'}) on ${machine.cpus} x ${ma
 
 const redis = await startTestRedis();
 const load = startLoadClient();
+const loadAverage = () => loadavg().map((value) => Math.round(value * 100) / 100);
 try {
   const readApi = await benchReadApi(SETTINGS.readApi, load, redis.url);
   log(readApiTable(readApi));
   await load.close();
-  const projection = await benchProjection(SETTINGS.projection);
-  log(projectionTable(projection));
-  const writeSide = await benchWriteSide(SETTINGS.writeSide.commands, SETTINGS.writeSide.rounds);
-  log(writeSideTable(writeSide));
-  const freshness = await benchFreshness(SETTINGS.freshness, redis.url);
-  log(freshnessTable(freshness));
-  const scale = await benchScale(SETTINGS.scale);
-  log(scaleTable(scale));
-  // The scale mode's own figures need a MongoDB server (npm run test:mongo's FerretDB, or a real one).
-  const mongoUrl = process.env['MONGODB_URL'];
-  const mongo = mongoUrl ? await benchMongo(SETTINGS.mongo, mongoUrl, redis.url) : undefined;
-  log(mongo ? mongoTable(mongo) : '\nscale mode (MongoDB): skipped, MONGODB_URL is not set');
-  const goals = checkGoals({ readApi, projection, writeSide, freshness, scale });
-  log(goalsTable(goals));
-  const seconds = Math.round((performance.now() - started) / 1000);
-  log(`\ndone in ${seconds} s\n`);
-  log(JSON.stringify({
-    quick, seconds, machine: { ...machine, load_average_at_end: loadavg().map((value) => Math.round(value * 100) / 100) },
-    read_api: readApi, projection, write_side: writeSide, freshness, scale, mongo, goals,
-  }));
+  if (readApiOnly) {
+    const goals = readApiGoals(readApi);
+    log(goalsTable(goals));
+    log(JSON.stringify({ quick, machine: { ...machine, load_average_at_end: loadAverage() }, read_api: readApi, goals }));
+  } else {
+    const projection = await benchProjection(SETTINGS.projection);
+    log(projectionTable(projection));
+    const writeSide = await benchWriteSide(SETTINGS.writeSide.commands, SETTINGS.writeSide.rounds);
+    log(writeSideTable(writeSide));
+    const freshness = await benchFreshness(SETTINGS.freshness, redis.url);
+    log(freshnessTable(freshness));
+    const scale = await benchScale(SETTINGS.scale);
+    log(scaleTable(scale));
+    // The scale mode's own figures need a MongoDB server (npm run test:mongo's FerretDB, or a real one).
+    const mongoUrl = process.env['MONGODB_URL'];
+    const mongo = mongoUrl ? await benchMongo(SETTINGS.mongo, mongoUrl, redis.url) : undefined;
+    log(mongo ? mongoTable(mongo) : '\nscale mode (MongoDB): skipped, MONGODB_URL is not set');
+    const goals = checkGoals({ readApi, projection, writeSide, freshness, scale });
+    log(goalsTable(goals));
+    const seconds = Math.round((performance.now() - started) / 1000);
+    log(`\ndone in ${seconds} s\n`);
+    log(JSON.stringify({
+      quick, seconds, machine: { ...machine, load_average_at_end: loadAverage() },
+      read_api: readApi, projection, write_side: writeSide, freshness, scale, mongo, goals,
+    }));
+  }
 } finally {
   await load.close();
   await redis.stop();

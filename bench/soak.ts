@@ -7,6 +7,7 @@
  * another host.
  */
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -17,7 +18,7 @@ import autocannon from 'autocannon';
 import { DEMO_SERIALS } from '../services/demo/serials.ts';
 
 const HOST = '127.0.0.1';
-const ADMIN_KEY = `soak-${process.pid}-${Date.now()}`;
+const ADMIN_KEY = `soak-${randomBytes(24).toString('hex')}`;
 
 function option(name: string, fallback: number, max: number): number {
   const index = process.argv.indexOf(`--${name}`);

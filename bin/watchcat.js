@@ -1,6 +1,10 @@
 #!/usr/bin/env node
-// The CLI is written in TypeScript; tsx compiles it on the fly so `npx watchcat` needs no build step.
-import { register } from 'tsx/esm/api';
+// The CLI runs the compiled JavaScript that `npm ci` builds into dist/ (npm's `prepare` step): plain node, no loader.
+import { existsSync } from 'node:fs';
 
-register();
-await import('../services/cli/watchcat.ts');
+const program = new URL('../dist/services/cli/watchcat.js', import.meta.url);
+if (!existsSync(program)) {
+  process.stderr.write('watchcat: the compiled program is missing: run `npm run build` (`npm ci` builds it)\n');
+  process.exit(1);
+}
+await import(program.href);

@@ -2,13 +2,15 @@
  * The projector alone (`npm run start:projector`): projection jobs over the configured event store, read store
  * and queue (BullMQ when REDIS_URL is set, so several projector processes share the work). A composition root:
  * it alone picks adapters. SIGTERM/SIGINT stop taking signals, let the running batches finish, then close the
- * queue (its worker waits for the running job) and the stores.
+ * queue (its worker waits for the running job) and the stores. `GET /healthz` on HEALTH_PORT (loopback) tells
+ * whether every projection is running.
  */
 import { openEventStore } from '../shared/adapters/event-store.factory.ts';
 import { createJobQueue } from '../shared/adapters/job-queue.factory.ts';
 import { createReadStore } from '../shared/adapters/read-store.factory.ts';
 import { loadConfig } from '../shared/config/config.ts';
 import { createLogger } from '../shared/logging/logger.ts';
+import { startHealthServer } from '../shared/process/health-server.ts';
 import { onShutdownSignal } from '../shared/process/shutdown.ts';
 import { PROJECTION_RETRY_POLICY } from './retry-policy.ts';
 import { createProjector } from './runner.ts';
@@ -23,9 +25,15 @@ const queue = await createJobQueue(config, PROJECTION_RETRY_POLICY, {
 });
 const projector = createProjector({ eventStore, readStore, queue, logger });
 projector.start();
-logger.info({ projections: projector.positions() }, 'projector started');
+// Unhealthy while a projection is stopped on an event it cannot apply: the container's status then shows it.
+const health = await startHealthServer(config.HEALTH_PORT, config.HEALTH_HOST, () => {
+  const projections = projector.status();
+  return { healthy: projections.every((p) => p.status === 'ok'), checks: { projections } };
+});
+logger.info({ projections: projector.positions(), healthPort: health.port }, 'projector started');
 
 onShutdownSignal(logger, 'projector', async () => {
+  await health.close();
   await projector.stop();
   await queue.close();
   await readStore.close();

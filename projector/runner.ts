@@ -14,11 +14,11 @@ import type { EventStore } from '../shared/ports/event-store.ts';
 import type { JobQueue } from '../shared/ports/job-queue.ts';
 import type { ReadStore } from '../shared/ports/read-store.ts';
 import type { CheckpointDoc, ReadCollection } from '../shared/read-models/documents.ts';
-import { projectBatch, type DocSource } from './batch.ts';
-import { advanceOps, checkpointDoc, loadCheckpoint, replaceOps } from './checkpoints.ts';
+import { projectBatch, type DocSource } from '../shared/projections/batch.ts';
+import { advanceOps, checkpointDoc, loadCheckpoint, replaceOps } from '../shared/projections/checkpoints.ts';
 import { ProgressBoard, type ProjectionStatus } from './progress-board.ts';
-import type { Projection } from './projection.ts';
-import { PROJECTIONS } from './projections/index.ts';
+import type { Projection } from '../shared/projections/projection.ts';
+import { PROJECTIONS } from '../shared/projections/index.ts';
 
 export interface ProjectorOptions {
   eventStore: EventStore;

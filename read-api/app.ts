@@ -1,18 +1,22 @@
 /**
  * The public HTTP application: the seven operations of CONTRACT.md over a read store, with rate limits and
- * discovery routes plugged in by their own modules. Middleware chain, shortest first: front door (headers, errors),
- * general rate limit (on /api/public/* only), the operations, allowed methods, extra routes.
+ * discovery routes plugged in by their own modules. Every public request goes through this one chain, in order:
+ * metrics (outermost, so they see every final status), answer signing (so it signs what the client receives),
+ * front door (headers, errors), general rate limit (public paths only), answer cache (a repeated GET ends here),
+ * the operations, allowed methods, extra routes.
  */
 import Koa from 'koa';
 import type { Config } from '../shared/config/config.ts';
 import type { Logger } from '../shared/logging/logger.ts';
 import type { ReadStore } from '../shared/ports/read-store.ts';
+import { createAnswerCache } from './cache/answer-cache.ts';
 import { ResponseCache } from './cache/response-cache.ts';
 import { frontDoor } from './middleware/front-door.ts';
-import { publicOperationHandlers, publicOperations } from './operations/index.ts';
-import type { HealthProbe, PublicBrand } from './operations/public-operation.ts';
-import type { ReadModelClock } from './read-model-clock.ts';
-import { publicRouter, type RouteOptions } from './routes.ts';
+import { publicOperationHandlers, publicOperations } from '../shared/public-api/operations/index.ts';
+import type { HealthProbe, PublicBrand } from '../shared/public-api/operations/public-operation.ts';
+import { requestClientKey } from './rate-limit/rate-limits.ts';
+import type { ReadModelClock } from '../shared/public-api/read-model-clock.ts';
+import { publicRouter } from './routes.ts';
 
 export interface PublicAppDeps {
   readStore: ReadStore;
@@ -21,35 +25,38 @@ export interface PublicAppDeps {
   logger: Logger;
   health: HealthProbe;
   brand: PublicBrand;
-  /** General limit (applied to every /api/public/* request) and the verification limit. None when absent. */
+  /** General limit (counts public paths only, see rate-limit/public-path.ts) and the verification limit. None when absent. */
   rateLimits?: { general: Koa.Middleware; verify: Koa.Middleware };
   /** Routes served beside the operations (discovery files, /docs). */
   extraRoutes?: Koa.Middleware[];
   /** Outermost middleware, e.g. request metrics, so that it sees every final status. */
   metrics?: Koa.Middleware;
-  /** Largest number of cached GET answers (default 2000). */
+  /** Signs answers on request (signing/sign-answers.ts): inside the metrics, around everything else. */
+  signing?: Koa.Middleware;
+  /** Largest number of cached GET answers, per canonical request and per URL (default 2000 each). */
   cacheEntries?: number;
-  /** Where GET answers are recorded for the answer replay in front of Koa (cache/answer-replay.ts). */
-  replay?: RouteOptions['replay'];
 }
 
-const PUBLIC_PREFIX = '/api/public/';
-
 export function createPublicApp(deps: PublicAppDeps): Koa {
-  const app = new Koa({ proxy: deps.config.TRUST_PROXY });
+  // Koa's `proxy` would believe X-Forwarded-For from any peer: left off, and ctx.ip unused (see rate-limit/client-ip.ts).
+  const app = new Koa({ proxy: false });
   const env = {
     readStore: deps.readStore, clock: deps.clock, config: deps.config, health: deps.health, brand: deps.brand,
     operations: publicOperations,
   };
+  const answers = createAnswerCache({
+    clock: deps.clock, clientKey: requestClientKey(deps.config), ...(deps.cacheEntries ? { maxEntries: deps.cacheEntries } : {}),
+  });
   const router = publicRouter(publicOperationHandlers, env, {
     cache: new ResponseCache(deps.cacheEntries),
+    answers,
     ...(deps.rateLimits ? { verifyLimit: deps.rateLimits.verify } : {}),
-    ...(deps.replay ? { replay: deps.replay } : {}),
   });
   if (deps.metrics) app.use(deps.metrics);
+  if (deps.signing) app.use(deps.signing);
   app.use(frontDoor(deps.logger));
-  const general = deps.rateLimits?.general;
-  if (general) app.use((ctx, next) => (ctx.path.startsWith(PUBLIC_PREFIX) ? general(ctx, next) : next()));
+  if (deps.rateLimits) app.use(deps.rateLimits.general);
+  app.use(answers.middleware);
   app.use(router.routes());
   app.use(router.allowedMethods());
   for (const route of deps.extraRoutes ?? []) app.use(route);

@@ -9,12 +9,17 @@ import { createReadStore } from '../shared/adapters/read-store.factory.ts';
 import { publicBrand } from '../shared/brand.ts';
 import { onShutdownSignal } from '../shared/process/shutdown.ts';
 import { discoveryRoutes } from './discovery/discovery-routes.ts';
-import { publicOperations } from './operations/index.ts';
+import { publicOperations } from '../shared/public-api/operations/index.ts';
 import { connectRateLimitRedis } from './rate-limit/rate-limit-redis.ts';
+import { loadSigningKeys } from './signing/signing-keys.ts';
 import { startReadApi } from './server.ts';
 
 const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL, 'read-api');
+const signingKeys = await loadSigningKeys(config).catch((error: unknown) => {
+  logger.fatal({ err: error }, 'read API did not start');
+  process.exit(1);
+});
 const readStore = await createReadStore(config);
 const redis = config.REDIS_URL ? connectRateLimitRedis(config.REDIS_URL, logger) : undefined;
 const api = await startReadApi({
@@ -22,8 +27,9 @@ const api = await startReadApi({
   logger,
   readStore,
   brand: publicBrand(config),
+  signingKeys,
   ...(redis ? { rateLimitRedis: redis } : {}),
-  extraRoutes: [discoveryRoutes({ operations: publicOperations, config })],
+  extraRoutes: [discoveryRoutes({ operations: publicOperations, config, jwks: signingKeys.jwks })],
 });
 
 onShutdownSignal(logger, 'read API', async () => {

@@ -1,26 +1,24 @@
 /**
  * Mounts the public operations on a router: validate, answer from the cache or the operation, serialize once,
  * then the HTTP manners of a GET (ETag, 304, Cache-Control) and the read-model position header. GET answers are
- * also recorded for the answer replay in front of Koa (cache/answer-replay.ts).
+ * also recorded by URL for the answer cache in front of the router (cache/answer-cache.ts).
  */
-import type { IncomingMessage } from 'node:http';
 import Router from '@koa/router';
-import type { Middleware, ParameterizedContext } from 'koa';
-import type { ReplayCache, ReplayEntry } from './cache/answer-replay.ts';
-import { conditionalAnswer } from './cache/conditional-answer.ts';
+import type { Middleware } from 'koa';
+import { type AnswerCache, sendAnswer } from './cache/answer-cache.ts';
 import { ResponseCache } from './cache/response-cache.ts';
-import { renderAnswer, timedTemplate, type RenderedAnswer } from './cache/rendered-answer.ts';
-import type { OperationEnv, PublicOperation } from './operations/public-operation.ts';
-import { decodeBody, readBodyText } from './validation/request-body.ts';
-import { compileRequestValidator } from './validation/request-validator.ts';
+import { renderAnswer, timedTemplate, type RenderedAnswer, type TimedAnswer } from './cache/rendered-answer.ts';
+import type { OperationEnv, PublicOperation } from '../shared/public-api/operations/public-operation.ts';
+import { decodeBody, readBodyText } from '../shared/public-api/validation/request-body.ts';
+import { compileRequestValidator } from '../shared/public-api/validation/request-validator.ts';
 
 export interface RouteOptions {
   /** Extra limit in front of operations flagged `verifyLimited`. */
   verifyLimit?: Middleware;
   /** Answers by canonical request, shared by every spelling of the same request. */
   cache: ResponseCache<RenderedAnswer>;
-  /** Where GET answers are recorded for replay by URL, and the client key of verification answers. */
-  replay?: { cache: ReplayCache; clientKey(req: IncomingMessage): string };
+  /** Where GET answers are recorded by URL. */
+  answers: AnswerCache;
 }
 
 export const PRICE_PREFLIGHT_HEADERS: [string, string][] = [
@@ -30,7 +28,8 @@ export const PRICE_PREFLIGHT_HEADERS: [string, string][] = [
 ];
 
 export function publicRouter(operations: readonly PublicOperation[], env: OperationEnv, options: RouteOptions): Router {
-  const router = new Router();
+  // Case-insensitive, trailing slash optional: the way `isPublicPath` (rate-limit/public-path.ts) reads a path.
+  const router = new Router({ sensitive: false, strict: false });
   for (const operation of operations) {
     const { spec } = operation;
     const handler = operationHandler(operation, env, options);
@@ -49,39 +48,27 @@ const preflight: Middleware = (ctx) => {
   ctx.status = 204;
 };
 
-function operationHandler(operation: PublicOperation, env: OperationEnv, { cache, replay }: RouteOptions): Middleware {
+function operationHandler(operation: PublicOperation, env: OperationEnv, { cache, answers, verifyLimit }: RouteOptions): Middleware {
   const { spec } = operation;
   const validate = compileRequestValidator(spec);
-  const replayable = spec.method === 'GET' && (operation.cacheable || operation.timeField !== undefined);
+  const recorded = spec.method === 'GET' && (operation.cacheable || operation.timeField !== undefined);
+  const limit = spec.verifyLimited ? verifyLimit : undefined;
   return async (ctx) => {
     const position = env.clock.current();
     const body = spec.body ? decodeBody(await readBodyText(ctx.req), ctx.req.headers['content-type']) : undefined;
     const request = validate({ query: ctx.query, path: ctx.params as Record<string, string>, body });
     const key = operation.cacheable ? spec.id + JSON.stringify(request.path) + JSON.stringify(request.query) : '';
     let answer = operation.cacheable ? cache.get(key, position) : undefined;
-    let replayed: ReplayEntry['answer'] | undefined = answer;
+    let kept: RenderedAnswer | TimedAnswer | undefined = answer;
     if (answer === undefined) {
       const result = await operation.handle(request, env);
       answer = renderAnswer(result.status, result.body);
       if (operation.cacheable && answer.status === 200) cache.set(key, position, answer);
-      replayed = operation.timeField === undefined ? answer : timedTemplate(answer, result.body, operation.timeField);
+      kept = operation.timeField === undefined ? answer : timedTemplate(answer, result.body, operation.timeField);
     }
-    if (replay && replayable && ctx.method === 'GET' && answer.status === 200 && replayed !== undefined) {
-      replay.cache.set(ctx.url, position, {
-        answer: replayed, route: spec.path, cacheControl: spec.cacheControl, verification: spec.verifyLimited === true,
-        client: spec.verifyLimited ? replay.clientKey(ctx.req) : undefined,
-      });
+    if (recorded && ctx.method === 'GET' && answer.status === 200 && kept !== undefined) {
+      answers.record(ctx, position, { answer: kept, route: spec.path, cacheControl: spec.cacheControl, limit, perClient: spec.verifyLimited === true });
     }
-    send(ctx, answer, position, spec.cacheControl);
+    sendAnswer(ctx, answer, position, spec.cacheControl);
   };
-}
-
-function send(ctx: ParameterizedContext, answer: RenderedAnswer, position: number, cacheControl: string | undefined): void {
-  const http = conditionalAnswer(answer, {
-    position, cacheControl, conditional: ctx.method === 'GET' || ctx.method === 'HEAD', ifNoneMatch: ctx.req.headers['if-none-match'],
-  });
-  const res = ctx.res;
-  for (const [name, value] of http.headers) res.setHeader(name, value);
-  ctx.status = http.status;
-  if (http.body !== undefined) ctx.body = http.body;
 }

@@ -1,31 +1,35 @@
 /**
- * Starts the read API over a given read store: the public app on PORT (answer replay in front of Koa, rate limits,
- * metrics and the discovery routes given) and the operations app on OPS_PORT. Shared by `read-api/main.ts` and the
- * all-in-one server, which differ only in where the read store comes from. `close()` stops accepting connections,
- * lets the requests in flight finish, sends the rate-limit counts not yet shared, then stops the clock.
+ * Starts the read API over a given read store: the public app on PORT (Koa serves every request: rate limits,
+ * metrics, answer cache and the discovery routes given) and the operations app on OPS_PORT. Shared by
+ * `read-api/main.ts` and the all-in-one server, which differ only in where the read store comes from. `close()`
+ * stops accepting connections, lets the requests in flight finish, then stops the clock.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type Koa from 'koa';
 import type { Redis } from 'ioredis';
+import type { Registry } from 'prom-client';
 import type { Config } from '../shared/config/config.ts';
 import type { Logger } from '../shared/logging/logger.ts';
 import type { ReadStore } from '../shared/ports/read-store.ts';
 import { createPublicApp } from './app.ts';
 import { createOpsApp } from './ops/ops-app.ts';
-import { answerReplay, type AnswerReplay, type ReplayCache } from './cache/answer-replay.ts';
-import { ResponseCache } from './cache/response-cache.ts';
-import { createMetricsRegistry, metricsMiddleware, rateLimitMetrics, requestRecorder, type MetricSources } from './ops/metrics.ts';
+import { createMetricsRegistry, metricsMiddleware, rateLimitMetrics, type MetricSources } from './ops/metrics.ts';
 import { createRateLimits } from './rate-limit/rate-limits.ts';
-import type { PublicBrand } from './operations/public-operation.ts';
-import { startCheckpointClock } from './read-model-clock.ts';
+import { signAnswers } from './signing/sign-answers.ts';
+import type { ResponseSigningKeys } from './signing/signing-keys.ts';
+import type { PublicBrand } from '../shared/public-api/operations/public-operation.ts';
+import { startCheckpointClock } from '../shared/public-api/read-model-clock.ts';
+import { serverTimeouts } from '../shared/http/server-timeouts.ts';
 
 export interface ReadApiOptions {
   config: Config;
   logger: Logger;
   readStore: ReadStore;
   brand: PublicBrand;
-  /** Shares the rate limits between processes (see rate-limit/rate-limit-redis.ts); per-process limits without it. */
+  /** The key that signs answers on request (signing/signing-keys.ts); its public half is served by the discovery routes. */
+  signingKeys: ResponseSigningKeys;
+  /** Shares the rate limits between processes (a client from rate-limit/rate-limit-redis.ts); per-process limits without it. */
   rateLimitRedis?: Redis;
   extraRoutes?: Koa.Middleware[];
   /** Projection, lag and queue figures for /metrics, where this process has them (the all-in-one server). */
@@ -36,8 +40,8 @@ export interface ReadApiOptions {
    */
   positionPollMs?: number;
   /**
-   * Longest time a client may take to send a whole request, head and body (default 15 s); a slower one gets 408
-   * and its connection is closed, so trickled bodies cannot hold connections for Node's default five minutes.
+   * Longest time a client may take to send a whole request, head and body, on the public and operations ports
+   * (default 15 s, see shared/http/server-timeouts.ts); a slower one gets 408 and its connection is closed.
    */
   requestTimeoutMs?: number;
   /** Further routes on the operations port. */
@@ -47,6 +51,8 @@ export interface ReadApiOptions {
 export interface RunningReadApi {
   server: Server;
   opsServer: Server;
+  /** What /metrics shows; other parts of the process may count into it. */
+  registry: Registry;
   close(): Promise<void>;
 }
 
@@ -60,12 +66,15 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   });
 }
 
+/** How long requests in flight get to finish when the API stops, both servers together. */
+const CLOSE_GRACE_MS = 10_000;
+
 /**
  * Stops accepting, lets requests in flight finish, then ends. Node keeps a keep-alive connection open after its
  * last answer even while closing, so idle connections are swept until the server is closed; after `graceMs`
  * whatever is left is cut.
  */
-function closeGracefully(server: Server, graceMs = 10_000): Promise<void> {
+function closeGracefully(server: Server, graceMs: number): Promise<void> {
   return new Promise((resolve) => {
     const sweep = setInterval(() => server.closeIdleConnections(), 25);
     const deadline = setTimeout(() => server.closeAllConnections(), graceMs);
@@ -94,13 +103,6 @@ function answerUnparsable(error: NodeJS.ErrnoException, socket: Duplex): void {
     + `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
-/** Lets `replay` answer what it can; Koa gets the rest. */
-function answeringFirst(replay: AnswerReplay, koa: (req: IncomingMessage, res: ServerResponse) => unknown) {
-  return (req: IncomingMessage, res: ServerResponse) => {
-    if (!replay(req, res)) void koa(req, res);
-  };
-}
-
 export async function startReadApi(options: ReadApiOptions): Promise<RunningReadApi> {
   const { config, logger, readStore } = options;
   const clock = await startCheckpointClock(readStore, {
@@ -112,14 +114,13 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
   const rateLimits = createRateLimits({
     config, logger, metrics: rateLimitMetrics(registry), ...(options.rateLimitRedis ? { redis: options.rateLimitRedis } : {}),
   });
-  const replayCache: ReplayCache = new ResponseCache();
   const app = createPublicApp({
     readStore, clock, config, logger, brand: options.brand,
     // Limits counted per process while Redis is down are a degradation too (issue 7: status says so).
     health: () => (clock.reachable && clock.failed.length === 0 && rateLimits.mode() !== 'degraded' ? 'ok' : 'degraded'),
     metrics: metricsMiddleware(registry),
+    signing: signAnswers(options.signingKeys.current),
     rateLimits,
-    replay: { cache: replayCache, clientKey: rateLimits.clientKey },
     ...(options.extraRoutes ? { extraRoutes: options.extraRoutes } : {}),
   });
   const opsApp = createOpsApp({
@@ -130,30 +131,36 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
       try {
         await readStore.ping();
       } catch (error) {
-        store = error instanceof Error ? error.message : String(error);
+        // The raw text may name hosts or credentials: the log has it, the answer only says what state it is in.
+        logger.warn({ err: error }, 'read store ping failed');
+        store = 'unreachable';
       }
       const ready = !shuttingDown && store === 'ok' && clock.failed.length === 0;
       return { ready, checks: { read_store: store, failed_projections: clock.failed, position: clock.current(), shutting_down: shuttingDown } };
     },
   });
-  const requestTimeout = options.requestTimeoutMs ?? 15_000;
+  const timeouts = serverTimeouts(options.requestTimeoutMs);
   const server = createServer(
-    { requestTimeout, headersTimeout: Math.min(requestTimeout, 10_000), connectionsCheckingInterval: Math.min(requestTimeout, 1_000) },
-    answeringFirst(answerReplay({ cache: replayCache, clock, rateLimits, record: requestRecorder(registry), logger }), app.callback()),
+    timeouts,
+    app.callback(),
   );
   server.on('clientError', answerUnparsable);
-  const opsServer = createServer(opsApp.callback());
+  const opsServer = createServer(timeouts, opsApp.callback());
+  opsServer.on('clientError', answerUnparsable);
   await listen(server, config.PORT, config.HOST);
-  await listen(opsServer, config.OPS_PORT, config.HOST);
+  await listen(opsServer, config.OPS_PORT, config.OPS_HOST);
   logger.info({ port: config.PORT, opsPort: config.OPS_PORT }, 'read API listening');
   return {
     server,
     opsServer,
+    registry,
     close: async () => {
       shuttingDown = true;
-      await closeGracefully(server);
-      await closeGracefully(opsServer);
-      await rateLimits.close();
+      // One grace for both servers (the ops port keeps answering readiness until the public one is closed), so the
+      // whole stop stays within the process's shutdown deadline.
+      const deadline = Date.now() + CLOSE_GRACE_MS;
+      await closeGracefully(server, CLOSE_GRACE_MS);
+      await closeGracefully(opsServer, Math.max(0, deadline - Date.now()));
       clock.stop();
     },
   };

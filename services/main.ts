@@ -1,27 +1,42 @@
 /**
  * `npm run start:services`: the admin API alone, over the configured event store. Stops cleanly on SIGTERM or
- * SIGINT: no new connections, requests in flight finish, then the store is closed.
+ * SIGINT: no new connections, requests in flight finish, then the store is closed. `GET /healthz` on HEALTH_PORT
+ * (loopback) answers for the container's healthcheck.
  */
 import { once } from 'node:events';
+import type Koa from 'koa';
 import type { AddressInfo } from 'node:net';
 import { openEventStore } from '../shared/adapters/event-store.factory.ts';
 import { loadConfig } from '../shared/config/config.ts';
 import { createLogger } from '../shared/logging/logger.ts';
+import { startHealthServer } from '../shared/process/health-server.ts';
 import { onShutdownSignal } from '../shared/process/shutdown.ts';
 import { createAdminApp } from './admin/admin-app.ts';
+import { createAdminServer } from './admin/admin-server.ts';
 import { createCommandService } from './command-service.ts';
 
 const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL, 'watchcat-services');
 const store = await openEventStore(config);
-const app = createAdminApp(createCommandService(store, { actor: 'admin-api' }), config, logger);
+let app: Koa;
+try {
+  app = createAdminApp(createCommandService(store, { actor: 'admin-api' }), config, logger);
+} catch (error) {
+  // A weak or malformed key: one line that says which entry, never the key.
+  logger.fatal((error as Error).message);
+  await store.close();
+  process.exit(1);
+}
 if (config.ADMIN_API_KEYS.trim() === '') logger.warn('ADMIN_API_KEYS is empty: every admin request will be refused');
 
-const server = app.listen(config.ADMIN_PORT, config.HOST);
+const server = createAdminServer(app).listen(config.ADMIN_PORT, config.ADMIN_HOST);
 await once(server, 'listening');
-logger.info({ port: (server.address() as AddressInfo).port }, 'admin API listening');
+// Healthy while the admin API listens: the process has nothing else to report.
+const health = await startHealthServer(config.HEALTH_PORT, config.HEALTH_HOST, () => ({ healthy: server.listening, checks: { admin_api: server.listening ? 'listening' : 'closed' } }));
+logger.info({ port: (server.address() as AddressInfo).port, healthPort: health.port }, 'admin API listening');
 
 onShutdownSignal(logger, 'admin API', async () => {
+  await health.close();
   const closed = new Promise((resolve) => server.close(resolve));
   server.closeIdleConnections();
   await closed;

@@ -2,7 +2,7 @@
  * The manufacture the service speaks for. One definition, read by the demo catalogue, the status operation and
  * the discovery files. Fictional.
  */
-import type { Config } from './config/config.ts';
+import { baseUrlOrRoot, type BaseUrlConfig } from './public-base-url.ts';
 
 export const BRAND = {
   name: 'Maison Aurèle',
@@ -21,6 +21,6 @@ export const BRAND = {
 } as const;
 
 /** The brand as the status operation shows it. */
-export function publicBrand(config: Pick<Config, 'PUBLIC_BASE_URL'>) {
-  return { name: BRAND.name, tagline: BRAND.tagline, country: BRAND.country, founded: BRAND.founded, website: config.PUBLIC_BASE_URL };
+export function publicBrand(config: BaseUrlConfig) {
+  return { name: BRAND.name, tagline: BRAND.tagline, country: BRAND.country, founded: BRAND.founded, website: baseUrlOrRoot(config) };
 }

@@ -3,15 +3,17 @@
  * discovery routes) over the given read store, on a free loopback port, with limits too high to trip so that the
  * benchmark measures their cost and never their refusals.
  */
+import { generateKeyPairSync } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { loadConfig } from '../../shared/config/config.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
 import { publicBrand } from '../../shared/brand.ts';
 import { discoveryRoutes } from '../../read-api/discovery/discovery-routes.ts';
-import { publicOperations } from '../../read-api/operations/index.ts';
+import { publicOperations } from '../../shared/public-api/operations/index.ts';
 import { connectRateLimitRedis } from '../../read-api/rate-limit/rate-limit-redis.ts';
 import { startReadApi } from '../../read-api/server.ts';
+import { loadSigningKeys } from '../../read-api/signing/signing-keys.ts';
 
 export const UNTRIPPABLE_LIMITS = {
   RATE_LIMIT_PER_MINUTE: '1000000000',
@@ -26,16 +28,20 @@ export interface OurServer {
 
 /** `redisUrl` shares the rate limits through that Redis, as `REDIS_URL` does; in-process limits without it. */
 export async function startOurServer(readStore: ReadStore, redisUrl?: string): Promise<OurServer> {
-  const config = loadConfig({ PORT: '0', OPS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...UNTRIPPABLE_LIMITS });
+  // A fresh key given as at scale, so that the benchmark writes no key file.
+  const RESPONSE_SIGNING_KEY = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }) as string;
+  const config = loadConfig({ PORT: '0', OPS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RESPONSE_SIGNING_KEY, ...UNTRIPPABLE_LIMITS });
+  const signingKeys = await loadSigningKeys(config);
   const logger = pino({ level: 'warn', name: 'bench-read-api' }, pino.destination(2));
   const redis = redisUrl ? connectRateLimitRedis(redisUrl, logger) : undefined;
   if (redis) await new Promise<void>((resolve) => redis.once('ready', () => resolve()));
   const running = await startReadApi({
     config, logger, readStore,
     brand: publicBrand(config),
+    signingKeys,
     // As the all-in-one server does over its in-memory store (all-in-one.ts).
     positionPollMs: 5,
-    extraRoutes: [discoveryRoutes({ operations: publicOperations, config })],
+    extraRoutes: [discoveryRoutes({ operations: publicOperations, config, jwks: signingKeys.jwks })],
     ...(redis ? { rateLimitRedis: redis } : {}),
   });
   return {

@@ -16,6 +16,11 @@ export interface RecordedAnswer {
   target: Target;
   /** Exactly the bytes our server answered. */
   bytes: Buffer;
+  /**
+   * The headers it answered them with, as name/value pairs, except those Node's HTTP server writes itself
+   * (`Date`, `Connection`, `Keep-Alive`, `Content-Length`): the limit sends these very headers.
+   */
+  headers: [string, string][];
   /** The same answer parsed, for the peer to serialize per request. */
   value: unknown;
 }
@@ -39,6 +44,8 @@ export function readApiTargets(sample: { reference: string; collection: string; 
   ];
 }
 
+const WRITTEN_BY_NODE = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+
 /** Asks our server for every target once; each must answer 200, or the benchmark would measure an error path. */
 export async function recordAnswers(baseUrl: string, targets: readonly Target[]): Promise<RecordedAnswer[]> {
   const answers: RecordedAnswer[] = [];
@@ -49,7 +56,8 @@ export async function recordAnswers(baseUrl: string, targets: readonly Target[])
     });
     const bytes = Buffer.from(await response.arrayBuffer());
     if (response.status !== 200) throw new Error(`${target.name}: ${target.method} ${target.url} answered ${response.status} ${bytes.toString()}`);
-    answers.push({ target, bytes, value: JSON.parse(bytes.toString()) });
+    const headers = [...response.headers].filter(([name]) => !WRITTEN_BY_NODE.has(name));
+    answers.push({ target, bytes, headers, value: JSON.parse(bytes.toString()) });
   }
   return answers;
 }

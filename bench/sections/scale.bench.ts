@@ -10,11 +10,11 @@ import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.t
 import { loadConfig } from '../../shared/config/config.ts';
 import type { ReadStore, WriteOp } from '../../shared/ports/read-store.ts';
 import type { SerialDoc, WatchDoc } from '../../shared/read-models/documents.ts';
-import { catalogueOperation } from '../../read-api/operations/catalogue.operation.ts';
-import { publicOperations } from '../../read-api/operations/index.ts';
-import type { OperationEnv, PublicOperation } from '../../read-api/operations/public-operation.ts';
-import { verifyOperation } from '../../read-api/operations/verify.operation.ts';
-import { compileRequestValidator, type RawRequest } from '../../read-api/validation/request-validator.ts';
+import { catalogueOperation } from '../../shared/public-api/operations/catalogue.operation.ts';
+import { publicOperations } from '../../shared/public-api/operations/index.ts';
+import type { OperationEnv, PublicOperation } from '../../shared/public-api/operations/public-operation.ts';
+import { verifyOperation } from '../../shared/public-api/operations/verify.operation.ts';
+import { compileRequestValidator, type RawRequest } from '../../shared/public-api/validation/request-validator.ts';
 import { publicBrand } from '../../shared/brand.ts';
 import { seededRandom } from '../../shared/random/seeded-random.ts';
 import { demoReadModel } from '../fixtures/demo-read-model.ts';

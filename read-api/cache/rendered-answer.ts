@@ -8,7 +8,7 @@ export interface RenderedAnswer {
   etag: string;
 }
 
-/** A rendered answer whose one field holds the time it was made (an ISO 8601 string), renewed on each replay. */
+/** A rendered answer whose one field holds the time it was made (an ISO 8601 string), renewed each time it is answered from the answer cache. */
 export interface TimedAnswer {
   status: number;
   template: Buffer;

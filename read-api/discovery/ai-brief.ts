@@ -1,7 +1,8 @@
 /** `/.well-known/ai-brief.json`: the brand brief for automated agents, from the brand, the operations and the config. */
-import type { OperationSpec } from '../operations/operation.ts';
+import type { OperationSpec } from '../../shared/public-api/operations/operation.ts';
 import { BRAND } from '../../shared/brand.ts';
-import { type DiscoveryConfig, baseUrl } from './llms-txt.ts';
+import { baseUrl, baseUrlOrRoot } from '../../shared/public-base-url.ts';
+import type { DiscoveryConfig } from './llms-txt.ts';
 import { openApiPath } from './openapi.ts';
 
 export function buildAiBrief(operations: readonly OperationSpec[], config: DiscoveryConfig) {
@@ -14,9 +15,9 @@ export function buildAiBrief(operations: readonly OperationSpec[], config: Disco
       country: BRAND.country,
       origin: BRAND.origin,
       founded: BRAND.founded,
-      website: base,
+      website: baseUrlOrRoot(config),
     },
-    api: { name: `${BRAND.name} public catalogue API`, version: '1.0.0', base_url: base, openapi: `${base}/.well-known/openapi-public.json` },
+    api: { name: `${BRAND.name} public catalogue API`, version: '1.0.0', base_url: baseUrlOrRoot(config), openapi: `${base}/.well-known/openapi-public.json` },
     offers: operations.map((op) => ({
       id: op.id, method: op.method, path: openApiPath(op.path), summary: op.summary, description: op.description,
     })),

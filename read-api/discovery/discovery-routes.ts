@@ -5,7 +5,8 @@
 import { createHash } from 'node:crypto';
 import type { Middleware } from 'koa';
 import { Router } from '@koa/router';
-import type { OperationSpec } from '../operations/operation.ts';
+import type { JwkSet } from '../../shared/signing/jwk-set.ts';
+import type { OperationSpec } from '../../shared/public-api/operations/operation.ts';
 import { buildAiBrief } from './ai-brief.ts';
 import { DOCS_ASSETS, DOCS_CSP, DOCS_PATH, OPENAPI_PATH, docsAsset, docsHtml, docsInitScript } from './docs-page.ts';
 import { buildLlmsFullTxt } from './llms-full-txt.ts';
@@ -15,6 +16,8 @@ import { buildOpenApiDocument } from './openapi.ts';
 export interface DiscoveryDeps {
   operations: readonly OperationSpec[];
   config: DiscoveryConfig;
+  /** The public keys that sign answers (read-api/signing/signing-keys.ts). */
+  jwks: JwkSet;
 }
 
 interface Served {
@@ -26,12 +29,15 @@ interface Served {
 const TEXT = 'text/plain; charset=utf-8';
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-export function discoveryRoutes({ operations, config }: DiscoveryDeps): Middleware {
+export const JWKS_PATH = '/.well-known/jwks.json';
+
+export function discoveryRoutes({ operations, config, jwks }: DiscoveryDeps): Middleware {
   const files: Record<string, () => Served> = {
     '/llms.txt': once(() => served(TEXT, buildLlmsTxt(operations, config))),
     '/llms-full.txt': once(() => served(TEXT, buildLlmsFullTxt(operations, config))),
     [OPENAPI_PATH]: once(() => served(JSON_TYPE, JSON.stringify(buildOpenApiDocument(operations, config)))),
     '/.well-known/ai-brief.json': once(() => served(JSON_TYPE, JSON.stringify(buildAiBrief(operations, config)))),
+    [JWKS_PATH]: once(() => served('application/jwk-set+json', JSON.stringify(jwks))),
     [`${DOCS_ASSETS}/init.js`]: once(() => served('text/javascript; charset=utf-8', docsInitScript())),
   };
   const docsPage = once(() => served('text/html; charset=utf-8', docsHtml()));

@@ -12,13 +12,13 @@ export const DOCS_ASSETS = '/docs/assets';
 export const OPENAPI_PATH = '/.well-known/openapi-public.json';
 
 /** The only package files the page needs, and their types; nothing else of node_modules is reachable. */
-const ASSET_TYPES: Record<string, string> = {
-  'swagger-ui.css': 'text/css; charset=utf-8',
-  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
-  'swagger-ui-standalone-preset.js': 'text/javascript; charset=utf-8',
-  'favicon-32x32.png': 'image/png',
-  'favicon-16x16.png': 'image/png',
-};
+const ASSET_TYPES = new Map<string, string>([
+  ['swagger-ui.css', 'text/css; charset=utf-8'],
+  ['swagger-ui-bundle.js', 'text/javascript; charset=utf-8'],
+  ['swagger-ui-standalone-preset.js', 'text/javascript; charset=utf-8'],
+  ['favicon-32x32.png', 'image/png'],
+  ['favicon-16x16.png', 'image/png'],
+]);
 
 /** Swagger UI styles elements inline and draws icons from data: URLs; everything else comes from this origin. */
 export const DOCS_CSP =
@@ -62,6 +62,7 @@ export function docsInitScript(): string {
 
 /** A swagger-ui-dist file by name (the caller keeps it); undefined for any name outside the list. */
 export function docsAsset(name: string): { type: string; body: Buffer } | undefined {
-  const type = ASSET_TYPES[name];
+  // A Map, not an object: `constructor` or `__proto__` must not name a file.
+  const type = ASSET_TYPES.get(name);
   return type === undefined ? undefined : { type, body: readFileSync(join(distDir(), name)) };
 }

@@ -3,9 +3,10 @@
  * (parameters, bodies, answers) and the configuration (limits), so it says what the service really does.
  */
 import type { TSchema } from 'typebox';
-import type { OperationSpec } from '../operations/operation.ts';
+import type { OperationSpec } from '../../shared/public-api/operations/operation.ts';
 import { BRAND } from '../../shared/brand.ts';
-import { type DiscoveryConfig, baseUrl } from './llms-txt.ts';
+import { baseUrl } from '../../shared/public-base-url.ts';
+import type { DiscoveryConfig } from './llms-txt.ts';
 import { openApiPath } from './openapi.ts';
 import { examplePath, parameterDocs } from './parameter-docs.ts';
 
@@ -46,6 +47,19 @@ export function buildLlmsFullTxt(operations: readonly OperationSpec[], config: D
     '- Rate-limited answers carry `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (Unix seconds when the',
     '  window frees up); verification answers show the verification limit.',
     '- Catalogue `limit`: 1 to 100, default 50; `offset` >= 0. Request bodies: at most 16 KiB.',
+    '',
+    '## Signed answers',
+    '',
+    '- Send `Accept-Signature` (RFC 9421, section 5.1) and the answer, whatever its status, carries `Content-Digest`',
+    '  (RFC 9530, sha-256 of the content sent), `Signature-Input` and `Signature` (Ed25519), and `Signed-Request`, the',
+    '  method and target of your request as the signature covers them. Example:',
+    `  \`curl -si -H 'Accept-Signature: sig1=("@status" "content-digest");alg="ed25519"' '${base}/api/public/verify/SERIAL' > receipt.txt\``,
+    '- The label is the first one your `Accept-Signature` names (`sig1` by default). Covered: `"@status"`, `"content-type"`,',
+    '  `"content-digest"`, `"etag"` and `"retry-after"` when present, `"@method";req`, `"@path";req`, `"@query";req`, and the',
+    '  other components you ask for that the answer has; parameters `created`, `keyid`, `alg="ed25519"`, and your `nonce`/`tag`.',
+    '- A 304 or HEAD answer sends no content: its `Content-Digest` is that of empty content, and its signature covers the `ETag`.',
+    `- \`keyid\` is the RFC 7638 thumbprint of a key of ${base}/.well-known/jwks.json; a retired key there carries \`exp\`,`,
+    '  the time after which it signed nothing. `npx watchcat receipt verify receipt.txt --jwks URL` checks a saved answer offline.',
     '',
     '## Caching and CORS',
     '',

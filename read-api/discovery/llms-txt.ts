@@ -1,15 +1,13 @@
 /** `/llms.txt` in the llms.txt convention: H1 brand, `>` summary, then sections of links. */
-import type { OperationSpec } from '../operations/operation.ts';
+import type { OperationSpec } from '../../shared/public-api/operations/operation.ts';
 import { BRAND } from '../../shared/brand.ts';
+import { baseUrl, type BaseUrlConfig } from '../../shared/public-base-url.ts';
 import { openApiPath } from './openapi.ts';
 
-export interface DiscoveryConfig {
-  PUBLIC_BASE_URL: string;
+export interface DiscoveryConfig extends BaseUrlConfig {
   RATE_LIMIT_PER_MINUTE: number;
   VERIFY_RATE_LIMIT_PER_MINUTE: number;
 }
-
-export const baseUrl = (config: DiscoveryConfig) => config.PUBLIC_BASE_URL.replace(/\/$/, '');
 
 export function buildLlmsTxt(operations: readonly OperationSpec[], config: DiscoveryConfig): string {
   const base = baseUrl(config);
@@ -31,6 +29,7 @@ export function buildLlmsTxt(operations: readonly OperationSpec[], config: Disco
     `- [Complete reference](${base}/llms-full.txt): every operation, parameter, error and limit, with examples`,
     `- [OpenAPI 3.1 description](${base}/.well-known/openapi-public.json): machine-readable schemas of every request and answer`,
     `- [Brand brief](${base}/.well-known/ai-brief.json): brand, offers, languages and policies as JSON`,
+    `- [Signing keys](${base}/.well-known/jwks.json): JWK Set of the Ed25519 keys that sign answers to requests with \`Accept-Signature\` (RFC 9421)`,
     `- [Interactive documentation](${base}/docs)`,
     '',
   ];

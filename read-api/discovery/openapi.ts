@@ -4,9 +4,10 @@
  */
 import type { TSchema } from 'typebox';
 import type { Config } from '../../shared/config/config.ts';
-import type { OperationSpec } from '../operations/operation.ts';
-import { HTTPValidationError, RateLimited } from '../schemas/common.schema.ts';
+import type { OperationSpec } from '../../shared/public-api/operations/operation.ts';
+import { HTTPValidationError, RateLimited } from '../../shared/public-api/schemas/common.schema.ts';
 import { BRAND } from '../../shared/brand.ts';
+import { baseUrl, baseUrlOrRoot } from '../../shared/public-base-url.ts';
 import { legacyShapes } from './legacy-shapes/index.ts';
 import { ComponentSchemas } from './schema-components.ts';
 
@@ -55,11 +56,16 @@ export function buildOpenApiDocument(operations: readonly OperationSpec[], confi
         `Rate limits per client IP: ${config.RATE_LIMIT_PER_MINUTE} requests per minute over all operations, and`,
         `${config.VERIFY_RATE_LIMIT_PER_MINUTE} per minute for serial verification (counted against both).`,
         `Custom orders are delivered ${BRAND.customOrderDeliveryWeeks.min} to ${BRAND.customOrderDeliveryWeeks.max} weeks after confirmation.`,
+        '',
+        'Signed answers: a request with `Accept-Signature` (RFC 9421) gets `Content-Digest` (RFC 9530), `Signature-Input`,',
+        '`Signature` and `Signed-Request` on its answer, an Ed25519 signature whose `keyid` is the thumbprint of a key of',
+        `${baseUrl(config)}/.well-known/jwks.json (a JWK Set).`,
       ].join('\n'),
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
-      contact: { name: BRAND.name, url: config.PUBLIC_BASE_URL },
+      // OpenAPI wants an absolute contact URL: none without a configured base.
+      contact: { name: BRAND.name, ...(config.PUBLIC_BASE_URL ? { url: config.PUBLIC_BASE_URL } : {}) },
     },
-    servers: [{ url: config.PUBLIC_BASE_URL.replace(/\/$/, ''), description: 'This deployment' }],
+    servers: [{ url: baseUrlOrRoot(config), description: 'This deployment' }],
     // Public operations: no credential of any kind.
     security: [],
     tags,

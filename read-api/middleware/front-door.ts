@@ -6,18 +6,24 @@
  */
 import type { Middleware, ParameterizedContext } from 'koa';
 import type { Logger } from '../../shared/logging/logger.ts';
-import { RequestValidationError } from '../validation/validation-issue.ts';
+import { cappedInput } from '../../shared/public-api/validation/capped-input.ts';
+import { RequestValidationError } from '../../shared/public-api/validation/validation-issue.ts';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** A JSON API never frames, sniffs, loads or leaks anything. */
+/**
+ * A JSON API never frames, sniffs, loads or leaks anything. The CORS headers depend on `Origin`, so every answer
+ * says so to caches (`Vary`), whether or not this request carried one.
+ */
 const SECURITY_HEADERS: [string, string][] = [
+  ['Vary', 'Origin'],
   ['X-Content-Type-Options', 'nosniff'],
   ['X-Frame-Options', 'DENY'],
   ['Referrer-Policy', 'no-referrer'],
   ['Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'"],
 ];
-const CORS_EXPOSED = 'ETag, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Read-Model-Position';
+const CORS_EXPOSED = 'ETag, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Read-Model-Position, '
+  + 'Content-Digest, Signature, Signature-Input, Signed-Request';
 
 const NOT_FOUND = Buffer.from('{"detail":"Not Found"}');
 const METHOD_NOT_ALLOWED = Buffer.from('{"detail":"Method Not Allowed"}');
@@ -30,11 +36,11 @@ const WITH_CORS: [string, string][] = [
 ];
 
 /** The headers every answer carries: security headers, and CORS ones when the request has an `Origin`. */
-export function frontHeaders(origin: string | undefined): readonly [string, string][] {
+function frontHeaders(origin: string | undefined): readonly [string, string][] {
   return origin === undefined ? SECURITY_HEADERS : WITH_CORS;
 }
 
-export function sendJsonBytes(ctx: ParameterizedContext, status: number, body: Buffer): void {
+function sendJsonBytes(ctx: ParameterizedContext, status: number, body: Buffer): void {
   ctx.set('Content-Type', JSON_TYPE);
   ctx.status = status;
   ctx.body = body;
@@ -54,7 +60,13 @@ export function frontDoor(logger: Logger): Middleware {
     try {
       await next();
     } catch (error) {
-      answerError(ctx, error, logger);
+      try {
+        answerError(ctx, error, logger);
+      } catch (failure) {
+        // Building the error answer failed too: still the contract's shape, never Koa's text/plain default.
+        logger.error({ err: error, answerFailure: String(failure), method: ctx.method, path: ctx.path }, 'request failed');
+        sendJsonBytes(ctx, 500, INTERNAL);
+      }
       return;
     }
     if (ctx.body != null || ctx.status === 304 || ctx.status === 204) return;
@@ -66,7 +78,8 @@ export function frontDoor(logger: Logger): Middleware {
 
 function answerError(ctx: ParameterizedContext, error: unknown, logger: Logger): void {
   if (error instanceof RequestValidationError) {
-    sendJsonBytes(ctx, 422, Buffer.from(JSON.stringify({ detail: error.issues })));
+    const detail = error.issues.map((issue) => ({ ...issue, input: cappedInput(issue.input) }));
+    sendJsonBytes(ctx, 422, Buffer.from(JSON.stringify({ detail })));
     return;
   }
   const httpError = (typeof error === 'object' && error !== null ? error : {}) as HttpErrorLike;

@@ -5,6 +5,7 @@
 import type { Middleware } from 'koa';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { LimitName, RateLimitMetrics } from '../rate-limit/rate-limits.ts';
+import type { ProjectionLag } from './projection-lag.ts';
 
 export interface ProjectionProgress {
   name: string;
@@ -17,8 +18,8 @@ export interface ProjectionProgress {
 /** Where the scrape-time figures come from; each is optional, a process shows what it has. */
 export interface MetricSources {
   projections?: () => ProjectionProgress[] | Promise<ProjectionProgress[]>;
-  /** Position of the last event in the store, to compute the lag. */
-  headPosition?: () => number | Promise<number>;
+  /** How far behind the store a projection at this position is (see `projectionLag`). */
+  lag?: (position: number) => Promise<ProjectionLag>;
   /** Projection jobs waiting in the queue. */
   queueDepth?: () => number | Promise<number>;
 }
@@ -32,9 +33,11 @@ const UNMATCHED = 'unmatched';
 export function createMetricsRegistry(sources: MetricSources = {}): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  // Nobody needs the Node version from the outside, and it tells an attacker which advisories apply.
+  registry.removeSingleMetric('nodejs_version_info');
   requestMetrics(registry);
   rejectionCounter(registry);
-  const { projections, headPosition, queueDepth } = sources;
+  const { projections, lag, queueDepth } = sources;
   if (projections) {
     new Gauge({
       name: 'projection_position', help: 'Position of the last event applied, per projection', labelNames: ['projection'],
@@ -52,14 +55,28 @@ export function createMetricsRegistry(sources: MetricSources = {}): Registry {
         for (const p of await projections()) this.set({ projection: p.name }, p.failed ? 1 : 0);
       },
     });
-    if (headPosition) {
+    if (lag) {
+      // Projections mostly stand at the same position: the store is asked once per distinct one.
+      const lags = async (): Promise<[string, ProjectionLag][]> => {
+        const all = await projections();
+        const byPosition = new Map<number, Promise<ProjectionLag>>();
+        for (const p of all) if (!byPosition.has(p.position)) byPosition.set(p.position, lag(p.position));
+        return Promise.all(all.map(async (p): Promise<[string, ProjectionLag]> => [p.name, await byPosition.get(p.position)!]));
+      };
       new Gauge({
-        name: 'projection_lag_events', help: 'Events in the store not yet applied, per projection', labelNames: ['projection'],
-        registers: [registry],
+        name: 'projection_lag_events', help: 'Events in the store not yet applied, per projection (only where the store counts events)',
+        labelNames: ['projection'], registers: [registry],
         async collect() {
           this.reset();
-          const [head, all] = await Promise.all([headPosition(), projections()]);
-          for (const p of all) this.set({ projection: p.name }, Math.max(0, head - p.position));
+          for (const [name, { events }] of await lags()) if (events !== undefined) this.set({ projection: name }, events);
+        },
+      });
+      new Gauge({
+        name: 'projection_lag_seconds', help: 'Age of the oldest event not yet applied, per projection (0 when caught up)',
+        labelNames: ['projection'], registers: [registry],
+        async collect() {
+          this.reset();
+          for (const [name, { seconds }] of await lags()) this.set({ projection: name }, seconds);
         },
       });
     }
@@ -73,30 +90,28 @@ export function createMetricsRegistry(sources: MetricSources = {}): Registry {
   return registry;
 }
 
-/** Counts and times one answered request; `route` is the matched route template, undefined when none matched. */
-export type RequestRecorder = (method: string, route: string | undefined, status: number, seconds: number) => void;
-
-export function requestRecorder(registry: Registry): RequestRecorder {
-  const { requests, duration } = requestMetrics(registry);
-  return (method, route, status, seconds) => {
-    const labels = { method, route: route ?? UNMATCHED, status: String(status) };
-    requests.inc(labels);
-    duration.observe(labels, seconds);
-  };
-}
-
 /** Counts and times every request by method, matched route template (`/api/public/catalogue/:reference`) and status. */
 export function metricsMiddleware(registry: Registry): Middleware {
-  const record = requestRecorder(registry);
+  const { requests, duration } = requestMetrics(registry);
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
     try {
       await next();
     } finally {
-      const route = typeof ctx['_matchedRoute'] === 'string' ? ctx['_matchedRoute'] : undefined;
-      record(ctx.method, route, ctx.status, Number(process.hrtime.bigint() - started) / 1e9);
+      const route = typeof ctx['_matchedRoute'] === 'string' ? ctx['_matchedRoute'] : UNMATCHED;
+      const labels = { method: ctx.method, route, status: String(ctx.status) };
+      requests.inc(labels);
+      duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
     }
   };
+}
+
+/** Failed admin authentications by outcome (`refused` 401, `throttled` 429), for the admin app of this process. */
+export function adminAuthMetrics(registry: Registry): { failed(outcome: 'refused' | 'throttled'): void } {
+  const counter = new Counter({
+    name: 'admin_auth_failures_total', help: 'Failed admin API authentications', labelNames: ['outcome'], registers: [registry],
+  });
+  return { failed: (outcome) => counter.inc({ outcome }) };
 }
 
 /** What the rate limits call on a refusal (see `createRateLimits`), counting into this registry. */

@@ -1,20 +1,29 @@
 /**
- * The public rate limits (CONTRACT.md, "Rate limits"): every `/api/public/*` request counts against the general
- * per-IP limit, whatever its answer; a verification also counts against the verification per-IP limit and then
- * against a budget shared by all clients. Each limit has its own key namespace, so none counts a request twice.
- * The same decisions serve the Koa middleware and the answer replay in front of Koa (read-api/replay/).
+ * The public rate limits (CONTRACT.md, "Rate limits"), each a `koa-ratelimit` middleware with its own namespace:
+ * every public request (`isPublicPath`) counts against the general per-IP limit, whatever its answer; a
+ * verification also counts against the verification per-IP limit and then against a budget shared by all clients.
+ *
+ * koa-ratelimit decides; this module picks its driver and shapes what it sends to the contract:
+ * - the memory driver in one process; with Redis, the Redis driver, so every API process shares the windows;
+ * - while Redis cannot decide a request (connection down, or no answer within the client's 100 ms command
+ *   timeout), the memory driver decides that request and every one for the next second (mode `degraded`); then
+ *   Redis is asked again. The memory windows only count what was decided in memory, so an outage starts them afresh;
+ * - `X-RateLimit-Reset` in whole seconds, `Retry-After` between 1 and the window, the 429 body in JSON.
  */
 import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Context, Middleware, Next } from 'koa';
 import type { Redis } from 'ioredis';
+import ratelimit, { type RateLimitOptions, type RateLimitRefusal } from 'koa-ratelimit';
 import type { Config } from '../../shared/config/config.ts';
 import type { Logger } from '../../shared/logging/logger.ts';
-import { sendJsonBytes } from '../middleware/front-door.ts';
+import { parseTrustedProxies } from '../../shared/net/trusted-proxies.ts';
 import { clientIp, limitKey } from './client-ip.ts';
-import { RedisWindows } from './redis-windows.ts';
-import { type RateLimitMode, type WindowCount, WindowCounter, type WindowLimit } from './window-counter.ts';
+import { isPublicPath } from './public-path.ts';
+import { WindowMap } from './window-map.ts';
 
 export type LimitName = 'general' | 'verify' | 'verify_global';
+export type RateLimitMode = 'redis' | 'memory' | 'degraded';
 
 /** Told of every refused request, e.g. to count it in the metrics. */
 export interface RateLimitMetrics {
@@ -29,97 +38,165 @@ export interface RateLimitDeps {
   metrics?: RateLimitMetrics;
 }
 
-/** One limit's verdict on one request. */
-export interface LimitDecision {
-  name: LimitName;
-  max: number;
-  count: WindowCount;
-}
-
-/** What a request may show of the limits: the figures of the last limit that counted it, and whether it refused. */
-export interface Admission {
-  decision: LimitDecision;
-  refused: boolean;
-}
-
-type Maybe<T> = T | Promise<T>;
-
 export interface RateLimits {
-  /** Mount app-wide: it limits `/api/public/*` and lets everything else through uncounted. */
+  /** Mount app-wide: it limits public paths and lets everything else through uncounted. */
   general: Middleware;
   /** Mount on the verification route only, after `general`: per-IP verification limit, then the global budget. */
   verify: Middleware;
-  /** Counts a public request, and a verification's limits too, as `general` then `verify` would. */
-  admit(clientKey: string, verification: boolean): Maybe<Admission>;
-  /** The key a request counts under: its client address (IPv6 by /64). */
-  clientKey(req: IncomingMessage): string;
-  /** `redis` while limits are shared through Redis, `degraded` while Redis is down, `memory` without Redis. */
+  /**
+   * `redis` while limits are shared through Redis; `degraded` from a request Redis could not decide (or a lost
+   * connection) until Redis decides one again; `memory` without Redis.
+   */
   mode(): RateLimitMode;
-  /** Sends the hits not yet shared to Redis; to call when the API stops. */
-  close(): Promise<void>;
 }
 
-const MINUTE_MS = 60_000;
-const PUBLIC_PREFIX = '/api/public/';
+const WINDOW_MS = 60_000;
+const WINDOW_SECONDS = WINDOW_MS / 1000;
+/** After Redis failed to decide a request, how long requests are decided in memory before Redis is asked again. */
+const RETRY_REDIS_AFTER_MS = 1_000;
+const FIGURES = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const;
+const RESET = 'X-RateLimit-Reset';
+
+interface LimitSpec {
+  name: LimitName;
+  namespace: string;
+  max: number;
+  id(ctx: Context): string;
+  /** `on-refusal`: a passed request keeps the figures of the limit before (a client's headers speak of its own limit). */
+  figures: 'always' | 'on-refusal';
+}
+
+/** The key a request counts under: its client address (IPv6 by /64). */
+export function requestClientKey(config: Pick<Config, 'TRUST_PROXY'>): (req: IncomingMessage) => string {
+  // A keep-alive connection brings many requests from one peer: its key is worked out again only when the header
+  // it depends on changes.
+  const trusted = parseTrustedProxies(config.TRUST_PROXY);
+  const known = new WeakMap<Socket, { forwardedFor: string | string[] | undefined; key: string }>();
+  return (req) => {
+    const forwardedFor = req.headers['x-forwarded-for'];
+    const last = known.get(req.socket);
+    if (last !== undefined && last.forwardedFor === forwardedFor) return last.key;
+    const key = limitKey(clientIp({ socketAddress: req.socket.remoteAddress, forwardedFor }, trusted));
+    known.set(req.socket, { forwardedFor, key });
+    return key;
+  };
+}
 
 export function createRateLimits({ config, redis, logger, metrics }: RateLimitDeps): RateLimits {
-  const counter = new WindowCounter(redis ? new RedisWindows(redis) : undefined, logger);
-  const clientKey = (req: IncomingMessage) =>
-    limitKey(clientIp({ socketAddress: req.socket.remoteAddress, forwardedFor: req.headers['x-forwarded-for'] }, config.TRUST_PROXY));
+  const clientKey = requestClientKey(config);
+  const link = redis ? redisLink(redis, logger) : undefined;
+  const limit = (spec: LimitSpec) => limitMiddleware(spec, link, metrics);
+  const byClient = (ctx: Context) => clientKey(ctx.req);
 
-  const limit = (name: LimitName, namespace: string, max: number) => {
-    const window: WindowLimit = { namespace, max, durationMs: MINUTE_MS };
-    return (key: string): Maybe<LimitDecision> => after(counter.count(window, key), (count) => {
-      if (count.limited) metrics?.rejected(name);
-      return { name, max, count };
-    });
-  };
-  const general = limit('general', 'rl:general', config.RATE_LIMIT_PER_MINUTE);
-  const perIpVerify = limit('verify', 'rl:verify', config.VERIFY_RATE_LIMIT_PER_MINUTE);
-  const globalVerify = limit('verify_global', 'rl:verify-global', config.VERIFY_GLOBAL_RATE_LIMIT_PER_MINUTE);
-
-  const admitVerification = (key: string): Maybe<Admission> => after(perIpVerify(key), (decision) => {
-    if (decision.count.limited) return { decision, refused: true };
-    // The global budget shows its figures only when it refuses: a client's headers speak of its own limit.
-    return after(globalVerify('all'), (global) => (global.count.limited ? { decision: global, refused: true } : { decision, refused: false }));
+  const general = limit({ name: 'general', namespace: 'rl:general', max: config.RATE_LIMIT_PER_MINUTE, id: byClient, figures: 'always' });
+  const perIpVerify = limit({ name: 'verify', namespace: 'rl:verify', max: config.VERIFY_RATE_LIMIT_PER_MINUTE, id: byClient, figures: 'always' });
+  const globalVerify = limit({
+    name: 'verify_global', namespace: 'rl:verify-global', max: config.VERIFY_GLOBAL_RATE_LIMIT_PER_MINUTE, id: () => 'all', figures: 'on-refusal',
   });
 
-  const middleware = (admit: (ctx: Context) => Maybe<Admission>) => async (ctx: Context, next: Next) => {
-    const admission = await admit(ctx);
-    for (const [name, value] of admissionHeaders(admission)) ctx.set(name, value);
-    if (!admission.refused) return next();
-    sendJsonBytes(ctx, 429, refusalBody(admission.decision));
-  };
-  const generalMiddleware = middleware((ctx) => after(general(clientKey(ctx.req)), (decision) => ({ decision, refused: decision.count.limited })));
-
   return {
-    general: (ctx, next) => (ctx.path.startsWith(PUBLIC_PREFIX) ? generalMiddleware(ctx, next) : next()),
-    verify: middleware((ctx) => admitVerification(clientKey(ctx.req))),
-    admit: (key, verification) => after(general(key), (decision) => {
-      if (decision.count.limited || !verification) return { decision, refused: decision.count.limited };
-      return admitVerification(key);
-    }),
-    clientKey,
-    mode: () => counter.mode(),
-    close: () => counter.close(),
+    general: (ctx, next) => (isPublicPath(ctx.path) ? general(ctx, next) : next()),
+    // The global budget counts only verifications the client's own limit let through.
+    verify: (ctx, next) => perIpVerify(ctx, () => globalVerify(ctx, next)),
+    mode: () => (link === undefined ? 'memory' : link.healthy() ? 'redis' : 'degraded'),
   };
 }
 
-/** `X-RateLimit-*` figures, plus `Retry-After` on a refusal. */
-export function admissionHeaders({ decision, refused }: Admission): [string, string][] {
-  const headers: [string, string][] = [
-    ['X-RateLimit-Limit', String(decision.max)],
-    ['X-RateLimit-Remaining', String(decision.count.remaining)],
-    ['X-RateLimit-Reset', String(decision.count.resetAt)],
-  ];
-  if (refused) headers.push(['Retry-After', String(Math.max(1, decision.count.resetAt - Math.floor(Date.now() / 1000)))]);
-  return headers;
+/** The state of the Redis connection as the limits see it. */
+interface RedisLink {
+  client: Redis;
+  /** Worth asking: connected, and no failure within the last second. A lost connection degrades the limits. */
+  usable(): boolean;
+  /** Connected, and the last request asked was decided. */
+  healthy(): boolean;
+  failed(error: unknown): void;
+  answered(): void;
 }
 
-export function refusalBody(decision: LimitDecision): Buffer {
-  return Buffer.from(JSON.stringify({ detail: `Rate limit exceeded: ${decision.max} per 1 minute` }));
+function redisLink(client: Redis, logger: Logger): RedisLink {
+  let retryAt = 0;
+  let degraded = false;
+  const degrade = (error: unknown) => {
+    if (degraded) return;
+    degraded = true;
+    logger.warn({ err: error }, 'rate limits: Redis cannot decide, deciding in this process until it answers again');
+  };
+  return {
+    client,
+    usable: () => {
+      if (client.status === 'ready') return Date.now() >= retryAt;
+      degrade(new Error(`redis connection is ${client.status}`));
+      return false;
+    },
+    healthy: () => client.status === 'ready' && !degraded,
+    failed(error) {
+      retryAt = Date.now() + RETRY_REDIS_AFTER_MS;
+      degrade(error);
+    },
+    answered() {
+      if (!degraded) return;
+      degraded = false;
+      logger.info('rate limits: Redis answers again, limits are shared again');
+    },
+  };
 }
 
-function after<T, U>(value: Maybe<T>, next: (value: T) => Maybe<U>): Maybe<U> {
-  return value instanceof Promise ? value.then(next) : next(value);
+function limitMiddleware(spec: LimitSpec, link: RedisLink | undefined, metrics: RateLimitMetrics | undefined): Middleware {
+  const options = {
+    duration: WINDOW_MS,
+    max: spec.max,
+    namespace: spec.namespace,
+    id: spec.id,
+    errorMessage: { detail: `Rate limit exceeded: ${spec.max} per 1 minute` },
+    ...(metrics ? { onLimited: () => metrics.rejected(spec.name) } : {}),
+  };
+  const memory = ratelimit({ ...options, driver: 'memory', db: new WindowMap(WINDOW_MS) } satisfies RateLimitOptions);
+  const shared = link ? ratelimit({ ...options, driver: 'redis', db: link.client } satisfies RateLimitOptions) : undefined;
+
+  return async (ctx: Context, next: Next) => {
+    const before = spec.figures === 'on-refusal' ? FIGURES.map((name) => ctx.res.getHeader(name)) : undefined;
+    let passed = false;
+    const onward = () => {
+      passed = true;
+      if (before === undefined) wholeReset(ctx);
+      else FIGURES.forEach((name, i) => ctx.res.setHeader(name, String(before[i])));
+      return next();
+    };
+    if (shared !== undefined && link!.usable()) {
+      try {
+        await shared(ctx, onward);
+        link!.answered();
+      } catch (error) {
+        // An error from further down the chain is not the limiter's: it goes up as it is.
+        if (passed) throw error;
+        link!.failed(error);
+        await memory(ctx, onward);
+      }
+    } else {
+      await memory(ctx, onward);
+    }
+    if (!passed) shapeRefusal(ctx);
+  };
+}
+
+/**
+ * The memory driver gives the reset time with a fraction of a second; the contract wants whole seconds. (Read and
+ * written on Node's response directly: Koa's `response.get` copies every header, this runs on every request.)
+ */
+function wholeReset(ctx: Context): void {
+  // koa-ratelimit sets its figures as numbers, which Koa keeps as they are.
+  const reset = ctx.res.getHeader(RESET);
+  if (typeof reset === 'number' && !Number.isInteger(reset)) ctx.res.setHeader(RESET, String(Math.floor(reset)));
+}
+
+/**
+ * koa-ratelimit truncates `Retry-After` towards zero, so it says 0 in the window's last second; it must say at least
+ * 1, and never more than the window, counted from the exact reset time.
+ */
+function shapeRefusal(ctx: Context): void {
+  const refusal = ctx.state['rateLimit'] as RateLimitRefusal | undefined;
+  const reset = refusal?.headers[RESET];
+  if (reset === undefined) return;
+  ctx.set(RESET, String(Math.floor(reset)));
+  ctx.set('Retry-After', String(Math.min(WINDOW_SECONDS, Math.max(1, Math.ceil(reset - Date.now() / 1000)))));
 }

@@ -9,7 +9,7 @@ import type { CommandService } from '../command-service.ts';
 import { DomainError } from '../domain/domain-error.ts';
 import { CatalogueFileError } from '../import/catalogue-validation.ts';
 import { adminRouter } from './admin-routes.ts';
-import { parseApiKeys } from './api-keys.ts';
+import { adminAuth, type AuthFailureMetrics } from './require-scope.ts';
 import { HttpError } from './json-body.ts';
 
 const DOMAIN_STATUS = { not_found: 404, conflict: 409, invalid: 422 } as const;
@@ -21,9 +21,15 @@ function clientError(error: unknown): { status: number; body: object } | null {
   return null;
 }
 
-export function createAdminApp(service: CommandService, config: Pick<Config, 'ADMIN_API_KEYS'>, logger: Logger): Koa {
-  const keys = parseApiKeys(config.ADMIN_API_KEYS);
-  const router = adminRouter(service, keys);
+export interface AdminAppOptions {
+  /** Counts failed authentications, e.g. into the metrics of the process. */
+  authMetrics?: AuthFailureMetrics;
+}
+
+export function createAdminApp(
+  service: CommandService, config: Pick<Config, 'ADMIN_API_KEYS' | 'ADMIN_AUTH_FAILURES_PER_MINUTE'>, logger: Logger, options: AdminAppOptions = {},
+): Koa {
+  const router = adminRouter(service, adminAuth(config, options.authMetrics));
   const app = new Koa();
   app.use(async (ctx, next) => {
     const started = Date.now();
@@ -44,6 +50,8 @@ export function createAdminApp(service: CommandService, config: Pick<Config, 'AD
         ctx.body = { detail: 'Internal Server Error' };
       }
     }
+    // Answered before the body was read (401, 413, 429): close rather than drain whatever the client still sends.
+    if (!ctx.req.complete) ctx.set('Connection', 'close');
     logger.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Date.now() - started }, 'admin request');
   });
   app.use(router.routes());

@@ -3,40 +3,13 @@
  * 401/403 without anything parsed or written; each answers the appended position, so a caller can wait for it.
  */
 import Router from '@koa/router';
-import type { Context, Next } from 'koa';
-import { createHash } from 'node:crypto';
+import type { Context } from 'koa';
 import { eurosToCents } from '../../shared/money/cents.ts';
-import type { CommandOptions, CommandService } from '../command-service.ts';
+import type { CommandService } from '../command-service.ts';
 import { importCatalogue } from '../import/import-catalogue.ts';
 import { checkBody, PriceBody, RegisterSerialBody, StockBody } from './admin-bodies.ts';
-import { presentedKey, type AdminScope, type ApiKeyRing } from './api-keys.ts';
+import { requireScope, type AdminAuth, type AdminState } from './require-scope.ts';
 import { ADMIN_BODY_LIMIT, HttpError, IMPORT_BODY_LIMIT, readJsonBody } from './json-body.ts';
-
-/** Set by `requireScope`: who the events will name as actor, and the request's correlation id. */
-interface AdminState {
-  commandOptions: CommandOptions;
-}
-
-/** A short, non-reversible tag of the key, so the history says which key acted without holding the key. */
-const keyTag = (key: string) => createHash('sha256').update(key).digest('hex').slice(0, 12);
-
-function requireScope(keys: ApiKeyRing, scope: AdminScope) {
-  return async (ctx: Context, next: Next) => {
-    const key = presentedKey(ctx.headers);
-    const scopes = keys.scopesOf(key);
-    if (!scopes) {
-      ctx.set('WWW-Authenticate', 'Bearer');
-      throw new HttpError(401, 'a valid API key is required (Authorization: Bearer KEY or X-API-Key)');
-    }
-    if (!scopes.has(scope)) throw new HttpError(403, `this API key lacks the ${scope} scope`);
-    const requestId = ctx.get('X-Request-Id');
-    (ctx.state as AdminState).commandOptions = {
-      actor: `admin-api:${keyTag(key as string)}`,
-      ...(/^[\w.-]{1,100}$/.test(requestId) ? { correlationId: requestId } : {}),
-    };
-    await next();
-  };
-}
 
 const optionsOf = (ctx: Context) => (ctx.state as AdminState).commandOptions;
 const param = (ctx: Context, name: string) => String((ctx as unknown as { params: Record<string, string> }).params[name]);
@@ -49,10 +22,10 @@ function euros(value: number): number {
   }
 }
 
-export function adminRouter(service: CommandService, keys: ApiKeyRing): Router {
+export function adminRouter(service: CommandService, auth: AdminAuth): Router {
   const router = new Router({ prefix: '/admin' });
-  const serials = requireScope(keys, 'serials');
-  const catalogue = requireScope(keys, 'catalogue');
+  const serials = requireScope(auth, 'serials');
+  const catalogue = requireScope(auth, 'catalogue');
   const body = (ctx: Context, limit = ADMIN_BODY_LIMIT) => readJsonBody(ctx.req, limit);
 
   router.post('/serials', serials, async (ctx) => {

@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { sqliteEventFile } from '../../shared/adapters/event-store.factory.ts';
 import type { CliContext } from '../cli/cli-context.ts';
+import type { ProgressScale } from './audit-progress.ts';
 import type { AuditRecord } from './audit-record.ts';
 import { recomputedLinkedRecords, sqliteLinkedRecords, type LinkedRecord } from './linked-history.ts';
 import { openSqliteAuditHistory } from './sqlite-audit-reader.ts';
@@ -18,8 +19,8 @@ export class AuditError extends Error {
 }
 
 export interface HistorySource<T> {
-  /** Events to expect (for progress); approximate for stores whose positions are not contiguous. */
-  total: number;
+  /** What progress is measured against: the events to expect where they can be counted, else the positions. */
+  scale: ProgressScale;
   records: Iterable<T> | AsyncIterable<T>;
   close(): void;
 }
@@ -28,10 +29,10 @@ export async function linkedHistory(context: CliContext, after: number): Promise
   const config = context.config();
   if (config.EVENTSTORE_URL) {
     const store = await context.store();
-    return { total: Math.max((await store.headPosition()) - after, 0), records: recomputedLinkedRecords(store, after), close: () => {} };
+    return { scale: { from: after, head: await store.headPosition() }, records: recomputedLinkedRecords(store, after), close: () => {} };
   }
   const history = openSqliteHistory(sqliteEventFile(config));
-  return { total: history.count(after), records: sqliteLinkedRecords(history, after), close: () => history.close() };
+  return { scale: { events: history.count(after) }, records: sqliteLinkedRecords(history, after), close: () => history.close() };
 }
 
 /** The stored records of the live store: only the SQLite store keeps the chain. */
@@ -41,7 +42,7 @@ export function liveRecords(context: CliContext): HistorySource<AuditRecord> {
     throw new AuditError('the EventStoreDB store keeps no hash chain to verify: export it and keep the export\'s head hash, then verify exports');
   }
   const history = openSqliteHistory(sqliteEventFile(config));
-  return { total: history.count(0), records: history.records(0), close: () => history.close() };
+  return { scale: { events: history.count(0) }, records: history.records(0), close: () => history.close() };
 }
 
 function openSqliteHistory(file: string) {

@@ -11,7 +11,7 @@ import type { CliContext } from '../cli/cli-context.ts';
 import type { CliModule } from '../cli/cli-module.ts';
 import { startProgress, stderrProgress } from './audit-progress.ts';
 import { AuditError, linkedHistory, liveRecords, type HistorySource } from './audit-sources.ts';
-import { countLines, exportHistory, readExportFile, verifyRecords, type ExportSummary } from './chain-audit.ts';
+import { countLines, exportHistory, readExportFile, verifyRecords, type ExportSummary, type OnEvent } from './chain-audit.ts';
 import { projectionsAuditCommand } from './projections-audit.command.ts';
 import type { VerifyOutcome } from './chain-verifier.ts';
 
@@ -44,10 +44,10 @@ function lineSink(context: CliContext, file: string | undefined) {
 async function runExport(context: CliContext, options: { from: number; out?: string }): Promise<void> {
   const source = await linkedHistory(context, options.from);
   const sink = lineSink(context, options.out);
-  const progress = startProgress('export', source.total, stderrProgress(context.note));
+  const progress = startProgress('export', source.scale, stderrProgress(context.note));
   let summary: ExportSummary;
   try {
-    summary = await exportHistory(source.records, sink.write, (done) => progress.update(done));
+    summary = await exportHistory(source.records, sink.write, (done, position) => progress.update(done, position));
   } finally {
     progress.stop();
     await sink.end();
@@ -59,11 +59,11 @@ async function runExport(context: CliContext, options: { from: number; out?: str
 }
 
 async function checked<T>(
-  context: CliContext, source: HistorySource<T>, run: (onEvent: (done: number) => void) => Promise<VerifyOutcome>,
+  context: CliContext, source: HistorySource<T>, run: (onEvent: OnEvent) => Promise<VerifyOutcome>,
 ): Promise<VerifyOutcome> {
-  const progress = startProgress('verify', source.total, stderrProgress(context.note));
+  const progress = startProgress('verify', source.scale, stderrProgress(context.note));
   try {
-    return await run((done) => progress.update(done));
+    return await run((done, position) => progress.update(done, position));
   } finally {
     progress.stop();
     source.close();
@@ -90,7 +90,7 @@ function reportOutcome(context: CliContext, outcome: VerifyOutcome, what: string
 async function runVerify(context: CliContext, file: string | undefined, options: { live?: boolean; expectHead?: Buffer }): Promise<void> {
   if (Boolean(file) === Boolean(options.live)) throw new AuditError('audit verify: give either an export FILE or --live');
   if (file) {
-    const source = { total: await countLines(file), records: readExportFile(file), close: () => {} };
+    const source = { scale: { events: await countLines(file) }, records: readExportFile(file), close: () => {} };
     const outcome = await checked(context, source, (onEvent) => verifyRecords(source.records, { allowAnchors: true, expectedHead: options.expectHead }, onEvent));
     reportOutcome(context, outcome, file);
     return;

@@ -18,9 +18,11 @@ export interface ExportSummary {
 }
 
 type Records<T> = Iterable<T> | AsyncIterable<T>;
+/** Told after each event: how many were handled, and the position of the last one. */
+export type OnEvent = (done: number, position: number) => void;
 
 export async function exportHistory(
-  records: Records<LinkedRecord>, write: (line: string) => void | Promise<void>, onEvent: (done: number) => void = () => {},
+  records: Records<LinkedRecord>, write: (line: string) => void | Promise<void>, onEvent: OnEvent = () => {},
 ): Promise<ExportSummary> {
   const summary: ExportSummary = { count: 0, first: null, last: null, headChainHash: null };
   for await (const { record, links } of records) {
@@ -29,20 +31,20 @@ export async function exportHistory(
     summary.first ??= record.position;
     summary.last = record.position;
     summary.headChainHash = toHex(record.chain_hash);
-    onEvent(summary.count);
+    onEvent(summary.count, record.position);
   }
   return summary;
 }
 
 /** Checks records in the order given and stops at the first broken link. */
 export async function verifyRecords(
-  records: Records<AnchoredRecord>, options: VerifierOptions = {}, onEvent: (done: number) => void = () => {},
+  records: Records<AnchoredRecord>, options: VerifierOptions = {}, onEvent: OnEvent = () => {},
 ): Promise<VerifyOutcome> {
   const verifier = new ChainVerifier(options);
   let done = 0;
   for await (const record of records) {
     if (verifier.push(record)) break;
-    onEvent((done += 1));
+    onEvent((done += 1), record.position);
   }
   return verifier.result();
 }

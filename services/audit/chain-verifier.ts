@@ -45,6 +45,11 @@ export class ChainVerifier {
   private anchor: VerifyOutcome['anchor'] = null;
   private broken: ChainBreak | null = null;
   private headSeen = false;
+  /**
+   * Whether every step between the positions checked so far was 1 (null before the second record). Only then is a
+   * gap in positions a sign of a removed event: EventStoreDB positions are log offsets and always leave gaps.
+   */
+  private consecutive: boolean | null = null;
 
   constructor(private readonly options: VerifierOptions = {}) {}
 
@@ -57,6 +62,7 @@ export class ChainVerifier {
       return this.broken;
     }
     this.tips.set(record.stream, { revision: record.revision, hash: record.stream_hash });
+    if (this.previous) this.consecutive = (this.consecutive ?? true) && record.position === this.previous.position + 1;
     this.previous = { position: record.position, chain: record.chain_hash };
     if (this.options.expectedHead?.equals(record.chain_hash)) this.headSeen = true;
     this.checked += 1;
@@ -124,7 +130,9 @@ export class ChainVerifier {
     if (!this.previous) {
       return 'the chain hash does not start the chain: the first events of the history were removed or replaced';
     }
-    const gap = record.position - this.previous.position > 1 ? ` (positions jump from ${this.previous.position})` : '';
+    const gap = this.consecutive && record.position - this.previous.position > 1
+      ? ` (positions jump from ${this.previous.position} after running consecutively)`
+      : '';
     return `the chain hash does not follow from the previous event at position ${this.previous.position}${gap}: an event between them was removed, or one was inserted or moved`;
   }
 }

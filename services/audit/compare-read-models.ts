@@ -3,6 +3,7 @@
  * (or any two stores). Key order does not matter (a document back from MongoDB need not keep it); everything else
  * does. Pure over the ReadStore port, so it runs alike on MongoDB and in the embedded server's memory.
  */
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { ReadStore, StoredDoc } from '../../shared/ports/read-store.ts';
 import type { ReadCollection } from '../../shared/read-models/documents.ts';
 
@@ -20,6 +21,9 @@ export type Difference =
 
 /** The read collections the projections write (checkpoints carry times and are compared by position instead). */
 export const PROJECTED_COLLECTIONS: readonly ReadCollection[] = ['watches', 'collections', 'configurators', 'serials'];
+
+/** Documents compared between two turns of the event loop. */
+const COMPARE_SLICE = 500;
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -39,9 +43,15 @@ export function fieldDifferences(live: unknown, shadow: unknown, path = '', out:
   return out;
 }
 
-async function byId(store: ReadStore, collection: ReadCollection): Promise<Map<string, StoredDoc>> {
-  const docs = await store.find<StoredDoc>(collection, {}, { sort: { _id: 1 } });
-  return new Map(docs.map((doc) => [doc._id, doc]));
+/**
+ * Ids in code-unit order. The store already sorts by `_id`, so sorting again only settles any collation difference
+ * and costs one pass.
+ */
+const byIdOrder = (a: StoredDoc, b: StoredDoc) => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0);
+
+async function sortedById(store: ReadStore, collection: ReadCollection): Promise<StoredDoc[]> {
+  // A copy: a store may hand out the array it caches.
+  return [...(await store.find<StoredDoc>(collection, {}, { sort: { _id: 1 } }))].sort(byIdOrder);
 }
 
 /** Every difference between the two stores over `collections`, by collection then id. Empty when they agree. */
@@ -50,16 +60,25 @@ export async function compareReadModels(
 ): Promise<Difference[]> {
   const differences: Difference[] = [];
   for (const collection of collections) {
-    const [liveDocs, shadowDocs] = await Promise.all([byId(live, collection), byId(shadow, collection)]);
-    const ids = [...new Set([...liveDocs.keys(), ...shadowDocs.keys()])].sort();
-    for (const id of ids) {
-      const liveDoc = liveDocs.get(id);
-      const shadowDoc = shadowDocs.get(id);
-      if (!liveDoc) differences.push({ collection, id, kind: 'missing_in_live' });
-      else if (!shadowDoc) differences.push({ collection, id, kind: 'only_in_live' });
-      else {
+    const [liveDocs, shadowDocs] = await Promise.all([sortedById(live, collection), sortedById(shadow, collection)]);
+    // One walk over both sorted lists: no index of either, so no long pause building one.
+    let [l, s] = [0, 0];
+    for (let step = 1; l < liveDocs.length || s < shadowDocs.length; step += 1) {
+      // Inside a serving process (the embedded audit), let requests in between slices of the comparison.
+      if (step % COMPARE_SLICE === 0) await yieldToEventLoop();
+      const liveDoc = liveDocs[l];
+      const shadowDoc = shadowDocs[s];
+      const order = !liveDoc ? 1 : !shadowDoc ? -1 : byIdOrder(liveDoc, shadowDoc);
+      if (order > 0) {
+        differences.push({ collection, id: shadowDoc!._id, kind: 'missing_in_live' });
+        s += 1;
+      } else if (order < 0) {
+        differences.push({ collection, id: liveDoc!._id, kind: 'only_in_live' });
+        l += 1;
+      } else {
         const fields = fieldDifferences(liveDoc, shadowDoc);
-        if (fields.length > 0) differences.push({ collection, id, kind: 'different', fields });
+        if (fields.length > 0) differences.push({ collection, id: liveDoc!._id, kind: 'different', fields });
+        [l, s] = [l + 1, s + 1];
       }
     }
   }

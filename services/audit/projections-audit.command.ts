@@ -5,11 +5,14 @@
  */
 import { Option, type Command } from 'commander';
 import { createReadStore } from '../../shared/adapters/read-store.factory.ts';
-import { PROJECTION_NAMES, selectProjections } from '../../projector/projections/index.ts';
+import { PROJECTION_NAMES, selectProjections } from '../../shared/projections/index.ts';
+import type { Config } from '../../shared/config/config.ts';
 import type { CliContext } from '../cli/cli-context.ts';
+import { firstKeyWithScope } from '../admin/api-keys.ts';
 import { rebuildProgress, stderrProgress } from './audit-progress.ts';
 import { AuditError } from './audit-sources.ts';
 import { describeDifference } from './compare-read-models.ts';
+import { formatMark, HISTORY_PARAMETER, historyMark } from './history-mark.ts';
 import { auditProjections } from './projections-audit.ts';
 import { PROJECTIONS_AUDIT_PATH, type ProjectionsAuditReport } from './projections-audit.route.ts';
 
@@ -38,14 +41,31 @@ async function auditMongo(context: CliContext, names: string[] | undefined): Pro
   }
 }
 
+/** The history this configuration names, in words (never the connection string: it may carry credentials). */
+function describeStore(config: Config): string {
+  return config.EVENTSTORE_URL ? 'EVENTSTORE_URL' : `DATA_DIR ${config.DATA_DIR}`;
+}
+
 /** Embedded mode: the live read models are in the running server's memory, so the server runs the audit. */
 async function auditEmbedded(context: CliContext, server: string): Promise<ProjectionsAuditReport> {
+  // The server's own settings name the key: the first key of ADMIN_API_KEYS with the audit scope.
+  const key = firstKeyWithScope(context.config().ADMIN_API_KEYS, 'audit');
+  if (!key) throw new AuditError('the embedded audit needs a key with the audit scope in ADMIN_API_KEYS (key:audit)');
+  // The server must audit the history this configuration names, not whichever one it serves.
+  const mark = await historyMark(await context.store());
+  if (!mark) throw new AuditError(`the history at ${describeStore(context.config())} is empty: there is nothing to audit`);
+  const url = new URL(PROJECTIONS_AUDIT_PATH, server);
+  url.searchParams.set(HISTORY_PARAMETER, formatMark(mark));
   let response: Response;
   try {
-    response = await fetch(new URL(PROJECTIONS_AUDIT_PATH, server));
+    response = await fetch(url, { headers: { authorization: `Bearer ${key}` } });
   } catch {
     throw new AuditError(`no server answers on ${server}: start it (npm start) or set MONGODB_URL to audit MongoDB read models`);
   }
+  if (response.status === 412) {
+    throw new AuditError(`${server} serves another history than ${describeStore(context.config())}: start the server on that history or name its --server`);
+  }
+  if (response.status === 429) throw new AuditError(`${server} refused the audit: ${((await response.json()) as { detail: string }).detail}`);
   if (response.status !== 200 && response.status !== 409) throw new AuditError(`${server} answered ${response.status} to the audit`);
   return (await response.json()) as ProjectionsAuditReport;
 }

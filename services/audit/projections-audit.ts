@@ -8,9 +8,9 @@ import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.t
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
 import type { CheckpointDoc } from '../../shared/read-models/documents.ts';
-import { rebuild, type RebuildProgress } from '../../projector/rebuild.ts';
-import type { Projection } from '../../projector/projection.ts';
-import { PROJECTIONS } from '../../projector/projections/index.ts';
+import { rebuild, type RebuildProgress } from '../../shared/projections/rebuild.ts';
+import type { Projection } from '../../shared/projections/projection.ts';
+import { PROJECTIONS } from '../../shared/projections/index.ts';
 import { compareReadModels, type Difference } from './compare-read-models.ts';
 import { historyCut } from './history-cut.ts';
 
@@ -20,6 +20,8 @@ export interface ProjectionsAuditOptions {
   /** Defaults to every projection. */
   projections?: readonly Projection[];
   onProgress?: (progress: RebuildProgress) => void;
+  /** Events per rebuild batch (see `rebuild`); smaller batches give the event loop more turns. */
+  batchSize?: number;
 }
 
 export interface ProjectionsAudit {
@@ -55,6 +57,7 @@ async function project(options: ProjectionsAuditOptions, projections: readonly P
     await rebuild({
       eventStore: historyCut(options.eventStore, { position }), readStore: shadow, projections: group,
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      ...(options.batchSize ? { batchSize: options.batchSize } : {}),
     });
   }
 }

@@ -1,22 +1,22 @@
 /**
- * What the public API answers from a read store, built by the read API's own operation handlers and presenters
- * (requests validated by the very same schemas, so defaults and shapes cannot differ from the live API). Used on
- * a scratch store projected up to a point in time.
+ * What the public API answers from a read store, built by the very operations and presenters the read API serves
+ * (shared/public-api), requests validated by the same schemas, so defaults and shapes cannot differ from the live
+ * API. Used on a scratch store projected up to a point in time.
  */
 import type { Config } from '../../shared/config/config.ts';
 import { publicBrand } from '../../shared/brand.ts';
 import type { Language } from '../../shared/events/common.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
 import type { ConfiguratorDoc, SerialDoc } from '../../shared/read-models/documents.ts';
-import { catalogueOperation } from '../../read-api/operations/catalogue.operation.ts';
-import { collectionsOperation } from '../../read-api/operations/collections.operation.ts';
-import { publicOperations } from '../../read-api/operations/index.ts';
-import { toConfiguratorOptions } from '../../read-api/operations/options.operation.ts';
-import { priceOperation } from '../../read-api/operations/price.operation.ts';
-import type { Answer, OperationEnv, PublicOperation } from '../../read-api/operations/public-operation.ts';
-import { toVerification } from '../../read-api/operations/verify.operation.ts';
-import { compileRequestValidator, type RawRequest, type RequestValidator } from '../../read-api/validation/request-validator.ts';
-import { RequestValidationError } from '../../read-api/validation/validation-issue.ts';
+import { catalogueOperation } from '../../shared/public-api/operations/catalogue.operation.ts';
+import { collectionsOperation } from '../../shared/public-api/operations/collections.operation.ts';
+import { publicOperations } from '../../shared/public-api/operations/index.ts';
+import { toConfiguratorOptions } from '../../shared/public-api/operations/options.operation.ts';
+import { priceOperation } from '../../shared/public-api/operations/price.operation.ts';
+import type { Answer, OperationEnv, PublicOperation } from '../../shared/public-api/operations/public-operation.ts';
+import { toVerification } from '../../shared/public-api/operations/verify.operation.ts';
+import { compileRequestValidator, type RawRequest, type RequestValidator } from '../../shared/public-api/validation/request-validator.ts';
+import { RequestValidationError } from '../../shared/public-api/validation/validation-issue.ts';
 
 /** The largest page the catalogue operation allows. */
 const PAGE = 100;

@@ -3,12 +3,13 @@
  * The registry of `watchcat` command groups. To add commands (rebuild, audit, state-at, export), write a module
  * exporting a `CliModule` and add it to this list.
  */
-import { registerRebuildCommand } from '../../projector/rebuild.command.ts';
+import { registerRebuildCommand } from './rebuild.commands.ts';
 import { auditCommands } from '../audit/audit.commands.ts';
 import { stateAtCommands } from '../audit/state-at.commands.ts';
 import { catalogueCommands } from './catalogue.commands.ts';
 import type { CliModule } from './cli-module.ts';
 import { historyCommands } from './history.commands.ts';
+import { receiptCommands } from './receipt.commands.ts';
 import { serialCommands } from './serial.commands.ts';
 import { watchCommands } from './watch.commands.ts';
 
@@ -17,4 +18,5 @@ export const CLI_MODULES: readonly CliModule[] = [
   auditCommands,
   stateAtCommands,
   registerRebuildCommand,
+  receiptCommands,
 ];

@@ -9,6 +9,7 @@ import { createCliContext, type CliContext } from './cli-context.ts';
 import { CatalogueReadError } from './catalogue.commands.ts';
 import { AuditError } from '../audit/audit-sources.ts';
 import { CLI_MODULES } from './commands.ts';
+import { ReceiptError } from './receipt.commands.ts';
 
 export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
@@ -26,7 +27,7 @@ export function buildProgram(context: CliContext): Command {
 function report(error: unknown, context: CliContext): number {
   if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : EXIT_USAGE;
   const known = error instanceof DomainError || error instanceof CatalogueFileError || error instanceof CatalogueReadError
-    || error instanceof AuditError;
+    || error instanceof AuditError || error instanceof ReceiptError;
   const message = error instanceof Error ? error.message : String(error);
   context.note(`watchcat: ${known ? message : `failed: ${message}`}`);
   return EXIT_FAILURE;

@@ -10,6 +10,7 @@ import { badSurcharge } from '../domain/amounts.ts';
 import type { Decider, Decision } from '../domain/decider.ts';
 import { conflict, invalid, unknown } from '../domain/domain-error.ts';
 import { blankText } from '../domain/texts.ts';
+import { ownEntry } from '../domain/own-entry.ts';
 import { configuratorOf, type ConfiguratorCommand } from './configurator.commands.ts';
 import {
   evolveConfigurator, initialConfiguratorState, type ConfiguratorEvent, type ConfiguratorState,
@@ -31,7 +32,7 @@ export function decideConfigurator(
     case 'OfferOption': {
       const { option } = command;
       const category = state.categories[option.category];
-      if (category && option.code in category.options) return conflict(`${optionName(option)} is already offered`);
+      if (category && Object.hasOwn(category.options, option.code)) return conflict(`${optionName(option)} is already offered`);
       const problem = blankText('label', option.label) ?? badSurcharge('price', option.price_cents);
       if (problem) return problem;
       const offered: ConfiguratorEvent = { type: 'ConfiguratorOptionOffered', data: option };
@@ -40,7 +41,7 @@ export function decideConfigurator(
     }
     case 'RepriceOption': {
       const { option, price_cents } = command;
-      const current = state.categories[option.category]?.options[option.code];
+      const current = ownEntry(state.categories[option.category]?.options ?? {}, option.code);
       if (!current) return unknown('option', `${option.code} in category ${option.category} of collection ${collection}`);
       const problem = badSurcharge('price', price_cents);
       if (problem) return problem;
@@ -49,7 +50,7 @@ export function decideConfigurator(
     case 'WithdrawOption': {
       const { option } = command;
       const category = state.categories[option.category];
-      if (!category || !(option.code in category.options)) {
+      if (!category || !(Object.hasOwn(category.options, option.code))) {
         return unknown('option', `${option.code} in category ${option.category} of collection ${collection}`);
       }
       const others = Object.keys(category.options).length - 1;
@@ -61,14 +62,14 @@ export function decideConfigurator(
     case 'ChooseDefaultOption': {
       const { option } = command;
       const category = state.categories[option.category];
-      if (!category || !(option.code in category.options)) {
+      if (!category || !(Object.hasOwn(category.options, option.code))) {
         return unknown('option', `${option.code} in category ${option.category} of collection ${collection}`);
       }
       return category.defaultCode === option.code ? [] : [{ type: 'ConfiguratorDefaultChosen', data: option }];
     }
     case 'OfferAccessory': {
       const { accessory } = command;
-      if (accessory.code in state.accessories) return conflict(`${accessoryName(accessory)} is already offered`);
+      if (Object.hasOwn(state.accessories, accessory.code)) return conflict(`${accessoryName(accessory)} is already offered`);
       if (!Number.isInteger(accessory.max_quantity) || accessory.max_quantity < 1) {
         return invalid(`max quantity of ${accessoryName(accessory)} must be a whole number of at least 1, got ${accessory.max_quantity}`);
       }
@@ -78,7 +79,7 @@ export function decideConfigurator(
     }
     case 'RepriceAccessory': {
       const { accessory, unit_price_cents } = command;
-      const current = state.accessories[accessory.code];
+      const current = ownEntry(state.accessories, accessory.code);
       if (!current) return unknown('accessory', `${accessory.code} of collection ${collection}`);
       const problem = badSurcharge('unit price', unit_price_cents);
       if (problem) return problem;
@@ -86,7 +87,7 @@ export function decideConfigurator(
     }
     case 'WithdrawAccessory': {
       const { accessory } = command;
-      if (!(accessory.code in state.accessories)) return unknown('accessory', `${accessory.code} of collection ${collection}`);
+      if (!(Object.hasOwn(state.accessories, accessory.code))) return unknown('accessory', `${accessory.code} of collection ${collection}`);
       return [{ type: 'AccessoryWithdrawn', data: accessory }];
     }
     default:

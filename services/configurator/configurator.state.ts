@@ -1,5 +1,6 @@
 /** State of a configurator: the options of each offered category with its default, and the accessories. */
 import { assertNever, type CategoryKey, type EventOf, type LocalizedText } from '../../shared/events/index.ts';
+import { ownEntry } from '../domain/own-entry.ts';
 
 export type ConfiguratorEvent =
   | EventOf<'ConfiguratorOptionOffered'> | EventOf<'ConfiguratorOptionRepriced'> | EventOf<'ConfiguratorOptionWithdrawn'>
@@ -39,7 +40,7 @@ export function evolveConfigurator(state: ConfiguratorState, event: Configurator
     case 'ConfiguratorOptionRepriced': {
       const { category, code, price_cents } = event.data;
       return withCategory(state, category, (c) => {
-        const option = c.options[code];
+        const option = ownEntry(c.options, code);
         return option ? { ...c, options: { ...c.options, [code]: { ...option, price_cents } } } : c;
       });
     }
@@ -57,7 +58,7 @@ export function evolveConfigurator(state: ConfiguratorState, event: Configurator
       return { ...state, accessories: { ...state.accessories, [code]: { label, unit_price_cents, max_quantity } } };
     }
     case 'AccessoryRepriced': {
-      const accessory = state.accessories[event.data.code];
+      const accessory = ownEntry(state.accessories, event.data.code);
       if (!accessory) return state;
       const repriced = { ...accessory, unit_price_cents: event.data.unit_price_cents };
       return { ...state, accessories: { ...state.accessories, [event.data.code]: repriced } };

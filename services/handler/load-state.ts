@@ -1,12 +1,15 @@
 /** Folding one stream into its aggregate's state, and the port through which handlers and aggregates load states. */
 import type { DomainEvent } from '../../shared/events/index.ts';
-import type { ExpectedRevision, RecordedEvent } from '../../shared/ports/event-store.ts';
+import type { ExactRevision, RecordedEvent } from '../../shared/ports/event-store.ts';
 import type { Decider } from '../domain/decider.ts';
 
 export interface LoadedState<S> {
   state: S;
-  /** `no_stream` when the stream has no event yet, else the revision of its last event. */
-  expected: ExpectedRevision;
+  /**
+   * `no_stream` when the stream has no event yet, else the revision of its last event: always exact, since only
+   * an exact expectation makes an append safe to repeat on every engine (see `EventStore.append`).
+   */
+  expected: ExactRevision;
 }
 
 export type Folding<S, E extends DomainEvent> = Pick<Decider<never, S, E, never>, 'initialState' | 'evolve'>;

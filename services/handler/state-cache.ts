@@ -32,7 +32,7 @@ export function cachingStateLoader(store: EventStore, capacity = DEFAULT_CACHED_
   const cache = new Map<string, CachedState>();
 
   function remember(stream: string, decider: object, loaded: LoadedState<unknown>): void {
-    if (loaded.expected === 'no_stream' || loaded.expected === 'any') return;
+    if (loaded.expected === 'no_stream') return;
     const held = cache.get(stream);
     // A concurrent load of the same stream may have stored a newer state meanwhile: keep the newer one.
     if (held && held.decider === decider && held.revision > loaded.expected) return;

@@ -3,7 +3,7 @@
  * problem at once, with where it is), then what a schema cannot say: unique codes, references and serials, and at
  * most one default option per category.
  */
-import { Ajv } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { CATEGORY_KEYS } from '../../shared/events/index.ts';
 import { CatalogueFile } from '../catalogue/catalogue-file.ts';
@@ -16,7 +16,9 @@ export class CatalogueFileError extends Error {
 }
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-const validateShape = addFormats(new Ajv({ allErrors: true, strict: false })).compile(CatalogueFile as object);
+let shapeCompiled: ValidateFunction | undefined;
+/** Compiled on first use: only imports need it, and compiling it would slow every process start. */
+const shapeValidator = () => (shapeCompiled ??= addFormats(new Ajv({ allErrors: true, strict: false })).compile(CatalogueFile as object));
 
 function duplicates(values: string[], what: string): string[] {
   const seen = new Set<string>();
@@ -49,6 +51,7 @@ function semanticProblems(file: CatalogueFile): string[] {
 
 /** The file as a `CatalogueFile`, or `CatalogueFileError` listing every problem found. */
 export function validateCatalogueFile(candidate: unknown): CatalogueFile {
+  const validateShape = shapeValidator();
   if (!validateShape(candidate)) {
     const problems = (validateShape.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`);
     throw new CatalogueFileError(problems);

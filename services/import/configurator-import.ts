@@ -8,6 +8,7 @@ import type { ConfiguratorEntry } from '../catalogue/catalogue-file.ts';
 import type { CommandOptions, CommandService } from '../command-service.ts';
 import { sameData } from '../domain/changes.ts';
 import type { ImportTally } from './import-progress.ts';
+import { ownEntry } from '../domain/own-entry.ts';
 
 type OptionEntry = NonNullable<ConfiguratorEntry['categories'][string]>[number];
 
@@ -27,7 +28,7 @@ export async function importConfigurator(
     const current = state.categories[category]?.options ?? {};
     for (const option of defaultFirst(wanted)) {
       const key = { collection, category, code: option.code };
-      const existing = current[option.code];
+      const existing = ownEntry(current, option.code);
       if (!existing) {
         tally.record(await service.offerOption({ ...key, label: option.label, price_cents: option.price_cents }, options));
         continue;
@@ -38,7 +39,7 @@ export async function importConfigurator(
     await chooseDefault(service, collection, category, wanted, state.categories[category]?.defaultCode, tally, options);
   }
   for (const accessory of entry.accessories) {
-    const existing = state.accessories[accessory.code];
+    const existing = ownEntry(state.accessories, accessory.code);
     if (!existing) {
       tally.record(await service.offerAccessory({ collection, ...accessory }, options));
       continue;

@@ -5,7 +5,7 @@
  */
 import { assertValidEvent, InvalidEventError, upcast } from '../events/codec.ts';
 import type { EventMetadata } from '../events/metadata.ts';
-import type { NewEvent, RecordedEvent } from '../ports/event-store.ts';
+import type { ExpectedRevision, NewEvent, RecordedEvent } from '../ports/event-store.ts';
 
 /** An append reused event ids that are stored elsewhere, or only some of them: not a retry of one append. */
 export class EventIdConflictError extends Error {
@@ -23,6 +23,11 @@ export function assertValidBatch(stream: string, events: readonly NewEvent[]): v
     if (ids.has(event.id)) throw new EventIdConflictError(stream, `id ${event.id} appears twice in one append`);
     ids.add(event.id);
   }
+}
+
+/** Whether a stream at `current` meets the append's expectation. */
+export function expectationHolds(expected: ExpectedRevision, current: number | 'no_stream'): boolean {
+  return expected === 'any' || expected === current;
 }
 
 /** Upcasts and validates an event read from storage; `data` and `metadata` are already parsed. */

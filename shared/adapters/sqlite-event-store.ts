@@ -8,7 +8,7 @@ import {
   ConcurrencyError, type AppendResult, type EventStore, type ExpectedRevision, type NewEvent, type ReadAllOptions,
   type ReadStreamOptions, type RecordedEvent,
 } from '../ports/event-store.ts';
-import { assertValidBatch, EventIdConflictError, parseStoredJson, toRecordedEvent } from './event-records.ts';
+import { assertValidBatch, EventIdConflictError, expectationHolds, parseStoredJson, toRecordedEvent } from './event-records.ts';
 import { AppendFeed } from './sqlite/append-feed.ts';
 import { chainHash, GENESIS_HASH, streamHash } from './sqlite/event-hash.ts';
 import { openEventDatabase } from './sqlite/event-database.ts';
@@ -40,6 +40,7 @@ class SqliteEventStore implements EventStore {
   private readonly selectStream: Database.Statement<[string, number]>;
   private readonly selectAfter: Database.Statement<[number, number]>;
   private readonly selectHead: Database.Statement<[]>;
+  private readonly countAfterPosition: Database.Statement<[number]>;
   private readonly writeAppend: Database.Transaction<(stream: string, events: SerializedEvent[], expected: ExpectedRevision) => WriteOutcome>;
 
   constructor(private readonly db: Database.Database, pollMs: number) {
@@ -52,6 +53,7 @@ class SqliteEventStore implements EventStore {
     this.selectStream = db.prepare<[string, number]>(`${SELECT_EVENT} WHERE stream = ? AND revision > ? ORDER BY revision`).raw();
     this.selectAfter = db.prepare<[number, number]>(`${SELECT_EVENT} WHERE position > ? ORDER BY position LIMIT ?`).raw();
     this.selectHead = db.prepare<[]>('SELECT position FROM events ORDER BY position DESC LIMIT 1').pluck();
+    this.countAfterPosition = db.prepare<[number]>('SELECT count(*) FROM events WHERE position > ?').pluck();
     const dataVersion = db.prepare<[]>('PRAGMA data_version').pluck();
     this.feed = new AppendFeed(() => dataVersion.get() as number, pollMs);
     this.writeAppend = db.transaction((stream, events, expected) => this.appendInTransaction(stream, events, expected));
@@ -79,6 +81,10 @@ class SqliteEventStore implements EventStore {
     return (this.selectHead.get() as number | undefined) ?? 0;
   }
 
+  async countAfter(position: number): Promise<number> {
+    return this.countAfterPosition.get(position) as number;
+  }
+
   onAppended(listener: () => void): () => void {
     return this.feed.subscribe(listener);
   }
@@ -96,7 +102,7 @@ class SqliteEventStore implements EventStore {
 
     const head = this.streamHead.get(stream) as [number, Buffer] | undefined;
     const current = head ? head[0] : 'no_stream';
-    if (!holds(expected, current)) throw new ConcurrencyError(stream, expected, current);
+    if (!expectationHolds(expected, current)) throw new ConcurrencyError(stream, expected, current);
 
     let revision = head ? head[0] : -1;
     let previousStreamHash: Buffer = head ? head[1] : GENESIS_HASH;
@@ -134,11 +140,6 @@ class SqliteEventStore implements EventStore {
     }
     return result;
   }
-}
-
-function holds(expected: ExpectedRevision, current: number | 'no_stream'): boolean {
-  if (expected === 'any') return true;
-  return expected === current;
 }
 
 function isUniqueIdViolation(error: unknown): boolean {

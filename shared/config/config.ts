@@ -1,24 +1,34 @@
 /** Configuration from the environment, validated once at start. Every setting is documented in README.md. */
 import Type from 'typebox';
 import { Ajv } from 'ajv';
+import { parseTrustedProxies } from '../net/trusted-proxies.ts';
 
 const Env = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
   OPS_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 9464 }),
   ADMIN_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3100 }),
   HOST: Type.String({ default: '0.0.0.0' }),
+  /** The operations and admin ports are for operators: loopback unless told otherwise. */
+  OPS_HOST: Type.String({ default: '127.0.0.1' }),
+  ADMIN_HOST: Type.String({ default: '127.0.0.1' }),
+  /** Health endpoint of the projector and admin API processes; loopback, as only the container's healthcheck asks. */
+  HEALTH_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 9465 }),
+  HEALTH_HOST: Type.String({ default: '127.0.0.1' }),
   DATA_DIR: Type.String({ default: './data' }),
   EVENTSTORE_URL: Type.Optional(Type.String({ minLength: 1 })),
   MONGODB_URL: Type.Optional(Type.String({ minLength: 1 })),
   MONGODB_DB: Type.String({ default: 'watchcat' }),
   REDIS_URL: Type.Optional(Type.String({ minLength: 1 })),
-  TRUST_PROXY: Type.Boolean({ default: false }),
+  /** Proxies whose X-Forwarded-For is believed: addresses or CIDR ranges, comma-separated; `false`: none. */
+  TRUST_PROXY: Type.String({ default: 'false' }),
   RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 60 }),
   VERIFY_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 10 }),
   /** Verifications per minute over all clients together (enumeration protection on top of the per-IP limit). */
   VERIFY_GLOBAL_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 600 }),
   /** `key:scope` pairs separated by commas; scopes `catalogue` and `serials`. */
   ADMIN_API_KEYS: Type.String({ default: '' }),
+  /** Failed admin authentications a client may make per minute before it is answered 429 without its key checked. */
+  ADMIN_AUTH_FAILURES_PER_MINUTE: Type.Integer({ minimum: 1, default: 10 }),
   LOG_LEVEL: Type.Union(
     [Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'), Type.Literal('debug'),
       Type.Literal('trace'), Type.Literal('silent')],
@@ -26,7 +36,12 @@ const Env = Type.Object({
   ),
   /** Seed the demo catalogue when the event store is empty at start. */
   SEED_DEMO: Type.Boolean({ default: true }),
-  PUBLIC_BASE_URL: Type.String({ default: 'http://localhost:3000' }),
+  /** Absolute URL the public API is reached at; unset, links are root-relative (OpenAPI `servers` is `/`). */
+  PUBLIC_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://\\S+$' })),
+  /** Ed25519 private key (PKCS#8 PEM) signing answers; unset: a key file generated under DATA_DIR. */
+  RESPONSE_SIGNING_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  /** JWK Set of retired public keys still listed for old answers, each with `exp` (Unix seconds) when retired. */
+  RESPONSE_SIGNING_RETIRED_KEYS: Type.Optional(Type.String({ minLength: 1 })),
 });
 export type Config = Type.Static<typeof Env>;
 
@@ -37,9 +52,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const keys = Object.keys((Env as { properties: object }).properties);
   const candidate: Record<string, unknown> = {};
   for (const key of keys) if (env[key] !== undefined && env[key] !== '') candidate[key] = env[key];
-  if (!validate(candidate)) {
-    const problems = (validate.errors ?? []).map((e) => `${e.instancePath.slice(1) || 'config'} ${e.message}`);
-    throw new Error(`invalid configuration: ${problems.join('; ')}`);
-  }
+  const typed = validate(candidate);
+  const problems = [
+    ...(typed ? [] : (validate.errors ?? []).map((e) => `${e.instancePath.slice(1) || 'config'} ${e.message}`)),
+    ...settingProblems(candidate),
+  ];
+  if (problems.length > 0) throw new Error(`invalid configuration: ${problems.join('; ')}`);
   return candidate as Config;
+}
+
+/** What the schema cannot say about a well-typed configuration. */
+function settingProblems(candidate: Record<string, unknown>): string[] {
+  const problems: string[] = [];
+  try {
+    if (typeof candidate['TRUST_PROXY'] === 'string') parseTrustedProxies(candidate['TRUST_PROXY']);
+  } catch (error) {
+    problems.push((error as Error).message);
+  }
+  return problems;
 }

@@ -26,13 +26,25 @@ export const upcasters: Partial<Record<EventType, Record<number, Upcaster>>> = {
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 const ajv = addFormats(new Ajv({ allErrors: true, strict: false }));
-const dataValidators = new Map<string, ValidateFunction>(
-  EVENT_TYPES.map((type) => [type, ajv.compile(eventSchemas[type] as object)]),
-);
-const metadataValidator = ajv.compile(EventMetadata as object);
+const knownTypes: ReadonlySet<string> = new Set(EVENT_TYPES);
+// Compiled on first use: compiling every schema costs a few hundred milliseconds that a CLI call or a process
+// start would otherwise pay before doing anything.
+const dataValidators = new Map<string, ValidateFunction>();
+let metadataCompiled: ValidateFunction | undefined;
+
+function dataValidator(type: string): ValidateFunction | undefined {
+  if (!isEventType(type)) return undefined;
+  let validate = dataValidators.get(type);
+  if (!validate) dataValidators.set(type, (validate = ajv.compile(eventSchemas[type] as object)));
+  return validate;
+}
+
+function metadataValidator(): ValidateFunction {
+  return (metadataCompiled ??= ajv.compile(EventMetadata as object));
+}
 
 export function isEventType(type: string): type is EventType {
-  return dataValidators.has(type);
+  return knownTypes.has(type);
 }
 
 function problemsOf(validate: ValidateFunction): string {
@@ -41,10 +53,11 @@ function problemsOf(validate: ValidateFunction): string {
 
 /** Throws `InvalidEventError` unless `type`, `data` and `metadata` match the current schemas. */
 export function assertValidEvent(type: string, data: unknown, metadata: unknown): asserts data is DomainEvent['data'] {
-  const validate = dataValidators.get(type);
+  const validate = dataValidator(type);
   if (!validate) throw new InvalidEventError(type, 'unknown event type');
   if (!validate(data)) throw new InvalidEventError(type, problemsOf(validate));
-  if (!metadataValidator(metadata)) throw new InvalidEventError(type, `metadata: ${problemsOf(metadataValidator)}`);
+  const validateMetadata = metadataValidator();
+  if (!validateMetadata(metadata)) throw new InvalidEventError(type, `metadata: ${problemsOf(validateMetadata)}`);
 }
 
 /** Brings stored data up to the current schema version, then validates it. */

@@ -5,10 +5,13 @@
 import type { DomainEvent } from '../events/index.ts';
 import type { EventMetadata } from '../events/metadata.ts';
 
-/** Where an append expects the stream to be: anywhere, not yet existing, or at exactly this revision. */
-export type ExpectedRevision = 'any' | 'no_stream' | number;
+/** Where an append expects the stream to be: not yet existing, or at exactly this revision. */
+export type ExactRevision = 'no_stream' | number;
 
-/** An event to append. `id` (a UUID) makes a retried append idempotent. */
+/** Where an append expects the stream to be: anywhere, or exactly somewhere. */
+export type ExpectedRevision = 'any' | ExactRevision;
+
+/** An event to append. `id` is a UUID; what a repeated id does depends on the engine (see `EventStore.append`). */
 export type NewEvent = DomainEvent & { id: string; metadata: EventMetadata };
 
 /** An event as stored, validated and upcast to the current schema. */
@@ -17,7 +20,10 @@ export type RecordedEvent = DomainEvent & {
   stream: string;
   /** 0-based index of the event in its stream. */
   revision: number;
-  /** Global order over the whole history; strictly increasing, not necessarily contiguous. */
+  /**
+   * Global order over the whole history; strictly increasing, not necessarily contiguous (EventStoreDB positions
+   * are log offsets): a difference of positions is not a number of events.
+   */
   position: number;
   metadata: EventMetadata;
 };
@@ -53,8 +59,19 @@ export interface EventStore {
   /**
    * Appends atomically: all events or none. Rejects with `InvalidEventError` when an event (data or metadata)
    * breaks its schema, and with `ConcurrencyError` when `expected` does not hold; either way nothing is written.
-   * Appending again events whose ids are already stored in that stream, in the same order, writes nothing and
-   * answers the original result.
+   * Appending no events writes nothing and answers the stream's revision (-1 when it does not exist) and the
+   * head, once `expected` holds.
+   *
+   * Repeated event ids. What holds on both engines: appending again, with the same *exact* expectation, the
+   * events an earlier append wrote right after that revision, same ids in the same order, writes nothing and
+   * answers the original result. Nothing more is promised on both:
+   * - SQLite checks ids against every stored event: any repeated batch is recognised whatever `expected` says;
+   *   an id stored in another stream, or a batch repeating only some ids, is refused with `EventIdConflictError`.
+   * - EventStoreDB, with `any`, checks ids only against a bounded in-memory cache of recent writes: an older
+   *   batch is written again. It does not look at other streams (the ids are written a second time there), and
+   *   a partly repeated batch comes back as a `ConcurrencyError` rather than an id conflict.
+   * The command handlers therefore append at an exact revision with fresh ids on every attempt, and never count
+   * on ids to make a retry harmless: a refused attempt is decided again against the stream as it now is.
    */
   append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
   /**
@@ -67,8 +84,15 @@ export interface EventStore {
   /** Position of the newest event, 0 when the store is empty. */
   headPosition(): Promise<number>;
   /**
+   * Number of events after `position`, where the engine counts them cheaply (SQLite). Absent on EventStoreDB:
+   * its positions are log offsets, so no difference of positions is a number of events.
+   */
+  countAfter?(position: number): Promise<number>;
+  /**
    * Calls `listener` (without arguments) soon after new events are stored, by this process or another one.
-   * It only signals: readers then read from their own checkpoint. Returns a function that stops the feed.
+   * It only signals: readers then read from their own checkpoint, so a signal with nothing new behind it (the
+   * EventStoreDB feed gives one each time its subscription goes live) costs one empty read. Returns a function
+   * that stops the feed.
    */
   onAppended(listener: () => void): () => void;
   close(): Promise<void>;

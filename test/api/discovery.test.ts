@@ -6,7 +6,9 @@ import { expect } from 'chai';
 import { loadConfig } from '../../shared/config/config.ts';
 import { discoveryRoutes } from '../../read-api/discovery/discovery-routes.ts';
 import { BRAND } from '../../shared/brand.ts';
-import { publicOperations } from '../../read-api/operations/index.ts';
+import { publicOperations } from '../../shared/public-api/operations/index.ts';
+import { testSigningKeys } from '../support/signing-keys.ts';
+import { CONTRACT_OPERATIONS } from '../support/contract-answers.ts';
 
 describe('discovery files and /docs', () => {
   let server: Server;
@@ -16,7 +18,7 @@ describe('discovery files and /docs', () => {
 
   before(async () => {
     const app = new Koa();
-    app.use(discoveryRoutes({ operations: publicOperations, config }));
+    app.use(discoveryRoutes({ operations: publicOperations, config, jwks: (await testSigningKeys()).jwks }));
     server = app.listen(0, '127.0.0.1');
     await once(server, 'listening');
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -31,9 +33,27 @@ describe('discovery files and /docs', () => {
     expect(text.split('\n')[0]).to.equal(`# ${BRAND.name}`);
     expect(text).to.match(/^> .+/m);
     expect(text).to.match(/^## Operations$/m);
-    for (const op of publicOperations) expect(text).to.include(`](https://api.aurele.example${op.path.replace(/:(\w+)/g, '{$1}')})`);
+    for (const op of CONTRACT_OPERATIONS) expect(text).to.include(`](https://api.aurele.example${op.path})`);
     for (const file of ['/llms-full.txt', '/.well-known/openapi-public.json', '/.well-known/ai-brief.json', '/docs']) {
       expect(text).to.include(`(https://api.aurele.example${file})`);
+    }
+  });
+
+  it('links root-relative paths when PUBLIC_BASE_URL is not set, never a guessed host (issue 11, item 4)', async () => {
+    const app = new Koa();
+    app.use(discoveryRoutes({ operations: publicOperations, config: loadConfig({ PORT: '3010' }), jwks: (await testSigningKeys()).jwks }));
+    const own = app.listen(0, '127.0.0.1');
+    await once(own, 'listening');
+    try {
+      const at = `http://127.0.0.1:${(own.address() as AddressInfo).port}`;
+      const llms = await (await fetch(`${at}/llms.txt`)).text();
+      expect(llms).to.include('](/llms-full.txt)');
+      expect(llms).not.to.match(/localhost|https?:/);
+      const brief = (await (await fetch(`${at}/.well-known/ai-brief.json`)).json()) as { api: { base_url: string; openapi: string } };
+      expect(brief.api).to.include({ base_url: '/', openapi: '/.well-known/openapi-public.json' });
+    } finally {
+      own.closeAllConnections();
+      own.close();
     }
   });
 
@@ -41,7 +61,7 @@ describe('discovery files and /docs', () => {
     const answer = await get('/llms-full.txt');
     expect(answer.headers.get('content-type')).to.equal('text/plain; charset=utf-8');
     const text = await answer.text();
-    for (const op of publicOperations) expect(text).to.include(`## ${op.method} ${op.path.replace(/:(\w+)/g, '{$1}')}`);
+    for (const op of CONTRACT_OPERATIONS) expect(text).to.include(`## ${op.method} ${op.path}`);
     for (const name of ['lang', 'collection', 'search', 'min_price', 'max_price', 'in_stock', 'sort', 'limit', 'offset', 'reference', 'serial']) {
       expect(text).to.include(`\`${name}\``);
     }
@@ -57,7 +77,7 @@ describe('discovery files and /docs', () => {
     expect(answer.headers.get('content-type')).to.equal('application/json; charset=utf-8');
     const document = await answer.json() as { openapi: string; paths: object };
     expect(document.openapi).to.equal('3.1.0');
-    expect(Object.keys(document.paths)).to.have.length(7);
+    expect(Object.keys(document.paths)).to.have.members([...new Set(CONTRACT_OPERATIONS.map((op) => op.path))]);
   });
 
   it('serves the brand brief with offers, languages, policies and links', async () => {
@@ -65,7 +85,7 @@ describe('discovery files and /docs', () => {
     expect(answer.headers.get('content-type')).to.equal('application/json; charset=utf-8');
     const brief = await answer.json() as any;
     expect(brief.brand.name).to.equal(BRAND.name);
-    expect(brief.offers.map((o: { id: string }) => o.id)).to.have.members(publicOperations.map((op) => op.id));
+    expect(brief.offers.map((o: { method: string; path: string }) => `${o.method} ${o.path}`)).to.have.members(CONTRACT_OPERATIONS.map((op) => `${op.method} ${op.path}`));
     expect(brief.languages).to.deep.equal(['en', 'fr']);
     expect(brief.policies.read_only).to.equal(true);
     expect(brief.policies.customer_data).to.match(/^none/);
@@ -105,7 +125,8 @@ describe('discovery files and /docs', () => {
   });
 
   it('serves no package file outside the list the page needs', async () => {
-    for (const name of ['package.json', 'index.html', '..%2F..%2Fpackage.json', 'swagger-initializer.js']) {
+    // Built-in names of a plain object too (issue 17, finding 7): they once reached readFileSync and gave 500.
+    for (const name of ['package.json', 'index.html', '..%2F..%2Fpackage.json', 'swagger-initializer.js', 'constructor', '__proto__', 'toString', 'hasOwnProperty']) {
       expect((await get(`/docs/assets/${name}`)).status, name).to.equal(404);
     }
   });

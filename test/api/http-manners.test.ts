@@ -4,6 +4,7 @@ import type Koa from 'koa';
 import { postJson, send } from '../support/http.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 import { checkpoint, putAll } from './support/catalogue-fixture.ts';
+import { RequestValidationError } from '../../shared/public-api/validation/validation-issue.ts';
 
 describe('HTTP manners of the public app', () => {
   const seen = { general: [] as string[], verify: [] as string[] };
@@ -14,9 +15,14 @@ describe('HTTP manners of the public app', () => {
     ctx.body = '# Maison Test';
     return undefined;
   };
+  /** An error whose own answer cannot be built: JSON has no BigInt. */
+  const unanswerable: Koa.Middleware = (ctx, next) => {
+    if (ctx.path !== '/unanswerable') return next();
+    throw new RequestValidationError([{ type: 'less_than_equal', loc: ['body'], msg: 'x', input: 1, ctx: { le: 10n } }]);
+  };
   let app: TestApp;
   before(async () => {
-    app = await startTestApp({ rateLimits: { general: counting(seen.general), verify: counting(seen.verify) }, extraRoutes: [llms] });
+    app = await startTestApp({ rateLimits: { general: counting(seen.general), verify: counting(seen.verify) }, extraRoutes: [llms, unanswerable] });
   });
   after(async () => { await app.close(); });
 
@@ -98,6 +104,24 @@ describe('HTTP manners of the public app', () => {
     expect((await send(app.url, '/api/public/catalogue')).headers['access-control-allow-origin']).to.equal(undefined);
   });
 
+  it('says Vary: Origin on every answer, since the CORS headers depend on Origin (issue 17, finding 8)', async () => {
+    for (const path of ['/api/public/catalogue', '/api/public/catalogue/RG-100', '/nope']) {
+      for (const headers of [{}, { origin: 'https://shop.example' }] as Record<string, string>[]) {
+        const vary = String((await send(app.url, path, { headers })).headers['vary'] ?? '');
+        expect(vary.split(/\s*,\s*/).map((v) => v.toLowerCase()), `${path} ${JSON.stringify(headers)}`).to.include('origin');
+      }
+    }
+  });
+
+  it('answers a JSON 500 with the security and CORS headers even when building the error answer fails (issue 17, finding 6)', async () => {
+    const res = await send(app.url, '/unanswerable', { headers: { origin: 'https://shop.example' } });
+    expect(res.status).to.equal(500);
+    expect(res.headers['content-type']).to.equal('application/json; charset=utf-8');
+    expect(res.json()).to.deep.equal({ detail: 'Internal Server Error' });
+    expect(res.headers['access-control-allow-origin']).to.equal('*');
+    expect(res.headers['x-content-type-options']).to.equal('nosniff');
+  });
+
   it('answers the preflight of the price operation with 204 allowing POST and Content-Type', async () => {
     const res = await send(app.url, '/api/public/configurator/price', {
       method: 'OPTIONS',
@@ -147,13 +171,16 @@ describe('HTTP manners of the public app', () => {
     }
   });
 
-  it('applies the general limit to /api/public/* only and the verification limit to verifications only', async () => {
+  // Which paths the general limit counts is its own decision (rate-limit/public-path.ts, rate-limit-*.test.ts).
+  it('hands every request to the general limit, before the answer cache, and verifications only to the verification limit', async () => {
+    await send(app.url, '/api/public/catalogue/RG-100');
     seen.general.length = 0;
     seen.verify.length = 0;
     await send(app.url, '/api/public/verify/AUR-0001');
     await send(app.url, '/api/public/nope');
     await send(app.url, '/llms.txt');
-    expect(seen.general).to.deep.equal(['/api/public/verify/AUR-0001', '/api/public/nope']);
+    await send(app.url, '/api/public/catalogue/RG-100');
+    expect(seen.general).to.deep.equal(['/api/public/verify/AUR-0001', '/api/public/nope', '/llms.txt', '/api/public/catalogue/RG-100']);
     expect(seen.verify).to.deep.equal(['/api/public/verify/AUR-0001']);
   });
 

@@ -1,13 +1,15 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { loadConfig } from '../../shared/config/config.ts';
 import { buildOpenApiDocument } from '../../read-api/discovery/openapi.ts';
 import { legacyShapes } from '../../read-api/discovery/legacy-shapes/index.ts';
-import { publicOperations } from '../../read-api/operations/index.ts';
+import { publicOperations } from '../../shared/public-api/operations/index.ts';
+import { CONTRACT_OPERATIONS } from '../support/contract-answers.ts';
 
 type Json = Record<string, any>;
 
@@ -25,7 +27,9 @@ describe('OpenAPI document of the public operations', () => {
       writeFileSync(file, JSON.stringify(document));
       writeFileSync(join(dir, 'redocly.yaml'), 'extends:\n  - recommended\ntelemetry: off\n');
       const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', CI: 'true' };
-      const lint = promisify(execFile)(join(process.cwd(), 'node_modules/.bin/redocly'), ['lint', '--format=json', file], { cwd: dir, env });
+      // Found the way an import is, not from the working directory: the mutation tester runs the suite from a copy.
+      const redocly = join(dirname(createRequire(import.meta.url).resolve('@redocly/cli/package.json')), 'bin/cli.js');
+      const lint = promisify(execFile)(process.execPath, [redocly, 'lint', '--format=json', file], { cwd: dir, env });
       const { stdout } = await lint.catch((error: { stdout: string }) => ({ stdout: error.stdout }));
       const report = JSON.parse(stdout) as { totals: { errors: number }; problems: { ruleId: string; severity: string; message: string }[] };
       expect(report.problems.filter((p) => p.severity === 'error').map((p) => p.message)).to.deep.equal([]);
@@ -44,14 +48,21 @@ describe('OpenAPI document of the public operations', () => {
     expect(document['security']).to.deep.equal([]);
   });
 
-  it('describes the seven operations with their ids, templated paths and tags', () => {
-    const ids = Object.values(document['paths'] as Json).flatMap((item) => Object.values(item as Json).map((op) => (op as Json)['operationId']));
-    expect(ids).to.have.members(publicOperations.map((op) => op.id)).and.have.length(7);
-    expect(Object.keys(document['paths'])).to.include.members([
-      '/api/public/catalogue/{reference}', '/api/public/configurator/options/{collection}', '/api/public/verify/{serial}',
-    ]);
+  it('names the relative / as its server when PUBLIC_BASE_URL is not set, so /docs calls the instance that served it (issue 11, item 4)', () => {
+    const unset = buildOpenApiDocument(publicOperations, loadConfig({ PORT: '3010' })) as Json;
+    expect(unset['servers']).to.deep.equal([{ url: '/', description: 'This deployment' }]);
+    expect(unset['info']['contact']).to.deep.equal({ name: document['info']['contact']['name'] });
+  });
+
+  it('describes the seven operations of the contract, and no other, each with its own id and declared tags', () => {
+    const described = Object.entries(document['paths'] as Json).flatMap(([path, item]) => Object.keys(item as Json).map((method) => `${method.toUpperCase()} ${path}`));
+    expect(described).to.have.members(CONTRACT_OPERATIONS.map((op) => `${op.method} ${op.path}`));
+    const operations = Object.values(document['paths'] as Json).flatMap((item) => Object.values(item as Json) as Json[]);
+    const ids = operations.map((op) => op['operationId']);
+    expect(new Set(ids).size, 'operation ids are unique').to.equal(7);
+    for (const id of ids) expect(id).to.be.a('string').and.match(/^[a-zA-Z]+$/);
     const tags = (document['tags'] as Json[]).map((t) => t['name']);
-    for (const op of publicOperations) expect(tags).to.include.members(op.tags);
+    for (const op of operations) expect(tags).to.include.members(op['tags']);
   });
 
   it('gives query parameters their real types: integer, number, boolean and enum, optional when defaulted', () => {

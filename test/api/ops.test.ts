@@ -5,7 +5,7 @@ import Koa from 'koa';
 import { Router } from '@koa/router';
 import { expect } from 'chai';
 import { createOpsApp, type Readiness } from '../../read-api/ops/ops-app.ts';
-import { createMetricsRegistry, metricsMiddleware, rateLimitMetrics } from '../../read-api/ops/metrics.ts';
+import { adminAuthMetrics, createMetricsRegistry, metricsMiddleware, rateLimitMetrics } from '../../read-api/ops/metrics.ts';
 
 async function listen(app: Koa): Promise<{ base: string; server: Server }> {
   const server = app.listen(0, '127.0.0.1');
@@ -45,14 +45,15 @@ describe('operations port', () => {
     const base = await serveOps(async () => { throw new Error('read store timed out'); });
     const answer = await fetch(`${base}/readyz`);
     expect(answer.status).to.equal(503);
-    expect(await answer.json()).to.deep.equal({ ready: false, checks: { error: 'read store timed out' } });
+    // The check's own text may name hosts or credentials (issue 17, finding 8).
+    expect(await answer.json()).to.deep.equal({ ready: false, checks: { error: 'readiness check failed' } });
   });
 
   it('serves metrics in the Prometheus text format, projection figures and queue depth read at scrape time', async () => {
     let head = 120;
     const registry = createMetricsRegistry({
       projections: () => [{ name: 'watches', position: 100, failed: false }, { name: 'serials', position: 90, failed: true }],
-      headPosition: () => head,
+      lag: async (position) => ({ events: head - position, seconds: (head - position) / 10 }),
       queueDepth: async () => 3,
     });
     const base = await serveOps(async () => ({ ready: true, checks: {} }), registry);
@@ -61,10 +62,21 @@ describe('operations port', () => {
     const text = await answer.text();
     expect(text).to.include('projection_position{projection="watches"} 100');
     expect(text).to.include('projection_lag_events{projection="serials"} 30');
+    expect(text).to.include('projection_lag_seconds{projection="serials"} 3');
     expect(text).to.include('projection_failed{projection="serials"} 1');
     expect(text).to.include('projection_queue_depth 3');
     head = 150;
     expect(await (await fetch(`${base}/metrics`)).text()).to.include('projection_lag_events{projection="watches"} 50');
+  });
+
+  it('shows the lag in time alone where the store cannot count events', async () => {
+    const registry = createMetricsRegistry({
+      projections: () => [{ name: 'watches', position: 1_000, failed: false }],
+      lag: async () => ({ seconds: 12 }),
+    });
+    const text = await (await fetch(`${await serveOps(async () => ({ ready: true, checks: {} }), registry)}/metrics`)).text();
+    expect(text).to.include('projection_lag_seconds{projection="watches"} 12');
+    expect(text).not.to.match(/^projection_lag_events\{/m);
   });
 
   it('labels requests by route template and status, not by raw URL, and counts rate-limit refusals', async () => {
@@ -85,5 +97,16 @@ describe('operations port', () => {
     expect(text).to.include('http_request_duration_seconds_count{method="GET",route="/api/public/catalogue/:reference",status="200"} 3');
     expect(text).not.to.include('AUR-1');
     expect(text).to.include('rate_limit_rejections_total{limit="verify"} 1');
+  });
+
+  it('counts failed admin authentications by outcome (issue 17, finding 3)', async () => {
+    const registry = createMetricsRegistry();
+    const failures = adminAuthMetrics(registry);
+    failures.failed('refused');
+    failures.failed('refused');
+    failures.failed('throttled');
+    const text = await registry.metrics();
+    expect(text).to.include('admin_auth_failures_total{outcome="refused"} 2');
+    expect(text).to.include('admin_auth_failures_total{outcome="throttled"} 1');
   });
 });

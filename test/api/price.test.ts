@@ -92,6 +92,73 @@ describe('POST /api/public/configurator/price', () => {
     }
   });
 
+  it('answers json_invalid for deeply nested unclosed JSON, at the end of the text (issue 11, item 3)', async () => {
+    for (const open of ['[', '{"a":']) {
+      const text = `{"collection":"abysse","model_ref":"AUR-DV-006","options":${open.repeat(Math.floor(15_000 / open.length))}`;
+      const res = await send(app.url, PRICE, { method: 'POST', body: text, headers: { 'content-type': 'application/json' } });
+      expect(res.status, open).to.equal(422);
+      // Python stops where a value was expected and the text ended.
+      expect(res.json().detail, open).to.deep.equal([{ type: 'json_invalid', loc: ['body', text.length], msg: 'JSON decode error', input: {}, ctx: { error: 'Expecting value' } }]);
+    }
+  });
+
+  it('echoes at most 20 levels of a deeply nested input, the rest cut (issue 17, finding 6)', async () => {
+    const res = await send(app.url, PRICE, { method: 'POST', body: `${'['.repeat(8_000)}${']'.repeat(8_000)}`, headers: { 'content-type': 'application/json', origin: 'https://shop.example' } });
+    expect(res.status, res.text.slice(0, 200)).to.equal(422);
+    expect(res.headers['access-control-allow-origin']).to.equal('*');
+    const [only] = res.json().detail as { type: string; loc: unknown[]; input: unknown }[];
+    expect(only).to.include({ type: 'model_attributes_type' });
+    let depth = 0;
+    let input = only!.input;
+    while (Array.isArray(input)) {
+      expect(input, `level ${depth}`).to.have.length(1);
+      depth += 1;
+      input = input[0];
+    }
+    expect(depth).to.equal(20);
+    expect(input).to.equal('[truncated]');
+  });
+
+  it('answers an unknown category for option keys named like Object built-ins (issue 17, finding 7)', async () => {
+    for (const key of ['constructor', 'toString', 'hasOwnProperty', '__proto__']) {
+      const body = `{"collection":"regate","model_ref":"RG-100","options":{"${key}":"x"},"accessories":{"${key}":1}}`;
+      const res = await send(app.url, PRICE, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+      expect(res.status, `${key}: ${res.text}`).to.equal(422);
+      expect(res.json().detail.map((e: { loc: unknown[] }) => e.loc), key).to.deep.equal([['body', 'options', key], ['body', 'accessories', key]]);
+    }
+  });
+
+  it('locates every kind of JSON syntax error where Python\'s json module does', async () => {
+    // Offsets and messages as Python 3.11's json.loads reports them for these texts (JSONDecodeError pos and msg).
+    const cases: [string, number, string][] = [
+      ["[1, 2", 5, "Expecting ',' delimiter"],
+      ["[1 2]", 3, "Expecting ',' delimiter"],
+      ["[1,]", 3, "Expecting value"],
+      ["[]x", 2, "Extra data"],
+      ["{\"a\": [true, fals]}", 13, "Expecting value"],
+      ["{\"a\": nul}", 6, "Expecting value"],
+      ["{\"a\": \"\\x\"}", 7, "Invalid \\escape"],
+      ["{\"a\": \"\\u12G4\"}", 8, "Invalid \\uXXXX escape"],
+      ["{\"a\": \"\\u12", 8, "Invalid \\uXXXX escape"],
+      ["[\"ab\\uZZZZ\"]", 5, "Invalid \\uXXXX escape"],
+      ["{\"a\": \"\\u00e9\\n\\\"ok\\\"\" , \"b\" 1}", 29, "Expecting ':' delimiter"],
+      ["{\"a\": \"tab\there\"}", 10, "Invalid control character at"],
+      ["{\"a\": 1,}", 8, "Expecting property name enclosed in double quotes"],
+      ["{\"a\" 1}", 5, "Expecting ':' delimiter"],
+      ["{\"a\": {\"b\": [1, {\"c\": }]}}", 22, "Expecting value"],
+      ["  \n {\"a\": 1} \n x", 15, "Extra data"],
+      ["[[[]]", 5, "Expecting ',' delimiter"],
+      ["{\"a\": \"\\", 6, "Unterminated string starting at"],
+      ["{\"a\": -}", 6, "Expecting value"],
+      ["{\"a\": 1e}", 7, "Expecting ',' delimiter"],
+      ["{\"a\": [1, 2], \"b\": {}, \"c\": \"\\/\\b\\f\\r\\t\"} ]", 42, "Extra data"],
+    ];
+    for (const [text, offset, error] of cases) {
+      const res = await send(app.url, PRICE, { method: 'POST', body: text, headers: { 'content-type': 'application/json' } });
+      expect(res.json().detail, text).to.deep.equal([{ type: 'json_invalid', loc: ['body', offset], msg: 'JSON decode error', input: {}, ctx: { error } }]);
+    }
+  });
+
   it('treats a body sent with another content type as an unparsed string (model_attributes_type)', async () => {
     const res = await send(app.url, PRICE, { method: 'POST', body: '{"collection":"regate"}', headers: { 'content-type': 'text/plain' } });
     expect(res.status).to.equal(422);
@@ -124,6 +191,26 @@ describe('POST /api/public/configurator/price', () => {
     expect(found[0]!.msg).to.equal("Value error, model 'HE-100' is not part of collection 'regate'");
     expect(found[2]).to.include({ msg: "Value error, unknown option 'green' for category 'dial'", input: 'green' });
     expect(found[5]).to.include({ msg: "Value error, quantity of 'strap' must be between 0 and 3", input: 4 });
+  });
+
+  it('refuses a valid model with a single bad option or quantity: one wrong field is enough for a 422', async () => {
+    const model = { collection: 'regate', model_ref: 'RG-100' };
+    expect((await errors({ ...model, options: { dial: 'green' } })).map((e) => e.loc)).to.deep.equal([['body', 'options', 'dial']]);
+    expect((await errors({ ...model, options: { pushers: 'red' } })).map((e) => e.loc)).to.deep.equal([['body', 'options', 'pushers']]);
+    expect((await errors({ ...model, accessories: { strap: 4 } })).map((e) => e.loc)).to.deep.equal([['body', 'accessories', 'strap']]);
+    expect((await errors({ ...model, accessories: { sticker: 1 } })).map((e) => e.loc)).to.deep.equal([['body', 'accessories', 'sticker']]);
+  });
+
+  it('validates lang on the POST operation too, listed with the body\'s errors at once', async () => {
+    const lang = (input: string) => ({ type: 'literal_error', loc: ['query', 'lang'], msg: "Input should be 'en' or 'fr'", input, ctx: { expected: "'en' or 'fr'" } });
+    const valid = { collection: 'regate', model_ref: 'RG-100' };
+    for (const input of ['de', 'EN', '']) {
+      const res = await postJson(app.url, `${PRICE}?lang=${input}`, valid);
+      expect(res.status, input).to.equal(422);
+      expect(res.json().detail, input).to.deep.equal([lang(input)]);
+    }
+    const both = await postJson(app.url, `${PRICE}?lang=de`, { collection: 'regate' });
+    expect(both.json().detail).to.have.deep.members([lang('de'), { type: 'missing', loc: ['body', 'model_ref'], msg: 'Field required', input: { collection: 'regate' } }]);
   });
 
   it('stores nothing: the read store is only read', async () => {

@@ -1,23 +1,54 @@
 import { expect } from 'chai';
 import { clientIp, limitKey } from '../../read-api/rate-limit/client-ip.ts';
+import { NO_TRUSTED_PROXY, parseTrustedProxies } from '../../shared/net/trusted-proxies.ts';
 
 describe('rate-limit client identity', () => {
-  it('is the socket peer when the proxy is not trusted, whatever X-Forwarded-For says', () => {
-    expect(clientIp({ socketAddress: '192.0.2.10', forwardedFor: '203.0.113.5' }, false)).to.equal('192.0.2.10');
+  const proxies = parseTrustedProxies('10.0.0.1, 192.168.0.0/16, fd00::/8');
+
+  it('is the socket peer when no proxy is trusted, whatever X-Forwarded-For says', () => {
+    expect(clientIp({ socketAddress: '192.0.2.10', forwardedFor: '203.0.113.5' }, NO_TRUSTED_PROXY)).to.equal('192.0.2.10');
+    expect(clientIp({ socketAddress: '192.0.2.10', forwardedFor: '203.0.113.5' }, parseTrustedProxies('false'))).to.equal('192.0.2.10');
   });
 
-  it('is the right-most X-Forwarded-For entry behind a trusted proxy', () => {
-    expect(clientIp({ socketAddress: '10.0.0.1', forwardedFor: '1.2.3.4, 203.0.113.5' }, true)).to.equal('203.0.113.5');
-    expect(clientIp({ socketAddress: '10.0.0.1', forwardedFor: ['1.2.3.4', '203.0.113.6'] }, true)).to.equal('203.0.113.6');
+  it('is the socket peer when the peer is not one of the named proxies (issue 17, finding 4)', () => {
+    expect(clientIp({ socketAddress: '192.0.2.10', forwardedFor: '203.0.113.5' }, proxies)).to.equal('192.0.2.10');
+    expect(clientIp({ socketAddress: '10.0.0.2', forwardedFor: '203.0.113.5' }, proxies)).to.equal('10.0.0.2');
   });
 
-  it('falls back to the peer when the trusted header is empty or not an address', () => {
-    expect(clientIp({ socketAddress: '10.0.0.1', forwardedFor: 'garbage' }, true)).to.equal('10.0.0.1');
-    expect(clientIp({ socketAddress: '10.0.0.1', forwardedFor: ' , ' }, true)).to.equal('10.0.0.1');
+  it('reads X-Forwarded-For from the right behind a named proxy, skipping trusted proxies, up to the first other address', () => {
+    expect(clientIp({ socketAddress: '10.0.0.1', forwardedFor: '1.2.3.4, 203.0.113.5' }, proxies)).to.equal('203.0.113.5');
+    expect(clientIp({ socketAddress: '10.0.0.1', forwardedFor: '1.2.3.4, 203.0.113.5, 192.168.4.4, 10.0.0.1' }, proxies)).to.equal('203.0.113.5');
+    expect(clientIp({ socketAddress: '192.168.9.9', forwardedFor: '203.0.113.7' }, proxies)).to.equal('203.0.113.7');
+    expect(clientIp({ socketAddress: 'fd00::5', forwardedFor: '2001:db8::1' }, proxies)).to.equal('2001:db8::1');
   });
 
-  it('reads IPv4-mapped IPv6 peers as IPv4', () => {
-    expect(clientIp({ socketAddress: '::ffff:192.0.2.10', forwardedFor: undefined }, false)).to.equal('192.0.2.10');
+  it('reads several X-Forwarded-For headers as one list, in order', () => {
+    expect(clientIp({ socketAddress: '10.0.0.1', forwardedFor: ['1.2.3.4', '203.0.113.6'] }, proxies)).to.equal('203.0.113.6');
+    expect(clientIp({ socketAddress: '10.0.0.1', forwardedFor: ['1.2.3.4, 203.0.113.6', '192.168.1.1'] }, proxies)).to.equal('203.0.113.6');
+  });
+
+  it('stops at the last trusted hop when the header is empty, not an address, or only proxies', () => {
+    expect(clientIp({ socketAddress: '10.0.0.1', forwardedFor: 'garbage' }, proxies)).to.equal('10.0.0.1');
+    expect(clientIp({ socketAddress: '10.0.0.1', forwardedFor: ' , ' }, proxies)).to.equal('10.0.0.1');
+    expect(clientIp({ socketAddress: '10.0.0.1', forwardedFor: 'garbage, 192.168.0.7' }, proxies)).to.equal('192.168.0.7');
+    expect(clientIp({ socketAddress: '10.0.0.1', forwardedFor: '192.168.0.8, 192.168.0.7' }, proxies)).to.equal('192.168.0.8');
+  });
+
+  it('reads IPv4-mapped IPv6 addresses, in every spelling, as IPv4: peers, header entries and proxies', () => {
+    for (const mapped of ['::ffff:192.0.2.10', '::FFFF:192.0.2.10', '0:0:0:0:0:ffff:192.0.2.10', '::ffff:c000:20a', '0000:0000:0000:0000:0000:ffff:c000:020a']) {
+      expect(clientIp({ socketAddress: mapped, forwardedFor: undefined }, NO_TRUSTED_PROXY), mapped).to.equal('192.0.2.10');
+      expect(clientIp({ socketAddress: '10.0.0.1', forwardedFor: mapped }, proxies), mapped).to.equal('192.0.2.10');
+      expect(clientIp({ socketAddress: '::ffff:10.0.0.1', forwardedFor: `1.1.1.1, ${mapped}` }, proxies), mapped).to.equal('192.0.2.10');
+    }
+    expect(limitKey(clientIp({ socketAddress: '::ffff:c000:20a', forwardedFor: undefined }, NO_TRUSTED_PROXY))).to.equal('192.0.2.10');
+    expect(parseTrustedProxies('::ffff:10.0.0.0/104').has('10.200.0.1')).to.equal(true);
+  });
+
+  it('refuses a TRUST_PROXY that names no proxy, naming the bad entries', () => {
+    for (const spec of ['true', '10.0.0.1, proxy.example', '10.0.0.0/33', '10.0.0.0/8/1', 'fd00::/129']) {
+      expect(() => parseTrustedProxies(spec), spec).to.throw(/TRUST_PROXY must name the trusted proxies/);
+    }
+    expect(() => parseTrustedProxies('10.0.0.1, proxy.example')).to.throw(/\(not: proxy\.example\)$/);
   });
 
   it('keys IPv4 addresses one by one and IPv6 addresses by /64, however they are written', () => {

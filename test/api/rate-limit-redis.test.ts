@@ -1,3 +1,8 @@
+/**
+ * The rate limits with koa-ratelimit's Redis driver (CONTRACT.md "Rate limits"): every behaviour of the memory
+ * driver, one budget shared by every API process, and no wait and no 5xx while Redis cannot answer, back to the
+ * shared windows once it does.
+ */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import type { Redis } from 'ioredis';
@@ -14,20 +19,34 @@ async function until(condition: () => boolean, ms: number): Promise<void> {
   }
 }
 
-describe('rate limits shared through Redis', () => {
+/** Statuses and the time each request took, one after the other. */
+async function timed(served: Served, n: number, path: string) {
+  const codes: number[] = [];
+  const ms: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const started = performance.now();
+    const response = await served.get(path);
+    await response.arrayBuffer();
+    ms.push(performance.now() - started);
+    codes.push(response.status);
+  }
+  return { codes, ms, slowest: Math.max(...ms) };
+}
+
+describe('rate limits shared through Redis (koa-ratelimit Redis driver)', () => {
   let server: TestRedis;
   let redis: Redis;
   const clients: Redis[] = [];
-  const client = () => {
+  const client = async () => {
     const made = connectRateLimitRedis(server.url, silentLogger);
     clients.push(made);
+    await until(() => made.status === 'ready', 5_000);
     return made;
   };
 
   before(async () => {
     server = await startTestRedis();
-    redis = client();
-    await until(() => redis.status === 'ready', 5_000);
+    redis = await client();
   });
   after(async () => {
     for (const c of clients) c.disconnect();
@@ -39,65 +58,71 @@ describe('rate limits shared through Redis', () => {
   describe('across processes and outages', () => {
     const open: Served[] = [];
     afterEach(async () => { await Promise.all(open.splice(0).map((s) => s.close())); });
-    const serve = async (env: Record<string, string>, connection: Redis) => {
+    const serve = async (connection: Redis, env: Record<string, string> = {}) => {
       const served = await serveWithLimits(createRateLimits({ config: testConfig(env), logger: silentLogger, redis: connection }));
       open.push(served);
       return served;
     };
 
-    it('shares one budget between two API processes', async () => {
+    it('refuses the 61st request of a client spread over two API processes, in both', async () => {
       await redis.flushall();
-      const other = client();
-      await until(() => other.status === 'ready', 5_000);
-      const a = await serve({ RATE_LIMIT_PER_MINUTE: '3' }, redis);
-      const b = await serve({ RATE_LIMIT_PER_MINUTE: '3' }, other);
+      const a = await serve(redis);
+      const b = await serve(await client());
       expect(a.limits.mode()).to.equal('redis');
-      expect(await statuses(a, 2, '/api/public/status')).to.deep.equal([200, 200]);
-      // A hit let through far from the limit reaches Redis within a few milliseconds, in the next batch.
-      await sleep(50);
-      expect(await statuses(b, 2, '/api/public/status')).to.deep.equal([200, 429]);
-      expect(await redis.keys('rl:general:*')).to.have.length(1);
+      expect(await statuses(a, 30, '/api/public/status')).to.deep.equal(Array(30).fill(200));
+      expect(await statuses(b, 30, '/api/public/status')).to.deep.equal(Array(30).fill(200));
+      const refused = await a.get('/api/public/status');
+      expect(refused.status).to.equal(429);
+      expect(await refused.json()).to.deep.equal({ detail: 'Rate limit exceeded: 60 per 1 minute' });
+      expect((await b.get('/api/public/status')).status).to.equal(429);
+      expect(await redis.keys('rl:general:*')).to.deep.equal(['rl:general:127.0.0.1']);
     });
 
-    it('keeps answering at once from memory while Redis is down, and shares limits again once it is back', async () => {
+    it('decides in memory at once while Redis is down (status degraded, no 5xx), and shares limits again once it is back', async () => {
       await redis.flushall();
-      const connection = client();
-      await until(() => connection.status === 'ready', 5_000);
-      const served = await serve({ RATE_LIMIT_PER_MINUTE: '5' }, connection);
-      expect(await statuses(served, 1, '/api/public/status')).to.deep.equal([200]);
+      const connection = await client();
+      const served = await serve(connection, { RATE_LIMIT_PER_MINUTE: '5' });
+      expect(await statuses(served, 2, '/api/public/status')).to.deep.equal([200, 200]);
 
       await server.stop(true);
-      const timings: number[] = [];
-      const codes: number[] = [];
-      for (let i = 0; i < 6; i++) {
-        const started = performance.now();
-        const response = await served.get('/api/public/status');
-        await response.arrayBuffer();
-        timings.push(performance.now() - started);
-        codes.push(response.status);
-      }
-      expect(Math.max(...timings), `timings ${timings.map(Math.round).join(',')}`).to.be.below(150);
-      // Counting carries on in this process from the one hit already made: a Redis outage is no fresh budget.
-      expect(codes).to.deep.equal([200, 200, 200, 200, 429, 429]);
+      const down = await timed(served, 7, '/api/public/status');
+      // The memory windows count from the outage on: five answers, then refusals, none waiting on Redis.
+      expect(down.codes).to.deep.equal([200, 200, 200, 200, 200, 429, 429]);
+      expect(down.slowest, 'slowest answer while Redis is down (ms)').to.be.below(100);
       expect(served.limits.mode()).to.equal('degraded');
 
       await server.start();
       await until(() => connection.status === 'ready', 5_000);
-      await sleep(1_050); // the limiter tries Redis again at most once a second
+      expect(served.limits.mode(), 'connected again, no request decided by Redis yet').to.equal('degraded');
+      // A failed decision sends requests to memory for a second before Redis is asked again.
+      await sleep(1_000);
+      expect((await served.get('/api/public/status')).status).to.equal(200);
       expect(served.limits.mode()).to.equal('redis');
-      // The restarted Redis kept nothing; the four hits let through meanwhile are sent to it, so another process
-      // sees this client's window as this one does.
-      let shared = 0;
-      for (const deadline = Date.now() + 2_000; shared < 4 && Date.now() < deadline; await sleep(20)) {
-        const [key] = await redis.keys('rl:general:*');
-        shared = key === undefined ? 0 : Number(await redis.get(key));
+      // The restarted Redis kept nothing: that request is the first of a new shared window, seen by another process.
+      expect(await redis.keys('rl:general:*')).to.deep.equal(['rl:general:127.0.0.1']);
+      const elsewhere = await serve(await client(), { RATE_LIMIT_PER_MINUTE: '5' });
+      expect(await statuses(elsewhere, 5, '/api/public/status')).to.deep.equal([200, 200, 200, 200, 429]);
+    });
+
+    it('decides in memory within 100 ms when Redis is connected but does not answer, then without waiting', async () => {
+      await redis.flushall();
+      const connection = await client();
+      const served = await serve(connection, { RATE_LIMIT_PER_MINUTE: '3' });
+      server.pause();
+      try {
+        const hung = await timed(served, 5, '/api/public/status');
+        expect(hung.codes).to.deep.equal([200, 200, 200, 429, 429]);
+        // The first request waits for the client's 100 ms command timeout (not ioredis's default retries, seconds
+        // long); the next ones go straight to memory.
+        expect(hung.ms[0], 'first answer while Redis hangs (ms)').to.be.below(1_000);
+        expect(Math.max(...hung.ms.slice(1)), 'later answers while Redis hangs (ms)').to.be.below(100);
+        expect(served.limits.mode()).to.equal('degraded');
+      } finally {
+        server.resume();
       }
-      expect(shared).to.equal(4);
-      const other = client();
-      await until(() => other.status === 'ready', 5_000);
-      const elsewhere = await serve({ RATE_LIMIT_PER_MINUTE: '5' }, other);
-      expect(await statuses(elsewhere, 2, '/api/public/status')).to.deep.equal([200, 429]);
-      expect((await served.get('/api/public/status')).status).to.equal(429);
+      await sleep(1_000);
+      expect((await served.get('/api/public/status')).status).to.equal(200);
+      expect(served.limits.mode(), 'Redis decided again').to.equal('redis');
     });
   });
 });

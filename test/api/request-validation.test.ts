@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import Type, { type TSchema } from 'typebox';
-import type { OperationSpec } from '../../read-api/operations/operation.ts';
-import { compileRequestValidator, type RawRequest, type RequestValidator } from '../../read-api/validation/request-validator.ts';
-import { RequestValidationError, type ValidationIssue } from '../../read-api/validation/validation-issue.ts';
+import type { OperationSpec } from '../../shared/public-api/operations/operation.ts';
+import { compileRequestValidator, type RawRequest, type RequestValidator } from '../../shared/public-api/validation/request-validator.ts';
+import { RequestValidationError, type ValidationIssue } from '../../shared/public-api/validation/validation-issue.ts';
 
 function validatorFor(parts: { query?: TSchema; path?: TSchema; body?: TSchema }): RequestValidator {
   const spec: OperationSpec = {

@@ -7,6 +7,8 @@ import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.t
 import { send } from '../support/http.ts';
 import { loadFixtureCatalogue } from './support/catalogue-fixture.ts';
 import { TEST_BRAND } from './support/test-app.ts';
+import { closedWithin, trickle } from '../support/trickle.ts';
+import { testSigningKeys } from '../support/signing-keys.ts';
 
 describe('the read API server (public port + operations port)', () => {
   const urlOf = (address: AddressInfo | string | null) => `http://127.0.0.1:${(address as AddressInfo).port}`;
@@ -16,7 +18,7 @@ describe('the read API server (public port + operations port)', () => {
     await loadFixtureCatalogue(store);
     const api = await startReadApi({
       config: loadConfig({ PORT: '0', OPS_PORT: '0', HOST: '127.0.0.1' }), logger: createLogger('silent', 'test'),
-      readStore: store, brand: TEST_BRAND,
+      readStore: store, brand: TEST_BRAND, signingKeys: await testSigningKeys(),
     });
     const publicUrl = urlOf(api.server.address());
     const opsUrl = urlOf(api.opsServer.address());
@@ -39,5 +41,56 @@ describe('the read API server (public port + operations port)', () => {
     let refused = false;
     await send(publicUrl, '/api/public/status').catch(() => { refused = true; });
     expect(refused).to.equal(true);
+  });
+
+  describe('operator ports (issue 17, findings 2, 5 and 8)', function () {
+    this.timeout(20_000);
+    const startWith = async (env: Record<string, string>, requestTimeoutMs?: number) => {
+      const store = createMemoryReadStore();
+      await loadFixtureCatalogue(store);
+      return { store, api: await startReadApi({
+        config: loadConfig({ PORT: '0', OPS_PORT: '0', ...env }), logger: createLogger('silent', 'test'), readStore: store, brand: TEST_BRAND,
+        signingKeys: await testSigningKeys(),
+        ...(requestTimeoutMs ? { requestTimeoutMs } : {}),
+      }) };
+    };
+
+    it('listens for operators on loopback by default, whatever HOST the public port uses', async () => {
+      const { api } = await startWith({ HOST: '0.0.0.0' });
+      try {
+        expect((api.server.address() as AddressInfo).address).to.equal('0.0.0.0');
+        expect((api.opsServer.address() as AddressInfo).address).to.equal('127.0.0.1');
+      } finally {
+        await api.close();
+      }
+    });
+
+    it('cuts a trickled request head on the operations port within the request timeout', async () => {
+      const { api } = await startWith({ HOST: '127.0.0.1' }, 1_500);
+      const slow = trickle(urlOf(api.opsServer.address()), 'GET /metrics HTTP/1.1\r\nHost: ops\r\nX-Slow: ', 'a');
+      try {
+        expect(await closedWithin(slow, 4_000), 'a trickled head').to.be.a('number');
+      } finally {
+        slow.stop();
+        await api.close();
+      }
+    });
+
+    it('says the read store is unreachable without repeating its error text, and does not tell the Node version', async () => {
+      const { store, api } = await startWith({ HOST: '127.0.0.1' });
+      try {
+        store.ping = async () => { throw new Error('connect ECONNREFUSED mongodb://watchcat:s3cret@db.internal:27017'); };
+        const ready = await send(urlOf(api.opsServer.address()), '/readyz');
+        expect(ready.status).to.equal(503);
+        expect(ready.json().checks.read_store).to.equal('unreachable');
+        expect(ready.text).not.to.match(/s3cret|db\.internal|ECONNREFUSED/);
+        const metrics = (await send(urlOf(api.opsServer.address()), '/metrics')).text;
+        expect(metrics).to.include('process_cpu_seconds_total');
+        expect(metrics).not.to.include('nodejs_version_info');
+        expect(metrics).not.to.include(process.version);
+      } finally {
+        await api.close();
+      }
+    });
   });
 });

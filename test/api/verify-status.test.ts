@@ -55,11 +55,13 @@ describe('GET /api/public/verify/{serial} and /api/public/status', () => {
         'GET /api/public/collections', 'GET /api/public/configurator/options/{collection}',
         'POST /api/public/configurator/price', 'GET /api/public/verify/{serial}',
         'GET /llms.txt', 'GET /llms-full.txt', 'GET /.well-known/openapi-public.json', 'GET /.well-known/ai-brief.json',
+        'GET /.well-known/jwks.json',
       ]);
       expect(body.rate_limits).to.deep.equal({ per_ip_per_minute: 70, verify_per_ip_per_minute: 10 });
       expect(body.agents).to.deep.equal({
         llms_txt: 'https://api.example/llms.txt', llms_full_txt: 'https://api.example/llms-full.txt',
         openapi: 'https://api.example/.well-known/openapi-public.json', ai_brief: 'https://api.example/.well-known/ai-brief.json',
+        jwks: 'https://api.example/.well-known/jwks.json',
       });
     });
 

@@ -82,7 +82,10 @@ describe('audit projections: live read models against the history', () => {
   });
 
   it('the CLI refuses in the embedded mode, whose live read models only the server can see', async () => {
-    const result = await watchcat(store.env, 'audit', 'projections');
+    const withoutKey = await watchcat(store.env, 'audit', 'projections');
+    expect(withoutKey.code).to.equal(1);
+    expect(withoutKey.notes.join('\n')).to.contain('needs a key with the audit scope in ADMIN_API_KEYS');
+    const result = await watchcat({ ...store.env, ADMIN_API_KEYS: 'audit-key-0123456789abcdef0123456789abcdef:audit' }, 'audit', 'projections');
     expect(result.code).to.equal(1);
     expect(result.notes.join('\n')).to.contain('set MONGODB_URL');
   });

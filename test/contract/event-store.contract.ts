@@ -13,7 +13,7 @@ import {
 export interface EventStoreUnderTest {
   store: EventStore;
   /** Opens another handle on the same storage, as another process would (adapters that can). */
-  openAnotherHandle?: () => EventStore;
+  openAnotherHandle?: () => Promise<EventStore> | EventStore;
   dispose(): Promise<void>;
 }
 
@@ -104,6 +104,21 @@ export function eventStoreContract(name: string, makeStore: () => Promise<EventS
         const { stream, registered, stolen } = freshSerialStream();
         expect((await store.append(stream, [registered()], 'any')).nextRevision).to.equal(0);
         expect((await store.append(stream, [stolen()], 'any')).nextRevision).to.equal(1);
+      });
+
+      it('appending no events writes nothing, answers the stream revision (-1 when missing) and the head, and still checks the expectation', async function () {
+        const { stream, registered } = freshSerialStream();
+        const head = await store.headPosition();
+        expect(await store.append(stream, [], 'any')).to.deep.equal({ nextRevision: -1, position: head });
+        expect(await store.append(stream, [], 'no_stream')).to.deep.equal({ nextRevision: -1, position: head });
+        expect(await rejectionOf(store.append(stream, [], 0))).to.be.instanceOf(ConcurrencyError);
+        const { position } = await store.append(stream, [registered()], 'no_stream');
+        expect(await store.append(stream, [], 0)).to.deep.equal({ nextRevision: 0, position });
+        expect(await store.append(stream, [], 'any')).to.deep.equal({ nextRevision: 0, position });
+        const error = await rejectionOf(store.append(stream, [], 'no_stream'));
+        expect(error).to.be.instanceOf(ConcurrencyError);
+        expect(error).to.include({ expected: 'no_stream', actual: 0 });
+        expect(await store.readStream(stream)).to.have.length(1);
       });
 
       it('a stale revision is a ConcurrencyError and writes nothing', async function () {
@@ -274,7 +289,7 @@ export function eventStoreContract(name: string, makeStore: () => Promise<EventS
 
       it('signals an append made through another handle on the same storage, as by another process', async function () {
         if (!subject.openAnotherHandle) this.skip();
-        const other = subject.openAnotherHandle();
+        const other = await subject.openAnotherHandle();
         let calls = 0;
         const stop = store.onAppended(() => { calls += 1; });
         try {

@@ -13,7 +13,8 @@ describe('EventStoreDB event store', function () {
 
   // Every test uses fresh streams, so one shared server serves them all.
   eventStoreContract('EventStoreDB', async () => {
-    const store = openEventStoreDbEventStore(url!);
-    return { store, dispose: () => store.close() };
+    const store = await openEventStoreDbEventStore(url!);
+    // A second client on the same server, as another process would hold.
+    return { store, openAnotherHandle: () => openEventStoreDbEventStore(url!), dispose: () => store.close() };
   });
 });

@@ -3,7 +3,8 @@
  * store and MongoDB answer to the very same tests. Each test gets a fresh, empty store.
  */
 import { expect } from 'chai';
-import type { ReadStore, StoredDoc } from '../../shared/ports/read-store.ts';
+import fc from 'fast-check';
+import type { ReadStore, StoredDoc, WriteOp } from '../../shared/ports/read-store.ts';
 import { escapeRegExp } from '../../shared/text/fold.ts';
 
 interface Item extends StoredDoc {
@@ -87,6 +88,34 @@ export function readStoreContract(name: string, factory: () => Promise<ReadStore
         await store.write('watches', [{ delete: { _id: 'en:A', position: 5 } }, { delete: { _id: 'en:B', position: 4 } }]);
         expect(await store.get('watches', 'en:A')).to.equal(null);
         expect(await store.get('watches', 'en:B')).to.not.equal(null);
+      });
+
+      it('both position guards hold for any order of puts and deletes, one by one and replayed as one bulk', async function () {
+        this.timeout(60_000);
+        // The port's rule, applied here one write at a time to a map: a put lands only on an absent document or one
+        // at a lower position; a delete removes only a document at a lower position. Equal positions are frequent.
+        const op = fc.record({ kind: fc.constantFrom('put', 'delete'), id: fc.constantFrom('A', 'B'), position: fc.integer({ min: 1, max: 4 }), name: fc.constantFrom('x', 'y') });
+        let run = 0;
+        await fc.assert(fc.asyncProperty(fc.array(op, { maxLength: 10 }), async (generated) => {
+          run += 1;
+          const writes: WriteOp[] = generated.map(({ kind, id, position, name }) => {
+            const _id = `run${run}:${id}`;
+            return kind === 'put' ? { put: item(id, { _id, name, position }) } : { delete: { _id, position } };
+          });
+          const expected = new Map<string, { name: string; position: number }>();
+          for (const write of [...writes, ...writes]) {
+            if ('put' in write) {
+              const stored = expected.get(write.put._id);
+              if (!stored || stored.position < write.put.position) expected.set(write.put._id, { name: (write.put as Item).name, position: write.put.position });
+            } else if ((expected.get(write.delete._id)?.position ?? Infinity) < write.delete.position) expected.delete(write.delete._id);
+          }
+          for (const write of writes) await store.write('watches', [write]);
+          if (writes.length > 0) await store.write('watches', writes);
+          for (const id of ['A', 'B'].map((ref) => `run${run}:${ref}`)) {
+            const stored = await store.get<Item>('watches', id);
+            expect(stored === null ? null : { name: stored.name, position: stored.position }, `${id} after ${JSON.stringify(generated)}`).to.deep.equal(expected.get(id) ?? null);
+          }
+        }), { numRuns: 60 });
       });
 
       it('a delete of an absent document is a no-op', async function () {

@@ -1,7 +1,8 @@
 /**
  * The whole pipeline as `npm start` wires it, with the projector's jobs on BullMQ and the rate limits in a real
  * Redis: commands go through the admin API and the command handlers, the projector turns the events into read
- * models, and the public API answers exactly what the served OpenAPI document declares, in both languages.
+ * models, and the public API answers what CONTRACT.md says (shapes written from it by hand), in both languages, and
+ * what the served OpenAPI document declares.
  */
 import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,10 +14,11 @@ import { loadConfig } from '../../shared/config/config.ts';
 import { createLogger } from '../../shared/logging/logger.ts';
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
-import { rebuild } from '../../projector/rebuild.ts';
+import { rebuild } from '../../shared/projections/rebuild.ts';
 import { DEMO_SERIALS } from '../../services/demo/serials.ts';
 import { send, postJson, type TestResponse } from '../support/http.ts';
 import { startTestRedis, type TestRedis } from '../support/redis-server.ts';
+import { contractAnswers } from '../support/contract-answers.ts';
 import { responseValidator, type ResponseValidator } from '../support/openapi-response-validator.ts';
 
 const ADMIN_KEY = 'pipeline-test-catalogue-key-0123456789';
@@ -29,12 +31,14 @@ describe('pipeline: admin command -> event -> BullMQ projector -> public API (re
   let service: RunningWatchcat;
   let api: string;
   let admin: string;
-  let contract: ResponseValidator;
+  const contract = contractAnswers();
+  let servedDocument: ResponseValidator;
 
-  /** GETs (or POSTs) a public path and checks the answer against the served OpenAPI document. */
+  /** GETs (or POSTs) a public path and checks the answer against the contract and the served OpenAPI document. */
   async function call(method: 'GET' | 'POST', template: string, path: string, body?: unknown): Promise<TestResponse> {
     const response = method === 'GET' ? await send(api, path) : await postJson(api, path, body);
     contract.check(method, template, response.status, response.json());
+    servedDocument.check(method, template, response.status, response.json());
     return response;
   }
 
@@ -70,7 +74,7 @@ describe('pipeline: admin command -> event -> BullMQ projector -> public API (re
     service = await startWatchcat(config, createLogger('silent', 'pipeline-test'));
     api = `http://127.0.0.1:${service.ports.public}`;
     admin = `http://127.0.0.1:${service.ports.admin}`;
-    contract = responseValidator((await send(api, '/.well-known/openapi-public.json')).json());
+    servedDocument = responseValidator((await send(api, '/.well-known/openapi-public.json')).json());
   });
 
   after(async () => {
@@ -79,7 +83,7 @@ describe('pipeline: admin command -> event -> BullMQ projector -> public API (re
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('serves the seeded demo catalogue in both languages, every answer as the OpenAPI document declares', async () => {
+  it('serves the seeded demo catalogue in both languages, every answer as the contract says and the OpenAPI document declares', async () => {
     for (const lang of ['en', 'fr'] as const) {
       const page = (await call('GET', '/api/public/catalogue', `/api/public/catalogue?lang=${lang}&limit=100`)).json();
       expect(page.total).to.be.at.least(60);

@@ -13,7 +13,7 @@ import type { EventStore } from '../../shared/ports/event-store.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
 import type { CheckpointDoc } from '../../shared/read-models/documents.ts';
 import { createProjector } from '../../projector/runner.ts';
-import { rebuild } from '../../projector/rebuild.ts';
+import { rebuild } from '../../shared/projections/rebuild.ts';
 import { serialRegistered, watchPriceChanged } from '../fixtures/events.ts';
 import { describeMongo } from '../support/mongodb-leg.ts';
 import { startTestRedis } from '../support/redis-server.ts';

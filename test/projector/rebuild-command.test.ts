@@ -6,7 +6,7 @@ import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.t
 import { loadConfig } from '../../shared/config/config.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
-import { registerRebuildCommand, type RebuildCommandDeps } from '../../projector/rebuild.command.ts';
+import { registerRebuildCommand, type RebuildCommandDeps } from '../../services/cli/rebuild.commands.ts';
 import { appendAll, catalogueHistory } from './support/history.ts';
 
 function capture(): { stream: Writable; lines: string[] } {

@@ -7,8 +7,8 @@ import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.t
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import type { CheckpointDoc } from '../../shared/read-models/documents.ts';
 import { createProjector } from '../../projector/runner.ts';
-import { rebuild, type RebuildProgress } from '../../projector/rebuild.ts';
-import { selectProjections } from '../../projector/projections/index.ts';
+import { rebuild, type RebuildProgress } from '../../shared/projections/rebuild.ts';
+import { selectProjections } from '../../shared/projections/index.ts';
 import { appendAll, catalogueHistory, snapshot } from './support/history.ts';
 
 const logger = pino({ level: 'silent' });
@@ -40,8 +40,8 @@ describe('rebuild', () => {
     expect(result).to.include({ position: head, events: head });
     const checkpoints = await rebuilt.find<CheckpointDoc>('checkpoints', {});
     expect(checkpoints.map((c) => c.position)).to.deep.equal([head, head, head, head]);
-    expect(progress.map((p) => p.done)).to.deep.equal([16, 32, 48, head]);
-    expect(progress.every((p) => p.total === head && p.eventsPerSecond > 0)).to.equal(true);
+    expect(progress.map((p) => [p.position, p.events])).to.deep.equal([[16, 16], [32, 32], [48, 48], [head, head]]);
+    expect(progress.every((p) => p.head === head && p.eventsPerSecond > 0)).to.equal(true);
   });
 
   it('lets readers see the old generation until the switch, then the new one at once', async () => {

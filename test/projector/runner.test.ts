@@ -9,10 +9,10 @@ import type { JobQueue } from '../../shared/ports/job-queue.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
 import type { CheckpointDoc, SerialDoc } from '../../shared/read-models/documents.ts';
 import { createProjector, type Projector } from '../../projector/runner.ts';
-import { rebuild } from '../../projector/rebuild.ts';
-import { PROJECTIONS } from '../../projector/projections/index.ts';
-import { serialsProjection } from '../../projector/projections/serials.projection.ts';
-import type { Projection } from '../../projector/projection.ts';
+import { rebuild } from '../../shared/projections/rebuild.ts';
+import { PROJECTIONS } from '../../shared/projections/index.ts';
+import { serialsProjection } from '../../shared/projections/serials.projection.ts';
+import type { Projection } from '../../shared/projections/projection.ts';
 import { appendAll, catalogueHistory, snapshot } from './support/history.ts';
 
 const logger = pino({ level: 'silent' });

@@ -20,8 +20,8 @@ import { send } from '../support/http.ts';
 import { freePort } from '../support/redis-server.ts';
 
 const SERVICES_MAIN = fileURLToPath(new URL('../../services/main.ts', import.meta.url));
-const CATALOGUE_KEY = 'cat-Secret-7f3a9c1e';
-const SERIALS_KEY = 'ser-Secret-52b8d04a';
+const CATALOGUE_KEY = 'cat-Secret-7f3a9c1e-5d2b8e0a4c6f1937';
+const SERIALS_KEY = 'ser-Secret-52b8d04a-e6a1c3f5b7d90284';
 
 interface Route { method: string; path: string; body: unknown; scope: 'catalogue' | 'serials' }
 const ROUTES: Route[] = [
@@ -76,6 +76,8 @@ describe('admin API against hostile credentials, with the real process and logge
     child = spawnTs(SERVICES_MAIN, [], {
       ADMIN_PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'trace',
       ADMIN_API_KEYS: `${CATALOGUE_KEY}:catalogue,${SERIALS_KEY}:serials`,
+      // The fuzz below is one client making 150 failed attempts: the failure throttle has its own test.
+      ADMIN_AUTH_FAILURES_PER_MINUTE: '100000',
     });
     const deadline = Date.now() + 30_000;
     while (!child.lines.some((line) => line.includes('admin API listening'))) {
@@ -127,5 +129,17 @@ describe('admin API against hostile credentials, with the real process and logge
       expect(leaked, `key ${key.slice(0, 12)}... in the logs`).to.equal(undefined);
       expect(history.includes(key), `key ${key.slice(0, 12)}... in the history`).to.equal(false);
     }
+  });
+
+  it('refuses to start with a short or placeholder key, in one line naming the entries and not the keys (issue 17, finding 3)', async function () {
+    const weak = spawnTs(SERVICES_MAIN, [], {
+      ADMIN_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'info', ADMIN_API_KEYS: `a:catalogue,${SERIALS_KEY}:serials,change-me-serials-0000000000000000:serials`,
+    });
+    expect(await weak.exited).to.equal(1);
+    const fatal = weak.lines.filter((line) => line.includes('ADMIN_API_KEYS'));
+    expect(fatal, weak.lines.join('\n')).to.have.length(1);
+    expect(fatal[0]).to.include('entry 1 has a key of 1 characters, fewer than 32; entry 3 has a placeholder key');
+    expect(fatal[0]).not.to.include('change-me-serials');
+    expect(weak.lines.some((line) => line.includes('listening'))).to.equal(false);
   });
 });

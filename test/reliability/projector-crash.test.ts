@@ -19,8 +19,8 @@ import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.t
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import type { ReadStore, StoredDoc } from '../../shared/ports/read-store.ts';
 import type { CheckpointDoc } from '../../shared/read-models/documents.ts';
-import { rebuild } from '../../projector/rebuild.ts';
-import { PROJECTION_NAMES } from '../../projector/projections/index.ts';
+import { rebuild } from '../../shared/projections/rebuild.ts';
+import { PROJECTION_NAMES } from '../../shared/projections/index.ts';
 import { spawnTs } from '../support/child-process.ts';
 import { openJournaledReadStore } from '../support/journaled-read-store.ts';
 import { appendLargeHistory } from '../support/large-history.ts';

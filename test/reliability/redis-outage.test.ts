@@ -16,7 +16,7 @@ import type { EventStore } from '../../shared/ports/event-store.ts';
 import type { JobQueue } from '../../shared/ports/job-queue.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
 import { createProjector, type Projector } from '../../projector/runner.ts';
-import { rebuild } from '../../projector/rebuild.ts';
+import { rebuild } from '../../shared/projections/rebuild.ts';
 import { connectRateLimitRedis } from '../../read-api/rate-limit/rate-limit-redis.ts';
 import { appendAll, snapshot } from '../projector/support/history.ts';
 import { send } from '../support/http.ts';

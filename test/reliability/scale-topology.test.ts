@@ -13,7 +13,7 @@ import { MongoClient } from 'mongodb';
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import { between, seededRandom } from '../../shared/random/seeded-random.ts';
-import { rebuild } from '../../projector/rebuild.ts';
+import { rebuild } from '../../shared/projections/rebuild.ts';
 import { snapshot } from '../projector/support/history.ts';
 import { watchcat } from '../audit/support/watchcat-run.ts';
 import { tinyCatalogue } from '../services/support/tiny-catalogue.ts';
@@ -96,7 +96,7 @@ describeMongo('scale topology: 2 read APIs, 2 BullMQ projectors, admin API, Redi
     dataDir = mkdtempSync(join(tmpdir(), 'watchcat-topology-'));
     env = {
       DATA_DIR: dataDir, REDIS_URL: redis.url, MONGODB_URL: leg.url, MONGODB_DB: leg.database('topology'),
-      HOST: '127.0.0.1', SEED_DEMO: 'false', TRUST_PROXY: 'true', LOG_LEVEL: 'info',
+      HOST: '127.0.0.1', HEALTH_PORT: '0', SEED_DEMO: 'false', TRUST_PROXY: '127.0.0.1', LOG_LEVEL: 'info',
       ADMIN_API_KEYS: `${KEY}:catalogue,${KEY}:serials`,
     };
     adminUrl = `http://127.0.0.1:${await freePort()}`;

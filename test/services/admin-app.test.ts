@@ -8,7 +8,10 @@ import { createAdminApp } from '../../services/admin/admin-app.ts';
 import { createCommandService } from '../../services/command-service.ts';
 import { tinyCatalogue } from './support/tiny-catalogue.ts';
 
-const KEYS = 'cat-key-1:catalogue,ser-key-2:serials,both-key-3:catalogue,both-key-3:serials';
+const CAT = 'cat-key-1-4f9e2d7c1b8a6053e7d9c2b1a0';
+const SER = 'ser-key-2-9b3e5a7d1c0f2468ace13579bd';
+const BOTH = 'both-key-3-7c2a9e4b1d6f8035c7e1a9b3d5';
+const KEYS = `${CAT}:catalogue,${SER}:serials,${BOTH}:catalogue,${BOTH}:serials`;
 
 describe('admin API', () => {
   let store: EventStore;
@@ -27,11 +30,11 @@ describe('admin API', () => {
   before(async () => {
     store = openSqliteEventStore(':memory:');
     const service = createCommandService(store);
-    const app = createAdminApp(service, { ADMIN_API_KEYS: KEYS }, createLogger('silent', 'test'));
+    const app = createAdminApp(service, { ADMIN_API_KEYS: KEYS, ADMIN_AUTH_FAILURES_PER_MINUTE: 100 }, createLogger('silent', 'test'));
     server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const imported = await call('POST', '/admin/import', bearer('cat-key-1'), tinyCatalogue());
+    const imported = await call('POST', '/admin/import', bearer(CAT), tinyCatalogue());
     expect(imported.status).to.equal(200);
   });
   after(async () => {
@@ -44,10 +47,10 @@ describe('admin API', () => {
     const cases: [string, Record<string, string>, number][] = [
       ['no key', {}, 401],
       ['an unknown key', bearer('not-a-key'), 401],
-      ['a key of another case', bearer('SER-KEY-2'), 401],
+      ['a key of another case', bearer(SER.toUpperCase()), 401],
       ['a very long key', bearer('x'.repeat(8_000)), 401],
       ['a prefix of a real key', { 'x-api-key': 'ser-key' }, 401],
-      ['a key without the serials scope', bearer('cat-key-1'), 403],
+      ['a key without the serials scope', bearer(CAT), 403],
     ];
     for (const [what, headers, status] of cases) {
       it(`answers ${status} to ${what}`, async () => {
@@ -61,55 +64,80 @@ describe('admin API', () => {
 
     it('answers 403 to a serials key on a catalogue route', async () => {
       const head = await store.headPosition();
-      const response = await call('DELETE', '/admin/watches/AUR-LU-002', { 'x-api-key': 'ser-key-2' });
+      const response = await call('DELETE', '/admin/watches/AUR-LU-002', { 'x-api-key': SER });
       expect(response.status).to.equal(403);
       expect(await store.headPosition()).to.equal(head);
     });
 
     it('answers 413 to a body above 16 KiB', async () => {
-      const response = await call('PUT', '/admin/watches/AUR-LU-001/price', bearer('cat-key-1'), { price_eur: 1, pad: 'x'.repeat(17_000) });
+      const response = await call('PUT', '/admin/watches/AUR-LU-001/price', bearer(CAT), { price_eur: 1, pad: 'x'.repeat(17_000) });
       expect(response.status).to.equal(413);
     });
   });
 
   it('registers a serial, reports it stolen and recovered, answering each appended position', async () => {
-    const registered = await call('POST', '/admin/serials', { 'x-api-key': 'ser-key-2' }, { serial: 'aur-2024-6666', reference: 'aur-lu-001', year: 2024 });
+    const registered = await call('POST', '/admin/serials', { 'x-api-key': SER }, { serial: 'aur-2024-6666', reference: 'aur-lu-001', year: 2024 });
     expect(registered.status).to.equal(201);
     const { position } = (await registered.json()) as { position: number };
     const [event] = await store.readStream('serial-AUR-2024-6666');
     expect(event?.position).to.equal(position);
-    expect(event?.metadata.actor).to.match(/^admin-api:[0-9a-f]{12}$/);
+    // The serials key is the second key listed: the history names it by that id, never by anything of the key.
+    expect(event?.metadata.actor).to.equal('admin-api:key-2');
 
-    const stolen = await call('POST', '/admin/serials/AUR-2024-6666/stolen', bearer('both-key-3'));
+    const stolen = await call('POST', '/admin/serials/AUR-2024-6666/stolen', bearer(BOTH));
     expect(stolen.status).to.equal(200);
-    const recovered = await call('POST', '/admin/serials/AUR-2024-6666/recovered', bearer('both-key-3'));
+    const recovered = await call('POST', '/admin/serials/AUR-2024-6666/recovered', bearer(BOTH));
     expect(((await recovered.json()) as { position: number }).position).to.equal(await store.headPosition());
   });
 
   it('maps refusals to 404, 409 and 422 with their message', async () => {
-    const unknown = await call('PUT', '/admin/watches/FOO-1/price', bearer('cat-key-1'), { price_eur: 100 });
+    const unknown = await call('PUT', '/admin/watches/FOO-1/price', bearer(CAT), { price_eur: 100 });
     expect([unknown.status, await unknown.json()]).to.deep.equal([404, { detail: 'unknown watch FOO-1' }]);
-    const twice = await call('POST', '/admin/serials', bearer('ser-key-2'), { serial: 'AUR-2024-000001', reference: 'AUR-LU-001', year: 2024 });
+    const twice = await call('POST', '/admin/serials', bearer(SER), { serial: 'AUR-2024-000001', reference: 'AUR-LU-001', year: 2024 });
     expect([twice.status, await twice.json()]).to.deep.equal([409, { detail: 'serial AUR-2024-000001 is already registered' }]);
-    const badStock = await call('PUT', '/admin/watches/AUR-LU-001/stock', bearer('cat-key-1'), { stock_status: 'plenty' });
+    const badStock = await call('PUT', '/admin/watches/AUR-LU-001/stock', bearer(CAT), { stock_status: 'plenty' });
     expect(badStock.status).to.equal(422);
-    const badPrice = await call('PUT', '/admin/watches/AUR-LU-001/price', bearer('cat-key-1'), { price_eur: 10.005 });
+    const badPrice = await call('PUT', '/admin/watches/AUR-LU-001/price', bearer(CAT), { price_eur: 10.005 });
     expect(badPrice.status).to.equal(422);
   });
 
   it('changes price and stock, withdraws a watch, and re-imports the file without appending', async () => {
-    const price = await call('PUT', '/admin/watches/AUR-LU-001/price', bearer('cat-key-1'), { price_eur: 13_000.5 });
+    const price = await call('PUT', '/admin/watches/AUR-LU-001/price', bearer(CAT), { price_eur: 13_000.5 });
     expect(price.status).to.equal(200);
     const events = await store.readStream('watch-AUR-LU-001');
     expect(events.at(-1)?.data).to.deep.include({ price_cents: 1_300_050 });
-    expect((await call('PUT', '/admin/watches/AUR-LU-001/stock', bearer('cat-key-1'), { stock_status: 'low_stock' })).status).to.equal(200);
-    expect((await call('DELETE', '/admin/watches/AUR-LU-002', bearer('cat-key-1'))).status).to.equal(200);
+    expect((await call('PUT', '/admin/watches/AUR-LU-001/stock', bearer(CAT), { stock_status: 'low_stock' })).status).to.equal(200);
+    expect((await call('DELETE', '/admin/watches/AUR-LU-002', bearer(CAT))).status).to.equal(200);
 
     const head = await store.headPosition();
     const file = tinyCatalogue();
     file.watches[0] = { ...file.watches[0]!, price_cents: 1_300_050, stock_status: 'low_stock' };
-    const again = await call('POST', '/admin/import', bearer('cat-key-1'), file);
+    const again = await call('POST', '/admin/import', bearer(CAT), file);
     expect(await again.json()).to.deep.include({ commands: 0, position: head });
     expect(await store.headPosition()).to.equal(head);
+  });
+
+  it('answers 429 without checking the key once a client failed too often in a minute, and counts failures (issue 17, finding 3)', async () => {
+    const counted: string[] = [];
+    const app = createAdminApp(createCommandService(store), { ADMIN_API_KEYS: KEYS, ADMIN_AUTH_FAILURES_PER_MINUTE: 3 }, createLogger('silent', 'test'), {
+      authMetrics: { failed: (outcome) => counted.push(outcome) },
+    });
+    const throttled = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => throttled.once('listening', resolve));
+    try {
+      const at = `http://127.0.0.1:${(throttled.address() as AddressInfo).port}`;
+      const post = (key: string) => fetch(`${at}/admin/serials/AUR-2024-000001/stolen`, { method: 'POST', headers: bearer(key) });
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) statuses.push((await post(`guess-${i}`)).status);
+      expect(statuses).to.deep.equal([401, 401, 401, 429]);
+      const valid = await post(SER);
+      expect(valid.status, 'a right key is not even checked').to.equal(429);
+      expect(Number(valid.headers.get('retry-after'))).to.be.within(1, 60);
+      expect(await valid.json()).to.deep.equal({ detail: 'too many failed authentications: try again later' });
+      expect(counted).to.deep.equal(['refused', 'refused', 'refused', 'throttled', 'throttled']);
+    } finally {
+      throttled.closeAllConnections();
+      await new Promise((resolve) => throttled.close(resolve));
+    }
   });
 });

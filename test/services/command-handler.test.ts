@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
-import type { EventStore } from '../../shared/ports/event-store.ts';
+import { ConcurrencyError, type EventStore, type ExpectedRevision } from '../../shared/ports/event-store.ts';
 import { createCommandService, type CommandService } from '../../services/command-service.ts';
 import { DomainError } from '../../services/domain/domain-error.ts';
 import { aCollection, aWatch } from '../unit/services/support/builders.ts';
@@ -66,5 +66,26 @@ describe('command handler (SQLite event store)', () => {
       const previous = i === 0 ? aWatch().price_cents : applied[i - 1];
       expect((change.data as { previous_price_cents: number }).previous_price_cents).to.equal(previous);
     });
+  });
+
+  it('appends at an exact revision with fresh ids on each attempt, relying on no engine\'s id idempotence', async () => {
+    // The first attempt is refused as a concurrent writer would make it; the second goes through.
+    const attempts: { expected: ExpectedRevision; ids: string[] }[] = [];
+    const refusingOnce: EventStore = {
+      readStream: (stream, options) => store.readStream(stream, options),
+      readAll: (options) => store.readAll(options),
+      headPosition: () => store.headPosition(),
+      onAppended: (listener) => store.onAppended(listener),
+      close: () => store.close(),
+      append: async (stream, events, expected) => {
+        attempts.push({ expected, ids: events.map((e) => e.id) });
+        if (attempts.length === 1) throw new ConcurrencyError(stream, expected, 0);
+        return store.append(stream, events, expected);
+      },
+    };
+    await createCommandService(refusingOnce, { clock: () => now, actor: 'test' }).changeWatchPrice('AUR-LU-001', 1_300_000);
+    expect(attempts.map((a) => a.expected)).to.deep.equal([0, 0]);
+    expect(attempts[1]!.ids).to.have.length(1);
+    expect(attempts[1]!.ids).not.to.include(attempts[0]!.ids[0]);
   });
 });

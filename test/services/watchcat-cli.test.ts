@@ -8,13 +8,14 @@ import { tinyCatalogue } from './support/tiny-catalogue.ts';
 interface Outcome { code: number; stdout: string; stderr: string }
 
 describe('watchcat CLI, end to end in a temporary DATA_DIR', function () {
-  // Each run starts a Node process that compiles TypeScript on the fly: seconds each on a busy machine.
+  // Tests run the TypeScript sources (the bin runs dist/, see test/build): each run compiles them on the fly,
+  // seconds each on a busy machine.
   this.timeout(120_000);
   let dir: string;
 
   function watchcat(...args: string[]): Promise<Outcome> {
     return new Promise((resolve) => {
-      execFile(process.execPath, ['bin/watchcat.js', ...args], {
+      execFile(process.execPath, ['--import', 'tsx', 'services/cli/watchcat.ts', ...args], {
         env: { PATH: process.env.PATH, DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'silent' },
       }, (error, stdout, stderr) => {
         resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });

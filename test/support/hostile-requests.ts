@@ -1,8 +1,8 @@
 /**
  * fast-check arbitraries for hostile HTTP requests against the public API: every operation's path with random and
  * malicious segments, queries (operators, `__proto__`, repeated keys, huge and badly percent-encoded values),
- * headers (wrong content types, forged forwarding, junk validators) and bodies (bad JSON, arrays, deep nesting,
- * prototype keys, oversized). Requests are plain data, sent by the test with any HTTP client.
+ * headers (wrong content types, forged forwarding, junk validators) and bodies (bad JSON, arrays, nesting as deep as
+ * the body limit allows, prototype keys, oversized). Requests are plain data, sent by the test with any HTTP client.
  */
 import fc from 'fast-check';
 
@@ -85,8 +85,23 @@ const RAW_BODIES = [
   '{"collection":"regate","model_ref":"RG-100","accessories":{"strap":1e309}}', '{"collection":"regate","model_ref":"RG-100","accessories":{"strap":-0.5}}',
   `${'['.repeat(5000)}${']'.repeat(5000)}`, `{"collection":"${'x'.repeat(16 * 1024)}"}`, `{"collection":"${'é'.repeat(8200)}"}`, '\uFEFF{"collection":"regate"}',
 ];
+/** Nesting up to the 16 KiB body limit: arrays or objects, closed or not, alone or as a price body's options. */
+const BODY_LIMIT = 16 * 1024;
+const PRICE_PREFIX = '{"collection":"abysse","model_ref":"AUR-DV-006","options":';
+export const deepBody: fc.Arbitrary<string> = fc
+  .record({ open: fc.constantFrom('[', '{"a":', '[1,'), inPrice: fc.boolean(), closed: fc.boolean(), share: fc.double({ min: 0, max: 1, noNaN: true }) })
+  .map(({ open, inPrice, closed, share }) => {
+    const prefix = inPrice ? PRICE_PREFIX : '';
+    const close = open === '[' || open === '[1,' ? ']' : '}';
+    const room = BODY_LIMIT - prefix.length - (inPrice ? 1 : 0);
+    const depth = Math.max(1, Math.floor((share * room) / (open.length + (closed ? close.length : 0))));
+    const middle = open === '[1,' ? '1' : '0';
+    return `${prefix}${open.repeat(depth)}${closed ? `${middle}${close.repeat(depth)}` : ''}${inPrice && closed ? '}' : ''}`;
+  })
+  .filter((body) => Buffer.byteLength(body) <= BODY_LIMIT);
 export const hostileBody: fc.Arbitrary<string> = fc.oneof(
   fc.constantFrom(...RAW_BODIES),
+  deepBody,
   fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v)),
   fc.record({
     collection: fc.oneof(fc.constantFrom('regate', 'REGATE', 'abysse'), urlPiece, fc.jsonValue()),

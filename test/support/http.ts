@@ -14,13 +14,18 @@ export interface TestRequest {
   headers?: Record<string, string>;
   /** Sent as it is: a string or bytes. */
   body?: string | Buffer;
+  /** The client's own address (any 127.x.y.z on loopback), to appear as another client. */
+  localAddress?: string;
 }
 
 /** `path` is sent as the request line's target exactly as given (`new URL` would read `//api` as a host name). */
 export function send(baseUrl: string, path: string, options: TestRequest = {}): Promise<TestResponse> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
-    const target = { hostname, port, path, method: options.method ?? 'GET', headers: options.headers ?? {} };
+    const target = {
+      hostname, port, path, method: options.method ?? 'GET', headers: options.headers ?? {},
+      ...(options.localAddress ? { localAddress: options.localAddress } : {}),
+    };
     const req = httpRequest(target, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -10,10 +10,12 @@ import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.t
 import { loadConfig } from '../../shared/config/config.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
 import { discoveryRoutes } from '../../read-api/discovery/discovery-routes.ts';
-import { publicOperations } from '../../read-api/operations/index.ts';
+import { publicOperations } from '../../shared/public-api/operations/index.ts';
 import { startReadApi, type RunningReadApi } from '../../read-api/server.ts';
+import type { ResponseSigningKeys } from '../../read-api/signing/signing-keys.ts';
 import { loadFixtureCatalogue } from '../api/support/catalogue-fixture.ts';
 import { TEST_BRAND } from '../api/support/test-app.ts';
+import { testSigningKeys } from './signing-keys.ts';
 
 export interface LogLine {
   level: number;
@@ -39,6 +41,8 @@ export interface ReadApiUnderTestOptions {
   readStore?: ReadStore;
   rateLimitRedis?: Redis;
   requestTimeoutMs?: number;
+  /** The keys that sign answers; a fresh one when not given. */
+  signingKeys?: ResponseSigningKeys;
 }
 
 const urlOf = (running: { address(): AddressInfo | string | null }) => `http://127.0.0.1:${(running.address() as AddressInfo).port}`;
@@ -53,9 +57,10 @@ export async function startReadApiUnderTest(options: ReadApiUnderTestOptions = {
   const logger = pino({ level: 'debug', name: 'read-api-under-test' }, { write: (line: string) => { logs.push(JSON.parse(line) as LogLine); } });
   const store = options.readStore ?? createMemoryReadStore();
   if (!options.readStore) await loadFixtureCatalogue(store);
+  const signingKeys = options.signingKeys ?? await testSigningKeys();
   const running = await startReadApi({
-    config, logger, readStore: store, brand: TEST_BRAND,
-    extraRoutes: [discoveryRoutes({ operations: publicOperations, config })],
+    config, logger, readStore: store, brand: TEST_BRAND, signingKeys,
+    extraRoutes: [discoveryRoutes({ operations: publicOperations, config, jwks: signingKeys.jwks })],
     ...(options.rateLimitRedis ? { rateLimitRedis: options.rateLimitRedis } : {}),
     ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
   });

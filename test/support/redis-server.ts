@@ -14,6 +14,10 @@ export interface TestRedis {
   stop(hard?: boolean): Promise<void>;
   /** Starts it again on the same port after `stop`. */
   start(): Promise<void>;
+  /** Freezes the server (SIGSTOP): connections stay open, nothing is answered. */
+  pause(): void;
+  /** Lets a paused server go on (SIGCONT). */
+  resume(): void;
 }
 
 export async function freePort(): Promise<number> {
@@ -64,5 +68,9 @@ export async function startTestRedis(): Promise<TestRedis> {
     await exited;
   };
   await start();
-  return { url: `redis://127.0.0.1:${port}`, port, stop, start };
+  return {
+    url: `redis://127.0.0.1:${port}`, port, stop, start,
+    pause: () => { child?.kill('SIGSTOP'); },
+    resume: () => { child?.kill('SIGCONT'); },
+  };
 }

@@ -4,12 +4,20 @@ import { loadConfig } from '../../shared/config/config.ts';
 describe('configuration', () => {
   it('gives the documented defaults when nothing is set', () => {
     const config = loadConfig({});
-    expect(config).to.include({ PORT: 3000, DATA_DIR: './data', RATE_LIMIT_PER_MINUTE: 60, VERIFY_RATE_LIMIT_PER_MINUTE: 10, TRUST_PROXY: false });
+    expect(config).to.include({ PORT: 3000, DATA_DIR: './data', RATE_LIMIT_PER_MINUTE: 60, VERIFY_RATE_LIMIT_PER_MINUTE: 10, TRUST_PROXY: 'false' });
+    expect(config.PUBLIC_BASE_URL, 'no guessed address (issue 11, item 4)').to.equal(undefined);
+    // Operators' ports on loopback, the public one on every interface (issue 17, finding 2).
+    expect(config).to.include({ HOST: '0.0.0.0', OPS_HOST: '127.0.0.1', ADMIN_HOST: '127.0.0.1', ADMIN_AUTH_FAILURES_PER_MINUTE: 10 });
     expect(config.REDIS_URL).to.equal(undefined);
   });
 
   it('coerces numbers and booleans from the environment', () => {
-    expect(loadConfig({ PORT: '8080', TRUST_PROXY: 'true' })).to.include({ PORT: 8080, TRUST_PROXY: true });
+    expect(loadConfig({ PORT: '8080', SEED_DEMO: 'false' })).to.include({ PORT: 8080, SEED_DEMO: false });
+  });
+
+  it('takes TRUST_PROXY as named proxies and refuses a bare true, with the other bad settings (issue 17, finding 4)', () => {
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.1, 192.168.0.0/16' })).to.include({ TRUST_PROXY: '10.0.0.1, 192.168.0.0/16' });
+    expect(() => loadConfig({ TRUST_PROXY: 'true', PORT: 'abc' })).to.throw(/PORT.*TRUST_PROXY must name the trusted proxies .*\(not: true\)/);
   });
 
   it('names every bad setting at once', () => {

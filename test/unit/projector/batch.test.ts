@@ -3,8 +3,8 @@ import {
   collectionDefined, serialRegistered, serialReportedStolen, watchPriceChanged, watchPublished, watchWithdrawn,
 } from '../../fixtures/events.ts';
 import { createMemoryReadStore } from '../../../shared/adapters/memory-read-store.ts';
-import { PROJECTIONS } from '../../../projector/projections/index.ts';
-import { projectBatch } from '../../../projector/batch.ts';
+import { PROJECTIONS } from '../../../shared/projections/index.ts';
+import { projectBatch } from '../../../shared/projections/batch.ts';
 import { storeSource } from '../../../projector/runner.ts';
 import type { CollectionDoc } from '../../../shared/read-models/documents.ts';
 import { doc, documents, event, positioned, project } from './support/projection-spec.ts';

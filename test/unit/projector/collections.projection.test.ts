@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { collectionDefined, watchPriceChanged, watchPublished, watchWithdrawn } from '../../fixtures/events.ts';
 import type { DomainEvent } from '../../../shared/events/index.ts';
-import type { CollectionProjectionDoc } from '../../../projector/projections/collections.projection.ts';
-import { collectionsProjection } from '../../../projector/projections/collections.projection.ts';
+import type { CollectionProjectionDoc } from '../../../shared/projections/collections.projection.ts';
+import { collectionsProjection } from '../../../shared/projections/collections.projection.ts';
 import { doc, event, given } from './support/projection-spec.ts';
 
 const abysse = collectionDefined('abysse', {
@@ -50,8 +50,15 @@ describe('collections projection', () => {
     const docs = await given<CollectionProjectionDoc>(collectionsProjection, [
       abysse, event('CollectionRevised', { code: 'abysse', name: { en: 'Deep', fr: 'Profondeur' }, diameter_mm: 44 }),
     ]);
-    expect(doc(docs, 'en:abysse')).to.include({ name: 'Deep', sort_name: 'deep', diameter_mm: 44, description: 'Diving watches.' });
-    expect(doc(docs, 'fr:abysse')).to.include({ name: 'Profondeur', diameter_mm: 44 });
+    expect(doc(docs, 'en:abysse')).to.include({
+      name: 'Deep', sort_name: 'deep', diameter_mm: 44, description: 'Diving watches.', short_description: 'Divers.', type: 'diver',
+    });
+    expect(doc(docs, 'fr:abysse')).to.include({ name: 'Profondeur', diameter_mm: 44, description: 'Montres de plongée.' });
+    // A revision that names other fields leaves the name, and its sort key, as they were.
+    const retyped = await given<CollectionProjectionDoc>(collectionsProjection, [
+      abysse, event('CollectionRevised', { code: 'abysse', type: 'sport', description: { en: 'Deep.', fr: 'Profond.' } }),
+    ]);
+    expect(doc(retyped, 'en:abysse')).to.include({ name: 'Abyss', sort_name: 'abyss', type: 'sport', description: 'Deep.', diameter_mm: 42 });
   });
 
   it('keeps count and price range equal to a model computed from the same publish, reprice and withdraw events', async () => {

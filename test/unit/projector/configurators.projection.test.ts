@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { collectionDefined, watchPriceChanged, watchPublished, watchWithdrawn } from '../../fixtures/events.ts';
 import { CATEGORY_KEYS } from '../../../shared/events/index.ts';
-import type { ConfiguratorProjectionDoc } from '../../../projector/projections/configurators.projection.ts';
-import { configuratorsProjection } from '../../../projector/projections/configurators.projection.ts';
+import type { ConfiguratorProjectionDoc } from '../../../shared/projections/configurators.projection.ts';
+import { configuratorsProjection } from '../../../shared/projections/configurators.projection.ts';
 import { doc, event, given } from './support/projection-spec.ts';
 
 const tempo = collectionDefined('tempo', { name: { en: 'Tempo', fr: 'Tempo Chrono' } });

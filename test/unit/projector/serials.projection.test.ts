@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { serialRecovered, serialRegistered, serialReportedStolen } from '../../fixtures/events.ts';
 import type { SerialDoc } from '../../../shared/read-models/documents.ts';
-import { serialsProjection } from '../../../projector/projections/serials.projection.ts';
+import { serialsProjection } from '../../../shared/projections/serials.projection.ts';
 import { doc, event, given } from './support/projection-spec.ts';
 
 const registered = serialRegistered('LUM-0001', {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { collectionDefined, watchPriceChanged, watchPublished, watchStockChanged, watchWithdrawn } from '../../fixtures/events.ts';
 import type { WatchDoc } from '../../../shared/read-models/documents.ts';
-import { watchesProjection } from '../../../projector/projections/watches.projection.ts';
+import { watchesProjection } from '../../../shared/projections/watches.projection.ts';
 import { doc, event, given } from './support/projection-spec.ts';
 
 const lumiere = collectionDefined('lumiere', { name: { en: 'Lumière', fr: 'Lumière' } });
@@ -74,6 +74,14 @@ describe('watches projection', () => {
     ]);
     for (const id of ['en:LUM-01', 'fr:LUM-01']) {
       expect(doc(docs, id)).to.include({ price_cents: 990_000, stock_status: 'made_to_order', in_stock: false, position: 4 });
+    }
+  });
+
+  it('marks a watch in_stock exactly when its stock status is in_stock or low_stock (CONTRACT.md, in_stock=true)', async () => {
+    const expected = { in_stock: true, low_stock: true, out_of_stock: false, made_to_order: false } as const;
+    for (const [status, inStock] of Object.entries(expected)) {
+      const docs = await given<WatchDoc>(watchesProjection, [lumiere, published, watchStockChanged('LUM-01', status as keyof typeof expected)]);
+      expect(doc(docs, 'en:LUM-01'), status).to.include({ stock_status: status, in_stock: inStock });
     }
   });
 

@@ -21,6 +21,13 @@ describe('collection decider', () => {
       .thenRefuses('invalid', 'name is empty in fr');
   });
 
+  it('refuses a collection whose diameter is not positive', () => {
+    for (const diameter_mm of [0, -38]) {
+      spec.given([], undefined).when({ type: 'DefineCollection', collection: aCollection({ diameter_mm }) })
+        .thenRefuses('invalid', `diameter_mm must be positive, got ${diameter_mm}`);
+    }
+  });
+
   it('revises only the fields that change', () => {
     const name = { en: 'Lumière Nouvelle', fr: 'Lumière Nouvelle' };
     spec.given(defined, undefined)

@@ -112,6 +112,29 @@ describe('configurator decider', () => {
     });
   });
 
+  describe('codes named like Object built-ins (issue 17, finding 7)', () => {
+    const builtIn = anOption({ code: 'constructor' });
+    const builtInAccessory = anAccessory({ code: 'constructor' });
+
+    it('offers an option or an accessory coded constructor: no plain-object lookup takes it for offered', () => {
+      spec.given([], context).when({ type: 'OfferOption', option: builtIn }).then([
+        event('ConfiguratorOptionOffered', builtIn), event('ConfiguratorDefaultChosen', dialKey('constructor')),
+      ]);
+      spec.given([], context).when({ type: 'OfferAccessory', accessory: builtInAccessory }).then([event('AccessoryOffered', builtInAccessory)]);
+    });
+
+    it('refuses to reprice, withdraw or choose an option or accessory coded constructor that was never offered', () => {
+      const unknownOption = 'unknown option constructor in category dial of collection lumiere';
+      spec.given(whiteDefault, context).when({ type: 'RepriceOption', option: dialKey('constructor'), price_cents: 1 }).thenRefuses('not_found', unknownOption);
+      spec.given(whiteDefault, context).when({ type: 'WithdrawOption', option: dialKey('constructor') }).thenRefuses('not_found', unknownOption);
+      spec.given(whiteDefault, context).when({ type: 'ChooseDefaultOption', option: dialKey('constructor') }).thenRefuses('not_found', unknownOption);
+      const unknownAccessory = 'unknown accessory constructor of collection lumiere';
+      const key = { collection: 'lumiere', code: 'constructor' };
+      spec.given([], context).when({ type: 'RepriceAccessory', accessory: key, unit_price_cents: 1 }).thenRefuses('not_found', unknownAccessory);
+      spec.given([], context).when({ type: 'WithdrawAccessory', accessory: key }).thenRefuses('not_found', unknownAccessory);
+    });
+  });
+
   describe('accessories', () => {
     it('offers an accessory', () => {
       spec.given([], context).when({ type: 'OfferAccessory', accessory: strap }).then([event('AccessoryOffered', strap)]);

@@ -36,6 +36,17 @@ describe('serial decider', () => {
       spec.given([], { watch: published }).when({ ...register, manufacture_year: 1700 })
         .thenRefuses('invalid', /manufacture year must be a whole year from 1800 to 2200, got 1700/);
     });
+
+    it('takes both ends of the manufacture years, 1800 and 2200, and refuses the years just beyond them', () => {
+      for (const year of [1800, 2200]) {
+        spec.given([], { watch: published }).when({ ...register, manufacture_year: year })
+          .then([event('SerialRegistered', { ...registered.data, manufacture_year: year })]);
+      }
+      for (const year of [1799, 2201]) {
+        spec.given([], { watch: published }).when({ ...register, manufacture_year: year })
+          .thenRefuses('invalid', new RegExp(`got ${year}$`));
+      }
+    });
   });
 
   describe('theft', () => {

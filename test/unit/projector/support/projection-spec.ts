@@ -5,8 +5,8 @@
 import type { DomainEvent, EventOf, EventType } from '../../../../shared/events/index.ts';
 import { createMemoryReadStore } from '../../../../shared/adapters/memory-read-store.ts';
 import type { ReadStore, StoredDoc } from '../../../../shared/ports/read-store.ts';
-import { projectBatch } from '../../../../projector/batch.ts';
-import type { PositionedEvent, Projection } from '../../../../projector/projection.ts';
+import { projectBatch } from '../../../../shared/projections/batch.ts';
+import type { PositionedEvent, Projection } from '../../../../shared/projections/projection.ts';
 import { storeSource } from '../../../../projector/runner.ts';
 
 /** An event of any type, for the types the shared builders do not cover. */

@@ -1,0 +1,102 @@
+/**
+ * Where the time of a public GET goes inside the Koa chain: `node --import tsx bench/chain-cost.ts [targets]
+ * [variants] [seconds] [rounds]`. Serves the demo read model with the public app built with parts of the chain left
+ * out, beside the limit (http/limit-server.ts), and prints the CPU time of this process per request for each, with
+ * the load in its own process. CPU per request moves far less than requests/s when other processes share the
+ * machine. Variants: `full` (metrics, limits, answer cache), `no-metrics`, `no-limits`, `bare` (front door and
+ * answer cache only), `full-redis` (limits through Redis).
+ */
+import { createServer, type Server } from 'node:http';
+import { pino } from 'pino';
+import type { Redis } from 'ioredis';
+import { loadConfig } from '../shared/config/config.ts';
+import { publicBrand } from '../shared/brand.ts';
+import { createPublicApp } from '../read-api/app.ts';
+import { createMetricsRegistry, metricsMiddleware, rateLimitMetrics } from '../read-api/ops/metrics.ts';
+import { connectRateLimitRedis } from '../read-api/rate-limit/rate-limit-redis.ts';
+import { createRateLimits } from '../read-api/rate-limit/rate-limits.ts';
+import { startCheckpointClock } from '../shared/public-api/read-model-clock.ts';
+import { startTestRedis, type TestRedis } from '../test/support/redis-server.ts';
+import { demoReadModel } from './fixtures/demo-read-model.ts';
+import { demoSample } from './fixtures/demo-store.ts';
+import { startLimitServer } from './http/limit-server.ts';
+import { listenOnLoopback } from './http/listen.ts';
+import { UNTRIPPABLE_LIMITS } from './http/our-server.ts';
+import { readApiTargets, recordAnswers } from './http/targets.ts';
+import { startLoadClient } from './load/load-client.ts';
+import { median, round } from './report/stats.ts';
+
+const [targetList = 'detail,verify', variantList = 'full,no-metrics,no-limits,bare,full-redis', secondsArg = '1.5', roundsArg = '3'] = process.argv.slice(2);
+const variants = variantList.split(',');
+const seconds = Number(secondsArg);
+const rounds = Number(roundsArg);
+
+const readStore = await demoReadModel();
+const config = loadConfig({ PORT: '0', OPS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...UNTRIPPABLE_LIMITS });
+const logger = pino({ level: 'warn', name: 'chain-cost' }, pino.destination(2));
+const clock = await startCheckpointClock(readStore, { intervalMs: 5 });
+let redisServer: TestRedis | undefined;
+let redis: Redis | undefined;
+if (variants.some((variant) => variant.endsWith('redis'))) {
+  redisServer = await startTestRedis();
+  const client = connectRateLimitRedis(redisServer.url, logger);
+  await new Promise<void>((resolve) => client.once('ready', () => resolve()));
+  redis = client;
+}
+
+const urls = new Map<string, string>();
+const servers: Server[] = [];
+for (const variant of variants) {
+  const registry = createMetricsRegistry();
+  const limited = variant !== 'no-limits' && variant !== 'bare';
+  const rateLimits = limited
+    ? createRateLimits({ config, logger, metrics: rateLimitMetrics(registry), ...(variant === 'full-redis' && redis ? { redis } : {}) })
+    : undefined;
+  const app = createPublicApp({
+    readStore, clock, config, logger, brand: publicBrand(config), health: () => 'ok',
+    ...(variant === 'no-metrics' || variant === 'bare' ? {} : { metrics: metricsMiddleware(registry) }),
+    ...(rateLimits ? { rateLimits } : {}),
+  });
+  const server = createServer(app.callback());
+  servers.push(server);
+  urls.set(variant, await listenOnLoopback(server));
+}
+const targets = readApiTargets(demoSample()).filter((target) => targetList.split(',').includes(target.name));
+const limit = await startLimitServer(await recordAnswers(urls.get(variants[0]!)!, targets));
+urls.set('limit', limit.url);
+
+const load = startLoadClient();
+const samples = new Map<string, { cpu: number[]; rps: number[] }>();
+try {
+  for (let roundIndex = 0; roundIndex < rounds; roundIndex += 1) {
+    for (const target of targets) {
+      for (const [name, url] of urls) {
+        const job = { url: url + target.url, method: target.method, connections: 10 };
+        if (roundIndex === 0) await load.run({ ...job, seconds: 0.3 });
+        const before = process.cpuUsage();
+        const result = await load.run({ ...job, seconds });
+        const used = process.cpuUsage(before);
+        if (result.non2xx + result.errors > 0) throw new Error(`${target.name} on ${name}: ${result.non2xx + result.errors} failures`);
+        const key = `${target.name} ${name}`;
+        const sample = samples.get(key) ?? { cpu: [], rps: [] };
+        sample.cpu.push((used.user + used.system) / result.requests);
+        sample.rps.push(result.rps);
+        samples.set(key, sample);
+      }
+    }
+  }
+  process.stdout.write('target / server               CPU µs per request   requests/s\n');
+  for (const [key, sample] of samples) {
+    process.stdout.write(`${key.padEnd(30)}${String(round(median(sample.cpu), 1)).padStart(18)}${String(round(median(sample.rps))).padStart(13)}\n`);
+  }
+} finally {
+  await load.close();
+  clock.stop();
+  for (const server of [...servers, limit.server]) {
+    server.closeAllConnections();
+    server.close();
+  }
+  redis?.disconnect();
+  await redisServer?.stop();
+  await readStore.close();
+}

@@ -1,0 +1,71 @@
+/**
+ * The answer cache, an early middleware of the public app (after the front door, the metrics and the general
+ * limit, before routing): a GET or HEAD whose exact URL an operation answered at the current read-model position is
+ * answered from the bytes the operation produced, so a repeated GET costs a lookup instead of routing, validation
+ * and rendering. The route records its answers (routes.ts) and both send them with `sendAnswer`, so an answer from
+ * the cache is the route's own: same status, headers and bytes, the route's own limits run again (a verification
+ * still counts against the verification limits), and the metrics label it with the route's template.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Context, Middleware, ParameterizedContext } from 'koa';
+import type { ReadModelClock } from '../../shared/public-api/read-model-clock.ts';
+import { conditionalAnswer } from './conditional-answer.ts';
+import { type RenderedAnswer, renewTime, type TimedAnswer } from './rendered-answer.ts';
+import { ResponseCache } from './response-cache.ts';
+
+export interface CachedAnswer {
+  answer: RenderedAnswer | TimedAnswer;
+  /** The route template (`/api/public/catalogue/:reference`), as the router names the matched route. */
+  route: string;
+  cacheControl: string | undefined;
+  /** What the route runs before its handler (the verification limits), run again on every answer from the cache. */
+  limit: Middleware | undefined;
+  /** Answered from the cache to this client only: one client's timing must not tell it what another just verified. */
+  client: string | undefined;
+}
+
+export interface AnswerCacheDeps {
+  clock: ReadModelClock;
+  clientKey(req: IncomingMessage): string;
+  /** Largest number of URLs kept (default 2000). */
+  maxEntries?: number;
+}
+
+export interface AnswerCache {
+  middleware: Middleware;
+  /** Keeps what a route answered to the GET of `ctx.url` at `position`. */
+  record(ctx: Context, position: number, answer: Omit<CachedAnswer, 'client'> & { perClient: boolean }): void;
+}
+
+export function createAnswerCache({ clock, clientKey, maxEntries }: AnswerCacheDeps): AnswerCache {
+  const cache = new ResponseCache<CachedAnswer>(maxEntries);
+  return {
+    middleware: (ctx, next) => {
+      if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+      const position = clock.current();
+      const entry = cache.get(ctx.url, position);
+      if (entry === undefined || (entry.client !== undefined && entry.client !== clientKey(ctx.req))) return next();
+      // The metrics read the route template where the router leaves it.
+      ctx['_matchedRoute'] = entry.route;
+      const answer = () => {
+        const bytes = 'template' in entry.answer ? renewTime(entry.answer, new Date()) : entry.answer;
+        sendAnswer(ctx, bytes, position, entry.cacheControl);
+      };
+      return entry.limit ? entry.limit(ctx, async () => answer()) : answer();
+    },
+    record(ctx, position, { perClient, ...answer }) {
+      cache.set(ctx.url, position, { ...answer, client: perClient ? clientKey(ctx.req) : undefined });
+    },
+  };
+}
+
+/** Sends a rendered answer with the HTTP manners of a public operation (conditional-answer.ts). */
+export function sendAnswer(ctx: ParameterizedContext, answer: RenderedAnswer, position: number, cacheControl: string | undefined): void {
+  const http = conditionalAnswer(answer, {
+    position, cacheControl, conditional: ctx.method === 'GET' || ctx.method === 'HEAD', ifNoneMatch: ctx.req.headers['if-none-match'],
+  });
+  const res = ctx.res;
+  for (const [name, value] of http.headers) res.setHeader(name, value);
+  ctx.status = http.status;
+  if (http.body !== undefined) ctx.body = http.body;
+}

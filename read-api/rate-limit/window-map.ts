@@ -1,0 +1,28 @@
+/**
+ * The memory driver's store. koa-ratelimit sets a key when its window starts and never deletes it, so every client
+ * ever seen would stay in memory; this Map forgets the windows that ended, looking at most once per window.
+ */
+export class WindowMap extends Map<unknown, unknown> {
+  readonly #ends = new Map<unknown, number>();
+  #nextSweep = 0;
+
+  constructor(private readonly windowMs: number) {
+    super();
+  }
+
+  override set(key: unknown, value: unknown): this {
+    const now = Date.now();
+    if (now >= this.#nextSweep) this.#sweep(now);
+    this.#ends.set(key, now + this.windowMs);
+    return super.set(key, value);
+  }
+
+  #sweep(now: number): void {
+    this.#nextSweep = now + this.windowMs;
+    for (const [key, end] of this.#ends) {
+      if (end > now) continue;
+      this.#ends.delete(key);
+      this.delete(key);
+    }
+  }
+}

@@ -1,0 +1,164 @@
+/**
+ * Checks a saved signed answer (CONTRACT.md, "Signed answers") against a JWK Set, offline: the body against its
+ * `Content-Digest` (RFC 9530), then the RFC 9421 signature over the covered components, the request ones rebuilt
+ * from the answer's `Signed-Request` echo. Every check runs, so a report names each thing that does not match.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createVerifier, httpbis } from 'http-message-signatures';
+import { type InnerList, isInnerList, parseDictionary, serializeDictionary, serializeItem } from 'structured-headers';
+import { type Ed25519PublicJwk, type JwkSet, publicKeyOf, thumbprint } from '../../shared/signing/jwk-set.ts';
+import { parseSignedRequest, requestComponentParser, SIGNED_REQUEST_HEADER, type SignedRequest } from '../../shared/signing/signed-request.ts';
+import type { SavedResponse } from './saved-response.ts';
+
+export interface ReceiptReport {
+  /** What does not match, one sentence each; empty when the receipt holds. */
+  problems: string[];
+  label?: string;
+  keyid?: string;
+  /** The key as the set lists it. */
+  key?: Ed25519PublicJwk;
+  created?: Date;
+  covered?: string[];
+  request?: string;
+  status: number;
+  bodyBytes: number;
+}
+
+/** Allowed difference between the signer's clock and ours when `created` looks like the future. */
+const CLOCK_TOLERANCE_SECONDS = 60;
+
+export async function verifyReceipt(response: SavedResponse, jwks: JwkSet): Promise<ReceiptReport> {
+  const report: ReceiptReport = { problems: [], status: response.status, bodyBytes: response.body.length };
+  const problem = (text: string) => report.problems.push(text);
+  const field = (name: string) => response.headers[name]?.join(', ');
+
+  const signature = signatureOf(field('signature-input'), field('signature'));
+  if (typeof signature === 'string') {
+    problem(signature);
+    return report;
+  }
+  const { label, input, bytes } = signature;
+  const [items, params] = input;
+  report.label = label;
+  report.covered = items.map(serializeItem);
+  const keyid = params.get('keyid');
+  const created = params.get('created');
+  const alg = params.get('alg');
+  if (typeof created !== 'number') problem('the signature has no created time');
+  else {
+    report.created = new Date(created * 1000);
+    if (created > Date.now() / 1000 + CLOCK_TOLERANCE_SECONDS) problem(`the answer says it was signed at ${isoSeconds(created)}, in the future`);
+  }
+  if (alg !== undefined && alg !== 'ed25519') problem(`the signature says alg="${String(alg)}", not "ed25519"`);
+
+  const key = typeof keyid === 'string' ? await keyOf(jwks, keyid) : undefined;
+  if (typeof keyid !== 'string') problem('the signature names no keyid');
+  else {
+    report.keyid = keyid;
+    if (!key) problem(`unknown key ${keyid}: it is not in the key set`);
+    else {
+      report.key = key;
+      if (key.exp !== undefined && typeof created === 'number' && created > key.exp) {
+        problem(`expired key ${keyid}: retired at ${isoSeconds(key.exp)}, yet the answer says it was signed at ${isoSeconds(created)}`);
+      }
+    }
+  }
+
+  if (!items.some(([name, itemParams]) => name === 'content-digest' && itemParams.size === 0)) {
+    problem('the signature does not cover content-digest, so nothing proves the body');
+  }
+  const digestProblem = checkDigest(field('content-digest'), response.body);
+  if (digestProblem) problem(digestProblem);
+
+  const echoed = field(SIGNED_REQUEST_HEADER.toLowerCase());
+  const request = echoed === undefined ? undefined : parseSignedRequest(echoed);
+  if (request) report.request = echoed;
+  const needsRequest = items.some(([, itemParams]) => itemParams.has('req'));
+  if (needsRequest && !request) problem(`the signature covers request components but the answer has no usable ${SIGNED_REQUEST_HEADER} header`);
+
+  if (key && (request || !needsRequest)) {
+    const signatureProblem = await checkSignature(response, { label, input, bytes }, key, request);
+    if (signatureProblem) problem(signatureProblem);
+  }
+  return report;
+}
+
+interface ChosenSignature {
+  label: string;
+  input: InnerList;
+  bytes: ArrayBuffer;
+}
+
+/** The first signature of the answer, or why there is none to check. */
+function signatureOf(inputField: string | undefined, signatureField: string | undefined): ChosenSignature | string {
+  if (inputField === undefined || signatureField === undefined) {
+    return 'the answer carries no signature (Signature-Input and Signature): ask for one with Accept-Signature';
+  }
+  let inputs;
+  let signatures;
+  try {
+    inputs = parseDictionary(inputField);
+    signatures = parseDictionary(signatureField);
+  } catch {
+    return 'Signature-Input or Signature is not a structured dictionary (RFC 8941)';
+  }
+  const [label, input] = [...inputs][0] ?? [];
+  if (label === undefined || !input || !isInnerList(input)) return 'Signature-Input holds no signature';
+  const value = signatures.get(label);
+  if (!value || isInnerList(value) || !(value[0] instanceof ArrayBuffer)) return `Signature has no value for ${label}`;
+  return { label, input, bytes: value[0] };
+}
+
+/** The key whose RFC 7638 thumbprint is `keyid` (a listed `kid` is not trusted on its own). */
+async function keyOf(jwks: JwkSet, keyid: string): Promise<Ed25519PublicJwk | undefined> {
+  for (const jwk of jwks.keys) if ((await thumbprint(jwk)) === keyid) return jwk;
+  return undefined;
+}
+
+function checkDigest(header: string | undefined, body: Buffer): string | undefined {
+  if (header === undefined) return 'the answer has no Content-Digest';
+  let expected;
+  try {
+    expected = parseDictionary(header).get('sha-256');
+  } catch {
+    return 'Content-Digest is not a structured dictionary (RFC 8941)';
+  }
+  if (!expected || isInnerList(expected) || !(expected[0] instanceof ArrayBuffer)) return 'Content-Digest has no sha-256 digest';
+  const claimed = Buffer.from(expected[0]);
+  const actual = createHash('sha256').update(body).digest();
+  if (claimed.length !== actual.length || !timingSafeEqual(claimed, actual)) {
+    return `the body does not match its Content-Digest (sha-256 of the ${body.length} bytes saved differs)`;
+  }
+  return undefined;
+}
+
+async function checkSignature(response: SavedResponse, chosen: ChosenSignature, jwk: Ed25519PublicJwk, request: SignedRequest | undefined): Promise<string | undefined> {
+  const headers: Record<string, string> = {};
+  for (const [name, values] of Object.entries(response.headers)) headers[name] = values.join(', ');
+  // Only the signature being checked, so the library cannot settle for another one.
+  headers['signature-input'] = serializeDictionary(new Map([[chosen.label, chosen.input]]));
+  headers['signature'] = serializeDictionary(new Map([[chosen.label, [chosen.bytes, new Map()]]]));
+  const verify = createVerifier(publicKeyOf(jwk), 'ed25519');
+  let valid: boolean | null;
+  try {
+    valid = await httpbis.verifyMessage(
+      {
+        keyLookup: async () => ({ algs: ['ed25519'], verify }),
+        tolerance: CLOCK_TOLERANCE_SECONDS,
+        ...(request ? { componentParser: requestComponentParser(request) } : {}),
+      },
+      { status: response.status, headers },
+      // Only read through the component parser; the library wants a request to exist.
+      { method: request?.method ?? 'GET', url: 'http://receipt.invalid/', headers: {} },
+    );
+  } catch (error) {
+    const missing = /^No header "(.+)" found/.exec((error as Error).message);
+    if (missing) return `the covered header ${missing[1]} is missing from the answer`;
+    return `the signature cannot be checked: ${(error as Error).message}`;
+  }
+  if (valid) return undefined;
+  const covered = chosen.input[0].map(serializeItem).join(' ');
+  return `the signature does not match: the status or a covered field (${covered}) differs from what was signed`;
+}
+
+const isoSeconds = (seconds: number) => new Date(seconds * 1000).toISOString();

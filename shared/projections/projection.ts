@@ -1,0 +1,53 @@
+/**
+ * What a projection is: a pure function from (the documents an event touches, the event with its position) to
+ * the changes it makes to one read collection. The runner and the rebuild load the touched documents, apply
+ * events in order in memory and write the result; a projection itself knows nothing of stores or queues.
+ */
+import type { DomainEvent, EventType, Language } from '../events/index.ts';
+import { LANGUAGES } from '../events/index.ts';
+import type { Filter, StoredDoc } from '../ports/read-store.ts';
+import type { ReadCollection } from '../read-models/documents.ts';
+
+/** An event as projections see it: its data and its global position (a `RecordedEvent` is one). */
+export type PositionedEvent = DomainEvent & { position: number };
+
+/**
+ * The documents an event needs: by id, and for an event that reaches documents by one of their properties (a
+ * collection rename touches all its watches) a MongoDB filter. The runner evaluates the filter both against the
+ * store and, with the in-memory store's compiler (`shared/query/`, mingo its reference), against the documents
+ * already changed in memory, so both agree on what matches.
+ */
+export interface Touches {
+  ids: readonly string[];
+  filter?: Filter;
+}
+
+/** A change to one document: the whole new document, or its removal. */
+export type DocChange<D extends StoredDoc> = { put: D } | { delete: string };
+
+export interface Projection<D extends StoredDoc = StoredDoc> {
+  /** Also the `_id` of its checkpoint document. */
+  readonly name: string;
+  readonly collection: ReadCollection;
+  /** Event types it applies; the others only move its checkpoint. */
+  readonly handles: ReadonlySet<EventType>;
+  touches(event: PositionedEvent): Touches;
+  /**
+   * `docs` holds the touched documents that exist (by id), as they stand before this event. Must not mutate
+   * them: returns new documents carrying `position: event.position`.
+   */
+  apply(event: PositionedEvent, docs: ReadonlyMap<string, D>): DocChange<D>[];
+}
+
+/** `_id` of a per-language document: `${lang}:${key}`. */
+export const langId = (lang: Language, key: string): string => `${lang}:${key}`;
+
+/** The per-language ids of one key, in LANGUAGES order. */
+export const langIds = (key: string): string[] => LANGUAGES.map((lang) => langId(lang, key));
+
+/** Looks up a touched document the projection relies on; a missing one means a history it cannot explain. */
+export function required<D extends StoredDoc>(docs: ReadonlyMap<string, D>, id: string, event: PositionedEvent): D {
+  const doc = docs.get(id);
+  if (!doc) throw new Error(`${event.type} at position ${event.position} needs document ${id}, which does not exist`);
+  return doc;
+}

@@ -1,0 +1,39 @@
+/** POST /api/public/configurator/price: prices a custom configuration. Reads one document, stores nothing. */
+import type { ConfiguratorDoc } from '../../read-models/documents.ts';
+import { LangOnlyQuery, PayloadTooLarge, rateLimitedResponse, validationResponse } from '../schemas/common.schema.ts';
+import { PriceRequest, PriceResult } from '../schemas/configurator.schema.ts';
+import { RequestValidationError } from '../validation/validation-issue.ts';
+import type { OperationSpec } from './operation.ts';
+import { ok, type PublicOperation } from './public-operation.ts';
+import { quotePrice, unknownCollection } from './price-quote.ts';
+
+export const priceSpec: OperationSpec = {
+  id: 'calculatePrice',
+  method: 'POST',
+  path: '/api/public/configurator/price',
+  summary: 'Price a custom configuration',
+  description: 'Base price + options (chosen or default, for every offered category) + accessories = total, in EUR, computed in integer cents. Stores nothing.',
+  tags: ['Configurator'],
+  params: { query: LangOnlyQuery },
+  body: PriceRequest,
+  responses: {
+    '200': { description: 'The price', schema: PriceResult },
+    '413': { description: 'Body above 16 KiB: `{"detail": "Request body too large"}`', schema: PayloadTooLarge },
+    '422': validationResponse,
+    '429': rateLimitedResponse,
+  },
+};
+
+export const priceOperation: PublicOperation = {
+  spec: priceSpec,
+  cacheable: false,
+  async handle(request, { readStore }) {
+    const { lang } = request.query as LangOnlyQuery;
+    const body = request.body as PriceRequest;
+    const doc = await readStore.get<ConfiguratorDoc>('configurators', `${lang}:${body.collection.toLowerCase()}`);
+    if (!doc) throw new RequestValidationError(unknownCollection(body));
+    const quote = quotePrice(doc, body, lang);
+    if (!quote.ok) throw new RequestValidationError(quote.issues);
+    return ok(quote.result);
+  },
+};

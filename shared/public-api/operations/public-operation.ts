@@ -1,0 +1,55 @@
+/**
+ * An operation module's runtime half: its spec (operation.ts) and a handler that turns a validated request into
+ * an answer. Handlers know nothing of Koa: the router (routes.ts) validates, caches, serializes and sets headers.
+ */
+import type { Config } from '../../config/config.ts';
+import type { ReadStore } from '../../ports/read-store.ts';
+import type { ReadModelClock } from '../read-model-clock.ts';
+import type { ValidRequest } from '../validation/request-validator.ts';
+import type { OperationSpec } from './operation.ts';
+
+export type HealthStatus = 'ok' | 'degraded';
+/** Says whether the service is fully healthy (read store reachable, projections running). */
+export type HealthProbe = () => HealthStatus | Promise<HealthStatus>;
+
+/** The brand as the status operation shows it. */
+export interface PublicBrand {
+  name: string;
+  tagline: { en: string; fr: string };
+  country: string;
+  founded: number;
+  website: string;
+}
+
+export interface OperationEnv {
+  readStore: ReadStore;
+  clock: ReadModelClock;
+  config: Config;
+  health: HealthProbe;
+  brand: PublicBrand;
+  /** Every public operation, for the status endpoint list. */
+  operations: readonly OperationSpec[];
+}
+
+export interface Answer {
+  status: number;
+  body: unknown;
+}
+
+export interface PublicOperation {
+  spec: OperationSpec;
+  /**
+   * The answer depends only on the validated request and the read model, so it may be cached until the read
+   * model's position moves. False for answers carrying the time or the health.
+   */
+  cacheable: boolean;
+  /**
+   * The top-level field of a 200 holding the time of the request (ISO 8601), if any: such an answer is given again
+   * from the answer cache to the same URL with that time renewed while the read model stays put.
+   */
+  timeField?: string;
+  handle(request: ValidRequest, env: OperationEnv): Promise<Answer>;
+}
+
+export const ok = (body: unknown): Answer => ({ status: 200, body });
+export const notFound = (detail: string): Answer => ({ status: 404, body: { detail } });

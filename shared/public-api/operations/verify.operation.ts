@@ -1,0 +1,75 @@
+/**
+ * GET /api/public/verify/{serial}: authenticity and stolen status of a serial number. Known and unknown serials
+ * take the same path (one lookup by id, one answer built), so timing does not tell them apart; no customer data
+ * exists in the read model to leak.
+ */
+import Type from 'typebox';
+import type { Language } from '../../events/common.ts';
+import type { SerialDoc } from '../../read-models/documents.ts';
+import { LangOnlyQuery, rateLimitedResponse, validationResponse } from '../schemas/common.schema.ts';
+import { Verification, type VerificationStatus } from '../schemas/verification.schema.ts';
+import type { OperationSpec } from './operation.ts';
+import { ok, type PublicOperation } from './public-operation.ts';
+
+export const VerifyPath = Type.Object({
+  serial: Type.String({ pattern: '^[A-Za-z0-9-]{4,32}$', description: 'Serial number, case-insensitive.' }),
+});
+
+const MESSAGES: Record<VerificationStatus, Record<Language, string>> = {
+  AUTHENTIC: {
+    en: 'This serial number is registered to an authentic watch of our manufacture.',
+    fr: 'Ce numéro de série est enregistré pour une montre authentique de notre manufacture.',
+  },
+  STOLEN: {
+    en: 'This watch has been reported stolen. Please contact the manufacture or the police.',
+    fr: 'Cette montre a été déclarée volée. Veuillez contacter la manufacture ou la police.',
+  },
+  NOT_FOUND: {
+    en: 'This serial number is not in our registry.',
+    fr: 'Ce numéro de série ne figure pas dans notre registre.',
+  },
+};
+
+export function toVerification(serial: string, doc: SerialDoc | null, lang: Language, checkedAt: Date): Verification {
+  const status: VerificationStatus = doc === null ? 'NOT_FOUND' : doc.status === 'stolen' ? 'STOLEN' : 'AUTHENTIC';
+  return {
+    serial,
+    verification_status: status,
+    stolen: status === 'STOLEN',
+    details: doc === null ? null : {
+      model: doc.model[lang], reference: doc.reference, collection: doc.collection, manufacture_year: doc.manufacture_year,
+    },
+    checked_at: checkedAt.toISOString(),
+    message: MESSAGES[status][lang],
+    lang,
+  };
+}
+
+export const verifySpec: OperationSpec = {
+  id: 'verifySerial',
+  method: 'GET',
+  path: '/api/public/verify/:serial',
+  summary: 'Verify a serial number',
+  description: 'Whether a serial number is registered (AUTHENTIC), reported stolen (STOLEN) or unknown (NOT_FOUND). No customer data. Limited to 10 requests per minute per IP.',
+  tags: ['Verification'],
+  params: { path: VerifyPath, query: LangOnlyQuery },
+  responses: {
+    '200': { description: 'The verification result', schema: Verification },
+    '422': validationResponse,
+    '429': rateLimitedResponse,
+  },
+  cacheControl: 'no-store',
+  verifyLimited: true,
+};
+
+export const verifyOperation: PublicOperation = {
+  spec: verifySpec,
+  cacheable: false,
+  timeField: 'checked_at',
+  async handle(request, { readStore }) {
+    const { lang } = request.query as LangOnlyQuery;
+    const serial = (request.path['serial'] as string).toUpperCase();
+    const doc = await readStore.get<SerialDoc>('serials', serial);
+    return ok(toVerification(serial, doc, lang, new Date()));
+  },
+};

@@ -1,0 +1,24 @@
+/** The status answer: health, brand, capabilities and where automated agents find the discovery files. */
+import Type from 'typebox';
+import { Lang } from '../../read-models/documents.ts';
+
+export const ServiceStatus = Type.Object({
+  service: Type.String(),
+  version: Type.Literal('1.0.0'),
+  status: Type.Union([Type.Literal('ok'), Type.Literal('degraded')]),
+  brand: Type.Object({
+    name: Type.String(), tagline: Type.String(), country: Type.String(), founded: Type.Integer(), website: Type.String(),
+  }),
+  languages: Type.Array(Lang),
+  endpoints: Type.Array(Type.Object({ method: Type.String(), path: Type.String(), summary: Type.String() })),
+  rate_limits: Type.Object({ per_ip_per_minute: Type.Integer(), verify_per_ip_per_minute: Type.Integer() }),
+  agents: Type.Object({
+    llms_txt: Type.String(), llms_full_txt: Type.String(), openapi: Type.String(), ai_brief: Type.String(),
+    jwks: Type.String({ description: 'JWK Set of the public keys that sign answers to requests with Accept-Signature.' }),
+  }),
+  read_model: Type.Object({
+    position: Type.Integer({ description: 'Position of the last event reflected in what this API serves.' }),
+    updated_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  }),
+}, { title: 'ServiceStatus' });
+export type ServiceStatus = Type.Static<typeof ServiceStatus>;

@@ -1,0 +1,90 @@
+/**
+ * `/docs` in a real browser (issue 14, item 3): Debian's chromium, driven by playwright-core. The page loads,
+ * lists the seven operations of CONTRACT.md, logs no console error and sends no request off this machine, and
+ * "Try it out" on the catalogue gets its 200 from the very instance that served the page (the OpenAPI `servers`
+ * entry is relative when PUBLIC_BASE_URL is unset). A screenshot is kept under test-artifacts/.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { chromium, type Browser } from 'playwright-core';
+import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/', import.meta.url));
+
+/** The seven operations, as CONTRACT.md names them. */
+const CONTRACT_OPERATIONS = [
+  'GET /api/public/status',
+  'GET /api/public/catalogue',
+  'GET /api/public/catalogue/{reference}',
+  'GET /api/public/collections',
+  'GET /api/public/configurator/options/{collection}',
+  'POST /api/public/configurator/price',
+  'GET /api/public/verify/{serial}',
+];
+
+describe('/docs in a real browser (chromium)', function () {
+  this.timeout(120_000);
+  let api: ReadApiUnderTest;
+  let browser: Browser;
+
+  before(async function () {
+    if (!existsSync(CHROMIUM)) {
+      console.log(`      skipped: no chromium at ${CHROMIUM} (.ci/run installs Debian's chromium; CHROMIUM_PATH names another)`);
+      this.skip();
+    }
+    api = await startReadApiUnderTest();
+    // The flags keep a root, headless chromium from reaching out to Google's services on its own.
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+        '--disable-component-update', '--disable-sync'],
+    });
+  });
+  after(async () => {
+    await browser?.close();
+    await api?.close();
+  });
+
+  it('lists the seven operations with no console error and no request off this machine, and Try it out reaches this instance', async () => {
+    const origin = new URL(api.url).origin;
+    const page = await browser.newPage();
+    const consoleErrors: string[] = [];
+    const offMachine: string[] = [];
+    page.on('console', (message) => { if (message.type() === 'error') consoleErrors.push(message.text()); });
+    page.on('pageerror', (error) => consoleErrors.push(error.message));
+    await page.route('**/*', (route) => {
+      const url = new URL(route.request().url());
+      if (url.origin === origin || url.protocol === 'data:') return route.continue();
+      offMachine.push(url.href);
+      return route.abort();
+    });
+
+    await page.goto(`${api.url}/docs`);
+    await page.locator('.opblock').first().waitFor();
+    const listed = await page.locator('.opblock-summary').evaluateAll((blocks) => blocks.map((block) => {
+      const method = block.querySelector('.opblock-summary-method')?.textContent?.trim() ?? '';
+      const path = block.querySelector('.opblock-summary-path')?.getAttribute('data-path') ?? '';
+      return `${method} ${path}`;
+    }));
+    expect([...listed].sort()).to.deep.equal([...CONTRACT_OPERATIONS].sort());
+
+    const catalogue = page.locator('.opblock-get').filter({ has: page.locator('[data-path="/api/public/catalogue"]') });
+    await catalogue.locator('.opblock-summary').click();
+    await catalogue.getByRole('button', { name: 'Try it out' }).click();
+    const [request] = await Promise.all([
+      page.waitForRequest((sent) => new URL(sent.url()).pathname === '/api/public/catalogue'),
+      catalogue.getByRole('button', { name: 'Execute' }).click(),
+    ]);
+    expect(new URL(request.url()).origin, 'the server Try it out called').to.equal(origin);
+    expect((await request.response())?.status()).to.equal(200);
+    const shownStatus = catalogue.locator('.live-responses-table tbody .response-col_status').first();
+    await shownStatus.waitFor();
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: `${ARTIFACTS}/docs-try-it-out.png`, fullPage: true });
+    expect((await shownStatus.textContent())?.trim()).to.equal('200');
+    expect(consoleErrors).to.deep.equal([]);
+    expect(offMachine).to.deep.equal([]);
+  });
+});

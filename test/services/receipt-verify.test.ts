@@ -1,0 +1,176 @@
+/**
+ * `watchcat receipt verify` (services/cli/receipt.commands.ts) on answers saved from a running read API with
+ * curl -si, as the README shows, and on an answer signed by the independent implementation of
+ * test/support/rfc9421-by-hand.ts.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { generateKeyPairSync } from 'node:crypto';
+import { expect } from 'chai';
+import { createCliContext, type CliContext } from '../../services/cli/cli-context.ts';
+import { run } from '../../services/cli/program.ts';
+import { parseSavedResponse } from '../../services/receipt/saved-response.ts';
+import { verifyReceipt } from '../../services/receipt/verify-receipt.ts';
+import type { JwkSet } from '../../shared/signing/jwk-set.ts';
+import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';
+import { contentDigest, signatureBase, signBase, thumbprintByHand } from '../support/rfc9421-by-hand.ts';
+import { newSigningKeyPem, testSigningKeys } from '../support/signing-keys.ts';
+
+const execFileAsync = promisify(execFile);
+const ASK = 'sig1=("@status" "content-digest");alg="ed25519"';
+const VERIFY_PATH = '/api/public/verify/AUR-0001';
+
+/** What `curl -si` saves, exactly as the README has the buyer do it. */
+async function curlSi(url: string): Promise<Buffer> {
+  const { stdout } = await execFileAsync('curl', ['-si', '-H', `Accept-Signature: ${ASK}`, url], { encoding: 'buffer' });
+  return stdout;
+}
+
+/** Runs the CLI in this process, keeping what it prints. */
+async function watchcat(...args: string[]): Promise<{ code: number; out: string[]; notes: string[] }> {
+  const out: string[] = [];
+  const notes: string[] = [];
+  const context: CliContext = { ...createCliContext({ LOG_LEVEL: 'silent' }), out: (line) => out.push(line), note: (line) => notes.push(line) };
+  const code = await run(['node', 'watchcat', ...args], context);
+  return { code, out, notes };
+}
+
+/** The receipt's bytes from its latin1 text (HTTP field bytes; the UTF-8 body kept byte for byte). */
+const problemsOf = async (text: string, jwks: JwkSet) => (await verifyReceipt(parseSavedResponse(Buffer.from(text, 'latin1')), jwks)).problems;
+
+describe('watchcat receipt verify', function () {
+  // The README case starts the CLI as its own Node process, which compiles TypeScript on the fly.
+  this.timeout(60_000);
+  let dir: string;
+  let api: ReadApiUnderTest | undefined;
+  beforeEach(async () => { dir = await mkdtemp(join(tmpdir(), 'receipt-')); });
+  afterEach(async () => {
+    await api?.close();
+    api = undefined;
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('README: a verification saved with curl -si passes against /.well-known/jwks.json, and fails with one byte changed', async () => {
+    api = await startReadApiUnderTest();
+    const receipt = join(dir, 'receipt.txt');
+    const saved = await curlSi(`${api.url}${VERIFY_PATH}`);
+    await writeFile(receipt, saved);
+    const jwksUrl = `${api.url}/.well-known/jwks.json`;
+    const cli = (file: string) => execFileAsync(process.execPath, ['bin/watchcat.js', 'receipt', 'verify', file, '--jwks', jwksUrl], {
+      env: { PATH: process.env.PATH, LOG_LEVEL: 'silent' },
+    }).then(({ stdout }) => ({ code: 0, stdout, stderr: '' }), (error: { code: number; stdout: string; stderr: string }) => error);
+    const holds = await cli(receipt);
+    expect(holds.code, holds.stderr).to.equal(0);
+    const { keys } = (await (await fetch(jwksUrl)).json()) as JwkSet;
+    expect(holds.stdout).to.include('signature sig1 verified').and.include(`200 to GET ${VERIFY_PATH}`)
+      .and.include(`by key: ${thumbprintByHand(keys[0]!.x)} (current key)`);
+    const created = Number(/;created=(\d+)/.exec(saved.toString('latin1'))?.[1]);
+    expect(holds.stdout).to.include(`at: ${new Date(created * 1000).toISOString()}`);
+
+    const changed = Buffer.from(saved);
+    const at = changed.indexOf('AUTHENTIC');
+    changed[at] = 'B'.charCodeAt(0);
+    await writeFile(receipt, changed);
+    const fails = await cli(receipt);
+    expect(fails.code).to.equal(1);
+    const bodyBytes = saved.length - saved.indexOf('\r\n\r\n') - 4;
+    expect(fails.stderr).to.equal(`watchcat: receipt does not hold: the body does not match its Content-Digest (sha-256 of the ${bodyBytes} bytes saved differs)\n`);
+  });
+
+  it('names what was changed: the body, the status, a covered header, the echoed request; an uncovered header, LF line ends or an interim 1xx change nothing', async () => {
+    api = await startReadApiUnderTest();
+    const saved = (await curlSi(`${api.url}${VERIFY_PATH}?lang=fr`)).toString('latin1');
+    const jwks = (await (await fetch(`${api.url}/.well-known/jwks.json`)).json()) as JwkSet;
+    const mismatch = /^the signature does not match: the status or a covered field \("@status" "content-type" "content-digest" "etag" "@method";req "@path";req "@query";req\) differs from what was signed$/;
+    expect(await problemsOf(saved, jwks)).to.deep.equal([]);
+    expect(await problemsOf(saved.replace('"stolen":false', '"stolen":true '), jwks)).to.deep.equal([
+      `the body does not match its Content-Digest (sha-256 of the ${saved.length - saved.indexOf('\r\n\r\n') - 4} bytes saved differs)`,
+    ]);
+    const forged = [
+      saved.replace('HTTP/1.1 200 OK', 'HTTP/1.1 203 OK'),
+      saved.replace('Content-Type: application/json; charset=utf-8', 'Content-Type: text/plain; charset=utf-8'),
+      saved.replace(/ETag: "(.)/, 'ETag: "x'),
+      saved.replace(`Signed-Request: GET ${VERIFY_PATH}?lang=fr`, 'Signed-Request: GET /api/public/verify/AUR-0002?lang=fr'),
+    ];
+    for (const text of forged) {
+      expect(text).not.to.equal(saved);
+      const problems = await problemsOf(text, jwks);
+      expect(problems).to.have.length(1);
+      expect(problems[0]).to.match(mismatch);
+    }
+    expect(await problemsOf(saved.replace(/ETag: .*\r\n/, ''), jwks)).to.deep.equal(['the covered header etag is missing from the answer']);
+    expect(await problemsOf(saved.replace(/X-RateLimit-Remaining: \d+/, 'X-RateLimit-Remaining: 7'), jwks)).to.deep.equal([]);
+    // The same receipt with bare LF line ends, as some editors save it, and after an interim answer curl printed.
+    expect(await problemsOf(saved.replace(/\r\n/g, '\n'), jwks)).to.deep.equal([]);
+    expect(await problemsOf(`HTTP/1.1 100 Continue\r\n\r\n${saved}`, jwks)).to.deep.equal([]);
+  });
+
+  it('key rotation: an old answer still verifies with its key retired and listed; refused once the key is gone or retired before it', async () => {
+    const oldPem = newSigningKeyPem();
+    api = await startReadApiUnderTest({ signingKeys: await testSigningKeys(oldPem) });
+    const oldAnswer = await curlSi(`${api.url}${VERIFY_PATH}`);
+    const oldKey = (await testSigningKeys(oldPem)).jwks.keys[0]!;
+    await api.close();
+    const created = Number(/;created=(\d+)/.exec(oldAnswer.toString('latin1'))?.[1]);
+    const retiredAfter = JSON.stringify({ keys: [{ kty: 'OKP', crv: 'Ed25519', x: oldKey.x, exp: created + 60 }] });
+    api = await startReadApiUnderTest({ signingKeys: await testSigningKeys(newSigningKeyPem(), retiredAfter) });
+    const jwksUrl = `${api.url}/.well-known/jwks.json`;
+
+    const receipt = join(dir, 'old.txt');
+    await writeFile(receipt, oldAnswer);
+    const holds = await watchcat('receipt', 'verify', receipt, '--jwks', jwksUrl);
+    expect(holds.code, holds.notes.join('\n')).to.equal(0);
+    expect(holds.out).to.include(`by key: ${oldKey.kid} (retired key, retired at ${new Date((created + 60) * 1000).toISOString()})`);
+    await writeFile(join(dir, 'new.txt'), await curlSi(`${api.url}${VERIFY_PATH}`));
+    expect((await watchcat('receipt', 'verify', join(dir, 'new.txt'), '--jwks', jwksUrl)).code).to.equal(0);
+
+    const withoutOld = join(dir, 'without-old.json');
+    await writeFile(withoutOld, JSON.stringify({ keys: (await testSigningKeys()).jwks.keys }));
+    const unknown = await watchcat('receipt', 'verify', receipt, '--jwks', withoutOld);
+    expect(unknown.code).to.equal(1);
+    expect(unknown.notes).to.deep.equal([`watchcat: receipt does not hold: unknown key ${oldKey.kid}: it is not in the key set`]);
+
+    const retiredBefore = join(dir, 'retired-before.json');
+    await writeFile(retiredBefore, JSON.stringify({ keys: [{ kty: 'OKP', crv: 'Ed25519', x: oldKey.x, exp: created - 3600 }] }));
+    const expired = await watchcat('receipt', 'verify', receipt, '--jwks', retiredBefore);
+    expect(expired.code).to.equal(1);
+    expect(expired.notes).to.deep.equal([`watchcat: receipt does not hold: expired key ${oldKey.kid}: retired at ${new Date((created - 3600) * 1000).toISOString()}, `
+      + `yet the answer says it was signed at ${new Date(created * 1000).toISOString()}`]);
+  });
+
+  it('verifies an answer signed by an independent RFC 9421 implementation, and says so when the answer is not signed', async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    const x = String(publicKey.export({ format: 'jwk' }).x);
+    const body = '{"serial":"AUR-0001","verification_status":"AUTHENTIC"}';
+    const created = Math.floor(Date.now() / 1000) - 5;
+    const params = `("@status" "content-type" "content-digest" "@method";req "@path";req "@query";req);created=${created};keyid="${thumbprintByHand(x)}";alg="ed25519"`;
+    const base = signatureBase(
+      ['"@status"', '"content-type"', '"content-digest"', '"@method";req', '"@path";req', '"@query";req'],
+      {
+        '"@status"': '200', '"content-type"': 'application/json', '"content-digest"': contentDigest(body),
+        '"@method";req': 'GET', '"@path";req': VERIFY_PATH, '"@query";req': '?lang=en',
+      },
+      params,
+    );
+    const signature = signBase(base, privateKey).toString('base64');
+    const file = join(dir, 'by-hand.txt');
+    await writeFile(file, [
+      'HTTP/1.1 200 OK', 'Content-Type: application/json', `Content-Digest: ${contentDigest(body)}`,
+      `Signed-Request: GET ${VERIFY_PATH}?lang=en`, `Signature-Input: sig1=${params}`, `Signature: sig1=:${signature}:`, '', body,
+    ].join('\r\n'));
+    const jwksFile = join(dir, 'jwks.json');
+    await writeFile(jwksFile, JSON.stringify({ keys: [{ kty: 'OKP', crv: 'Ed25519', x }] }));
+    const holds = await watchcat('receipt', 'verify', file, '--jwks', jwksFile);
+    expect(holds.code, holds.notes.join('\n')).to.equal(0);
+    expect(holds.out).to.include(`by key: ${thumbprintByHand(x)} (current key)`);
+
+    await writeFile(file, (await readFile(file, 'latin1')).replace(/Signature(-Input)?: .*\r\n/g, ''));
+    const unsigned = await watchcat('receipt', 'verify', file, '--jwks', jwksFile);
+    expect(unsigned).to.deep.include({
+      code: 1, notes: ['watchcat: receipt does not hold: the answer carries no signature (Signature-Input and Signature): ask for one with Accept-Signature'],
+    });
+  });
+});

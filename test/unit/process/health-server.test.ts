@@ -1,0 +1,31 @@
+/** The health endpoint of the projector and admin API processes: 200 while healthy, 503 otherwise, loopback only. */
+import { expect } from 'chai';
+import { startHealthServer, type HealthServer } from '../../../shared/process/health-server.ts';
+
+describe('health server', () => {
+  let server: HealthServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it('answers 200 with its checks while healthy and 503 once not, read at each request', async () => {
+    let healthy = true;
+    server = await startHealthServer(0, '127.0.0.1', () => ({ healthy, checks: { projections: healthy ? 'ok' : 'failed' } }));
+    const first = await fetch(`http://127.0.0.1:${server.port}/healthz`);
+    expect(first.status).to.equal(200);
+    expect(await first.json()).to.deep.equal({ healthy: true, checks: { projections: 'ok' } });
+    healthy = false;
+    const second = await fetch(`http://127.0.0.1:${server.port}/healthz`);
+    expect(second.status).to.equal(503);
+    expect(await second.json()).to.deep.equal({ healthy: false, checks: { projections: 'failed' } });
+  });
+
+  it('answers 503 naming the error when the check throws, and 404 elsewhere', async () => {
+    server = await startHealthServer(0, '127.0.0.1', () => { throw new Error('read store unreachable'); });
+    const failed = await fetch(`http://127.0.0.1:${server.port}/healthz`);
+    expect(failed.status).to.equal(503);
+    expect(await failed.json()).to.deep.equal({ healthy: false, checks: { error: 'read store unreachable' } });
+    expect((await fetch(`http://127.0.0.1:${server.port}/metrics`)).status).to.equal(404);
+  });
+});
