@@ -34,8 +34,8 @@ export interface MongoLeg {
   requires(context: Mocha.Context, feature: FerretDbGap): Promise<void>;
 }
 
-/** Suites declared through `describeMongo`, with the skip reason when they did not run. */
-export const mongoSuites: { suite: Mocha.Suite; skipped: boolean }[] = [];
+/** Suites declared through `describeMongo`. */
+export const mongoSuites: Mocha.Suite[] = [];
 
 let engine: Promise<MongoEngine> | undefined;
 
@@ -76,7 +76,7 @@ export function describeMongo(title: string, what: string, body: (this: Mocha.Su
         this.skip();
       });
     });
-    mongoSuites.push({ suite, skipped: true });
+    mongoSuites.push(suite);
     return;
   }
   const databases: string[] = [];
@@ -99,5 +99,5 @@ export function describeMongo(title: string, what: string, body: (this: Mocha.Su
     after(() => dropDatabases(url, databases.splice(0)));
     body.call(this, leg);
   });
-  mongoSuites.push({ suite, skipped: false });
+  mongoSuites.push(suite);
 }

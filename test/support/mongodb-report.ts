@@ -12,12 +12,12 @@ export const mochaHooks = {
   async afterAll(): Promise<void> {
     // A run of files that declare no MongoDB leg has nothing to report.
     if (mongoSuites.length === 0) return;
-    const legs = mongoSuites.map(({ suite }) => suite.fullTitle());
+    const legs = mongoSuites.map((suite) => suite.fullTitle());
     if (!mongoUrl) {
       console.log(`\n  MongoDB legs: SKIPPED, MONGODB_URL is not set (npm run test:mongo runs them): ${legs.join('; ')}`);
       return;
     }
-    const tests = mongoSuites.flatMap(({ suite }) => testsOf(suite));
+    const tests = mongoSuites.flatMap(testsOf);
     const count = (state: Mocha.Test['state']) => tests.filter((test) => test.state === state).length;
     const skipped = tests.filter((test) => test.isPending()).length;
     const engine = await mongoEngine(mongoUrl).then((e) => `${e.name} ${e.version}`, (error: unknown) => `an unreachable server (${String(error)})`);
