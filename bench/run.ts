@@ -7,8 +7,9 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { startTestRedis } from '../test/support/redis-server.ts';
 import { startLoadClient } from './load/load-client.ts';
 import { checkGoals, readApiGoals } from './report/goals.ts';
-import { freshnessTable, goalsTable, projectionTable, readApiTable, scaleTable, writeSideTable } from './report/print.ts';
+import { freshnessTable, goalsTable, mongoTable, projectionTable, readApiTable, scaleTable, writeSideTable } from './report/print.ts';
 import { benchFreshness } from './sections/freshness.bench.ts';
+import { benchMongo } from './sections/mongodb.bench.ts';
 import { benchProjection } from './sections/projection.bench.ts';
 import { benchReadApi } from './sections/read-api.bench.ts';
 import { benchScale } from './sections/scale.bench.ts';
@@ -23,6 +24,7 @@ const SETTINGS = quick
     writeSide: { commands: 300, rounds: 3 },
     freshness: 150,
     scale: { watches: [100, 1_000, 10_000], serials: [10_000, 100_000], catalogueQueries: 70, verifications: 2_000 },
+    mongo: { serials: 300, freshness: 100 },
   }
   : {
     readApi: { warmupSeconds: 1, roundSeconds: 2, rounds: 5, connections: 10 },
@@ -30,6 +32,7 @@ const SETTINGS = quick
     writeSide: { commands: 3_000, rounds: 5 },
     freshness: 1_000,
     scale: { watches: [100, 1_000, 10_000, 100_000], serials: [10_000, 100_000, 1_000_000], catalogueQueries: 70, verifications: 10_000 },
+    mongo: { serials: 1_000, freshness: 500 },
   };
 
 const log = (text: string) => process.stdout.write(`${text}\n`);
@@ -60,13 +63,17 @@ try {
     log(freshnessTable(freshness));
     const scale = await benchScale(SETTINGS.scale);
     log(scaleTable(scale));
+    // The scale mode's own figures need a MongoDB server (npm run test:mongo's FerretDB, or a real one).
+    const mongoUrl = process.env['MONGODB_URL'];
+    const mongo = mongoUrl ? await benchMongo(SETTINGS.mongo, mongoUrl, redis.url) : undefined;
+    log(mongo ? mongoTable(mongo) : '\nscale mode (MongoDB): skipped, MONGODB_URL is not set');
     const goals = checkGoals({ readApi, projection, writeSide, freshness, scale });
     log(goalsTable(goals));
     const seconds = Math.round((performance.now() - started) / 1000);
     log(`\ndone in ${seconds} s\n`);
     log(JSON.stringify({
       quick, seconds, machine: { ...machine, load_average_at_end: loadAverage() },
-      read_api: readApi, projection, write_side: writeSide, freshness, scale, goals,
+      read_api: readApi, projection, write_side: writeSide, freshness, scale, mongo, goals,
     }));
   }
 } finally {

@@ -1,5 +1,6 @@
 /** The human-readable report: one table per section and the goals; the JSON line is printed by run.ts. */
 import type { FreshnessFigures, LagFigures } from '../sections/freshness.bench.ts';
+import type { MongoFigures } from '../sections/mongodb.bench.ts';
 import type { ProjectionFigures } from '../sections/projection.bench.ts';
 import type { ReadApiFigures } from '../sections/read-api.bench.ts';
 import type { ScaleFigures, SizeFigures } from '../sections/scale.bench.ts';
@@ -56,6 +57,17 @@ export function scaleTable(figures: ScaleFigures): string {
   return table('Scale: one query without HTTP or answer cache (ms)', ['query', 'size', 'p50', 'p99'], [
     ...rows('catalogue, after a write', figures.catalogue_cold), ...rows('catalogue, repeated', figures.catalogue_warm),
     ...rows('verify', figures.verify),
+  ]);
+}
+
+export function mongoTable(figures: MongoFigures): string {
+  const fresh = figures.freshness_bullmq_mongodb;
+  return table(`Scale mode on ${figures.engine} (${figures.events} events)`, ['figure', 'value', 'goal', 'met'], [
+    ['projection into MongoDB (events/s)', figures.projection_events_per_s, '', ''],
+    [`freshness via BullMQ + MongoDB, p50 / p99 (ms, ${fresh.commands} commands)`, `${fresh.p50_ms} / ${fresh.p99_ms}`, 'p99 < 100', fresh.p99_ms < 100 ? 'yes' : 'NO'],
+    [`rebuild into MongoDB (events/s${figures.rebuild_switched ? '' : ', up to the refused switch'})`, figures.rebuild_events_per_s, '', ''],
+    ['bare read-and-decode loop (events/s)', figures.bare_read_decode_events_per_s, '', ''],
+    ['rebuild / bare loop', figures.rebuild_vs_bare, '>= 0.3', figures.rebuild_vs_bare >= 0.3 ? 'yes' : 'NO'],
   ]);
 }
 

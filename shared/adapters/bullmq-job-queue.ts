@@ -20,6 +20,14 @@ export interface BullMqJobQueueOptions {
   onError?: (error: Error) => void;
 }
 
+/**
+ * A worker killed mid-job (SIGKILL, OOM) holds its job's lock until the lock expires; only then is the job found
+ * stalled and run by another worker, and meanwhile that projection's follow-up waits behind it. BullMQ's defaults
+ * (30 s lock, 30 s check) left a projection a minute behind after one killed worker (scale-topology test); a
+ * running job renews its lock every half lock, so a shorter one costs only those renewals.
+ */
+const STALL_DETECTION = { lockDuration: 10_000, stalledInterval: 5_000 };
+
 /** Failed jobs are kept a day for inspection (at most a thousand). */
 const KEEP_FAILED = { age: 24 * 3600, count: 1000 };
 
@@ -46,7 +54,7 @@ export function createBullMqJobQueue(options: BullMqJobQueueOptions): JobQueue {
     },
     process(handler) {
       if (worker) throw new Error('this queue already has a handler');
-      worker = new Worker(queueName, (job) => handler(job.name), { connection, concurrency: options.concurrency ?? 1 });
+      worker = new Worker(queueName, (job) => handler(job.name), { connection, concurrency: options.concurrency ?? 1, ...STALL_DETECTION });
       worker.on('failed', (job, error) => {
         // Only the last attempt is a failure to report; earlier ones are retried.
         if (!job || job.attemptsMade < policy.attempts) return;

@@ -54,9 +54,13 @@ export async function createMongoReadStore(url: string, dbName: string): Promise
   };
 }
 
+/**
+ * One `createIndexes` per index: the same for MongoDB (an index that exists is left as it is), and FerretDB 1.24
+ * drops the connection when one command names several existing indexes of different lengths (every start after
+ * the first).
+ */
 async function ensureIndexes(collection: Collection<StoredDoc>, name: ReadCollection): Promise<void> {
-  const indexes = INDEXES[name];
-  if (indexes.length > 0) await collection.createIndexes(indexes);
+  for (const index of INDEXES[name]) await collection.createIndexes([index]);
 }
 
 async function find<D extends StoredDoc>(collection: Collection<StoredDoc>, filter: Filter, options: FindOptions = {}): Promise<D[]> {
@@ -81,6 +85,12 @@ async function getMany<D extends StoredDoc>(collection: Collection<StoredDoc>, i
 }
 
 /**
+ * Writes per bulk command. Ordered bulks in a row apply exactly as one (an ordered bulk is not atomic either), and
+ * FerretDB 1.24 stalls for minutes on one `update` command of about a hundred replacements of existing documents.
+ */
+const BULK_CHUNK = 25;
+
+/**
  * Ordered, so that several writes to one document apply in order. An ordered bulk stops at its first error: a
  * duplicate key there is a skipped `put`, so the rest is sent again from the write after it.
  */
@@ -88,9 +98,10 @@ async function write(collection: Collection<StoredDoc>, ops: WriteOp[]): Promise
   const writes = ops.map(toBulkWrite);
   let start = 0;
   while (start < writes.length) {
+    const chunk = writes.slice(start, start + BULK_CHUNK);
     try {
-      await collection.bulkWrite(writes.slice(start), { ordered: true });
-      return;
+      await collection.bulkWrite(chunk, { ordered: true });
+      start += chunk.length;
     } catch (error) {
       const failed = duplicateKeyIndex(error);
       if (failed === undefined) throw error;

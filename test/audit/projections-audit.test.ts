@@ -1,7 +1,5 @@
 import { rmSync } from 'node:fs';
-import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
-import { MongoClient } from 'mongodb';
 import { pino } from 'pino';
 import { createInlineJobQueue } from '../../shared/adapters/inline-job-queue.ts';
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
@@ -11,15 +9,14 @@ import { streams, type EventStore } from '../../shared/ports/event-store.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
 import type { WatchDoc } from '../../shared/read-models/documents.ts';
 import { createProjector } from '../../projector/runner.ts';
-import { rebuild } from '../../shared/projections/rebuild.ts';
 import { auditProjections } from '../../services/audit/projections-audit.ts';
 import { watchPriceChanged } from '../fixtures/events.ts';
 import { writeKnownHistory, type TempStore } from './support/audit-history.ts';
 import { watchcat } from './support/watchcat-run.ts';
+import { describeMongo } from '../support/mongodb-leg.ts';
 
-/** Live read models built the way the server builds them: the incremental projector catching up. */
-async function incrementallyProjected(eventStore: EventStore): Promise<ReadStore> {
-  const readStore = createMemoryReadStore();
+/** Builds live read models the way the server does: the incremental projector catching up. */
+async function project(eventStore: EventStore, readStore: ReadStore): Promise<ReadStore> {
   const queue = createInlineJobQueue({ attempts: 1, backoffMs: 1 });
   const projector = createProjector({ eventStore, readStore, queue, logger: pino({ level: 'silent' }), batchSize: 5 });
   await projector.catchUp();
@@ -42,7 +39,7 @@ describe('audit projections: live read models against the history', () => {
   beforeEach(async () => {
     store = await writeKnownHistory();
     eventStore = openSqliteEventStore(store.file);
-    live = await incrementallyProjected(eventStore);
+    live = await project(eventStore, createMemoryReadStore());
   });
   afterEach(async () => {
     await live.close();
@@ -92,38 +89,36 @@ describe('audit projections: live read models against the history', () => {
     expect(result.code).to.equal(1);
     expect(result.notes.join('\n')).to.contain('set MONGODB_URL');
   });
+});
 
-  describe('against MongoDB', () => {
-    const url = process.env['MONGODB_URL'];
-    const database = `watchcat-audit-${randomUUID().slice(0, 8)}`;
-    before(function () {
-      if (!url) {
-        console.log('    MongoDB leg skipped: MONGODB_URL is not set (no MongoDB server on this machine)');
-        this.skip();
-      }
-    });
-    after(async () => {
-      if (!url) return;
-      const client = await MongoClient.connect(url);
-      await client.db(database).dropDatabase();
-      await client.close();
-    });
+describeMongo('audit projections against MongoDB', 'watchcat audit projections over MongoDB read models', (leg) => {
+  let store: TempStore;
+  let eventStore: EventStore;
 
-    it('watchcat audit projections exits 0 on a faithful MongoDB read model and 1, naming the document, after a hand edit', async () => {
-      const mongo = await createReadStore({ MONGODB_URL: url, MONGODB_DB: database });
-      try {
-        await rebuild({ eventStore, readStore: mongo });
-        const env = { ...store.env, MONGODB_URL: url!, MONGODB_DB: database };
-        const healthy = await watchcat(env, 'audit', 'projections');
-        expect(healthy.code, healthy.notes.join('\n')).to.equal(0);
-        expect(healthy.out).to.deep.equal(['read models match the history: watches at 12, collections at 12, configurators at 12, serials at 12']);
-        await alterPrice(mongo, 'en:RG-1', 1);
-        const altered = await watchcat(env, 'audit', 'projections');
-        expect(altered.code).to.equal(1);
-        expect(altered.out[0]).to.match(/^watches en:RG-1: price_cents is 1 live, 1250000 from the history/);
-      } finally {
-        await mongo.close();
-      }
-    });
+  beforeEach(async () => {
+    store = await writeKnownHistory();
+    eventStore = openSqliteEventStore(store.file);
+  });
+  afterEach(async () => {
+    await eventStore.close();
+    rmSync(store.dataDir, { recursive: true, force: true });
+  });
+
+  it('watchcat audit projections exits 0 on a MongoDB read model the projector built and 1, naming the document, after a hand edit', async () => {
+    const database = leg.database('audit');
+    const mongo = await createReadStore({ MONGODB_URL: leg.url, MONGODB_DB: database });
+    try {
+      await project(eventStore, mongo);
+      const env = { ...store.env, MONGODB_URL: leg.url, MONGODB_DB: database };
+      const healthy = await watchcat(env, 'audit', 'projections');
+      expect(healthy.code, healthy.notes.join('\n')).to.equal(0);
+      expect(healthy.out).to.deep.equal(['read models match the history: watches at 12, collections at 12, configurators at 12, serials at 12']);
+      await alterPrice(mongo, 'en:RG-1', 1);
+      const altered = await watchcat(env, 'audit', 'projections');
+      expect(altered.code).to.equal(1);
+      expect(altered.out[0]).to.match(/^watches en:RG-1: price_cents is 1 live, 1250000 from the history/);
+    } finally {
+      await mongo.close();
+    }
   });
 });

@@ -20,12 +20,16 @@ import { send, postJson, type TestResponse } from '../support/http.ts';
 import { startTestRedis, type TestRedis } from '../support/redis-server.ts';
 import { contractAnswers } from '../support/contract-answers.ts';
 import { responseValidator, type ResponseValidator } from '../support/openapi-response-validator.ts';
+import { describeMongo } from '../support/mongodb-leg.ts';
 
 const ADMIN_KEY = 'pipeline-test-catalogue-key-0123456789';
 const SERIALS_KEY = 'pipeline-test-serials-key-0123456789';
 
-describe('pipeline: admin command -> event -> BullMQ projector -> public API (real Redis)', function () {
-  this.timeout(120_000);
+/**
+ * The pipeline's tests over the read store that `readStoreSettings` configures (in memory when it names no MongoDB).
+ */
+function pipelineOver(suite: Mocha.Suite, timeoutMs: number, readStoreSettings: () => Record<string, string>): void {
+  suite.timeout(timeoutMs);
   let redis: TestRedis;
   let dataDir: string;
   let service: RunningWatchcat;
@@ -67,6 +71,7 @@ describe('pipeline: admin command -> event -> BullMQ projector -> public API (re
     redis = await startTestRedis();
     dataDir = mkdtempSync(join(tmpdir(), 'watchcat-pipeline-'));
     const config = loadConfig({
+      ...readStoreSettings(),
       DATA_DIR: dataDir, REDIS_URL: redis.url, PORT: '0', OPS_PORT: '0', ADMIN_PORT: '0', HOST: '127.0.0.1',
       ADMIN_API_KEYS: `${ADMIN_KEY}:catalogue,${SERIALS_KEY}:serials`, RATE_LIMIT_PER_MINUTE: '100000',
       VERIFY_RATE_LIMIT_PER_MINUTE: '100000', VERIFY_GLOBAL_RATE_LIMIT_PER_MINUTE: '100000',
@@ -144,4 +149,13 @@ describe('pipeline: admin command -> event -> BullMQ projector -> public API (re
       await store.close();
     }
   });
+}
+
+describe('pipeline: admin command -> event -> BullMQ projector -> public API (real Redis, in-memory read store)', function () {
+  pipelineOver(this, 120_000, () => ({}));
+});
+
+// FerretDB pays a collection scan per upsert that inserts (README): projecting the demo catalogue takes minutes there.
+describeMongo('pipeline: admin command -> event -> BullMQ projector -> MongoDB -> public API (real Redis)', 'the pipeline over MongoDB', function (leg) {
+  pipelineOver(this, 360_000, () => ({ MONGODB_URL: leg.url, MONGODB_DB: leg.database('pipeline') }));
 });
