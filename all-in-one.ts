@@ -27,7 +27,6 @@ import { projectionLag } from './read-api/ops/projection-lag.ts';
 import { publicOperations } from './shared/public-api/operations/index.ts';
 import { discoveryRoutes } from './read-api/discovery/discovery-routes.ts';
 import { loadSigningKeys } from './read-api/signing/signing-keys.ts';
-import { connectRateLimitRedis } from './read-api/rate-limit/rate-limit-redis.ts';
 import { publicBrand } from './shared/brand.ts';
 
 export interface RunningWatchcat {
@@ -67,7 +66,9 @@ export async function startWatchcat(config: Config, logger: Logger): Promise<Run
   await projector.catchUp();
   projector.start();
 
-  const redis: Redis | undefined = config.REDIS_URL ? connectRateLimitRedis(config.REDIS_URL, logger) : undefined;
+  const redis: Redis | undefined = config.REDIS_URL
+    // Loaded only when used: ioredis costs tens of milliseconds at every start.
+    ? (await import('./read-api/rate-limit/rate-limit-redis.ts')).connectRateLimitRedis(config.REDIS_URL, logger) : undefined;
   const api = await startReadApi({
     config, logger, readStore,
     brand: publicBrand(config),

@@ -10,7 +10,6 @@ import { publicBrand } from '../shared/brand.ts';
 import { onShutdownSignal } from '../shared/process/shutdown.ts';
 import { discoveryRoutes } from './discovery/discovery-routes.ts';
 import { publicOperations } from '../shared/public-api/operations/index.ts';
-import { connectRateLimitRedis } from './rate-limit/rate-limit-redis.ts';
 import { loadSigningKeys } from './signing/signing-keys.ts';
 import { startReadApi } from './server.ts';
 
@@ -21,7 +20,9 @@ const signingKeys = await loadSigningKeys(config).catch((error: unknown) => {
   process.exit(1);
 });
 const readStore = await createReadStore(config);
-const redis = config.REDIS_URL ? connectRateLimitRedis(config.REDIS_URL, logger) : undefined;
+const redis = config.REDIS_URL
+  // Loaded only when used: ioredis costs tens of milliseconds at every start.
+  ? (await import('./rate-limit/rate-limit-redis.ts')).connectRateLimitRedis(config.REDIS_URL, logger) : undefined;
 const api = await startReadApi({
   config,
   logger,
