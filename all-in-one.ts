@@ -10,6 +10,7 @@ import type { Config } from './shared/config/config.ts';
 import type { Logger } from './shared/logging/logger.ts';
 import type { ReadStore } from './shared/ports/read-store.ts';
 import { openEventStore } from './shared/adapters/event-store.factory.ts';
+import { listen } from './shared/http/listen.ts';
 import { createReadStore } from './shared/adapters/read-store.factory.ts';
 import { createJobQueue } from './shared/adapters/job-queue.factory.ts';
 import { createCommandService } from './services/command-service.ts';
@@ -35,17 +36,6 @@ export interface RunningWatchcat {
   /** The read models this process serves (auditors compare them with a rebuild). */
   readStore: ReadStore;
   close(): Promise<void>;
-}
-
-function listen(server: Server, port: number, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      const address = server.address();
-      resolve(typeof address === 'object' && address ? address.port : port);
-    });
-  });
 }
 
 export async function startWatchcat(config: Config, logger: Logger): Promise<RunningWatchcat> {

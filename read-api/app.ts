@@ -14,7 +14,7 @@ import { ResponseCache } from './cache/response-cache.ts';
 import { frontDoor } from './middleware/front-door.ts';
 import { publicOperationHandlers, publicOperations } from '../shared/public-api/operations/index.ts';
 import type { HealthProbe, PublicBrand } from '../shared/public-api/operations/public-operation.ts';
-import { requestClientKey } from './rate-limit/rate-limits.ts';
+import { requestClientKey } from './rate-limit/client-ip.ts';
 import type { ReadModelClock } from '../shared/public-api/read-model-clock.ts';
 import { publicRouter } from './routes.ts';
 

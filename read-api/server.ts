@@ -20,6 +20,7 @@ import { signAnswers } from './signing/sign-answers.ts';
 import type { ResponseSigningKeys } from './signing/signing-keys.ts';
 import type { PublicBrand } from '../shared/public-api/operations/public-operation.ts';
 import { startCheckpointClock } from '../shared/public-api/read-model-clock.ts';
+import { listen } from '../shared/http/listen.ts';
 import { serverTimeouts } from '../shared/http/server-timeouts.ts';
 
 export interface ReadApiOptions {
@@ -54,16 +55,6 @@ export interface RunningReadApi {
   /** What /metrics shows; other parts of the process may count into it. */
   registry: Registry;
   close(): Promise<void>;
-}
-
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
 }
 
 /** How long requests in flight get to finish when the API stops, both servers together. */

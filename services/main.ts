@@ -3,11 +3,10 @@
  * SIGINT: no new connections, requests in flight finish, then the store is closed. `GET /healthz` on HEALTH_PORT
  * (loopback) answers for the container's healthcheck.
  */
-import { once } from 'node:events';
 import type Koa from 'koa';
-import type { AddressInfo } from 'node:net';
 import { openEventStore } from '../shared/adapters/event-store.factory.ts';
 import { loadConfig } from '../shared/config/config.ts';
+import { listen } from '../shared/http/listen.ts';
 import { createLogger } from '../shared/logging/logger.ts';
 import { startHealthServer } from '../shared/process/health-server.ts';
 import { onShutdownSignal } from '../shared/process/shutdown.ts';
@@ -29,11 +28,11 @@ try {
 }
 if (config.ADMIN_API_KEYS.trim() === '') logger.warn('ADMIN_API_KEYS is empty: every admin request will be refused');
 
-const server = createAdminServer(app).listen(config.ADMIN_PORT, config.ADMIN_HOST);
-await once(server, 'listening');
+const server = createAdminServer(app);
+const port = await listen(server, config.ADMIN_PORT, config.ADMIN_HOST);
 // Healthy while the admin API listens: the process has nothing else to report.
 const health = await startHealthServer(config.HEALTH_PORT, config.HEALTH_HOST, () => ({ healthy: server.listening, checks: { admin_api: server.listening ? 'listening' : 'closed' } }));
-logger.info({ port: (server.address() as AddressInfo).port, healthPort: health.port }, 'admin API listening');
+logger.info({ port, healthPort: health.port }, 'admin API listening');
 
 onShutdownSignal(logger, 'admin API', async () => {
   await health.close();

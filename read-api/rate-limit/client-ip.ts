@@ -4,8 +4,11 @@
  * that is not a trusted proxy is the client. Entries further left were written by whoever that was, possibly to
  * dodge the limits, so they are never read. Several `X-Forwarded-For` headers count as one list, in order.
  */
-import { normalizeIp } from '../../shared/net/ip-address.ts';
-import type { TrustedProxies } from '../../shared/net/trusted-proxies.ts';
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Config } from '../../shared/config/config.ts';
+import { limitKey, normalizeIp } from '../../shared/net/ip-address.ts';
+import { parseTrustedProxies, type TrustedProxies } from '../../shared/net/trusted-proxies.ts';
 
 export { limitKey } from '../../shared/net/ip-address.ts';
 
@@ -29,4 +32,20 @@ export function clientIp(request: PeerRequest, trusted: TrustedProxies): string 
     if (!trusted.has(hop)) return hop;
   }
   return client;
+}
+
+/** The key a request counts under: its client address (IPv6 by /64). */
+export function requestClientKey(config: Pick<Config, 'TRUST_PROXY'>): (req: IncomingMessage) => string {
+  // A keep-alive connection brings many requests from one peer: its key is worked out again only when the header
+  // it depends on changes.
+  const trusted = parseTrustedProxies(config.TRUST_PROXY);
+  const known = new WeakMap<Socket, { forwardedFor: string | string[] | undefined; key: string }>();
+  return (req) => {
+    const forwardedFor = req.headers['x-forwarded-for'];
+    const last = known.get(req.socket);
+    if (last !== undefined && last.forwardedFor === forwardedFor) return last.key;
+    const key = limitKey(clientIp({ socketAddress: req.socket.remoteAddress, forwardedFor }, trusted));
+    known.set(req.socket, { forwardedFor, key });
+    return key;
+  };
 }

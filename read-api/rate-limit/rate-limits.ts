@@ -10,15 +10,12 @@
  *   Redis is asked again. The memory windows only count what was decided in memory, so an outage starts them afresh;
  * - `X-RateLimit-Reset` in whole seconds, `Retry-After` between 1 and the window, the 429 body in JSON.
  */
-import type { IncomingMessage } from 'node:http';
-import type { Socket } from 'node:net';
 import type { Context, Middleware, Next } from 'koa';
 import type { Redis } from 'ioredis';
 import ratelimit, { type RateLimitOptions, type RateLimitRefusal } from 'koa-ratelimit';
 import type { Config } from '../../shared/config/config.ts';
 import type { Logger } from '../../shared/logging/logger.ts';
-import { parseTrustedProxies } from '../../shared/net/trusted-proxies.ts';
-import { clientIp, limitKey } from './client-ip.ts';
+import { requestClientKey } from './client-ip.ts';
 import { isPublicPath } from './public-path.ts';
 import { WindowMap } from './window-map.ts';
 
@@ -64,22 +61,6 @@ interface LimitSpec {
   id(ctx: Context): string;
   /** `on-refusal`: a passed request keeps the figures of the limit before (a client's headers speak of its own limit). */
   figures: 'always' | 'on-refusal';
-}
-
-/** The key a request counts under: its client address (IPv6 by /64). */
-export function requestClientKey(config: Pick<Config, 'TRUST_PROXY'>): (req: IncomingMessage) => string {
-  // A keep-alive connection brings many requests from one peer: its key is worked out again only when the header
-  // it depends on changes.
-  const trusted = parseTrustedProxies(config.TRUST_PROXY);
-  const known = new WeakMap<Socket, { forwardedFor: string | string[] | undefined; key: string }>();
-  return (req) => {
-    const forwardedFor = req.headers['x-forwarded-for'];
-    const last = known.get(req.socket);
-    if (last !== undefined && last.forwardedFor === forwardedFor) return last.key;
-    const key = limitKey(clientIp({ socketAddress: req.socket.remoteAddress, forwardedFor }, trusted));
-    known.set(req.socket, { forwardedFor, key });
-    return key;
-  };
 }
 
 export function createRateLimits({ config, redis, logger, metrics }: RateLimitDeps): RateLimits {

@@ -2,9 +2,8 @@
  * A process's health endpoint (`GET /healthz`) for the processes without an operations port (the projector and the
  * admin API): on a port of its own, on loopback by default, since only the container's own healthcheck asks it.
  */
-import { once } from 'node:events';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listen } from '../http/listen.ts';
 import { serverTimeouts } from '../http/server-timeouts.ts';
 
 export interface Health {
@@ -33,10 +32,9 @@ export async function startHealthServer(port: number, host: string, check: () =>
       res.writeHead(status, { 'content-type': 'application/json', connection: 'close' }).end(JSON.stringify(health));
     }
   });
-  server.listen(port, host);
-  await once(server, 'listening');
+  const bound = await listen(server, port, host);
   return {
-    port: (server.address() as AddressInfo).port,
+    port: bound,
     close: () => new Promise((resolve) => {
       server.close(() => resolve());
       server.closeAllConnections();

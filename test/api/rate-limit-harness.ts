@@ -9,7 +9,7 @@ import { Router } from '@koa/router';
 import { expect } from 'chai';
 import { loadConfig, type Config } from '../../shared/config/config.ts';
 import { createLogger } from '../../shared/logging/logger.ts';
-import { createRateLimits, type LimitName, type RateLimitDeps, type RateLimits } from '../../read-api/rate-limit/rate-limits.ts';
+import { type LimitName, type RateLimitDeps, type RateLimits } from '../../read-api/rate-limit/rate-limits.ts';
 
 export const silentLogger = createLogger('silent', 'test');
 

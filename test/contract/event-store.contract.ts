@@ -9,6 +9,7 @@ import { ConcurrencyError, streams, type EventStore, type NewEvent } from '../..
 import {
   eventMetadata, invalidSerialReportedStolen, randomSerial, serialRecovered, serialRegistered, serialReportedStolen,
 } from '../fixtures/events.ts';
+import { rejectionOf } from '../support/rejection.ts';
 
 export interface EventStoreUnderTest {
   store: EventStore;
@@ -21,15 +22,6 @@ export interface EventStoreUnderTest {
 function freshSerialStream() {
   const serial = randomSerial();
   return { stream: streams.serial(serial), serial, registered: () => serialRegistered(serial), stolen: () => serialReportedStolen(serial) };
-}
-
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection, got a result');
 }
 
 export async function waitFor(condition: () => boolean, timeoutMs = 2_000): Promise<void> {

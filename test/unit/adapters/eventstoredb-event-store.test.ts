@@ -13,20 +13,12 @@ import { ConcurrencyError, streams } from '../../../shared/ports/event-store.ts'
 import { waitFor } from '../../contract/event-store.contract.ts';
 import { randomSerial, serialRegistered, serialReportedStolen } from '../../fixtures/events.ts';
 import { FakeEventStoreDbClient, OLD_SERVER_NO_POSITION } from './support/fake-eventstoredb-client.ts';
+import { rejectionOf } from '../../support/rejection.ts';
 
 const FAST_BACKOFF = { firstMs: 5, maxMs: 20 };
 
 function storeOn(client: FakeEventStoreDbClient): EventStoreDbEventStore {
   return new EventStoreDbEventStore(client, FAST_BACKOFF);
-}
-
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection, got a result');
 }
 
 /** A serial stream with two valid events, recorded in the fake's log. */
