@@ -20,7 +20,8 @@ describe('answers no older than the data they read (issue 20, case 4)', () => {
 
   const moveWatch = async (reference: string, priceCents: number, position: number) => {
     const [doc] = await app.store.find<WatchDoc>('watches', { _id: `en:${reference}` });
-    await app.store.write('watches', [{ put: { ...doc!, price_cents: priceCents, position } }]);
+    const moved: WatchDoc = { ...doc!, price_cents: priceCents, position };
+    await app.store.write('watches', [{ put: moved }]);
   };
 
   it('answers STOLEN once the serials projection has applied a theft report, while the watches projection is stuck', async () => {
