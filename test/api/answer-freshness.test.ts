@@ -7,6 +7,8 @@
 import { expect } from 'chai';
 import type { SerialDoc, WatchDoc } from '../../shared/read-models/documents.ts';
 import { resetOps } from '../../shared/projections/checkpoints.ts';
+import type { ProjectionState } from '../../shared/projections/projection-states.ts';
+import { startReadModelClock, type PolledReadModelClock } from '../../shared/public-api/read-model-clock.ts';
 import { send } from '../support/http.ts';
 import { checkpoint, putAll, SERIALS } from './support/catalogue-fixture.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
@@ -100,5 +102,96 @@ describe('answers no older than the data they read (issue 20, case 4)', () => {
     expect(after.headers['x-read-model-position']).to.equal(before.headers['x-read-model-position']);
     expect(after.headers['etag']).to.equal(before.headers['etag']);
     expect((await send(app.url, '/api/public/status')).json().read_model.position).to.equal(40);
+  });
+});
+
+describe('a generation switch as the API serves it (issue 20, case 4)', () => {
+  let app: TestApp;
+  let clock: PolledReadModelClock;
+  // The projection states the clock reads, as a rebuild would leave them; set by each step of a test.
+  let states: ProjectionState[];
+  const state = (name: string, generation: number, position: number): ProjectionState => ({
+    name, generation, position, status: 'running', parked: null, updated_at: '2025-03-01T00:00:00.000Z',
+  });
+  const setStates = async (...next: ProjectionState[]) => {
+    states = next;
+    await clock.refresh();
+  };
+  beforeEach(async () => {
+    states = [state('watches', 0, 50), state('serials', 0, 50)];
+    clock = await startReadModelClock(async () => states, { intervalMs: 60_000 });
+    app = await startTestApp({ clock });
+  });
+  afterEach(async () => {
+    clock.stop();
+    await app.close();
+  });
+
+  const setPrice = async (reference: string, priceCents: number, position: number) => {
+    const docs = await app.store.find<WatchDoc>('watches', { reference });
+    // A rebuilt generation may hold a document at a lower position than the live one held: set it whatever.
+    await app.store.write('watches', docs.map((doc) => ({ delete: { _id: doc._id, position: Number.MAX_SAFE_INTEGER } })));
+    await app.store.write('watches', docs.map((doc) => ({ put: { ...doc, price_cents: priceCents, position } })));
+  };
+  const detail = '/api/public/catalogue/RG-100';
+  const servedPosition = async () => (await send(app.url, '/api/public/status')).json().read_model.position as number;
+
+  it('keeps serving what it served while the new generation is behind, then takes it once caught up', async () => {
+    const served = await send(app.url, detail);
+    expect(served.headers['x-read-model-position']).to.equal('50');
+    expect(await servedPosition()).to.equal(50);
+
+    // The rebuild switched to generation 1, which has only reached position 45 (an older price).
+    await setPrice('RG-100', 111_100, 45);
+    await setStates(state('watches', 1, 45), state('serials', 0, 50));
+    // The URL answered before, and another spelling of the same request.
+    for (const spelling of [detail, `${detail}?lang=en`]) {
+      const again = await send(app.url, spelling);
+      expect(again.headers['x-read-model-position'], spelling).to.equal('50');
+      expect(again.headers['etag'], spelling).to.equal(served.headers['etag']);
+      expect(again.text, spelling).to.equal(served.text);
+    }
+    expect(await servedPosition()).to.equal(50);
+
+    // Caught up past what was served: generation 1 is taken.
+    await setPrice('RG-100', 222_200, 55);
+    await setStates(state('watches', 1, 55), state('serials', 0, 50));
+    const switched = await send(app.url, detail);
+    expect(switched.headers['x-read-model-position']).to.equal('55');
+    expect(switched.json().price_eur).to.equal(2222);
+    expect(switched.headers['etag']).not.to.equal(served.headers['etag']);
+
+    // An older generation seen again (a stale pointer) is ignored, whatever its position.
+    await setStates(state('watches', 0, 70), state('serials', 0, 50));
+    const after = await send(app.url, detail);
+    expect(after.headers['x-read-model-position']).to.equal('55');
+    expect(after.headers['etag']).to.equal(switched.headers['etag']);
+  });
+
+  it('answers a request it holds no answer for from the store behind, saying so, and keeps no such answer', async () => {
+    await setStates(state('watches', 1, 45), state('serials', 0, 50));
+    const path = '/api/public/catalogue?sort=price_asc';
+    const first = await send(app.url, path);
+    expect(first.headers['x-read-model-position'], 'what the store holds, not what was served').to.equal('45');
+    const queries = app.store.queries;
+    await send(app.url, path);
+    expect(app.store.queries, 'asked the store again: nothing kept').to.be.above(queries);
+
+    await setStates(state('watches', 1, 56), state('serials', 0, 50));
+    const caughtUp = await send(app.url, path);
+    expect(caughtUp.headers['x-read-model-position']).to.equal('56');
+    const kept = app.store.queries;
+    await send(app.url, path);
+    expect(app.store.queries, 'kept once caught up').to.equal(kept);
+  });
+
+  it('moves a stamp only with the projections an operation reads', async () => {
+    const verify = '/api/public/verify/AUR-0001';
+    const before = await send(app.url, verify);
+    const queries = app.store.queries;
+    await setStates(state('watches', 2, 90), state('serials', 0, 50));
+    const again = await send(app.url, verify);
+    expect(app.store.queries, 'the serials projection did not move: from the cache').to.equal(queries);
+    expect(again.headers['x-read-model-position']).to.equal(before.headers['x-read-model-position']);
   });
 });
