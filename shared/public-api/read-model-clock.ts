@@ -139,7 +139,11 @@ export async function startReadModelClock(
     if (!moved) return;
     projected = next;
     current = stampOf([...projected.keys()], projected).position;
-    for (const view of views) view.stamp = viewStamp(view.names);
+    for (const view of views) {
+      const stamp = viewStamp(view.names);
+      // Kept as it was when its own projections did not move, so a cache hit compares one string with itself.
+      if (stamp.key !== view.stamp.key || stamp.behindAt !== view.stamp.behindAt) view.stamp = stamp;
+    }
   };
 
   const refresh = async () => {
