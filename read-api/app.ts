@@ -45,7 +45,7 @@ export function createPublicApp(deps: PublicAppDeps): Koa {
     operations: publicOperations,
   };
   const answers = createAnswerCache({
-    clock: deps.clock, clientKey: requestClientKey(deps.config), ...(deps.cacheEntries ? { maxEntries: deps.cacheEntries } : {}),
+    clientKey: requestClientKey(deps.config), ...(deps.cacheEntries ? { maxEntries: deps.cacheEntries } : {}),
   });
   const router = publicRouter(publicOperationHandlers, env, {
     cache: new ResponseCache(deps.cacheEntries),

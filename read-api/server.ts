@@ -19,7 +19,9 @@ import { createRateLimits } from './rate-limit/rate-limits.ts';
 import { signAnswers } from './signing/sign-answers.ts';
 import type { ResponseSigningKeys } from './signing/signing-keys.ts';
 import type { PublicBrand } from '../shared/public-api/operations/public-operation.ts';
-import { startCheckpointClock } from '../shared/public-api/read-model-clock.ts';
+import { readProjectionStates } from '../shared/projections/projection-states.ts';
+import { startReadModelClock } from '../shared/public-api/read-model-clock.ts';
+import { parkedProjectionsMetric } from './ops/parked-projections.ts';
 import { listen } from '../shared/http/listen.ts';
 import { serverTimeouts } from '../shared/http/server-timeouts.ts';
 
@@ -36,8 +38,8 @@ export interface ReadApiOptions {
   /** Projection, lag and queue figures for /metrics, where this process has them (the all-in-one server). */
   metricSources?: MetricSources;
   /**
-   * How often the read-model position is read from the checkpoints (default 100 ms). Cached answers can lag the
-   * projection by this much, so the all-in-one server, whose checkpoints are in memory, reads them far more often.
+   * How often the projections' states are read (default 100 ms). Cached answers can lag a projection by this
+   * much, so the all-in-one server, whose states are in memory, reads them far more often.
    */
   positionPollMs?: number;
   /**
@@ -96,19 +98,20 @@ function answerUnparsable(error: NodeJS.ErrnoException, socket: Duplex): void {
 
 export async function startReadApi(options: ReadApiOptions): Promise<RunningReadApi> {
   const { config, logger, readStore } = options;
-  const clock = await startCheckpointClock(readStore, {
+  const clock = await startReadModelClock(() => readProjectionStates(readStore), {
     ...(options.positionPollMs ? { intervalMs: options.positionPollMs } : {}),
     onError: (error) => logger.warn({ err: error }, 'read-model position poll failed'),
   });
   let shuttingDown = false;
   const registry = createMetricsRegistry(options.metricSources);
+  parkedProjectionsMetric(registry, () => clock.parked);
   const rateLimits = createRateLimits({
     config, logger, metrics: rateLimitMetrics(registry), ...(options.rateLimitRedis ? { redis: options.rateLimitRedis } : {}),
   });
   const app = createPublicApp({
     readStore, clock, config, logger, brand: options.brand,
     // Limits counted per process while Redis is down are a degradation too (issue 7: status says so).
-    health: () => (clock.reachable && clock.failed.length === 0 && rateLimits.mode() !== 'degraded' ? 'ok' : 'degraded'),
+    health: () => (clock.reachable && clock.parked.length === 0 && rateLimits.mode() !== 'degraded' ? 'ok' : 'degraded'),
     metrics: metricsMiddleware(registry),
     signing: signAnswers(options.signingKeys.current),
     rateLimits,
@@ -126,8 +129,8 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
         logger.warn({ err: error }, 'read store ping failed');
         store = 'unreachable';
       }
-      const ready = !shuttingDown && store === 'ok' && clock.failed.length === 0;
-      return { ready, checks: { read_store: store, failed_projections: clock.failed, position: clock.current(), shutting_down: shuttingDown } };
+      const ready = !shuttingDown && store === 'ok' && clock.parked.length === 0;
+      return { ready, checks: { read_store: store, parked_projections: clock.parked, position: clock.current(), shutting_down: shuttingDown } };
     },
   });
   const timeouts = serverTimeouts(options.requestTimeoutMs);

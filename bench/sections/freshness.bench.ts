@@ -2,8 +2,8 @@
  * Freshness: the time from a command's acknowledgement to its effect being visible through the public API, with
  * the whole embedded service in one process (SQLite store, projector, in-memory read store, read API), its jobs
  * run in process or through BullMQ on a real Redis. Two kinds of change alternate: a serial registration seen by
- * the verification operation (never cached) and a price change seen by the detail operation (cached per
- * read-model position), so the figures show both the projection's lag and the read-model clock's.
+ * the verification operation (never cached) and a price change seen by the detail operation (cached while the
+ * watches projection stays put), so the figures show both the projection's lag and the read-model clock's.
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';

@@ -1,19 +1,18 @@
 /**
  * The answer cache, an early middleware of the public app (after the front door, the metrics and the general
- * limit, before routing): a GET or HEAD whose exact URL an operation answered at the current read-model position is
- * answered from the bytes the operation produced, so a repeated GET costs a lookup instead of routing, validation
- * and rendering. The route records its answers (routes.ts) and both send them with `sendAnswer`, so an answer from
+ * limit, before routing): a GET or HEAD whose exact URL an operation answered is answered from the bytes the
+ * operation produced, as long as the projections the operation read stand where they stood when it read them
+ * (response-cache.ts), so a repeated GET costs a lookup instead of routing, validation and rendering. The route records its answers (routes.ts) and both send them with `sendAnswer`, so an answer from
  * the cache is the route's own: same status, headers and bytes, the route's own limits run again (a verification
  * still counts against the verification limits), and the metrics label it with the route's template.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Context, Middleware, ParameterizedContext } from 'koa';
-import type { ReadModelClock } from '../../shared/public-api/read-model-clock.ts';
 import { conditionalAnswer } from './conditional-answer.ts';
 import { type RenderedAnswer, renewTime, type TimedAnswer } from './rendered-answer.ts';
-import { ResponseCache } from './response-cache.ts';
+import { ResponseCache, type Stamped } from './response-cache.ts';
 
-export interface CachedAnswer {
+export interface CachedAnswer extends Stamped {
   answer: RenderedAnswer | TimedAnswer;
   /** The route template (`/api/public/catalogue/:reference`), as the router names the matched route. */
   route: string;
@@ -25,7 +24,6 @@ export interface CachedAnswer {
 }
 
 export interface AnswerCacheDeps {
-  clock: ReadModelClock;
   clientKey(req: IncomingMessage): string;
   /** Largest number of URLs kept (default 2000). */
   maxEntries?: number;
@@ -33,28 +31,27 @@ export interface AnswerCacheDeps {
 
 export interface AnswerCache {
   middleware: Middleware;
-  /** Keeps what a route answered to the GET of `ctx.url` at `position`. */
-  record(ctx: Context, position: number, answer: Omit<CachedAnswer, 'client'> & { perClient: boolean }): void;
+  /** Keeps what a route answered to the GET of `ctx.url`, from the data of `answer.stamp`. */
+  record(ctx: Context, answer: Omit<CachedAnswer, 'client'> & { perClient: boolean }): void;
 }
 
-export function createAnswerCache({ clock, clientKey, maxEntries }: AnswerCacheDeps): AnswerCache {
+export function createAnswerCache({ clientKey, maxEntries }: AnswerCacheDeps): AnswerCache {
   const cache = new ResponseCache<CachedAnswer>(maxEntries);
   return {
     middleware: (ctx, next) => {
       if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
-      const position = clock.current();
-      const entry = cache.get(ctx.url, position);
+      const entry = cache.get(ctx.url);
       if (entry === undefined || (entry.client !== undefined && entry.client !== clientKey(ctx.req))) return next();
       // The metrics read the route template where the router leaves it.
       ctx['_matchedRoute'] = entry.route;
       const answer = () => {
         const bytes = 'template' in entry.answer ? renewTime(entry.answer, new Date()) : entry.answer;
-        sendAnswer(ctx, bytes, position, entry.cacheControl);
+        sendAnswer(ctx, bytes, entry.stamp.position, entry.cacheControl);
       };
       return entry.limit ? entry.limit(ctx, async () => answer()) : answer();
     },
-    record(ctx, position, { perClient, ...answer }) {
-      cache.set(ctx.url, position, { ...answer, client: perClient ? clientKey(ctx.req) : undefined });
+    record(ctx, { perClient, ...answer }) {
+      cache.set(ctx.url, { ...answer, client: perClient ? clientKey(ctx.req) : undefined });
     },
   };
 }

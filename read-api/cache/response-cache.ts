@@ -1,35 +1,37 @@
 /**
- * Values by request key, valid for one read-model position: GET answers only change when the read model moves, so
- * an entry made at position P is served while the clock says P and recomputed after. Bounded, least recently used
- * entries leave first, so arbitrary query strings cannot grow memory.
+ * Values by request key, each valid while the projections it was read from stay where they were: an entry keeps
+ * the stamp taken before its data was read and the view of those projections, and is served only while the view's
+ * key is the stamp's (read-model-clock.ts). Bounded, least recently used entries leave first, so arbitrary query
+ * strings cannot grow memory.
  */
-interface Entry<V> {
-  position: number;
-  value: V;
+import type { ReadStamp, ReadView } from '../../shared/public-api/read-model-clock.ts';
+
+export interface Stamped {
+  /** Taken before the data was read. */
+  readonly stamp: ReadStamp;
+  /** Where the projections read stand now. */
+  readonly view: ReadView;
 }
 
-export class ResponseCache<V> {
-  readonly #entries = new Map<string, Entry<V>>();
+export class ResponseCache<V extends Stamped> {
+  readonly #entries = new Map<string, V>();
 
   constructor(readonly maxEntries = 2000) {}
 
-  /** The value cached for `key` at exactly `position`, if any. */
-  get(key: string, position: number): V | undefined {
+  /** The value cached for `key`, if the projections it read have not moved since. */
+  get(key: string): V | undefined {
     const entry = this.#entries.get(key);
     if (entry === undefined) return undefined;
-    if (entry.position !== position) {
-      this.#entries.delete(key);
-      return undefined;
-    }
-    // Re-inserting marks the entry as most recently used (a Map iterates in insertion order).
     this.#entries.delete(key);
+    if (entry.stamp.key !== entry.view().key) return undefined;
+    // Re-inserting marks the entry as most recently used (a Map iterates in insertion order).
     this.#entries.set(key, entry);
-    return entry.value;
+    return entry;
   }
 
-  set(key: string, position: number, value: V): void {
+  set(key: string, value: V): void {
     this.#entries.delete(key);
-    this.#entries.set(key, { position, value });
+    this.#entries.set(key, value);
     if (this.#entries.size > this.maxEntries) {
       const oldest = this.#entries.keys().next();
       if (!oldest.done) this.#entries.delete(oldest.value);

@@ -8,12 +8,12 @@ import type { Registry } from 'prom-client';
 
 export interface Readiness {
   ready: boolean;
-  /** What was checked and found, e.g. `{ read_store: 'ok', projections: {...}, shutting_down: false }`. */
+  /** What was checked and found, e.g. `{ read_store: 'ok', parked_projections: [...], shutting_down: false }`. */
   checks: Record<string, unknown>;
 }
 
 export interface OpsAppDeps {
-  /** Not ready when the read store is unreachable, a projection failed, or the process is shutting down. */
+  /** Not ready when the read store is unreachable, a projection is parked, or the process is shutting down. */
   readiness: () => Promise<Readiness>;
   registry: Registry;
   /** Further operator routes of the process (e.g. the embedded server's read-model audit). */

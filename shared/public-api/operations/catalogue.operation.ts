@@ -78,6 +78,7 @@ export const catalogueSpec: OperationSpec = {
 
 export const catalogueOperation: PublicOperation = {
   spec: catalogueSpec,
+  reads: ['watches'],
   cacheable: true,
   async handle(request, { readStore }) {
     const query = request.query as CatalogueQuery;

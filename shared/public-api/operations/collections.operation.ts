@@ -41,6 +41,7 @@ export const collectionsSpec: OperationSpec = {
 
 export const collectionsOperation: PublicOperation = {
   spec: collectionsSpec,
+  reads: ['collections'],
   cacheable: true,
   async handle(request, { readStore }) {
     const { lang } = request.query as LangOnlyQuery;

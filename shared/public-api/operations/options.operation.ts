@@ -49,6 +49,7 @@ export const optionsSpec: OperationSpec = {
 
 export const optionsOperation: PublicOperation = {
   spec: optionsSpec,
+  reads: ['configurators'],
   cacheable: true,
   async handle(request, { readStore }) {
     const { lang } = request.query as LangOnlyQuery;

@@ -26,6 +26,7 @@ export const priceSpec: OperationSpec = {
 
 export const priceOperation: PublicOperation = {
   spec: priceSpec,
+  reads: ['configurators'],
   cacheable: false,
   async handle(request, { readStore }) {
     const { lang } = request.query as LangOnlyQuery;

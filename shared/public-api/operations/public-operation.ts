@@ -4,7 +4,8 @@
  */
 import type { Config } from '../../config/config.ts';
 import type { ReadStore } from '../../ports/read-store.ts';
-import type { ReadModelClock } from '../read-model-clock.ts';
+import type { ReadCollection } from '../../read-models/documents.ts';
+import type { ReadModelPosition } from '../read-model-clock.ts';
 import type { ValidRequest } from '../validation/request-validator.ts';
 import type { OperationSpec } from './operation.ts';
 
@@ -23,7 +24,7 @@ export interface PublicBrand {
 
 export interface OperationEnv {
   readStore: ReadStore;
-  clock: ReadModelClock;
+  clock: ReadModelPosition;
   config: Config;
   health: HealthProbe;
   brand: PublicBrand;
@@ -39,8 +40,13 @@ export interface Answer {
 export interface PublicOperation {
   spec: OperationSpec;
   /**
-   * The answer depends only on the validated request and the read model, so it may be cached until the read
-   * model's position moves. False for answers carrying the time or the health.
+   * The read collections its answers are made from. Each is written by the projection of the same name, and an
+   * answer is cached and tagged by where those projections stand (read-model-clock.ts), never by the others.
+   */
+  reads: readonly ReadCollection[];
+  /**
+   * The answer depends only on the validated request and the collections it reads, so it may be cached until
+   * one of their projections moves. False for answers carrying the time or the health.
    */
   cacheable: boolean;
   /**

@@ -63,6 +63,8 @@ export const statusSpec: OperationSpec = {
 
 export const statusOperation: PublicOperation = {
   spec: statusSpec,
+  // It reads no collection: it reports where the projections stand, as the clock serves them.
+  reads: [],
   // It carries the health, which can change without the read model moving.
   cacheable: false,
   async handle(request, env) {

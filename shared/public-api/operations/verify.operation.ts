@@ -64,6 +64,7 @@ export const verifySpec: OperationSpec = {
 
 export const verifyOperation: PublicOperation = {
   spec: verifySpec,
+  reads: ['serials'],
   cacheable: false,
   timeField: 'checked_at',
   async handle(request, { readStore }) {

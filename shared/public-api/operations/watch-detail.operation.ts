@@ -30,6 +30,7 @@ export const watchDetailSpec: OperationSpec = {
 
 export const watchDetailOperation: PublicOperation = {
   spec: watchDetailSpec,
+  reads: ['watches'],
   cacheable: true,
   async handle(request, { readStore }) {
     const { lang } = request.query as LangOnlyQuery;

@@ -1,0 +1,39 @@
+/**
+ * Issue 20, "failures heal or say why": a parked projection (stopped on an event it cannot apply) is named with
+ * the event's position and the reason on `/readyz`, said by status `degraded`, and shown in `/metrics`; the
+ * answers of the projections still running are served as usual.
+ */
+import { expect } from 'chai';
+import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
+import { resetOps } from '../../shared/projections/checkpoints.ts';
+import { send } from '../support/http.ts';
+import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';
+import { checkpoint, loadFixtureCatalogue } from './support/catalogue-fixture.ts';
+
+describe('parked projections on readiness, status and metrics (issue 20)', () => {
+  let api: ReadApiUnderTest | undefined;
+  afterEach(async () => {
+    await api?.close();
+    api = undefined;
+  });
+
+  it('names the parked projection, its position and its reason, and keeps answering from the others', async () => {
+    const store = createMemoryReadStore();
+    await loadFixtureCatalogue(store);
+    const reason = 'event 41 (WatchRepriced): price must be positive';
+    await store.write('checkpoints', resetOps({ ...checkpoint('watches', 41), status: 'failed', error: reason }));
+    api = await startReadApiUnderTest({ readStore: store });
+
+    const ready = await send(api.opsUrl, '/readyz');
+    expect(ready.status).to.equal(503);
+    expect(ready.json().checks.parked_projections).to.deep.equal([{ name: 'watches', position: 41, reason }]);
+    expect((await send(api.url, '/api/public/status')).json().status).to.equal('degraded');
+    const metrics = (await send(api.opsUrl, '/metrics')).text;
+    expect(metrics).to.match(/^projection_parked_position\{projection="watches",reason="event 41 \(WatchRepriced\): price must be positive"\} 41$/m);
+    expect(metrics).not.to.match(/^projection_parked_position\{projection="serials"/m);
+
+    const verify = await send(api.url, '/api/public/verify/AUR-0001');
+    expect(verify.json().verification_status).to.equal('AUTHENTIC');
+    expect(verify.headers['x-read-model-position']).to.equal('40');
+  });
+});
