@@ -5,6 +5,8 @@
 import { connect } from 'node:net';
 
 export interface RawAnswer {
+  /** The answer's bytes as they came, as `curl -si` would save them. */
+  raw: Buffer;
   status: number;
   /** Lower-case names; repeated fields joined with `, `. */
   headers: Record<string, string>;
@@ -26,12 +28,13 @@ export function rawExchange(baseUrl: string, head: string, timeoutMs = 5_000): P
     socket.on('error', () => undefined);
     socket.on('close', () => {
       clearTimeout(timer);
-      resolve(parseAnswer(Buffer.concat(chunks).toString('latin1')));
+      resolve(parseAnswer(Buffer.concat(chunks)));
     });
   });
 }
 
-function parseAnswer(text: string): RawAnswer | undefined {
+function parseAnswer(raw: Buffer): RawAnswer | undefined {
+  const text = raw.toString('latin1');
   const end = text.indexOf('\r\n\r\n');
   if (end < 0) return undefined;
   const [statusLine = '', ...lines] = text.slice(0, end).split('\r\n');
@@ -44,5 +47,5 @@ function parseAnswer(text: string): RawAnswer | undefined {
     const value = line.slice(colon + 1).trim();
     headers[name] = name in headers ? `${headers[name]}, ${value}` : value;
   }
-  return { status, headers, body: Buffer.from(text.slice(end + 4), 'latin1').toString('utf8') };
+  return { raw, status, headers, body: Buffer.from(text.slice(end + 4), 'latin1').toString('utf8') };
 }
