@@ -87,19 +87,23 @@ function closeGracefully(server: Server, graceMs: number): Promise<void> {
 const FRONT_HEADERS = WITH_CORS.map(([name, value]) => `${name}: ${value}\r\n`).join('');
 
 function answerUnparsable(error: NodeJS.ErrnoException, socket: Duplex): void {
+  const [status, detail] = error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large']
+    : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'Request Timeout'] : [400, 'Bad Request'];
+  answerRaw(socket, status, detail);
+}
+
+/** Node hands a CONNECT request (authority-form target) to no request handler: it names nothing this API serves. */
+const refuseConnect = (_request: unknown, socket: Duplex) => answerRaw(socket, 400, 'Bad Request');
+
+function answerRaw(socket: Duplex, status: number, detail: string): void {
   if (!socket.writable) {
     socket.destroy();
     return;
   }
-  const [status, detail] = error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large']
-    : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'Request Timeout'] : [400, 'Bad Request'];
   const body = JSON.stringify({ detail });
   socket.end(`HTTP/1.1 ${status} ${detail}\r\n${FRONT_HEADERS}Content-Type: application/json; charset=utf-8\r\n`
     + `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
-
-/** Node hands a CONNECT request (authority-form target) to no request handler: it names nothing this API serves. */
-const refuseConnect = (_request: unknown, socket: Duplex) => answerUnparsable(Object.assign(new Error('CONNECT'), { code: 'CONNECT' }), socket);
 
 export async function startReadApi(options: ReadApiOptions): Promise<RunningReadApi> {
   const { config, logger, readStore } = options;
