@@ -37,7 +37,7 @@ const DEFAULT_LABEL = 'sig1';
 const ALWAYS_COVERED = ['@status', 'content-type', 'content-digest', 'etag', 'retry-after'];
 const REQUEST_COVERED = ['@method', '@authority', '@path', '@query'].map((name) => serializeItem([name, new Map([['req', true]])]));
 /** The contract's bounds on what one `Accept-Signature` may ask for; beyond them it is ignored. */
-export const ACCEPT_SIGNATURE_BOUNDS = { bytes: 1024, labels: 4, components: 16 } as const;
+const ACCEPT_SIGNATURE_BOUNDS = { bytes: 1024, labels: 4, components: 16 } as const;
 /** The fields this module sets on a signed answer, removed again when signing fails half-way. */
 const SIGNATURE_FIELDS = ['Content-Digest', SIGNED_REQUEST_HEADER, 'Signature-Input', 'Signature'];
 /** Parameters a requester may set for its own purposes (freshness, application tag). */
