@@ -5,13 +5,12 @@
  * `Accept-Signature`, and on one with it (digest and Ed25519 signature of a 315-byte verification answer).
  * Prints the median per-request time of each over the rounds, as one JSON line.
  */
-import { generateKeyPairSync } from 'node:crypto';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import { loadavg } from 'node:os';
 import Koa from 'koa';
-import { signAnswers } from '../read-api/signing/sign-answers.ts';
-import { loadSigningKeys } from '../read-api/signing/signing-keys.ts';
+import { answerSigner } from '../read-api/signing/sign-answers.ts';
+import { testSigningKeys } from '../test/support/signing-keys.ts';
 import { median, round } from './report/stats.ts';
 
 const ROUNDS = 15;
@@ -19,8 +18,12 @@ const CALLS = { plain: 20_000, signed: 500 };
 const BODY = Buffer.alloc(315, 'x');
 
 const app = new Koa();
-const pem = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }) as string;
-const signing = signAnswers((await loadSigningKeys({ DATA_DIR: '', RESPONSE_SIGNING_KEY: pem })).current);
+const signer = answerSigner((await testSigningKeys()).current);
+// As the front door runs it: on the final answer, and not at all (no promise) for a request that asks for nothing.
+const signing: Koa.Middleware = async (ctx, next) => {
+  await next();
+  if (ctx.req.headers['accept-signature'] !== undefined) await signer(ctx);
+};
 const passThrough: Koa.Middleware = (_ctx, next) => next();
 const answer = async (ctx: Koa.Context) => {
   ctx.type = 'application/json; charset=utf-8';
@@ -46,7 +49,7 @@ async function perRequest(middleware: Koa.Middleware, headers: Record<string, st
 const variants = {
   pass_through: () => perRequest(passThrough, {}, CALLS.plain),
   unsigned: () => perRequest(signing, {}, CALLS.plain),
-  signed: () => perRequest(signing, { 'accept-signature': 'sig1=("@status" "content-digest");alg="ed25519"' }, CALLS.signed),
+  signed: () => perRequest(signing, { host: 'api.example', 'accept-signature': 'sig1=("@status" "content-digest");alg="ed25519"' }, CALLS.signed),
 };
 const samples: Record<string, number[]> = { pass_through: [], unsigned: [], signed: [] };
 const loadAtStart = loadavg()[0];

@@ -1,9 +1,10 @@
 /**
  * The public HTTP application: the seven operations of CONTRACT.md over a read store, with rate limits and
  * discovery routes plugged in by their own modules. Every public request goes through this one chain, in order:
- * metrics (outermost, so they see every final status), answer signing (so it signs what the client receives),
- * front door (headers, errors), general rate limit (public paths only), answer cache (a repeated GET ends here),
- * the operations, allowed methods, extra routes.
+ * metrics (outermost, so they see every final status), front door (headers, unparsable targets, errors, and last
+ * the answer's signature, so it signs what the client receives), general rate limit (public paths, and every
+ * request asking for a signature), answer cache (a repeated GET ends here), the operations, allowed methods,
+ * extra routes.
  */
 import Koa from 'koa';
 import type { Config } from '../shared/config/config.ts';
@@ -12,6 +13,7 @@ import type { ReadStore } from '../shared/ports/read-store.ts';
 import { createAnswerCache } from './cache/answer-cache.ts';
 import { ResponseCache } from './cache/response-cache.ts';
 import { frontDoor } from './middleware/front-door.ts';
+import type { AnswerSigner } from './signing/sign-answers.ts';
 import { publicOperationHandlers, publicOperations } from '../shared/public-api/operations/index.ts';
 import type { HealthProbe, PublicBrand } from '../shared/public-api/operations/public-operation.ts';
 import { requestClientKey } from './rate-limit/client-ip.ts';
@@ -25,14 +27,14 @@ export interface PublicAppDeps {
   logger: Logger;
   health: HealthProbe;
   brand: PublicBrand;
-  /** General limit (counts public paths only, see rate-limit/public-path.ts) and the verification limit. None when absent. */
+  /** General limit (public paths and signing requests, see rate-limit/rate-limits.ts) and the verification limit. None when absent. */
   rateLimits?: { general: Koa.Middleware; verify: Koa.Middleware };
   /** Routes served beside the operations (discovery files, /docs). */
   extraRoutes?: Koa.Middleware[];
   /** Outermost middleware, e.g. request metrics, so that it sees every final status. */
   metrics?: Koa.Middleware;
-  /** Signs answers on request (signing/sign-answers.ts): inside the metrics, around everything else. */
-  signing?: Koa.Middleware;
+  /** Signs answers on request (signing/sign-answers.ts), run by the front door on the final answer. */
+  signing?: AnswerSigner;
   /** Largest number of cached GET answers, per canonical request and per URL (default 2000 each). */
   cacheEntries?: number;
 }
@@ -53,8 +55,7 @@ export function createPublicApp(deps: PublicAppDeps): Koa {
     ...(deps.rateLimits ? { verifyLimit: deps.rateLimits.verify } : {}),
   });
   if (deps.metrics) app.use(deps.metrics);
-  if (deps.signing) app.use(deps.signing);
-  app.use(frontDoor(deps.logger));
+  app.use(frontDoor(deps.logger, deps.signing));
   if (deps.rateLimits) app.use(deps.rateLimits.general);
   app.use(answers.middleware);
   app.use(router.routes());

@@ -31,9 +31,10 @@ export interface CanonicalAnswer extends Stamped {
   answer: RenderedAnswer;
 }
 
-export const PRICE_PREFLIGHT_HEADERS: [string, string][] = [
-  ['Access-Control-Allow-Methods', 'POST, OPTIONS'],
-  ['Access-Control-Allow-Headers', 'Content-Type'],
+/** A page on another site may send JSON to the price operation, and ask any operation for a signed answer. */
+const preflightHeaders = (methods: string): [string, string][] => [
+  ['Access-Control-Allow-Methods', methods],
+  ['Access-Control-Allow-Headers', 'Content-Type, Accept-Signature'],
   ['Access-Control-Max-Age', '600'],
 ];
 
@@ -45,16 +46,14 @@ export function publicRouter(operations: readonly PublicOperation[], env: Router
     const handler = operationHandler(operation, env, options);
     const chain = spec.verifyLimited && options.verifyLimit ? [options.verifyLimit, handler] : [handler];
     if (spec.method === 'GET') router.get(spec.id, spec.path, ...chain);
-    else {
-      router.post(spec.id, spec.path, ...chain);
-      router.options(spec.path, preflight);
-    }
+    else router.post(spec.id, spec.path, ...chain);
+    router.options(spec.path, preflight(preflightHeaders(spec.method === 'GET' ? 'GET, HEAD, OPTIONS' : 'POST, OPTIONS')));
   }
   return router;
 }
 
-const preflight: Middleware = (ctx) => {
-  for (const [name, value] of PRICE_PREFLIGHT_HEADERS) ctx.set(name, value);
+const preflight = (headers: [string, string][]): Middleware => (ctx) => {
+  for (const [name, value] of headers) ctx.set(name, value);
   ctx.status = 204;
 };
 

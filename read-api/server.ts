@@ -16,13 +16,14 @@ import { createPublicApp } from './app.ts';
 import { createOpsApp } from './ops/ops-app.ts';
 import { createMetricsRegistry, metricsMiddleware, rateLimitMetrics, type MetricSources } from './ops/metrics.ts';
 import { createRateLimits } from './rate-limit/rate-limits.ts';
-import { signAnswers } from './signing/sign-answers.ts';
+import { answerSigner } from './signing/sign-answers.ts';
 import type { ResponseSigningKeys } from './signing/signing-keys.ts';
 import type { PublicBrand } from '../shared/public-api/operations/public-operation.ts';
 import { readProjectionStates } from '../shared/projections/projection-states.ts';
 import { startReadModelClock } from '../shared/public-api/read-model-clock.ts';
 import { parkedProjectionsMetric } from './ops/parked-projections.ts';
 import { listen } from '../shared/http/listen.ts';
+import { WITH_CORS } from './middleware/front-door.ts';
 import { serverTimeouts } from '../shared/http/server-timeouts.ts';
 
 export interface ReadApiOptions {
@@ -81,18 +82,28 @@ function closeGracefully(server: Server, graceMs: number): Promise<void> {
 }
 
 /**
- * Requests Node cannot parse (a raw non-ASCII byte in the request line, a head above 16 KiB) never reach the app;
- * Node would answer them with an empty body. They get the contract's error shape too.
+ * Requests Node cannot parse (a raw non-ASCII byte in the request line, a head above 16 KiB, an authority-form
+ * target) never reach the app; Node would answer them with an empty body. They get the contract's error shape
+ * too, with the front door's headers: its CORS ones always, since whether the request had an `Origin` is unknown.
  */
+const FRONT_HEADERS = WITH_CORS.map(([name, value]) => `${name}: ${value}\r\n`).join('');
+
 function answerUnparsable(error: NodeJS.ErrnoException, socket: Duplex): void {
+  const [status, detail] = error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large']
+    : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'Request Timeout'] : [400, 'Bad Request'];
+  answerRaw(socket, status, detail);
+}
+
+/** Node hands a CONNECT request (authority-form target) to no request handler: it names nothing this API serves. */
+const refuseConnect = (_request: unknown, socket: Duplex) => answerRaw(socket, 400, 'Bad Request');
+
+function answerRaw(socket: Duplex, status: number, detail: string): void {
   if (!socket.writable) {
     socket.destroy();
     return;
   }
-  const [status, detail] = error.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large']
-    : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'Request Timeout'] : [400, 'Bad Request'];
   const body = JSON.stringify({ detail });
-  socket.end(`HTTP/1.1 ${status} ${detail}\r\nContent-Type: application/json; charset=utf-8\r\n`
+  socket.end(`HTTP/1.1 ${status} ${detail}\r\n${FRONT_HEADERS}Content-Type: application/json; charset=utf-8\r\n`
     + `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
@@ -113,7 +124,7 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
     // Limits counted per process while Redis is down are a degradation too (issue 7: status says so).
     health: () => (clock.reachable && clock.parked.length === 0 && rateLimits.mode() !== 'degraded' ? 'ok' : 'degraded'),
     metrics: metricsMiddleware(registry),
-    signing: signAnswers(options.signingKeys.current),
+    signing: answerSigner(options.signingKeys.current),
     rateLimits,
     ...(options.extraRoutes ? { extraRoutes: options.extraRoutes } : {}),
   });
@@ -139,6 +150,7 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
     app.callback(),
   );
   server.on('clientError', answerUnparsable);
+  server.on('connect', refuseConnect);
   const opsServer = createServer(timeouts, opsApp.callback());
   opsServer.on('clientError', answerUnparsable);
   await listen(server, config.PORT, config.HOST);

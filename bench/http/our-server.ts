@@ -3,7 +3,6 @@
  * discovery routes) over the given read store, on a free loopback port, with limits too high to trip so that the
  * benchmark measures their cost and never their refusals.
  */
-import { generateKeyPairSync } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { loadConfig } from '../../shared/config/config.ts';
@@ -13,7 +12,7 @@ import { discoveryRoutes } from '../../read-api/discovery/discovery-routes.ts';
 import { publicOperations } from '../../shared/public-api/operations/index.ts';
 import { connectRateLimitRedis } from '../../read-api/rate-limit/rate-limit-redis.ts';
 import { startReadApi } from '../../read-api/server.ts';
-import { loadSigningKeys } from '../../read-api/signing/signing-keys.ts';
+import { testSigningKeys } from '../../test/support/signing-keys.ts';
 
 export const UNTRIPPABLE_LIMITS = {
   RATE_LIMIT_PER_MINUTE: '1000000000',
@@ -28,10 +27,9 @@ export interface OurServer {
 
 /** `redisUrl` shares the rate limits through that Redis, as `REDIS_URL` does; in-process limits without it. */
 export async function startOurServer(readStore: ReadStore, redisUrl?: string): Promise<OurServer> {
-  // A fresh key given as at scale, so that the benchmark writes no key file.
-  const RESPONSE_SIGNING_KEY = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }) as string;
-  const config = loadConfig({ PORT: '0', OPS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RESPONSE_SIGNING_KEY, ...UNTRIPPABLE_LIMITS });
-  const signingKeys = await loadSigningKeys(config);
+  const config = loadConfig({ PORT: '0', OPS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...UNTRIPPABLE_LIMITS });
+  // A fresh key and its history given as at scale, so that the benchmark writes no key file.
+  const signingKeys = await testSigningKeys();
   const logger = pino({ level: 'warn', name: 'bench-read-api' }, pino.destination(2));
   const redis = redisUrl ? connectRateLimitRedis(redisUrl, logger) : undefined;
   if (redis) await new Promise<void>((resolve) => redis.once('ready', () => resolve()));

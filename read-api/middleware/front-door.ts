@@ -1,11 +1,14 @@
 /**
- * The first middleware of the public app, kept as one for speed: security and CORS headers on every answer
- * (errors included), then the error rule of the contract: validation errors as 422 `{detail: [...]}`, other client
- * errors shown as `{detail: message}`, server errors logged and answered with nothing internal; and the JSON bodies
- * of 404 (no route) and 405 (known path, wrong method).
+ * The first middleware of the public app (inside the metrics), kept as one for speed: security and CORS headers on
+ * every answer (errors included); a JSON 400 for a request target that names no path (one a URL parser refuses,
+ * `*`, an authority); then the error rule of the contract: validation errors as 422 `{detail: [...]}`, other
+ * client errors shown as `{detail: message}`, server errors logged and answered with nothing internal; the JSON
+ * bodies of 404 (no route) and 405 (known path, wrong method); last, the signature of the final answer, whose
+ * failure is a server error like any other. Nothing thrown leaves it: no request gets Koa's text/plain 500.
  */
 import type { Middleware, ParameterizedContext } from 'koa';
 import type { Logger } from '../../shared/logging/logger.ts';
+import { type AnswerSigner, withdrawSignature } from '../signing/sign-answers.ts';
 import { cappedInput } from '../../shared/public-api/validation/capped-input.ts';
 import { RequestValidationError } from '../../shared/public-api/validation/validation-issue.ts';
 
@@ -25,11 +28,12 @@ const SECURITY_HEADERS: [string, string][] = [
 const CORS_EXPOSED = 'ETag, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Read-Model-Position, '
   + 'Content-Digest, Signature, Signature-Input, Signed-Request';
 
+const BAD_REQUEST = Buffer.from('{"detail":"Bad Request"}');
 const NOT_FOUND = Buffer.from('{"detail":"Not Found"}');
 const METHOD_NOT_ALLOWED = Buffer.from('{"detail":"Method Not Allowed"}');
 const INTERNAL = Buffer.from('{"detail":"Internal Server Error"}');
 
-const WITH_CORS: [string, string][] = [
+export const WITH_CORS: [string, string][] = [
   ...SECURITY_HEADERS,
   ['Access-Control-Allow-Origin', '*'],
   ['Access-Control-Expose-Headers', CORS_EXPOSED],
@@ -53,27 +57,56 @@ interface HttpErrorLike {
   headers?: unknown;
 }
 
-export function frontDoor(logger: Logger): Middleware {
+export function frontDoor(logger: Logger, sign?: AnswerSigner): Middleware {
   return async (ctx, next) => {
     const res = ctx.res;
     for (const [name, value] of frontHeaders(ctx.req.headers.origin)) res.setHeader(name, value);
+    if (!namesPath(ctx)) {
+      sendJsonBytes(ctx, 400, BAD_REQUEST);
+      return;
+    }
     try {
       await next();
+      finishAnswer(ctx);
     } catch (error) {
       try {
         answerError(ctx, error, logger);
       } catch (failure) {
         // Building the error answer failed too: still the contract's shape, never Koa's text/plain default.
-        logger.error({ err: error, answerFailure: String(failure), method: ctx.method, path: ctx.path }, 'request failed');
+        logger.error({ err: error, answerFailure: String(failure), method: ctx.method, url: ctx.url }, 'request failed');
         sendJsonBytes(ctx, 500, INTERNAL);
       }
-      return;
     }
-    if (ctx.body != null || ctx.status === 304 || ctx.status === 204) return;
-    // The router leaves 405 for a known path with a wrong method, 501 for a method it does not know at all.
-    if (ctx.status === 405 || (ctx.status === 501 && ctx.response.get('Allow') !== '')) sendJsonBytes(ctx, 405, METHOD_NOT_ALLOWED);
-    else if (ctx.status === 404 || ctx.status === 501) sendJsonBytes(ctx, 404, NOT_FOUND);
+    // Checked here as well, so that an answer nobody asked to sign costs no promise.
+    if (sign === undefined || ctx.req.headers['accept-signature'] === undefined) return;
+    try {
+      await sign(ctx);
+    } catch (error) {
+      withdrawSignature(ctx);
+      logger.error({ err: error, method: ctx.method, url: ctx.url }, 'signing the answer failed');
+      sendJsonBytes(ctx, 500, INTERNAL);
+    }
   };
+}
+
+/**
+ * Whether the request target gives a path: Koa reads it with a URL parser that throws on some absolute-form
+ * targets (`http://[::1/x`) that Node lets through, and `*` or an authority-form target names no resource here.
+ */
+function namesPath(ctx: ParameterizedContext): boolean {
+  try {
+    return ctx.path.startsWith('/');
+  } catch {
+    return false;
+  }
+}
+
+/** The JSON bodies of the answers the router leaves without one. */
+function finishAnswer(ctx: ParameterizedContext): void {
+  if (ctx.body != null || ctx.status === 304 || ctx.status === 204) return;
+  // The router leaves 405 for a known path with a wrong method, 501 for a method it does not know at all.
+  if (ctx.status === 405 || (ctx.status === 501 && ctx.response.get('Allow') !== '')) sendJsonBytes(ctx, 405, METHOD_NOT_ALLOWED);
+  else if (ctx.status === 404 || ctx.status === 501) sendJsonBytes(ctx, 404, NOT_FOUND);
 }
 
 function answerError(ctx: ParameterizedContext, error: unknown, logger: Logger): void {

@@ -1,6 +1,7 @@
 /**
  * The public rate limits (CONTRACT.md, "Rate limits"), each a `koa-ratelimit` middleware with its own namespace:
- * every public request (`isPublicPath`) counts against the general per-IP limit, whatever its answer; a
+ * every public request (`isPublicPath`), and every request asking for a signed answer whatever its path
+ * ("Signed answers": signing is work), counts against the general per-IP limit, whatever its answer; a
  * verification also counts against the verification per-IP limit and then against a budget shared by all clients.
  *
  * koa-ratelimit decides; this module picks its driver and shapes what it sends to the contract:
@@ -36,7 +37,7 @@ export interface RateLimitDeps {
 }
 
 export interface RateLimits {
-  /** Mount app-wide: it limits public paths and lets everything else through uncounted. */
+  /** Mount app-wide: it limits public paths and signing requests, and lets everything else through uncounted. */
   general: Middleware;
   /** Mount on the verification route only, after `general`: per-IP verification limit, then the global budget. */
   verify: Middleware;
@@ -76,7 +77,7 @@ export function createRateLimits({ config, redis, logger, metrics }: RateLimitDe
   });
 
   return {
-    general: (ctx, next) => (isPublicPath(ctx.path) ? general(ctx, next) : next()),
+    general: (ctx, next) => (isPublicPath(ctx.path) || ctx.req.headers['accept-signature'] !== undefined ? general(ctx, next) : next()),
     // The global budget counts only verifications the client's own limit let through.
     verify: (ctx, next) => perIpVerify(ctx, () => globalVerify(ctx, next)),
     mode: () => (link === undefined ? 'memory' : link.healthy() ? 'redis' : 'degraded'),

@@ -1,35 +1,45 @@
 /**
  * Signed answers (CONTRACT.md, "Signed answers"): to a request carrying `Accept-Signature` (RFC 9421, section
  * 5.1), the final answer gets `Content-Digest` (RFC 9530, sha-256 of the content actually sent) and a signature
- * (`Signature-Input`, `Signature`) made with the Ed25519 key. Placed just inside the metrics, outside the front
- * door, so it signs whatever the client receives: errors, answers replayed by the answer cache, 304s and 429s.
+ * (`Signature-Input`, `Signature`) made with the Ed25519 key. Run by the front door once the answer is final
+ * (middleware/front-door.ts), so it signs whatever the client receives: errors, answers replayed by the answer
+ * cache, 304s; and a failure here goes out as the front door's JSON 500. A 429 is never signed: signing is work,
+ * and a refused client gets none (every request asking for a signature counts against the general limit).
  *
  * Covered, under the first label the request names (`sig1` when it names none): `"@status"`, `"content-type"`,
  * `"content-digest"`, `"etag"` and `"retry-after"` when the answer has them, and the request's `"@method";req`,
- * `"@path";req`, `"@query";req`; then whatever else the request asks for that the answer has. A 304 and a HEAD
- * answer send no content: their digest is that of empty content, and the covered `etag` names the answer the
- * client already holds. A 429's signature covers its `retry-after`. Parameters: `created`, `keyid` (the key's
- * thumbprint), `alg="ed25519"`, and the request's own `nonce` and `tag` when it gives them. No `expires`: a
- * receipt is meant to be checked years later. `Signed-Request` echoes the request, so a saved answer carries
- * the request components it is signed over (shared/signing/signed-request.ts).
+ * `"@authority";req`, `"@path";req`, `"@query";req`; then whatever else the request asks for that the answer has.
+ * A 304 and a HEAD answer send no content: their digest is that of empty content, and the covered `etag` names the
+ * answer the client already holds. Parameters: `created`, `keyid` (the key's thumbprint), `alg="ed25519"`, and
+ * the request's own `nonce` and `tag` when it gives them. No `expires`: a receipt is meant to be checked years
+ * later. `Signed-Request` echoes the request, so a saved answer carries the request components it is signed over
+ * (shared/signing/signed-request.ts).
  *
  * A request without `Accept-Signature` costs one header lookup (bench/signing-overhead.ts), so its answer carries
  * no `Vary: Accept-Signature` either; signed answers do. An `Accept-Signature` that is not a structured Dictionary
- * of inner lists is ignored, as RFC 8941 says of any field that fails to parse.
+ * of inner lists is ignored, as RFC 8941 says of any field that fails to parse; so is one over 1 KiB, with more
+ * than 4 labels or more than 16 components (the contract's bounds on the work one request may ask for), and a
+ * request naming no well-formed authority.
  */
 import { createHash } from 'node:crypto';
 import { Stream } from 'node:stream';
-import type { Middleware, ParameterizedContext } from 'koa';
+import type { ParameterizedContext } from 'koa';
 import { createSigner, httpbis, type SigningKey } from 'http-message-signatures';
 import { type InnerList, isInnerList, parseDictionary, serializeDictionary, serializeItem } from 'structured-headers';
-import { formatSignedRequest, isRequestComponent, requestComponentParser, SIGNED_REQUEST_HEADER, type SignedRequest } from '../../shared/signing/signed-request.ts';
+import {
+  formatSignedRequest, isRequestComponent, requestAuthority, requestComponentParser, SIGNED_REQUEST_HEADER, type SignedRequest,
+} from '../../shared/signing/signed-request.ts';
 import type { ResponseSigningKeys } from './signing-keys.ts';
 
 const DEFAULT_LABEL = 'sig1';
 
 /** Covered whenever the answer has them, in this order. */
 const ALWAYS_COVERED = ['@status', 'content-type', 'content-digest', 'etag', 'retry-after'];
-const REQUEST_COVERED = ['@method', '@path', '@query'].map((name) => serializeItem([name, new Map([['req', true]])]));
+const REQUEST_COVERED = ['@method', '@authority', '@path', '@query'].map((name) => serializeItem([name, new Map([['req', true]])]));
+/** The contract's bounds on what one `Accept-Signature` may ask for; beyond them it is ignored. */
+const ACCEPT_SIGNATURE_BOUNDS = { bytes: 1024, labels: 4, components: 16 } as const;
+/** The fields this module sets on a signed answer, removed again when signing fails half-way. */
+const SIGNATURE_FIELDS = ['Content-Digest', SIGNED_REQUEST_HEADER, 'Signature-Input', 'Signature'];
 /** Parameters a requester may set for its own purposes (freshness, application tag). */
 const ECHOED_PARAMETERS = ['nonce', 'tag'];
 const EMPTY = Buffer.alloc(0);
@@ -46,32 +56,43 @@ interface SignatureRequest {
   params: Record<string, string>;
 }
 
-export function signAnswers(keys: ResponseSigningKeys['current']): Middleware {
+/**
+ * Signs the final answer in `ctx` when its request asks for it: undefined at once (no promise, no work) when it
+ * does not, or when the answer is a 429.
+ */
+export type AnswerSigner = (ctx: ParameterizedContext) => Promise<void> | undefined;
+
+export function answerSigner(keys: ResponseSigningKeys['current']): AnswerSigner {
   const key = createSigner(keys.privateKey, 'ed25519', keys.keyid);
-  // Not async: a request without Accept-Signature goes on to `next` with no promise of ours in between.
-  return (ctx, next) => {
+  return (ctx) => {
     const asked = ctx.req.headers['accept-signature'];
-    if (asked === undefined) return next();
-    return signedAnswer(ctx, next, key, Array.isArray(asked) ? asked.join(', ') : asked);
+    if (asked === undefined || ctx.status === 429) return undefined;
+    const request = signatureRequest(Array.isArray(asked) ? asked.join(', ') : asked);
+    const authority = requestAuthority(ctx.url, ctx.req.headers.host);
+    if (request === undefined || authority === undefined) return undefined;
+    // A shared cache must not hand this answer to a client that asked for another signature, or for none.
+    ctx.vary('Accept-Signature');
+    return sign(ctx, key, request, { method: ctx.method, authority, path: ctx.path, query: ctx.querystring });
   };
 }
 
-async function signedAnswer(ctx: ParameterizedContext, next: () => Promise<unknown>, key: SigningKey, asked: string): Promise<void> {
-  await next();
-  const request = signatureRequest(asked);
-  if (request === undefined) return;
-  // A shared cache must not hand this answer to a client that asked for another signature, or for none.
-  ctx.vary('Accept-Signature');
-  await sign(ctx, key, request);
+/** Takes back a signature begun on `ctx` (its fields), when signing failed half-way. */
+export function withdrawSignature(ctx: ParameterizedContext): void {
+  for (const name of SIGNATURE_FIELDS) ctx.res.removeHeader(name);
 }
 
 function signatureRequest(header: string): SignatureRequest | undefined {
+  if (header.length > ACCEPT_SIGNATURE_BOUNDS.bytes) return undefined;
   let dictionary;
   try {
     dictionary = parseDictionary(header);
   } catch {
     return undefined;
   }
+  if (dictionary.size > ACCEPT_SIGNATURE_BOUNDS.labels) return undefined;
+  let asked = 0;
+  for (const [, value] of dictionary) asked += isInnerList(value) ? value[0].length : 1;
+  if (asked > ACCEPT_SIGNATURE_BOUNDS.components) return undefined;
   const [label, value] = [...dictionary][0] ?? [DEFAULT_LABEL, [[], new Map()] as InnerList];
   if (!isInnerList(value)) return undefined;
   const [items, parameters] = value;
@@ -90,19 +111,19 @@ function signatureRequest(header: string): SignatureRequest | undefined {
   return { label, components, params };
 }
 
-async function sign(ctx: ParameterizedContext, key: SigningKey, { label, components, params }: SignatureRequest): Promise<void> {
+async function sign(ctx: ParameterizedContext, key: SigningKey, { label, components, params }: SignatureRequest, target: SignedRequest): Promise<void> {
   const content = contentSent(ctx);
   // A stream's bytes are not known before they are sent; no operation answers with one.
   if (content === undefined) return;
   const res = ctx.res;
   res.setHeader('Content-Digest', serializeDictionary(new Map([['sha-256', [digest(content), new Map()]]])));
-  const target: SignedRequest = { method: ctx.method, path: ctx.path, query: ctx.querystring };
   res.setHeader(SIGNED_REQUEST_HEADER, formatSignedRequest(target));
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(res.getHeaders())) {
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
   }
-  const present = ({ name, req }: Component) => req || name === '@status' || name in headers;
+  // Own members only: a component named `constructor` or `toString` is not a field the answer has.
+  const present = ({ name, req }: Component) => req || name === '@status' || Object.hasOwn(headers, name);
   const own = ALWAYS_COVERED.map((name) => ({ name, req: false })).filter(present).map(identifier);
   const fields = [...new Set([...own, ...REQUEST_COVERED, ...components.filter(present).map(identifier)])];
   const signed = await httpbis.signMessage(

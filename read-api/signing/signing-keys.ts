@@ -1,53 +1,79 @@
 /**
- * The key that signs answers and the public keys served beside it. At scale every API process takes the same
- * private key from RESPONSE_SIGNING_KEY (PKCS#8 PEM); in one process it is generated on first start into
- * `DATA_DIR/keys/response-signing-key.pem` (directory 0700, file 0600) and reused after. Retired public keys come
- * from RESPONSE_SIGNING_RETIRED_KEYS (a JWK Set) so that answers they signed still verify. Any problem stops the
- * start with one `SigningKeyError` line that names the setting or the file and never quotes the key.
+ * The key that signs answers and the key history served beside it (CONTRACT.md, "Signed answers"). At scale every
+ * API process takes the same private key from RESPONSE_SIGNING_KEY (PKCS#8 PEM) and the same history from
+ * RESPONSE_SIGNING_KEYS: a JWK Set of public keys, each with `nbf` (when it began, or will begin, signing), `exp`
+ * once retired, and `revoked: {revoked_at, reason: "compromised"}` once its private half leaked; a next key is
+ * listed with its `nbf` before any process signs with it. In one process the key is generated on first start into
+ * `DATA_DIR/keys/response-signing-key.pem` (directory 0700, file 0600) and reused after; listed with the time the
+ * file was written as its `nbf` when the history does not list it. Any problem stops the start with one
+ * `SigningKeyError` line that names the setting or the file and never quotes the key.
  */
 import { createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../../shared/config/config.ts';
-import { type JwkSet, parseJwkSet, publicJwk, thumbprint } from '../../shared/signing/jwk-set.ts';
+import { type Ed25519PublicJwk, type JwkSet, parseJwkSet, publicJwk, thumbprint } from '../../shared/signing/jwk-set.ts';
+import { ROTATION_TOLERANCE_SECONDS } from '../../shared/signing/key-validity.ts';
 
 export class SigningKeyError extends Error {}
 
 export interface ResponseSigningKeys {
   /** The key that signs, and its `keyid` (RFC 7638 thumbprint). */
   current: { keyid: string; privateKey: KeyObject };
-  /** The current public key first, then the retired ones: what `/.well-known/jwks.json` serves. */
+  /** The key history, as RESPONSE_SIGNING_KEYS lists it: what `/.well-known/jwks.json` serves. */
   jwks: JwkSet;
 }
 
 export const signingKeyFile = (dataDir: string) => join(dataDir, 'keys', 'response-signing-key.pem');
 
-type KeySettings = Pick<Config, 'DATA_DIR' | 'RESPONSE_SIGNING_KEY' | 'RESPONSE_SIGNING_RETIRED_KEYS'>;
+type KeySettings = Pick<Config, 'DATA_DIR' | 'RESPONSE_SIGNING_KEY' | 'RESPONSE_SIGNING_KEYS'>;
 
-export async function loadSigningKeys(config: KeySettings): Promise<ResponseSigningKeys> {
-  const privateKey = config.RESPONSE_SIGNING_KEY
+const HISTORY = 'RESPONSE_SIGNING_KEYS';
+const isoSeconds = (seconds: number) => new Date(seconds * 1000).toISOString();
+
+/** `now` in Unix seconds, for the checks of the signing key's own dates. */
+export async function loadSigningKeys(config: KeySettings, now = Math.floor(Date.now() / 1000)): Promise<ResponseSigningKeys> {
+  const { privateKey, writtenAt } = config.RESPONSE_SIGNING_KEY
     // Environments that cannot hold line breaks pass the PEM with `\n` escapes.
-    ? ed25519Key(config.RESPONSE_SIGNING_KEY.replace(/\\n/g, '\n'), 'RESPONSE_SIGNING_KEY')
+    ? { privateKey: ed25519Key(config.RESPONSE_SIGNING_KEY.replace(/\\n/g, '\n'), 'RESPONSE_SIGNING_KEY'), writtenAt: undefined }
     : await keyFromDataDir(config.DATA_DIR);
   const current = await publicJwk(privateKey);
-  const retired = config.RESPONSE_SIGNING_RETIRED_KEYS ? retiredKeys(config.RESPONSE_SIGNING_RETIRED_KEYS) : [];
-  const keys = [current];
-  for (const jwk of retired) {
-    // Without it, a verifier could not tell a retired key from the current one, nor refuse what it "signed" later.
-    if (jwk.exp === undefined) throw new SigningKeyError('RESPONSE_SIGNING_RETIRED_KEYS: every retired key needs "exp", the Unix time it was retired');
-    const kid = await thumbprint(jwk);
-    if (kid === current.kid) throw new SigningKeyError('RESPONSE_SIGNING_RETIRED_KEYS lists the current signing key as retired');
-    keys.push({ ...jwk, kid, alg: 'EdDSA', use: 'sig' });
+  const keys = config.RESPONSE_SIGNING_KEYS ? await history(config.RESPONSE_SIGNING_KEYS) : [];
+  let own = keys.find((key) => key.kid === current.kid);
+  if (own === undefined) {
+    if (writtenAt === undefined) {
+      throw new SigningKeyError(`${HISTORY} must list the signing key (kid ${current.kid}) with its "nbf", the Unix time it began signing`);
+    }
+    own = { ...current, nbf: writtenAt };
+    keys.unshift(own);
+  }
+  if (own.revoked !== undefined) throw new SigningKeyError(`${HISTORY} marks the signing key (kid ${current.kid}) compromised: sign with a new key`);
+  if (own.exp !== undefined && own.exp <= now) throw new SigningKeyError(`${HISTORY} retired the signing key (kid ${current.kid}) at ${isoSeconds(own.exp)}`);
+  // A replica started a little before the planned switch is fine; one started long before signs answers a verifier refuses.
+  if (own.nbf! > now + ROTATION_TOLERANCE_SECONDS) {
+    throw new SigningKeyError(`${HISTORY} says the signing key (kid ${current.kid}) begins signing at ${isoSeconds(own.nbf!)}, which is still to come`);
   }
   return { current: { keyid: current.kid as string, privateKey }, jwks: { keys } };
 }
 
-function retiredKeys(text: string): JwkSet['keys'] {
+/** The listed keys, each named by its thumbprint, with the dates a history needs. */
+async function history(text: string): Promise<Ed25519PublicJwk[]> {
+  let listed: Ed25519PublicJwk[];
   try {
-    return parseJwkSet(text).keys;
+    listed = parseJwkSet(text).keys;
   } catch (error) {
-    throw new SigningKeyError(`RESPONSE_SIGNING_RETIRED_KEYS is unusable: ${(error as Error).message}`);
+    throw new SigningKeyError(`${HISTORY} is unusable: ${(error as Error).message}`);
   }
+  const keys: Ed25519PublicJwk[] = [];
+  for (const jwk of listed) {
+    const kid = await thumbprint(jwk);
+    // Without it, a verifier could not refuse what a key "signed" before it was in use.
+    if (jwk.nbf === undefined) throw new SigningKeyError(`${HISTORY}: key ${kid} needs "nbf", the Unix time it began (or begins) signing`);
+    if (jwk.exp !== undefined && jwk.exp <= jwk.nbf) throw new SigningKeyError(`${HISTORY}: key ${kid} has its "exp" before its "nbf"`);
+    if (keys.some((key) => key.kid === kid)) throw new SigningKeyError(`${HISTORY} lists key ${kid} twice`);
+    keys.push({ ...jwk, kid, alg: 'EdDSA', use: 'sig' });
+  }
+  return keys;
 }
 
 /** A PKCS#8 PEM Ed25519 private key; the error names `source`, never the text or the parser's words about it. */
@@ -64,7 +90,8 @@ function ed25519Key(pem: string, source: string): KeyObject {
   return key;
 }
 
-async function keyFromDataDir(dataDir: string): Promise<KeyObject> {
+/** The generated key, and when its file was written (Unix seconds): when it began signing. */
+async function keyFromDataDir(dataDir: string): Promise<{ privateKey: KeyObject; writtenAt: number }> {
   const dir = join(dataDir, 'keys');
   const file = signingKeyFile(dataDir);
   try {
@@ -85,17 +112,18 @@ async function keyFromDataDir(dataDir: string): Promise<KeyObject> {
     }
     stored = await readKeyFile(file);
   }
-  return ed25519Key(stored ?? '', `the signing key file ${file}`);
+  const privateKey = ed25519Key(stored?.text ?? '', `the signing key file ${file}`);
+  return { privateKey, writtenAt: Math.floor((stored?.writtenAt ?? Date.now()) / 1000) };
 }
 
-/** The key file's text, or undefined when there is none yet. */
-async function readKeyFile(file: string): Promise<string | undefined> {
+/** The key file's text and modification time (ms), or undefined when there is none yet. */
+async function readKeyFile(file: string): Promise<{ text: string; writtenAt: number } | undefined> {
   try {
-    const { mode } = await stat(file);
+    const { mode, mtimeMs } = await stat(file);
     if ((mode & 0o077) !== 0) {
       throw new SigningKeyError(`the signing key file ${file} is open to other users (mode ${(mode & 0o777).toString(8)}): chmod 600 it`);
     }
-    return await readFile(file, 'utf8');
+    return { text: await readFile(file, 'utf8'), writtenAt: mtimeMs };
   } catch (error) {
     if (error instanceof SigningKeyError) throw error;
     if (codeOf(error) === 'ENOENT') return undefined;

@@ -1,10 +1,12 @@
 /**
  * A saved HTTP response as `curl -si` writes it: status line, header lines, a blank line, the body bytes, with
- * CRLF or bare LF line ends. Interim 1xx answers that curl prints before the final one are skipped.
+ * CRLF or bare LF line ends. Interim 1xx answers that curl prints before the final one are skipped. A header line
+ * folded onto the next (obs-fold: a line starting with a space or tab) is unfolded, the fold read as one space, as
+ * RFC 9112 (section 5.2) tells a recipient to.
  */
 export interface SavedResponse {
   status: number;
-  /** Lower-case names; a field sent on several lines keeps each value, in order. */
+  /** Lower-case names (own members only: no name reads through to Object's); a field sent on several lines keeps each value, in order. */
   headers: Record<string, string[]>;
   body: Buffer;
 }
@@ -23,8 +25,8 @@ export function parseSavedResponse(bytes: Buffer): SavedResponse {
       rest = body;
       continue;
     }
-    const headers: Record<string, string[]> = {};
-    for (const line of lines) {
+    const headers = Object.create(null) as Record<string, string[]>;
+    for (const line of unfolded(lines)) {
       const colon = line.indexOf(':');
       if (colon <= 0) throw new SavedResponseError(`header line without a name: ${JSON.stringify(line.slice(0, 60))}`);
       const name = line.slice(0, colon).trim().toLowerCase();
@@ -32,6 +34,17 @@ export function parseSavedResponse(bytes: Buffer): SavedResponse {
     }
     return { status: code, headers, body };
   }
+}
+
+/** Header lines with each continuation line joined to the one before it by a single space. */
+function unfolded(lines: string[]): string[] {
+  const joined: string[] = [];
+  for (const line of lines) {
+    const last = joined.length - 1;
+    if (/^[ \t]/.test(line) && last >= 0) joined[last] = `${(joined[last] as string).trimEnd()} ${line.trim()}`;
+    else joined.push(line);
+  }
+  return joined;
 }
 
 /** The head (latin1, as HTTP field bytes are) up to the first empty line, and the bytes after it. */

@@ -1,12 +1,15 @@
 /**
- * Checks a saved signed answer (CONTRACT.md, "Signed answers") against a JWK Set, offline: the body against its
- * `Content-Digest` (RFC 9530), then the RFC 9421 signature over the covered components, the request ones rebuilt
- * from the answer's `Signed-Request` echo. Every check runs, so a report names each thing that does not match.
+ * Checks a saved signed answer (CONTRACT.md, "Signed answers") against a key history (JWK Set), offline: that the
+ * signature covers at least what the contract lists (so that what the report prints was signed), that the key
+ * could have signed it then (shared/signing/key-validity.ts), the body against its `Content-Digest` (RFC 9530),
+ * then the RFC 9421 signature over the covered components, the request ones rebuilt from the answer's
+ * `Signed-Request` echo. Every check runs, so a report names each thing that does not match.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createVerifier, httpbis } from 'http-message-signatures';
 import { type InnerList, isInnerList, parseDictionary, serializeDictionary, serializeItem } from 'structured-headers';
 import { type Ed25519PublicJwk, type JwkSet, publicKeyOf, thumbprint } from '../../shared/signing/jwk-set.ts';
+import { keyValidityProblem } from '../../shared/signing/key-validity.ts';
 import { parseSignedRequest, requestComponentParser, SIGNED_REQUEST_HEADER, type SignedRequest } from '../../shared/signing/signed-request.ts';
 import type { SavedResponse } from './saved-response.ts';
 
@@ -27,10 +30,16 @@ export interface ReceiptReport {
 /** Allowed difference between the signer's clock and ours when `created` looks like the future. */
 const CLOCK_TOLERANCE_SECONDS = 60;
 
+/**
+ * What every receipt's signature must cover (CONTRACT.md): the answer's status, type and digest, and the request
+ * it answers, deployment included. `content-type` only when the answer has one (a 304 or an empty answer has none).
+ */
+const REQUIRED_COVERAGE = ['"@status"', '"content-type"', '"content-digest"', '"@method";req', '"@path";req', '"@query";req', '"@authority";req'];
+
 export async function verifyReceipt(response: SavedResponse, jwks: JwkSet): Promise<ReceiptReport> {
   const report: ReceiptReport = { problems: [], status: response.status, bodyBytes: response.body.length };
   const problem = (text: string) => report.problems.push(text);
-  const field = (name: string) => response.headers[name]?.join(', ');
+  const field = (name: string) => (Object.hasOwn(response.headers, name) ? response.headers[name]!.join(', ') : undefined);
 
   const signature = signatureOf(field('signature-input'), field('signature'));
   if (typeof signature === 'string') {
@@ -41,6 +50,10 @@ export async function verifyReceipt(response: SavedResponse, jwks: JwkSet): Prom
   const [items, params] = input;
   report.label = label;
   report.covered = items.map(serializeItem);
+  for (const identifier of REQUIRED_COVERAGE) {
+    if (identifier === '"content-type"' && field('content-type') === undefined) continue;
+    if (!report.covered.includes(identifier)) problem(`the signature does not cover ${identifier}, which a receipt must`);
+  }
   const keyid = params.get('keyid');
   const created = params.get('created');
   const alg = params.get('alg');
@@ -58,15 +71,11 @@ export async function verifyReceipt(response: SavedResponse, jwks: JwkSet): Prom
     if (!key) problem(`unknown key ${keyid}: it is not in the key set`);
     else {
       report.key = key;
-      if (key.exp !== undefined && typeof created === 'number' && created > key.exp) {
-        problem(`expired key ${keyid}: retired at ${isoSeconds(key.exp)}, yet the answer says it was signed at ${isoSeconds(created)}`);
-      }
+      const invalid = typeof created === 'number' ? keyValidityProblem(key, keyid, created) : undefined;
+      if (invalid) problem(invalid);
     }
   }
 
-  if (!items.some(([name, itemParams]) => name === 'content-digest' && itemParams.size === 0)) {
-    problem('the signature does not cover content-digest, so nothing proves the body');
-  }
   const digestProblem = checkDigest(field('content-digest'), response.body);
   if (digestProblem) problem(digestProblem);
 
@@ -133,7 +142,7 @@ function checkDigest(header: string | undefined, body: Buffer): string | undefin
 }
 
 async function checkSignature(response: SavedResponse, chosen: ChosenSignature, jwk: Ed25519PublicJwk, request: SignedRequest | undefined): Promise<string | undefined> {
-  const headers: Record<string, string> = {};
+  const headers = Object.create(null) as Record<string, string>;
   for (const [name, values] of Object.entries(response.headers)) headers[name] = values.join(', ');
   // Only the signature being checked, so the library cannot settle for another one.
   headers['signature-input'] = serializeDictionary(new Map([[chosen.label, chosen.input]]));

@@ -40,8 +40,8 @@ const Env = Type.Object({
   PUBLIC_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://\\S+$' })),
   /** Ed25519 private key (PKCS#8 PEM) signing answers; unset: a key file generated under DATA_DIR. */
   RESPONSE_SIGNING_KEY: Type.Optional(Type.String({ minLength: 1 })),
-  /** JWK Set of retired public keys still listed for old answers, each with `exp` (Unix seconds) when retired. */
-  RESPONSE_SIGNING_RETIRED_KEYS: Type.Optional(Type.String({ minLength: 1 })),
+  /** The key history (JWK Set of public keys with `nbf`, `exp`, `revoked`); must list RESPONSE_SIGNING_KEY when that is set. */
+  RESPONSE_SIGNING_KEYS: Type.Optional(Type.String({ minLength: 1 })),
 });
 export type Config = Type.Static<typeof Env>;
 

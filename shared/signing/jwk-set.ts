@@ -1,8 +1,9 @@
 /**
- * The public keys that sign answers, as a JWK Set (RFC 7517) of Ed25519 keys (RFC 8037). Each key's `kid` is its
- * RFC 7638 thumbprint, the `keyid` a signature names. A retired key carries `exp` (Unix seconds, as in OpenID
- * Federation's historical keys): it signed nothing after that moment, so an answer claiming a later `created` is
- * refused.
+ * The public keys that sign answers, as a JWK Set (RFC 7517) of Ed25519 keys (RFC 8037): the key history. Each
+ * key's `kid` is its RFC 7638 thumbprint, the `keyid` a signature names. As in OpenID Federation's historical keys
+ * (section 8.7 of OpenID Federation 1.0), `nbf` says when a key began (or will begin) signing and `exp` when it
+ * stopped, both in Unix seconds; `revoked` with reason `compromised` marks a key whose private half leaked, which
+ * voids every answer it signed whatever its `created` (shared/signing/key-validity.ts).
  */
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { Ajv } from 'ajv';
@@ -16,7 +17,12 @@ export const Ed25519PublicJwk = Type.Object({
   kid: Type.Optional(Type.String({ description: 'RFC 7638 thumbprint of the key: the `keyid` of the signatures it makes.' })),
   alg: Type.Optional(Type.Literal('EdDSA')),
   use: Type.Optional(Type.Literal('sig')),
+  nbf: Type.Optional(Type.Integer({ description: 'When the key began, or will begin, signing (Unix seconds).' })),
   exp: Type.Optional(Type.Integer({ description: 'Retired: the key signed nothing after this time (Unix seconds).' })),
+  revoked: Type.Optional(Type.Object({
+    revoked_at: Type.Integer({ description: 'When the key was marked compromised (Unix seconds).' }),
+    reason: Type.Literal('compromised'),
+  }, { description: 'The private key leaked: every answer it signed is void, whatever its date.' })),
 }, { title: 'Ed25519PublicJwk' });
 export type Ed25519PublicJwk = Type.Static<typeof Ed25519PublicJwk>;
 
@@ -49,10 +55,10 @@ export const thumbprint = (jwk: Ed25519PublicJwk): Promise<string> =>
   calculateJwkThumbprint({ kty: jwk.kty, crv: jwk.crv, x: jwk.x }, 'sha256');
 
 /** The public JWK of a key, named by its thumbprint. */
-export async function publicJwk(key: KeyObject, exp?: number): Promise<Ed25519PublicJwk> {
+export async function publicJwk(key: KeyObject): Promise<Ed25519PublicJwk> {
   const { x } = await exportJWK(key.type === 'private' ? createPublicKey(key) : key);
   const jwk: Ed25519PublicJwk = { kty: 'OKP', crv: 'Ed25519', x: x as string };
-  return { ...jwk, kid: await thumbprint(jwk), alg: 'EdDSA', use: 'sig', ...(exp === undefined ? {} : { exp }) };
+  return { ...jwk, kid: await thumbprint(jwk), alg: 'EdDSA', use: 'sig' };
 }
 
 export const publicKeyOf = (jwk: Ed25519PublicJwk): KeyObject =>

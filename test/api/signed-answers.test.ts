@@ -6,13 +6,14 @@
 import { expect } from 'chai';
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import { send, type TestResponse } from '../support/http.ts';
+import { rawExchange } from '../support/raw-http.ts';
 import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';
 import { contentDigest, publicKeyFromX, readSignatureInput, signatureBase, signatureBytes, thumbprintByHand, verifyBase } from '../support/rfc9421-by-hand.ts';
-import { newSigningKeyPem, testSigningKeys } from '../support/signing-keys.ts';
+import { historyEntry, newSigningKeyPem, testSigningKeys } from '../support/signing-keys.ts';
 import { loadFixtureCatalogue } from './support/catalogue-fixture.ts';
 
 const ASK = 'sig1=("@status" "content-digest");alg="ed25519"';
-const CONTRACT_COMPONENTS = ['"@status"', '"content-type"', '"content-digest"', '"@method";req', '"@path";req', '"@query";req'];
+const CONTRACT_COMPONENTS = ['"@status"', '"content-type"', '"content-digest"', '"@method";req', '"@path";req', '"@query";req', '"@authority";req'];
 /** SHA-256 of empty content (FIPS 180-4 test vector e3b0c442...), as RFC 9530 writes it. */
 const EMPTY_CONTENT_DIGEST = 'sha-256=:47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=:';
 
@@ -21,6 +22,10 @@ interface Sent {
   path: string;
   query: string;
 }
+
+/** The authority a request to `api` names: the Host header Node's client sends (RFC 9421, section 2.2.3). */
+const authorityOf = (api: ReadApiUnderTest) => new URL(api.url).host;
+const isSigned = (answer: TestResponse) => ['content-digest', 'signature-input', 'signature', 'signed-request'].some((name) => name in answer.headers);
 
 /** Checks `answer`'s signature by hand against the one key of the API's JWK Set; returns its identifiers and parameters. */
 async function verifiedByHand(api: ReadApiUnderTest, answer: TestResponse, request: Sent) {
@@ -32,6 +37,7 @@ async function verifiedByHand(api: ReadApiUnderTest, answer: TestResponse, reque
     '"@method";req': request.method,
     '"@path";req': request.path,
     '"@query";req': `?${request.query}`,
+    '"@authority";req': authorityOf(api),
   };
   for (const identifier of input.identifiers) {
     const name = JSON.parse(identifier.split(';')[0] as string) as string;
@@ -57,7 +63,7 @@ describe('signed answers', () => {
     expect(answer.status).to.equal(200);
     expect(answer.json().verification_status).to.equal('AUTHENTIC');
     expect(answer.headers['content-digest']).to.equal(contentDigest(answer.text));
-    expect(answer.headers['signed-request']).to.equal('GET /api/public/verify/AUR-0001?lang=en');
+    expect(answer.headers['signed-request']).to.equal(`GET //${authorityOf(api)}/api/public/verify/AUR-0001?lang=en`);
     // CORS depends on Origin on every answer; a signed one also depends on Accept-Signature.
     expect(answer.headers['vary']).to.equal('Origin, Accept-Signature');
     const signed = await verifiedByHand(api, answer, { method: 'GET', path: '/api/public/verify/AUR-0001', query: 'lang=en' });
@@ -151,30 +157,98 @@ describe('signed answers', () => {
     expect(answer.text).to.equal('');
     expect(answer.headers['content-digest']).to.equal(EMPTY_CONTENT_DIGEST);
     const signed = await verifiedByHand(api, answer, { method: 'GET', path, query: '' });
-    expect(signed.identifiers).to.include.members(['"@status"', '"etag"', '"content-digest"', '"@method";req', '"@path";req', '"@query";req']);
+    expect(signed.identifiers).to.include.members(['"@status"', '"etag"', '"content-digest"', '"@method";req', '"@path";req', '"@query";req', '"@authority";req']);
     expect(signed.identifiers).not.to.include('"content-type"');
   });
 
-  it('signs a 429 over its status, body digest and Retry-After', async () => {
-    api = await startReadApiUnderTest({ env: { RATE_LIMIT_PER_MINUTE: '1' } });
-    await send(api.url, '/api/public/collections');
-    const answer = await send(api.url, '/api/public/collections?lang=fr', { headers: { 'accept-signature': ASK } });
-    expect(answer.status).to.equal(429);
-    expect(answer.headers['content-digest']).to.equal(contentDigest(answer.text));
-    const signed = await verifiedByHand(api, answer, { method: 'GET', path: '/api/public/collections', query: 'lang=fr' });
-    expect(signed.identifiers).to.include.members([...CONTRACT_COMPONENTS, '"retry-after"']);
+  it('never signs a 429, and counts every request that asks for a signature against the general limit, whatever its path', async () => {
+    api = await startReadApiUnderTest({ env: { RATE_LIMIT_PER_MINUTE: '2' } });
+    // Paths outside /api/public are not counted while they ask for no signature...
+    for (let i = 0; i < 4; i++) expect((await send(api.url, '/nowhere')).status).to.equal(404);
+    // ...and are once they do.
+    expect((await send(api.url, '/nowhere', { headers: { 'accept-signature': ASK } })).status).to.equal(404);
+    expect((await send(api.url, '/llms.txt', { headers: { 'accept-signature': ASK } })).status).to.equal(200);
+    for (const path of ['/.well-known/jwks.json', '/api/public/collections?lang=fr']) {
+      const refused = await send(api.url, path, { headers: { 'accept-signature': ASK } });
+      expect(refused.status, path).to.equal(429);
+      expect(refused.json(), path).to.deep.equal({ detail: 'Rate limit exceeded: 2 per 1 minute' });
+      expect(isSigned(refused), `${path}: a 429 carries no signature`).to.equal(false);
+    }
   });
 
-  it('serves the JWK Set (current and retired public keys, never a private member), links it from status, llms.txt, llms-full.txt and OpenAPI, and logs no key', async () => {
+  it('ignores an Accept-Signature over 1 KiB, with more than 4 labels or more than 16 components, and signs one just within each bound', async () => {
+    api = await startReadApiUnderTest();
+    const components = (n: number) => Array.from({ length: n }, (_, i) => `"x-c${i}"`).join(' ');
+    const labels = (n: number) => Array.from({ length: n }, (_, i) => `s${i}=("@status")`).join(', ');
+    const within = [`sig1=(${components(16)})`, labels(4), `sig1=("@status");nonce="${'n'.repeat(1024 - 'sig1=("@status");nonce=""'.length)}"`];
+    const beyond = [`sig1=(${components(17)})`, `s1=(${components(9)}), s2=(${components(8)})`, labels(5), `sig1=("@status");nonce="${'n'.repeat(1025 - 'sig1=("@status");nonce=""'.length)}"`];
+    for (const header of within) {
+      expect(header.length).to.be.at.most(1024);
+      const answer = await send(api.url, '/api/public/collections', { headers: { 'accept-signature': header } });
+      expect(isSigned(answer), header.slice(0, 80)).to.equal(true);
+      await verifiedByHand(api, answer, { method: 'GET', path: '/api/public/collections', query: '' });
+    }
+    for (const header of beyond) {
+      const answer = await send(api.url, '/api/public/collections', { headers: { 'accept-signature': header } });
+      expect(answer.status).to.equal(200);
+      expect(isSigned(answer), header.slice(0, 80)).to.equal(false);
+    }
+  });
+
+  it('signs, and does not fail, when Accept-Signature names components such as constructor, __proto__ or toString', async () => {
+    api = await startReadApiUnderTest();
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      for (const header of [`sig1=("${name}")`, `sig1=("${name}";req)`, `${name.toLowerCase()}=("@status")`]) {
+        const answer = await send(api.url, '/api/public/status', { headers: { 'accept-signature': header, origin: 'https://shop.example' } });
+        expect(answer.status, header).to.equal(200);
+        expect(answer.headers['access-control-allow-origin'], header).to.equal('*');
+        // RFC 8941 keys start with a lower-case letter or `*`: `__proto__=(...)` is no dictionary, and is ignored.
+        if (header.startsWith('__proto__=')) {
+          expect(isSigned(answer), header).to.equal(false);
+          continue;
+        }
+        const signed = await verifiedByHand(api, answer, { method: 'GET', path: '/api/public/status', query: '' });
+        expect(signed.identifiers, header).to.include.members(CONTRACT_COMPONENTS).and.not.include(`"${name}"`);
+      }
+    }
+    expect(api.errors().map((line) => line.msg)).to.deep.equal([]);
+  });
+
+  it('lets a page on another site ask for a signature: the CORS preflight of every operation allows Accept-Signature', async () => {
+    api = await startReadApiUnderTest();
+    for (const [path, method] of [['/api/public/verify/AUR-0001', 'GET'], ['/api/public/catalogue', 'GET'], ['/api/public/configurator/price', 'POST']] as const) {
+      const answer = await send(api.url, path, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://shop.example', 'access-control-request-method': method, 'access-control-request-headers': 'accept-signature' },
+      });
+      expect(answer.status, path).to.equal(204);
+      expect(answer.headers['access-control-allow-origin'], path).to.equal('*');
+      expect(String(answer.headers['access-control-allow-methods']).split(/, */), path).to.include(method);
+      expect(String(answer.headers['access-control-allow-headers']).toLowerCase().split(/, */), path).to.include('accept-signature');
+    }
+  });
+
+  it('does not sign OPTIONS *, which names no resource: a JSON 400', async () => {
+    api = await startReadApiUnderTest();
+    const answer = await rawExchange(api.url, `OPTIONS * HTTP/1.1\r\nHost: ${authorityOf(api)}\r\nAccept-Signature: ${ASK}\r\nConnection: close\r\n\r\n`);
+    expect(answer?.status).to.equal(400);
+    expect(JSON.parse(answer!.body)).to.deep.equal({ detail: 'Bad Request' });
+    expect(answer!.headers).not.to.have.property('signature');
+  });
+
+  it('serves the JWK Set (the key history: retired, current and next public keys, never a private member), links it from status, llms.txt, llms-full.txt and OpenAPI, and logs no key', async () => {
     const pem = newSigningKeyPem();
-    const old = await testSigningKeys();
-    const retired = JSON.stringify({ keys: [{ ...old.jwks.keys[0], exp: 1_700_000_000 }] });
-    api = await startReadApiUnderTest({ signingKeys: await testSigningKeys(pem, retired) });
+    const [old, next] = [newSigningKeyPem(), newSigningKeyPem()];
+    const now = Math.floor(Date.now() / 1000);
+    const history = [
+      historyEntry(old, { nbf: 1_600_000_000, exp: 1_700_000_000 }), historyEntry(pem, { nbf: 1_700_000_000 }), historyEntry(next, { nbf: now + 86_400 }),
+    ];
+    api = await startReadApiUnderTest({ signingKeys: await testSigningKeys(pem, JSON.stringify({ keys: history })) });
     const answer = await send(api.url, '/.well-known/jwks.json');
     expect(answer.status).to.equal(200);
     const { keys } = answer.json<{ keys: Record<string, unknown>[] }>();
-    expect(keys.map((key) => key['kid'])).to.deep.equal([thumbprintByHand(String(keys[0]?.['x'])), old.jwks.keys[0]?.kid]);
-    expect(keys[1]).to.include({ exp: 1_700_000_000, kty: 'OKP', crv: 'Ed25519' });
+    // The whole history, as listed: the retired key with its dates, the signing key, the next one before it signs.
+    expect(keys).to.deep.equal(history.map((key) => ({ ...key, kid: thumbprintByHand(key.x), alg: 'EdDSA', use: 'sig' })));
     for (const key of keys) expect(key).not.to.have.property('d');
     expect(answer.headers['content-type']).to.equal('application/jwk-set+json');
     // PUBLIC_BASE_URL unset: links are root-relative (CONTRACT.md, the OpenAPI `servers` entry is then `/`).

@@ -10,8 +10,9 @@ import fc from 'fast-check';
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import { loadFixtureCatalogue } from '../api/support/catalogue-fixture.ts';
 import { spyOnFilters, type FilterSpy } from '../support/filter-spy.ts';
-import { deepBody, hostileRequest, type HostileRequest } from '../support/hostile-requests.ts';
+import { deepBody, hostileAcceptSignature, hostileRequest, hostileTarget, type HostileRequest } from '../support/hostile-requests.ts';
 import { send, type TestResponse } from '../support/http.ts';
+import { rawExchange } from '../support/raw-http.ts';
 import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';
 
 const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? 20251121);
@@ -102,6 +103,50 @@ describe('hostile input against the whole read API', function () {
     expect(runs, 'too few requests to mean anything').to.be.above(200);
     expect(statuses, 'the fuzz never reached a successful answer').to.include(200);
     expect(statuses, 'the fuzz never reached validation').to.include(422);
+    expect(api.errors().map((line) => line.msg)).to.deep.equal([]);
+    expect((await send(api.url, '/api/public/status')).status, 'the server is still up').to.equal(200);
+  });
+
+  it(`answers every form of request target and random Accept-Signature values, sent over a raw socket, with 2xx-4xx, the error shape and the front door's headers, and never signs a 429 (seed ${FUZZ_SEED})`, async function () {
+    let runs = 0;
+    let signed = 0;
+    const statuses = new Set<number>();
+    const rawRequest = fc.record({
+      method: fc.constantFrom('GET', 'GET', 'HEAD', 'OPTIONS', 'POST', 'CONNECT', 'PUT'),
+      target: hostileTarget,
+      host: fc.constantFrom('127.0.0.1', 'WatchCat.Example:8443', '[::1]:80', 'h'.repeat(300), 'a@b', '', '%00'),
+      origin: fc.boolean(),
+      acceptSignature: fc.option(hostileAcceptSignature, { nil: undefined, freq: 3 }),
+    });
+    await assertQuietly(
+      fc.asyncProperty(rawRequest, async ({ method, target, host, origin, acceptSignature }) => {
+        runs += 1;
+        const head = `${method} ${target} HTTP/1.1\r\nHost: ${host}\r\n${origin ? 'Origin: https://evil.example\r\n' : ''}`
+          + `${acceptSignature === undefined ? '' : `Accept-Signature: ${acceptSignature}\r\n`}${method === 'POST' || method === 'PUT' ? 'Content-Length: 0\r\n' : ''}Connection: close\r\n\r\n`;
+        const answer = await rawExchange(api.url, head);
+        const what = `${head.slice(0, 600)} -> ${answer ? `${answer.status} ${JSON.stringify(answer.headers).slice(0, 400)} ${answer.body.slice(0, 200)}` : 'no answer'}`;
+        expect(answer, what).not.to.equal(undefined);
+        statuses.add(answer!.status);
+        expect(answer!.status, what).to.be.within(200, 499);
+        expect(answer!.headers['x-content-type-options'], what).to.equal('nosniff');
+        if (origin) expect(answer!.headers['access-control-allow-origin'], what).to.equal('*');
+        if (answer!.status >= 400 && method !== 'HEAD') {
+          expect(answer!.headers['content-type'], what).to.equal('application/json; charset=utf-8');
+          expect(Object.keys(JSON.parse(answer!.body) as object), what).to.deep.equal(['detail']);
+        }
+        if ('signature' in answer!.headers) {
+          signed += 1;
+          expect(answer!.status, what).not.to.equal(429);
+          expect(answer!.headers['signature-input'], what).to.include('"@authority";req');
+        }
+      }),
+      { seed: FUZZ_SEED, numRuns: 1_500, interruptAfterTimeLimit: FUZZ_BUDGET_MS, markInterruptAsFailure: false, endOnFailure: true },
+    );
+    console.log(`      raw fuzz (seed ${FUZZ_SEED}): ${runs} requests, ${signed} signed, statuses ${[...statuses].sort().join(' ')}`);
+    expect(runs, 'too few requests to mean anything').to.be.above(200);
+    expect(signed, 'the fuzz never reached a signed answer').to.be.above(0);
+    expect(statuses, 'the fuzz never reached an answer').to.include(200);
+    expect(statuses, 'the fuzz never reached a refused target').to.include(400);
     expect(api.errors().map((line) => line.msg)).to.deep.equal([]);
     expect((await send(api.url, '/api/public/status')).status, 'the server is still up').to.equal(200);
   });

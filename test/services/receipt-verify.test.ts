@@ -4,6 +4,7 @@
  * test/support/rfc9421-by-hand.ts.
  */
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +18,7 @@ import { verifyReceipt } from '../../services/receipt/verify-receipt.ts';
 import type { JwkSet } from '../../shared/signing/jwk-set.ts';
 import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';
 import { contentDigest, signatureBase, signBase, thumbprintByHand } from '../support/rfc9421-by-hand.ts';
-import { newSigningKeyPem, testSigningKeys } from '../support/signing-keys.ts';
+import { historyEntry, newSigningKeyPem, testSigningKeys } from '../support/signing-keys.ts';
 
 const execFileAsync = promisify(execFile);
 const ASK = 'sig1=("@status" "content-digest");alg="ed25519"';
@@ -65,10 +66,12 @@ describe('watchcat receipt verify', function () {
     const holds = await cli(receipt);
     expect(holds.code, holds.stderr).to.equal(0);
     const { keys } = (await (await fetch(jwksUrl)).json()) as JwkSet;
-    expect(holds.stdout).to.include('signature sig1 verified').and.include(`200 to GET ${VERIFY_PATH}`)
+    expect(holds.stdout).to.include('signature sig1 verified').and.include(`200 to GET //${new URL(api.url).host}${VERIFY_PATH}`)
       .and.include(`by key: ${thumbprintByHand(keys[0]!.x)} (current key)`);
     const created = Number(/;created=(\d+)/.exec(saved.toString('latin1'))?.[1]);
     expect(holds.stdout).to.include(`at: ${new Date(created * 1000).toISOString()}`);
+    const servedBytes = Buffer.from(await (await fetch(jwksUrl)).arrayBuffer());
+    expect(holds.stdout).to.include(`key set: ${jwksUrl} (sha-256 ${createHash('sha256').update(servedBytes).digest('hex')})`);
 
     const changed = Buffer.from(saved);
     const at = changed.indexOf('AUTHENTIC');
@@ -84,7 +87,8 @@ describe('watchcat receipt verify', function () {
     api = await startReadApiUnderTest();
     const saved = (await curlSi(`${api.url}${VERIFY_PATH}?lang=fr`)).toString('latin1');
     const jwks = (await (await fetch(`${api.url}/.well-known/jwks.json`)).json()) as JwkSet;
-    const mismatch = /^the signature does not match: the status or a covered field \("@status" "content-type" "content-digest" "etag" "@method";req "@path";req "@query";req\) differs from what was signed$/;
+    const mismatch = /^the signature does not match: the status or a covered field \("@status" "content-type" "content-digest" "etag" "@method";req "@authority";req "@path";req "@query";req\) differs from what was signed$/;
+    const authority = new URL(api.url).host;
     expect(await problemsOf(saved, jwks)).to.deep.equal([]);
     expect(await problemsOf(saved.replace('"stolen":false', '"stolen":true '), jwks)).to.deep.equal([
       `the body does not match its Content-Digest (sha-256 of the ${saved.length - saved.indexOf('\r\n\r\n') - 4} bytes saved differs)`,
@@ -93,7 +97,8 @@ describe('watchcat receipt verify', function () {
       saved.replace('HTTP/1.1 200 OK', 'HTTP/1.1 203 OK'),
       saved.replace('Content-Type: application/json; charset=utf-8', 'Content-Type: text/plain; charset=utf-8'),
       saved.replace(/ETag: "(.)/, 'ETag: "x'),
-      saved.replace(`Signed-Request: GET ${VERIFY_PATH}?lang=fr`, 'Signed-Request: GET /api/public/verify/AUR-0002?lang=fr'),
+      saved.replace(`Signed-Request: GET //${authority}${VERIFY_PATH}?lang=fr`, `Signed-Request: GET //${authority}/api/public/verify/AUR-0002?lang=fr`),
+      saved.replace(`Signed-Request: GET //${authority}`, 'Signed-Request: GET //watchcat.example'),
     ];
     for (const text of forged) {
       expect(text).not.to.equal(saved);
@@ -106,39 +111,91 @@ describe('watchcat receipt verify', function () {
     // The same receipt with bare LF line ends, as some editors save it, and after an interim answer curl printed.
     expect(await problemsOf(saved.replace(/\r\n/g, '\n'), jwks)).to.deep.equal([]);
     expect(await problemsOf(`HTTP/1.1 100 Continue\r\n\r\n${saved}`, jwks)).to.deep.equal([]);
+    // Folded header lines (RFC 9112 section 5.2, obs-fold) read as one line, and a header named after an Object member is a header.
+    expect(await problemsOf(saved.replace(/("@status") ("content-type")/, '$1\r\n  $2'), jwks)).to.deep.equal([]);
+    expect(await problemsOf(saved.replace('\r\n\r\n', '\r\nConstructor: x\r\n__proto__: y\r\n\r\n'), jwks)).to.deep.equal([]);
   });
 
-  it('key rotation: an old answer still verifies with its key retired and listed; refused once the key is gone or retired before it', async () => {
+  it('key history: an old answer verifies with its key retired and listed (a few minutes of rotation tolerated); refused once the key is gone, retired long before, not yet begun or marked compromised', async () => {
     const oldPem = newSigningKeyPem();
     api = await startReadApiUnderTest({ signingKeys: await testSigningKeys(oldPem) });
     const oldAnswer = await curlSi(`${api.url}${VERIFY_PATH}`);
     const oldKey = (await testSigningKeys(oldPem)).jwks.keys[0]!;
     await api.close();
     const created = Number(/;created=(\d+)/.exec(oldAnswer.toString('latin1'))?.[1]);
-    const retiredAfter = JSON.stringify({ keys: [{ kty: 'OKP', crv: 'Ed25519', x: oldKey.x, exp: created + 60 }] });
-    api = await startReadApiUnderTest({ signingKeys: await testSigningKeys(newSigningKeyPem(), retiredAfter) });
+    const newPem = newSigningKeyPem();
+    const history = (old: object) => JSON.stringify({ keys: [historyEntry(oldPem, { nbf: created - 3600, ...old }), historyEntry(newPem, { nbf: created })] });
+    // Retired a minute before this answer's created: a replica still on the old key during the rotation.
+    api = await startReadApiUnderTest({ signingKeys: await testSigningKeys(newPem, history({ exp: created - 60 })) });
     const jwksUrl = `${api.url}/.well-known/jwks.json`;
 
     const receipt = join(dir, 'old.txt');
     await writeFile(receipt, oldAnswer);
     const holds = await watchcat('receipt', 'verify', receipt, '--jwks', jwksUrl);
     expect(holds.code, holds.notes.join('\n')).to.equal(0);
-    expect(holds.out).to.include(`by key: ${oldKey.kid} (retired key, retired at ${new Date((created + 60) * 1000).toISOString()})`);
+    expect(holds.out).to.include(`by key: ${oldKey.kid} (retired key, retired at ${new Date((created - 60) * 1000).toISOString()})`);
     await writeFile(join(dir, 'new.txt'), await curlSi(`${api.url}${VERIFY_PATH}`));
     expect((await watchcat('receipt', 'verify', join(dir, 'new.txt'), '--jwks', jwksUrl)).code).to.equal(0);
 
-    const withoutOld = join(dir, 'without-old.json');
-    await writeFile(withoutOld, JSON.stringify({ keys: (await testSigningKeys()).jwks.keys }));
-    const unknown = await watchcat('receipt', 'verify', receipt, '--jwks', withoutOld);
-    expect(unknown.code).to.equal(1);
-    expect(unknown.notes).to.deep.equal([`watchcat: receipt does not hold: unknown key ${oldKey.kid}: it is not in the key set`]);
+    const refusedWith = async (keys: object[]) => {
+      const file = join(dir, 'keys.json');
+      await writeFile(file, JSON.stringify({ keys }));
+      const result = await watchcat('receipt', 'verify', receipt, '--jwks', file);
+      expect(result.code).to.equal(1);
+      return result.notes;
+    };
+    const at = (seconds: number) => new Date(seconds * 1000).toISOString();
+    expect(await refusedWith([historyEntry(newPem, { nbf: created })])).to.deep.equal([`watchcat: receipt does not hold: unknown key ${oldKey.kid}: it is not in the key set`]);
+    expect(await refusedWith([historyEntry(oldPem, { nbf: created - 7200, exp: created - 3600 })])).to.deep.equal([
+      `watchcat: receipt does not hold: expired key ${oldKey.kid}: retired at ${at(created - 3600)}, yet the answer says it was signed at ${at(created)}`,
+    ]);
+    expect(await refusedWith([historyEntry(oldPem, { nbf: created + 3600 })])).to.deep.equal([
+      `watchcat: receipt does not hold: key ${oldKey.kid} began signing at ${at(created + 3600)}, yet the answer says it was signed at ${at(created)}`,
+    ]);
+    // A leaked key can sign with any created: once marked, everything it signed is void, even before the leak.
+    expect(await refusedWith([historyEntry(oldPem, { nbf: created - 3600, revoked: { revoked_at: created + 86_400, reason: 'compromised' } })])).to.deep.equal([
+      `watchcat: receipt does not hold: key ${oldKey.kid} is marked compromised (since ${at(created + 86_400)}): every answer it signed is void`,
+    ]);
+  });
 
-    const retiredBefore = join(dir, 'retired-before.json');
-    await writeFile(retiredBefore, JSON.stringify({ keys: [{ kty: 'OKP', crv: 'Ed25519', x: oldKey.x, exp: created - 3600 }] }));
-    const expired = await watchcat('receipt', 'verify', receipt, '--jwks', retiredBefore);
-    expect(expired.code).to.equal(1);
-    expect(expired.notes).to.deep.equal([`watchcat: receipt does not hold: expired key ${oldKey.kid}: retired at ${new Date((created - 3600) * 1000).toISOString()}, `
-      + `yet the answer says it was signed at ${new Date(created * 1000).toISOString()}`]);
+  it('refuses a signature covering less than the contract lists, however valid, and a key set over plain HTTP from another host unless told to', async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    const x = String(publicKey.export({ format: 'jwk' }).x);
+    const body = '{"serial":"AUR-0001","verification_status":"AUTHENTIC"}';
+    const jwksFile = join(dir, 'jwks.json');
+    await writeFile(jwksFile, JSON.stringify({ keys: [{ kty: 'OKP', crv: 'Ed25519', x }] }));
+    const values: Record<string, string> = {
+      '"@status"': '200', '"content-type"': 'application/json', '"content-digest"': contentDigest(body),
+      '"@method";req': 'GET', '"@path";req': VERIFY_PATH, '"@query";req': '?', '"@authority";req': 'watchcat.example',
+    };
+    const receiptCovering = async (identifiers: string[]) => {
+      const params = `(${identifiers.join(' ')});created=${Math.floor(Date.now() / 1000) - 5};keyid="${thumbprintByHand(x)}";alg="ed25519"`;
+      const signature = signBase(signatureBase(identifiers, values, params), privateKey).toString('base64');
+      const file = join(dir, 'partial.txt');
+      await writeFile(file, [
+        'HTTP/1.1 200 OK', 'Content-Type: application/json', `Content-Digest: ${contentDigest(body)}`, `Signed-Request: GET //watchcat.example${VERIFY_PATH}`,
+        `Signature-Input: sig1=${params}`, `Signature: sig1=:${signature}:`, '', body,
+      ].join('\r\n'));
+      return watchcat('receipt', 'verify', file, '--jwks', jwksFile);
+    };
+    const all = Object.keys(values);
+    expect((await receiptCovering(all)).code).to.equal(0);
+    for (const left of all) {
+      const partial = await receiptCovering(all.filter((identifier) => identifier !== left));
+      expect(partial.code, left).to.equal(1);
+      expect(partial.notes, left).to.deep.equal([`watchcat: receipt does not hold: the signature does not cover ${left}, which a receipt must`]);
+    }
+
+    const receipt = join(dir, 'partial.txt');
+    const remote = await watchcat('receipt', 'verify', receipt, '--jwks', 'http://watchcat.invalid/.well-known/jwks.json');
+    expect(remote).to.deep.include({
+      code: 1,
+      notes: ['watchcat: refusing the key set http://watchcat.invalid/.well-known/jwks.json: plain HTTP from a host other than loopback can be altered on the way; use https, a file, or --allow-plain-http'],
+    });
+    // Told to, it does fetch (and this host does not exist).
+    const allowed = await watchcat('receipt', 'verify', receipt, '--jwks', 'http://watchcat.invalid/.well-known/jwks.json', '--allow-plain-http');
+    expect(allowed.code).to.equal(1);
+    expect(allowed.notes[0]).to.match(/^watchcat: cannot read the key set http:\/\/watchcat\.invalid\/\.well-known\/jwks\.json: /);
   });
 
   it('verifies an answer signed by an independent RFC 9421 implementation, and says so when the answer is not signed', async () => {
@@ -146,12 +203,12 @@ describe('watchcat receipt verify', function () {
     const x = String(publicKey.export({ format: 'jwk' }).x);
     const body = '{"serial":"AUR-0001","verification_status":"AUTHENTIC"}';
     const created = Math.floor(Date.now() / 1000) - 5;
-    const params = `("@status" "content-type" "content-digest" "@method";req "@path";req "@query";req);created=${created};keyid="${thumbprintByHand(x)}";alg="ed25519"`;
+    const params = `("@status" "content-type" "content-digest" "@method";req "@path";req "@query";req "@authority";req);created=${created};keyid="${thumbprintByHand(x)}";alg="ed25519"`;
     const base = signatureBase(
-      ['"@status"', '"content-type"', '"content-digest"', '"@method";req', '"@path";req', '"@query";req'],
+      ['"@status"', '"content-type"', '"content-digest"', '"@method";req', '"@path";req', '"@query";req', '"@authority";req'],
       {
         '"@status"': '200', '"content-type"': 'application/json', '"content-digest"': contentDigest(body),
-        '"@method";req': 'GET', '"@path";req': VERIFY_PATH, '"@query";req': '?lang=en',
+        '"@method";req': 'GET', '"@path";req': VERIFY_PATH, '"@query";req': '?lang=en', '"@authority";req': 'watchcat.example:8443',
       },
       params,
     );
@@ -159,13 +216,14 @@ describe('watchcat receipt verify', function () {
     const file = join(dir, 'by-hand.txt');
     await writeFile(file, [
       'HTTP/1.1 200 OK', 'Content-Type: application/json', `Content-Digest: ${contentDigest(body)}`,
-      `Signed-Request: GET ${VERIFY_PATH}?lang=en`, `Signature-Input: sig1=${params}`, `Signature: sig1=:${signature}:`, '', body,
+      `Signed-Request: GET //watchcat.example:8443${VERIFY_PATH}?lang=en`, `Signature-Input: sig1=${params}`, `Signature: sig1=:${signature}:`, '', body,
     ].join('\r\n'));
     const jwksFile = join(dir, 'jwks.json');
     await writeFile(jwksFile, JSON.stringify({ keys: [{ kty: 'OKP', crv: 'Ed25519', x }] }));
     const holds = await watchcat('receipt', 'verify', file, '--jwks', jwksFile);
     expect(holds.code, holds.notes.join('\n')).to.equal(0);
     expect(holds.out).to.include(`by key: ${thumbprintByHand(x)} (current key)`);
+    expect(holds.out).to.include(`key set: ${jwksFile} (sha-256 ${createHash('sha256').update(await readFile(jwksFile)).digest('hex')})`);
 
     await writeFile(file, (await readFile(file, 'latin1')).replace(/Signature(-Input)?: .*\r\n/g, ''));
     const unsigned = await watchcat('receipt', 'verify', file, '--jwks', jwksFile);

@@ -123,3 +123,54 @@ export const hostileRequest: fc.Arbitrary<HostileRequest> = fc
   // Node itself answers 431 to a request head above 16 KiB (tested on its own): the fuzz stays below, for the app.
   .filter((r) => r.path.length < 15_000)
   .map((r) => (r.body === undefined || r.method === 'GET' || r.method === 'HEAD' ? { method: r.method, path: r.path, headers: r.headers } : r));
+
+/**
+ * Request targets of every form RFC 9112 (section 3.2) knows and a few it does not: origin-form (the paths above),
+ * absolute-form with odd schemes, userinfo, IPv6 literals with and without brackets, odd ports, percent-encoded and
+ * very long hosts, authority-form, asterisk-form. Printable ASCII only, as a request line allows.
+ */
+const HOSTS = [
+  '127.0.0.1', 'localhost', 'WatchCat.Example', 'evil.example', '[::1]', '[2001:db8::1]', '[::ffff:127.0.0.1]', '[fe80::1%25eth0]',
+  '::1', '[::1', '::1]', '[]', '[::1]]', '%65vil.example', 'ex%00ample', '', '.', '..', '-', '0x7f.1', '999.999.999.999',
+];
+const targetHost: fc.Arbitrary<string> = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom(...HOSTS) },
+  { weight: 1, arbitrary: fc.integer({ min: 200, max: 8_000 }).map((n) => `${'h'.repeat(n)}.example`) },
+  { weight: 1, arbitrary: fc.stringMatching(/^[a-z0-9.:%[\]-]{1,30}$/) },
+);
+const targetPort = fc.constantFrom('', ':', ':0', ':80', ':443', ':65535', ':65536', ':99999999', ':-1', ':abc', ':8080:9090');
+const userinfo = fc.constantFrom('', 'user@', 'user:pass@', '@', 'a@b@', '%75ser:%70@', ':@');
+const scheme = fc.constantFrom('http://', 'https://', 'HTTP://', 'ftp://', 'http:/', 'http:', '//', 'javascript:');
+const printable = (text: string) => [...text].map((c) => (/[\u0021-\u007e]/.test(c) ? c : encodeURIComponent(c))).join('');
+
+export const hostileTarget: fc.Arbitrary<string> = fc.oneof(
+  { weight: 3, arbitrary: hostilePath },
+  { weight: 4, arbitrary: fc.tuple(scheme, userinfo, targetHost, targetPort, fc.oneof(hostilePath, fc.constantFrom('', '?x=1', '#frag'))).map((parts) => parts.join('')) },
+  { weight: 1, arbitrary: fc.tuple(targetHost, targetPort).map(([host, port]) => `${host}${port}`) },
+  { weight: 1, arbitrary: fc.constantFrom('*', '**', '*/api/public/status', '%', '?x', '#', '%2Fapi%2Fpublic%2Fstatus', '\\api\\public\\status') },
+).map(printable).filter((target) => target.length > 0 && target.length < 12_000);
+
+/** Components and labels that name what JavaScript objects already hold, and the components RFC 9421 defines. */
+const SIGNATURE_NAMES = [
+  '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf', 'prototype', 'sig1', 'a', 'content-digest',
+  'content-type', 'etag', 'retry-after', 'cache-control', 'signature', 'signature-input', 'x-not-there',
+  '@status', '@method', '@path', '@query', '@authority', '@target-uri', '@scheme', '@request-target', '@query-param', '@signature-params', '@',
+];
+const componentParams = fc.constantFrom('', ';req', ';sf', ';bs', ';key="a"', ';name="lang"', ';req;sf', ';tr', ';req=?0');
+const component = fc.tuple(fc.oneof(fc.constantFrom(...SIGNATURE_NAMES), fc.stringMatching(/^[a-z@][a-z0-9_@.*-]{0,12}$/)), componentParams)
+  .map(([name, params]) => `"${name}"${params}`);
+const signatureParams = fc.array(fc.constantFrom(
+  ';alg="ed25519"', ';alg="rsa-pss-sha512"', ';nonce="n-1"', ';tag="t"', ';created=1', ';expires=1', ';keyid="k"', ';nonce=1', ';tag=?1', ';nonce="' + 'n'.repeat(900) + '"',
+), { maxLength: 4 }).map((params) => params.join(''));
+const label = fc.oneof(fc.constantFrom(...SIGNATURE_NAMES.filter((name) => /^[a-z_*][a-z0-9_*.-]*$/.test(name))), fc.stringMatching(/^[a-z*][a-z0-9_*.-]{0,10}$/));
+const signatureDictionary = fc.array(
+  fc.tuple(label, fc.array(component, { maxLength: 20 }), signatureParams).map(([name, items, params]) => `${name}=(${items.join(' ')})${params}`),
+  { minLength: 1, maxLength: 6 },
+).map((members) => members.join(', '));
+
+/** `Accept-Signature` values: well-formed dictionaries of any size, near-misses and noise, up to about 2 KiB. */
+export const hostileAcceptSignature: fc.Arbitrary<string> = fc.oneof(
+  { weight: 4, arbitrary: signatureDictionary },
+  { weight: 1, arbitrary: fc.constantFrom('', 'sig1', 'sig1=', '=', 'sig1=()', 'sig1=(', 'sig1=("@status"', 'sig1="x"', 'sig1=?1', 'SIG1=("@status")', 'sig1=("@status");;', ',,,') },
+  { weight: 1, arbitrary: fc.string({ unit: 'grapheme-ascii', maxLength: 2_000 }) },
+).map((value) => value.replace(/[^\u0020-\u007e]/g, ' ').trim());

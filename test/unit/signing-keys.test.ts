@@ -9,7 +9,7 @@ import { loadConfig } from '../../shared/config/config.ts';
 import { createLogger } from '../../shared/logging/logger.ts';
 import { loadSigningKeys, signingKeyFile, SigningKeyError } from '../../read-api/signing/signing-keys.ts';
 import { thumbprintByHand } from '../support/rfc9421-by-hand.ts';
-import { newSigningKeyPem } from '../support/signing-keys.ts';
+import { historyEntry, historyOf, newSigningKeyPem } from '../support/signing-keys.ts';
 
 /** RFC 8037, appendix A.1: an Ed25519 key; A.3 gives its RFC 7638 thumbprint. */
 const RFC8037_KEY = { kty: 'OKP', crv: 'Ed25519', d: 'nWGxne_9WmC6hEr0kuwsxERJxWl7MmkZcDusAxyuf2A', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' };
@@ -32,14 +32,16 @@ describe('response signing keys', () => {
   it('takes RESPONSE_SIGNING_KEY (PKCS#8 PEM, also with \\n escapes) and names it by its RFC 7638 thumbprint (RFC 8037 vector)', async () => {
     const pem = createPrivateKey({ key: RFC8037_KEY, format: 'jwk' }).export({ format: 'pem', type: 'pkcs8' }) as string;
     for (const given of [pem, pem.replace(/\n/g, '\\n')]) {
-      const keys = await loadSigningKeys({ DATA_DIR: dir, RESPONSE_SIGNING_KEY: given });
+      const keys = await loadSigningKeys({ DATA_DIR: dir, RESPONSE_SIGNING_KEY: given, RESPONSE_SIGNING_KEYS: JSON.stringify({ keys: [{ kty: 'OKP', crv: 'Ed25519', x: RFC8037_KEY.x, nbf: 1_700_000_000 }] }) });
       expect(keys.current.keyid).to.equal(RFC8037_THUMBPRINT);
-      expect(keys.jwks.keys).to.deep.equal([{ kty: 'OKP', crv: 'Ed25519', x: RFC8037_KEY.x, kid: RFC8037_THUMBPRINT, alg: 'EdDSA', use: 'sig' }]);
+      expect(keys.jwks.keys).to.deep.equal([{ kty: 'OKP', crv: 'Ed25519', x: RFC8037_KEY.x, nbf: 1_700_000_000, kid: RFC8037_THUMBPRINT, alg: 'EdDSA', use: 'sig' }]);
     }
   });
 
-  it('generates a key on first start under DATA_DIR/keys (directory 0700, file 0600) and reuses it after', async () => {
+  it('generates a key on first start under DATA_DIR/keys (directory 0700, file 0600), listed from the time it was written, and reuses it after', async () => {
+    const before = Math.floor(Date.now() / 1000);
     const first = await loadSigningKeys({ DATA_DIR: join(dir, 'data') });
+    expect(first.jwks.keys[0]!.nbf).to.be.within(before, Math.ceil(Date.now() / 1000));
     expect((await stat(join(dir, 'data', 'keys'))).mode & 0o777).to.equal(0o700);
     expect((await stat(signingKeyFile(join(dir, 'data')))).mode & 0o777).to.equal(0o600);
     const again = await loadSigningKeys({ DATA_DIR: join(dir, 'data') });
@@ -51,7 +53,7 @@ describe('response signing keys', () => {
     const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ format: 'pem', type: 'pkcs8' }) as string;
     const cut = newSigningKeyPem().slice(0, 80);
     for (const bad of ['not a key', rsa, cut]) {
-      const error = await refusal(loadSigningKeys({ DATA_DIR: dir, RESPONSE_SIGNING_KEY: bad }));
+      const error = await refusal(loadSigningKeys({ DATA_DIR: dir, RESPONSE_SIGNING_KEY: bad, RESPONSE_SIGNING_KEYS: historyOf(newSigningKeyPem()) }));
       expect(error).to.be.instanceOf(SigningKeyError);
       expect(error.message).to.equal('RESPONSE_SIGNING_KEY is not an Ed25519 private key in PKCS#8 PEM');
     }
@@ -70,23 +72,38 @@ describe('response signing keys', () => {
     expect((await refusal(loadSigningKeys({ DATA_DIR: dir }))).message).to.match(new RegExp(`^cannot read the signing key file ${file}: E`));
   });
 
-  it('lists retired public keys with their exp, and refuses a retired list holding a private key, the current key or a key without exp', async () => {
+  it('serves the history as RESPONSE_SIGNING_KEYS lists it (retired, next and compromised keys), and refuses a history that cannot be one', async () => {
+    const now = 1_800_000_000;
     const current = newSigningKeyPem();
-    const old = await loadSigningKeys({ DATA_DIR: dir, RESPONSE_SIGNING_KEY: newSigningKeyPem() });
-    const oldJwk = { kty: 'OKP', crv: 'Ed25519', x: old.jwks.keys[0]!.x, exp: 1_750_000_000 };
-    const keys = await loadSigningKeys({ DATA_DIR: dir, RESPONSE_SIGNING_KEY: current, RESPONSE_SIGNING_RETIRED_KEYS: JSON.stringify({ keys: [oldJwk] }) });
-    expect(keys.jwks.keys[1]).to.deep.equal({ ...oldJwk, kid: old.current.keyid, alg: 'EdDSA', use: 'sig' });
+    const [retired, next, leaked] = [newSigningKeyPem(), newSigningKeyPem(), newSigningKeyPem()];
+    const listed = [
+      historyEntry(retired, { nbf: now - 7200, exp: now - 3600 }),
+      historyEntry(current, { nbf: now - 3600 }),
+      historyEntry(next, { nbf: now + 86_400 }),
+      historyEntry(leaked, { nbf: now - 9000, exp: now - 7200, revoked: { revoked_at: now - 60, reason: 'compromised' } }),
+    ];
+    const load = (keys: unknown[], pem = current) => loadSigningKeys({ DATA_DIR: dir, RESPONSE_SIGNING_KEY: pem, RESPONSE_SIGNING_KEYS: JSON.stringify({ keys }) }, now);
+    const keys = await load(listed);
+    expect(keys.current.keyid).to.equal(thumbprintByHand(listed[1]!.x));
+    expect(keys.jwks.keys).to.deep.equal(listed.map((key) => ({ ...key, kid: thumbprintByHand(key.x), alg: 'EdDSA', use: 'sig' })));
+
+    const message = async (keys: unknown[], pem = current) => (await refusal(load(keys, pem))).message;
+    const kid = thumbprintByHand(listed[1]!.x);
+    expect(await message([listed[0]])).to.equal(`RESPONSE_SIGNING_KEYS must list the signing key (kid ${kid}) with its "nbf", the Unix time it began signing`);
+    expect(await message([{ ...listed[1], nbf: undefined }])).to.equal(`RESPONSE_SIGNING_KEYS: key ${kid} needs "nbf", the Unix time it began (or begins) signing`);
+    expect(await message([{ ...listed[1], exp: now - 3600 - 1 }])).to.equal(`RESPONSE_SIGNING_KEYS: key ${kid} has its "exp" before its "nbf"`);
+    expect(await message([listed[1], listed[1]])).to.equal(`RESPONSE_SIGNING_KEYS lists key ${kid} twice`);
+    expect(await message([{ ...listed[1], exp: now }])).to.equal(`RESPONSE_SIGNING_KEYS retired the signing key (kid ${kid}) at ${new Date(now * 1000).toISOString()}`);
+    expect(await message([{ ...listed[1], revoked: { revoked_at: now, reason: 'compromised' } }])).to.equal(`RESPONSE_SIGNING_KEYS marks the signing key (kid ${kid}) compromised: sign with a new key`);
+    // Started early for a planned switch: a few minutes are tolerated (shared/signing/key-validity.ts), an hour is not.
+    await load([{ ...listed[1], nbf: now + 120 }]);
+    expect(await message([{ ...listed[1], nbf: now + 3600 }])).to.equal(`RESPONSE_SIGNING_KEYS says the signing key (kid ${kid}) begins signing at ${new Date((now + 3600) * 1000).toISOString()}, which is still to come`);
     const privateJwk = createPrivateKey(current).export({ format: 'jwk' });
-    const leaked = await refusal(loadSigningKeys({ DATA_DIR: dir, RESPONSE_SIGNING_KEY: newSigningKeyPem(), RESPONSE_SIGNING_RETIRED_KEYS: JSON.stringify({ keys: [privateJwk] }) }));
-    expect(leaked.message).to.equal('RESPONSE_SIGNING_RETIRED_KEYS is unusable: it holds a private key (a "d" member); list public keys only');
-    expect(leaked.message).not.to.include(String(privateJwk.d));
-    const same = await refusal(loadSigningKeys({ DATA_DIR: dir, RESPONSE_SIGNING_KEY: current, RESPONSE_SIGNING_RETIRED_KEYS: JSON.stringify({ keys: [{ ...privateJwk, d: undefined, exp: 1 }] }) }));
-    expect(same.message).to.equal('RESPONSE_SIGNING_RETIRED_KEYS lists the current signing key as retired');
-    const undated = JSON.stringify({ keys: [{ kty: 'OKP', crv: 'Ed25519', x: old.jwks.keys[0]!.x }] });
-    expect((await refusal(loadSigningKeys({ DATA_DIR: dir, RESPONSE_SIGNING_KEY: current, RESPONSE_SIGNING_RETIRED_KEYS: undated }))).message)
-      .to.equal('RESPONSE_SIGNING_RETIRED_KEYS: every retired key needs "exp", the Unix time it was retired');
-    expect((await refusal(loadSigningKeys({ DATA_DIR: dir, RESPONSE_SIGNING_RETIRED_KEYS: '{"keys":[{"kty":"RSA"}]}' }))).message)
-      .to.match(/^RESPONSE_SIGNING_RETIRED_KEYS is unusable: not a JWK Set of Ed25519 public keys/);
+    const withPrivate = await message([{ ...privateJwk, nbf: now - 60 }]);
+    expect(withPrivate).to.equal('RESPONSE_SIGNING_KEYS is unusable: it holds a private key (a "d" member); list public keys only');
+    expect(withPrivate).not.to.include(String(privateJwk.d));
+    expect(await message([{ kty: 'RSA' }])).to.match(/^RESPONSE_SIGNING_KEYS is unusable: not a JWK Set of Ed25519 public keys/);
+    expect(await message([{ ...listed[1], revoked: { revoked_at: now, reason: 'bored' } }])).to.match(/^RESPONSE_SIGNING_KEYS is unusable: not a JWK Set/);
   });
 
   it('stops the whole service before it opens anything when the key is bad', async () => {
