@@ -3,7 +3,7 @@
  * discovery routes plugged in by their own modules. Every public request goes through this one chain, in order:
  * metrics (outermost, so they see every final status), answer signing (so it signs what the client receives),
  * front door (headers, errors), general rate limit (public paths only), answer cache (a repeated GET ends here),
- * the operations, allowed methods, extra routes.
+ * the operations, allowed methods, the MCP endpoint (mcp/mcp-route.ts), extra routes.
  */
 import Koa from 'koa';
 import type { Config } from '../shared/config/config.ts';
@@ -14,6 +14,7 @@ import { ResponseCache } from './cache/response-cache.ts';
 import { frontDoor } from './middleware/front-door.ts';
 import { publicOperationHandlers, publicOperations } from '../shared/public-api/operations/index.ts';
 import type { HealthProbe, PublicBrand } from '../shared/public-api/operations/public-operation.ts';
+import { mcpEndpoint } from './mcp/mcp-endpoint.ts';
 import { requestClientKey } from './rate-limit/client-ip.ts';
 import type { ReadModelClock } from '../shared/public-api/read-model-clock.ts';
 import { publicRouter } from './routes.ts';
@@ -59,6 +60,10 @@ export function createPublicApp(deps: PublicAppDeps): Koa {
   app.use(answers.middleware);
   app.use(router.routes());
   app.use(router.allowedMethods());
+  const mcp = mcpEndpoint({
+    operations: publicOperationHandlers, env, logger: deps.logger, ...(deps.rateLimits ? { verifyLimit: deps.rateLimits.verify } : {}),
+  });
+  for (const route of mcp) app.use(route);
   for (const route of deps.extraRoutes ?? []) app.use(route);
   return app;
 }
