@@ -16,7 +16,7 @@ import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { isPlainObject } from '../../shared/public-api/validation/request-schema.ts';
 import { readBodyText } from '../../shared/public-api/validation/request-body.ts';
 import { JSON_TYPE } from '../middleware/front-door.ts';
-import { MCP_PATH } from '../rate-limit/public-path.ts';
+import { MCP_PATH } from '../../shared/public-api/operations/status.operation.ts';
 import { createMcpServer, type McpServerKit } from './mcp-server.ts';
 import { VERIFY_TOOL } from './mcp-tools.ts';
 

@@ -5,7 +5,6 @@
  * way (case-insensitive, trailing slash optional: `publicRouter` in routes.ts); a spelling it does not route (a
  * percent-encoded letter, say) still counts here, so no spelling of a public request escapes the limits.
  */
-export const MCP_PATH = '/mcp';
 const PUBLIC_PATH = /^\/(?:api\/public(?:\/|$)|mcp\/?$)/i;
 
 export function isPublicPath(path: string): boolean {
