@@ -33,11 +33,25 @@ const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-protocol-version'];
 /** Only a label for the transport's request info: nothing is fetched from it. */
 const TRANSPORT_URL = `http://mcp.localhost${MCP_PATH}`;
 
-/** The route and its 405 for other methods (answered in the contract's shape by the front door). */
+/**
+ * What a browser's CORS preflight is told: an MCP client in a web page sends JSON with the protocol's headers (and
+ * may ask for a signed answer); the front door adds `Access-Control-Allow-Origin` as on every answer.
+ */
+const PREFLIGHT_HEADERS: [string, string][] = [
+  ['Access-Control-Allow-Methods', 'POST, OPTIONS'],
+  ['Access-Control-Allow-Headers', 'Content-Type, Accept, Mcp-Protocol-Version, Accept-Signature'],
+  ['Access-Control-Max-Age', '600'],
+];
+
+/** The route, its CORS preflight, and a 405 for other methods (answered in the contract's shape by the front door). */
 export function mcpRoutes(deps: McpRouteDeps): Middleware[] {
   // Case-insensitive, trailing slash optional: the way `isPublicPath` reads `/mcp`, so no spelling escapes a count.
   const router = new Router({ sensitive: false, strict: false });
   router.post('mcp', MCP_PATH, (ctx) => answerMcp(ctx, deps));
+  router.options(MCP_PATH, (ctx) => {
+    for (const [name, value] of PREFLIGHT_HEADERS) ctx.set(name, value);
+    ctx.status = 204;
+  });
   return [router.routes() as Middleware, router.allowedMethods() as Middleware];
 }
 

@@ -50,6 +50,19 @@ describe('MCP endpoint: JSON-RPC errors, limits and the Koa chain', function () 
     }
   });
 
+  it('answers a browser\'s CORS preflight with 204 allowing POST and the protocol\'s headers, and any origin', async function () {
+    api = await startReadApiUnderTest();
+    const answer = await send(api.url, '/mcp', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://agent.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, mcp-protocol-version' },
+    });
+    expect(answer.status).to.equal(204);
+    expect(answer.headers['access-control-allow-origin']).to.equal('*');
+    expect(answer.headers['access-control-allow-methods']).to.include('POST');
+    const allowed = String(answer.headers['access-control-allow-headers']).toLowerCase().split(/,\s*/);
+    expect(allowed).to.include.members(['content-type', 'accept', 'mcp-protocol-version']);
+  });
+
   it('answers malformed JSON-RPC with JSON-RPC errors, never a 5xx, and logs no error', async function () {
     api = await startReadApiUnderTest();
     const deep = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
