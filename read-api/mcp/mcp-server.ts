@@ -39,7 +39,7 @@ export interface McpServerKit extends McpServerParts {
   validator: AjvJsonSchemaValidator;
 }
 
-/** Codes of MCP's `resources/read` for an unknown URI (the specification's "Resource not found"). */
+/** The JSON-RPC error code MCP gives `resources/read` for an unknown URI ("Resource not found"). */
 const RESOURCE_NOT_FOUND = -32002;
 
 export function mcpServerKit(parts: McpServerParts): McpServerKit {

@@ -190,6 +190,22 @@ describe('MCP tools over Streamable HTTP, with the SDK client', function () {
     expect((refused as { code?: number }).code).to.equal(-32602);
   });
 
+  it('tells the agent, on initialize, what the tools are and what limits their calls count against', function () {
+    const instructions = client.getInstructions() ?? '';
+    expect(instructions).to.match(/read-only/i);
+    expect(instructions).to.include('`verify_serial`').and.include('1000000 requests per minute');
+  });
+
+  it('refuses to read a resource it does not serve with MCP\'s "Resource not found" error', async function () {
+    let refused: unknown;
+    try {
+      await client.readResource({ uri: 'file:///etc/passwd' });
+    } catch (error) {
+      refused = error;
+    }
+    expect((refused as { code?: number }).code).to.equal(-32002);
+  });
+
   it('serves llms-full.txt and the OpenAPI document as resources, the very texts of the discovery files', async function () {
     const { resources } = await client.listResources();
     expect(resources.map((resource) => new URL(resource.uri).pathname)).to.have.members(['/llms-full.txt', '/.well-known/openapi-public.json']);
