@@ -5,6 +5,8 @@
  * the whole chain (a signed MCP answer verifies; the metrics count it).
  */
 import { expect } from 'chai';
+import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
+import { loadFixtureCatalogue } from './support/catalogue-fixture.ts';
 import { send, type TestResponse } from '../support/http.ts';
 import { postMcp, toolCall } from '../support/mcp-client.ts';
 import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';
@@ -167,6 +169,19 @@ describe('MCP endpoint: JSON-RPC errors, limits and the Koa chain', function () 
     const [key] = (await send(api.url, '/.well-known/jwks.json')).json<{ keys: { x: string }[] }>().keys;
     const base = signatureBase(input.identifiers, values, input.params);
     expect(verifyBase(base, signatureBytes(String(answer.headers['signature']), input.label), publicKeyFromX(key!.x)), base).to.equal(true);
+  });
+
+  it('answers a tool whose read store fails with a JSON-RPC internal error that names nothing internal, and logs the failure', async function () {
+    const store = createMemoryReadStore();
+    await loadFixtureCatalogue(store);
+    store.get = () => Promise.reject(new Error('connect ECONNREFUSED mongodb://admin:secret@db-7.internal'));
+    api = await startReadApiUnderTest({ readStore: store });
+    const answer = await postMcp(api.url, toolCall('get_watch', { reference: 'RG-100' }));
+    expect(answer.status).to.equal(200);
+    // The SDK writes an McpError's message as `MCP error CODE: message`.
+    expect(answer.json().error).to.deep.equal({ code: -32603, message: 'MCP error -32603: Internal error' });
+    expect(answer.text).not.to.include('secret');
+    expect(api.errors().map((line) => line.msg)).to.deep.equal(['MCP tool call failed']);
   });
 
   it('is counted by the request metrics under its own route', async function () {
