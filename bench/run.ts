@@ -1,13 +1,15 @@
 /**
- * `npm run bench [-- --quick] [-- --read-api]`: every benchmark of issue 5 in one run. Prints a table per section,
- * then, as its last line, one JSON object with every figure. `--quick` shrinks rounds and sizes to finish within two
- * minutes; `--read-api` runs the read API section alone (its table, its goals, its JSON line).
+ * `npm run bench [-- --quick] [-- --read-api | --mcp]`: every benchmark of issue 5 in one run. Prints a table per
+ * section, then, as its last line, one JSON object with every figure. `--quick` shrinks rounds and sizes to finish
+ * within two minutes; `--read-api` runs the read API section alone (its table, its goals, its JSON line); `--mcp`
+ * the MCP section alone (issue 24: a tools/call of get_watch against the HTTP detail route).
  */
 import { cpus, loadavg, totalmem } from 'node:os';
 import { startTestRedis } from '../test/support/redis-server.ts';
 import { startLoadClient } from './load/load-client.ts';
 import { checkGoals, readApiGoals } from './report/goals.ts';
 import { freshnessTable, goalsTable, mongoTable, projectionTable, readApiTable, scaleTable, writeSideTable } from './report/print.ts';
+import { benchMcp, mcpTable } from './sections/mcp.bench.ts';
 import { benchFreshness } from './sections/freshness.bench.ts';
 import { benchMongo } from './sections/mongodb.bench.ts';
 import { benchProjection } from './sections/projection.bench.ts';
@@ -17,6 +19,7 @@ import { benchWriteSide } from './sections/write-side.bench.ts';
 
 const quick = process.argv.includes('--quick');
 const readApiOnly = process.argv.includes('--read-api');
+const mcpOnly = process.argv.includes('--mcp');
 const SETTINGS = quick
   ? {
     readApi: { warmupSeconds: 0.1, roundSeconds: 0.25, rounds: 3, connections: 10 },
@@ -47,10 +50,14 @@ const redis = await startTestRedis();
 const load = startLoadClient();
 const loadAverage = () => loadavg().map((value) => Math.round(value * 100) / 100);
 try {
-  const readApi = await benchReadApi(SETTINGS.readApi, load, redis.url);
-  log(readApiTable(readApi));
+  const mcp = readApiOnly ? undefined : await benchMcp(SETTINGS.readApi, load);
+  if (mcp) log(mcpTable(mcp));
+  const readApi = mcpOnly ? undefined : await benchReadApi(SETTINGS.readApi, load, redis.url);
+  if (readApi) log(readApiTable(readApi));
   await load.close();
-  if (readApiOnly) {
+  if (readApi === undefined) {
+    log(JSON.stringify({ quick, machine: { ...machine, load_average_at_end: loadAverage() }, mcp }));
+  } else if (readApiOnly) {
     const goals = readApiGoals(readApi);
     log(goalsTable(goals));
     log(JSON.stringify({ quick, machine: { ...machine, load_average_at_end: loadAverage() }, read_api: readApi, goals }));
@@ -73,7 +80,7 @@ try {
     log(`\ndone in ${seconds} s\n`);
     log(JSON.stringify({
       quick, seconds, machine: { ...machine, load_average_at_end: loadAverage() },
-      read_api: readApi, projection, write_side: writeSide, freshness, scale, mongo, goals,
+      read_api: readApi, mcp, projection, write_side: writeSide, freshness, scale, mongo, goals,
     }));
   }
 } finally {

@@ -4,7 +4,7 @@
  * metrics (outermost, so they see every final status), front door (headers, unparsable targets, errors, and last
  * the answer's signature, so it signs what the client receives), general rate limit (public paths, and every
  * request asking for a signature), answer cache (a repeated GET ends here), the operations, allowed methods,
- * extra routes.
+ * the MCP endpoint (mcp/mcp-route.ts), extra routes.
  */
 import Koa from 'koa';
 import type { Config } from '../shared/config/config.ts';
@@ -16,6 +16,7 @@ import { frontDoor } from './middleware/front-door.ts';
 import type { AnswerSigner } from './signing/sign-answers.ts';
 import { publicOperationHandlers, publicOperations } from '../shared/public-api/operations/index.ts';
 import type { HealthProbe, PublicBrand } from '../shared/public-api/operations/public-operation.ts';
+import { mcpEndpoint } from './mcp/mcp-endpoint.ts';
 import { requestClientKey } from './rate-limit/client-ip.ts';
 import type { ReadModelClock } from '../shared/public-api/read-model-clock.ts';
 import { publicRouter } from './routes.ts';
@@ -60,6 +61,10 @@ export function createPublicApp(deps: PublicAppDeps): Koa {
   app.use(answers.middleware);
   app.use(router.routes());
   app.use(router.allowedMethods());
+  const mcp = mcpEndpoint({
+    operations: publicOperationHandlers, env, logger: deps.logger, ...(deps.rateLimits ? { verifyLimit: deps.rateLimits.verify } : {}),
+  });
+  for (const route of mcp) app.use(route);
   for (const route of deps.extraRoutes ?? []) app.use(route);
   return app;
 }

@@ -7,6 +7,7 @@ import type { OperationSpec } from '../../shared/public-api/operations/operation
 import { BRAND } from '../../shared/brand.ts';
 import { baseUrl } from '../../shared/public-base-url.ts';
 import type { DiscoveryConfig } from './llms-txt.ts';
+import { mcpReferenceSection } from '../mcp/mcp-reference.ts';
 import { openApiPath } from './openapi.ts';
 import { examplePath, parameterDocs } from './parameter-docs.ts';
 
@@ -48,6 +49,7 @@ export function buildLlmsFullTxt(operations: readonly OperationSpec[], config: D
     '  window frees up); verification answers show the verification limit.',
     '- Catalogue `limit`: 1 to 100, default 50; `offset` >= 0. Request bodies: at most 16 KiB.',
     '',
+    ...mcpReferenceSection(operations, base, config),
     '## Signed answers',
     '',
     '- Send `Accept-Signature` (RFC 9421, section 5.1) and the answer (any status but 429) carries `Content-Digest`',

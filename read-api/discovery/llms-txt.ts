@@ -1,6 +1,7 @@
 /** `/llms.txt` in the llms.txt convention: H1 brand, `>` summary, then sections of links. */
 import type { OperationSpec } from '../../shared/public-api/operations/operation.ts';
 import { BRAND } from '../../shared/brand.ts';
+import { MCP_PATH } from '../../shared/public-api/operations/status.operation.ts';
 import { baseUrl, type BaseUrlConfig } from '../../shared/public-base-url.ts';
 import { openApiPath } from './openapi.ts';
 
@@ -31,6 +32,10 @@ export function buildLlmsTxt(operations: readonly OperationSpec[], config: Disco
     `- [Brand brief](${base}/.well-known/ai-brief.json): brand, offers, languages and policies as JSON`,
     `- [Signing keys](${base}/.well-known/jwks.json): JWK Set of the Ed25519 keys that sign answers to requests with \`Accept-Signature\` (RFC 9421)`,
     `- [Interactive documentation](${base}/docs)`,
+    '',
+    '## Agents',
+    '',
+    `- [MCP endpoint](${base}${MCP_PATH}): the Model Context Protocol over Streamable HTTP (POST, stateless), one read-only tool per operation`,
     '',
   ];
   return lines.join('\n');

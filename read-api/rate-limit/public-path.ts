@@ -1,10 +1,11 @@
 /**
- * What a public path is, decided once (CONTRACT.md "Rate limits"): `/api/public` and everything under it, in any
+ * What a public path is, decided once (CONTRACT.md "Rate limits"): `/api/public` and everything under it, and the
+ * MCP endpoint `/mcp` ("Agents over MCP": each MCP request counts against the general limit), in any
  * letter case, with or without a trailing slash, percent-encoded or not. The router matches its routes the same
  * way (case-insensitive, trailing slash optional: `publicRouter` in routes.ts); a spelling it does not route (a
  * percent-encoded letter, say) still counts here, so no spelling of a public request escapes the limits.
  */
-const PUBLIC_PATH = /^\/api\/public(?:\/|$)/i;
+const PUBLIC_PATH = /^\/(?:api\/public(?:\/|$)|mcp\/?$)/i;
 
 export function isPublicPath(path: string): boolean {
   return PUBLIC_PATH.test(path) || (path.includes('%') && PUBLIC_PATH.test(unescaped(path)));

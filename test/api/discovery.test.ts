@@ -92,6 +92,16 @@ describe('discovery files and /docs', () => {
     expect(brief.policies.rate_limits).to.include({ per_ip_per_minute: 45, verify_per_ip_per_minute: 7 });
     expect(brief.policies.custom_order_delivery_weeks).to.deep.equal({ min: 8, max: 12 });
     expect(brief.links.openapi).to.equal('https://api.aurele.example/.well-known/openapi-public.json');
+    expect(brief.links.mcp).to.equal('https://api.aurele.example/mcp');
+  });
+
+  it('names the MCP endpoint in llms.txt and llms-full.txt, with every tool of the contract (CONTRACT.md, "Agents over MCP")', async () => {
+    expect(await (await get('/llms.txt')).text()).to.include('](https://api.aurele.example/mcp)');
+    const full = await (await get('/llms-full.txt')).text();
+    expect(full).to.include('POST https://api.aurele.example/mcp');
+    for (const tool of ['get_status', 'search_catalogue', 'get_watch', 'list_collections', 'get_configurator_options', 'quote_price', 'verify_serial']) {
+      expect(full).to.include(`\`${tool}\``);
+    }
   });
 
   it('answers 304 to a matching If-None-Match', async () => {

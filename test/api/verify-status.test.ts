@@ -61,7 +61,7 @@ describe('GET /api/public/verify/{serial} and /api/public/status', () => {
       expect(body.agents).to.deep.equal({
         llms_txt: 'https://api.example/llms.txt', llms_full_txt: 'https://api.example/llms-full.txt',
         openapi: 'https://api.example/.well-known/openapi-public.json', ai_brief: 'https://api.example/.well-known/ai-brief.json',
-        jwks: 'https://api.example/.well-known/jwks.json',
+        jwks: 'https://api.example/.well-known/jwks.json', mcp: 'https://api.example/mcp',
       });
     });
 

@@ -1,6 +1,6 @@
 /**
  * Hostile input against the whole read API (issue 7, item 5): a seeded, time-bounded fuzz over every public
- * operation and the discovery files, then the attacks a fuzzer finds only by luck (slow bodies, timing of the
+ * operation and the discovery files, and one of JSON-RPC bodies against the MCP endpoint (issue 24), then the attacks a fuzzer finds only by luck (slow bodies, timing of the
  * verification operation).
  */
 import { request as httpRequest } from 'node:http';
@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import { loadFixtureCatalogue } from '../api/support/catalogue-fixture.ts';
 import { spyOnFilters, type FilterSpy } from '../support/filter-spy.ts';
-import { deepBody, hostileAcceptSignature, hostileRequest, hostileTarget, type HostileRequest } from '../support/hostile-requests.ts';
+import { deepBody, hostileAcceptSignature, hostileMcpRequest, hostileRequest, hostileTarget, type HostileRequest } from '../support/hostile-requests.ts';
 import { send, type TestResponse } from '../support/http.ts';
 import { rawExchange } from '../support/raw-http.ts';
 import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';
@@ -165,6 +165,42 @@ describe('hostile input against the whole read API', function () {
       { seed: FUZZ_SEED, numRuns: 150, interruptAfterTimeLimit: FUZZ_BUDGET_MS, markInterruptAsFailure: false, endOnFailure: true },
     );
     expect(deepest, 'the fuzz never came near the body limit').to.be.above(12 * 1024);
+    expect(api.errors().map((line) => line.msg)).to.deep.equal([]);
+  });
+
+  it(`answers random and malicious JSON-RPC bodies on /mcp with 2xx-4xx, JSON-RPC or contract error shapes, in under ${SLOW_MS} ms, and logs no error (seed ${FUZZ_SEED})`, async function () {
+    let runs = 0;
+    const statuses = new Set<number>();
+    await assertQuietly(
+      fc.asyncProperty(hostileMcpRequest, async (request) => {
+        runs += 1;
+        const response = await timed(api.url, request);
+        const what = `${request.method} ${request.path} ${JSON.stringify(request.headers)} body ${String(request.body).slice(0, 300)}: ${response.status} ${response.text.slice(0, 300)}`;
+        statuses.add(response.status);
+        expect(response.status, what).to.be.within(200, 499);
+        expect(response.ms, what).to.be.below(SLOW_MS);
+        if (response.text === '') {
+          // A notification is accepted with no content, and so is a CORS preflight.
+          expect(response.status === 202 || (request.method === 'OPTIONS' && response.status === 204), what).to.equal(true);
+          return;
+        }
+        const body = response.json<Record<string, any>>();
+        if (body['jsonrpc'] === undefined) {
+          expect(response.status, what).to.be.at.least(400);
+          expectErrorShape(response, what);
+          return;
+        }
+        expect(body['jsonrpc'], what).to.equal('2.0');
+        expect(Object.keys(body).filter((key) => key === 'result' || key === 'error'), what).to.have.length(1);
+        if (body['error'] !== undefined) expect(body['error'].code, what).to.be.a('number');
+        else if (body['result'].isError === true) expect(body['result'].structuredContent, what).to.have.property('detail');
+      }),
+      { seed: FUZZ_SEED, numRuns: 1_500, interruptAfterTimeLimit: FUZZ_BUDGET_MS / 2, markInterruptAsFailure: false, endOnFailure: true },
+    );
+    console.log(`      MCP fuzz: ${runs} requests, statuses ${[...statuses].sort().join(' ')}`);
+    expect(runs, 'too few requests to mean anything').to.be.above(200);
+    expect(statuses, 'the fuzz never reached a tool').to.include(200);
+    expect(statuses, 'the fuzz never reached a JSON-RPC error').to.include(400);
     expect(api.errors().map((line) => line.msg)).to.deep.equal([]);
   });
 

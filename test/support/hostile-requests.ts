@@ -174,3 +174,49 @@ export const hostileAcceptSignature: fc.Arbitrary<string> = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('', 'sig1', 'sig1=', '=', 'sig1=()', 'sig1=(', 'sig1=("@status"', 'sig1="x"', 'sig1=?1', 'SIG1=("@status")', 'sig1=("@status");;', ',,,') },
   { weight: 1, arbitrary: fc.string({ unit: 'grapheme-ascii', maxLength: 2_000 }) },
 ).map((value) => value.replace(/[^\u0020-\u007e]/g, ' ').trim());
+
+/** The tools and their parameters (CONTRACT.md, "Agents over MCP"), with names no tool has. */
+const TOOL_NAMES = ['get_status', 'search_catalogue', 'get_watch', 'list_collections', 'get_configurator_options', 'quote_price', 'verify_serial', 'drop_table', '__proto__', ''];
+const TOOL_ARGUMENTS = [...QUERY_KEYS, 'reference', 'serial', 'model_ref', 'model_reference', 'options', 'accessories'];
+const RPC_METHODS = ['tools/call', 'tools/call', 'tools/call', 'tools/list', 'resources/list', 'resources/read', 'initialize', 'ping', 'notifications/initialized', 'prompts/list', 'completion/complete', 'logging/setLevel', 'rpc.discover', '__proto__'];
+const rpcId = fc.oneof(fc.integer(), fc.string({ maxLength: 20 }), fc.constant(null), fc.jsonValue({ maxDepth: 2 }), fc.constant(9007199254740993));
+const toolArguments = fc.oneof(
+  { weight: 4, arbitrary: fc.dictionary(fc.constantFrom(...TOOL_ARGUMENTS), fc.oneof(urlPiece, fc.jsonValue({ maxDepth: 3 })), { maxKeys: 5 }) },
+  { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
+);
+const rpcParams = fc.oneof(
+  fc.record({ name: fc.oneof(fc.constantFrom(...TOOL_NAMES), fc.jsonValue({ maxDepth: 1 })), arguments: toolArguments }, { requiredKeys: [] }),
+  fc.record({ uri: fc.oneof(fc.constantFrom('/llms-full.txt', 'http://127.0.0.1/llms-full.txt', 'file:///etc/passwd'), urlPiece) }),
+  fc.record({ protocolVersion: fc.constantFrom('2025-06-18', '2024-11-05', 'x'), capabilities: fc.jsonValue({ maxDepth: 2 }), clientInfo: fc.record({ name: urlPiece, version: urlPiece }) }, { requiredKeys: [] }),
+  fc.jsonValue({ maxDepth: 4 }),
+);
+const rpcMessage = fc.record({
+  jsonrpc: fc.oneof({ weight: 6, arbitrary: fc.constant('2.0') }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 1 }) }),
+  id: rpcId,
+  method: fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...RPC_METHODS) }, { weight: 1, arbitrary: urlPiece }),
+  params: rpcParams,
+}, { requiredKeys: ['method'] });
+/** JSON-RPC bodies for `/mcp`: messages well or badly formed, batches, deep params, and the raw bad bodies above. */
+export const hostileJsonRpcBody: fc.Arbitrary<string> = fc.oneof(
+  { weight: 6, arbitrary: rpcMessage.map((m) => JSON.stringify(m)) },
+  { weight: 1, arbitrary: fc.array(rpcMessage, { maxLength: 4 }).map((m) => JSON.stringify(m)) },
+  { weight: 1, arbitrary: deepBody.map((deep) => `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"verify_serial","arguments":{"serial":${deep.slice(0, BODY_LIMIT - 90)}}}}`) },
+  { weight: 1, arbitrary: fc.constantFrom(...RAW_BODIES) },
+);
+const MCP_ACCEPTS = ['application/json, text/event-stream', 'application/json, text/event-stream', 'application/json', 'text/event-stream', '*/*'];
+/** POSTs (mostly) to `/mcp`, with the headers of a Streamable HTTP client, or some of them wrong. */
+export const hostileMcpRequest: fc.Arbitrary<HostileRequest> = fc
+  .record({
+    method: fc.constantFrom('POST', 'POST', 'POST', 'POST', 'GET', 'DELETE', 'OPTIONS'),
+    path: fc.constantFrom('/mcp', '/mcp', '/mcp', '/MCP', '/mcp/', '/mcp?x=1'),
+    accept: fc.constantFrom(...MCP_ACCEPTS),
+    contentType: fc.constantFrom('application/json', 'application/json', 'text/plain', ';;;'),
+    protocol: fc.constantFrom('2025-06-18', '2025-03-26', '', '1999-01-01'),
+    headers: hostileHeaders,
+    body: hostileJsonRpcBody,
+  })
+  .map(({ method, path, accept, contentType, protocol, headers, body }) => ({
+    method, path,
+    headers: { accept, 'content-type': contentType, ...(protocol ? { 'mcp-protocol-version': protocol } : {}), ...headers },
+    ...(method === 'GET' ? {} : { body }),
+  }));

@@ -15,6 +15,9 @@ export const DISCOVERY_FILES = [
   { path: '/.well-known/jwks.json', summary: 'Public keys that sign answers on request (JWK Set)' },
 ] as const;
 
+/** Where the public port serves the Model Context Protocol (CONTRACT.md, "Agents over MCP"). */
+export const MCP_PATH = '/mcp';
+
 /** `/api/public/catalogue/:reference` as OpenAPI and people write it: `/api/public/catalogue/{reference}`. */
 export const templatePath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
@@ -40,6 +43,7 @@ export async function buildStatus(env: OperationEnv, lang: LangOnlyQuery['lang']
       openapi: `${base}/.well-known/openapi-public.json`,
       ai_brief: `${base}/.well-known/ai-brief.json`,
       jwks: `${base}/.well-known/jwks.json`,
+      mcp: `${base}${MCP_PATH}`,
     },
     read_model: { position: clock.current(), updated_at: clock.updatedAt },
   };

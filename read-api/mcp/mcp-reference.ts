@@ -1,0 +1,26 @@
+/** The MCP section of `/llms-full.txt`: where the endpoint is, its tools (one per operation) and how it behaves. */
+import type { OperationSpec } from '../../shared/public-api/operations/operation.ts';
+import { MCP_PATH } from '../../shared/public-api/operations/status.operation.ts';
+import type { DiscoveryConfig } from '../discovery/llms-txt.ts';
+import { openApiPath } from '../discovery/openapi.ts';
+import { TOOL_NAMES, VERIFY_TOOL } from './mcp-tools.ts';
+
+export function mcpReferenceSection(operations: readonly OperationSpec[], base: string, config: DiscoveryConfig): string[] {
+  return [
+    '## Model Context Protocol',
+    '',
+    `- \`POST ${base}${MCP_PATH}\`: MCP over the Streamable HTTP transport, stateless (no session), JSON answers; \`GET\` is 405.`,
+    '  No credential. Send `Accept: application/json, text/event-stream` and `Content-Type: application/json`, one',
+    '  JSON-RPC message per request (batches are refused with JSON-RPC error -32600).',
+    '- Tools, all read-only; each takes the operation\'s own parameters (same names, bounds and defaults, `lang` included)',
+    '  and answers its JSON as `structuredContent` and as text:',
+    ...operations.map((op) => `  - \`${TOOL_NAMES[op.id] ?? op.id}\`: ${op.method} ${openApiPath(op.path)} (${op.summary})`),
+    '- Bad arguments: a result with `isError: true` and the same `{"detail": [...]}` as the operation\'s 422; an unknown',
+    '  reference or collection: `isError: true` with the operation\'s 404 body. Malformed JSON-RPC: a JSON-RPC error.',
+    `- Limits: every MCP request counts against the ${config.RATE_LIMIT_PER_MINUTE} per minute per client IP; a \`${VERIFY_TOOL}\` call also`,
+    `  against the ${config.VERIFY_RATE_LIMIT_PER_MINUTE} verifications per minute. Past a limit: HTTP 429 as for the operations. Bodies: at most 16 KiB.`,
+    '- Resources: `llms-full.txt` (this text) and the OpenAPI document.',
+    `- Add it to an MCP client: \`{"mcpServers": {"watchcat": {"type": "http", "url": "${base || 'https://HOST'}${MCP_PATH}"}}}\``,
+    '',
+  ];
+}

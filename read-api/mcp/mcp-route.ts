@@ -1,0 +1,120 @@
+/**
+ * `POST /mcp` (CONTRACT.md, "Agents over MCP"): the Model Context Protocol over the SDK's Streamable HTTP transport,
+ * stateless, JSON answers, mounted in the public Koa app like every other route. The transport is the SDK's web
+ * standard one: it takes a `Request` and gives back a `Response`, which is copied onto Koa's response, so the
+ * answer goes back out through the whole chain (front door, signing, metrics) as any other answer does.
+ *
+ * Before the transport: the body is read under the same 16 KiB cap as every public body (413 beyond), a batch is
+ * refused with a JSON-RPC error (MCP no longer has batches, and one must not smuggle several calls past the
+ * limits), and a `verify_serial` call goes through the verification limits, as `GET /api/public/verify/{serial}`
+ * does. The general limit counts `/mcp` like any public path (rate-limit/public-path.ts).
+ */
+import Router from '@koa/router';
+import type { Context, Middleware } from 'koa';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { isPlainObject } from '../../shared/public-api/validation/request-schema.ts';
+import { readBodyText } from '../../shared/public-api/validation/request-body.ts';
+import { JSON_TYPE } from '../middleware/front-door.ts';
+import { MCP_PATH } from '../../shared/public-api/operations/status.operation.ts';
+import { createMcpServer, type McpServerKit } from './mcp-server.ts';
+import { VERIFY_TOOL } from './mcp-tools.ts';
+
+export interface McpRouteDeps {
+  kit: McpServerKit;
+  /** The configured public base URL, or empty: resource URIs then use the request's own scheme and host. */
+  publicBase: string;
+  /** The verification limits (per IP, then global), as mounted in front of the verification operation. */
+  verifyLimit?: Middleware;
+}
+
+/** The request headers the transport reads; the rest stay out of the `Request` it is given. */
+const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-protocol-version'];
+/** Only a label for the transport's request info: nothing is fetched from it. */
+const TRANSPORT_URL = `http://mcp.localhost${MCP_PATH}`;
+
+/**
+ * What a browser's CORS preflight is told: an MCP client in a web page sends JSON with the protocol's headers (and
+ * may ask for a signed answer); the front door adds `Access-Control-Allow-Origin` as on every answer.
+ */
+const PREFLIGHT_HEADERS: [string, string][] = [
+  ['Access-Control-Allow-Methods', 'POST, OPTIONS'],
+  ['Access-Control-Allow-Headers', 'Content-Type, Accept, Mcp-Protocol-Version, Accept-Signature'],
+  ['Access-Control-Max-Age', '600'],
+];
+
+/** The route, its CORS preflight, and a 405 for other methods (answered in the contract's shape by the front door). */
+export function mcpRoutes(deps: McpRouteDeps): Middleware[] {
+  // Case-insensitive, trailing slash optional: the way `isPublicPath` reads `/mcp`, so no spelling escapes a count.
+  const router = new Router({ sensitive: false, strict: false });
+  router.post('mcp', MCP_PATH, (ctx) => answerMcp(ctx, deps));
+  router.options(MCP_PATH, (ctx) => {
+    for (const [name, value] of PREFLIGHT_HEADERS) ctx.set(name, value);
+    ctx.status = 204;
+  });
+  return [router.routes() as Middleware, router.allowedMethods() as Middleware];
+}
+
+async function answerMcp(ctx: Context, deps: McpRouteDeps): Promise<void> {
+  const text = await readBodyText(ctx.req);
+  const message = parsedOrUndefined(text);
+  if (Array.isArray(message)) {
+    sendJsonRpcError(ctx, 400, ErrorCode.InvalidRequest, 'Invalid Request: batches are not accepted, send one message per request');
+    return;
+  }
+  const serve = () => serveThroughTransport(ctx, deps, text, message);
+  if (deps.verifyLimit && isVerifyCall(message)) await deps.verifyLimit(ctx, serve);
+  else await serve();
+}
+
+function parsedOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    // The transport reads the text again and answers with its JSON-RPC parse error.
+    return undefined;
+  }
+}
+
+function isVerifyCall(message: unknown): boolean {
+  return isPlainObject(message) && message['method'] === 'tools/call' && isPlainObject(message['params'])
+    && message['params']['name'] === VERIFY_TOOL;
+}
+
+async function serveThroughTransport(ctx: Context, deps: McpRouteDeps, text: string, message: unknown): Promise<void> {
+  const server = createMcpServer(deps.kit, deps.publicBase || `${ctx.protocol}://${ctx.host}`);
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  await server.connect(transport);
+  try {
+    const headers = new Headers();
+    for (const name of TRANSPORT_HEADERS) {
+      const value = ctx.req.headers[name];
+      if (typeof value === 'string') headers.set(name, value);
+    }
+    const request = new Request(TRANSPORT_URL, { method: 'POST', headers, ...(message === undefined ? { body: text } : {}) });
+    const response = await transport.handleRequest(request, message === undefined ? {} : { parsedBody: message });
+    await copyResponse(ctx, response);
+  } finally {
+    await server.close();
+  }
+}
+
+/** The transport's answer as Koa's: status, headers, body; JSON in the contract's content type. */
+async function copyResponse(ctx: Context, response: Response): Promise<void> {
+  ctx.status = response.status;
+  response.headers.forEach((value, name) => {
+    if (name !== 'content-type') ctx.set(name, value);
+  });
+  const body = Buffer.from(await response.arrayBuffer());
+  const json = response.headers.get('content-type')?.startsWith('application/json') === true;
+  ctx.body = body;
+  // A 202 (notifications only) has no content, and says no type.
+  if (json) ctx.set('Content-Type', JSON_TYPE);
+  else ctx.remove('Content-Type');
+}
+
+function sendJsonRpcError(ctx: Context, status: number, code: number, message: string): void {
+  ctx.status = status;
+  ctx.set('Content-Type', JSON_TYPE);
+  ctx.body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}

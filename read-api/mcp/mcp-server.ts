@@ -1,0 +1,79 @@
+/**
+ * The MCP server of one request: the SDK's low-level `Server` answering `tools/list`, `tools/call`,
+ * `resources/list` and `resources/read`. Stateless: a fresh server per HTTP request (the SDK's stateless
+ * transport serves one request), built from parts made once (the tools, the resource bodies, the schema validator).
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import {
+  CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema,
+  type Resource, type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from '../../shared/logging/logger.ts';
+import type { OperationEnv } from '../../shared/public-api/operations/public-operation.ts';
+import type { McpTool } from './mcp-tools.ts';
+import { callTool } from './tool-call.ts';
+
+/** A document served as an MCP resource, under the path it has on the public port. */
+export interface McpResource {
+  path: string;
+  name: string;
+  title: string;
+  description: string;
+  mimeType: string;
+  text(): string;
+}
+
+export interface McpServerParts {
+  tools: ReadonlyMap<string, McpTool>;
+  resources: readonly McpResource[];
+  env: OperationEnv;
+  logger: Logger;
+  instructions: string;
+}
+
+/** Answers the same every time: built once, handed to every per-request server. */
+export interface McpServerKit extends McpServerParts {
+  toolList: Tool[];
+  /** Compiles nothing per request: one validator (with its ajv instance) for every server. */
+  validator: AjvJsonSchemaValidator;
+}
+
+/** The JSON-RPC error code MCP gives `resources/read` for an unknown URI ("Resource not found"). */
+const RESOURCE_NOT_FOUND = -32002;
+
+export function mcpServerKit(parts: McpServerParts): McpServerKit {
+  return { ...parts, toolList: [...parts.tools.values()].map((tool) => tool.description), validator: new AjvJsonSchemaValidator() };
+}
+
+/** A server for one request; `base` is where resource URIs point (the public base URL, else this request's origin). */
+export function createMcpServer(kit: McpServerKit, base: string): Server {
+  const server = new Server(
+    { name: 'watchcat', title: kit.env.brand.name, version: '1.0.0' },
+    { capabilities: { tools: { listChanged: false }, resources: { listChanged: false } }, instructions: kit.instructions, jsonSchemaValidator: kit.validator },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: kit.toolList }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const tool = kit.tools.get(request.params.name);
+    if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name.slice(0, 100)}`);
+    try {
+      return await callTool(tool, request.params.arguments, kit.env);
+    } catch (error) {
+      // A failure inside (the read store, say) is logged; its text, which may name hosts, stays here.
+      kit.logger.error({ err: error, tool: tool.description.name }, 'MCP tool call failed');
+      throw new McpError(ErrorCode.InternalError, 'Internal error');
+    }
+  });
+  const uriOf = (resource: McpResource) => `${base}${resource.path}`;
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({
+    resources: kit.resources.map((resource): Resource => ({
+      uri: uriOf(resource), name: resource.name, title: resource.title, description: resource.description, mimeType: resource.mimeType,
+    })),
+  }));
+  server.setRequestHandler(ReadResourceRequestSchema, (request) => {
+    const resource = kit.resources.find((candidate) => uriOf(candidate) === request.params.uri);
+    if (resource === undefined) throw new McpError(RESOURCE_NOT_FOUND, 'Resource not found', { uri: request.params.uri.slice(0, 200) });
+    return { contents: [{ uri: uriOf(resource), mimeType: resource.mimeType, text: resource.text() }] };
+  });
+  return server;
+}

@@ -1,0 +1,44 @@
+/**
+ * One tool call, answered by the operation's own code (not over HTTP): the arguments go through the operation's
+ * request validator as its path, query and body would, then its handler runs. A 200 becomes the tool's result;
+ * a 422 or a 404 becomes an `isError` result carrying the very body the HTTP operation answers with.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { OperationEnv } from '../../shared/public-api/operations/public-operation.ts';
+import { cappedInput } from '../../shared/public-api/validation/capped-input.ts';
+import { isPlainObject } from '../../shared/public-api/validation/request-schema.ts';
+import type { RawRequest } from '../../shared/public-api/validation/request-validator.ts';
+import { RequestValidationError } from '../../shared/public-api/validation/validation-issue.ts';
+import type { McpTool } from './mcp-tools.ts';
+
+/**
+ * The arguments as the HTTP request's parts. Every argument is offered to the query and to the body, as an HTTP
+ * client may send any parameter there: each part reads only its own fields (and their aliases) and ignores the
+ * rest, as unknown query parameters and body fields are ignored over HTTP.
+ */
+function asRequest(tool: McpTool, args: Record<string, unknown>): RawRequest {
+  const path: Record<string, string> = {};
+  const pathSchema = tool.operation.spec.params?.path as { properties?: Record<string, unknown> } | undefined;
+  for (const name of Object.keys(pathSchema?.properties ?? {})) {
+    if (Object.hasOwn(args, name)) path[name] = args[name] as string;
+  }
+  return { path, query: args as RawRequest['query'], ...(tool.operation.spec.body ? { body: args } : {}) };
+}
+
+const result = (body: unknown, isError: boolean): CallToolResult => ({
+  content: [{ type: 'text', text: JSON.stringify(body) }],
+  structuredContent: body as Record<string, unknown>,
+  ...(isError ? { isError: true } : {}),
+});
+
+export async function callTool(tool: McpTool, args: unknown, env: OperationEnv): Promise<CallToolResult> {
+  try {
+    const request = tool.validate(asRequest(tool, isPlainObject(args) ? args : {}));
+    const answer = await tool.operation.handle(request, env);
+    return result(answer.body, answer.status !== 200);
+  } catch (error) {
+    if (!(error instanceof RequestValidationError)) throw error;
+    // As the front door answers a 422: the echoed input cut below a fixed depth.
+    return result({ detail: error.issues.map((issue) => ({ ...issue, input: cappedInput(issue.input) })) }, true);
+  }
+}

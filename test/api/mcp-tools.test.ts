@@ -1,0 +1,219 @@
+/**
+ * The seven MCP tools (CONTRACT.md, "Agents over MCP") seen by the SDK's own client over Streamable HTTP: their
+ * descriptions (names, parameters, read-only), every tool called in English and French with its result compared to
+ * the HTTP operation's answer to the same request, the error results, and the two resources.
+ */
+import { expect } from 'chai';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { publicOperationHandlers } from '../../shared/public-api/operations/index.ts';
+import { contractAnswers } from '../support/contract-answers.ts';
+import { postJson, send, type TestResponse } from '../support/http.ts';
+import { callRaw, connectedClient } from '../support/mcp-client.ts';
+import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';
+
+type Json = Record<string, any>;
+
+/** Each tool's operation and parameters, from the contract ("The seven operations"); `*` marks a required one. */
+const CONTRACT_TOOLS: Record<string, { operation: string; params: string[] }> = {
+  get_status: { operation: 'GET /api/public/status', params: ['lang'] },
+  search_catalogue: {
+    operation: 'GET /api/public/catalogue',
+    params: ['lang', 'collection', 'search', 'min_price', 'max_price', 'in_stock', 'sort', 'limit', 'offset'],
+  },
+  get_watch: { operation: 'GET /api/public/catalogue/{reference}', params: ['*reference', 'lang'] },
+  list_collections: { operation: 'GET /api/public/collections', params: ['lang'] },
+  get_configurator_options: { operation: 'GET /api/public/configurator/options/{collection}', params: ['*collection', 'lang'] },
+  quote_price: { operation: 'POST /api/public/configurator/price', params: ['*collection', '*model_ref', 'options', 'accessories', 'lang'] },
+  verify_serial: { operation: 'GET /api/public/verify/{serial}', params: ['*serial', 'lang'] },
+};
+
+/** One request per tool, as tool arguments and as the HTTP request that asks the same. */
+const SAME_REQUESTS: { tool: string; args: Json; http: string; body?: Json }[] = [
+  { tool: 'get_status', args: {}, http: '/api/public/status' },
+  { tool: 'search_catalogue', args: { search: 'regate', sort: 'price_desc', limit: 2, offset: 1 }, http: '/api/public/catalogue?search=regate&sort=price_desc&limit=2&offset=1' },
+  { tool: 'search_catalogue', args: { collection: 'HERITAGE', in_stock: false, min_price: 100 }, http: '/api/public/catalogue?collection=HERITAGE&min_price=100' },
+  { tool: 'get_watch', args: { reference: 'rg-200' }, http: '/api/public/catalogue/rg-200' },
+  { tool: 'list_collections', args: {}, http: '/api/public/collections' },
+  { tool: 'get_configurator_options', args: { collection: 'REGATE' }, http: '/api/public/configurator/options/REGATE' },
+  {
+    tool: 'quote_price', args: { collection: 'regate', model_ref: 'RG-100', options: { dial: 'blue', 'case-back': 'sapphire' }, accessories: { strap: 2 } },
+    http: '/api/public/configurator/price', body: { collection: 'regate', model_ref: 'RG-100', options: { dial: 'blue', 'case-back': 'sapphire' }, accessories: { strap: 2 } },
+  },
+  { tool: 'verify_serial', args: { serial: 'aur-0666' }, http: '/api/public/verify/aur-0666' },
+  { tool: 'verify_serial', args: { serial: 'NOPE-0000' }, http: '/api/public/verify/NOPE-0000' },
+];
+
+const withLang = (path: string, lang: string) => `${path}${path.includes('?') ? '&' : '?'}lang=${lang}`;
+
+/** The answer without the time of the check, which differs between two verifications. */
+const timeless = (body: Json): Json => {
+  const { checked_at: _checkedAt, ...rest } = body;
+  return rest;
+};
+
+function httpAnswer(api: ReadApiUnderTest, request: (typeof SAME_REQUESTS)[number], lang: string): Promise<TestResponse> {
+  return request.body ? postJson(api.url, withLang(request.http, lang), request.body) : send(api.url, withLang(request.http, lang));
+}
+
+describe('MCP tools over Streamable HTTP, with the SDK client', function () {
+  this.timeout(20_000);
+  let api: ReadApiUnderTest;
+  let client: Client;
+  let tools: Tool[];
+
+  before(async function () {
+    api = await startReadApiUnderTest();
+    client = await connectedClient(api.url);
+    ({ tools } = await client.listTools());
+  });
+  after(async function () {
+    await client.close();
+    await api.close();
+  });
+
+  it('lists one read-only tool per public operation, with the operation\'s own parameters, the required ones required', function () {
+    expect(tools.map((tool) => tool.name)).to.have.members(Object.keys(CONTRACT_TOOLS));
+    for (const tool of tools) {
+      const expected = CONTRACT_TOOLS[tool.name]!.params;
+      expect(Object.keys(tool.inputSchema.properties ?? {}), tool.name).to.have.members(expected.map((p) => p.replace('*', '')));
+      expect(tool.inputSchema.required ?? [], tool.name).to.have.members(expected.filter((p) => p.startsWith('*')).map((p) => p.slice(1)));
+      expect(tool.annotations?.readOnlyHint, tool.name).to.equal(true);
+      expect(tool.annotations?.destructiveHint, tool.name).to.equal(false);
+      expect(tool.outputSchema?.type, tool.name).to.equal('object');
+    }
+  });
+
+  it('gives each parameter the bounds and defaults of the contract', function () {
+    const props = (name: string) => tools.find((tool) => tool.name === name)!.inputSchema.properties as Record<string, Json>;
+    const values = (schema: Json) => schema['enum'] ?? (schema['anyOf'] as Json[]).map((branch) => branch['const']);
+    const catalogue = props('search_catalogue');
+    expect(catalogue['limit']).to.include({ type: 'integer', minimum: 1, maximum: 100, default: 50 });
+    expect(catalogue['offset']).to.include({ type: 'integer', minimum: 0, default: 0 });
+    expect(catalogue['search']).to.include({ type: 'string', maxLength: 100 });
+    expect(catalogue['min_price']).to.include({ type: 'number', minimum: 0, default: 0 });
+    expect(catalogue['max_price']).to.include({ type: 'number', minimum: 0, default: 0 });
+    expect(catalogue['in_stock']).to.include({ type: 'boolean', default: false });
+    expect(values(catalogue['sort']!)).to.have.members(['name', 'price_asc', 'price_desc', 'collection']);
+    expect(catalogue['sort']).to.include({ default: 'name' });
+    expect(props('verify_serial')['serial']).to.include({ type: 'string', pattern: '^[A-Za-z0-9-]{4,32}$' });
+    for (const tool of tools) {
+      const lang = (tool.inputSchema.properties as Record<string, Json>)['lang']!;
+      expect(values(lang), tool.name).to.have.members(['en', 'fr']);
+      expect(lang['default'], tool.name).to.equal('en');
+    }
+  });
+
+  it('describes every tool from the operation\'s own typebox schemas: input = its parameters, output = its 200 shape', function () {
+    for (const operation of publicOperationHandlers) {
+      const { spec } = operation;
+      const tool = tools.find((candidate) => candidate.title === spec.summary)!;
+      const parts = [spec.params?.path, spec.params?.query, spec.body].filter((part) => part !== undefined) as Json[];
+      const properties = Object.assign({}, ...parts.map((part) => JSON.parse(JSON.stringify(part))['properties']));
+      expect(tool.inputSchema.properties, spec.id).to.deep.equal(properties);
+      expect(tool.outputSchema, spec.id).to.deep.equal(JSON.parse(JSON.stringify(spec.responses['200']!.schema)));
+    }
+  });
+
+  for (const lang of ['en', 'fr']) {
+    it(`answers every tool in ${lang} with the JSON the HTTP operation answers to the same request, as structured content and as text`, async function () {
+      const contract = contractAnswers();
+      const called = new Set<string>();
+      for (const request of SAME_REQUESTS) {
+        // callTool checks the structured content against the tool's output schema, as the SDK client always does.
+        const result = await client.callTool({ name: request.tool, arguments: { ...request.args, lang } });
+        const http = await httpAnswer(api, request, lang);
+        const what = `${request.tool} ${JSON.stringify(request.args)}`;
+        expect(http.status, what).to.equal(200);
+        expect(result.isError ?? false, what).to.equal(false);
+        const structured = result.structuredContent as Json;
+        contract.check(...(CONTRACT_TOOLS[request.tool]!.operation.split(' ') as [string, string]), 200, structured);
+        expect(structured['lang'] ?? lang, what).to.equal(lang);
+        expect(timeless(structured), what).to.deep.equal(timeless(http.json()));
+        const [text] = result.content as { type: string; text: string }[];
+        expect(text?.type, what).to.equal('text');
+        expect(JSON.parse(text!.text), what).to.deep.equal(structured);
+        called.add(request.tool);
+      }
+      expect([...called]).to.have.members(Object.keys(CONTRACT_TOOLS));
+    });
+  }
+
+  it('answers bad arguments with an isError result holding the very 422 detail of the HTTP operation', async function () {
+    const cases: { tool: string; args: Json; http: () => Promise<TestResponse> }[] = [
+      { tool: 'search_catalogue', args: { limit: '101', sort: 'foo', lang: 'de' }, http: () => send(api.url, '/api/public/catalogue?limit=101&sort=foo&lang=de') },
+      { tool: 'verify_serial', args: { serial: 'no!' }, http: () => send(api.url, '/api/public/verify/no!') },
+      { tool: 'get_watch', args: { reference: 'RG-100', lang: 'it' }, http: () => send(api.url, '/api/public/catalogue/RG-100?lang=it') },
+      {
+        tool: 'quote_price', args: { collection: 'regate', model_ref: 'XX-1', options: { dial: 'plaid', nope: 'x' }, accessories: { strap: 9 } },
+        http: () => postJson(api.url, '/api/public/configurator/price', { collection: 'regate', model_ref: 'XX-1', options: { dial: 'plaid', nope: 'x' }, accessories: { strap: 9 } }),
+      },
+      { tool: 'quote_price', args: { model_ref: 7 }, http: () => postJson(api.url, '/api/public/configurator/price', { model_ref: 7 }) },
+    ];
+    for (const { tool, args, http } of cases) {
+      const result = await callRaw(client, tool, args);
+      const expected = await http();
+      expect(expected.status, tool).to.equal(422);
+      expect(result.isError, tool).to.equal(true);
+      expect(result.structuredContent, tool).to.deep.equal(expected.json());
+      expect(JSON.parse((result.content[0] as { text: string }).text), tool).to.deep.equal(expected.json());
+    }
+  });
+
+  it('answers a missing path parameter as FastAPI reports a missing parameter: at ["path", name], input null', async function () {
+    const result = await callRaw(client, 'get_watch', {});
+    expect(result.isError).to.equal(true);
+    expect(result.structuredContent).to.deep.equal({ detail: [{ type: 'missing', loc: ['path', 'reference'], msg: 'Field required', input: null }] });
+  });
+
+  it('answers an unknown reference or collection with what the HTTP operation says, as an isError result', async function () {
+    for (const [tool, args, path] of [
+      ['get_watch', { reference: 'XX-404' }, '/api/public/catalogue/XX-404'],
+      ['get_configurator_options', { collection: 'nowhere', lang: 'fr' }, '/api/public/configurator/options/nowhere?lang=fr'],
+    ] as const) {
+      const result = await callRaw(client, tool, args);
+      const http = await send(api.url, path);
+      expect(http.status).to.equal(404);
+      expect(result.isError, tool).to.equal(true);
+      expect(result.structuredContent, tool).to.deep.equal(http.json());
+    }
+  });
+
+  it('refuses an unknown tool with a JSON-RPC error', async function () {
+    let refused: unknown;
+    try {
+      await callRaw(client, 'delete_catalogue', {});
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).to.be.instanceOf(Error);
+    expect((refused as { code?: number }).code).to.equal(-32602);
+  });
+
+  it('tells the agent, on initialize, what the tools are and what limits their calls count against', function () {
+    const instructions = client.getInstructions() ?? '';
+    expect(instructions).to.match(/read-only/i);
+    expect(instructions).to.include('`verify_serial`').and.include('1000000 requests per minute');
+  });
+
+  it('refuses to read a resource it does not serve with MCP\'s "Resource not found" error', async function () {
+    let refused: unknown;
+    try {
+      await client.readResource({ uri: 'file:///etc/passwd' });
+    } catch (error) {
+      refused = error;
+    }
+    expect((refused as { code?: number }).code).to.equal(-32002);
+  });
+
+  it('serves llms-full.txt and the OpenAPI document as resources, the very texts of the discovery files', async function () {
+    const { resources } = await client.listResources();
+    expect(resources.map((resource) => new URL(resource.uri).pathname)).to.have.members(['/llms-full.txt', '/.well-known/openapi-public.json']);
+    for (const resource of resources) {
+      const { contents } = await client.readResource({ uri: resource.uri });
+      const served = await send(api.url, new URL(resource.uri).pathname);
+      expect(contents.map((content) => content.uri)).to.deep.equal([resource.uri]);
+      expect((contents[0] as { text: string }).text, resource.uri).to.equal(served.text);
+    }
+  });
+});

@@ -1,0 +1,195 @@
+/**
+ * `/mcp` as an HTTP route of the public port (CONTRACT.md, "Agents over MCP", "Rate limits", "Signed answers"):
+ * malformed JSON-RPC gets JSON-RPC errors and never a 5xx, the body limit of every public body, the general and
+ * verification limits counted as for the HTTP operations, 429s in the usual shape, and answers that go out through
+ * the whole chain (a signed MCP answer verifies; the metrics count it).
+ */
+import { expect } from 'chai';
+import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
+import { loadFixtureCatalogue } from './support/catalogue-fixture.ts';
+import { send, type TestResponse } from '../support/http.ts';
+import { postMcp, toolCall } from '../support/mcp-client.ts';
+import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';
+import { contentDigest, publicKeyFromX, readSignatureInput, signatureBase, signatureBytes, verifyBase } from '../support/rfc9421-by-hand.ts';
+
+const RATE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
+
+function expectJsonRpcError(answer: TestResponse, code: number, what: string): void {
+  expect(answer.status, `${what}: ${answer.text}`).to.be.within(200, 499);
+  const body = answer.json<{ jsonrpc: string; error?: { code: number; message: string } }>();
+  expect(body.jsonrpc, what).to.equal('2.0');
+  expect(body.error?.code, `${what}: ${answer.text}`).to.equal(code);
+}
+
+/** The usual refusal: 429, the figures, `Retry-After` within the window, the contract's body. */
+function expectRefused(answer: TestResponse, max: number, what: string): void {
+  expect(answer.status, what).to.equal(429);
+  expect(answer.json(), what).to.deep.equal({ detail: `Rate limit exceeded: ${max} per 1 minute` });
+  expect(answer.headers['x-ratelimit-limit'], what).to.equal(String(max));
+  expect(answer.headers['x-ratelimit-remaining'], what).to.equal('0');
+  expect(Number(answer.headers['retry-after']), what).to.be.within(1, 60);
+}
+
+describe('MCP endpoint: JSON-RPC errors, limits and the Koa chain', function () {
+  this.timeout(20_000);
+  let api: ReadApiUnderTest | undefined;
+  afterEach(async function () {
+    await api?.close();
+    api = undefined;
+  });
+
+  it('answers GET and DELETE on /mcp with 405 in the contract\'s shape, and serves POST on every spelling the limits count', async function () {
+    api = await startReadApiUnderTest();
+    for (const method of ['GET', 'DELETE']) {
+      const answer = await send(api.url, '/mcp', { method, headers: { accept: 'text/event-stream' } });
+      expect(answer.status, method).to.equal(405);
+      expect(answer.json(), method).to.deep.equal({ detail: 'Method Not Allowed' });
+      expect(answer.headers['allow'], method).to.include('POST');
+    }
+    for (const path of ['/MCP', '/mcp/']) {
+      const answer = await send(api.url, path, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(toolCall('list_collections', {})) });
+      expect(answer.status, path).to.equal(200);
+    }
+  });
+
+  it('answers a browser\'s CORS preflight with 204 allowing POST and the protocol\'s headers, and any origin', async function () {
+    api = await startReadApiUnderTest();
+    const answer = await send(api.url, '/mcp', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://agent.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, mcp-protocol-version' },
+    });
+    expect(answer.status).to.equal(204);
+    expect(answer.headers['access-control-allow-origin']).to.equal('*');
+    expect(answer.headers['access-control-allow-methods']).to.include('POST');
+    const allowed = String(answer.headers['access-control-allow-headers']).toLowerCase().split(/,\s*/);
+    expect(allowed).to.include.members(['content-type', 'accept', 'mcp-protocol-version']);
+  });
+
+  it('answers malformed JSON-RPC with JSON-RPC errors, never a 5xx, and logs no error', async function () {
+    api = await startReadApiUnderTest();
+    const deep = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+    const cases: { what: string; body: string; code: number; headers?: Record<string, string> }[] = [
+      { what: 'bad JSON', body: '{"jsonrpc":"2.0","id":1,"method":', code: -32700 },
+      { what: 'empty body', body: '', code: -32700 },
+      { what: 'JSON that is no message', body: '42', code: -32700 },
+      { what: 'wrong JSON-RPC version', body: JSON.stringify({ ...toolCall('get_status', {}), jsonrpc: '1.0' }), code: -32700 },
+      { what: 'a batch', body: JSON.stringify([toolCall('get_status', {}, 1), toolCall('verify_serial', { serial: 'AUR-0001' }, 2)]), code: -32600 },
+      { what: 'an empty batch', body: '[]', code: -32600 },
+      { what: 'an unknown method', body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'catalogue/delete', params: {} }), code: -32601 },
+      // The SDK answers params its own schema refuses with -32603 (its request parse fails before any handler runs).
+      { what: 'tools/call without a name', body: JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { arguments: {} } }), code: -32603 },
+      { what: 'params nested deep', body: `{"jsonrpc":"2.0","id":5,"method":"tools/list","params":${deep(7000)}}`, code: -32700 },
+      { what: 'an unknown protocol version', body: JSON.stringify(toolCall('get_status', {})), code: -32000, headers: { 'mcp-protocol-version': '1999-01-01' } },
+    ];
+    for (const { what, body, code, headers } of cases) {
+      expectJsonRpcError(await postMcp(api.url, body, headers ? { headers } : {}), code, what);
+    }
+    const refusedAccept = await postMcp(api.url, toolCall('get_status', {}), { headers: { accept: 'application/json' } });
+    expectJsonRpcError(refusedAccept, -32000, 'no text/event-stream in Accept');
+    expect(refusedAccept.status).to.equal(406);
+    expect(api.errors().map((line) => line.msg)).to.deep.equal([]);
+  });
+
+  it('answers huge and deep arguments inside the body limit with a result, and a body above 16 KiB with the usual 413', async function () {
+    api = await startReadApiUnderTest();
+    const huge = await postMcp(api.url, toolCall('search_catalogue', { search: 'x'.repeat(15_000) }));
+    expect(huge.status).to.equal(200);
+    const hugeResult = huge.json().result;
+    expect(hugeResult.isError).to.equal(true);
+    expect(hugeResult.structuredContent.detail[0]).to.include({ type: 'string_too_long' });
+
+    const nested = `${'['.repeat(7000)}${']'.repeat(7000)}`;
+    const deep = await postMcp(api.url, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"verify_serial","arguments":{"serial":${nested}}}}`);
+    expect(deep.status).to.equal(200);
+    const deepResult = deep.json().result;
+    expect(deepResult.isError).to.equal(true);
+    expect(deepResult.structuredContent.detail[0]).to.include({ type: 'string_type' });
+    expect(JSON.stringify(deepResult.structuredContent)).to.include('[truncated]');
+
+    const tooLarge = await postMcp(api.url, toolCall('search_catalogue', { search: 'x'.repeat(17 * 1024) }));
+    expect(tooLarge.status).to.equal(413);
+    expect(tooLarge.json()).to.deep.equal({ detail: 'Request body too large' });
+    expect(api.errors().map((line) => line.msg)).to.deep.equal([]);
+  });
+
+  it('counts every MCP request against the general per-IP limit, together with the HTTP operations, and refuses with the usual 429', async function () {
+    api = await startReadApiUnderTest({ env: { RATE_LIMIT_PER_MINUTE: '4' } });
+    const first = await postMcp(api.url, toolCall('list_collections', {}));
+    expect(first.status).to.equal(200);
+    for (const name of RATE_HEADERS) expect(first.headers, name).to.have.property(name);
+    expect(first.headers['x-ratelimit-limit']).to.equal('4');
+    expect(first.headers['x-ratelimit-remaining']).to.equal('3');
+    // A notification and a refused message count too: every request, whatever its answer.
+    expect((await postMcp(api.url, { jsonrpc: '2.0', method: 'notifications/initialized' })).status).to.equal(202);
+    expect((await postMcp(api.url, '[]')).status).to.equal(400);
+    expect((await send(api.url, '/api/public/collections')).status).to.equal(200);
+    expectRefused(await postMcp(api.url, toolCall('list_collections', {})), 4, 'fifth request over MCP');
+    expectRefused(await send(api.url, '/api/public/collections'), 4, 'sixth request over HTTP');
+    // Another client has its own count.
+    expect((await postMcp(api.url, toolCall('list_collections', {}), { localAddress: '127.0.0.2' })).status).to.equal(200);
+  });
+
+  it('counts a verify_serial call against the per-IP verification limit as GET /api/public/verify does, and only that tool', async function () {
+    api = await startReadApiUnderTest({ env: { VERIFY_RATE_LIMIT_PER_MINUTE: '2' } });
+    const first = await postMcp(api.url, toolCall('verify_serial', { serial: 'AUR-0001' }));
+    expect(first.status).to.equal(200);
+    expect(first.headers['x-ratelimit-limit'], 'verification answers carry the verification limit').to.equal('2');
+    expect(first.headers['x-ratelimit-remaining']).to.equal('1');
+    // An invalid serial costs a verification too, as over HTTP, where the limit stands before validation.
+    expect((await send(api.url, '/api/public/verify/no!')).status).to.equal(422);
+    expectRefused(await postMcp(api.url, toolCall('verify_serial', { serial: 'AUR-0001' })), 2, 'third verification, over MCP');
+    expectRefused(await send(api.url, '/api/public/verify/AUR-0001'), 2, 'fourth verification, over HTTP');
+    const other = await postMcp(api.url, toolCall('get_watch', { reference: 'RG-100' }));
+    expect(other.status, 'other tools are not verifications').to.equal(200);
+    expect(other.json().result.structuredContent.reference).to.equal('RG-100');
+  });
+
+  it('counts verify_serial calls from every client against the global verification budget', async function () {
+    api = await startReadApiUnderTest({ env: { VERIFY_GLOBAL_RATE_LIMIT_PER_MINUTE: '2' } });
+    expect((await postMcp(api.url, toolCall('verify_serial', { serial: 'AUR-0001' }), { localAddress: '127.0.0.2' })).status).to.equal(200);
+    expect((await send(api.url, '/api/public/verify/AUR-0001', { localAddress: '127.0.0.3' })).status).to.equal(200);
+    expectRefused(await postMcp(api.url, toolCall('verify_serial', { serial: 'AUR-0666' }), { localAddress: '127.0.0.4' }), 2, 'a third client');
+  });
+
+  it('signs an MCP answer on request, verifiable over the contract components with the key of the JWK Set', async function () {
+    api = await startReadApiUnderTest();
+    const answer = await postMcp(api.url, toolCall('verify_serial', { serial: 'AUR-0666', lang: 'fr' }), {
+      headers: { 'accept-signature': 'sig1=("@status" "content-digest");alg="ed25519"' },
+    });
+    expect(answer.status).to.equal(200);
+    expect(answer.json().result.structuredContent.verification_status).to.equal('STOLEN');
+    expect(answer.headers['content-digest']).to.equal(contentDigest(answer.text));
+    const input = readSignatureInput(String(answer.headers['signature-input']));
+    expect(input.identifiers).to.include.members(['"@status"', '"content-type"', '"content-digest"', '"@method";req', '"@path";req', '"@query";req', '"@authority";req']);
+    const values: Record<string, string> = {
+      '"@status"': '200', '"@method";req': 'POST', '"@path";req': '/mcp', '"@query";req': '?', '"@authority";req': new URL(api.url).host,
+    };
+    for (const identifier of input.identifiers) {
+      const name = JSON.parse(identifier.split(';')[0]!) as string;
+      if (!name.startsWith('@')) values[identifier] = String(answer.headers[name]);
+    }
+    const [key] = (await send(api.url, '/.well-known/jwks.json')).json<{ keys: { x: string }[] }>().keys;
+    const base = signatureBase(input.identifiers, values, input.params);
+    expect(verifyBase(base, signatureBytes(String(answer.headers['signature']), input.label), publicKeyFromX(key!.x)), base).to.equal(true);
+  });
+
+  it('answers a tool whose read store fails with a JSON-RPC internal error that names nothing internal, and logs the failure', async function () {
+    const store = createMemoryReadStore();
+    await loadFixtureCatalogue(store);
+    store.get = () => Promise.reject(new Error('connect ECONNREFUSED mongodb://admin:secret@db-7.internal'));
+    api = await startReadApiUnderTest({ readStore: store });
+    const answer = await postMcp(api.url, toolCall('get_watch', { reference: 'RG-100' }));
+    expect(answer.status).to.equal(200);
+    // The SDK writes an McpError's message as `MCP error CODE: message`.
+    expect(answer.json().error).to.deep.equal({ code: -32603, message: 'MCP error -32603: Internal error' });
+    expect(answer.text).not.to.include('secret');
+    expect(api.errors().map((line) => line.msg)).to.deep.equal(['MCP tool call failed']);
+  });
+
+  it('is counted by the request metrics under its own route', async function () {
+    api = await startReadApiUnderTest();
+    await postMcp(api.url, toolCall('get_status', {}));
+    const metrics = await send(api.opsUrl, '/metrics');
+    expect(metrics.text).to.match(/http_requests_total\{[^}]*route="\/mcp"[^}]*status="200"[^}]*\} 1/);
+  });
+});
