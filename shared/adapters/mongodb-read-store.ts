@@ -48,6 +48,7 @@ export async function createMongoReadStore(url: string, dbName: string): Promise
   const client = new MongoClient(url, { serverSelectionTimeoutMS: 5_000, connectTimeoutMS: 5_000 });
   await client.connect();
   const db = client.db(dbName);
+  const serialized = (await isFerretDb(db)) ? serializer(`${url} ${dbName}`) : <T>(work: () => Promise<T>) => work();
   const control = db.collection<ControlDoc>('checkpoints');
   const physical = (collection: ProjectedCollection, generation: number) => db.collection<Stored>(generationName(collection, generation));
 
@@ -82,7 +83,7 @@ export async function createMongoReadStore(url: string, dbName: string): Promise
       // checkpoint that would follow it is refused (its lease was taken by the rebuild).
       const live = liveGenerationOf(await readPointer(), collection);
       if (number < live) throw new StaleGenerationError(collection, number, live);
-      await write(physical(collection, number), ops);
+      await serialized(() => write(physical(collection, number), ops));
     },
   });
   const notLive = async (collection: ProjectedCollection, number: number): Promise<void> => {
@@ -116,8 +117,10 @@ export async function createMongoReadStore(url: string, dbName: string): Promise
     readControl: () => control.find({}).toArray(),
     setControl: async (doc, condition, insertIfAbsent) => {
       assertSafeFilter(condition);
+      // This process sees its own switch at once; others within POINTER_TTL_MS.
+      if (doc._id === GENERATIONS_ID) cached = undefined;
       try {
-        const result = await control.replaceOne({ ...condition, _id: doc._id } as MongoFilter<ControlDoc>, doc, { upsert: insertIfAbsent });
+        const result = await serialized(() => control.replaceOne({ ...condition, _id: doc._id } as MongoFilter<ControlDoc>, doc, { upsert: insertIfAbsent }));
         return result.matchedCount + result.upsertedCount === 1;
       } catch (error) {
         // Upserting where a document that does not match is stored: the condition failed.
@@ -129,6 +132,29 @@ export async function createMongoReadStore(url: string, dbName: string): Promise
       await db.command({ ping: 1 });
     },
     close: () => client.close(),
+  };
+}
+
+/**
+ * FerretDB 1.24 applies an update as a read, then a write outside any transaction (FerretDB#3040): two conditional
+ * writes racing on one document may both match. MongoDB updates one document atomically. On FerretDB this
+ * process's conditional writes to one database therefore run one at a time; across processes the guarantee is
+ * MongoDB's only (README, FerretDB differences).
+ */
+async function isFerretDb(db: ReturnType<MongoClient['db']>): Promise<boolean> {
+  const info = await db.admin().command({ buildInfo: 1 });
+  return typeof info['ferretdbVersion'] === 'string';
+}
+
+const queues = new Map<string, Promise<unknown>>();
+
+function serializer(key: string): <T>(work: () => Promise<T>) => Promise<T> {
+  return <T>(work: () => Promise<T>): Promise<T> => {
+    const run = (queues.get(key) ?? Promise.resolve()).then(work, work);
+    const settled = run.catch(() => undefined);
+    queues.set(key, settled);
+    void settled.then(() => { if (queues.get(key) === settled) queues.delete(key); });
+    return run;
   };
 }
 

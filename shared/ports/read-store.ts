@@ -40,9 +40,10 @@ export type ProjectedCollection = Exclude<ReadCollection, 'checkpoints'>;
  * the same or a later position, so a replayed or duplicated write changes nothing (it is skipped, not refused).
  *
  * With `expected` it is a compare-and-set on what the writer read: the stored document or tombstone must be at
- * exactly that position (`null`: nothing stored under that id), or the bulk stops there with a
- * `WriteConflictError` (the writes before it stay applied). A writer whose read went stale (another one wrote
- * since) thus never overwrites a newer state with one built on an older.
+ * exactly that position (`null`: nothing stored under that id), or that write does not land and the bulk fails
+ * with a `WriteConflictError` (the writes before it stay applied; later ones may land too, each only on the
+ * position it expected). A writer whose read went stale (another one wrote since) thus never overwrites a newer
+ * state with one built on an older; it reads again.
  */
 export type WriteOp<D extends StoredDoc = StoredDoc> =
   | { put: D; expected?: number | null }
