@@ -114,7 +114,7 @@ export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
     await options.beforeSwitch?.();
     const replaced = await switchGenerations(readStore, built.map(({ projection }) => projection.collection), generation);
     await releaseAll(leases);
-    for (const [collection, previous] of replaced) await readStore.dropGeneration(collection, previous);
+    await Promise.all([...replaced].map(([collection, previous]) => readStore.dropGeneration(collection, previous)));
     return { projections: projections.map((p) => p.name), position, events, seconds: (performance.now() - started) / 1000, generation };
   } catch (error) {
     await releaseAll(leases);
