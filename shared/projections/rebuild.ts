@@ -112,6 +112,9 @@ export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
     });
     for (const lease of leases) await lease.saveCheckpoint(position, generation);
     await options.beforeSwitch?.();
+    // Still the owner of every projection right before the switch: a worker that took over an expired lease could
+    // have moved the live generation past this one, which readers must never be switched back from.
+    for (const lease of leases) await lease.ensure(true);
     const replaced = await switchGenerations(readStore, built.map(({ projection }) => projection.collection), generation);
     await releaseAll(leases);
     await Promise.all([...replaced].map(([collection, previous]) => readStore.dropGeneration(collection, previous)));

@@ -11,9 +11,9 @@ import { createInlineJobQueue } from '../../shared/adapters/inline-job-queue.ts'
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
-import type { GenerationStore, ReadStore } from '../../shared/ports/read-store.ts';
+import { FIRST_GENERATION, type GenerationStore, type ReadStore } from '../../shared/ports/read-store.ts';
 import { createProjector, type Projector } from '../../projector/runner.ts';
-import type { LeaseClock } from '../../shared/projections/lease.ts';
+import { LeaseLostError, type LeaseClock } from '../../shared/projections/lease.ts';
 import { readProjectionStates } from '../../shared/projections/projection-states.ts';
 import { rebuild } from '../../shared/projections/rebuild.ts';
 import { serialsProjection } from '../../shared/projections/serials.projection.ts';
@@ -161,6 +161,24 @@ describe('projector fencing and healing', () => {
     await make(readStore).catchUp();
     const [after] = await readProjectionStates(readStore);
     expect(after).to.include({ generation: result.generation, position: head });
+    expect((await snapshot(readStore))['serials']).to.deep.equal(await cleanRebuild());
+  });
+
+  it('a rebuild that lost its leases before the switch (paused past them while a worker moved on) does not switch readers back', async () => {
+    await appendAll(eventStore, serials(4));
+    await make(readStore).catchUp();
+    let head = 0;
+    const failure = await rebuild({
+      eventStore, readStore, projections: [serialsProjection], clock, leaseTtlMs: TTL,
+      beforeSwitch: async () => {
+        head = await appendAll(eventStore, stolen(2));
+        clock.now += TTL + 1;
+        await make(readStore).catchUp();
+      },
+    }).then(() => undefined, (error: unknown) => error);
+    expect(failure).to.be.instanceOf(LeaseLostError);
+    const [state] = await readProjectionStates(readStore);
+    expect(state).to.include({ generation: FIRST_GENERATION, position: head });
     expect((await snapshot(readStore))['serials']).to.deep.equal(await cleanRebuild());
   });
 
