@@ -1,10 +1,11 @@
 /**
- * Where each projection stands, as every process reads it from the read store: its generation, the position it
- * has applied up to, and whether it is parked on an event it cannot apply. Read over the `checkpoints` collection
- * for now (one generation, 0; a failed checkpoint is parked at its position, with its error as the reason).
+ * What every process can know of each projection, from the control documents in one read: its live generation,
+ * the position applied there, and whether it is parked on an event it cannot apply (where, and why). Polled often
+ * by every API process (the read-model clock), so it is one small query.
  */
-import type { ReadStore } from '../ports/read-store.ts';
-import type { CheckpointDoc } from '../read-models/documents.ts';
+import { liveGenerationOf, type ReadStore } from '../ports/read-store.ts';
+import { checkpointId, generationsOf, readControlDocs, type CheckpointState } from './control-docs.ts';
+import { PROJECTIONS } from './index.ts';
 
 export interface ProjectionState {
   name: string;
@@ -15,14 +16,15 @@ export interface ProjectionState {
   updated_at: string | null;
 }
 
+/** The projections that have a checkpoint in their live generation (one that never ran has none yet). */
 export async function readProjectionStates(store: ReadStore): Promise<ProjectionState[]> {
-  const checkpoints = await store.find<CheckpointDoc>('checkpoints', {});
-  return checkpoints.map((checkpoint) => ({
-    name: checkpoint._id,
-    generation: 0,
-    position: checkpoint.position,
-    status: checkpoint.status === 'failed' ? 'parked' : 'running',
-    parked: checkpoint.status === 'failed' ? { position: checkpoint.position, reason: checkpoint.error ?? '' } : null,
-    updated_at: checkpoint.updated_at,
-  }));
+  const docs = await readControlDocs(store);
+  const pointer = generationsOf(docs);
+  return PROJECTIONS.flatMap((projection) => {
+    const generation = liveGenerationOf(pointer, projection.collection);
+    const checkpoint = docs.get(checkpointId(projection.name, generation)) as CheckpointState | undefined;
+    if (!checkpoint) return [];
+    const { position, status, parked, updated_at } = checkpoint;
+    return [{ name: projection.name, generation, position, status, parked, updated_at }];
+  });
 }

@@ -6,14 +6,15 @@
  */
 import { expect } from 'chai';
 import type { SerialDoc, WatchDoc } from '../../shared/read-models/documents.ts';
-import { resetOps } from '../../shared/projections/checkpoints.ts';
 import type { ProjectionState } from '../../shared/projections/projection-states.ts';
 import { startReadModelClock, type PolledReadModelClock } from '../../shared/public-api/read-model-clock.ts';
 import { send } from '../support/http.ts';
 import { checkpoint, putAll, SERIALS } from './support/catalogue-fixture.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 
-const failed = (name: string, position: number, error: string) => ({ ...checkpoint(name, position), status: 'failed' as const, error });
+/** A projection parked on the event after `position`: it applied the history up to `position` and stopped there. */
+const parkedAt = (name: string, position: number, reason: string) =>
+  ({ ...checkpoint(name, position), status: 'parked' as const, parked: { position: position + 1, reason } });
 
 describe('answers no older than the data they read (issue 20, case 4)', () => {
   let app: TestApp;
@@ -28,7 +29,7 @@ describe('answers no older than the data they read (issue 20, case 4)', () => {
 
   it('answers STOLEN once the serials projection has applied a theft report, while the watches projection is stuck', async () => {
     // The watches projection stopped on an event it cannot apply, at the position the serials projection stands.
-    await app.store.write('checkpoints', resetOps(failed('watches', 40, 'event 41 (WatchRepriced): boom')));
+    await putAll(app.store, 'checkpoints', [parkedAt('watches', 40, 'event 41 (WatchRepriced): boom')]);
     await app.clock.refresh();
     const path = '/api/public/verify/AUR-0001';
     expect((await send(app.url, path)).json().verification_status).to.equal('AUTHENTIC');
@@ -94,8 +95,7 @@ describe('answers no older than the data they read (issue 20, case 4)', () => {
     const status = await send(app.url, '/api/public/status');
     expect(status.json().read_model.position).to.equal(40);
 
-    await app.store.write('checkpoints', resetOps(checkpoint('watches', 20)));
-    await app.store.write('checkpoints', resetOps(checkpoint('serials', 20)));
+    await putAll(app.store, 'checkpoints', [checkpoint('watches', 20), checkpoint('serials', 20)]);
     await app.clock.refresh();
 
     const after = await send(app.url, path);
@@ -129,9 +129,9 @@ describe('a generation switch as the API serves it (issue 20, case 4)', () => {
 
   const setPrice = async (reference: string, priceCents: number, position: number) => {
     const docs = await app.store.find<WatchDoc>('watches', { reference });
-    // A rebuilt generation may hold a document at a lower position than the live one held: set it whatever.
-    await app.store.write('watches', docs.map((doc) => ({ delete: { _id: doc._id, position: Number.MAX_SAFE_INTEGER } })));
-    await app.store.write('watches', docs.map((doc) => ({ put: { ...doc, price_cents: priceCents, position } })));
+    // A rebuilt generation may hold a document at a lower position than the live one held: set it whatever,
+    // by compare-and-set on what was read.
+    await app.store.write('watches', docs.map((doc) => ({ put: { ...doc, price_cents: priceCents, position }, expected: doc.position })));
   };
   const detail = '/api/public/catalogue/RG-100';
   const servedPosition = async () => (await send(app.url, '/api/public/status')).json().read_model.position as number;

@@ -5,10 +5,9 @@
  */
 import { expect } from 'chai';
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
-import { resetOps } from '../../shared/projections/checkpoints.ts';
 import { send } from '../support/http.ts';
 import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';
-import { checkpoint, loadFixtureCatalogue } from './support/catalogue-fixture.ts';
+import { checkpoint, loadFixtureCatalogue, putAll } from './support/catalogue-fixture.ts';
 
 describe('parked projections on readiness, status and metrics (issue 20)', () => {
   let api: ReadApiUnderTest | undefined;
@@ -21,7 +20,9 @@ describe('parked projections on readiness, status and metrics (issue 20)', () =>
     const store = createMemoryReadStore();
     await loadFixtureCatalogue(store);
     const reason = 'event 41 (WatchRepriced): price must be positive';
-    await store.write('checkpoints', resetOps({ ...checkpoint('watches', 41), status: 'failed', error: reason }));
+    // Applied the history up to 40, stopped on the event at 41.
+    const parked = { ...checkpoint('watches', 40), status: 'parked' as const, parked: { position: 41, reason } };
+    await putAll(store, 'checkpoints', [parked]);
     api = await startReadApiUnderTest({ readStore: store });
 
     const ready = await send(api.opsUrl, '/readyz');
