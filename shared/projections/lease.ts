@@ -4,7 +4,9 @@
  * under an older token is refused. Before each bulk the owner checks its lease against its own monotonic clock and
  * renews it (conditional on its token) well before expiry: a worker paused past its lease (SIGSTOP, a long busy
  * event loop) finds out when it resumes and writes nothing more. Documents are guarded by compare-and-set on the
- * positions read (see batch.ts), so a stale owner's in-flight bulk cannot overwrite a newer state either.
+ * positions read (see batch.ts), so a stale owner's in-flight bulk cannot overwrite a newer state either; they carry
+ * no token: a stale bulk lands only on documents nobody changed since its read, where it is the same fold of the
+ * same events the new owner would write, and its checkpoint is refused.
  */
 import { liveGenerationOf, type ProjectedCollection, type ReadStore } from '../ports/read-store.ts';
 import {
