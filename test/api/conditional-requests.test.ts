@@ -51,7 +51,7 @@ describe('conditional requests and the answer cache', () => {
 
   it('never answers 304 to an error answer, nor tags it', async () => {
     const { url } = await start();
-    for (const headers of [{ 'if-none-match': '*' }, {}]) {
+    for (const headers of [{ 'if-none-match': '*' }, {}] as Record<string, string>[]) {
       const missing = await send(url, '/api/public/catalogue/NOPE-1', { headers });
       expect(missing.status).to.equal(404);
       expect(missing.json()).to.deep.equal({ detail: 'Watch not found' });
