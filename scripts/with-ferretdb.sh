@@ -6,7 +6,7 @@
 # - FerretDB is built once per machine from the Go module proxy and kept outside the repository
 #   ($WATCHCAT_CACHE, default ~/.cache/watchcat); later runs skip the build.
 # - No FerretDB binary and no Go toolchain: the command runs without MONGODB_URL and each MongoDB suite prints
-#   what it skipped.
+#   what it skipped; under CI=true, which promises the MongoDB legs, it fails at once instead, saying why.
 # FerretDB listens on a free loopback port, keeps its SQLite files in a fresh directory, sends no telemetry, and
 # is stopped (its directory removed) when the command ends, whatever the outcome.
 set -euo pipefail
@@ -27,6 +27,10 @@ go_tool="$(command -v go || true)"
 
 if [ ! -x "$ferretdb" ]; then
   if [ -z "$go_tool" ]; then
+    if [ "${CI:-}" = true ]; then
+      echo "with-ferretdb: CI=true and the MongoDB legs cannot run: no FerretDB at $ferretdb and no Go toolchain to build it" >&2
+      exit 1
+    fi
     echo "with-ferretdb: no FerretDB at $ferretdb and no Go toolchain to build it:"
     echo "with-ferretdb: the MongoDB legs are SKIPPED (each MongoDB suite says so below)"
     exec "$@"

@@ -28,14 +28,18 @@ describe('the read API server (public port + operations port)', () => {
     const ready = await send(opsUrl, '/readyz');
     expect(ready.status).to.equal(200);
 
-    // A slow store keeps one request in flight while the server closes.
+    // A slow store keeps one request in flight while the server closes; the close starts once the request has
+    // reached the store (not after a guessed 20 ms, which a loaded machine can outlast before the request arrives).
     const get = store.get.bind(store);
+    let reachedStore: () => void = () => {};
+    const inStore = new Promise<void>((resolve) => { reachedStore = resolve; });
     store.get = (async (collection: never, id: string) => {
+      reachedStore();
       await new Promise((resolve) => setTimeout(resolve, 100));
       return get(collection, id);
     }) as typeof store.get;
     const inFlight = send(publicUrl, '/api/public/verify/AUR-0001');
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await inStore;
     await api.close();
     expect((await inFlight).json().verification_status).to.equal('AUTHENTIC');
     let refused = false;

@@ -8,6 +8,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { chromium, type Browser } from 'playwright-core';
+import { cannotRun, registerLegSuite } from '../support/legs.ts';
 import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -26,14 +27,12 @@ const CONTRACT_OPERATIONS = [
 
 describe('/docs in a real browser (chromium)', function () {
   this.timeout(120_000);
+  registerLegSuite('browser', this);
   let api: ReadApiUnderTest;
   let browser: Browser;
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) {
-      console.log(`      skipped: no chromium at ${CHROMIUM} (.ci/run installs Debian's chromium; CHROMIUM_PATH names another)`);
-      this.skip();
-    }
+    if (!existsSync(CHROMIUM)) cannotRun(this, 'browser', `no chromium at ${CHROMIUM} (.ci/run installs Debian's chromium; CHROMIUM_PATH names another)`);
     api = await startReadApiUnderTest();
     // The flags keep a root, headless chromium from reaching out to Google's services on its own.
     browser = await chromium.launch({

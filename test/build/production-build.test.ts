@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
+import { registerLegSuite } from '../support/legs.ts';
 import { freePort } from '../support/redis-server.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -27,6 +28,7 @@ function filesUnder(dir: string): string[] {
 
 describe('production build: compiled JavaScript under plain node', function () {
   this.timeout(120_000);
+  registerLegSuite('build', this);
   let dataDir: string;
   let server: ChildProcess | undefined;
 

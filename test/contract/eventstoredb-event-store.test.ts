@@ -1,14 +1,14 @@
 import { openEventStoreDbEventStore } from '../../shared/adapters/eventstoredb-event-store.ts';
+import { cannotRun, registerLegSuite } from '../support/legs.ts';
 import { eventStoreContract } from './event-store.contract.ts';
 
 const url = process.env.EVENTSTORE_URL;
 
 describe('EventStoreDB event store', function () {
+  registerLegSuite('EventStoreDB', this);
+  // The one leg CI may skip: no EventStoreDB server can be had on its machine.
   before(function () {
-    if (!url) {
-      console.log('    EventStoreDB leg skipped: EVENTSTORE_URL is not set (no EventStoreDB server on this machine)');
-      this.skip();
-    }
+    if (!url) cannotRun(this, 'EventStoreDB', 'EVENTSTORE_URL is not set (no EventStoreDB server on this machine)');
   });
 
   // Every test uses fresh streams, so one shared server serves them all.

@@ -1,11 +1,12 @@
 /**
  * The MongoDB legs of the suite: suites that run only when MONGODB_URL is set (a real MongoDB, or the FerretDB
- * that `npm run test:mongo` and `.ci/run` start). Without it each leg is one pending test that says what it skipped.
- * Every leg gets fresh database names, dropped after it, so legs and runs sharing one server never collide. The
- * suites are recorded so that the root hook (mongodb-report.ts) can count the MongoDB tests that ran.
+ * that `npm run test:mongo` and `.ci/run` start). Without it each leg is one test that says what it skipped, or,
+ * under CI=true, fails saying so (legs.ts). Every leg gets fresh database names, dropped after it, so legs and runs
+ * sharing one server never collide. The suites are recorded so that the root hook (leg-report.ts) counts them.
  */
 import { randomUUID } from 'node:crypto';
 import { MongoClient } from 'mongodb';
+import { cannotRun, registerLegSuite } from './legs.ts';
 
 export const mongoUrl: string | undefined = process.env['MONGODB_URL'] || undefined;
 
@@ -30,9 +31,6 @@ export interface MongoLeg {
   /** Skips the running test when the server is FerretDB, which lacks `feature`, printing why. */
   requires(context: Mocha.Context, feature: FerretDbGap): Promise<void>;
 }
-
-/** Suites declared through `describeMongo`. */
-export const mongoSuites: Mocha.Suite[] = [];
 
 let engine: Promise<MongoEngine> | undefined;
 
@@ -69,11 +67,10 @@ export function describeMongo(title: string, what: string, body: (this: Mocha.Su
   if (!url) {
     const suite = describe(title, function () {
       it(`runs when MONGODB_URL is set (${what})`, function () {
-        console.log(`      skipped: MONGODB_URL is not set, so ${what} does not run`);
-        this.skip();
+        cannotRun(this, 'MongoDB', `MONGODB_URL is not set, so ${what} does not run`, 'MONGODB_URL is not set (npm run test:mongo runs them)');
       });
     });
-    mongoSuites.push(suite);
+    registerLegSuite('MongoDB', suite);
     return;
   }
   const databases: string[] = [];
@@ -96,5 +93,5 @@ export function describeMongo(title: string, what: string, body: (this: Mocha.Su
     after(() => dropDatabases(url, databases.splice(0)));
     body.call(this, leg);
   });
-  mongoSuites.push(suite);
+  registerLegSuite('MongoDB', suite);
 }

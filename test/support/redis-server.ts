@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
+import { callingTestFile, registerLegFile } from './legs.ts';
 
 export interface TestRedis {
   url: string;
@@ -32,7 +33,8 @@ export async function freePort(): Promise<number> {
   });
 }
 
-async function waitUntilReady(port: number): Promise<void> {
+/** Polls until the server answers; `failure` tells of a server that will never answer (it could not be started). */
+async function waitUntilReady(port: number, failure: () => Error | undefined): Promise<void> {
   const deadline = Date.now() + 10_000;
   for (;;) {
     const client = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
@@ -42,6 +44,8 @@ async function waitUntilReady(port: number): Promise<void> {
       await client.ping();
       return;
     } catch (error) {
+      const cause = failure();
+      if (cause) throw cause;
       if (Date.now() > deadline) throw new Error(`redis-server on port ${port} did not start: ${String(error)}`);
       await sleep(50);
     } finally {
@@ -50,14 +54,23 @@ async function waitUntilReady(port: number): Promise<void> {
   }
 }
 
+/** Starts one; a machine without `redis-server` fails the test (every run, CI's included, needs Redis), saying so. */
 export async function startTestRedis(): Promise<TestRedis> {
+  const file = callingTestFile();
   const port = await freePort();
   let child: ChildProcess | undefined;
   const start = async () => {
-    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    const spawned = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
       stdio: 'ignore',
     });
-    await waitUntilReady(port);
+    child = spawned;
+    let failure: Error | undefined;
+    spawned.once('error', (error: NodeJS.ErrnoException) => {
+      failure = new Error(error.code === 'ENOENT'
+        ? 'the Redis leg cannot run: redis-server is not on PATH (.ci/run installs it from Debian)'
+        : `redis-server could not be started: ${error.message}`);
+    });
+    await waitUntilReady(port, () => failure);
   };
   const stop = async (hard = false) => {
     const running = child;
@@ -68,6 +81,7 @@ export async function startTestRedis(): Promise<TestRedis> {
     await exited;
   };
   await start();
+  registerLegFile('Redis', file);
   return {
     url: `redis://127.0.0.1:${port}`, port, stop, start,
     pause: () => { child?.kill('SIGSTOP'); },
