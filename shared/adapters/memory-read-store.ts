@@ -9,22 +9,17 @@
  */
 import type { FindOptions, Filter, ReadStore, RebuildTarget, StoredDoc, WriteOp } from '../ports/read-store.ts';
 import type { ReadCollection } from '../read-models/documents.ts';
+import { LOOKUP_FIELDS, multikeyFields } from '../read-models/indexes.ts';
 import { DocTable } from './memory-read-store/doc-table.ts';
 
-/** Fields with an equality index per collection: the keys the read API and the projector filter on. */
-const INDEXED_FIELDS: Record<ReadCollection, readonly string[]> = {
-  watches: ['lang', 'collection.code', 'reference'],
-  collections: ['lang'],
-  configurators: ['lang'],
-  serials: [],
-  checkpoints: [],
-};
+/** A table with the lookups of the collection's declared indexes (shared/read-models/indexes.ts). */
+const newTable = (collection: ReadCollection) => new DocTable(LOOKUP_FIELDS[collection], multikeyFields(collection));
 
 export function createMemoryReadStore(): ReadStore {
   const tables = new Map<ReadCollection, DocTable>();
   const tableOf = (collection: ReadCollection): DocTable => {
     let table = tables.get(collection);
-    if (!table) tables.set(collection, (table = new DocTable(INDEXED_FIELDS[collection])));
+    if (!table) tables.set(collection, (table = newTable(collection)));
     return table;
   };
 
@@ -35,7 +30,7 @@ export function createMemoryReadStore(): ReadStore {
     get: async <D extends StoredDoc>(collection: ReadCollection, id: string) => tableOf(collection).get(id) as D | null,
     getMany: async <D extends StoredDoc>(collection: ReadCollection, ids: string[]) => getMany(tableOf(collection), ids) as D[],
     write: async (collection, ops) => tableOf(collection).write(ops),
-    beginRebuild: async (collection) => rebuildTarget(new DocTable(INDEXED_FIELDS[collection]), (table) => {
+    beginRebuild: async (collection) => rebuildTarget(newTable(collection), (table) => {
       tables.set(collection, table);
     }),
     ping: async () => {},

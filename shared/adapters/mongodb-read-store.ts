@@ -5,27 +5,13 @@
  * not a failure. A rebuild writes to a fresh collection and `renameCollection` (atomic, `dropTarget`) swaps it in.
  */
 import {
-  MongoBulkWriteError, MongoClient, type AnyBulkWriteOperation, type Collection, type Db, type IndexDescription,
+  MongoBulkWriteError, MongoClient, type AnyBulkWriteOperation, type Collection, type Db,
   type Filter as MongoFilter, type Sort as MongoSort,
 } from 'mongodb';
 import type { FindOptions, Filter, ReadStore, RebuildTarget, StoredDoc, WriteOp } from '../ports/read-store.ts';
 import type { ReadCollection } from '../read-models/documents.ts';
+import { READ_INDEXES } from '../read-models/indexes.ts';
 import { assertSafeFilter } from '../query/filter-guard.ts';
-
-/** One index per query the read API and the projector make (ESR order: equality, sort, range). */
-const INDEXES: Record<ReadCollection, IndexDescription[]> = {
-  watches: [
-    { key: { lang: 1, sort_name: 1, reference: 1 } },
-    { key: { lang: 1, price_cents: 1, reference: 1 } },
-    { key: { lang: 1, sort_collection: 1, sort_name: 1, reference: 1 } },
-    { key: { lang: 1, 'collection.code': 1 } },
-    { key: { lang: 1, reference: 1 } },
-  ],
-  collections: [{ key: { lang: 1, sort_name: 1 } }],
-  configurators: [],
-  serials: [],
-  checkpoints: [],
-};
 
 const DUPLICATE_KEY = 11000;
 
@@ -34,7 +20,7 @@ export async function createMongoReadStore(url: string, dbName: string): Promise
   await client.connect();
   const db = client.db(dbName);
   const live = (name: ReadCollection) => db.collection<StoredDoc>(name);
-  await Promise.all((Object.keys(INDEXES) as ReadCollection[]).map((name) => ensureIndexes(live(name), name)));
+  await Promise.all((Object.keys(READ_INDEXES) as ReadCollection[]).map((name) => ensureIndexes(live(name), name)));
 
   return {
     find: <D extends StoredDoc>(name: ReadCollection, filter: Filter, options?: FindOptions) =>
@@ -60,7 +46,7 @@ export async function createMongoReadStore(url: string, dbName: string): Promise
  * the first).
  */
 async function ensureIndexes(collection: Collection<StoredDoc>, name: ReadCollection): Promise<void> {
-  for (const index of INDEXES[name]) await collection.createIndexes([index]);
+  for (const { key } of READ_INDEXES[name]) await collection.createIndexes([{ key }]);
 }
 
 async function find<D extends StoredDoc>(collection: Collection<StoredDoc>, filter: Filter, options: FindOptions = {}): Promise<D[]> {

@@ -41,6 +41,8 @@ export const WatchDoc = Type.Object({
   sort_collection: Type.String(),
   /** Folded name, reference and description, searched as a literal substring. */
   search_text: Type.String(),
+  /** The grams of `search_text` (shared/text/grams.ts): what the search index holds. */
+  search_grams: Type.Array(Type.String()),
   position: Type.Integer(),
 });
 export type WatchDoc = Type.Static<typeof WatchDoc>;

@@ -70,8 +70,14 @@ export function watchDoc(seed: WatchSeed, lang: Language): WatchDoc {
     sort_name: foldKey(seed.name[lang]),
     sort_collection: foldKey(collection.name[lang]),
     search_text: foldKey(`${seed.name[lang]} ${seed.reference} ${description}`),
+    search_grams: gramsOf(foldKey(`${seed.name[lang]} ${seed.reference} ${description}`)),
     position: 10,
   };
+}
+
+/** The three characters from each position on (fewer at the end): the trigrams, the last bigram, the last character. */
+function gramsOf(text: string): string[] {
+  return [...new Set([...text].map((_char, at, chars) => chars.slice(at, at + 3).join('')))];
 }
 
 function collectionDoc(code: string, lang: Language): CollectionDoc {
