@@ -7,8 +7,8 @@
 import type { ReadCollection } from './documents.ts';
 
 export interface ReadIndex {
-  /** Fields in order, each ascending (a descending sort walks the index backwards). */
-  key: Readonly<Record<string, 1>>;
+  /** Fields in order with their direction; an index walked backwards serves the sort with every direction reversed. */
+  key: Readonly<Record<string, 1 | -1>>;
   /** The field holds an array and every element is a key (the search grams, the members of a configurator). */
   multikey?: string;
 }
@@ -18,6 +18,8 @@ export const READ_INDEXES: Readonly<Record<ReadCollection, readonly ReadIndex[]>
     // The catalogue's four orders, every page of a language.
     { key: { lang: 1, sort_name: 1, reference: 1 } },
     { key: { lang: 1, price_cents: 1, reference: 1 } },
+    // Dearest first, ties still by reference ascending: not the reverse of the one above.
+    { key: { lang: 1, price_cents: -1, reference: 1 } },
     { key: { lang: 1, sort_collection: 1, sort_name: 1, reference: 1 } },
     // A collection's watches: the catalogue's `collection` filter, and a collection rename in the projection.
     { key: { 'collection.code': 1, lang: 1, sort_name: 1, reference: 1 } },
