@@ -50,7 +50,7 @@ log(`watchcat benchmarks (${quick ? 'quick' : 'full'}) on ${machine.cpus} x ${ma
 
 if (boundedOnly) {
   // The bounded-work section alone: in process, no Redis, no load generator.
-  const bounded = await benchBoundedWork(SETTINGS.bounded);
+  const bounded = await benchBoundedWork(SETTINGS.bounded, (figures) => log(JSON.stringify(figures)));
   log(boundedTable(bounded));
   log(JSON.stringify({ quick, machine, bounded }));
   process.exit(0);

@@ -39,7 +39,8 @@ export interface BoundedResult { sizes: BoundedFigures[]; search_growth: number;
 const SEARCHES = ['lumiere', 'or', 'bw-01', 'édition', 'chronograph', 'zzqx'];
 const BATCH = 5_000;
 
-export async function benchBoundedWork(settings: BoundedSettings): Promise<BoundedResult> {
+/** `onSize` hears each size's figures as soon as they are measured (the largest size takes minutes to build). */
+export async function benchBoundedWork(settings: BoundedSettings, onSize?: (figures: BoundedFigures) => void): Promise<BoundedResult> {
   const demo = await demoEvents();
   const sizes: BoundedFigures[] = [];
   for (const size of settings.watches) {
@@ -47,6 +48,7 @@ export async function benchBoundedWork(settings: BoundedSettings): Promise<Bound
     const { references, position } = await projectCatalogue(store, demo, size);
     const figures = await measure(store, references, position, settings);
     sizes.push({ size, ...figures });
+    onSize?.(sizes.at(-1)!);
     await store.close();
   }
   const first = sizes[0]!;
