@@ -47,7 +47,7 @@ export const READ_INDEXES: Readonly<Record<ReadCollection, readonly ReadIndex[]>
 export const LOOKUP_FIELDS: Readonly<Record<ReadCollection, readonly string[]>> = {
   watches: ['lang', 'collection.code', 'search_grams'],
   collections: ['lang', 'member_of'],
-  configurators: ['lang'],
+  configurators: [],
   serials: ['reference'],
   checkpoints: [],
 };

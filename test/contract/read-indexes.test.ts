@@ -29,7 +29,7 @@ import { verifyOperation } from '../../shared/public-api/operations/verify.opera
 import { watchDetailOperation } from '../../shared/public-api/operations/watch-detail.operation.ts';
 import { compileRequestValidator, type RawRequest } from '../../shared/public-api/validation/request-validator.ts';
 import type { ReadCollection } from '../../shared/read-models/documents.ts';
-import { READ_INDEXES } from '../../shared/read-models/indexes.ts';
+import { LOOKUP_FIELDS, READ_INDEXES } from '../../shared/read-models/indexes.ts';
 import { loadFixtureCatalogue } from '../api/support/catalogue-fixture.ts';
 import { servingIndex } from '../support/index-rule.ts';
 import { describeMongo } from '../support/mongodb-leg.ts';
@@ -143,6 +143,13 @@ describe('read indexes: every query of the read API and the projections is serve
     const fields = new Set(queries.flatMap((query) => Object.keys(query.filter).map((field) => `${query.collection}.${field}`)));
     for (const field of ['watches.search_grams', 'watches.collection.code', 'serials.reference', 'collections.member_of']) {
       expect([...fields], 'fields queried').to.include(field);
+    }
+  });
+
+  it('has the in-memory store look documents up by fields the declared indexes lead with', () => {
+    for (const [collection, fields] of Object.entries(LOOKUP_FIELDS) as [ReadCollection, readonly string[]][]) {
+      const indexed = READ_INDEXES[collection].flatMap((index) => Object.keys(index.key));
+      for (const field of fields) expect(indexed, `${collection}.${field}`).to.include(field);
     }
   });
 
