@@ -1,6 +1,7 @@
 /**
  * One generation of one read collection in memory: documents by `_id` (O(1) `get`), simple secondary indexes by
- * field value for the equality keys the read API filters on, the position rule of the port's writes, and the
+ * field value for the equality keys the read API filters on (by each element for a multikey field such as the
+ * search grams, narrowing `$all` and prefix conditions too), the position rule of the port's writes, and the
  * answers of recent queries until the next write. Stored documents are private deep-frozen copies, so they are
  * handed out as they are and no reader can change them.
  *
