@@ -1,14 +1,16 @@
 /**
- * `npm run bench [-- --quick] [-- --read-api | --mcp]`: every benchmark of issue 5 in one run. Prints a table per
- * section, then, as its last line, one JSON object with every figure. `--quick` shrinks rounds and sizes to finish
- * within two minutes; `--read-api` runs the read API section alone (its table, its goals, its JSON line); `--mcp`
- * the MCP section alone (issue 24: a tools/call of get_watch against the HTTP detail route).
+ * `npm run bench [-- --quick] [-- --read-api | --mcp | --bounded]`: every benchmark of issue 5 in one run. Prints a
+ * table per section, then, as its last line, one JSON object with every figure. `--quick` shrinks rounds and sizes to
+ * finish within two minutes; `--read-api` runs the read API section alone (its table, its goals, its JSON line); `--mcp`
+ * the MCP section alone (issue 24: a tools/call of get_watch against the HTTP detail route); `--bounded` the
+ * bounded-work section alone (issue 20).
  */
 import { cpus, loadavg, totalmem } from 'node:os';
 import { startTestRedis } from '../test/support/redis-server.ts';
 import { startLoadClient } from './load/load-client.ts';
 import { checkGoals, readApiGoals } from './report/goals.ts';
-import { freshnessTable, goalsTable, mongoTable, projectionTable, readApiTable, scaleTable, writeSideTable } from './report/print.ts';
+import { boundedTable, freshnessTable, goalsTable, mongoTable, projectionTable, readApiTable, scaleTable, writeSideTable } from './report/print.ts';
+import { benchBoundedWork } from './sections/bounded-work.bench.ts';
 import { benchMcp, mcpTable } from './sections/mcp.bench.ts';
 import { benchFreshness } from './sections/freshness.bench.ts';
 import { benchMongo } from './sections/mongodb.bench.ts';
@@ -20,6 +22,7 @@ import { benchWriteSide } from './sections/write-side.bench.ts';
 const quick = process.argv.includes('--quick');
 const readApiOnly = process.argv.includes('--read-api');
 const mcpOnly = process.argv.includes('--mcp');
+const boundedOnly = process.argv.includes('--bounded');
 const SETTINGS = quick
   ? {
     readApi: { warmupSeconds: 0.1, roundSeconds: 0.25, rounds: 3, connections: 10 },
@@ -28,6 +31,7 @@ const SETTINGS = quick
     freshness: 150,
     scale: { watches: [100, 1_000, 10_000], serials: [10_000, 100_000], catalogueQueries: 70, verifications: 2_000 },
     mongo: { serials: 300, freshness: 100 },
+    bounded: { watches: [1_000, 10_000], searches: 60, priceChanges: 60 },
   }
   : {
     readApi: { warmupSeconds: 1, roundSeconds: 2, rounds: 5, connections: 10 },
@@ -36,6 +40,7 @@ const SETTINGS = quick
     freshness: 1_000,
     scale: { watches: [100, 1_000, 10_000, 100_000], serials: [10_000, 100_000, 1_000_000], catalogueQueries: 70, verifications: 10_000 },
     mongo: { serials: 1_000, freshness: 500 },
+    bounded: { watches: [1_000, 10_000, 100_000], searches: 120, priceChanges: 120 },
   };
 
 const log = (text: string) => process.stdout.write(`${text}\n`);
@@ -45,6 +50,14 @@ const machine = {
   node: process.version, load_average_at_start: loadavg().map((value) => Math.round(value * 100) / 100),
 };
 log(`watchcat benchmarks (${quick ? 'quick' : 'full'}) on ${machine.cpus} x ${machine.cpu}, Node ${machine.node}, load ${machine.load_average_at_start.join(' ')}`);
+
+if (boundedOnly) {
+  // The bounded-work section alone: in process, no Redis, no load generator.
+  const bounded = await benchBoundedWork(SETTINGS.bounded, (figures) => log(JSON.stringify(figures)));
+  log(boundedTable(bounded));
+  log(JSON.stringify({ quick, machine, bounded }));
+  process.exit(0);
+}
 
 const redis = await startTestRedis();
 const load = startLoadClient();
@@ -70,6 +83,8 @@ try {
     log(freshnessTable(freshness));
     const scale = await benchScale(SETTINGS.scale);
     log(scaleTable(scale));
+    const bounded = await benchBoundedWork(SETTINGS.bounded);
+    log(boundedTable(bounded));
     // The scale mode's own figures need a MongoDB server (npm run test:mongo's FerretDB, or a real one).
     const mongoUrl = process.env['MONGODB_URL'];
     const mongo = mongoUrl ? await benchMongo(SETTINGS.mongo, mongoUrl, redis.url) : undefined;
@@ -80,7 +95,7 @@ try {
     log(`\ndone in ${seconds} s\n`);
     log(JSON.stringify({
       quick, seconds, machine: { ...machine, load_average_at_end: loadAverage() },
-      read_api: readApi, mcp, projection, write_side: writeSide, freshness, scale, mongo, goals,
+      read_api: readApi, mcp, projection, write_side: writeSide, freshness, scale, bounded, mongo, goals,
     }));
   }
 } finally {

@@ -4,6 +4,7 @@ import type { MongoFigures } from '../sections/mongodb.bench.ts';
 import type { ProjectionFigures } from '../sections/projection.bench.ts';
 import type { ReadApiFigures } from '../sections/read-api.bench.ts';
 import type { ScaleFigures, SizeFigures } from '../sections/scale.bench.ts';
+import type { BoundedResult } from '../sections/bounded-work.bench.ts';
 import type { WriteSideFigures } from '../sections/write-side.bench.ts';
 import type { Goal } from './goals.ts';
 import { table } from './table.ts';
@@ -58,6 +59,15 @@ export function scaleTable(figures: ScaleFigures): string {
     ...rows('catalogue, after a write', figures.catalogue_cold), ...rows('catalogue, repeated', figures.catalogue_warm),
     ...rows('verify', figures.verify),
   ]);
+}
+
+export function boundedTable(result: BoundedResult): string {
+  return table('Bounded work: one search, one price change through the watches and collections projections (ms)',
+    ['watches', 'search p50', 'search p99', 'search CPU p50', 'price change p50', 'price change p99', 'price change CPU p50'],
+    result.sizes.map((size) => [
+      size.size, size.search_p50_ms, size.search_p99_ms, size.search_cpu_p50_ms,
+      size.price_change_p50_ms, size.price_change_p99_ms, size.price_change_cpu_p50_ms,
+    ]));
 }
 
 export function mongoTable(figures: MongoFigures): string {

@@ -152,7 +152,7 @@ async function timeOperation(
   return { size, p50_ms: round(quantile(times, 0.5), 3), p99_ms: round(quantile(times, 0.99), 3) };
 }
 
-function operationEnv(readStore: ReadStore): OperationEnv {
+export function operationEnv(readStore: ReadStore): OperationEnv {
   const config = loadConfig({});
   return {
     readStore, config, operations: publicOperations,

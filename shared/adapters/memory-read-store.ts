@@ -13,17 +13,12 @@ import {
 } from '../ports/read-store.ts';
 import type { ReadCollection } from '../read-models/documents.ts';
 import { compileFilter } from '../query/compile-filter.ts';
+import { LOOKUP_FIELDS, multikeyFields } from '../read-models/indexes.ts';
 import { DocTable } from './memory-read-store/doc-table.ts';
 import { deepFreeze } from './memory-read-store/deep-freeze.ts';
 
-/** Fields with an equality index per collection: the keys the read API and the projector filter on. */
-const INDEXED_FIELDS: Record<ReadCollection, readonly string[]> = {
-  watches: ['lang', 'collection.code', 'reference'],
-  collections: ['lang'],
-  configurators: ['lang'],
-  serials: [],
-  checkpoints: [],
-};
+/** A table with the lookups of the collection's declared indexes (shared/read-models/indexes.ts). */
+const newTable = (collection: ReadCollection) => new DocTable(LOOKUP_FIELDS[collection], multikeyFields(collection));
 
 export function createMemoryReadStore(): ReadStore {
   const tables = new Map<string, DocTable>();
@@ -32,7 +27,7 @@ export function createMemoryReadStore(): ReadStore {
   const tableOf = (collection: ProjectedCollection, generation: number): DocTable => {
     const name = generationName(collection, generation);
     let table = tables.get(name);
-    if (!table) tables.set(name, (table = new DocTable(INDEXED_FIELDS[collection])));
+    if (!table) tables.set(name, (table = newTable(collection)));
     return table;
   };
   const liveTable = (collection: ReadCollection): DocTable | undefined =>

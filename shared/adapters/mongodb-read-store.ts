@@ -7,7 +7,7 @@
  * and a miss is a `WriteConflictError`. A delete leaves a tombstone (`_deleted: true`), which no read returns.
  */
 import {
-  MongoBulkWriteError, MongoClient, MongoServerError, type AnyBulkWriteOperation, type Collection, type IndexDescription,
+  MongoBulkWriteError, MongoClient, MongoServerError, type AnyBulkWriteOperation, type Collection,
   type Filter as MongoFilter, type Sort as MongoSort,
 } from 'mongodb';
 import {
@@ -17,22 +17,8 @@ import {
 } from '../ports/read-store.ts';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ReadCollection } from '../read-models/documents.ts';
+import { READ_INDEXES } from '../read-models/indexes.ts';
 import { assertSafeFilter } from '../query/filter-guard.ts';
-
-/** One index per query the read API and the projector make (ESR order: equality, sort, range). */
-const INDEXES: Record<ReadCollection, IndexDescription[]> = {
-  watches: [
-    { key: { lang: 1, sort_name: 1, reference: 1 } },
-    { key: { lang: 1, price_cents: 1, reference: 1 } },
-    { key: { lang: 1, sort_collection: 1, sort_name: 1, reference: 1 } },
-    { key: { lang: 1, 'collection.code': 1 } },
-    { key: { lang: 1, reference: 1 } },
-  ],
-  collections: [{ key: { lang: 1, sort_name: 1 } }],
-  configurators: [],
-  serials: [],
-  checkpoints: [],
-};
 
 const DUPLICATE_KEY = 11000;
 const NAMESPACE_NOT_FOUND = 26;
@@ -69,7 +55,7 @@ export async function createMongoReadStore(url: string, dbName: string): Promise
     name === 'checkpoints' ? (control as unknown as Collection<Stored>) : physical(name, liveGenerationOf(await readersPointer(), name));
 
   const pointer = await readPointer();
-  for (const name of Object.keys(INDEXES) as ReadCollection[]) {
+  for (const name of Object.keys(READ_INDEXES) as ReadCollection[]) {
     if (name !== 'checkpoints') await ensureIndexes(physical(name, liveGenerationOf(pointer, name)), name);
   }
 
@@ -167,7 +153,7 @@ function serializer(key: string): <T>(work: () => Promise<T>) => Promise<T> {
  * the first).
  */
 async function ensureIndexes(collection: Collection<Stored>, name: ReadCollection): Promise<void> {
-  for (const index of INDEXES[name]) await collection.createIndexes([index]);
+  for (const { key } of READ_INDEXES[name]) await collection.createIndexes([{ key }]);
 }
 
 async function dropIfExists(collection: Collection<Stored>): Promise<void> {

@@ -1,28 +1,23 @@
 /**
- * The `collections` read collection: one document per (language, code) with its published watches' count and
- * price range. Price and withdrawal events name the watch only, so each document also keeps its members' prices
- * (`member_prices`, by reference) and the count and range are recomputed from them: exact through any sequence
- * of publications, price changes and withdrawals.
+ * The `collections` read collection: one document per (language, code) with the collection's descriptive fields,
+ * and one language-neutral record per watch ever published (`member:{reference}`, no `lang`, so no public query
+ * by language matches it): the collection it belongs to (`member_of`) and its price. Price and withdrawal events
+ * name the watch only, and reach its record by id; the count and price range of a collection are read from its
+ * records through the `{member_of, price_cents}` index (shared/public-api/operations/collection-figures.ts), so
+ * one price change writes one small record, whatever the size of its collection or of the catalogue, and the
+ * figures stay exact through publications, price changes, withdrawals and a watch published into another collection.
+ * A withdrawn watch keeps its record without `member_of`, its position refusing an older publication delivered again.
  */
 import { assertNever, LANGUAGES, type EventType } from '../../shared/events/index.ts';
 import { fold } from '../../shared/text/fold.ts';
-import type { CollectionDoc } from '../../shared/read-models/documents.ts';
+import type { CollectionDoc, CollectionMemberDoc } from '../../shared/read-models/documents.ts';
 import { langId, langIds, type DocChange, type PositionedEvent, type Projection, type Touches } from './projection.ts';
 
-export interface MemberPrice {
-  reference: string;
-  price_cents: number;
-}
+export type CollectionsProjectionDoc = CollectionDoc | CollectionMemberDoc;
 
-/** A collection document as this projection stores it: the public fields plus the prices they derive from. */
-export interface CollectionProjectionDoc extends CollectionDoc {
-  member_prices: MemberPrice[];
-}
+export const memberId = (reference: string): string => `member:${reference}`;
 
 const HANDLED: EventType[] = ['CollectionDefined', 'CollectionRevised', 'WatchPublished', 'WatchPriceChanged', 'WatchWithdrawn'];
-
-/** Collection documents holding a watch. */
-const holding = (reference: string) => ({ 'member_prices.reference': reference });
 
 function touches(event: PositionedEvent): Touches {
   switch (event.type) {
@@ -30,10 +25,10 @@ function touches(event: PositionedEvent): Touches {
     case 'CollectionRevised':
       return { ids: langIds(event.data.code) };
     case 'WatchPublished':
-      return { ids: langIds(event.data.collection) };
+      return { ids: [...langIds(event.data.collection), memberId(event.data.reference)] };
     case 'WatchPriceChanged':
     case 'WatchWithdrawn':
-      return { ids: [], filter: holding(event.data.reference) };
+      return { ids: [memberId(event.data.reference)] };
     case 'WatchRevised':
     case 'WatchStockChanged':
     case 'ConfiguratorOptionOffered':
@@ -52,28 +47,15 @@ function touches(event: PositionedEvent): Touches {
   }
 }
 
-/** The document with `member_prices` replaced and the count and range recomputed from it. */
-function withMembers(doc: CollectionProjectionDoc, members: MemberPrice[], position: number): CollectionProjectionDoc {
-  let min = Number.POSITIVE_INFINITY;
-  let max = Number.NEGATIVE_INFINITY;
-  for (const { price_cents } of members) {
-    min = Math.min(min, price_cents);
-    max = Math.max(max, price_cents);
-  }
-  return {
-    ...doc,
-    member_prices: members,
-    product_count: members.length,
-    price_range_cents: members.length > 0 ? { min, max } : null,
-    position,
-  };
+const isMember = (doc: CollectionsProjectionDoc | undefined): doc is CollectionMemberDoc => doc !== undefined && 'reference' in doc;
+
+/** The record of a published watch, or undefined when it was withdrawn or never published. */
+function publishedMember(docs: ReadonlyMap<string, CollectionsProjectionDoc>, reference: string): CollectionMemberDoc | undefined {
+  const doc = docs.get(memberId(reference));
+  return isMember(doc) && doc.member_of !== undefined ? doc : undefined;
 }
 
-function membersOf(docs: ReadonlyMap<string, CollectionProjectionDoc>, reference: string): CollectionProjectionDoc[] {
-  return [...docs.values()].filter((doc) => doc.member_prices.some((member) => member.reference === reference));
-}
-
-function apply(event: PositionedEvent, docs: ReadonlyMap<string, CollectionProjectionDoc>): DocChange<CollectionProjectionDoc>[] {
+function apply(event: PositionedEvent, docs: ReadonlyMap<string, CollectionsProjectionDoc>): DocChange<CollectionsProjectionDoc>[] {
   const { position } = event;
   switch (event.type) {
     case 'CollectionDefined': {
@@ -82,8 +64,7 @@ function apply(event: PositionedEvent, docs: ReadonlyMap<string, CollectionProje
         put: {
           _id: langId(lang, data.code), lang, code: data.code, name: data.name[lang],
           short_description: data.short_description[lang], description: data.description[lang], type: data.type,
-          diameter_mm: data.diameter_mm, product_count: 0, price_range_cents: null, sort_name: fold(data.name[lang]),
-          member_prices: [], position,
+          diameter_mm: data.diameter_mm, sort_name: fold(data.name[lang]), position,
         },
       }));
     }
@@ -91,8 +72,8 @@ function apply(event: PositionedEvent, docs: ReadonlyMap<string, CollectionProje
       const { name, short_description, description, type, diameter_mm } = event.data;
       return langIds(event.data.code).flatMap((id) => {
         const doc = docs.get(id);
-        if (!doc) return [];
-        const next: CollectionProjectionDoc = { ...doc, position };
+        if (!doc || isMember(doc)) return [];
+        const next: CollectionDoc = { ...doc, position };
         if (name) Object.assign(next, { name: name[doc.lang], sort_name: fold(name[doc.lang]) });
         if (short_description) next.short_description = short_description[doc.lang];
         if (description) next.description = description[doc.lang];
@@ -102,25 +83,18 @@ function apply(event: PositionedEvent, docs: ReadonlyMap<string, CollectionProje
       });
     }
     case 'WatchPublished': {
-      const { reference, price_cents } = event.data;
-      return langIds(event.data.collection).flatMap((id) => {
-        const doc = docs.get(id);
-        if (!doc) return [];
-        const others = doc.member_prices.filter((member) => member.reference !== reference);
-        return [{ put: withMembers(doc, [...others, { reference, price_cents }], position) }];
-      });
+      const { reference, collection, price_cents } = event.data;
+      // A watch of a collection never defined is not counted anywhere, as before its collection exists.
+      if (!langIds(collection).some((id) => docs.has(id))) return [];
+      return [{ put: { _id: memberId(reference), reference, member_of: collection, price_cents, position } }];
     }
     case 'WatchPriceChanged': {
-      const { reference, price_cents } = event.data;
-      return membersOf(docs, reference).map((doc) => ({
-        put: withMembers(doc, doc.member_prices.map((m) => (m.reference === reference ? { reference, price_cents } : m)), position),
-      }));
+      const member = publishedMember(docs, event.data.reference);
+      return member ? [{ put: { ...member, price_cents: event.data.price_cents, position } }] : [];
     }
     case 'WatchWithdrawn': {
       const { reference } = event.data;
-      return membersOf(docs, reference).map((doc) => ({
-        put: withMembers(doc, doc.member_prices.filter((m) => m.reference !== reference), position),
-      }));
+      return publishedMember(docs, reference) ? [{ put: { _id: memberId(reference), reference, position } }] : [];
     }
     case 'WatchRevised':
     case 'WatchStockChanged':
@@ -140,7 +114,7 @@ function apply(event: PositionedEvent, docs: ReadonlyMap<string, CollectionProje
   }
 }
 
-export const collectionsProjection: Projection<CollectionProjectionDoc> = {
+export const collectionsProjection: Projection<CollectionsProjectionDoc> = {
   name: 'collections',
   collection: 'collections',
   handles: new Set(HANDLED),

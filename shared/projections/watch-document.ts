@@ -1,10 +1,11 @@
 /**
  * A watch document in one language, built from the published data and kept up to date by revisions. The derived
- * keys (main image, folded sort and search keys, canonical path) are computed here and nowhere else, so a
+ * keys (main image, folded sort and search keys, search grams, canonical path) are computed here and nowhere else, so a
  * revision can never leave them stale.
  */
 import type { Language, WatchPublished, WatchRevised } from '../../shared/events/index.ts';
 import { fold } from '../../shared/text/fold.ts';
+import { searchGrams } from '../../shared/text/grams.ts';
 import type { WatchDoc } from '../../shared/read-models/documents.ts';
 
 type WatchTexts = Omit<WatchRevised, 'reference'>;
@@ -51,6 +52,7 @@ function withKeys(doc: WatchDoc): WatchDoc {
   doc.sort_name = fold(doc.name);
   doc.sort_collection = fold(doc.collection.name);
   doc.search_text = fold(`${doc.name} ${doc.reference} ${doc.description}`);
+  doc.search_grams = searchGrams(doc.search_text);
   return doc;
 }
 
@@ -67,6 +69,7 @@ export function publishedWatch(lang: Language, data: WatchPublished, collectionN
     sort_name: '',
     sort_collection: '',
     search_text: '',
+    search_grams: [],
     position,
   } as WatchDoc;
   return withKeys(doc);

@@ -1,7 +1,7 @@
 /**
  * A compiler for the simple filters the read API and the projections build (equality, `$in`, ranges, literal
- * `$regex`, `$exists`, `$and`/`$or`) into plain closures: about fifty times cheaper per document than mingo. It
- * follows MongoDB's rules for scalar values, and for an equality also through arrays of sub-documents
+ * `$regex` (also over an array of strings, as the search grams are), `$all` of strings, `$exists`, `$and`/`$or`)
+ * into plain closures: about fifty times cheaper per document than mingo. It follows MongoDB's rules for scalar values, and for an equality also through arrays of sub-documents
  * (`{ 'member_prices.reference': 'X' }`). It answers `undefined` ("ask mingo") for a document where any other
  * condition meets an array, or an equality an array directly inside an array, whose matching rules are subtle
  * (through an array, mingo's `$in` even misses values that are arrays themselves, which MongoDB's does not).
@@ -70,12 +70,44 @@ function compileField(path: string, condition: unknown): FastPredicate | null {
   const steps = path.split('.');
   const expected = steps.every(isFieldName) ? elementEquality(condition) : undefined;
   if (expected !== undefined) return (doc) => reaches(doc, steps, 0, expected);
+  const every = steps.every(isFieldName) ? allOperand(condition) : undefined;
+  if (every) return (doc) => holdsAll(doc, steps, every);
   const test = compileCondition(condition);
   if (!test) return null;
+  // A regular expression matches an array at the end of the path when one of its elements does (a gram set).
+  const elementWise = isPlainObject(condition) && Object.keys(condition).every((key) => key === '$regex' || key === '$options');
   return (doc) => {
     const value = resolve(doc, steps);
-    return value === ARRAY ? undefined : test(value);
+    if (value !== ARRAY) return test(value);
+    const elements = elementWise ? terminalArray(doc, steps) : undefined;
+    return elements ? elements.some(test) : undefined;
   };
+}
+
+/** The values of `{ $all: [...] }` when they are strings (at least one, as grams are), else undefined. */
+function allOperand(condition: unknown): string[] | undefined {
+  if (!isPlainObject(condition) || Object.keys(condition).length !== 1) return undefined;
+  const values = condition['$all'];
+  return Array.isArray(values) && values.length > 0 && values.every((value) => typeof value === 'string') ? values as string[] : undefined;
+}
+
+/**
+ * `$all` decided for an array at the end of a path without arrays on the way (a gram set): it holds each value.
+ * Anything else goes to mingo (which, unlike MongoDB, does not match a scalar equal to each value).
+ */
+function holdsAll(doc: object, steps: string[], values: readonly string[]): boolean | undefined {
+  const elements = terminalArray(doc, steps);
+  return elements ? values.every((expected) => elements.includes(expected)) : undefined;
+}
+
+/** The array at the end of the path when no array lies on the way and none is inside it, else undefined. */
+function terminalArray(doc: object, steps: string[]): readonly unknown[] | undefined {
+  let current: unknown = doc;
+  for (const step of steps) {
+    if (current === null || typeof current !== 'object' || Array.isArray(current)) return undefined;
+    current = (current as Record<string, unknown>)[step];
+  }
+  return Array.isArray(current) && !current.some(Array.isArray) ? current : undefined;
 }
 
 /** A step that names a field: array indexes (`a.0`), empty steps and operators stay with mingo. */

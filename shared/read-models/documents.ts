@@ -41,6 +41,8 @@ export const WatchDoc = Type.Object({
   sort_collection: Type.String(),
   /** Folded name, reference and description, searched as a literal substring. */
   search_text: Type.String(),
+  /** The grams of `search_text` (shared/text/grams.ts): what the search index holds. */
+  search_grams: Type.Array(Type.String()),
   position: Type.Integer(),
 });
 export type WatchDoc = Type.Static<typeof WatchDoc>;
@@ -55,13 +57,25 @@ export const CollectionDoc = Type.Object({
   description: Type.String(),
   type: Type.String(),
   diameter_mm: Type.Number(),
-  /** Published, not withdrawn, watches of the collection. */
-  product_count: Type.Integer(),
-  price_range_cents: Type.Union([Type.Object({ min: Type.Integer(), max: Type.Integer() }), Type.Null()]),
   sort_name: Type.String(),
   position: Type.Integer(),
 });
 export type CollectionDoc = Type.Static<typeof CollectionDoc>;
+
+/**
+ * One per watch ever published, language-neutral, in the `collections` read collection; `_id` is
+ * `member:${reference}`. A collection's published watches are those whose `member_of` is its code: their count and
+ * price range are read through the `{member_of, price_cents}` index. A withdrawn watch keeps its record without
+ * `member_of` and price.
+ */
+export const CollectionMemberDoc = Type.Object({
+  _id: Type.String(),
+  reference: Type.String(),
+  member_of: Type.Optional(Type.String()),
+  price_cents: Type.Optional(Type.Integer()),
+  position: Type.Integer(),
+});
+export type CollectionMemberDoc = Type.Static<typeof CollectionMemberDoc>;
 
 export const ConfiguratorOptionDoc = Type.Object({
   code: Type.String(), label: Type.String(), price_cents: Type.Integer(), default: Type.Boolean(),

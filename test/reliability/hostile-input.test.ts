@@ -26,7 +26,7 @@ const SLOW_MS = 1_000;
 /** Longest time a client may take to send a request, shortened from the server's default for the test. */
 const REQUEST_TIMEOUT_MS = 1_500;
 /** The query operators the read API itself builds; anything else came from a request. */
-const OWN_OPERATORS = new Set(['$regex', '$gte', '$lte', '$in', '$eq']);
+const OWN_OPERATORS = new Set(['$regex', '$all', '$gte', '$lte', '$in', '$eq']);
 
 /**
  * Node refuses to send some bytes in a request line or header; such bytes go percent-encoded instead. Raw bytes

@@ -1,6 +1,7 @@
 /**
  * One generation of one read collection in memory: documents by `_id` (O(1) `get`), simple secondary indexes by
- * field value for the equality keys the read API filters on, the position rule of the port's writes, and the
+ * field value for the equality keys the read API filters on (by each element for a multikey field such as the
+ * search grams, narrowing `$all` and prefix conditions too), the position rule of the port's writes, and the
  * answers of recent queries until the next write. Stored documents are private deep-frozen copies, so they are
  * handed out as they are and no reader can change them.
  *
@@ -15,14 +16,18 @@ import { MaintainedCounts } from './maintained-counts.ts';
 import { MaintainedOrder, type Sequenced } from './maintained-order.ts';
 import { QueryCache, queryKey } from './query-cache.ts';
 import { sortDocs } from './sort-order.ts';
+import {
+  allKeys, elementKeys, equalityKeys, indexKey, isAll, keysOf, literalPrefix, type IndexKey,
+} from './index-keys.ts';
 
-type IndexKey = string | number | boolean;
 type Docs = Map<string, StoredDoc>;
 /** The documents of one value of an index (`key` undefined: those it cannot index). */
 interface IndexGroup { key: IndexKey | undefined; docs: Docs }
 
 interface FieldIndex {
   steps: string[];
+  /** The field holds an array: a document is filed under each of its elements. */
+  multikey: boolean;
   byValue: Map<IndexKey, Docs>;
   /** Documents whose value there is not a plain scalar (absent, null, array, object): always candidates. */
   unindexed: Docs;
@@ -63,9 +68,9 @@ export class DocTable {
   readonly #orders = new Map<string, KeptOrder>();
   readonly #counts = new MaintainedCounts();
 
-  constructor(indexedFields: readonly string[]) {
+  constructor(indexedFields: readonly string[], multikeyFields: ReadonlySet<string> = new Set()) {
     for (const field of indexedFields) {
-      this.#indexes.set(field, { steps: field.split('.'), byValue: new Map(), unindexed: new Map() });
+      this.#indexes.set(field, { steps: field.split('.'), multikey: multikeyFields.has(field), byValue: new Map(), unindexed: new Map() });
     }
   }
 
@@ -196,7 +201,8 @@ export class DocTable {
     if (fields.length === 0) return this.#docs.size;
     const index = fields.length === 1 ? this.#indexes.get(fields[0]!) : undefined;
     const keys = index && equalityKeys(filter[fields[0]!]);
-    if (!index || !keys) return undefined;
+    // A document of a multikey field may hold several of the keys: group sizes would count it more than once.
+    if (!index || !keys || (index.multikey && new Set(keys).size > 1)) return undefined;
     let count = 0;
     for (const key of new Set(keys)) count += index.byValue.get(key)?.size ?? 0;
     for (const doc of index.unindexed.values()) if (matches(doc)) count += 1;
@@ -237,13 +243,8 @@ export class DocTable {
     let best: { field: string; index: FieldIndex; groups: IndexGroup[] } | undefined;
     let bestSize = Infinity;
     for (const [field, index] of this.#indexes) {
-      const keys = equalityKeys(filter[field]);
-      if (!keys) continue;
-      const groups: IndexGroup[] = [{ key: undefined, docs: index.unindexed }];
-      for (const key of keys) {
-        const docs = index.byValue.get(key);
-        if (docs) groups.push({ key, docs });
-      }
+      const groups = this.#groupsFor(index, filter[field]);
+      if (!groups) continue;
       const size = groups.reduce((sum, group) => sum + group.docs.size, 0);
       if (size < bestSize) [best, bestSize] = [{ field, index, groups }, size];
     }
@@ -254,12 +255,36 @@ export class DocTable {
     if (nonEmpty.length === 1) {
       const [{ key, docs }] = nonEmpty as [IndexGroup];
       const { field, index: { steps } } = best;
-      const group = { name: `${field}=${JSON.stringify(key)}`, holds: (doc: StoredDoc) => indexKey(doc, steps) === key };
+      const group = best.index.multikey
+        ? { name: `${field}∋${JSON.stringify(key)}`, holds: (doc: StoredDoc) => elementKeys(doc, steps).includes(key!) }
+        : { name: `${field}=${JSON.stringify(key)}`, holds: (doc: StoredDoc) => indexKey(doc, steps) === key };
       return { docs: docs.values(), size: docs.size, group, inWriteOrder: true };
     }
     // Several groups may hold one document twice (`$in` with a repeated value): a Set keeps it once.
     const docs = new Set(nonEmpty.flatMap((group) => [...group.docs.values()]));
     return { docs, size: docs.size, inWriteOrder: false };
+  }
+
+  /**
+   * The index groups that hold every document meeting `condition` (with the documents the index cannot file), or
+   * undefined when the index cannot narrow it: equalities and `$in` on any index; on a multikey one also `$all`
+   * (the smallest group of its values: a match holds each) and an anchored literal `$regex` (the groups of the
+   * keys with that prefix, found among the keys, whose number does not grow with the documents).
+   */
+  #groupsFor(index: FieldIndex, condition: unknown): IndexGroup[] | undefined {
+    const unindexed: IndexGroup = { key: undefined, docs: index.unindexed };
+    const keys = equalityKeys(condition) ?? (index.multikey ? allKeys(condition) : undefined);
+    if (keys) {
+      const groups = keys.map((key): IndexGroup => ({ key, docs: index.byValue.get(key) ?? new Map() }));
+      if (!isAll(condition)) return [unindexed, ...groups.filter((group) => group.docs.size > 0)];
+      const smallest = groups.reduce((best, group) => (group.docs.size < best.docs.size ? group : best));
+      return smallest.docs.size > 0 ? [unindexed, smallest] : [unindexed];
+    }
+    const prefix = index.multikey ? literalPrefix(condition) : undefined;
+    if (prefix === undefined) return undefined;
+    const groups = [unindexed];
+    for (const [key, docs] of index.byValue) if (typeof key === 'string' && key.startsWith(prefix)) groups.push({ key, docs });
+    return groups;
   }
 
   #index(doc: StoredDoc): void {
@@ -268,14 +293,16 @@ export class DocTable {
     for (const { order, holds } of this.#orders.values()) if (holds(doc)) order.insert(doc, seq);
     this.#counts.added(doc);
     for (const index of this.#indexes.values()) {
-      const key = indexKey(doc, index.steps);
-      if (key === undefined) {
+      const keys = keysOf(doc, index.steps, index.multikey);
+      if (!keys) {
         index.unindexed.set(doc._id, doc);
         continue;
       }
-      let docs = index.byValue.get(key);
-      if (!docs) index.byValue.set(key, (docs = new Map()));
-      docs.set(doc._id, doc);
+      for (const key of keys) {
+        let docs = index.byValue.get(key);
+        if (!docs) index.byValue.set(key, (docs = new Map()));
+        docs.set(doc._id, doc);
+      }
     }
   }
 
@@ -284,38 +311,16 @@ export class DocTable {
     for (const { order } of this.#orders.values()) order.remove(doc._id);
     this.#counts.removed(doc);
     for (const index of this.#indexes.values()) {
-      const key = indexKey(doc, index.steps);
-      if (key === undefined) {
+      const keys = keysOf(doc, index.steps, index.multikey);
+      if (!keys) {
         index.unindexed.delete(doc._id);
         continue;
       }
-      const docs = index.byValue.get(key);
-      docs?.delete(doc._id);
-      if (docs?.size === 0) index.byValue.delete(key);
+      for (const key of keys) {
+        const docs = index.byValue.get(key);
+        docs?.delete(doc._id);
+        if (docs?.size === 0) index.byValue.delete(key);
+      }
     }
   }
-}
-
-function indexKey(doc: object, steps: string[]): IndexKey | undefined {
-  let current: unknown = doc;
-  for (const step of steps) {
-    if (current === null || typeof current !== 'object' || Array.isArray(current)) return undefined;
-    current = (current as Record<string, unknown>)[step];
-  }
-  return isIndexKey(current) ? current : undefined;
-}
-
-/** The values a top-level condition requires by equality (`v`, `{$eq: v}`, `{$in: [...]}`), or undefined. */
-function equalityKeys(condition: unknown): IndexKey[] | undefined {
-  if (isIndexKey(condition)) return [condition];
-  if (condition === null || typeof condition !== 'object' || Array.isArray(condition)) return undefined;
-  if (Object.keys(condition).length !== 1) return undefined;
-  const { $eq, $in } = condition as { $eq?: unknown; $in?: unknown };
-  if (isIndexKey($eq)) return [$eq];
-  if (Array.isArray($in) && $in.every(isIndexKey)) return $in;
-  return undefined;
-}
-
-function isIndexKey(value: unknown): value is IndexKey {
-  return typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && !Number.isNaN(value));
 }

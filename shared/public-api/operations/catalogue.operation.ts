@@ -1,6 +1,7 @@
 /** GET /api/public/catalogue: filter, sort and page the published watches. */
 import Type from 'typebox';
 import { escapeRegExp, fold } from '../../text/fold.ts';
+import { gramCondition } from '../../text/grams.ts';
 import type { Filter, Sort } from '../../ports/read-store.ts';
 import { Lang, type WatchDoc } from '../../read-models/documents.ts';
 import { LangParam, rateLimitedResponse, validationResponse } from '../schemas/common.schema.ts';
@@ -50,7 +51,12 @@ export const CATALOGUE_SORTS: Record<CatalogueQuery['sort'], Sort> = {
 export function catalogueFilter(query: CatalogueQuery): Filter {
   const filter: Filter = { lang: query.lang };
   if (query.collection !== '') filter['collection.code'] = query.collection.toLowerCase();
-  if (query.search !== '') filter['search_text'] = { $regex: escapeRegExp(fold(query.search)) };
+  const term = fold(query.search);
+  if (term !== '') {
+    // The gram index narrows the candidates to a few; the literal substring check decides on those.
+    filter['search_grams'] = gramCondition(term);
+    filter['search_text'] = { $regex: escapeRegExp(term) };
+  }
   const price: Record<string, number> = {};
   // Prices are whole cents: round the bounds inward so a bound in fractions of a cent keeps its meaning.
   if (query.min_price > 0) price['$gte'] = Math.ceil(query.min_price * 100 - 1e-6);

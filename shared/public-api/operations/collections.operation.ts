@@ -4,13 +4,14 @@ import { centsToEuros } from '../../money/cents.ts';
 import { Lang, type CollectionDoc } from '../../read-models/documents.ts';
 import { Collection } from '../schemas/collection.schema.ts';
 import { LangOnlyQuery, rateLimitedResponse, validationResponse } from '../schemas/common.schema.ts';
+import { collectionFigures, type CollectionFigures } from './collection-figures.ts';
 import type { OperationSpec } from './operation.ts';
 import { ok, type PublicOperation } from './public-operation.ts';
 
 export const CollectionsAnswer = Type.Object({ collections: Type.Array(Collection), lang: Lang }, { title: 'CollectionList' });
 
-export function toCollection(doc: CollectionDoc): Collection {
-  const range = doc.price_range_cents;
+export function toCollection(doc: CollectionDoc, figures: CollectionFigures): Collection {
+  const range = figures.price_range_cents;
   return {
     code: doc.code,
     name: doc.name,
@@ -18,7 +19,7 @@ export function toCollection(doc: CollectionDoc): Collection {
     description: doc.description,
     type: doc.type,
     diameter_mm: doc.diameter_mm,
-    product_count: doc.product_count,
+    product_count: figures.product_count,
     price_range_eur: range ? { min: centsToEuros(range.min), max: centsToEuros(range.max) } : null,
   };
 }
@@ -46,6 +47,7 @@ export const collectionsOperation: PublicOperation = {
   async handle(request, { readStore }) {
     const { lang } = request.query as LangOnlyQuery;
     const docs = await readStore.find<CollectionDoc>('collections', { lang }, { sort: { sort_name: 1, code: 1 } });
-    return ok({ collections: docs.map(toCollection), lang });
+    const figures = await Promise.all(docs.map((doc) => collectionFigures(readStore, doc.code)));
+    return ok({ collections: docs.map((doc, index) => toCollection(doc, figures[index]!)), lang });
   },
 };

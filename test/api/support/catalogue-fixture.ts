@@ -5,7 +5,9 @@
  */
 import { CATEGORY_KEYS, type CategoryKey, type Language, type StockStatus } from '../../../shared/events/common.ts';
 import { FIRST_GENERATION, type ReadStore, type StoredDoc } from '../../../shared/ports/read-store.ts';
-import type { CollectionDoc, ConfiguratorDoc, ReadCollection, SerialDoc, WatchDoc } from '../../../shared/read-models/documents.ts';
+import type {
+  CollectionDoc, CollectionMemberDoc, ConfiguratorDoc, ReadCollection, SerialDoc, WatchDoc,
+} from '../../../shared/read-models/documents.ts';
 import { newCheckpoint, type CheckpointState } from '../../../shared/projections/control-docs.ts';
 
 type Texts = { en: string; fr: string };
@@ -69,20 +71,29 @@ export function watchDoc(seed: WatchSeed, lang: Language): WatchDoc {
     sort_name: foldKey(seed.name[lang]),
     sort_collection: foldKey(collection.name[lang]),
     search_text: foldKey(`${seed.name[lang]} ${seed.reference} ${description}`),
+    search_grams: gramsOf(foldKey(`${seed.name[lang]} ${seed.reference} ${description}`)),
     position: 10,
   };
 }
 
+/** The three characters from each position on (fewer at the end): the trigrams, the last bigram, the last character. */
+function gramsOf(text: string): string[] {
+  return [...new Set([...text].map((_char, at, chars) => chars.slice(at, at + 3).join('')))];
+}
+
 function collectionDoc(code: string, lang: Language): CollectionDoc {
   const collection = COLLECTIONS[code]!;
-  const prices = WATCHES.filter((w) => w.collection === code).map((w) => w.price_cents);
   return {
     _id: `${lang}:${code}`, lang, code, name: collection.name[lang],
     short_description: `${collection.name[lang]} short`, description: `${collection.name[lang]} long`,
-    type: collection.type, diameter_mm: collection.diameter_mm, product_count: prices.length,
-    price_range_cents: prices.length === 0 ? null : { min: Math.min(...prices), max: Math.max(...prices) },
+    type: collection.type, diameter_mm: collection.diameter_mm,
     sort_name: foldKey(collection.name[lang]), position: 10,
   };
+}
+
+/** The collections projection's record of each watch: which collection counts it, at which price. */
+function memberDoc(watch: WatchSeed): CollectionMemberDoc {
+  return { _id: `member:${watch.reference}`, reference: watch.reference, member_of: watch.collection, price_cents: watch.price_cents, position: 10 };
 }
 
 /** Regate offers case, dial and bracelet; its two customizable watches are its models. */
@@ -136,7 +147,9 @@ export async function putAll(store: ReadStore, collection: ReadCollection, docs:
 export async function loadFixtureCatalogue(store: ReadStore): Promise<void> {
   const langs: Language[] = ['en', 'fr'];
   await putAll(store, 'watches', langs.flatMap((lang) => WATCHES.map((w) => watchDoc(w, lang))));
-  await putAll(store, 'collections', langs.flatMap((lang) => Object.keys(COLLECTIONS).map((c) => collectionDoc(c, lang))));
+  await putAll(store, 'collections', [
+    ...langs.flatMap((lang) => Object.keys(COLLECTIONS).map((c) => collectionDoc(c, lang))), ...WATCHES.map(memberDoc),
+  ]);
   await putAll(store, 'configurators', langs.map(regateConfigurator));
   await putAll(store, 'serials', SERIALS);
   await putAll(store, 'checkpoints', [checkpoint('watches', 42), checkpoint('serials', 40, '2025-01-02T03:04:06.000Z')]);

@@ -6,7 +6,7 @@ import { createMemoryReadStore } from '../../../shared/adapters/memory-read-stor
 import { FIRST_GENERATION } from '../../../shared/ports/read-store.ts';
 import { PROJECTIONS } from '../../../shared/projections/index.ts';
 import { projectBatch } from '../../../shared/projections/batch.ts';
-import type { CollectionDoc } from '../../../shared/read-models/documents.ts';
+import { collectionFigures } from '../../../shared/public-api/operations/collection-figures.ts';
 import { doc, documents, event, positioned, project } from './support/projection-spec.ts';
 
 const history = positioned([
@@ -43,9 +43,8 @@ describe('batch application', () => {
     const collections = PROJECTIONS.find((projection) => projection.name === 'collections')!;
     await project(store, collections, positioned(setup));
     await project(store, collections, positioned(priceMoves, setup.length + 1));
-    const docs = await documents<CollectionDoc>(store, collections);
-    expect(doc(docs, 'en:tempo').price_range_cents).to.deep.equal({ min: 120_000, max: 120_000 });
-    expect(doc(docs, 'en:aero').price_range_cents).to.deep.equal({ min: 310_000, max: 310_000 });
+    expect((await collectionFigures(store, 'tempo')).price_range_cents).to.deep.equal({ min: 120_000, max: 120_000 });
+    expect((await collectionFigures(store, 'aero')).price_range_cents).to.deep.equal({ min: 310_000, max: 310_000 });
   });
 
   for (const projection of PROJECTIONS) {

@@ -26,10 +26,18 @@ const published = watchPublished('LUM-01', 'lumiere', {
   stock_status: 'low_stock',
 });
 
+/** The distinct slices of three characters from each position of `text` (shorter at its end), sorted. */
+function gramsOf(text: string): string[] {
+  const grams = new Set<string>();
+  for (let at = 0; at < text.length; at += 1) grams.add(text.slice(at, at + 3));
+  return [...grams].sort();
+}
+
 describe('watches projection', () => {
   it('publishes one document per language with every summary and detail field', async () => {
     const docs = await given<WatchDoc>(watchesProjection, [lumiere, published]);
-    expect(doc(docs, 'en:LUM-01')).to.deep.equal({
+    const { search_grams: grams, ...en } = doc(docs, 'en:LUM-01');
+    expect(en).to.deep.equal({
       _id: 'en:LUM-01', lang: 'en', reference: 'LUM-01', name: 'Lumière Édition',
       collection: { code: 'lumiere', name: 'Lumière' },
       short_description: 'Dress watch.', description: 'A slim dress watch.',
@@ -48,6 +56,8 @@ describe('watches projection', () => {
       search_text: 'lumiere edition lum-01 a slim dress watch.',
       position: 2,
     });
+    // The search index's grams: every three characters of the search text, and its last two and last one.
+    expect([...grams].sort()).to.deep.equal(gramsOf('lumiere edition lum-01 a slim dress watch.'));
     const fr = doc(docs, 'fr:LUM-01');
     expect(fr).to.include({ lang: 'fr', name: 'Lumière Édition Or', description: 'Une montre habillée fine.', sort_name: 'lumiere edition or' });
     expect(fr.image).to.deep.equal({ url: '/images/lum-01.jpg', alt: 'Face' });
@@ -94,6 +104,7 @@ describe('watches projection', () => {
     const en = doc(docs, 'en:LUM-01');
     expect(en).to.include({ name: 'Aurore', sort_name: 'aurore', description: 'A slim dress watch.', position: 3 });
     expect(en.search_text).to.equal('aurore lum-01 a slim dress watch.');
+    expect([...en.search_grams].sort()).to.deep.equal(gramsOf('aurore lum-01 a slim dress watch.'));
     expect(en.image).to.deep.equal({ url: '/images/new.jpg', alt: 'New' });
     expect(en.seo.canonical_path).to.equal('/api/public/catalogue/LUM-01');
     expect(doc(docs, 'fr:LUM-01')).to.include({ name: 'Aurore Dorée', sort_name: 'aurore doree' });

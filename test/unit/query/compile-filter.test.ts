@@ -20,6 +20,8 @@ const condition = fc.oneof(
   fc.constantFrom('^a', 'b', '\\.', 'E').map(($regex) => ({ $regex })),
   fc.constantFrom('^a', 'B').map(($regex) => ({ $regex, $options: 'i' })),
   fc.boolean().map(($exists) => ({ $exists })),
+  // The search's gram conditions: every gram, or a gram starting with a short term.
+  fc.array(fc.constantFrom('en', 'fr', 'Abc', ''), { minLength: 1, maxLength: 3 }).map(($all) => ({ $all })),
 );
 const clause = fc.dictionary(path, condition, { minKeys: 1, maxKeys: 2 });
 const filter: fc.Arbitrary<Filter> = fc.oneof(
@@ -46,6 +48,8 @@ const treeCondition = fc.oneof(
   expected.map(($ne) => ({ $ne })),
   fc.boolean().map(($exists) => ({ $exists })),
   fc.integer({ min: -1, max: 1 }).map(($gt) => ({ $gt })),
+  fc.array(fc.constantFrom('A', 'B'), { minLength: 1, maxLength: 2 }).map(($all) => ({ $all })),
+  fc.constantFrom('^A', 'A').map(($regex) => ({ $regex })),
 );
 
 function holdsArrayInArray(value: unknown): boolean {
