@@ -7,11 +7,12 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { startTestRedis } from '../test/support/redis-server.ts';
 import { startLoadClient } from './load/load-client.ts';
 import { checkGoals, readApiGoals } from './report/goals.ts';
-import { freshnessTable, goalsTable, mongoTable, projectionTable, readApiTable, scaleTable, writeSideTable } from './report/print.ts';
+import { freshnessTable, goalsTable, mongoTable, projectionTable, readApiTable, refusalFloodTable, scaleTable, writeSideTable } from './report/print.ts';
 import { benchFreshness } from './sections/freshness.bench.ts';
 import { benchMongo } from './sections/mongodb.bench.ts';
 import { benchProjection } from './sections/projection.bench.ts';
 import { benchReadApi } from './sections/read-api.bench.ts';
+import { benchRefusalFlood } from './sections/refusal-flood.bench.ts';
 import { benchScale } from './sections/scale.bench.ts';
 import { benchWriteSide } from './sections/write-side.bench.ts';
 
@@ -49,11 +50,13 @@ const loadAverage = () => loadavg().map((value) => Math.round(value * 100) / 100
 try {
   const readApi = await benchReadApi(SETTINGS.readApi, load, redis.url);
   log(readApiTable(readApi));
+  const refusalFlood = await benchRefusalFlood(SETTINGS.readApi, load, redis.url);
+  log(refusalFloodTable(refusalFlood));
   await load.close();
   if (readApiOnly) {
-    const goals = readApiGoals(readApi);
+    const goals = readApiGoals(readApi, refusalFlood);
     log(goalsTable(goals));
-    log(JSON.stringify({ quick, machine: { ...machine, load_average_at_end: loadAverage() }, read_api: readApi, goals }));
+    log(JSON.stringify({ quick, machine: { ...machine, load_average_at_end: loadAverage() }, read_api: readApi, refusal_flood: refusalFlood, goals }));
   } else {
     const projection = await benchProjection(SETTINGS.projection);
     log(projectionTable(projection));
@@ -67,13 +70,13 @@ try {
     const mongoUrl = process.env['MONGODB_URL'];
     const mongo = mongoUrl ? await benchMongo(SETTINGS.mongo, mongoUrl, redis.url) : undefined;
     log(mongo ? mongoTable(mongo) : '\nscale mode (MongoDB): skipped, MONGODB_URL is not set');
-    const goals = checkGoals({ readApi, projection, writeSide, freshness, scale });
+    const goals = checkGoals({ readApi, refusalFlood, projection, writeSide, freshness, scale });
     log(goalsTable(goals));
     const seconds = Math.round((performance.now() - started) / 1000);
     log(`\ndone in ${seconds} s\n`);
     log(JSON.stringify({
       quick, seconds, machine: { ...machine, load_average_at_end: loadAverage() },
-      read_api: readApi, projection, write_side: writeSide, freshness, scale, mongo, goals,
+      read_api: readApi, refusal_flood: refusalFlood, projection, write_side: writeSide, freshness, scale, mongo, goals,
     }));
   }
 } finally {

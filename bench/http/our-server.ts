@@ -26,11 +26,14 @@ export interface OurServer {
   close(): Promise<void>;
 }
 
-/** `redisUrl` shares the rate limits through that Redis, as `REDIS_URL` does; in-process limits without it. */
-export async function startOurServer(readStore: ReadStore, redisUrl?: string): Promise<OurServer> {
+/**
+ * `redisUrl` shares the rate limits through that Redis, as `REDIS_URL` does; in-process limits without it. `env`
+ * overrides settings (the limits, TRUST_PROXY) for a flood of refusals.
+ */
+export async function startOurServer(readStore: ReadStore, redisUrl?: string, env: Record<string, string> = {}): Promise<OurServer> {
   // A fresh key given as at scale, so that the benchmark writes no key file.
   const RESPONSE_SIGNING_KEY = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }) as string;
-  const config = loadConfig({ PORT: '0', OPS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RESPONSE_SIGNING_KEY, ...UNTRIPPABLE_LIMITS });
+  const config = loadConfig({ PORT: '0', OPS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', RESPONSE_SIGNING_KEY, ...UNTRIPPABLE_LIMITS, ...env });
   const signingKeys = await loadSigningKeys(config);
   const logger = pino({ level: 'warn', name: 'bench-read-api' }, pino.destination(2));
   const redis = redisUrl ? connectRateLimitRedis(redisUrl, logger) : undefined;
