@@ -5,6 +5,8 @@
  *
  * koa-ratelimit decides; this module picks its driver and shapes what it sends to the contract:
  * - the memory driver in one process; with Redis, the Redis driver, so every API process shares the windows;
+ * - with Redis, one round trip per request for all the limits it counts (one-trip-redis.ts): a verification's
+ *   general limit is sent with its two verification limits, each counted only if the one before let it through;
  * - while Redis cannot decide a request (connection down, or no answer within the client's 100 ms command
  *   timeout), the memory driver decides that request and every one for the next second (mode `degraded`); then
  *   Redis is asked again. The memory windows only count what was decided in memory, so an outage starts them afresh;
@@ -16,6 +18,7 @@ import ratelimit, { type RateLimitOptions, type RateLimitRefusal } from 'koa-rat
 import type { Config } from '../../shared/config/config.ts';
 import type { Logger } from '../../shared/logging/logger.ts';
 import { requestClientKey } from './client-ip.ts';
+import { OneTripRedisDb, Trip, type FollowingLimit } from './one-trip-redis.ts';
 import { isPublicPath } from './public-path.ts';
 import { WindowMap } from './window-map.ts';
 
@@ -61,7 +64,17 @@ interface LimitSpec {
   id(ctx: Context): string;
   /** `on-refusal`: a passed request keeps the figures of the limit before (a client's headers speak of its own limit). */
   figures: 'always' | 'on-refusal';
+  /** The first limit of a request: the limits the request will count after it, asked of Redis in the same trip. */
+  following?(ctx: Context): readonly FollowingLimit[];
 }
+
+/**
+ * A GET the router surely sends to the verification route (`/api/public/verify/:serial`, any case, trailing slash
+ * optional: see routes.ts), so its verification limits can go to Redis with its general one. A narrower test than
+ * the router's (HEAD and odd spellings are left out) only costs those requests a round trip per limit.
+ */
+const VERIFICATION = /^\/api\/public\/verify\/[A-Za-z0-9-]+\/?$/i;
+const TRIP = 'rateLimitTrip';
 
 export function createRateLimits({ config, redis, logger, metrics }: RateLimitDeps): RateLimits {
   const clientKey = requestClientKey(config);
@@ -69,11 +82,17 @@ export function createRateLimits({ config, redis, logger, metrics }: RateLimitDe
   const limit = (spec: LimitSpec) => limitMiddleware(spec, link, metrics);
   const byClient = (ctx: Context) => clientKey(ctx.req);
 
-  const general = limit({ name: 'general', namespace: 'rl:general', max: config.RATE_LIMIT_PER_MINUTE, id: byClient, figures: 'always' });
-  const perIpVerify = limit({ name: 'verify', namespace: 'rl:verify', max: config.VERIFY_RATE_LIMIT_PER_MINUTE, id: byClient, figures: 'always' });
-  const globalVerify = limit({
+  const perIpSpec: LimitSpec = { name: 'verify', namespace: 'rl:verify', max: config.VERIFY_RATE_LIMIT_PER_MINUTE, id: byClient, figures: 'always' };
+  const globalSpec: LimitSpec = {
     name: 'verify_global', namespace: 'rl:verify-global', max: config.VERIFY_GLOBAL_RATE_LIMIT_PER_MINUTE, id: () => 'all', figures: 'on-refusal',
+  };
+  const ahead = (spec: LimitSpec, ctx: Context): FollowingLimit => ({ key: `${spec.namespace}:${spec.id(ctx)}`, duration: WINDOW_MS, max: spec.max });
+  const general = limit({
+    name: 'general', namespace: 'rl:general', max: config.RATE_LIMIT_PER_MINUTE, id: byClient, figures: 'always',
+    following: (ctx) => (ctx.method === 'GET' && VERIFICATION.test(ctx.path) ? [ahead(perIpSpec, ctx), ahead(globalSpec, ctx)] : []),
   });
+  const perIpVerify = limit(perIpSpec);
+  const globalVerify = limit(globalSpec);
 
   return {
     general: (ctx, next) => (isPublicPath(ctx.path) ? general(ctx, next) : next()),
@@ -86,6 +105,8 @@ export function createRateLimits({ config, redis, logger, metrics }: RateLimitDe
 /** The state of the Redis connection as the limits see it. */
 interface RedisLink {
   client: Redis;
+  /** What koa-ratelimit's Redis driver talks to: the client, one round trip per request. */
+  db: OneTripRedisDb;
   /** Worth asking: connected, and no failure within the last second. A lost connection degrades the limits. */
   usable(): boolean;
   /** Connected, and the last request asked was decided. */
@@ -104,6 +125,7 @@ function redisLink(client: Redis, logger: Logger): RedisLink {
   };
   return {
     client,
+    db: new OneTripRedisDb(client),
     usable: () => {
       if (client.status === 'ready') return Date.now() >= retryAt;
       degrade(new Error(`redis connection is ${client.status}`));
@@ -132,7 +154,7 @@ function limitMiddleware(spec: LimitSpec, link: RedisLink | undefined, metrics: 
     ...(metrics ? { onLimited: () => metrics.rejected(spec.name) } : {}),
   };
   const memory = ratelimit({ ...options, driver: 'memory', db: new WindowMap(WINDOW_MS) } satisfies RateLimitOptions);
-  const shared = link ? ratelimit({ ...options, driver: 'redis', db: link.client } satisfies RateLimitOptions) : undefined;
+  const shared = link ? ratelimit({ ...options, driver: 'redis', db: link.db } satisfies RateLimitOptions) : undefined;
 
   return async (ctx: Context, next: Next) => {
     const before = spec.figures === 'on-refusal' ? FIGURES.map((name) => ctx.res.getHeader(name)) : undefined;
@@ -143,9 +165,14 @@ function limitMiddleware(spec: LimitSpec, link: RedisLink | undefined, metrics: 
       else FIGURES.forEach((name, i) => ctx.res.setHeader(name, String(before[i])));
       return next();
     };
-    if (shared !== undefined && link!.usable()) {
+    // A limit whose reply came with the request's first limit uses it, even if Redis failed another request since.
+    const trip = shared === undefined ? undefined : tripOf(ctx, spec);
+    if (shared !== undefined && (trip?.replies.size || link!.usable())) {
       try {
-        await shared(ctx, onward);
+        link!.db.use(trip);
+        const decided = shared(ctx, onward);
+        link!.db.use(undefined);
+        await decided;
         link!.answered();
       } catch (error) {
         // An error from further down the chain is not the limiter's: it goes up as it is.
@@ -158,6 +185,16 @@ function limitMiddleware(spec: LimitSpec, link: RedisLink | undefined, metrics: 
     }
     if (!passed) shapeRefusal(ctx);
   };
+}
+
+/** The request's trip to Redis: started by its first limit (with the limits to follow), joined by the later ones. */
+function tripOf(ctx: Context, spec: LimitSpec): Trip | undefined {
+  if (spec.following === undefined) return ctx.state[TRIP] as Trip | undefined;
+  const following = spec.following(ctx);
+  if (following.length === 0) return undefined;
+  const trip = new Trip(following);
+  ctx.state[TRIP] = trip;
+  return trip;
 }
 
 /**
