@@ -51,8 +51,13 @@ export async function benchRefusalFlood(settings: ReadApiSettings, load: LoadCli
     url: urls[server] + target.url, method: 'GET', connections: settings.connections, seconds, forwardedFor: ADDRESSES,
   });
   try {
-    // Long enough for every address to spend its one request: ADDRESSES requests at the slowest rate seen (~5,000/s).
-    for (const server of SERVERS) await measure(server, Math.max(settings.warmupSeconds, 1.5));
+    // Until every address has spent its one request: a warm-up run answered with refusals only (at most 10 runs).
+    for (const server of SERVERS) {
+      for (let run = 0; run < 10; run += 1) {
+        const warmup = await measure(server, 1);
+        if (warmup.refused === warmup.requests) break;
+      }
+    }
     const samples = new Map<ServerName, LoadResult[]>();
     for (let roundIndex = 0; roundIndex < settings.rounds; roundIndex += 1) {
       for (let turn = 0; turn < SERVERS.length; turn += 1) {

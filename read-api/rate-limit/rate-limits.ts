@@ -153,38 +153,76 @@ function limitMiddleware(spec: LimitSpec, link: RedisLink | undefined, metrics: 
     errorMessage: { detail: `Rate limit exceeded: ${spec.max} per 1 minute` },
     ...(metrics ? { onLimited: () => metrics.rejected(spec.name) } : {}),
   };
-  const memory = ratelimit({ ...options, driver: 'memory', db: new WindowMap(WINDOW_MS) } satisfies RateLimitOptions);
+  // The memory driver's figures are written here from the window it just decided on (`disableHeader`): once, in
+  // whole seconds, and not at all on a passed request that keeps the figures of the limit before.
+  const windows = new WindowMap(WINDOW_MS);
+  const memory = ratelimit({ ...options, driver: 'memory', db: windows, disableHeader: true } satisfies RateLimitOptions);
   const shared = link ? ratelimit({ ...options, driver: 'redis', db: link.db } satisfies RateLimitOptions) : undefined;
+  const limitText = String(spec.max);
+
+  const inMemory = async (ctx: Context, next: Next) => {
+    let passed = false;
+    const decided = memory(ctx, () => {
+      passed = true;
+      if (spec.figures === 'always') showFigures(ctx, limitText, window.remaining > 0 ? window.remaining - 1 : 0, window.reset);
+      return next();
+    });
+    // koa-ratelimit looks its window up synchronously when called, and reads it again once it has decided.
+    const window = windows.touched as MemoryWindow;
+    await decided;
+    if (!passed) {
+      showFigures(ctx, limitText, 0, window.reset);
+      retryAfter(ctx, window.reset);
+    }
+  };
 
   return async (ctx: Context, next: Next) => {
+    // A limit whose reply came with the request's first limit uses it, even if Redis failed another request since.
+    const trip = shared === undefined ? undefined : tripOf(ctx, spec);
+    if (shared === undefined || !(trip?.replies.size || link!.usable())) return inMemory(ctx, next);
     const before = spec.figures === 'on-refusal' ? FIGURES.map((name) => ctx.res.getHeader(name)) : undefined;
     let passed = false;
     const onward = () => {
       passed = true;
-      if (before === undefined) wholeReset(ctx);
-      else FIGURES.forEach((name, i) => ctx.res.setHeader(name, String(before[i])));
+      if (before !== undefined) FIGURES.forEach((name, i) => ctx.res.setHeader(name, String(before[i])));
       return next();
     };
-    // A limit whose reply came with the request's first limit uses it, even if Redis failed another request since.
-    const trip = shared === undefined ? undefined : tripOf(ctx, spec);
-    if (shared !== undefined && (trip?.replies.size || link!.usable())) {
-      try {
-        link!.db.use(trip);
-        const decided = shared(ctx, onward);
-        link!.db.use(undefined);
-        await decided;
-        link!.answered();
-      } catch (error) {
-        // An error from further down the chain is not the limiter's: it goes up as it is.
-        if (passed) throw error;
-        link!.failed(error);
-        await memory(ctx, onward);
-      }
-    } else {
-      await memory(ctx, onward);
+    try {
+      link!.db.use(trip);
+      const decided = shared(ctx, onward);
+      link!.db.use(undefined);
+      await decided;
+      link!.answered();
+    } catch (error) {
+      // An error from further down the chain is not the limiter's: it goes up as it is.
+      if (passed) throw error;
+      link!.failed(error);
+      return inMemory(ctx, next);
     }
     if (!passed) shapeRefusal(ctx);
   };
+}
+
+/** What the memory driver keeps per window (koa-ratelimit's memory limiter). */
+interface MemoryWindow {
+  remaining: number;
+  /** Unix seconds, with a fraction. */
+  reset: number;
+}
+
+function showFigures(ctx: Context, limit: string, remaining: number, reset: number): void {
+  const res = ctx.res;
+  res.setHeader('X-RateLimit-Limit', limit);
+  res.setHeader('X-RateLimit-Remaining', String(remaining));
+  res.setHeader(RESET, String(Math.floor(reset)));
+}
+
+/**
+ * koa-ratelimit truncates `Retry-After` towards zero, so it says 0 in the window's last second; it must say at least
+ * 1, and never more than the window, counted from the exact reset time.
+ */
+function retryAfter(ctx: Context, reset: number): void {
+  ctx.res.setHeader('Retry-After', String(Math.min(WINDOW_SECONDS, Math.max(1, Math.ceil(reset - Date.now() / 1000)))));
 }
 
 /** The request's trip to Redis: started by its first limit (with the limits to follow), joined by the later ones. */
@@ -197,24 +235,11 @@ function tripOf(ctx: Context, spec: LimitSpec): Trip | undefined {
   return trip;
 }
 
-/**
- * The memory driver gives the reset time with a fraction of a second; the contract wants whole seconds. (Read and
- * written on Node's response directly: Koa's `response.get` copies every header, this runs on every request.)
- */
-function wholeReset(ctx: Context): void {
-  // koa-ratelimit sets its figures as numbers, which Koa keeps as they are.
-  const reset = ctx.res.getHeader(RESET);
-  if (typeof reset === 'number' && !Number.isInteger(reset)) ctx.res.setHeader(RESET, String(Math.floor(reset)));
-}
-
-/**
- * koa-ratelimit truncates `Retry-After` towards zero, so it says 0 in the window's last second; it must say at least
- * 1, and never more than the window, counted from the exact reset time.
- */
+/** The Redis driver's refusal: its reset in whole seconds, and `Retry-After` as the contract wants it. */
 function shapeRefusal(ctx: Context): void {
   const refusal = ctx.state['rateLimit'] as RateLimitRefusal | undefined;
   const reset = refusal?.headers[RESET];
   if (reset === undefined) return;
-  ctx.set(RESET, String(Math.floor(reset)));
-  ctx.set('Retry-After', String(Math.min(WINDOW_SECONDS, Math.max(1, Math.ceil(reset - Date.now() / 1000)))));
+  ctx.res.setHeader(RESET, String(Math.floor(reset)));
+  retryAfter(ctx, reset);
 }
