@@ -50,7 +50,8 @@ export async function startFastifyPeer(answers: readonly RecordedAnswer[], optio
   const app = Fastify({ logger: false, ...(options.trustProxy ? { trustProxy: options.trustProxy } : {}) });
   // Room for every address of a flood of refusals, so the LRU never forgets a window (ours never does within it).
   await app.register(rateLimit, {
-    global: true, max: options.limits.general, timeWindow: WINDOW_MS, cache: 100_000,
+    // skipOnError: a request Redis cannot decide in time goes through, as ours decides it in memory then.
+    global: true, max: options.limits.general, timeWindow: WINDOW_MS, cache: 100_000, skipOnError: true,
     ...(options.redis ? { redis: options.redis, nameSpace: 'peer-general-' } : {}),
   });
   app.setErrorHandler((error: { statusCode?: number; message: string }, _request, reply) => {

@@ -17,6 +17,7 @@ import type { Redis } from 'ioredis';
 import ratelimit, { type RateLimitOptions, type RateLimitRefusal } from 'koa-ratelimit';
 import type { Config } from '../../shared/config/config.ts';
 import type { Logger } from '../../shared/logging/logger.ts';
+import { JSON_TYPE } from '../middleware/front-door.ts';
 import { requestClientKey } from './client-ip.ts';
 import { OneTripRedisDb, Trip, type FollowingLimit } from './one-trip-redis.ts';
 import { isPublicPath } from './public-path.ts';
@@ -150,7 +151,8 @@ function limitMiddleware(spec: LimitSpec, link: RedisLink | undefined, metrics: 
     max: spec.max,
     namespace: spec.namespace,
     id: spec.id,
-    errorMessage: { detail: `Rate limit exceeded: ${spec.max} per 1 minute` },
+    // Serialized once: a flood of refusals costs no JSON per request. Sent as JSON by `refused`.
+    errorMessage: Buffer.from(JSON.stringify({ detail: `Rate limit exceeded: ${spec.max} per 1 minute` })),
     ...(metrics ? { onLimited: () => metrics.rejected(spec.name) } : {}),
   };
   // The memory driver's figures are written here from the window it just decided on (`disableHeader`): once, in
@@ -172,14 +174,15 @@ function limitMiddleware(spec: LimitSpec, link: RedisLink | undefined, metrics: 
     await decided;
     if (!passed) {
       showFigures(ctx, limitText, 0, window.reset);
-      retryAfter(ctx, window.reset);
+      refused(ctx, window.reset);
     }
   };
 
+  if (shared === undefined) return inMemory;
   return async (ctx: Context, next: Next) => {
     // A limit whose reply came with the request's first limit uses it, even if Redis failed another request since.
-    const trip = shared === undefined ? undefined : tripOf(ctx, spec);
-    if (shared === undefined || !(trip?.replies.size || link!.usable())) return inMemory(ctx, next);
+    const trip = tripOf(ctx, spec);
+    if (!(trip?.replies.size || link!.usable())) return inMemory(ctx, next);
     const before = spec.figures === 'on-refusal' ? FIGURES.map((name) => ctx.res.getHeader(name)) : undefined;
     let passed = false;
     const onward = () => {
@@ -218,11 +221,12 @@ function showFigures(ctx: Context, limit: string, remaining: number, reset: numb
 }
 
 /**
- * koa-ratelimit truncates `Retry-After` towards zero, so it says 0 in the window's last second; it must say at least
- * 1, and never more than the window, counted from the exact reset time.
+ * A refusal's `Retry-After` and type. koa-ratelimit truncates `Retry-After` towards zero, so it says 0 in the
+ * window's last second; it must say at least 1, and never more than the window, counted from the exact reset time.
  */
-function retryAfter(ctx: Context, reset: number): void {
+function refused(ctx: Context, reset: number): void {
   ctx.res.setHeader('Retry-After', String(Math.min(WINDOW_SECONDS, Math.max(1, Math.ceil(reset - Date.now() / 1000)))));
+  ctx.res.setHeader('Content-Type', JSON_TYPE);
 }
 
 /** The request's trip to Redis: started by its first limit (with the limits to follow), joined by the later ones. */
@@ -239,7 +243,10 @@ function tripOf(ctx: Context, spec: LimitSpec): Trip | undefined {
 function shapeRefusal(ctx: Context): void {
   const refusal = ctx.state['rateLimit'] as RateLimitRefusal | undefined;
   const reset = refusal?.headers[RESET];
-  if (reset === undefined) return;
+  if (reset === undefined) {
+    ctx.res.setHeader('Content-Type', JSON_TYPE);
+    return;
+  }
   ctx.res.setHeader(RESET, String(Math.floor(reset)));
-  retryAfter(ctx, reset);
+  refused(ctx, reset);
 }
