@@ -30,10 +30,12 @@ export function refusalFloodTable(figures: RefusalFloodFigures): string {
   const s = figures.servers;
   return table(
     `Flood of refusals: ${figures.target} from ${figures.addresses} client addresses through a trusted loopback proxy, every one over its limit (req/s, 429 share; failures: ${figures.failures})`,
-    ['limits', 'ours', 'peer', 'ours/peer', 'ours 429 share', 'peer 429 share'],
+    ['limits', 'ours', 'peer', 'ours/peer', 'ours CPU µs/req', 'peer CPU µs/req', 'peer/ours CPU', 'ours 429 share', 'peer 429 share'],
     [
-      ['memory', s.ours_memory.rps, s.peer_memory.rps, figures.ratios.memory_vs_peer, s.ours_memory.refused_share, s.peer_memory.refused_share],
-      ['Redis', s.ours_redis.rps, s.peer_redis.rps, figures.ratios.redis_vs_peer, s.ours_redis.refused_share, s.peer_redis.refused_share],
+      ['memory', s.ours_memory.rps, s.peer_memory.rps, figures.ratios.memory_vs_peer, s.ours_memory.cpu_us_per_request, s.peer_memory.cpu_us_per_request,
+        figures.ratios.memory_cpu_peer_vs_ours, s.ours_memory.refused_share, s.peer_memory.refused_share],
+      ['Redis', s.ours_redis.rps, s.peer_redis.rps, figures.ratios.redis_vs_peer, s.ours_redis.cpu_us_per_request, s.peer_redis.cpu_us_per_request,
+        figures.ratios.redis_cpu_peer_vs_ours, s.ours_redis.refused_share, s.peer_redis.refused_share],
     ],
   );
 }
