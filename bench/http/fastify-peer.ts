@@ -52,6 +52,8 @@ export async function startFastifyPeer(answers: readonly RecordedAnswer[], optio
   await app.register(rateLimit, {
     // skipOnError: a request Redis cannot decide in time goes through, as ours decides it in memory then.
     global: true, max: options.limits.general, timeWindow: WINDOW_MS, cache: 100_000, skipOnError: true,
+    // Our refusal's words, so both send bodies of the same size.
+    errorResponseBuilder: (_request, context) => Object.assign(new Error(`Rate limit exceeded: ${context.max} per 1 minute`), { statusCode: 429 }),
     ...(options.redis ? { redis: options.redis, nameSpace: 'peer-general-' } : {}),
   });
   app.setErrorHandler((error: { statusCode?: number; message: string }, _request, reply) => {
