@@ -4,7 +4,10 @@
  * out, beside the limit (http/limit-server.ts), and prints the CPU time of this process per request for each, with
  * the load in its own process. CPU per request moves far less than requests/s when other processes share the
  * machine. Variants: `full` (metrics, limits, answer cache), `no-metrics`, `no-limits`, `bare` (front door and
- * answer cache only), `full-redis` (limits through Redis).
+ * answer cache only), `full-redis` (limits through Redis), and the peer of the read API section, Fastify +
+ * @fastify/rate-limit with the same limits: `peer` (its memory store), `peer-redis` (its Redis store); and the
+ * floor of the client's stack (http/koa-floor.ts): `koa` (Koa alone sending the recorded answer), `koa-ratelimit`
+ * (the same behind koa-ratelimit memory limiters, one per limit ours counts).
  */
 import { createServer, type Server } from 'node:http';
 import { pino } from 'pino';
@@ -20,6 +23,9 @@ import { startReadModelClock } from '../shared/public-api/read-model-clock.ts';
 import { startTestRedis, type TestRedis } from '../test/support/redis-server.ts';
 import { demoReadModel } from './fixtures/demo-read-model.ts';
 import { demoSample } from './fixtures/demo-store.ts';
+import type { FastifyInstance } from 'fastify';
+import { startFastifyPeer } from './http/fastify-peer.ts';
+import { startKoaFloor } from './http/koa-floor.ts';
 import { startLimitServer } from './http/limit-server.ts';
 import { listenOnLoopback } from './http/listen.ts';
 import { UNTRIPPABLE_LIMITS } from './http/our-server.ts';
@@ -45,9 +51,11 @@ if (variants.some((variant) => variant.endsWith('redis'))) {
   redis = client;
 }
 
+const PEERS = ['peer', 'peer-redis'];
+const FLOORS = ['koa', 'koa-ratelimit'];
 const urls = new Map<string, string>();
 const servers: Server[] = [];
-for (const variant of variants) {
+for (const variant of variants.filter((name) => !PEERS.includes(name) && !FLOORS.includes(name))) {
   const registry = createMetricsRegistry();
   const limited = variant !== 'no-limits' && variant !== 'bare';
   const rateLimits = limited
@@ -63,8 +71,22 @@ for (const variant of variants) {
   urls.set(variant, await listenOnLoopback(server));
 }
 const targets = readApiTargets(demoSample()).filter((target) => targetList.split(',').includes(target.name));
-const limit = await startLimitServer(await recordAnswers(urls.get(variants[0]!)!, targets));
+const answers = await recordAnswers(urls.values().next().value!, targets);
+const limit = await startLimitServer(answers);
 urls.set('limit', limit.url);
+const untrippable = Number(UNTRIPPABLE_LIMITS.RATE_LIMIT_PER_MINUTE);
+const peerLimits = { general: untrippable, verify: untrippable, verifyGlobal: untrippable };
+for (const variant of variants.filter((name) => FLOORS.includes(name))) {
+  const floor = await startKoaFloor(answers, variant === 'koa-ratelimit');
+  servers.push(floor.server);
+  urls.set(variant, floor.url);
+}
+const peers: FastifyInstance[] = [];
+for (const variant of variants.filter((name) => PEERS.includes(name))) {
+  const peer = await startFastifyPeer(answers, { limits: peerLimits, ...(variant === 'peer-redis' && redis ? { redis } : {}) });
+  peers.push(peer.app);
+  urls.set(variant, peer.url);
+}
 
 const load = startLoadClient();
 const samples = new Map<string, { cpu: number[]; rps: number[] }>();
@@ -93,6 +115,7 @@ try {
 } finally {
   await load.close();
   clock.stop();
+  for (const peer of peers) await peer.close();
   for (const server of [...servers, limit.server]) {
     server.closeAllConnections();
     server.close();

@@ -9,13 +9,14 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { startTestRedis } from '../test/support/redis-server.ts';
 import { startLoadClient } from './load/load-client.ts';
 import { checkGoals, readApiGoals } from './report/goals.ts';
-import { boundedTable, freshnessTable, goalsTable, mongoTable, projectionTable, readApiTable, scaleTable, writeSideTable } from './report/print.ts';
+import { boundedTable, freshnessTable, goalsTable, mongoTable, projectionTable, readApiTable, refusalFloodTable, scaleTable, writeSideTable } from './report/print.ts';
 import { benchBoundedWork } from './sections/bounded-work.bench.ts';
 import { benchMcp, mcpTable } from './sections/mcp.bench.ts';
 import { benchFreshness } from './sections/freshness.bench.ts';
 import { benchMongo } from './sections/mongodb.bench.ts';
 import { benchProjection } from './sections/projection.bench.ts';
 import { benchReadApi } from './sections/read-api.bench.ts';
+import { benchRefusalFlood } from './sections/refusal-flood.bench.ts';
 import { benchScale } from './sections/scale.bench.ts';
 import { benchWriteSide } from './sections/write-side.bench.ts';
 
@@ -67,13 +68,15 @@ try {
   if (mcp) log(mcpTable(mcp));
   const readApi = mcpOnly ? undefined : await benchReadApi(SETTINGS.readApi, load, redis.url);
   if (readApi) log(readApiTable(readApi));
+  const refusalFlood = mcpOnly ? undefined : await benchRefusalFlood(SETTINGS.readApi, load, redis.url);
+  if (refusalFlood) log(refusalFloodTable(refusalFlood));
   await load.close();
-  if (readApi === undefined) {
+  if (readApi === undefined || refusalFlood === undefined) {
     log(JSON.stringify({ quick, machine: { ...machine, load_average_at_end: loadAverage() }, mcp }));
   } else if (readApiOnly) {
-    const goals = readApiGoals(readApi);
+    const goals = readApiGoals(readApi, refusalFlood);
     log(goalsTable(goals));
-    log(JSON.stringify({ quick, machine: { ...machine, load_average_at_end: loadAverage() }, read_api: readApi, goals }));
+    log(JSON.stringify({ quick, machine: { ...machine, load_average_at_end: loadAverage() }, read_api: readApi, refusal_flood: refusalFlood, goals }));
   } else {
     const projection = await benchProjection(SETTINGS.projection);
     log(projectionTable(projection));
@@ -89,13 +92,13 @@ try {
     const mongoUrl = process.env['MONGODB_URL'];
     const mongo = mongoUrl ? await benchMongo(SETTINGS.mongo, mongoUrl, redis.url) : undefined;
     log(mongo ? mongoTable(mongo) : '\nscale mode (MongoDB): skipped, MONGODB_URL is not set');
-    const goals = checkGoals({ readApi, projection, writeSide, freshness, scale });
+    const goals = checkGoals({ readApi, refusalFlood, projection, writeSide, freshness, scale });
     log(goalsTable(goals));
     const seconds = Math.round((performance.now() - started) / 1000);
     log(`\ndone in ${seconds} s\n`);
     log(JSON.stringify({
       quick, seconds, machine: { ...machine, load_average_at_end: loadAverage() },
-      read_api: readApi, mcp, projection, write_side: writeSide, freshness, scale, bounded, mongo, goals,
+      read_api: readApi, refusal_flood: refusalFlood, mcp, projection, write_side: writeSide, freshness, scale, bounded, mongo, goals,
     }));
   }
 } finally {

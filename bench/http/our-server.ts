@@ -25,9 +25,12 @@ export interface OurServer {
   close(): Promise<void>;
 }
 
-/** `redisUrl` shares the rate limits through that Redis, as `REDIS_URL` does; in-process limits without it. */
-export async function startOurServer(readStore: ReadStore, redisUrl?: string): Promise<OurServer> {
-  const config = loadConfig({ PORT: '0', OPS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...UNTRIPPABLE_LIMITS });
+/**
+ * `redisUrl` shares the rate limits through that Redis, as `REDIS_URL` does; in-process limits without it. `env`
+ * overrides settings (the limits, TRUST_PROXY) for a flood of refusals.
+ */
+export async function startOurServer(readStore: ReadStore, redisUrl?: string, env: Record<string, string> = {}): Promise<OurServer> {
+  const config = loadConfig({ PORT: '0', OPS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...UNTRIPPABLE_LIMITS, ...env });
   // A fresh key and its history given as at scale, so that the benchmark writes no key file.
   const signingKeys = await testSigningKeys();
   const logger = pino({ level: 'warn', name: 'bench-read-api' }, pino.destination(2));

@@ -7,6 +7,11 @@ export interface LoadJob {
   headers?: Record<string, string>;
   connections: number;
   seconds: number;
+  /**
+   * Sends every request with `X-Forwarded-For` naming one of this many client addresses, in turn (10.x.y.z), as a
+   * trusted proxy in front of many clients would.
+   */
+  forwardedFor?: number;
 }
 
 export interface LoadResult {
@@ -18,5 +23,7 @@ export interface LoadResult {
   p99: number;
   /** Answers that were not 2xx: a non-zero figure means the run measured the wrong thing (a tripped limit, say). */
   non2xx: number;
+  /** Answers 429 (refusals of a rate limit). */
+  refused: number;
   errors: number;
 }

@@ -7,12 +7,24 @@ import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import type { LoadJob, LoadResult } from './load-protocol.ts';
 
+/** Rotates `X-Forwarded-For` over `count` addresses, one request after the other. */
+function rotatingClients(count: number): autocannon.Request[] {
+  let next = 0;
+  return [{
+    setupRequest: (request) => {
+      next = (next + 1) % count;
+      return { ...request, headers: { ...request.headers, 'x-forwarded-for': `10.${next >> 16 & 255}.${next >> 8 & 255}.${next & 255}` } };
+    },
+  }];
+}
+
 async function run(job: LoadJob): Promise<LoadResult> {
   const result = await autocannon({
     url: job.url,
     method: job.method,
     ...(job.body === undefined ? {} : { body: job.body }),
     headers: job.headers ?? {},
+    ...(job.forwardedFor === undefined ? {} : { requests: rotatingClients(job.forwardedFor) }),
     connections: job.connections,
     pipelining: 1,
     duration: job.seconds,
@@ -26,6 +38,7 @@ async function run(job: LoadJob): Promise<LoadResult> {
     p50: result.latency.p50,
     p99: result.latency.p99,
     non2xx: result.non2xx,
+    refused: result.statusCodeStats?.['429']?.count ?? 0,
     errors: result.errors + result.timeouts,
   };
 }

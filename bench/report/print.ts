@@ -3,6 +3,7 @@ import type { FreshnessFigures, LagFigures } from '../sections/freshness.bench.t
 import type { MongoFigures } from '../sections/mongodb.bench.ts';
 import type { ProjectionFigures } from '../sections/projection.bench.ts';
 import type { ReadApiFigures } from '../sections/read-api.bench.ts';
+import type { RefusalFloodFigures } from '../sections/refusal-flood.bench.ts';
 import type { ScaleFigures, SizeFigures } from '../sections/scale.bench.ts';
 import type { BoundedResult } from '../sections/bounded-work.bench.ts';
 import type { WriteSideFigures } from '../sections/write-side.bench.ts';
@@ -13,16 +14,30 @@ export function readApiTable(figures: ReadApiFigures): string {
   const rows = Object.entries(figures.operations).map(([name, op]) => {
     const s = op.servers;
     return [
-      name, s.ours_memory.rps, s.ours_redis.rps, s.limit.rps, s.peer.rps,
+      name, s.ours_memory.rps, s.ours_redis.rps, s.limit.rps, s.peer_memory.rps, s.peer_redis.rps,
       `${s.ours_memory.p50_ms}/${s.ours_memory.p99_ms}`, `${s.ours_redis.p50_ms}/${s.ours_redis.p99_ms}`,
-      `${s.limit.p50_ms}/${s.limit.p99_ms}`, `${s.peer.p50_ms}/${s.peer.p99_ms}`,
       op.ratios.memory_vs_limit, op.ratios.memory_vs_peer, op.ratios.redis_vs_limit, op.ratios.redis_vs_peer,
     ];
   });
   return table(
-    `Read API (req/s and p50/p99 ms, medians of ${figures.settings.rounds} rounds of ${figures.settings.roundSeconds}s, ${figures.settings.connections} connections; failures: ${figures.failures})`,
-    ['operation', 'ours', 'ours+redis', 'limit', 'peer', 'ours p50/99', 'redis p50/99', 'limit p50/99', 'peer p50/99', 'ours/limit', 'ours/peer', 'redis/limit', 'redis/peer'],
+    `Read API (req/s and p50/p99 ms, medians of ${figures.settings.rounds} rounds of ${figures.settings.roundSeconds}s, ${figures.settings.connections} connections; `
+      + `peer: Fastify + @fastify/rate-limit, its memory store / its Redis store; failures: ${figures.failures})`,
+    ['operation', 'ours', 'ours+redis', 'limit', 'peer', 'peer+redis', 'ours p50/99', 'redis p50/99', 'ours/limit', 'ours/peer', 'redis/limit', 'redis/peer'],
     rows,
+  );
+}
+
+export function refusalFloodTable(figures: RefusalFloodFigures): string {
+  const s = figures.servers;
+  return table(
+    `Flood of refusals: ${figures.target} from ${figures.addresses} client addresses through a trusted loopback proxy, every one over its limit (req/s, 429 share; failures: ${figures.failures})`,
+    ['limits', 'ours', 'peer', 'ours/peer', 'ours CPU µs/req', 'peer CPU µs/req', 'peer/ours CPU', 'ours 429 share', 'peer 429 share'],
+    [
+      ['memory', s.ours_memory.rps, s.peer_memory.rps, figures.ratios.memory_vs_peer, s.ours_memory.cpu_us_per_request, s.peer_memory.cpu_us_per_request,
+        figures.ratios.memory_cpu_peer_vs_ours, s.ours_memory.refused_share, s.peer_memory.refused_share],
+      ['Redis', s.ours_redis.rps, s.peer_redis.rps, figures.ratios.redis_vs_peer, s.ours_redis.cpu_us_per_request, s.peer_redis.cpu_us_per_request,
+        figures.ratios.redis_cpu_peer_vs_ours, s.ours_redis.refused_share, s.peer_redis.refused_share],
+    ],
   );
 }
 

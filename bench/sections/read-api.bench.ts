@@ -1,16 +1,20 @@
 /**
  * Read API throughput and latency per operation: ours (in-memory limits, then Redis limits) against the limit
- * (bare node:http, precomputed bytes) and the peer (Fastify, JSON.stringify per request), all serving the same
- * bytes from the same data. Every pair is warmed up first, the four servers take turns within every round (in a
- * rotating order, so none always runs first), and each figure is the median of the rounds.
+ * (bare node:http, precomputed bytes) and the peer (Fastify + @fastify/rate-limit, memory store, then Redis store),
+ * all serving the same bytes and headers from the same data with the same limits. Every pair is warmed up first,
+ * the five servers take turns within every round (in a rotating order, so none always runs first), and each figure
+ * is the median of the rounds.
  */
+import type { Redis } from 'ioredis';
+import { pino } from 'pino';
 import type { LoadClient } from '../load/load-client.ts';
 import type { LoadResult } from '../load/load-protocol.ts';
+import { connectRateLimitRedis } from '../../read-api/rate-limit/rate-limit-redis.ts';
 import { demoReadModel } from '../fixtures/demo-read-model.ts';
 import { demoSample } from '../fixtures/demo-store.ts';
 import { startFastifyPeer } from '../http/fastify-peer.ts';
 import { startLimitServer } from '../http/limit-server.ts';
-import { startOurServer } from '../http/our-server.ts';
+import { startOurServer, UNTRIPPABLE_LIMITS } from '../http/our-server.ts';
 import { readApiTargets, recordAnswers, type Target } from '../http/targets.ts';
 import { median, ratio, round } from '../report/stats.ts';
 
@@ -21,7 +25,7 @@ export interface ReadApiSettings {
   connections: number;
 }
 
-const SERVERS = ['ours_memory', 'ours_redis', 'limit', 'peer'] as const;
+const SERVERS = ['ours_memory', 'ours_redis', 'limit', 'peer_memory', 'peer_redis'] as const;
 type ServerName = (typeof SERVERS)[number];
 
 export interface LoadFigures { rps: number; p50_ms: number; p99_ms: number }
@@ -39,6 +43,9 @@ export interface ReadApiFigures {
   failures: number;
 }
 
+const UNTRIPPABLE = Number(UNTRIPPABLE_LIMITS.RATE_LIMIT_PER_MINUTE);
+const PEER_LIMITS = { general: UNTRIPPABLE, verify: UNTRIPPABLE, verifyGlobal: UNTRIPPABLE };
+
 export async function benchReadApi(settings: ReadApiSettings, load: LoadClient, redisUrl: string): Promise<ReadApiFigures> {
   const readStore = await demoReadModel();
   const ours = await startOurServer(readStore);
@@ -46,8 +53,12 @@ export async function benchReadApi(settings: ReadApiSettings, load: LoadClient, 
   const targets = readApiTargets(demoSample());
   const answers = await recordAnswers(ours.url, targets);
   const limit = await startLimitServer(answers);
-  const peer = await startFastifyPeer(answers);
-  const urls: Record<ServerName, string> = { ours_memory: ours.url, ours_redis: oursRedis.url, limit: limit.url, peer: peer.url };
+  const peerRedisClient = await readyRedis(redisUrl);
+  const peer = await startFastifyPeer(answers, { limits: PEER_LIMITS });
+  const peerRedis = await startFastifyPeer(answers, { limits: PEER_LIMITS, redis: peerRedisClient });
+  const urls: Record<ServerName, string> = {
+    ours_memory: ours.url, ours_redis: oursRedis.url, limit: limit.url, peer_memory: peer.url, peer_redis: peerRedis.url,
+  };
   let failures = 0;
   const measure = async (target: Target, server: ServerName, seconds: number): Promise<LoadResult> => {
     const result = await load.run({
@@ -81,9 +92,9 @@ export async function benchReadApi(settings: ReadApiSettings, load: LoadClient, 
         servers: figures,
         ratios: {
           memory_vs_limit: ratio(figures.ours_memory.rps, figures.limit.rps),
-          memory_vs_peer: ratio(figures.ours_memory.rps, figures.peer.rps),
+          memory_vs_peer: ratio(figures.ours_memory.rps, figures.peer_memory.rps),
           redis_vs_limit: ratio(figures.ours_redis.rps, figures.limit.rps),
-          redis_vs_peer: ratio(figures.ours_redis.rps, figures.peer.rps),
+          redis_vs_peer: ratio(figures.ours_redis.rps, figures.peer_redis.rps),
         },
         bytes: answers[index]!.bytes.length,
       };
@@ -94,8 +105,17 @@ export async function benchReadApi(settings: ReadApiSettings, load: LoadClient, 
     await oursRedis.close();
     await new Promise((resolve) => limit.server.close(resolve));
     await peer.app.close();
+    await peerRedis.app.close();
+    peerRedisClient.disconnect();
     await readStore.close();
   }
+}
+
+/** A Redis client configured as ours (rate-limit/rate-limit-redis.ts), once connected. */
+export async function readyRedis(url: string): Promise<Redis> {
+  const client = connectRateLimitRedis(url, pino({ level: 'warn' }, pino.destination(2)));
+  await new Promise<void>((resolve) => client.once('ready', () => resolve()));
+  return client;
 }
 
 function summarize(results: readonly LoadResult[]): LoadFigures {

@@ -1,15 +1,16 @@
 /**
  * The HTTP manners of a public operation's answer, beyond the front door and the rate limits: the read-model
- * position it was made at, `Cache-Control` and `ETag` on a 200, and 304 when the client already holds it.
+ * position it was made at, `Cache-Control` and `ETag` on a 200, and 304 when the client already holds it. The forms
+ * an answer can take at a position are made once and kept on the answer, so sending it again builds nothing.
  */
 import { JSON_TYPE } from '../middleware/front-door.ts';
 import { matchesIfNoneMatch, type RenderedAnswer } from './rendered-answer.ts';
 
 export interface ConditionalAnswer {
-  status: number;
-  headers: [string, string][];
+  readonly status: number;
+  readonly headers: readonly (readonly [string, string])[];
   /** None on a 304. */
-  body: Buffer | undefined;
+  readonly body: Buffer | undefined;
 }
 
 export interface AnswerContext {
@@ -20,15 +21,35 @@ export interface AnswerContext {
   ifNoneMatch: string | undefined;
 }
 
+/** The forms of one answer at one position with one `Cache-Control`. */
+interface AnswerForms {
+  position: number;
+  cacheControl: string | undefined;
+  /** A 200 to a GET or HEAD (with its ETag), the 304 to one, and the answer to any other request. */
+  full: ConditionalAnswer;
+  notModified: ConditionalAnswer;
+  plain: ConditionalAnswer;
+}
+
 export function conditionalAnswer(answer: RenderedAnswer, context: AnswerContext): ConditionalAnswer {
-  const headers: [string, string][] = [['X-Read-Model-Position', String(context.position)]];
-  if (answer.status === 200) {
-    if (context.cacheControl !== undefined) headers.push(['Cache-Control', context.cacheControl]);
-    if (context.conditional) {
-      headers.push(['ETag', answer.etag]);
-      if (matchesIfNoneMatch(context.ifNoneMatch, answer.etag)) return { status: 304, headers, body: undefined };
-    }
-  }
-  headers.push(['Content-Type', JSON_TYPE]);
-  return { status: answer.status, headers, body: answer.body };
+  const forms = formsOf(answer, context.position, context.cacheControl);
+  if (answer.status !== 200 || !context.conditional) return forms.plain;
+  return matchesIfNoneMatch(context.ifNoneMatch, answer.etag) ? forms.notModified : forms.full;
+}
+
+function formsOf(answer: RenderedAnswer, position: number, cacheControl: string | undefined): AnswerForms {
+  const kept = answer.forms as AnswerForms | undefined;
+  if (kept !== undefined && kept.position === position && kept.cacheControl === cacheControl) return kept;
+  const at: [string, string] = ['X-Read-Model-Position', String(position)];
+  const cache: [string, string][] = answer.status === 200 && cacheControl !== undefined ? [['Cache-Control', cacheControl]] : [];
+  const type: [string, string] = ['Content-Type', JSON_TYPE];
+  const tagged = answer.status === 200 ? [at, ...cache, ['ETag', answer.etag] as [string, string]] : [at, ...cache];
+  const forms: AnswerForms = {
+    position, cacheControl,
+    full: { status: answer.status, headers: [...tagged, type], body: answer.body },
+    notModified: { status: 304, headers: tagged, body: undefined },
+    plain: { status: answer.status, headers: [at, ...cache, type], body: answer.body },
+  };
+  answer.forms = forms;
+  return forms;
 }

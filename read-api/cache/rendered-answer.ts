@@ -6,6 +6,8 @@ export interface RenderedAnswer {
   body: Buffer;
   /** Strong entity tag of `body`, quoted. */
   etag: string;
+  /** Its HTTP forms at one read-model position, made once and sent as often as asked (conditional-answer.ts). */
+  forms?: unknown;
 }
 
 /** A rendered answer whose one field holds the time it was made (an ISO 8601 string), renewed each time it is answered from the answer cache. */
@@ -16,6 +18,8 @@ export interface TimedAnswer {
   timeAt: number;
   /** Entity tag of the template, unquoted: with the time it names the renewed bytes without hashing them again. */
   tag: string;
+  /** The last renewal: requests within the same millisecond get the same answer (the same bytes) without a copy. */
+  last?: { time: number; answer: RenderedAnswer };
 }
 
 const etagOf = (bytes: Buffer) => `"${createHash('sha1').update(bytes).digest('base64url')}"`;
@@ -41,9 +45,13 @@ export function timedTemplate(answer: RenderedAnswer, body: unknown, field: stri
  * template's tag plus the time tell every renewed answer apart as a strong tag must.
  */
 export function renewTime(answer: TimedAnswer, now: Date): RenderedAnswer {
+  const time = now.getTime();
+  if (answer.last?.time === time) return answer.last.answer;
   const body = Buffer.from(answer.template);
   body.write(now.toISOString(), answer.timeAt, 'latin1');
-  return { status: answer.status, body, etag: `"${answer.tag}.${now.getTime().toString(36)}"` };
+  const renewed = { status: answer.status, body, etag: `"${answer.tag}.${time.toString(36)}"` };
+  answer.last = { time, answer: renewed };
+  return renewed;
 }
 
 /**

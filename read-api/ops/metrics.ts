@@ -6,6 +6,7 @@ import type { Middleware } from 'koa';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { LimitName, RateLimitMetrics } from '../rate-limit/rate-limits.ts';
 import type { ProjectionLag } from './projection-lag.ts';
+import { RequestTallies, type HistogramValues } from './request-tallies.ts';
 
 export interface ProjectionProgress {
   name: string;
@@ -90,18 +91,21 @@ export function createMetricsRegistry(sources: MetricSources = {}): Registry {
   return registry;
 }
 
-/** Counts and times every request by method, matched route template (`/api/public/catalogue/:reference`) and status. */
+/**
+ * Counts and times every request by method, matched route template (`/api/public/catalogue/:reference`) and status.
+ * On the request path only plain numbers move (a tally per label set, see `RequestTallies`); prom-client gets them
+ * when it is scraped, through the collect callbacks of the counter and the histogram, instead of hashing the labels
+ * of both on every request.
+ */
 export function metricsMiddleware(registry: Registry): Middleware {
-  const { requests, duration } = requestMetrics(registry);
+  const { tallies } = requestMetrics(registry);
   return async (ctx, next) => {
-    const started = process.hrtime.bigint();
+    const started = performance.now();
     try {
       await next();
     } finally {
       const route = typeof ctx['_matchedRoute'] === 'string' ? ctx['_matchedRoute'] : UNMATCHED;
-      const labels = { method: ctx.method, route, status: String(ctx.status) };
-      requests.inc(labels);
-      duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+      tallies.add(ctx.method, route, ctx.status, (performance.now() - started) / 1e3);
     }
   };
 }
@@ -120,16 +124,32 @@ export function rateLimitMetrics(registry: Registry): RateLimitMetrics {
   return { rejected: (limit: LimitName) => counter.inc({ limit }) };
 }
 
-function requestMetrics(registry: Registry) {
+const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+const requestTallies = new WeakMap<Registry, RequestTallies>();
+
+/** The request counter and latency histogram of `registry`, made once, fed from the tallies when scraped. */
+function requestMetrics(registry: Registry): { tallies: RequestTallies } {
+  const known = requestTallies.get(registry);
+  if (known !== undefined) return { tallies: known };
+  const tallies = new RequestTallies(DURATION_BUCKETS);
+  requestTallies.set(registry, tallies);
   const labelNames = ['method', 'route', 'status'] as const;
-  const requests = (registry.getSingleMetric(REQUESTS) as Counter<(typeof labelNames)[number]> | undefined)
-    ?? new Counter({ name: REQUESTS, help: 'HTTP requests answered', labelNames, registers: [registry] });
-  const duration = (registry.getSingleMetric(DURATION) as Histogram<(typeof labelNames)[number]> | undefined)
-    ?? new Histogram({
-      name: DURATION, help: 'HTTP request latency', labelNames, registers: [registry],
-      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    });
-  return { requests, duration };
+  new Counter({
+    name: REQUESTS, help: 'HTTP requests answered', labelNames, registers: [registry],
+    collect() {
+      this.reset();
+      for (const tally of tallies.all()) this.inc(tally.labels, tally.count);
+    },
+  });
+  new Histogram({
+    name: DURATION, help: 'HTTP request latency', labelNames, registers: [registry], buckets: DURATION_BUCKETS,
+    collect() {
+      this.reset();
+      for (const tally of tallies.all()) this.zero(tally.labels);
+      tallies.copyInto(this as unknown as HistogramValues);
+    },
+  });
+  return { tallies };
 }
 
 function rejectionCounter(registry: Registry): Counter<'limit'> {

@@ -20,6 +20,8 @@ declare module 'koa-ratelimit' {
     id(ctx: Context): string | false;
     /** The body of a refusal (an object is sent as JSON). */
     errorMessage?: unknown;
+    /** Sends no `X-RateLimit-*` figures (a refusal still sets `Retry-After`, its body and `ctx.state.rateLimit`). */
+    disableHeader?: boolean;
     /** Called on every refusal, after the 429 is set. */
     onLimited?(ctx: Context): void;
   }

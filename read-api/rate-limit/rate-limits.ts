@@ -6,6 +6,8 @@
  *
  * koa-ratelimit decides; this module picks its driver and shapes what it sends to the contract:
  * - the memory driver in one process; with Redis, the Redis driver, so every API process shares the windows;
+ * - with Redis, one round trip per request for all the limits it counts (one-trip-redis.ts): a verification's
+ *   general limit is sent with its two verification limits, each counted only if the one before let it through;
  * - while Redis cannot decide a request (connection down, or no answer within the client's 100 ms command
  *   timeout), the memory driver decides that request and every one for the next second (mode `degraded`); then
  *   Redis is asked again. The memory windows only count what was decided in memory, so an outage starts them afresh;
@@ -16,7 +18,9 @@ import type { Redis } from 'ioredis';
 import ratelimit, { type RateLimitOptions, type RateLimitRefusal } from 'koa-ratelimit';
 import type { Config } from '../../shared/config/config.ts';
 import type { Logger } from '../../shared/logging/logger.ts';
+import { JSON_TYPE } from '../middleware/front-door.ts';
 import { requestClientKey } from './client-ip.ts';
+import { OneTripRedisDb, Trip, type FollowingLimit } from './one-trip-redis.ts';
 import { isPublicPath } from './public-path.ts';
 import { WindowMap } from './window-map.ts';
 
@@ -62,7 +66,17 @@ interface LimitSpec {
   id(ctx: Context): string;
   /** `on-refusal`: a passed request keeps the figures of the limit before (a client's headers speak of its own limit). */
   figures: 'always' | 'on-refusal';
+  /** The first limit of a request: the limits the request will count after it, asked of Redis in the same trip. */
+  following?(ctx: Context): readonly FollowingLimit[];
 }
+
+/**
+ * A GET the router surely sends to the verification route (`/api/public/verify/:serial`, any case, trailing slash
+ * optional: see routes.ts), so its verification limits can go to Redis with its general one. A narrower test than
+ * the router's (HEAD and odd spellings are left out) only costs those requests a round trip per limit.
+ */
+const VERIFICATION = /^\/api\/public\/verify\/[A-Za-z0-9-]+\/?$/i;
+const TRIP = 'rateLimitTrip';
 
 export function createRateLimits({ config, redis, logger, metrics }: RateLimitDeps): RateLimits {
   const clientKey = requestClientKey(config);
@@ -70,11 +84,17 @@ export function createRateLimits({ config, redis, logger, metrics }: RateLimitDe
   const limit = (spec: LimitSpec) => limitMiddleware(spec, link, metrics);
   const byClient = (ctx: Context) => clientKey(ctx.req);
 
-  const general = limit({ name: 'general', namespace: 'rl:general', max: config.RATE_LIMIT_PER_MINUTE, id: byClient, figures: 'always' });
-  const perIpVerify = limit({ name: 'verify', namespace: 'rl:verify', max: config.VERIFY_RATE_LIMIT_PER_MINUTE, id: byClient, figures: 'always' });
-  const globalVerify = limit({
+  const perIpSpec: LimitSpec = { name: 'verify', namespace: 'rl:verify', max: config.VERIFY_RATE_LIMIT_PER_MINUTE, id: byClient, figures: 'always' };
+  const globalSpec: LimitSpec = {
     name: 'verify_global', namespace: 'rl:verify-global', max: config.VERIFY_GLOBAL_RATE_LIMIT_PER_MINUTE, id: () => 'all', figures: 'on-refusal',
+  };
+  const ahead = (spec: LimitSpec, ctx: Context): FollowingLimit => ({ key: `${spec.namespace}:${spec.id(ctx)}`, duration: WINDOW_MS, max: spec.max });
+  const general = limit({
+    name: 'general', namespace: 'rl:general', max: config.RATE_LIMIT_PER_MINUTE, id: byClient, figures: 'always',
+    following: (ctx) => (ctx.method === 'GET' && VERIFICATION.test(ctx.path) ? [ahead(perIpSpec, ctx), ahead(globalSpec, ctx)] : []),
   });
+  const perIpVerify = limit(perIpSpec);
+  const globalVerify = limit(globalSpec);
 
   return {
     general: (ctx, next) => (isPublicPath(ctx.path) || ctx.req.headers['accept-signature'] !== undefined ? general(ctx, next) : next()),
@@ -87,6 +107,8 @@ export function createRateLimits({ config, redis, logger, metrics }: RateLimitDe
 /** The state of the Redis connection as the limits see it. */
 interface RedisLink {
   client: Redis;
+  /** What koa-ratelimit's Redis driver talks to: the client, one round trip per request. */
+  db: OneTripRedisDb;
   /** Worth asking: connected, and no failure within the last second. A lost connection degrades the limits. */
   usable(): boolean;
   /** Connected, and the last request asked was decided. */
@@ -105,6 +127,7 @@ function redisLink(client: Redis, logger: Logger): RedisLink {
   };
   return {
     client,
+    db: new OneTripRedisDb(client),
     usable: () => {
       if (client.status === 'ready') return Date.now() >= retryAt;
       degrade(new Error(`redis connection is ${client.status}`));
@@ -129,56 +152,102 @@ function limitMiddleware(spec: LimitSpec, link: RedisLink | undefined, metrics: 
     max: spec.max,
     namespace: spec.namespace,
     id: spec.id,
-    errorMessage: { detail: `Rate limit exceeded: ${spec.max} per 1 minute` },
+    // Serialized once: a flood of refusals costs no JSON per request. Sent as JSON by `refused`.
+    errorMessage: Buffer.from(JSON.stringify({ detail: `Rate limit exceeded: ${spec.max} per 1 minute` })),
     ...(metrics ? { onLimited: () => metrics.rejected(spec.name) } : {}),
   };
-  const memory = ratelimit({ ...options, driver: 'memory', db: new WindowMap(WINDOW_MS) } satisfies RateLimitOptions);
-  const shared = link ? ratelimit({ ...options, driver: 'redis', db: link.client } satisfies RateLimitOptions) : undefined;
+  // The memory driver's figures are written here from the window it just decided on (`disableHeader`): once, in
+  // whole seconds, and not at all on a passed request that keeps the figures of the limit before.
+  const windows = new WindowMap(WINDOW_MS);
+  const memory = ratelimit({ ...options, driver: 'memory', db: windows, disableHeader: true } satisfies RateLimitOptions);
+  const shared = link ? ratelimit({ ...options, driver: 'redis', db: link.db } satisfies RateLimitOptions) : undefined;
+  const limitText = String(spec.max);
 
+  const inMemory = async (ctx: Context, next: Next) => {
+    let passed = false;
+    const decided = memory(ctx, () => {
+      passed = true;
+      if (spec.figures === 'always') showFigures(ctx, limitText, window.remaining > 0 ? window.remaining - 1 : 0, window.reset);
+      return next();
+    });
+    // koa-ratelimit looks its window up synchronously when called, and reads it again once it has decided.
+    const window = windows.touched as MemoryWindow;
+    await decided;
+    if (!passed) {
+      showFigures(ctx, limitText, 0, window.reset);
+      refused(ctx, window.reset);
+    }
+  };
+
+  if (shared === undefined) return inMemory;
   return async (ctx: Context, next: Next) => {
+    // A limit whose reply came with the request's first limit uses it, even if Redis failed another request since.
+    const trip = tripOf(ctx, spec);
+    if (!(trip?.replies.size || link!.usable())) return inMemory(ctx, next);
     const before = spec.figures === 'on-refusal' ? FIGURES.map((name) => ctx.res.getHeader(name)) : undefined;
     let passed = false;
     const onward = () => {
       passed = true;
-      if (before === undefined) wholeReset(ctx);
-      else FIGURES.forEach((name, i) => ctx.res.setHeader(name, String(before[i])));
+      if (before !== undefined) FIGURES.forEach((name, i) => ctx.res.setHeader(name, String(before[i])));
       return next();
     };
-    if (shared !== undefined && link!.usable()) {
-      try {
-        await shared(ctx, onward);
-        link!.answered();
-      } catch (error) {
-        // An error from further down the chain is not the limiter's: it goes up as it is.
-        if (passed) throw error;
-        link!.failed(error);
-        await memory(ctx, onward);
-      }
-    } else {
-      await memory(ctx, onward);
+    try {
+      link!.db.use(trip);
+      const decided = shared(ctx, onward);
+      link!.db.use(undefined);
+      await decided;
+      link!.answered();
+    } catch (error) {
+      // An error from further down the chain is not the limiter's: it goes up as it is.
+      if (passed) throw error;
+      link!.failed(error);
+      return inMemory(ctx, next);
     }
     if (!passed) shapeRefusal(ctx);
   };
 }
 
-/**
- * The memory driver gives the reset time with a fraction of a second; the contract wants whole seconds. (Read and
- * written on Node's response directly: Koa's `response.get` copies every header, this runs on every request.)
- */
-function wholeReset(ctx: Context): void {
-  // koa-ratelimit sets its figures as numbers, which Koa keeps as they are.
-  const reset = ctx.res.getHeader(RESET);
-  if (typeof reset === 'number' && !Number.isInteger(reset)) ctx.res.setHeader(RESET, String(Math.floor(reset)));
+/** What the memory driver keeps per window (koa-ratelimit's memory limiter). */
+interface MemoryWindow {
+  remaining: number;
+  /** Unix seconds, with a fraction. */
+  reset: number;
+}
+
+function showFigures(ctx: Context, limit: string, remaining: number, reset: number): void {
+  const res = ctx.res;
+  res.setHeader('X-RateLimit-Limit', limit);
+  res.setHeader('X-RateLimit-Remaining', String(remaining));
+  res.setHeader(RESET, String(Math.floor(reset)));
 }
 
 /**
- * koa-ratelimit truncates `Retry-After` towards zero, so it says 0 in the window's last second; it must say at least
- * 1, and never more than the window, counted from the exact reset time.
+ * A refusal's `Retry-After` and type. koa-ratelimit truncates `Retry-After` towards zero, so it says 0 in the
+ * window's last second; it must say at least 1, and never more than the window, counted from the exact reset time.
  */
+function refused(ctx: Context, reset: number): void {
+  ctx.res.setHeader('Retry-After', String(Math.min(WINDOW_SECONDS, Math.max(1, Math.ceil(reset - Date.now() / 1000)))));
+  ctx.res.setHeader('Content-Type', JSON_TYPE);
+}
+
+/** The request's trip to Redis: started by its first limit (with the limits to follow), joined by the later ones. */
+function tripOf(ctx: Context, spec: LimitSpec): Trip | undefined {
+  if (spec.following === undefined) return ctx.state[TRIP] as Trip | undefined;
+  const following = spec.following(ctx);
+  if (following.length === 0) return undefined;
+  const trip = new Trip(following);
+  ctx.state[TRIP] = trip;
+  return trip;
+}
+
+/** The Redis driver's refusal: its reset in whole seconds, and `Retry-After` as the contract wants it. */
 function shapeRefusal(ctx: Context): void {
   const refusal = ctx.state['rateLimit'] as RateLimitRefusal | undefined;
   const reset = refusal?.headers[RESET];
-  if (reset === undefined) return;
-  ctx.set(RESET, String(Math.floor(reset)));
-  ctx.set('Retry-After', String(Math.min(WINDOW_SECONDS, Math.max(1, Math.ceil(reset - Date.now() / 1000)))));
+  if (reset === undefined) {
+    ctx.res.setHeader('Content-Type', JSON_TYPE);
+    return;
+  }
+  ctx.res.setHeader(RESET, String(Math.floor(reset)));
+  refused(ctx, reset);
 }

@@ -95,7 +95,17 @@ describe('operations port', () => {
     expect(text).to.include('http_requests_total{method="GET",route="/api/public/catalogue/:reference",status="200"} 3');
     expect(text).to.include('http_requests_total{method="GET",route="unmatched",status="404"} 1');
     expect(text).to.include('http_request_duration_seconds_count{method="GET",route="/api/public/catalogue/:reference",status="200"} 3');
+    expect(text).to.include('http_request_duration_seconds_bucket{le="+Inf",method="GET",route="/api/public/catalogue/:reference",status="200"} 3');
+    // Buckets are cumulative, end at the count, and the sum is that of 3 positive durations.
+    const buckets = [...text.matchAll(/^http_request_duration_seconds_bucket\{le="[^"]+",method="GET",route="\/api\/public\/catalogue\/:reference",status="200"\} (\d+)$/gm)]
+      .map((match) => Number(match[1]));
+    expect(buckets).to.have.length(12);
+    expect(buckets).to.deep.equal([...buckets].sort((a, b) => a - b));
+    const sum = Number(/^http_request_duration_seconds_sum\{method="GET",route="\/api\/public\/catalogue\/:reference",status="200"\} (\S+)$/m.exec(text)?.[1]);
+    expect(sum).to.be.greaterThan(0);
     expect(text).not.to.include('AUR-1');
+    // A second scrape shows the same counts (handed over, not added again).
+    expect(await registry.metrics()).to.include('http_requests_total{method="GET",route="/api/public/catalogue/:reference",status="200"} 3');
     expect(text).to.include('rate_limit_rejections_total{limit="verify"} 1');
   });
 

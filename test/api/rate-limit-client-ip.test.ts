@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { clientIp, limitKey } from '../../read-api/rate-limit/client-ip.ts';
+import { clientIp, limitKey, rememberedTrust } from '../../read-api/rate-limit/client-ip.ts';
 import { NO_TRUSTED_PROXY, parseTrustedProxies } from '../../shared/net/trusted-proxies.ts';
 
 describe('rate-limit client identity', () => {
@@ -42,6 +42,16 @@ describe('rate-limit client identity', () => {
     }
     expect(limitKey(clientIp({ socketAddress: '::ffff:c000:20a', forwardedFor: undefined }, NO_TRUSTED_PROXY))).to.equal('192.0.2.10');
     expect(parseTrustedProxies('::ffff:10.0.0.0/104').has('10.200.0.1')).to.equal(true);
+  });
+
+  it('asks the proxy list once per address, and again after forgetting them all at its bound (issue 22)', () => {
+    const asked: string[] = [];
+    const trust = rememberedTrust({ has: (address) => { asked.push(address); return address === '10.0.0.1'; } }, 2);
+    expect([trust.has('10.0.0.1'), trust.has('203.0.113.5'), trust.has('10.0.0.1'), trust.has('203.0.113.5')]).to.deep.equal([true, false, true, false]);
+    expect(asked).to.deep.equal(['10.0.0.1', '203.0.113.5']);
+    expect(trust.has('203.0.113.6')).to.equal(false);
+    expect(trust.has('10.0.0.1')).to.equal(true);
+    expect(asked).to.deep.equal(['10.0.0.1', '203.0.113.5', '203.0.113.6', '10.0.0.1']);
   });
 
   it('refuses a TRUST_PROXY that names no proxy, naming the bad entries', () => {

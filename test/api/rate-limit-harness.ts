@@ -76,6 +76,7 @@ export function rateLimitBehaviour(makeLimits: () => MakeLimits, fresh: () => Pr
     const elapsed = (Date.now() - started) / 1000;
     expect(refused.status).to.equal(429);
     expect(await refused.json()).to.deep.equal({ detail: 'Rate limit exceeded: 60 per 1 minute' });
+    expect(refused.headers.get('content-type')).to.equal('application/json; charset=utf-8');
     const retryAfter = refused.headers.get('retry-after') ?? '';
     expect(retryAfter).to.match(/^\d+$/);
     // The window started with the first request, `elapsed` seconds ago at most, and lasts 60 s: what is left of it,

@@ -55,6 +55,23 @@ describe('rate limits shared through Redis (koa-ratelimit Redis driver)', () => 
       return served;
     };
 
+    it('asks Redis once per verification for its three limits, and counts each limit as it would alone (issue 22)', async () => {
+      await redis.flushall();
+      const served = await serve(redis, { VERIFY_RATE_LIMIT_PER_MINUTE: '2' });
+      const scripts = async () => {
+        const stats = await redis.info('commandstats');
+        return [...stats.matchAll(/^cmdstat_(?:evalsha|eval):calls=(\d+)/gm)].reduce((sum, match) => sum + Number(match[1]), 0);
+      };
+      const before = await scripts();
+      expect(await statuses(served, 3, '/api/public/verify/AB-1234')).to.deep.equal([200, 200, 429]);
+      // One script call per request (a first call may be retried as EVAL after NOSCRIPT: counted once more at most).
+      expect((await scripts()) - before).to.be.within(3, 4);
+      // The refused verification counted against the general and the per-IP verification limit, not the global one.
+      expect(await redis.zcard('rl:general:127.0.0.1')).to.equal(3);
+      expect(await redis.zcard('rl:verify:127.0.0.1')).to.equal(2);
+      expect(await redis.zcard('rl:verify-global:all')).to.equal(2);
+    });
+
     it('refuses the 61st request of a client spread over two API processes, in both', async () => {
       await redis.flushall();
       const a = await serve(redis);

@@ -20,6 +20,12 @@ describe('timed answers', () => {
     expect(renewTime(template, new Date(1_000)).etag).to.equal(a.etag);
   });
 
+  it('gives requests within the same millisecond the very same answer, copied once (issue 22)', () => {
+    const a = renewTime(template, new Date(7_000));
+    expect(renewTime(template, new Date(7_000))).to.equal(a);
+    expect(renewTime(template, new Date(7_001))).not.to.equal(a);
+  });
+
   it('leaves the template untouched', () => {
     const before = Buffer.from(template.template);
     renewTime(template, new Date(5_000));
