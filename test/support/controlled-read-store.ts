@@ -28,6 +28,8 @@ export interface Interception {
   times?: number;
 }
 
+/** The port's synchronous methods (a generation's handle): never stopped, but what they hand out is steered. */
+const SYNCHRONOUS = /(^|\.)generation$/;
 /** Calls that change nothing: the rest count as writes. */
 const READS = /(^|\.)(find|count|get|getMany|ping|close)$/;
 export const isRead = (call: Call): boolean => READS.test(call.method);
@@ -99,7 +101,14 @@ export function controlledReadStore(inner: ReadStore): ControlledReadStore {
       get(target, key, receiver) {
         const property: unknown = Reflect.get(target, key, receiver);
         if (typeof key !== 'string' || typeof property !== 'function') return property;
-        return (...args: unknown[]) => invoke(prefix, target, key, property as (...a: unknown[]) => unknown, args);
+        const fn = property as (...a: unknown[]) => unknown;
+        if (SYNCHRONOUS.test(`${prefix}${key}`)) {
+          return (...args: unknown[]) => {
+            if (dead) throw new ProcessDied();
+            return wrap(fn.apply(target, args), `${prefix}${key}.`);
+          };
+        }
+        return (...args: unknown[]) => invoke(prefix, target, key, fn, args);
       },
     });
   }
