@@ -69,7 +69,7 @@ export async function startWatchcat(config: Config, logger: Logger): Promise<Run
     opsRoutes: [projectionsAuditRoute({ eventStore, live: readStore, auth: adminAuth(config) })],
     extraRoutes: [discoveryRoutes({ operations: publicOperations, config, jwks: signingKeys.jwks })],
     metricSources: {
-      projections: () => projector.status().map((p) => ({ name: p.name, position: p.position, failed: p.status === 'failed' })),
+      projections: () => projector.status().map((p) => ({ name: p.name, position: p.position, failed: p.status === 'parked' })),
       lag: projectionLag(eventStore),
       queueDepth: () => queue.depth(),
     },

@@ -25,10 +25,10 @@ const queue = await createJobQueue(config, PROJECTION_RETRY_POLICY, {
 });
 const projector = createProjector({ eventStore, readStore, queue, logger });
 projector.start();
-// Unhealthy while a projection is stopped on an event it cannot apply: the container's status then shows it.
+// Unhealthy while a projection is parked on an event it cannot apply: the container's status then shows it.
 const health = await startHealthServer(config.HEALTH_PORT, config.HEALTH_HOST, () => {
   const projections = projector.status();
-  return { healthy: projections.every((p) => p.status === 'ok'), checks: { projections } };
+  return { healthy: projections.every((p) => p.status === 'running'), checks: { projections } };
 });
 logger.info({ projections: projector.positions(), healthPort: health.port }, 'projector started');
 

@@ -1,15 +1,16 @@
 /**
- * What this process knows of each projection: the position it reached, whether it stopped on an event it
- * cannot apply, and who waits for a position. Positions only move forward, whatever order reports arrive in.
+ * What this process knows of each projection: the position it reached, whether it is parked on an event it
+ * cannot apply (this process parked it, or the store says so), and who waits for a position. Positions only move
+ * forward, whatever order reports arrive in.
  */
 export interface ProjectionStatus {
   name: string;
   /** Position of the last event the projection has applied (its stored checkpoint). */
   position: number;
-  /** `failed`: stopped on an event it cannot apply, after the queue's last retry. */
-  status: 'ok' | 'failed';
-  /** When failed: the event's position and type and the error message. */
-  error: string | null;
+  /** `parked`: stopped on an event that failed it every time, until an operator resumes it. */
+  status: 'running' | 'parked';
+  /** When parked: the event's position, and why (the projection, position, event type and error message). */
+  parked: { position: number; reason: string } | null;
 }
 
 interface Waiter {
@@ -24,7 +25,7 @@ export class ProgressBoard {
   readonly #waiters = new Set<Waiter>();
 
   constructor(names: readonly string[]) {
-    for (const name of names) this.#entries.set(name, { name, position: 0, status: 'ok', error: null });
+    for (const name of names) this.#entries.set(name, { name, position: 0, status: 'running', parked: null });
   }
 
   advance(name: string, position: number): void {
@@ -33,17 +34,13 @@ export class ProgressBoard {
     this.#settle();
   }
 
-  fail(name: string, error: string): void {
-    Object.assign(this.#entry(name), { status: 'failed', error });
+  park(name: string, parked: { position: number; reason: string }): void {
+    Object.assign(this.#entry(name), { status: 'parked', parked });
     this.#settle();
   }
 
-  recover(name: string): void {
-    Object.assign(this.#entry(name), { status: 'ok', error: null });
-  }
-
-  isFailed(name: string): boolean {
-    return this.#entry(name).status === 'failed';
+  resume(name: string): void {
+    Object.assign(this.#entry(name), { status: 'running', parked: null });
   }
 
   positions(): Record<string, number> {
@@ -51,10 +48,10 @@ export class ProgressBoard {
   }
 
   status(): ProjectionStatus[] {
-    return [...this.#entries.values()].map((entry) => ({ ...entry }));
+    return [...this.#entries.values()].map((entry) => ({ ...entry, parked: entry.parked && { ...entry.parked } }));
   }
 
-  /** Resolves once every projection has reached `position`; rejects on timeout or when one of them has failed. */
+  /** Resolves once every projection has reached `position`; rejects on timeout or when one of them is parked. */
   waitFor(position: number, timeoutMs: number): Promise<void> {
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
@@ -77,11 +74,11 @@ export class ProgressBoard {
   #settle(): void {
     if (this.#waiters.size === 0) return;
     const entries = [...this.#entries.values()];
-    const failed = entries.find((entry) => entry.status === 'failed');
+    const parked = entries.find((entry) => entry.status === 'parked');
     const lowest = Math.min(...entries.map((entry) => entry.position));
     for (const waiter of this.#waiters) {
       if (lowest >= waiter.position) this.#finish(waiter);
-      else if (failed) this.#finish(waiter, new Error(`projection ${failed.name} has failed: ${failed.error ?? ''}`));
+      else if (parked) this.#finish(waiter, new Error(`projection ${parked.name} is parked: ${parked.parked?.reason ?? ''}`));
     }
   }
 

@@ -1,21 +1,27 @@
 /**
- * The projector: one checkpointed catch-up loop per projection, run as queue jobs. A job reads the events after
- * its projection's checkpoint in batches, applies each batch in memory, writes it as one bulk, then stores the
- * checkpoint, and loops to the head. The event store's feed only signals (one job per projection, deduplicated
- * by job id); a periodic signal catches a lost one. A crash between a write and its checkpoint replays
- * harmlessly: documents carry the position they reflect and older writes are skipped.
+ * The projector: one checkpointed catch-up loop per projection, run as queue jobs. A job takes the projection's
+ * lease (lease.ts: one writer, fenced), reads the events after the checkpoint of the live generation in batches,
+ * applies each batch in memory, writes it as one bulk of compare-and-set writes, then stores the checkpoint under
+ * its lease's token, and loops to the head. The event store's feed only signals (one job per projection,
+ * deduplicated by job id); a periodic signal catches a lost one. A crash between a write and its checkpoint
+ * replays harmlessly: documents carry the position they reflect and older writes are skipped.
  *
- * A projection that throws on an event fails its job; the queue retries it with backoff and, after the last
- * attempt, the projection is marked failed (checkpoint `status: 'failed'`, `status()`, logs) and receives no more
- * signals in this process, while the others go on.
+ * Failures heal or say why. An engine that is down or slow (store, event store, queue) is retried inside the job
+ * without limit, with capped backoff, so the projection resumes by itself once it is back. A write conflict (another
+ * writer changed a document since it was read) abandons the batch, which is read again. A lost lease ends the job:
+ * the new owner carries on. Only an event that fails its projection `poisonAttempts` times in a row parks that
+ * projection, recorded in its checkpoint for every process to see, until `watchcat projections resume`.
  */
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from '../shared/logging/logger.ts';
 import type { EventStore } from '../shared/ports/event-store.ts';
 import type { JobQueue } from '../shared/ports/job-queue.ts';
-import type { ReadStore } from '../shared/ports/read-store.ts';
-import type { CheckpointDoc, ReadCollection } from '../shared/read-models/documents.ts';
-import { projectBatch, type DocSource } from '../shared/projections/batch.ts';
-import { advanceOps, checkpointDoc, loadCheckpoint, replaceOps } from '../shared/projections/checkpoints.ts';
+import { StaleGenerationError, WriteConflictError, type ReadStore } from '../shared/ports/read-store.ts';
+import { projectBatch, ProjectionEventError } from '../shared/projections/batch.ts';
+import { LeaseLostError, ProjectionLease, type LeaseClock } from '../shared/projections/lease.ts';
+import { readProjectionStates } from '../shared/projections/projection-states.ts';
 import { ProgressBoard, type ProjectionStatus } from './progress-board.ts';
 import type { Projection } from '../shared/projections/projection.ts';
 import { PROJECTIONS } from '../shared/projections/index.ts';
@@ -29,8 +35,31 @@ export interface ProjectorOptions {
   projections?: readonly Projection[];
   /** Events read and applied per bulk write; default 2,000. */
   batchSize?: number;
-  /** Period of the signal that catches a lost feed notification; default 5,000 ms. */
+  /** Period of the signal that catches a lost feed notification, and of the store's states read; default 5,000 ms. */
   pollIntervalMs?: number;
+  /** Lease length; default 10 s. */
+  leaseTtlMs?: number;
+  clock?: LeaseClock;
+  /** Failures in a row of one event before its projection parks; default 3. */
+  poisonAttempts?: number;
+  /** Backoff between retries of an engine that fails: first delay, doubled up to the cap; default 100 ms, 2 s. */
+  backoff?: { firstMs: number; maxMs: number };
+  /** This worker's lease owner id; default host, pid and a random part. */
+  owner?: string;
+}
+
+/** What the jobs met, for logs and metrics: no job ends without a trace. */
+export interface ProjectorCounters {
+  /** Jobs that found their projection parked. */
+  parkedSkips: number;
+  /** Times a job found the lease held by another owner and waited. */
+  leaseHeld: number;
+  /** Jobs ended because a newer owner took the lease (or a rebuild switched the generation). */
+  leaseLost: number;
+  /** Batches abandoned on a write conflict and read again. */
+  conflicts: number;
+  /** Retries after an engine error. */
+  retries: number;
 }
 
 export interface Projector {
@@ -42,31 +71,37 @@ export interface Projector {
   /** Stops taking signals and lets running catch-ups end after their current batch. The queue is the caller's to close. */
   stop(): Promise<void>;
   /**
-   * Runs every projection to the head now, in this process. Resolves when all are done; a projection that throws
-   * is logged and handed to the queue for its retries instead of failing the others.
+   * Runs every projection to the head now, in this process, through the same leases as the jobs. Resolves when all
+   * are done; a projection whose engine fails is logged and handed to the queue instead of failing the others.
    */
   catchUp(): Promise<void>;
   positions(): Record<string, number>;
   status(): ProjectionStatus[];
+  counters(): ProjectorCounters;
   /** Resolves once every projection has applied the history up to `position` (a writer reading its own writes). */
   waitFor(position: number, timeoutMs?: number): Promise<void>;
 }
 
 export type { ProjectionStatus } from './progress-board.ts';
 
-export function storeSource(readStore: ReadStore, collection: ReadCollection): DocSource {
-  return { getMany: (ids) => readStore.getMany(collection, ids), find: (filter) => readStore.find(collection, filter) };
-}
+type Outcome = 'done' | 'parked' | 'held';
 
 export function createProjector(options: ProjectorOptions): Projector {
   const { eventStore, readStore, queue, logger } = options;
   const projections = options.projections ?? PROJECTIONS;
   const batchSize = options.batchSize ?? 2_000;
   const pollIntervalMs = options.pollIntervalMs ?? 5_000;
+  const poisonAttempts = options.poisonAttempts ?? 3;
+  const backoff = options.backoff ?? { firstMs: 100, maxMs: 2_000 };
+  const owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const leaseOptions = { ...(options.leaseTtlMs ? { ttlMs: options.leaseTtlMs } : {}), ...(options.clock ? { clock: options.clock } : {}) };
   const byName = new Map(projections.map((projection) => [projection.name, projection]));
   const board = new ProgressBoard([...byName.keys()]);
   const running = new Map<string, Promise<void>>();
-  let stopping = false;
+  /** The event each projection last failed on, and how many times in a row. */
+  const poison = new Map<string, { position: number; failures: number }>();
+  const counters: ProjectorCounters = { parkedSkips: 0, leaseHeld: 0, leaseLost: 0, conflicts: 0, retries: 0 };
+  const stopped = new AbortController();
   let started = false;
   let unsubscribe: (() => void) | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -86,26 +121,99 @@ export function createProjector(options: ProjectorOptions): Projector {
     return run;
   }
 
-  async function runToHead(projection: Projection): Promise<void> {
-    const stored = await loadCheckpoint(readStore, projection.name);
-    let position = stored?.position ?? 0;
-    board.advance(projection.name, position);
-    let advanced = false;
-    while (!stopping) {
-      const events = await eventStore.readAll({ after: position, limit: batchSize });
-      const last = events.at(-1);
-      if (!last) break;
-      const ops = await projectBatch(projection, events, storeSource(readStore, projection.collection));
-      if (ops.length > 0) await readStore.write(projection.collection, ops);
-      await readStore.write('checkpoints', advanceOps(checkpointDoc(projection.name, last.position)));
-      position = last.position;
-      advanced = true;
-      board.advance(projection.name, position);
+  /** Waits `ms`, or less when the projector stops. */
+  const pause = (ms: number): Promise<void> => delay(ms, undefined, { signal: stopped.signal }).catch(() => undefined);
+
+  /** One run under the lease: to the head, or until the projection parks. */
+  async function runOnce(projection: Projection): Promise<Outcome> {
+    const lease = await ProjectionLease.acquire(readStore, projection, owner, leaseOptions);
+    if (!lease) return 'held';
+    try {
+      const { checkpoint } = lease;
+      board.advance(projection.name, checkpoint.position);
+      if (checkpoint.status === 'parked' && checkpoint.parked) {
+        board.park(projection.name, checkpoint.parked);
+        counters.parkedSkips += 1;
+        logger.warn({ projection: projection.name, parked: checkpoint.parked }, 'projection is parked: job skipped until `watchcat projections resume`');
+        return 'parked';
+      }
+      board.resume(projection.name);
+      const target = readStore.generation(projection.collection, lease.generation);
+      let position = checkpoint.position;
+      while (!stopped.signal.aborted) {
+        const events = await eventStore.readAll({ after: position, limit: batchSize });
+        const last = events.at(-1);
+        if (!last) break;
+        let ops;
+        try {
+          ops = await projectBatch(projection, events, target);
+        } catch (error) {
+          if (!(error instanceof ProjectionEventError)) throw error;
+          if (!(await countPoison(lease, error))) throw error;
+          return 'parked';
+        }
+        await lease.ensure();
+        if (ops.length > 0) await target.write(ops);
+        await lease.saveCheckpoint(last.position);
+        position = last.position;
+        poison.delete(projection.name);
+        board.advance(projection.name, position);
+      }
+      return 'done';
+    } finally {
+      await lease.release().catch((error: unknown) => logger.warn({ err: error, projection: projection.name }, 'could not release a lease; it expires by itself'));
     }
-    if (!advanced && stored?.status === 'failed') {
-      await readStore.write('checkpoints', replaceOps(checkpointDoc(projection.name, position)));
+  }
+
+  /** Counts a failure of one event; parks the projection (true) once it failed `poisonAttempts` times in a row. */
+  async function countPoison(lease: ProjectionLease, error: ProjectionEventError): Promise<boolean> {
+    const seen = poison.get(error.projection);
+    const failures = seen?.position === error.position ? seen.failures + 1 : 1;
+    poison.set(error.projection, { position: error.position, failures });
+    if (failures < poisonAttempts) {
+      logger.warn({ err: error, projection: error.projection, failures }, 'projection failed on an event; retrying');
+      return false;
     }
-    board.recover(projection.name);
+    const parked = { position: error.position, reason: error.message };
+    await lease.park(parked.position, parked.reason);
+    poison.delete(error.projection);
+    board.park(error.projection, parked);
+    logger.error({ err: error, projection: error.projection, failures }, 'projection parked on an event it cannot apply');
+    return true;
+  }
+
+  /**
+   * Runs a projection to the head, retrying what fails. `persistent`: engine errors are retried without limit (a
+   * job); otherwise (the catch-up at start) they are thrown after logging, and a lease held elsewhere is left to
+   * its owner.
+   */
+  async function runProjection(projection: Projection, persistent: boolean): Promise<void> {
+    let failures = 0;
+    while (!stopped.signal.aborted) {
+      try {
+        const outcome = await runOnce(projection);
+        if (outcome !== 'held') return;
+        counters.leaseHeld += 1;
+        logger.debug({ projection: projection.name }, 'projection lease held by another worker; waiting');
+        if (!persistent) return;
+      } catch (error) {
+        if (error instanceof LeaseLostError || error instanceof StaleGenerationError) {
+          counters.leaseLost += 1;
+          logger.info({ projection: projection.name, reason: error.message }, 'projection lease lost: the new owner carries on');
+          return;
+        }
+        if (error instanceof WriteConflictError) {
+          counters.conflicts += 1;
+          logger.debug({ projection: projection.name, reason: error.message }, 'write conflict: batch read again');
+        } else if (!persistent) throw error;
+        else {
+          counters.retries += 1;
+          logger.warn({ err: error, projection: projection.name, failures }, 'projection run failed; retrying');
+        }
+      }
+      await pause(Math.min(backoff.firstMs * 2 ** failures, backoff.maxMs));
+      failures = Math.min(failures + 1, 30);
+    }
   }
 
   function projectionNamed(name: string): Projection {
@@ -114,25 +222,21 @@ export function createProjector(options: ProjectorOptions): Projector {
     return projection;
   }
 
-  async function markFailed(name: string, error: Error, attemptsMade: number): Promise<void> {
-    board.fail(name, error.message);
-    logger.error({ projection: name, attemptsMade, err: error }, 'projection stopped on an event it cannot apply');
-    const stored = await loadCheckpoint(readStore, name);
-    await readStore.write('checkpoints', replaceOps(checkpointDoc(name, stored?.position ?? 0, error.message)));
-  }
-
   function signal(): void {
-    if (stopping) return;
+    if (stopped.signal.aborted) return;
     for (const name of byName.keys()) {
-      if (board.isFailed(name)) continue;
       queue.add(name, name).catch((error: unknown) => logger.warn({ err: error, projection: name }, 'could not enqueue a projection job'));
     }
   }
 
-  /** Positions other processes' workers reached (several projectors share one queue at scale). */
+  /** Positions and parked states every process sees (several projectors share one queue at scale). */
   async function refreshFromStore(): Promise<void> {
-    const checkpoints = await readStore.find<CheckpointDoc>('checkpoints', {});
-    for (const checkpoint of checkpoints) if (byName.has(checkpoint._id)) board.advance(checkpoint._id, checkpoint.position);
+    for (const state of await readProjectionStates(readStore)) {
+      if (!byName.has(state.name)) continue;
+      board.advance(state.name, state.position);
+      if (state.status === 'parked' && state.parked) board.park(state.name, state.parked);
+      else board.resume(state.name);
+    }
   }
 
   return {
@@ -140,25 +244,26 @@ export function createProjector(options: ProjectorOptions): Projector {
       if (started) return;
       started = true;
       queue.onFailed((name, error, attemptsMade) => {
-        if (!byName.has(name)) return;
-        markFailed(name, error, attemptsMade).catch((problem: unknown) => logger.error({ err: problem, projection: name }, 'could not store a failed checkpoint'));
+        logger.error({ projection: name, attemptsMade, err: error }, 'projection job failed after its queue retries; the next signal runs it again');
       });
       queue.process(async (name) => {
-        // A projection failed after its last retry stays stopped here; a queued follow-up must not restart it.
-        if (stopping || board.isFailed(name)) return;
+        if (stopped.signal.aborted) {
+          logger.info({ projection: name }, 'projection job not run: the projector is stopping');
+          return;
+        }
         const projection = projectionNamed(name);
-        await exclusive(name, () => runToHead(projection));
+        await exclusive(name, () => runProjection(projection, true));
       });
       unsubscribe = eventStore.onAppended(signal);
       timer = setInterval(() => {
         signal();
-        refreshFromStore().catch((error: unknown) => logger.warn({ err: error }, 'could not read the checkpoints'));
+        refreshFromStore().catch((error: unknown) => logger.warn({ err: error }, 'could not read the projection states'));
       }, pollIntervalMs);
       signal();
     },
 
     async stop() {
-      stopping = true;
+      stopped.abort();
       unsubscribe?.();
       if (timer) clearInterval(timer);
       await Promise.all(running.values());
@@ -168,16 +273,17 @@ export function createProjector(options: ProjectorOptions): Projector {
     async catchUp() {
       await Promise.all(projections.map(async (projection) => {
         try {
-          await exclusive(projection.name, () => runToHead(projection));
+          await exclusive(projection.name, () => runProjection(projection, false));
         } catch (error) {
           logger.warn({ err: error, projection: projection.name }, 'projection catch-up failed; the queue retries it');
-          if (!stopping) await queue.add(projection.name, projection.name);
+          if (!stopped.signal.aborted) await queue.add(projection.name, projection.name);
         }
       }));
     },
 
     positions: () => board.positions(),
     status: () => board.status(),
+    counters: () => ({ ...counters }),
     waitFor: (position, timeoutMs = 10_000) => board.waitFor(position, timeoutMs),
   };
 }

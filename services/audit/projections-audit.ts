@@ -7,7 +7,7 @@
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
-import type { CheckpointDoc } from '../../shared/read-models/documents.ts';
+import { readProjectionStates, type ProjectionState } from '../../shared/projections/projection-states.ts';
 import { rebuild, type RebuildProgress } from '../../shared/projections/rebuild.ts';
 import type { Projection } from '../../shared/projections/projection.ts';
 import { PROJECTIONS } from '../../shared/projections/index.ts';
@@ -27,20 +27,19 @@ export interface ProjectionsAuditOptions {
 export interface ProjectionsAudit {
   /** Per projection, the live checkpoint position the comparison was made at. */
   positions: Record<string, number>;
-  /** Live projections whose checkpoint says they stopped on an event. */
+  /** Live projections parked on an event they cannot apply. */
   failed: string[];
   differences: Difference[];
   /** The live checkpoints moved while comparing, twice: differences may only show work in progress. */
   moved: boolean;
 }
 
-async function liveCheckpoints(live: ReadStore, projections: readonly Projection[]): Promise<Map<string, CheckpointDoc | null>> {
-  const docs = await live.getMany<CheckpointDoc>('checkpoints', projections.map((p) => p.name));
-  const byName = new Map(docs.map((doc) => [doc._id, doc]));
+async function liveCheckpoints(live: ReadStore, projections: readonly Projection[]): Promise<Map<string, ProjectionState | null>> {
+  const byName = new Map((await readProjectionStates(live)).map((state) => [state.name, state]));
   return new Map(projections.map((p) => [p.name, byName.get(p.name) ?? null]));
 }
 
-const positionsOf = (checkpoints: Map<string, CheckpointDoc | null>) =>
+const positionsOf = (checkpoints: Map<string, ProjectionState | null>) =>
   Object.fromEntries([...checkpoints].map(([name, doc]) => [name, doc?.position ?? 0]));
 
 const samePositions = (a: Record<string, number>, b: Record<string, number>) =>
@@ -74,7 +73,7 @@ export async function auditProjections(options: ProjectionsAuditOptions): Promis
       const differences = await compareReadModels(options.live, shadow, collections);
       const moved = !samePositions(positions, positionsOf(await liveCheckpoints(options.live, projections)));
       if (!moved || attempt === 2) {
-        const failed = [...checkpoints.values()].filter((doc) => doc?.status === 'failed').map((doc) => doc!._id);
+        const failed = [...checkpoints.values()].filter((state) => state?.status === 'parked').map((state) => state!.name);
         return { positions, failed, differences, moved };
       }
     } finally {

@@ -7,9 +7,14 @@
  * change one gets a TypeError instead of silently changing the store. Spread or `structuredClone` to derive a
  * new document.
  */
-import type { FindOptions, Filter, ReadStore, RebuildTarget, StoredDoc, WriteOp } from '../ports/read-store.ts';
+import {
+  GENERATIONS_ID, StaleGenerationError, generationName, liveGenerationOf,
+  type ControlDoc, type FindOptions, type Filter, type GenerationStore, type ProjectedCollection, type ReadStore, type StoredDoc,
+} from '../ports/read-store.ts';
 import type { ReadCollection } from '../read-models/documents.ts';
+import { compileFilter } from '../query/compile-filter.ts';
 import { DocTable } from './memory-read-store/doc-table.ts';
+import { deepFreeze } from './memory-read-store/deep-freeze.ts';
 
 /** Fields with an equality index per collection: the keys the read API and the projector filter on. */
 const INDEXED_FIELDS: Record<ReadCollection, readonly string[]> = {
@@ -21,57 +26,78 @@ const INDEXED_FIELDS: Record<ReadCollection, readonly string[]> = {
 };
 
 export function createMemoryReadStore(): ReadStore {
-  const tables = new Map<ReadCollection, DocTable>();
-  const tableOf = (collection: ReadCollection): DocTable => {
-    let table = tables.get(collection);
-    if (!table) tables.set(collection, (table = new DocTable(INDEXED_FIELDS[collection])));
+  const tables = new Map<string, DocTable>();
+  const control = new Map<string, ControlDoc>();
+  const liveOf = (collection: ProjectedCollection): number => liveGenerationOf(control.get(GENERATIONS_ID), collection);
+  const tableOf = (collection: ProjectedCollection, generation: number): DocTable => {
+    const name = generationName(collection, generation);
+    let table = tables.get(name);
+    if (!table) tables.set(name, (table = new DocTable(INDEXED_FIELDS[collection])));
     return table;
+  };
+  const liveTable = (collection: ReadCollection): DocTable | undefined =>
+    collection === 'checkpoints' ? undefined : tableOf(collection, liveOf(collection));
+  const controlDocs = (): ControlDoc[] => [...control.values()];
+
+  const generation = (collection: ProjectedCollection, number: number): GenerationStore => ({
+    collection,
+    generation: number,
+    getStored: async (ids) => ids.flatMap((id) => tableOf(collection, number).getStored(id) ?? []),
+    find: async <D extends StoredDoc>(filter: Filter, options?: FindOptions) => tableOf(collection, number).find(filter, options) as D[],
+    write: async (ops, options) => {
+      const live = liveOf(collection);
+      if (number < live) throw new StaleGenerationError(collection, number, live);
+      const table = tableOf(collection, number);
+      if (options?.handOver) table.adopt(ops);
+      else table.write(ops);
+    },
+  });
+  const notLive = (collection: ProjectedCollection, number: number): void => {
+    if (number === liveOf(collection)) throw new Error(`generation ${number} of ${collection} is live`);
   };
 
   return {
-    find: async <D extends StoredDoc>(collection: ReadCollection, filter: Filter, options?: FindOptions) =>
-      tableOf(collection).find(filter, options) as D[],
-    count: async (collection, filter) => tableOf(collection).count(filter),
-    get: async <D extends StoredDoc>(collection: ReadCollection, id: string) => tableOf(collection).get(id) as D | null,
-    getMany: async <D extends StoredDoc>(collection: ReadCollection, ids: string[]) => getMany(tableOf(collection), ids) as D[],
-    write: async (collection, ops) => tableOf(collection).write(ops),
-    beginRebuild: async (collection) => rebuildTarget(new DocTable(INDEXED_FIELDS[collection]), (table) => {
-      tables.set(collection, table);
-    }),
+    find: async <D extends StoredDoc>(collection: ReadCollection, filter: Filter, options?: FindOptions) => {
+      const table = liveTable(collection);
+      if (table) return table.find(filter, options) as D[];
+      const matches = compileFilter(filter);
+      return controlDocs().filter((doc) => matches(doc)) as unknown as D[];
+    },
+    count: async (collection, filter) => {
+      const table = liveTable(collection);
+      if (table) return table.count(filter);
+      const matches = compileFilter(filter);
+      return controlDocs().filter((doc) => matches(doc)).length;
+    },
+    get: async <D extends StoredDoc>(collection: ReadCollection, id: string) => {
+      const table = liveTable(collection);
+      return (table ? table.get(id) : control.get(id) ?? null) as D | null;
+    },
+    getMany: async <D extends StoredDoc>(collection: ReadCollection, ids: string[]) => {
+      const table = liveTable(collection);
+      return ids.flatMap((id) => (table ? table.get(id) : control.get(id)) ?? []) as unknown as D[];
+    },
+    write: async (collection, ops) => tableOf(collection, liveOf(collection)).write(ops),
+    generation,
+    resetGeneration: async (collection, number) => {
+      notLive(collection, number);
+      tables.delete(generationName(collection, number));
+    },
+    dropGeneration: async (collection, number) => {
+      notLive(collection, number);
+      tables.delete(generationName(collection, number));
+    },
+    readControl: async () => controlDocs(),
+    setControl: async (doc, condition, insertIfAbsent) => {
+      const stored = control.get(doc._id);
+      if (stored ? !compileFilter(condition)(stored) : !insertIfAbsent) return false;
+      control.set(doc._id, deepFreeze(structuredClone(doc)));
+      return true;
+    },
     ping: async () => {},
     close: async () => {
       tables.clear();
-    },
-  };
-}
-
-function getMany(table: DocTable, ids: string[]): StoredDoc[] {
-  const docs: StoredDoc[] = [];
-  for (const id of ids) {
-    const doc = table.get(id);
-    if (doc) docs.push(doc);
-  }
-  return docs;
-}
-
-/** A generation nobody reads until `switchTo` swaps it in whole; after `switchTo` or `abandon` it is closed. */
-function rebuildTarget(table: DocTable, swapIn: (table: DocTable) => void): RebuildTarget {
-  let open = true;
-  const live = (): DocTable => {
-    if (!open) throw new Error('this rebuild generation was already switched to or abandoned');
-    return table;
-  };
-  return {
-    write: async (ops: WriteOp[]) => live().adopt(ops),
-    get: async <D extends StoredDoc>(id: string) => live().get(id) as D | null,
-    getMany: async <D extends StoredDoc>(ids: string[]) => getMany(live(), ids) as D[],
-    find: async <D extends StoredDoc>(filter: Filter, options?: FindOptions) => live().find(filter, options) as D[],
-    switchTo: async () => {
-      swapIn(live());
-      open = false;
-    },
-    abandon: async () => {
-      open = false;
+      control.clear();
     },
   };
 }

@@ -1,14 +1,21 @@
 /**
- * The MongoDB read store (at scale, `MONGODB_URL`). Same behaviour as the in-memory store: the position rule is the
- * filter of every write (`{_id, position: {$lt: p}}`), so a replayed write matches nothing and changes nothing;
- * a `put` upserts, and the duplicate-key error it then meets when a newer document is stored is the rule holding,
- * not a failure. A rebuild writes to a fresh collection and `renameCollection` (atomic, `dropTarget`) swaps it in.
+ * The MongoDB read store (at scale, `MONGODB_URL`). Same behaviour as the in-memory store. Each generation of a
+ * projected collection is a collection of its own (`watches__g3`); readers follow the pointer document of
+ * `checkpoints` to the live one, so a switch is one single-document update (no `renameCollection`, which FerretDB
+ * lacks). A write without `expected` carries the position rule as its filter (`{_id, position: {$lt: p}}`), so a
+ * replayed write matches nothing; a write with `expected` filters on that exact position (or inserts, for none)
+ * and a miss is a `WriteConflictError`. A delete leaves a tombstone (`_deleted: true`), which no read returns.
  */
 import {
-  MongoBulkWriteError, MongoClient, type AnyBulkWriteOperation, type Collection, type Db, type IndexDescription,
+  MongoBulkWriteError, MongoClient, MongoServerError, type AnyBulkWriteOperation, type Collection, type IndexDescription,
   type Filter as MongoFilter, type Sort as MongoSort,
 } from 'mongodb';
-import type { FindOptions, Filter, ReadStore, RebuildTarget, StoredDoc, WriteOp } from '../ports/read-store.ts';
+import {
+  GENERATIONS_ID, StaleGenerationError, WriteConflictError, generationName, liveGenerationOf,
+  type ControlDoc, type FindOptions, type Filter, type GenerationStore, type ProjectedCollection, type ReadStore, type StoredDoc,
+  type Tombstone, type WriteOp,
+} from '../ports/read-store.ts';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { ReadCollection } from '../read-models/documents.ts';
 import { assertSafeFilter } from '../query/filter-guard.ts';
 
@@ -28,25 +35,99 @@ const INDEXES: Record<ReadCollection, IndexDescription[]> = {
 };
 
 const DUPLICATE_KEY = 11000;
+const NAMESPACE_NOT_FOUND = 26;
+/** Readers reuse the pointer this long; a switched-away generation is dropped only well after. */
+const POINTER_TTL_MS = 50;
+const GENERATION_DROP_DELAY_MS = 20 * POINTER_TTL_MS;
+/** Added to every read: tombstones are for writers only. */
+const LIVE_ONLY = { _deleted: { $exists: false } };
+
+type Stored = StoredDoc | Tombstone;
 
 export async function createMongoReadStore(url: string, dbName: string): Promise<ReadStore> {
   const client = new MongoClient(url, { serverSelectionTimeoutMS: 5_000, connectTimeoutMS: 5_000 });
   await client.connect();
   const db = client.db(dbName);
-  const live = (name: ReadCollection) => db.collection<StoredDoc>(name);
-  await Promise.all((Object.keys(INDEXES) as ReadCollection[]).map((name) => ensureIndexes(live(name), name)));
+  const serialized = (await isFerretDb(db)) ? serializer(`${url} ${dbName}`) : <T>(work: () => Promise<T>) => work();
+  const control = db.collection<ControlDoc>('checkpoints');
+  const physical = (collection: ProjectedCollection, generation: number) => db.collection<Stored>(generationName(collection, generation));
+
+  const readPointer = async (): Promise<ControlDoc | null> => control.findOne({ _id: GENERATIONS_ID });
+  let cached: { pointer: Promise<ControlDoc | null>; at: number } | undefined;
+  /** The pointer as readers see it: shared by the reads of up to `POINTER_TTL_MS`, one query in flight at most. */
+  const readersPointer = (): Promise<ControlDoc | null> => {
+    const now = performance.now();
+    if (!cached || now - cached.at > POINTER_TTL_MS) {
+      const pointer = readPointer();
+      cached = { pointer, at: now };
+      pointer.catch(() => { if (cached?.pointer === pointer) cached = undefined; });
+    }
+    return cached.pointer;
+  };
+  /** The collection readers read: the live generation, or `checkpoints` itself. */
+  const readable = async (name: ReadCollection): Promise<Collection<Stored>> =>
+    name === 'checkpoints' ? (control as unknown as Collection<Stored>) : physical(name, liveGenerationOf(await readersPointer(), name));
+
+  const pointer = await readPointer();
+  for (const name of Object.keys(INDEXES) as ReadCollection[]) {
+    if (name !== 'checkpoints') await ensureIndexes(physical(name, liveGenerationOf(pointer, name)), name);
+  }
+
+  const generation = (collection: ProjectedCollection, number: number): GenerationStore => ({
+    collection,
+    generation: number,
+    getStored: (ids) => getMany(physical(collection, number), ids, {}),
+    find: <D extends StoredDoc>(filter: Filter, options?: FindOptions) => find<D>(physical(collection, number), filter, options),
+    write: async (ops) => {
+      // Checked before each bulk; a bulk racing a switch lands in a generation nobody reads any more, and the
+      // checkpoint that would follow it is refused (its lease was taken by the rebuild).
+      const live = liveGenerationOf(await readPointer(), collection);
+      if (number < live) throw new StaleGenerationError(collection, number, live);
+      await serialized(() => write(physical(collection, number), ops));
+    },
+  });
+  const notLive = async (collection: ProjectedCollection, number: number): Promise<void> => {
+    if (number === liveGenerationOf(await readPointer(), collection)) throw new Error(`generation ${number} of ${collection} is live`);
+  };
 
   return {
-    find: <D extends StoredDoc>(name: ReadCollection, filter: Filter, options?: FindOptions) =>
-      find<D>(live(name), filter, options),
+    find: async <D extends StoredDoc>(name: ReadCollection, filter: Filter, options?: FindOptions) =>
+      find<D>(await readable(name), filter, options),
     count: async (name, filter) => {
       assertSafeFilter(filter);
-      return live(name).countDocuments(filter as MongoFilter<StoredDoc>);
+      return (await readable(name)).countDocuments({ ...filter, ...LIVE_ONLY } as MongoFilter<Stored>);
     },
-    get: <D extends StoredDoc>(name: ReadCollection, id: string) => get<D>(live(name), id),
-    getMany: <D extends StoredDoc>(name: ReadCollection, ids: string[]) => getMany<D>(live(name), ids),
-    write: (name, ops) => write(live(name), ops),
-    beginRebuild: (name) => beginRebuild(db, name),
+    get: async <D extends StoredDoc>(name: ReadCollection, id: string) =>
+      (await (await readable(name)).findOne({ _id: id, ...LIVE_ONLY })) as D | null,
+    getMany: async <D extends StoredDoc>(name: ReadCollection, ids: string[]) => getMany(await readable(name), ids, LIVE_ONLY) as Promise<D[]>,
+    write: async (name, ops) => generation(name, liveGenerationOf(await readPointer(), name)).write(ops),
+    generation,
+    resetGeneration: async (collection, number) => {
+      await notLive(collection, number);
+      await dropIfExists(physical(collection, number));
+      await db.createCollection(generationName(collection, number));
+      await ensureIndexes(physical(collection, number), collection);
+    },
+    dropGeneration: async (collection, number) => {
+      await notLive(collection, number);
+      // Readers that read the pointer just before a switch may still be on this generation.
+      await delay(GENERATION_DROP_DELAY_MS);
+      await dropIfExists(physical(collection, number));
+    },
+    readControl: () => control.find({}).toArray(),
+    setControl: async (doc, condition, insertIfAbsent) => {
+      assertSafeFilter(condition);
+      // This process sees its own switch at once; others within POINTER_TTL_MS.
+      if (doc._id === GENERATIONS_ID) cached = undefined;
+      try {
+        const result = await serialized(() => control.replaceOne({ ...condition, _id: doc._id } as MongoFilter<ControlDoc>, doc, { upsert: insertIfAbsent }));
+        return result.matchedCount + result.upsertedCount === 1;
+      } catch (error) {
+        // Upserting where a document that does not match is stored: the condition failed.
+        if (error instanceof MongoServerError && error.code === DUPLICATE_KEY) return false;
+        throw error;
+      }
+    },
     ping: async () => {
       await db.command({ ping: 1 });
     },
@@ -55,32 +136,59 @@ export async function createMongoReadStore(url: string, dbName: string): Promise
 }
 
 /**
+ * FerretDB 1.24 applies an update as a read, then a write outside any transaction (FerretDB#3040): two conditional
+ * writes racing on one document may both match. MongoDB updates one document atomically. On FerretDB this
+ * process's conditional writes to one database therefore run one at a time; across processes the guarantee is
+ * MongoDB's only (README, FerretDB differences).
+ */
+async function isFerretDb(db: ReturnType<MongoClient['db']>): Promise<boolean> {
+  const info = await db.admin().command({ buildInfo: 1 });
+  return typeof info['ferretdbVersion'] === 'string';
+}
+
+const queues = new Map<string, Promise<unknown>>();
+
+function serializer(key: string): <T>(work: () => Promise<T>) => Promise<T> {
+  return <T>(work: () => Promise<T>): Promise<T> => {
+    const run = (queues.get(key) ?? Promise.resolve()).then(work, work);
+    const settled = run.catch(() => undefined);
+    queues.set(key, settled);
+    void settled.then(() => { if (queues.get(key) === settled) queues.delete(key); });
+    return run;
+  };
+}
+
+/**
  * One `createIndexes` per index: the same for MongoDB (an index that exists is left as it is), and FerretDB 1.24
  * drops the connection when one command names several existing indexes of different lengths (every start after
  * the first).
  */
-async function ensureIndexes(collection: Collection<StoredDoc>, name: ReadCollection): Promise<void> {
+async function ensureIndexes(collection: Collection<Stored>, name: ReadCollection): Promise<void> {
   for (const index of INDEXES[name]) await collection.createIndexes([index]);
 }
 
-async function find<D extends StoredDoc>(collection: Collection<StoredDoc>, filter: Filter, options: FindOptions = {}): Promise<D[]> {
+async function dropIfExists(collection: Collection<Stored>): Promise<void> {
+  try {
+    await collection.drop();
+  } catch (error) {
+    if (!(error instanceof MongoServerError && error.code === NAMESPACE_NOT_FOUND)) throw error;
+  }
+}
+
+async function find<D extends StoredDoc>(collection: Collection<Stored>, filter: Filter, options: FindOptions = {}): Promise<D[]> {
   assertSafeFilter(filter);
-  let cursor = collection.find(filter as MongoFilter<StoredDoc>);
+  let cursor = collection.find({ ...filter, ...LIVE_ONLY } as MongoFilter<Stored>);
   if (options.sort && Object.keys(options.sort).length > 0) cursor = cursor.sort(options.sort as MongoSort);
   if (options.skip) cursor = cursor.skip(options.skip);
   if (options.limit) cursor = cursor.limit(options.limit);
   return (await cursor.toArray()) as D[];
 }
 
-async function get<D extends StoredDoc>(collection: Collection<StoredDoc>, id: string): Promise<D | null> {
-  return (await collection.findOne({ _id: id })) as D | null;
-}
-
 /** In the order of `ids`, leaving out those not stored, as the in-memory store answers. */
-async function getMany<D extends StoredDoc>(collection: Collection<StoredDoc>, ids: string[]): Promise<D[]> {
+async function getMany(collection: Collection<Stored>, ids: string[], only: Filter): Promise<Stored[]> {
   if (ids.length === 0) return [];
-  const docs = await collection.find({ _id: { $in: ids } }).toArray();
-  const byId = new Map(docs.map((doc) => [doc._id, doc as D]));
+  const docs = await collection.find({ _id: { $in: ids }, ...only } as MongoFilter<Stored>).toArray();
+  const byId = new Map(docs.map((doc) => [doc._id, doc]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
@@ -91,32 +199,69 @@ async function getMany<D extends StoredDoc>(collection: Collection<StoredDoc>, i
 const BULK_CHUNK = 25;
 
 /**
- * Ordered, so that several writes to one document apply in order. An ordered bulk stops at its first error: a
- * duplicate key there is a skipped `put`, so the rest is sent again from the write after it.
+ * Ordered, so that several writes to one document apply in order. A compare-and-set write that matches nothing
+ * does not stop an ordered bulk, so each bulk is checked by its counts: a bulk of compare-and-set writes must
+ * match or insert every one of them (runs of the two kinds go in separate bulks). A position-rule upsert that
+ * meets a duplicate key found a document stored meanwhile (another writer inserted it): it is sent again as a
+ * plain replacement, which lands only if it is still the newer one.
  */
-async function write(collection: Collection<StoredDoc>, ops: WriteOp[]): Promise<void> {
-  const writes = ops.map(toBulkWrite);
+async function write(collection: Collection<Stored>, ops: WriteOp[]): Promise<void> {
   let start = 0;
-  while (start < writes.length) {
-    const chunk = writes.slice(start, start + BULK_CHUNK);
+  while (start < ops.length) {
+    const checked = ops[start]!.expected !== undefined;
+    let end = start;
+    while (end < ops.length && end - start < BULK_CHUNK && (ops[end]!.expected !== undefined) === checked) end += 1;
+    const chunk = ops.slice(start, end);
+    if (checked) await writeChecked(collection, chunk);
+    else await writeByPosition(collection, chunk);
+    start = end;
+  }
+}
+
+async function writeChecked(collection: Collection<Stored>, ops: WriteOp[]): Promise<void> {
+  let result;
+  try {
+    result = await collection.bulkWrite(ops.map(checkedWrite), { ordered: true });
+  } catch (error) {
+    const failed = duplicateKeyIndex(error);
+    if (failed === undefined) throw error;
+    throw new WriteConflictError(idOf(ops[failed]!), 'inserted by another writer');
+  }
+  if (result.matchedCount + result.insertedCount !== ops.length) {
+    throw new WriteConflictError(ops.map(idOf).join(', '), 'another writer changed one of these documents');
+  }
+}
+
+async function writeByPosition(collection: Collection<Stored>, ops: WriteOp[]): Promise<void> {
+  let start = 0;
+  while (start < ops.length) {
+    const chunk = ops.slice(start);
     try {
-      await collection.bulkWrite(chunk, { ordered: true });
-      start += chunk.length;
+      await collection.bulkWrite(chunk.map((op) => positionWrite(op, true)), { ordered: true });
+      return;
     } catch (error) {
       const failed = duplicateKeyIndex(error);
       if (failed === undefined) throw error;
+      await collection.bulkWrite([positionWrite(chunk[failed]!, false)]);
       start += failed + 1;
     }
   }
 }
 
-function toBulkWrite(op: WriteOp): AnyBulkWriteOperation<StoredDoc> {
-  if ('put' in op) {
-    const { _id, position } = op.put;
-    return { replaceOne: { filter: { _id, position: { $lt: position } }, replacement: op.put, upsert: true } };
-  }
-  const { _id, position } = op.delete;
-  return { deleteOne: { filter: { _id, position: { $lt: position } } } };
+const idOf = (op: WriteOp): string => ('put' in op ? op.put._id : op.delete._id);
+
+const replacementOf = (op: WriteOp): Stored =>
+  'put' in op ? op.put : { _id: op.delete._id, position: op.delete.position, _deleted: true };
+
+function checkedWrite(op: WriteOp): AnyBulkWriteOperation<Stored> {
+  const replacement = replacementOf(op);
+  if (op.expected === null || op.expected === undefined) return { insertOne: { document: replacement } };
+  return { replaceOne: { filter: { _id: replacement._id, position: op.expected }, replacement } };
+}
+
+function positionWrite(op: WriteOp, upsert: boolean): AnyBulkWriteOperation<Stored> {
+  const replacement = replacementOf(op);
+  return { replaceOne: { filter: { _id: replacement._id, position: { $lt: replacement.position } }, replacement, upsert } };
 }
 
 /** The index in the bulk of the write that failed on a duplicate key, or undefined for any other error. */
@@ -126,30 +271,4 @@ function duplicateKeyIndex(error: unknown): number | undefined {
   const [first] = errors;
   if (errors.length !== 1 || !first || first.code !== DUPLICATE_KEY || error.err) return undefined;
   return first.index;
-}
-
-async function beginRebuild(db: Db, name: ReadCollection): Promise<RebuildTarget> {
-  const generation = db.collection<StoredDoc>(`${name}__rebuild_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`);
-  await db.createCollection(generation.collectionName);
-  await ensureIndexes(generation, name);
-  let open = true;
-  const live = (): Collection<StoredDoc> => {
-    if (!open) throw new Error('this rebuild generation was already switched to or abandoned');
-    return generation;
-  };
-  return {
-    write: (ops) => write(live(), ops),
-    get: <D extends StoredDoc>(id: string) => get<D>(live(), id),
-    getMany: <D extends StoredDoc>(ids: string[]) => getMany<D>(live(), ids),
-    find: <D extends StoredDoc>(filter: Filter, options?: FindOptions) => find<D>(live(), filter, options),
-    switchTo: async () => {
-      await live().rename(name, { dropTarget: true });
-      open = false;
-    },
-    abandon: async () => {
-      if (!open) return;
-      open = false;
-      await generation.drop();
-    },
-  };
 }

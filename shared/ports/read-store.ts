@@ -2,6 +2,11 @@
  * The read store port: MongoDB at scale, an in-memory store queried with mingo by default. Both evaluate the very
  * same MongoDB filter and sort documents, so the read API builds one query and either engine answers it alike.
  * The contract suite in test/contract proves the two behave the same.
+ *
+ * Projected collections live in generations (`watches` generation 3, say): readers follow the generation pointer
+ * (a control document) to the live one, so a rebuild switches every reader to its new generation in one step.
+ * Control documents (the pointer, leases, checkpoints; see shared/projections/control.ts) live in `checkpoints`,
+ * which has no generations, and change only by compare-and-set.
  */
 import type { ReadCollection } from '../read-models/documents.ts';
 
@@ -21,41 +26,107 @@ export interface StoredDoc {
   position: number;
 }
 
+/** What a delete leaves: readers never see it, but an older write cannot pass it. */
+export interface Tombstone extends StoredDoc {
+  _deleted: true;
+}
+
+/** A collection of projected documents, in generations. */
+export type ProjectedCollection = Exclude<ReadCollection, 'checkpoints'>;
+
 /**
- * One write of a bulk. `put` replaces (or inserts) the whole document unless the stored one already reflects
- * the same or a later position, so a replayed or duplicated write changes nothing. `delete` removes it under the
- * same rule (`position` is the position of the event that removed it).
+ * One write of a bulk. Without `expected` it follows the position rule: a `put` replaces (or inserts) the whole
+ * document, and a `delete` replaces it with a tombstone, unless the stored document or tombstone already reflects
+ * the same or a later position, so a replayed or duplicated write changes nothing (it is skipped, not refused).
+ *
+ * With `expected` it is a compare-and-set on what the writer read: the stored document or tombstone must be at
+ * exactly that position (`null`: nothing stored under that id), or that write does not land and the bulk fails
+ * with a `WriteConflictError` (the writes before it stay applied; later ones may land too, each only on the
+ * position it expected). A writer whose read went stale (another one wrote since) thus never overwrites a newer
+ * state with one built on an older; it reads again.
  */
 export type WriteOp<D extends StoredDoc = StoredDoc> =
-  | { put: D }
-  | { delete: { _id: string; position: number } };
+  | { put: D; expected?: number | null }
+  | { delete: { _id: string; position: number }; expected?: number | null };
+
+export interface WriteOptions {
+  /**
+   * The documents are handed over: the writer must not change them afterwards (the in-memory store keeps them
+   * frozen in place rather than copying them; an attempt to change one throws). For a rebuild's bulk writes.
+   */
+  handOver?: boolean;
+}
+
+/** One generation of one projected collection, as a projection writer sees it. */
+export interface GenerationStore {
+  readonly collection: ProjectedCollection;
+  readonly generation: number;
+  /** Documents and tombstones by id, in the order of `ids`, leaving out ids with neither. */
+  getStored(ids: string[]): Promise<(StoredDoc | Tombstone)[]>;
+  /** As `ReadStore.find`, in this generation (tombstones are never found). */
+  find<D extends StoredDoc>(filter: Filter, options?: FindOptions): Promise<D[]>;
+  /** Applies the writes in order; refused (`StaleGenerationError`) once a newer generation is live. */
+  write(ops: WriteOp[], options?: WriteOptions): Promise<void>;
+}
+
+/** A control document of the `checkpoints` collection. */
+export interface ControlDoc {
+  _id: string;
+  [field: string]: unknown;
+}
 
 export interface ReadStore {
+  /** Live documents only (never tombstones), from the live generation of projected collections. */
   find<D extends StoredDoc>(collection: ReadCollection, filter: Filter, options?: FindOptions): Promise<D[]>;
   count(collection: ReadCollection, filter: Filter): Promise<number>;
   get<D extends StoredDoc>(collection: ReadCollection, id: string): Promise<D | null>;
   getMany<D extends StoredDoc>(collection: ReadCollection, ids: string[]): Promise<D[]>;
-  /** Applies the writes in order as one bulk write. */
-  write(collection: ReadCollection, ops: WriteOp[]): Promise<void>;
+  /** Applies the writes in order as one bulk write, to the live generation. */
+  write(collection: ProjectedCollection, ops: WriteOp[]): Promise<void>;
+  /** A generation of a collection, live or not (a rebuild's next one); created on first write. */
+  generation(collection: ProjectedCollection, generation: number): GenerationStore;
+  /** Empties a generation and prepares it (indexes) for a rebuild. Refused for the live one. */
+  resetGeneration(collection: ProjectedCollection, generation: number): Promise<void>;
+  /** Drops a generation's documents. Refused for the live one. */
+  dropGeneration(collection: ProjectedCollection, generation: number): Promise<void>;
+  /** Every control document, in one read (there are a few per projection). */
+  readControl(): Promise<ControlDoc[]>;
   /**
-   * Opens an empty generation of `collection` that readers do not see; `switchTo` makes it current for every
-   * reader at once (and drops the previous one). Used by rebuilds.
+   * Replaces control document `doc._id` with `doc` if the stored one matches `condition` (a filter); inserts it
+   * when none is stored and `insertIfAbsent`. True when it was written. One document, so atomic on every engine.
    */
-  beginRebuild(collection: ReadCollection): Promise<RebuildTarget>;
+  setControl(doc: ControlDoc, condition: Filter, insertIfAbsent: boolean): Promise<boolean>;
   /** Throws when the store cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;
 }
 
-export interface RebuildTarget {
-  /**
-   * As `ReadStore.write`, but the documents are handed over: the writer must not change them afterwards (the
-   * in-memory store keeps them frozen in place rather than copying them; an attempt to change one throws).
-   */
-  write(ops: WriteOp[]): Promise<void>;
-  get<D extends StoredDoc>(id: string): Promise<D | null>;
-  getMany<D extends StoredDoc>(ids: string[]): Promise<D[]>;
-  find<D extends StoredDoc>(filter: Filter, options?: FindOptions): Promise<D[]>;
-  switchTo(): Promise<void>;
-  abandon(): Promise<void>;
+/** A compare-and-set write found another state than the writer read: re-read and try again. */
+export class WriteConflictError extends Error {
+  constructor(readonly id: string, readonly detail: string) {
+    super(`write conflict on ${id}: ${detail}`);
+    this.name = 'WriteConflictError';
+  }
 }
+
+/** A write to a generation older than the live one (a rebuild switched readers away from it). */
+export class StaleGenerationError extends Error {
+  constructor(readonly collection: string, readonly generation: number, readonly live: number) {
+    super(`generation ${generation} of ${collection} is no longer written: generation ${live} is live`);
+    this.name = 'StaleGenerationError';
+  }
+}
+
+/** `_id` of the control document that maps each projected collection to its live generation. */
+export const GENERATIONS_ID = 'generations';
+/** The generation of a collection nobody rebuilt yet. */
+export const FIRST_GENERATION = 1;
+
+/** The live generation of each collection, as the pointer document says (absent: the first). */
+export function liveGenerationOf(pointer: ControlDoc | undefined | null, collection: ProjectedCollection): number {
+  const live = (pointer?.['live'] as Record<string, number> | undefined)?.[collection];
+  return typeof live === 'number' ? live : FIRST_GENERATION;
+}
+
+/** Physical name of one generation of a collection. */
+export const generationName = (collection: ProjectedCollection, generation: number): string => `${collection}__g${generation}`;

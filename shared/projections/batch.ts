@@ -1,16 +1,19 @@
 /**
  * Applies a batch of events to one projection in memory: loads every document the batch touches once (by id in
- * one `getMany`, by filter in one `find` over the `$or` of the batch's filters), applies the events in order, and
+ * one `getStored`, by filter in one `find` over the `$or` of the batch's filters), applies the events in order, and
  * returns one write per changed document with its final state. A document already reflecting an event (its
- * `position` is at or past the event's) is left alone, so a replayed batch changes nothing.
+ * `position`, or its tombstone's, is at or past the event's) is left alone, so a replayed batch changes nothing.
+ * Each write expects the document as it was read (its position, or nothing stored): a batch built on a read that
+ * another writer has since made stale is refused by the store instead of overwriting the newer state.
  */
-import type { Filter, StoredDoc, WriteOp } from '../ports/read-store.ts';
+import type { Filter, StoredDoc, Tombstone, WriteOp } from '../ports/read-store.ts';
 import { compileFilter, type DocPredicate } from '../query/compile-filter.ts';
 import type { DocChange, PositionedEvent, Projection, Touches } from './projection.ts';
 
 /** Where a batch reads the documents it touches: the live read store or a rebuild generation. */
 export interface DocSource {
-  getMany<D extends StoredDoc>(ids: string[]): Promise<D[]>;
+  /** Documents and tombstones by id. */
+  getStored(ids: string[]): Promise<(StoredDoc | Tombstone)[]>;
   find<D extends StoredDoc>(filter: Filter): Promise<D[]>;
 }
 
@@ -29,11 +32,23 @@ interface Planned {
   matches?: DocPredicate;
 }
 
-/** Every document of the batch by id: `null` once deleted; `deletedAt` keeps the deleting event's position. */
+/**
+ * Every document of the batch by id: `null` once deleted; `deletedAt` keeps the deleting event's position (or the
+ * stored tombstone's); `read` the position each id had when read (`null`: nothing stored).
+ */
 class WorkingSet {
   readonly docs = new Map<string, StoredDoc | null>();
   readonly deletedAt = new Map<string, number>();
+  readonly read = new Map<string, number | null>();
   readonly changed = new Set<string>();
+
+  load(doc: StoredDoc | Tombstone): void {
+    this.read.set(doc._id, doc.position);
+    if ('_deleted' in doc) {
+      this.docs.set(doc._id, null);
+      this.deletedAt.set(doc._id, doc.position);
+    } else this.docs.set(doc._id, doc);
+  }
 
   /** The existing documents an event touches, as they stand now. */
   view({ touches, matches }: Planned): Map<string, StoredDoc> {
@@ -51,7 +66,8 @@ class WorkingSet {
   record(change: DocChange<StoredDoc>, position: number): void {
     const id = 'put' in change ? change.put._id : change.delete;
     const current = this.docs.get(id);
-    if (current && current.position >= position) return;
+    const reflected = current ? current.position : this.deletedAt.get(id);
+    if (reflected !== undefined && reflected >= position) return;
     if ('put' in change) {
       this.docs.set(id, change.put);
     } else {
@@ -62,10 +78,12 @@ class WorkingSet {
     this.changed.add(id);
   }
 
+  /** A document written but never read (no projection does that today) follows the position rule instead. */
   writes(): WriteOp[] {
     return [...this.changed].map((id): WriteOp => {
       const doc = this.docs.get(id);
-      return doc ? { put: doc } : { delete: { _id: id, position: this.deletedAt.get(id) ?? 0 } };
+      const op: WriteOp = doc ? { put: doc } : { delete: { _id: id, position: this.deletedAt.get(id) ?? 0 } };
+      return this.read.has(id) ? { ...op, expected: this.read.get(id) ?? null } : op;
     });
   }
 }
@@ -138,10 +156,11 @@ export async function projectBatch(projection: Projection, events: readonly Posi
   const working = new WorkingSet();
   const filter = filters.combined();
   const [byId, byFilter] = await Promise.all([
-    ids.size > 0 ? source.getMany([...ids]) : Promise.resolve([]),
+    ids.size > 0 ? source.getStored([...ids]) : Promise.resolve([]),
     filter ? source.find(filter) : Promise.resolve([]),
   ]);
-  for (const doc of [...byId, ...byFilter]) working.docs.set(doc._id, doc);
+  for (const id of ids) working.read.set(id, null);
+  for (const doc of [...byId, ...byFilter]) working.load(doc);
 
   for (const plan of planned) {
     const { event } = plan;

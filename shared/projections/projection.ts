@@ -5,8 +5,7 @@
  */
 import type { DomainEvent, EventType, Language } from '../events/index.ts';
 import { LANGUAGES } from '../events/index.ts';
-import type { Filter, StoredDoc } from '../ports/read-store.ts';
-import type { ReadCollection } from '../read-models/documents.ts';
+import type { Filter, ProjectedCollection, StoredDoc } from '../ports/read-store.ts';
 
 /** An event as projections see it: its data and its global position (a `RecordedEvent` is one). */
 export type PositionedEvent = DomainEvent & { position: number };
@@ -28,7 +27,7 @@ export type DocChange<D extends StoredDoc> = { put: D } | { delete: string };
 export interface Projection<D extends StoredDoc = StoredDoc> {
   /** Also the `_id` of its checkpoint document. */
   readonly name: string;
-  readonly collection: ReadCollection;
+  readonly collection: ProjectedCollection;
   /** Event types it applies; the others only move its checkpoint. */
   readonly handles: ReadonlySet<EventType>;
   touches(event: PositionedEvent): Touches;

@@ -1,13 +1,17 @@
 /**
- * Rebuild: projects the whole history into fresh generations of the read collections, which no reader sees,
- * then switches every rebuilt collection at once and sets its checkpoint. Readers keep the old generation
- * meanwhile and never see a half-built model. The history is read once for all the projections rebuilt.
+ * Rebuild: projects the whole history into the next generation of each rebuilt collection, beside the live one
+ * that readers keep reading. Then it takes the projections' leases (fencing the live workers: their checkpoints are
+ * refused from then on), brings the new generation up to the head, and switches readers to it in one step (the
+ * generation pointer): the new generation is never behind the live one, so no reader's position goes back. The
+ * replaced generations are dropped last. The history is read once for all the projections rebuilt.
  */
+import { randomUUID } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { EventStore } from '../ports/event-store.ts';
-import type { ReadStore, RebuildTarget } from '../ports/read-store.ts';
+import type { GenerationStore, ReadStore } from '../ports/read-store.ts';
 import { projectBatch } from './batch.ts';
-import { checkpointDoc, resetOps } from './checkpoints.ts';
+import { reserveGeneration, switchGenerations } from './generations.ts';
+import { ProjectionLease, type LeaseClock } from './lease.ts';
 import type { Projection } from './projection.ts';
 import { PROJECTIONS } from './index.ts';
 
@@ -36,6 +40,9 @@ export interface RebuildOptions {
   onProgress?: (progress: RebuildProgress) => void;
   /** Called once every generation is complete, just before the switch (lets a test look at the old one). */
   beforeSwitch?: () => Promise<void> | void;
+  /** Lease length while catching up under the leases; default 10 s. */
+  leaseTtlMs?: number;
+  clock?: LeaseClock;
 }
 
 export interface RebuildResult {
@@ -44,27 +51,37 @@ export interface RebuildResult {
   position: number;
   events: number;
   seconds: number;
+  /** The generation now live for every rebuilt collection. */
+  generation: number;
+}
+
+interface Built {
+  projection: Projection;
+  target: GenerationStore;
 }
 
 export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
   const { eventStore, readStore, onProgress } = options;
   const projections = options.projections ?? PROJECTIONS;
   const batchSize = options.batchSize ?? 5_000;
-  const targets: RebuildTarget[] = [];
-  try {
-    for (const projection of projections) targets.push(await readStore.beginRebuild(projection.collection));
-    const started = performance.now();
-    let head = await eventStore.headPosition();
-    let position = 0;
-    let events = 0;
+  const generation = await reserveGeneration(readStore);
+  const built: Built[] = projections.map((projection) => ({ projection, target: readStore.generation(projection.collection, generation) }));
+  const leases: ProjectionLease[] = [];
+  const started = performance.now();
+  let head = await eventStore.headPosition();
+  let position = 0;
+  let events = 0;
+
+  /** Projects the events after `position` into every new generation, up to the head; `beforeWrite` each bulk. */
+  async function projectToHead(beforeWrite: () => Promise<void>): Promise<void> {
     for (;;) {
       const batch = await eventStore.readAll({ after: position, limit: batchSize });
       const last = batch.at(-1);
-      if (!last) break;
-      for (const [index, projection] of projections.entries()) {
-        const target = targets[index]!;
+      if (!last) return;
+      for (const { projection, target } of built) {
         const ops = await projectBatch(projection, batch, target);
-        if (ops.length > 0) await target.write(ops);
+        await beforeWrite();
+        if (ops.length > 0) await target.write(ops, { handOver: true });
       }
       position = last.position;
       events += batch.length;
@@ -74,12 +91,38 @@ export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
       // starve its requests; a store read that resolves at once would otherwise never let them in.
       await yieldToEventLoop();
     }
+  }
+
+  try {
+    for (const { projection } of built) await readStore.resetGeneration(projection.collection, generation);
+    await projectToHead(async () => {});
+    // Fence the live workers, then close the gap they may have advanced meanwhile, under the leases.
+    const owner = `rebuild:${randomUUID().slice(0, 8)}`;
+    const leaseOptions = { preempt: true, ...(options.leaseTtlMs ? { ttlMs: options.leaseTtlMs } : {}), ...(options.clock ? { clock: options.clock } : {}) };
+    for (const { projection } of built) {
+      let lease: ProjectionLease | null = null;
+      // Preempting only loses to an owner renewing at that very moment: try again.
+      for (let attempt = 0; !lease && attempt < 10; attempt += 1) lease = await ProjectionLease.acquire(readStore, projection, owner, leaseOptions);
+      if (!lease) throw new Error(`could not take the lease of projection ${projection.name}`);
+      leases.push(lease);
+      await lease.startGeneration(generation, position);
+    }
+    await projectToHead(async () => {
+      for (const lease of leases) await lease.ensure();
+    });
+    for (const lease of leases) await lease.saveCheckpoint(position, generation);
     await options.beforeSwitch?.();
-    for (const target of targets) await target.switchTo();
-    await readStore.write('checkpoints', projections.flatMap((projection) => resetOps(checkpointDoc(projection.name, position))));
-    return { projections: projections.map((p) => p.name), position, events, seconds: (performance.now() - started) / 1000 };
+    const replaced = await switchGenerations(readStore, built.map(({ projection }) => projection.collection), generation);
+    await releaseAll(leases);
+    for (const [collection, previous] of replaced) await readStore.dropGeneration(collection, previous);
+    return { projections: projections.map((p) => p.name), position, events, seconds: (performance.now() - started) / 1000, generation };
   } catch (error) {
-    await Promise.allSettled(targets.map((target) => target.abandon()));
+    await releaseAll(leases);
+    await Promise.allSettled(built.map(({ projection }) => readStore.dropGeneration(projection.collection, generation)));
     throw error;
   }
+}
+
+async function releaseAll(leases: readonly ProjectionLease[]): Promise<void> {
+  await Promise.allSettled(leases.map((lease) => lease.release()));
 }

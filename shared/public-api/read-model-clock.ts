@@ -4,7 +4,7 @@
  * answers are keyed by this position: they stay valid exactly until it moves.
  */
 import type { ReadStore } from '../ports/read-store.ts';
-import type { CheckpointDoc } from '../read-models/documents.ts';
+import { readProjectionStates, type ProjectionState } from '../projections/projection-states.ts';
 
 export interface ReadModelClock {
   /** Position of the last event reflected in every read model; 0 before any projection ran. */
@@ -14,7 +14,7 @@ export interface ReadModelClock {
 }
 
 export interface CheckpointClock extends ReadModelClock {
-  /** Projections whose checkpoint says they stopped on an event they cannot apply. */
+  /** Projections parked on an event they cannot apply. */
   readonly failed: string[];
   /** The last poll reached the read store. */
   readonly reachable: boolean;
@@ -23,18 +23,18 @@ export interface CheckpointClock extends ReadModelClock {
   stop(): void;
 }
 
-export function readModelPosition(checkpoints: CheckpointDoc[]): { position: number; updatedAt: string | null } {
-  if (checkpoints.length === 0) return { position: 0, updatedAt: null };
+export function readModelPosition(states: ProjectionState[]): { position: number; updatedAt: string | null } {
+  if (states.length === 0) return { position: 0, updatedAt: null };
   let position = Number.POSITIVE_INFINITY;
-  let updatedAt = '';
-  for (const checkpoint of checkpoints) {
-    position = Math.min(position, checkpoint.position);
-    if (checkpoint.updated_at > updatedAt) updatedAt = checkpoint.updated_at;
+  let updatedAt: string | null = null;
+  for (const state of states) {
+    position = Math.min(position, state.position);
+    if (state.updated_at !== null && (updatedAt === null || state.updated_at > updatedAt)) updatedAt = state.updated_at;
   }
   return { position, updatedAt };
 }
 
-/** A clock polling the `checkpoints` read collection; a failed poll keeps the last known position. */
+/** A clock polling the projections' states (one read of the control documents); a failed poll keeps the last known position. */
 export async function startCheckpointClock(
   readStore: ReadStore, options: { intervalMs?: number; onError?: (error: unknown) => void } = {},
 ): Promise<CheckpointClock> {
@@ -42,16 +42,16 @@ export async function startCheckpointClock(
   let failed: string[] = [];
   let reachable = true;
   const refresh = async () => {
-    let checkpoints: CheckpointDoc[];
+    let states: ProjectionState[];
     try {
-      checkpoints = await readStore.find<CheckpointDoc>('checkpoints', {});
+      states = await readProjectionStates(readStore);
     } catch (error) {
       reachable = false;
       throw error;
     }
     reachable = true;
-    state = readModelPosition(checkpoints);
-    failed = checkpoints.filter((c) => c.status === 'failed').map((c) => c._id);
+    state = readModelPosition(states);
+    failed = states.filter((s) => s.status === 'parked').map((s) => s.name);
   };
   await refresh();
   let polling = false;

@@ -100,13 +100,3 @@ export const SerialDoc = Type.Object({
 });
 export type SerialDoc = Type.Static<typeof SerialDoc>;
 
-/** One per projection; `_id` is the projection's name. */
-export const CheckpointDoc = Type.Object({
-  _id: Type.String(),
-  position: Type.Integer(),
-  status: Type.Union([Type.Literal('ok'), Type.Literal('failed')]),
-  /** Why the projection stopped, when `failed`: the event's position and type and the error message. */
-  error: Type.Union([Type.String(), Type.Null()]),
-  updated_at: Type.String(),
-});
-export type CheckpointDoc = Type.Static<typeof CheckpointDoc>;

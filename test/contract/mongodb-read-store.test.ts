@@ -8,9 +8,7 @@ import { describeMongo } from '../support/mongodb-leg.ts';
 import { readStoreContract } from './read-store.contract.ts';
 
 describeMongo('MongoDB read store', 'the ReadStore contract against MongoDB', (leg) => {
-  readStoreContract('MongoDB', async () => createMongoReadStore(leg.url, leg.database('contract')), {
-    beforeSwitchTest: (context) => leg.requires(context, 'rename-drop-target'),
-  });
+  readStoreContract('MongoDB', async () => createMongoReadStore(leg.url, leg.database('contract')));
 
   it('opens again on a database whose indexes exist (every process start after the first) and reads what was written', async () => {
     const database = leg.database('reopen');

@@ -4,7 +4,8 @@
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
-import type { ReadStore, StoredDoc, WriteOp } from '../../shared/ports/read-store.ts';
+import { FIRST_GENERATION, StaleGenerationError, WriteConflictError, type ReadStore, type StoredDoc, type WriteOp } from '../../shared/ports/read-store.ts';
+import { reserveGeneration, switchGenerations } from '../../shared/projections/generations.ts';
 import { escapeRegExp } from '../../shared/text/fold.ts';
 
 interface Item extends StoredDoc {
@@ -25,12 +26,7 @@ function item(reference: string, fields: Partial<Item> = {}): Item {
 
 const ids = (docs: StoredDoc[]) => docs.map((doc) => doc._id);
 
-export interface ReadStoreContractOptions {
-  /** Runs first in each test that switches a rebuilt generation in; may skip it on an engine that cannot (FerretDB). */
-  beforeSwitchTest?: (context: Mocha.Context) => Promise<void>;
-}
-
-export function readStoreContract(name: string, factory: () => Promise<ReadStore>, options: ReadStoreContractOptions = {}): void {
+export function readStoreContract(name: string, factory: () => Promise<ReadStore>): void {
   describe(`ReadStore contract: ${name}`, function () {
     let store: ReadStore;
     beforeEach(async function () {
@@ -92,8 +88,9 @@ export function readStoreContract(name: string, factory: () => Promise<ReadStore
 
       it('both position guards hold for any order of puts and deletes, one by one and replayed as one bulk', async function () {
         this.timeout(60_000);
-        // The port's rule, applied here one write at a time to a map: a put lands only on an absent document or one
-        // at a lower position; a delete removes only a document at a lower position. Equal positions are frequent.
+        // The port's rule, applied here one write at a time to a map: a write lands only where nothing is stored or
+        // what is stored (a document, or the tombstone a delete leaves) is at a lower position; a delete leaves a
+        // tombstone, which readers do not see. Equal positions are frequent.
         const op = fc.record({ kind: fc.constantFrom('put', 'delete'), id: fc.constantFrom('A', 'B'), position: fc.integer({ min: 1, max: 4 }), name: fc.constantFrom('x', 'y') });
         let run = 0;
         await fc.assert(fc.asyncProperty(fc.array(op, { maxLength: 10 }), async (generated) => {
@@ -102,13 +99,12 @@ export function readStoreContract(name: string, factory: () => Promise<ReadStore
             const _id = `run${run}:${id}`;
             return kind === 'put' ? { put: item(id, { _id, name, position }) } : { delete: { _id, position } };
           });
-          const expected = new Map<string, { name: string; position: number }>();
+          const model = new Map<string, { name: string | null; position: number }>();
           for (const write of [...writes, ...writes]) {
-            if ('put' in write) {
-              const stored = expected.get(write.put._id);
-              if (!stored || stored.position < write.put.position) expected.set(write.put._id, { name: (write.put as Item).name, position: write.put.position });
-            } else if ((expected.get(write.delete._id)?.position ?? Infinity) < write.delete.position) expected.delete(write.delete._id);
+            const [id, position, name] = 'put' in write ? [write.put._id, write.put.position, (write.put as Item).name] : [write.delete._id, write.delete.position, null];
+            if ((model.get(id)?.position ?? 0) < position) model.set(id, { name, position });
           }
+          const expected = new Map([...model].filter(([, doc]) => doc.name !== null));
           for (const write of writes) await store.write('watches', [write]);
           if (writes.length > 0) await store.write('watches', writes);
           for (const id of ['A', 'B'].map((ref) => `run${run}:${ref}`)) {
@@ -118,9 +114,11 @@ export function readStoreContract(name: string, factory: () => Promise<ReadStore
         }), { numRuns: 60 });
       });
 
-      it('a delete of an absent document is a no-op', async function () {
+      it('a delete of an absent document stores nothing a reader sees', async function () {
         await store.write('watches', [{ delete: { _id: 'en:Z', position: 9 } }]);
         expect(await store.count('watches', {})).to.equal(0);
+        expect(await store.find('watches', {})).to.deep.equal([]);
+        expect(await store.get('watches', 'en:Z')).to.equal(null);
       });
 
       it('a document read cannot be changed by its reader, nor by the writer after the write', async function () {
@@ -140,6 +138,91 @@ export function readStoreContract(name: string, factory: () => Promise<ReadStore
           }
         }
         expect(await store.get('watches', 'en:A')).to.deep.equal(item('A', { tags: ['steel'] }));
+      });
+    });
+
+    describe('never backwards', function () {
+      it('a delete leaves a tombstone that an older put cannot pass, and a newer one can', async function () {
+        await store.write('watches', [{ put: item('A', { position: 3 }) }]);
+        await store.write('watches', [{ delete: { _id: 'en:A', position: 4 } }]);
+        // The stale put of issue 20 (case 2): position 3 landing after the delete at 4.
+        await store.write('watches', [{ put: item('A', { name: 'stale', position: 3 }) }]);
+        expect(await store.get('watches', 'en:A')).to.equal(null);
+        expect(await store.count('watches', {})).to.equal(0);
+        await store.write('watches', [{ put: item('A', { name: 'back', position: 5 }) }]);
+        expect((await store.get<Item>('watches', 'en:A'))?.name).to.equal('back');
+      });
+
+      it('writers see tombstones through getStored; readers never do (get, getMany, find, count)', async function () {
+        await store.write('watches', [{ put: item('A', { position: 1 }) }, { put: item('B', { position: 1 }) }, { delete: { _id: 'en:A', position: 2 } }]);
+        expect(await store.generation('watches', FIRST_GENERATION).getStored(['en:A', 'en:B', 'en:Z']))
+          .to.deep.equal([{ _id: 'en:A', position: 2, _deleted: true }, item('B', { position: 1 })]);
+        expect(await store.get('watches', 'en:A')).to.equal(null);
+        expect(ids(await store.getMany('watches', ['en:A', 'en:B']))).to.deep.equal(['en:B']);
+        expect(ids(await store.find('watches', {}))).to.deep.equal(['en:B']);
+        expect(ids(await store.find('watches', { _id: 'en:A' }))).to.deep.equal([]);
+        expect(await store.count('watches', {})).to.equal(1);
+        expect(await store.count('watches', { position: 2 })).to.equal(0);
+      });
+
+      it('a compare-and-set write lands only on the position the writer read, tombstones and absence included', async function () {
+        await store.write('watches', [{ put: item('A', { position: 4 }) }, { put: item('B', { position: 1 }) }, { delete: { _id: 'en:B', position: 2 } }]);
+        await store.write('watches', [
+          { put: item('A', { name: 'A5', position: 5 }), expected: 4 },
+          { put: item('B', { name: 'B6', position: 6 }), expected: 2 },
+          { put: item('C', { name: 'C7', position: 7 }), expected: null },
+        ]);
+        const names = async () => (await store.getMany<Item>('watches', ['en:A', 'en:B', 'en:C'])).map((doc) => `${doc._id}=${doc.name}`);
+        expect(await names()).to.deep.equal(['en:A=A5', 'en:B=B6', 'en:C=C7']);
+      });
+
+      it('a compare-and-set write built on a stale read is refused with a conflict; the writes before it stay', async function () {
+        await store.write('watches', [{ put: item('A', { name: 'A4', position: 4 }) }, { put: item('B', { name: 'B4', position: 4 }) }]);
+        // A writer that read A at 3 while another already wrote it at 4 (issue 20: D@3 must not land after D@4).
+        const conflict = await store.write('watches', [
+          { put: item('B', { name: 'B6', position: 6 }), expected: 4 },
+          { put: item('A', { name: 'A5', position: 5 }), expected: 3 },
+        ]).then(() => undefined, (error: unknown) => error);
+        expect(conflict).to.be.instanceOf(WriteConflictError);
+        expect((await store.get<Item>('watches', 'en:A'))?.name).to.equal('A4');
+        expect((await store.get<Item>('watches', 'en:B'))?.name).to.equal('B6');
+      });
+
+      it('an insert of a document that another writer inserted meanwhile is a conflict, not a skipped write', async function () {
+        await store.write('watches', [{ put: item('A', { name: 'first', position: 3 }) }]);
+        const conflict = await store.write('watches', [{ put: item('A', { name: 'second', position: 4 }), expected: null }])
+          .then(() => undefined, (error: unknown) => error);
+        expect(conflict).to.be.instanceOf(WriteConflictError);
+        expect((await store.get<Item>('watches', 'en:A'))?.name).to.equal('first');
+      });
+
+      it('of two writers inserting one new document at once, the newer position wins whichever lands first', async function () {
+        const references = Array.from({ length: 12 }, (_, index) => `N${index}`);
+        await Promise.all(references.flatMap((reference, index) => {
+          const older = store.write('watches', [{ put: item(reference, { name: 'older', position: 4 }) }]);
+          const newer = store.write('watches', [{ put: item(reference, { name: 'newer', position: 5 }) }]);
+          return index % 2 === 0 ? [older, newer] : [newer, older];
+        }));
+        const stored = await store.getMany<Item>('watches', references.map((reference) => `en:${reference}`));
+        expect(stored.map((doc) => `${doc.reference}@${doc.position}:${doc.name}`)).to.deep.equal(references.map((reference) => `${reference}@5:newer`));
+      });
+    });
+
+    describe('control documents', function () {
+      it('setControl inserts only when asked, replaces only a document matching the condition, and readControl reads them all', async function () {
+        expect(await store.setControl({ _id: 'x', version: 1 }, {}, false), 'no insert unless asked').to.equal(false);
+        expect(await store.setControl({ _id: 'x', version: 1 }, { version: 0 }, true)).to.equal(true);
+        expect(await store.setControl({ _id: 'x', version: 9 }, { version: 0 }, true), 'a stored one that does not match').to.equal(false);
+        expect(await store.setControl({ _id: 'x', version: 2, note: 'n' }, { version: 1 }, false)).to.equal(true);
+        expect(await store.setControl({ _id: 'y', token: 1 }, { token: { $lt: 1 } }, true)).to.equal(true);
+        const docs = (await store.readControl()).sort((a, b) => a._id.localeCompare(b._id));
+        expect(docs).to.deep.equal([{ _id: 'x', version: 2, note: 'n' }, { _id: 'y', token: 1 }]);
+      });
+
+      it('of many compare-and-set writes racing on one version, exactly one wins', async function () {
+        await store.setControl({ _id: 'race', version: 0 }, {}, true);
+        const results = await Promise.all(Array.from({ length: 8 }, (_, index) => store.setControl({ _id: 'race', version: 1, by: index }, { version: 0 }, false)));
+        expect(results.filter(Boolean)).to.have.length(1);
       });
     });
 
@@ -242,69 +325,85 @@ export function readStoreContract(name: string, factory: () => Promise<ReadStore
       });
     });
 
-    describe('rebuild generations', function () {
+    describe('generations', function () {
       beforeEach(async function () {
         await store.write('collections', [{ put: item('OLD', { _id: 'en:old' }) }]);
       });
 
-      it('a generation being rebuilt is invisible to readers until switchTo, then replaces the old one whole', async function () {
-        await options.beforeSwitchTest?.(this);
-        const target = await store.beginRebuild('collections');
+      it('a generation being built is invisible to readers until the pointer switches to it, then replaces the old one whole', async function () {
+        const next = await reserveGeneration(store);
+        await store.resetGeneration('collections', next);
+        const target = store.generation('collections', next);
         await target.write([{ put: item('N1', { _id: 'en:n1' }) }, { put: item('N2', { _id: 'en:n2' }) }]);
         expect(ids(await target.find({}, { sort: { _id: 1 } }))).to.deep.equal(['en:n1', 'en:n2']);
-        expect(await target.get('en:n1')).to.not.equal(null);
-        expect(ids(await target.getMany(['en:n2', 'en:old']))).to.deep.equal(['en:n2']);
+        expect(ids(await target.getStored(['en:n2', 'en:old']))).to.deep.equal(['en:n2']);
         expect(ids(await store.find('collections', {}))).to.deep.equal(['en:old']);
-        await target.switchTo();
+        const replaced = await switchGenerations(store, ['collections'], next);
         expect(ids(await store.find('collections', {}, { sort: { _id: 1 } }))).to.deep.equal(['en:n1', 'en:n2']);
         expect(await store.get('collections', 'en:old')).to.equal(null);
+        expect([...replaced]).to.deep.equal([['collections', FIRST_GENERATION]]);
       });
 
-      it('after switchTo the store reads and writes the new generation with the position rule', async function () {
-        await options.beforeSwitchTest?.(this);
-        const target = await store.beginRebuild('collections');
-        await target.write([{ put: item('N1', { _id: 'en:n1', position: 7 }) }]);
-        await target.switchTo();
+      it('after a switch the store writes the new generation with the position rule, and refuses writes to the old one', async function () {
+        const next = await reserveGeneration(store);
+        await store.resetGeneration('collections', next);
+        await store.generation('collections', next).write([{ put: item('N1', { _id: 'en:n1', position: 7 }) }]);
+        await switchGenerations(store, ['collections'], next);
         await store.write('collections', [{ put: item('N1', { _id: 'en:n1', name: 'stale', position: 6 }) }]);
         expect((await store.get<Item>('collections', 'en:n1'))?.name).to.equal('Watch N1');
         expect(await store.count('collections', { lang: 'en' })).to.equal(1);
+        const stale = await store.generation('collections', FIRST_GENERATION).write([{ put: item('LATE', { _id: 'en:late', position: 9 }) }])
+          .then(() => undefined, (error: unknown) => error);
+        expect(stale).to.be.instanceOf(StaleGenerationError);
+        expect(await store.get('collections', 'en:late')).to.equal(null);
       });
 
-      it('an abandoned generation is dropped and readers keep the current one', async function () {
-        const target = await store.beginRebuild('collections');
-        await target.write([{ put: item('N1', { _id: 'en:n1' }) }]);
-        await target.abandon();
+      it('a dropped generation is gone and readers keep the live one; the live one cannot be dropped', async function () {
+        const next = await reserveGeneration(store);
+        await store.resetGeneration('collections', next);
+        await store.generation('collections', next).write([{ put: item('N1', { _id: 'en:n1' }) }]);
+        await store.dropGeneration('collections', next);
+        expect(await store.generation('collections', next).find({})).to.deep.equal([]);
         expect(ids(await store.find('collections', {}))).to.deep.equal(['en:old']);
+        let refused = false;
+        await store.dropGeneration('collections', FIRST_GENERATION).catch(() => (refused = true));
+        expect(refused).to.equal(true);
       });
 
-      it('a generation\'s documents cannot be changed by their writer after the write, nor by readers after switchTo', async function () {
-        await options.beforeSwitchTest?.(this);
-        const target = await store.beginRebuild('collections');
+      it('reserved generations are never handed out twice and never go back', async function () {
+        const first = await reserveGeneration(store);
+        const second = await reserveGeneration(store);
+        expect(first).to.be.above(FIRST_GENERATION);
+        expect(second).to.be.above(first);
+        await switchGenerations(store, ['serials'], second);
+        let refused = false;
+        await switchGenerations(store, ['serials'], first).catch(() => (refused = true));
+        expect(refused, 'a switch to an older generation').to.equal(true);
+        expect(await reserveGeneration(store)).to.be.above(second);
+      });
+
+      it('a switch of one collection leaves the others alone', async function () {
+        await store.write('watches', [{ put: item('A') }]);
+        const next = await reserveGeneration(store);
+        await store.resetGeneration('collections', next);
+        await switchGenerations(store, ['collections'], next);
+        expect(await store.get('watches', 'en:A')).to.not.equal(null);
+        expect(await store.count('collections', {})).to.equal(0);
+      });
+
+      it('a generation handed its documents keeps them as they were written', async function () {
+        const next = await reserveGeneration(store);
+        await store.resetGeneration('collections', next);
         const written = item('N1', { _id: 'en:n1', tags: ['steel'] });
-        await target.write([{ put: written }]);
+        await store.generation('collections', next).write([{ put: written }], { handOver: true });
         try {
           written.name = 'changed by writer';
           written.tags!.push('changed');
         } catch {
           // a document frozen in place refuses the change: as good as a copy
         }
-        await target.switchTo();
-        const read = (await store.get<Item>('collections', 'en:n1'))!;
-        try {
-          read.collection.code = 'changed by reader';
-        } catch {
-          // frozen, as every stored document
-        }
+        await switchGenerations(store, ['collections'], next);
         expect(await store.get('collections', 'en:n1')).to.deep.equal(item('N1', { _id: 'en:n1', tags: ['steel'] }));
-      });
-
-      it('a rebuild of one collection leaves the others alone', async function () {
-        await options.beforeSwitchTest?.(this);
-        await store.write('watches', [{ put: item('A') }]);
-        const target = await store.beginRebuild('collections');
-        await target.switchTo();
-        expect(await store.get('watches', 'en:A')).to.not.equal(null);
-        expect(await store.count('collections', {})).to.equal(0);
       });
     });
   });

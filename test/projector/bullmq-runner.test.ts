@@ -34,7 +34,7 @@ describe('projector on BullMQ (real Redis)', function () {
       const fresh = createMemoryReadStore();
       await rebuild({ eventStore, readStore: fresh });
       expect(await snapshot(readStore)).to.deep.equal(await snapshot(fresh));
-      expect(projector.status().every((s) => s.status === 'ok' && s.position === later)).to.equal(true);
+      expect(projector.status().every((s) => s.status === 'running' && s.position === later)).to.equal(true);
     } finally {
       await projector.stop();
       await queue.close();

@@ -11,7 +11,7 @@ import { createMongoReadStore } from '../../shared/adapters/mongodb-read-store.t
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
-import type { CheckpointDoc } from '../../shared/read-models/documents.ts';
+import { readProjectionStates } from '../../shared/projections/projection-states.ts';
 import { createProjector } from '../../projector/runner.ts';
 import { rebuild } from '../../shared/projections/rebuild.ts';
 import { serialRegistered, watchPriceChanged } from '../fixtures/events.ts';
@@ -49,9 +49,9 @@ describeMongo('projector and rebuild over MongoDB', 'the projector and rebuild o
     await projector.catchUp();
     await queue.close();
     expect(await snapshot(mongo)).to.deep.equal(await inMemory(eventStore));
-    const checkpoints = await mongo.find<CheckpointDoc>('checkpoints', {}, { sort: { _id: 1 } });
-    expect(checkpoints.map((c) => [c._id, c.position, c.status])).to.deep.equal(
-      ['collections', 'configurators', 'serials', 'watches'].map((name) => [name, head, 'ok']));
+    const states = await readProjectionStates(mongo);
+    expect(states.map((s) => [s.name, s.position, s.status])).to.deep.equal(
+      ['watches', 'collections', 'configurators', 'serials'].map((name) => [name, head, 'running']));
   });
 
   it('the projector on BullMQ (real Redis) catches up through queue jobs alone, then follows new appends', async () => {
@@ -75,7 +75,6 @@ describeMongo('projector and rebuild over MongoDB', 'the projector and rebuild o
   });
 
   it('a rebuild into MongoDB leaves readers the old model until the switch, then the one the history gives', async function () {
-    await leg.requires(this, 'rename-drop-target');
     await appendAll(eventStore, catalogueHistory(5));
     const queue = createInlineJobQueue({ attempts: 1, backoffMs: 1 });
     await createProjector({ eventStore, readStore: mongo, queue, logger }).catchUp();

@@ -5,7 +5,7 @@ import { createInlineJobQueue } from '../../shared/adapters/inline-job-queue.ts'
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
-import type { CheckpointDoc } from '../../shared/read-models/documents.ts';
+import { readProjectionStates } from '../../shared/projections/projection-states.ts';
 import { createProjector } from '../../projector/runner.ts';
 import { rebuild, type RebuildProgress } from '../../shared/projections/rebuild.ts';
 import { selectProjections } from '../../shared/projections/index.ts';
@@ -38,8 +38,7 @@ describe('rebuild', () => {
     const result = await rebuild({ eventStore, readStore: rebuilt, batchSize: 16, onProgress: (p) => progress.push(p) });
     expect(await snapshot(rebuilt)).to.deep.equal(await snapshot(incremental));
     expect(result).to.include({ position: head, events: head });
-    const checkpoints = await rebuilt.find<CheckpointDoc>('checkpoints', {});
-    expect(checkpoints.map((c) => c.position)).to.deep.equal([head, head, head, head]);
+    expect((await readProjectionStates(rebuilt)).map((s) => s.position)).to.deep.equal([head, head, head, head]);
     expect(progress.map((p) => [p.position, p.events])).to.deep.equal([[16, 16], [32, 32], [48, 48], [head, head]]);
     expect(progress.every((p) => p.head === head && p.eventsPerSecond > 0)).to.equal(true);
   });
@@ -66,8 +65,8 @@ describe('rebuild', () => {
     await rebuild({ eventStore, readStore, projections: selectProjections(['serials']) });
     expect(await readStore.get('serials', 'ONLY-0001')).to.not.equal(null);
     expect(await readStore.find('watches', {})).to.deep.equal(watchesBefore);
-    expect((await readStore.get<CheckpointDoc>('checkpoints', 'serials'))?.position).to.equal(head);
-    expect((await readStore.get<CheckpointDoc>('checkpoints', 'watches'))?.position).to.equal(head - 1);
+    const positions = Object.fromEntries((await readProjectionStates(readStore)).map((s) => [s.name, s.position]));
+    expect(positions).to.deep.equal({ watches: head - 1, collections: head - 1, configurators: head - 1, serials: head });
   });
 
   it('names the known projections when asked for an unknown one', () => {

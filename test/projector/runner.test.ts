@@ -7,7 +7,9 @@ import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.t
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import type { JobQueue } from '../../shared/ports/job-queue.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
-import type { CheckpointDoc, SerialDoc } from '../../shared/read-models/documents.ts';
+import type { SerialDoc } from '../../shared/read-models/documents.ts';
+import { readProjectionStates } from '../../shared/projections/projection-states.ts';
+import { resumeProjection } from '../../shared/projections/parking.ts';
 import { createProjector, type Projector } from '../../projector/runner.ts';
 import { rebuild } from '../../shared/projections/rebuild.ts';
 import { PROJECTIONS } from '../../shared/projections/index.ts';
@@ -16,6 +18,17 @@ import type { Projection } from '../../shared/projections/projection.ts';
 import { appendAll, catalogueHistory, snapshot } from './support/history.ts';
 
 const logger = pino({ level: 'silent' });
+const FAST_BACKOFF = { firstMs: 2, maxMs: 10 };
+
+const stateOf = async (store: ReadStore, name: string) => (await readProjectionStates(store)).find((state) => state.name === name);
+
+async function until(what: string, condition: () => boolean | Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within 5 s`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
 
 /** What a clean rebuild of the same history gives. */
 async function rebuiltFrom(eventStore: EventStore) {
@@ -48,9 +61,9 @@ describe('projector runner', () => {
     projector = createProjector({ eventStore, readStore, queue, logger, batchSize: 7 });
     await projector.catchUp();
     expect(projector.positions()).to.deep.equal({ watches: head, collections: head, configurators: head, serials: head });
-    const checkpoints = await readStore.find<CheckpointDoc>('checkpoints', {}, { sort: { _id: 1 } });
-    expect(checkpoints.map((c) => [c._id, c.position, c.status])).to.deep.equal([
-      ['collections', head, 'ok'], ['configurators', head, 'ok'], ['serials', head, 'ok'], ['watches', head, 'ok'],
+    const states = await readProjectionStates(readStore);
+    expect(states.map((s) => [s.name, s.position, s.status])).to.deep.equal([
+      ['watches', head, 'running'], ['collections', head, 'running'], ['configurators', head, 'running'], ['serials', head, 'running'],
     ]);
     expect(await snapshot(readStore)).to.deep.equal(await rebuiltFrom(eventStore));
   });
@@ -73,19 +86,18 @@ describe('projector runner', () => {
 
   it('after a crash between a write and its checkpoint, a restart gives the documents of a clean rebuild', async () => {
     await appendAll(eventStore, catalogueHistory(25));
-    // The third checkpoint write "crashes": the batch's documents are written, its checkpoint is not.
+    // The third checkpoint advance "crashes": the batch's documents are written, its checkpoint is not.
     let checkpointWrites = 0;
     const crashing: ReadStore = {
       ...readStore,
-      write: async (collection, ops) => {
-        if (collection === 'checkpoints' && ++checkpointWrites === 3) throw new Error('process killed');
-        await readStore.write(collection, ops);
+      setControl: async (doc, condition, insertIfAbsent) => {
+        if (doc._id.startsWith('checkpoint:') && condition['token'] === doc['token'] && ++checkpointWrites === 3) throw new Error('process killed');
+        return readStore.setControl(doc, condition, insertIfAbsent);
       },
     };
     const beforeCrash = createProjector({ eventStore, readStore: crashing, queue, logger, batchSize: 10, projections: [serialsProjection] });
     await beforeCrash.catchUp();
-    const stored = await readStore.get<CheckpointDoc>('checkpoints', 'serials');
-    expect(stored?.position).to.equal(20);
+    expect(await stateOf(readStore, 'serials')).to.include({ position: 20 });
     expect(await readStore.get('serials', 'TMP-00015'), 'written before the crash').to.not.equal(null);
 
     projector = createProjector({ eventStore, readStore, queue: createInlineJobQueue({ attempts: 1, backoffMs: 1 }), logger, batchSize: 10 });
@@ -93,7 +105,7 @@ describe('projector runner', () => {
     expect(await snapshot(readStore)).to.deep.equal(await rebuiltFrom(eventStore));
   });
 
-  it('a poison event stops only its projection, which ends failed after its retries while the others reach the head', async () => {
+  it('an event that fails its projection every time parks that projection (in the store, for every process) while the others reach the head', async () => {
     const head = await appendAll(eventStore, [...catalogueHistory(5), serialRegistered('POISON-1'), serialRegistered('AFTER-1')]);
     const poisonPosition = head - 1;
     let attempts = 0;
@@ -108,28 +120,24 @@ describe('projector runner', () => {
       },
     };
     const others = PROJECTIONS.filter((p) => p.name !== 'serials');
-    projector = createProjector({ eventStore, readStore, queue, logger, projections: [...others, faulty], batchSize: 4 });
+    projector = createProjector({ eventStore, readStore, queue, logger, projections: [...others, faulty], batchSize: 4, backoff: FAST_BACKOFF });
     projector.start();
     await projector.catchUp();
-    const deadline = Date.now() + 5_000;
-    while (projector.status().find((s) => s.name === 'serials')?.status !== 'failed') {
-      if (Date.now() > deadline) throw new Error(`serials never failed: ${JSON.stringify(projector.status())}`);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    expect(attempts, 'first run plus the queue attempts').to.equal(1 + 3);
+    await until('serials parked', () => projector!.status().find((s) => s.name === 'serials')?.status === 'parked');
+    expect(attempts, 'the default poison attempts').to.equal(3);
+    const reason = `projection serials cannot apply SerialRegistered at position ${poisonPosition}: cannot read this serial`;
     const serials = projector.status().find((s) => s.name === 'serials');
+    expect(serials?.parked).to.deep.equal({ position: poisonPosition, reason });
     expect(serials?.position).to.be.below(poisonPosition);
-    expect(serials?.error).to.equal(`projection serials cannot apply SerialRegistered at position ${poisonPosition}: cannot read this serial`);
     for (const other of others) expect(projector.positions()[other.name], other.name).to.equal(head);
-    const checkpoint = await readStore.get<CheckpointDoc>('checkpoints', 'serials');
-    expect(checkpoint).to.include({ status: 'failed', position: serials?.position, error: serials?.error });
+    expect(await stateOf(readStore, 'serials')).to.deep.include({ status: 'parked', position: serials?.position, parked: { position: poisonPosition, reason } });
     expect(await readStore.get('serials', 'AFTER-1')).to.equal(null);
     let waitFailure: unknown;
     await projector.waitFor(head, 1_000).catch((error: unknown) => { waitFailure = error; });
-    expect(String(waitFailure)).to.match(/projection serials has failed/);
+    expect(String(waitFailure)).to.match(/projection serials is parked/);
   });
 
-  it('a failed projection that later applies its events again stores an ok checkpoint', async () => {
+  it('a parked projection is skipped by every job, with a count, until resumed; then it applies its events', async () => {
     const head = await appendAll(eventStore, [serialRegistered('FLAKY-1')]);
     let healthy = false;
     const flaky: Projection<SerialDoc> = {
@@ -139,18 +147,19 @@ describe('projector runner', () => {
         return serialsProjection.apply(event, docs);
       },
     };
-    const first = createProjector({ eventStore, readStore, queue, logger, projections: [flaky] });
+    const first = createProjector({ eventStore, readStore, queue, logger, projections: [flaky], backoff: FAST_BACKOFF });
     first.start();
-    const deadline = Date.now() + 5_000;
-    while ((await readStore.get<CheckpointDoc>('checkpoints', 'serials'))?.status !== 'failed') {
-      if (Date.now() > deadline) throw new Error('never failed');
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await until('serials parked in the store', async () => (await stateOf(readStore, 'serials'))?.status === 'parked');
     await first.stop();
     healthy = true;
     projector = createProjector({ eventStore, readStore, queue: createInlineJobQueue({ attempts: 1, backoffMs: 1 }), logger, projections: [flaky] });
     await projector.catchUp();
-    expect(await readStore.get<CheckpointDoc>('checkpoints', 'serials')).to.include({ status: 'ok', position: head, error: null });
-    expect(projector.status()).to.deep.equal([{ name: 'serials', position: head, status: 'ok', error: null }]);
+    expect(projector.counters().parkedSkips, 'the skipped run is counted').to.equal(1);
+    expect(await stateOf(readStore, 'serials')).to.include({ status: 'parked', position: 0 });
+    expect(await resumeProjection(readStore, flaky)).to.equal(true);
+    expect(await resumeProjection(readStore, flaky), 'resuming twice').to.equal(false);
+    await projector.catchUp();
+    expect(await stateOf(readStore, 'serials')).to.deep.include({ status: 'running', position: head, parked: null });
+    expect(projector.status()).to.deep.equal([{ name: 'serials', position: head, status: 'running', parked: null }]);
   });
 });

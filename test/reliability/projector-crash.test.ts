@@ -18,7 +18,7 @@ import { expect } from 'chai';
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import type { ReadStore, StoredDoc } from '../../shared/ports/read-store.ts';
-import type { CheckpointDoc } from '../../shared/read-models/documents.ts';
+import { readProjectionStates } from '../../shared/projections/projection-states.ts';
 import { rebuild } from '../../shared/projections/rebuild.ts';
 import { PROJECTION_NAMES } from '../../shared/projections/index.ts';
 import { spawnTs } from '../support/child-process.ts';
@@ -122,8 +122,8 @@ function crashRounds(suite: Mocha.Suite, historySize: number, survivingStore: (d
         expect(got.length, `${key}: document count`).to.equal(docs.length);
         got.forEach((doc, i) => expect(doc, `${key}: ${doc._id}`).to.deep.equal(docs[i]));
       }
-      const checkpoints = await survived.find<CheckpointDoc>('checkpoints', {});
-      expect(checkpoints.map((c) => [c._id, c.position, c.status]).sort()).to.deep.equal(PROJECTION_NAMES.map((name) => [name, head, 'ok']).sort());
+      const states = await readProjectionStates(survived);
+      expect(states.map((s) => [s.name, s.position, s.status]).sort()).to.deep.equal(PROJECTION_NAMES.map((name) => [name, head, 'running']).sort());
     } finally {
       await survived.close();
     }

@@ -17,6 +17,7 @@ import type { JobQueue } from '../../shared/ports/job-queue.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
 import { createProjector, type Projector } from '../../projector/runner.ts';
 import { rebuild } from '../../shared/projections/rebuild.ts';
+import type { CheckpointState } from '../../shared/projections/control-docs.ts';
 import { connectRateLimitRedis } from '../../read-api/rate-limit/rate-limit-redis.ts';
 import { appendAll, snapshot } from '../projector/support/history.ts';
 import { send } from '../support/http.ts';
@@ -36,11 +37,14 @@ async function until(what: string, condition: () => boolean | Promise<boolean>, 
 function recordCheckpoints(store: ReadStore, seen: Map<string, number[]>): ReadStore {
   return {
     ...store,
-    write: async (collection, ops) => {
-      if (collection === 'checkpoints') {
-        for (const op of ops) if ('put' in op) seen.set(op.put._id, [...(seen.get(op.put._id) ?? []), op.put.position]);
-      }
-      await store.write(collection, ops);
+    setControl: async (doc, condition, insertIfAbsent) => {
+      const written = await store.setControl(doc, condition, insertIfAbsent);
+      // A checkpoint moved by its owner (same token before and after); a new owner's fencing rewrites the position
+      // it found under a newer token, which is not an advance.
+      const { projection, position, token, status } = doc as Partial<CheckpointState>;
+      const advance = doc._id.startsWith('checkpoint:') && condition['token'] === token && status === 'running';
+      if (written && advance && projection && position !== undefined) seen.set(projection, [...(seen.get(projection) ?? []), position]);
+      return written;
     },
   };
 }

@@ -1,25 +1,29 @@
 /**
  * A test-only read store that survives its process: the in-memory store, plus a journal file where every bulk
- * write is appended (one line, one `write` system call) before it is applied. Opening the store again replays the
- * journal. Each `write` call is journaled on its own, so a process killed between a projection's bulk write and its
- * checkpoint write leaves exactly that state behind, as MongoDB would. Stands in for MongoDB in the crash tests
- * when no MongoDB server is reachable. Rebuild generations are not journaled (the crash test does not rebuild).
+ * write and every control-document change is appended (one line, one `write` system call) before it is applied.
+ * Opening the store again replays the journal. Each write is journaled on its own, so a process killed between a
+ * projection's bulk write and its checkpoint leaves exactly that state behind, as MongoDB would. Stands in for
+ * MongoDB in the crash tests when no MongoDB server is reachable.
  *
  * `killAtWrite: n` SIGKILLs the process right after its n-th write is journaled: a crash at an exact point of the
  * replay, between a projection's bulk write and its checkpoint half of the time.
  */
 import { appendFileSync, existsSync, readFileSync, truncateSync } from 'node:fs';
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
-import type { ReadStore, WriteOp } from '../../shared/ports/read-store.ts';
-import type { ReadCollection } from '../../shared/read-models/documents.ts';
+import type { ControlDoc, Filter, ProjectedCollection, ReadStore, WriteOp } from '../../shared/ports/read-store.ts';
 
-interface JournalLine {
-  collection: ReadCollection;
-  ops: WriteOp[];
-}
+type JournalLine =
+  | { collection: ProjectedCollection; generation?: number; ops: WriteOp[] }
+  | { control: ControlDoc; condition: Filter; insertIfAbsent: boolean };
 
 export async function openJournaledReadStore(journal: string, killAtWrite = 0): Promise<ReadStore & { replayed: number }> {
   const memory = createMemoryReadStore();
+  const apply = async (entry: JournalLine): Promise<unknown> => {
+    if ('control' in entry) return memory.setControl(entry.control, entry.condition, entry.insertIfAbsent);
+    // A write refused when it was made (a conflict) is refused again: the journal keeps what was tried.
+    const target = entry.generation === undefined ? undefined : memory.generation(entry.collection, entry.generation);
+    return (target ? target.write(entry.ops) : memory.write(entry.collection, entry.ops));
+  };
   let replayed = 0;
   if (existsSync(journal)) {
     const bytes = readFileSync(journal);
@@ -30,20 +34,25 @@ export async function openJournaledReadStore(journal: string, killAtWrite = 0): 
     if (complete < bytes.length) truncateSync(journal, complete);
     for (const line of bytes.subarray(0, complete).toString('utf8').split('\n')) {
       if (line === '') continue;
-      const entry = JSON.parse(line) as JournalLine;
-      await memory.write(entry.collection, entry.ops);
+      await apply(JSON.parse(line) as JournalLine).catch(() => undefined);
       replayed += 1;
     }
   }
   let writes = 0;
+  const journaled = async <T>(entry: JournalLine): Promise<T> => {
+    appendFileSync(journal, `${JSON.stringify(entry)}\n`);
+    writes += 1;
+    if (writes === killAtWrite) process.kill(process.pid, 'SIGKILL');
+    return apply(entry) as Promise<T>;
+  };
   return {
     ...memory,
     replayed,
-    write: async (collection, ops) => {
-      appendFileSync(journal, `${JSON.stringify({ collection, ops } satisfies JournalLine)}\n`);
-      writes += 1;
-      if (writes === killAtWrite) process.kill(process.pid, 'SIGKILL');
-      await memory.write(collection, ops);
-    },
+    write: (collection, ops) => journaled({ collection, ops }),
+    generation: (collection, generation) => ({
+      ...memory.generation(collection, generation),
+      write: (ops) => journaled({ collection, generation, ops }),
+    }),
+    setControl: (control, condition, insertIfAbsent) => journaled({ control, condition, insertIfAbsent }),
   };
 }

@@ -8,7 +8,7 @@
  * index groups' sizes or from counts kept through writes. Both are created on first use, so a table nobody queries
  * (a rebuild generation, say) pays nothing for them.
  */
-import type { Filter, FindOptions, Sort, StoredDoc, WriteOp } from '../../ports/read-store.ts';
+import { WriteConflictError, type Filter, type FindOptions, type Sort, type StoredDoc, type Tombstone, type WriteOp } from '../../ports/read-store.ts';
 import { compileFilter, type DocPredicate } from '../../query/compile-filter.ts';
 import { deepFreeze } from './deep-freeze.ts';
 import { MaintainedCounts } from './maintained-counts.ts';
@@ -51,6 +51,8 @@ const MIN_WALKED_CANDIDATES = 256;
 
 export class DocTable {
   readonly #docs: Docs = new Map();
+  /** Positions of deleted documents: never read, but an older write cannot pass them. */
+  readonly #tombstones = new Map<string, number>();
   readonly #indexes = new Map<string, FieldIndex>();
   /** Matching documents by filter key, and sorted ones by filter and sort key. */
   readonly #answers = new QueryCache<readonly StoredDoc[]>();
@@ -71,6 +73,14 @@ export class DocTable {
     return this.#docs.get(id) ?? null;
   }
 
+  /** The document or tombstone stored under `id`. */
+  getStored(id: string): StoredDoc | Tombstone | null {
+    const doc = this.#docs.get(id);
+    if (doc) return doc;
+    const position = this.#tombstones.get(id);
+    return position === undefined ? null : { _id: id, position, _deleted: true };
+  }
+
   /** Applies the writes in order, storing frozen copies: the writer may go on changing its own documents. */
   write(ops: WriteOp[]): void {
     this.#apply(ops, (doc) => deepFreeze(structuredClone(doc)));
@@ -89,18 +99,27 @@ export class DocTable {
     let changed = false;
     try {
       for (const op of ops) {
-        if ('put' in op) {
-          const stored = this.#docs.get(op.put._id);
-          if (stored && stored.position >= op.put.position) continue;
-          if (stored) this.#unindex(stored);
-          const doc = keep(op.put);
-          this.#docs.set(doc._id, doc);
+        const id = 'put' in op ? op.put._id : op.delete._id;
+        const position = 'put' in op ? op.put.position : op.delete.position;
+        const stored = this.#docs.get(id);
+        const storedPosition = stored?.position ?? this.#tombstones.get(id);
+        if (op.expected !== undefined) {
+          if ((storedPosition ?? null) !== op.expected) {
+            throw new WriteConflictError(id, `expected position ${op.expected}, found ${storedPosition ?? 'none'}`);
+          }
+        } else if (storedPosition !== undefined && storedPosition >= position) continue;
+        // Kept (copied) first: a document that cannot be copied throws before the stored one is touched.
+        const doc = 'put' in op ? keep(op.put) : undefined;
+        if (stored) {
+          this.#unindex(stored);
+          this.#docs.delete(id);
+        }
+        if (doc) {
+          this.#tombstones.delete(id);
+          this.#docs.set(id, doc);
           this.#index(doc);
         } else {
-          const stored = this.#docs.get(op.delete._id);
-          if (!stored || stored.position >= op.delete.position) continue;
-          this.#unindex(stored);
-          this.#docs.delete(stored._id);
+          this.#tombstones.set(id, position);
         }
         changed = true;
       }

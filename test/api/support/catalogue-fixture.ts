@@ -4,10 +4,9 @@
  * `fold()`, so a fault in it shows as a wrong answer instead of being copied into what the tests expect.
  */
 import { CATEGORY_KEYS, type CategoryKey, type Language, type StockStatus } from '../../../shared/events/common.ts';
-import type { ReadStore, StoredDoc } from '../../../shared/ports/read-store.ts';
-import type {
-  CheckpointDoc, CollectionDoc, ConfiguratorDoc, ReadCollection, SerialDoc, WatchDoc,
-} from '../../../shared/read-models/documents.ts';
+import { FIRST_GENERATION, type ReadStore, type StoredDoc } from '../../../shared/ports/read-store.ts';
+import type { CollectionDoc, ConfiguratorDoc, ReadCollection, SerialDoc, WatchDoc } from '../../../shared/read-models/documents.ts';
+import { newCheckpoint, type CheckpointState } from '../../../shared/projections/control-docs.ts';
 
 type Texts = { en: string; fr: string };
 
@@ -121,12 +120,16 @@ export const SERIALS: SerialDoc[] = [
   { _id: 'AUR-0666', serial: 'AUR-0666', status: 'stolen', reference: 'HE-100', collection: 'heritage', manufacture_year: 2019, model: { en: 'Heritage Small Seconds', fr: 'Héritage Petite Seconde' }, position: 12 },
 ];
 
-export function checkpoint(name: string, position: number, updatedAt = '2025-01-02T03:04:05.000Z'): CheckpointDoc {
-  return { _id: name, position, status: 'ok', error: null, updated_at: updatedAt };
+/** The checkpoint of a projection's live generation in a store nobody rebuilt. */
+export function checkpoint(name: string, position: number, updatedAt = '2025-01-02T03:04:05.000Z'): CheckpointState & StoredDoc {
+  return { ...newCheckpoint(name, FIRST_GENERATION, 0, position), updated_at: updatedAt };
 }
 
+/** Puts documents; checkpoints are control documents, set whatever is stored. */
 export async function putAll(store: ReadStore, collection: ReadCollection, docs: StoredDoc[]): Promise<void> {
-  await store.write(collection, docs.map((put) => ({ put })));
+  if (collection === 'checkpoints') {
+    for (const doc of docs) await store.setControl({ ...doc }, {}, true);
+  } else await store.write(collection, docs.map((put) => ({ put })));
 }
 
 /** Writes the whole fixture catalogue, in both languages, into `store`. */

@@ -42,7 +42,7 @@ const projector = createProjector({
 });
 process.stdout.write(`READY ${readStore.replayed}\n`);
 await projector.catchUp();
-const failed = projector.status().filter((status) => status.status === 'failed');
+const failed = projector.status().filter((status) => status.status === 'parked');
 process.stdout.write(failed.length === 0 ? 'DONE\n' : `FAILED ${JSON.stringify(failed)}\n`);
 await eventStore.close();
 await readStore.close();

@@ -3,9 +3,9 @@ import {
   collectionDefined, serialRegistered, serialReportedStolen, watchPriceChanged, watchPublished, watchWithdrawn,
 } from '../../fixtures/events.ts';
 import { createMemoryReadStore } from '../../../shared/adapters/memory-read-store.ts';
+import { FIRST_GENERATION } from '../../../shared/ports/read-store.ts';
 import { PROJECTIONS } from '../../../shared/projections/index.ts';
 import { projectBatch } from '../../../shared/projections/batch.ts';
-import { storeSource } from '../../../projector/runner.ts';
 import type { CollectionDoc } from '../../../shared/read-models/documents.ts';
 import { doc, documents, event, positioned, project } from './support/projection-spec.ts';
 
@@ -54,7 +54,7 @@ describe('batch application', () => {
       await project(store, projection, history);
       const before = await documents(store, projection);
       for (const replay of [history, history.slice(2, 7), history.slice(5)]) {
-        const ops = await projectBatch(projection, replay, storeSource(store, projection.collection));
+        const ops = await projectBatch(projection, replay, store.generation(projection.collection, FIRST_GENERATION));
         expect(ops.filter((op) => 'put' in op), 'puts of an already applied batch').to.deep.equal([]);
         await store.write(projection.collection, ops);
         expect(await documents(store, projection)).to.deep.equal(before);

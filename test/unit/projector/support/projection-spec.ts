@@ -4,10 +4,9 @@
  */
 import type { DomainEvent, EventOf, EventType } from '../../../../shared/events/index.ts';
 import { createMemoryReadStore } from '../../../../shared/adapters/memory-read-store.ts';
-import type { ReadStore, StoredDoc } from '../../../../shared/ports/read-store.ts';
+import { FIRST_GENERATION, type ReadStore, type StoredDoc } from '../../../../shared/ports/read-store.ts';
 import { projectBatch } from '../../../../shared/projections/batch.ts';
 import type { PositionedEvent, Projection } from '../../../../shared/projections/projection.ts';
-import { storeSource } from '../../../../projector/runner.ts';
 
 /** An event of any type, for the types the shared builders do not cover. */
 export function event<T extends EventType>(type: T, data: EventOf<T>['data']): DomainEvent {
@@ -25,7 +24,7 @@ export async function project(
 ): Promise<void> {
   for (let start = 0; start < events.length; start += batchSize) {
     const batch = events.slice(start, start + batchSize);
-    const ops = await projectBatch(projection, batch, storeSource(store, projection.collection));
+    const ops = await projectBatch(projection, batch, store.generation(projection.collection, FIRST_GENERATION));
     if (ops.length > 0) await store.write(projection.collection, ops);
   }
 }

@@ -1,0 +1,54 @@
+/**
+ * The control documents of the `checkpoints` collection, each changed only by compare-and-set (one document, so
+ * atomic on every engine):
+ * - the generation pointer (`generations`): the live generation of each projected collection, and the highest
+ *   generation a rebuild reserved;
+ * - a lease per projection (`lease:NAME`): its owner, its fencing token (raised by every new owner) and expiry;
+ * - a checkpoint per projection and generation (`checkpoint:NAME@G`): the position applied, the token of the
+ *   owner that may move it, and whether the projection is parked on an event it cannot apply.
+ */
+import type { ControlDoc, ReadStore } from '../ports/read-store.ts';
+import { GENERATIONS_ID } from '../ports/read-store.ts';
+
+export interface GenerationsDoc extends ControlDoc {
+  /** Raised by every change: the compare-and-set key. */
+  version: number;
+  live: Record<string, number>;
+  /** The highest generation reserved by a rebuild (live or being built). */
+  reserved: number;
+}
+
+export interface LeaseDoc extends ControlDoc {
+  projection: string;
+  owner: string;
+  token: number;
+  /** Wall-clock milliseconds; 0 once released. */
+  expires_at: number;
+}
+
+export interface CheckpointState extends ControlDoc {
+  projection: string;
+  generation: number;
+  position: number;
+  /** The token of the lease under which it may move; a stale owner's write is refused. */
+  token: number;
+  status: 'running' | 'parked';
+  parked: { position: number; reason: string } | null;
+  updated_at: string | null;
+}
+
+export const leaseId = (projection: string): string => `lease:${projection}`;
+export const checkpointId = (projection: string, generation: number): string => `checkpoint:${projection}@${generation}`;
+
+export function newCheckpoint(projection: string, generation: number, token: number, position = 0): CheckpointState {
+  return { _id: checkpointId(projection, generation), projection, generation, position, token, status: 'running', parked: null, updated_at: null };
+}
+
+/** The control documents by `_id`, read at once. */
+export async function readControlDocs(store: ReadStore): Promise<Map<string, ControlDoc>> {
+  return new Map((await store.readControl()).map((doc) => [doc._id, doc]));
+}
+
+export function generationsOf(docs: Map<string, ControlDoc>): GenerationsDoc | undefined {
+  return docs.get(GENERATIONS_ID) as GenerationsDoc | undefined;
+}

@@ -1,0 +1,154 @@
+/**
+ * One writer per projection, fenced. A worker runs a projection only while it holds the projection's lease; every
+ * new owner raises the lease's fencing token and stores it at once in the live checkpoint, so a checkpoint written
+ * under an older token is refused. Before each bulk the owner checks its lease against its own monotonic clock and
+ * renews it (conditional on its token) well before expiry: a worker paused past its lease (SIGSTOP, a long busy
+ * event loop) finds out when it resumes and writes nothing more. Documents are guarded by compare-and-set on the
+ * positions read (see batch.ts), so a stale owner's in-flight bulk cannot overwrite a newer state either.
+ */
+import { liveGenerationOf, type ProjectedCollection, type ReadStore } from '../ports/read-store.ts';
+import {
+  checkpointId, generationsOf, leaseId, newCheckpoint, readControlDocs, type CheckpointState, type LeaseDoc,
+} from './control-docs.ts';
+
+/** Clocks in milliseconds: `monotonic` for the owner's own view of time, `wall` for the expiry others read. */
+export interface LeaseClock {
+  monotonic(): number;
+  wall(): number;
+}
+
+export const SYSTEM_CLOCK: LeaseClock = { monotonic: () => performance.now(), wall: () => Date.now() };
+
+export interface LeaseOptions {
+  /** How long a lease lasts without renewal; default 10 s. */
+  ttlMs?: number;
+  clock?: LeaseClock;
+  /** Take the lease even from a live owner (a rebuild about to switch generations fences the live workers). */
+  preempt?: boolean;
+}
+
+export const DEFAULT_LEASE_TTL_MS = 10_000;
+
+/** The lease was taken by a newer owner (or a rebuild switched the generation): this worker must stop writing. */
+export class LeaseLostError extends Error {
+  constructor(readonly projection: string, detail: string) {
+    super(`lease of projection ${projection} lost: ${detail}`);
+    this.name = 'LeaseLostError';
+  }
+}
+
+export class ProjectionLease {
+  #renewedAt: number;
+  #released = false;
+  /** The checkpoints this owner last stored, by generation. */
+  readonly #checkpoints = new Map<number, CheckpointState>();
+
+  private constructor(
+    private readonly store: ReadStore,
+    readonly projection: string,
+    readonly owner: string,
+    readonly token: number,
+    /** The live generation when the lease was taken, and its checkpoint (carrying this lease's token). */
+    readonly generation: number,
+    readonly checkpoint: CheckpointState,
+    private readonly ttlMs: number,
+    private readonly clock: LeaseClock,
+    acquiredAt: number,
+  ) {
+    this.#renewedAt = acquiredAt;
+  }
+
+  /**
+   * Takes the lease of `projection` for `owner` if it is free, expired or already `owner`'s (or always, with
+   * `preempt`), then raises the live checkpoint's token to the new one. Null when another owner holds it.
+   */
+  static async acquire(
+    store: ReadStore, projection: { name: string; collection: ProjectedCollection }, owner: string, options: LeaseOptions = {},
+  ): Promise<ProjectionLease | null> {
+    const ttlMs = options.ttlMs ?? DEFAULT_LEASE_TTL_MS;
+    const clock = options.clock ?? SYSTEM_CLOCK;
+    const acquiredAt = clock.monotonic();
+    const docs = await readControlDocs(store);
+    const held = docs.get(leaseId(projection.name)) as LeaseDoc | undefined;
+    const now = clock.wall();
+    if (held && held.owner !== owner && held.expires_at > now && !options.preempt) return null;
+    const token = (held?.token ?? 0) + 1;
+    const lease: LeaseDoc = { _id: leaseId(projection.name), projection: projection.name, owner, token, expires_at: now + ttlMs };
+    // On the expiry read too: an owner renewing meanwhile keeps its lease.
+    const condition = held ? { token: held.token, expires_at: held.expires_at } : {};
+    if (!(await store.setControl(lease, condition, held === undefined))) return null;
+
+    const generation = liveGenerationOf(generationsOf(docs), projection.collection);
+    const checkpoint = await fenceCheckpoint(store, projection.name, generation, token, docs.get(checkpointId(projection.name, generation)) as CheckpointState | undefined);
+    if (!checkpoint) return null;
+    return new ProjectionLease(store, projection.name, owner, token, generation, checkpoint, ttlMs, clock, acquiredAt);
+  }
+
+  /** Renews the lease once a third of it has passed on this worker's own clock; throws when it was lost. */
+  async ensure(): Promise<void> {
+    if (this.#released) throw new LeaseLostError(this.projection, 'released');
+    const now = this.clock.monotonic();
+    if (now - this.#renewedAt < this.ttlMs / 3) return;
+    const renewed: LeaseDoc = {
+      _id: leaseId(this.projection), projection: this.projection, owner: this.owner, token: this.token, expires_at: this.clock.wall() + this.ttlMs,
+    };
+    if (!(await this.store.setControl(renewed, { owner: this.owner, token: this.token }, false))) {
+      throw new LeaseLostError(this.projection, `token ${this.token} was superseded`);
+    }
+    this.#renewedAt = now;
+  }
+
+  /** Stores `position` as the checkpoint of `generation`, if no newer owner raised its token. */
+  async saveCheckpoint(position: number, generation = this.generation): Promise<void> {
+    await this.#changeCheckpoint(generation, (stored) => ({ ...stored, position, updated_at: new Date(this.clock.wall()).toISOString() }));
+  }
+
+  /** Parks the projection on the event at `position` that it cannot apply (recorded for every process to see). */
+  async park(position: number, reason: string): Promise<void> {
+    await this.#changeCheckpoint(this.generation, (stored) => ({ ...stored, status: 'parked', parked: { position, reason } }));
+  }
+
+  /** Opens the checkpoint of a generation being built under this lease (a rebuild's next generation). */
+  async startGeneration(generation: number, position: number): Promise<void> {
+    const checkpoint = { ...newCheckpoint(this.projection, generation, this.token, position), updated_at: new Date(this.clock.wall()).toISOString() };
+    if (!(await this.store.setControl(checkpoint, { token: { $lt: this.token } }, true))) {
+      throw new LeaseLostError(this.projection, `generation ${generation} has a newer owner`);
+    }
+  }
+
+  /** Lets the next owner take the lease at once. */
+  async release(): Promise<void> {
+    if (this.#released) return;
+    this.#released = true;
+    const released: LeaseDoc = { _id: leaseId(this.projection), projection: this.projection, owner: this.owner, token: this.token, expires_at: 0 };
+    await this.store.setControl(released, { owner: this.owner, token: this.token }, false);
+  }
+
+  async #changeCheckpoint(generation: number, change: (stored: CheckpointState) => CheckpointState): Promise<void> {
+    const stored = this.#checkpoints.get(generation) ?? (generation === this.generation ? this.checkpoint : await this.#readCheckpoint(generation));
+    const next = change(stored);
+    if (!(await this.store.setControl(next, { token: this.token }, false))) {
+      throw new LeaseLostError(this.projection, `the checkpoint of generation ${generation} has a newer owner than token ${this.token}`);
+    }
+    this.#checkpoints.set(generation, next);
+  }
+
+  async #readCheckpoint(generation: number): Promise<CheckpointState> {
+    const stored = (await readControlDocs(this.store)).get(checkpointId(this.projection, generation)) as CheckpointState | undefined;
+    if (!stored) throw new LeaseLostError(this.projection, `generation ${generation} has no checkpoint`);
+    return stored;
+  }
+}
+
+/** Raises the token of a checkpoint (creating it, at position 0, when absent); null when a newer owner has it. */
+async function fenceCheckpoint(
+  store: ReadStore, projection: string, generation: number, token: number, seen: CheckpointState | undefined,
+): Promise<CheckpointState | null> {
+  let stored = seen;
+  for (;;) {
+    if (stored && stored.token >= token) return null;
+    const fenced: CheckpointState = stored ? { ...stored, token } : newCheckpoint(projection, generation, token);
+    if (await store.setControl(fenced, { token: stored?.token ?? 0 }, stored === undefined)) return fenced;
+    stored = (await readControlDocs(store)).get(checkpointId(projection, generation)) as CheckpointState | undefined;
+  }
+}
