@@ -19,7 +19,10 @@ import { watchesProjection } from '../../shared/projections/watches.projection.t
 import { appendAll } from '../projector/support/history.ts';
 import { gate, isRead, within } from '../support/controlled-read-store.ts';
 import { describeMongo } from '../support/mongodb-leg.ts';
-import { cleanRebuildView, readersView, simulatedWorker, type SimulatedWorker } from '../support/simulated-workers.ts';
+import { DEFAULT_LEASE_TTL_MS } from '../../shared/projections/lease.ts';
+import {
+  cleanRebuildView, fakeClock, readersView, simulatedWorker, type FakeClock, type SimulatedWorker,
+} from '../support/simulated-workers.ts';
 
 const STEP_MS = 5_000;
 const HISTORY = [collectionDefined('tempo'), watchPublished('TMP-1', 'tempo', { price_cents: 1_000_000 })];
@@ -29,8 +32,10 @@ describe('projector workers sharing one read store (issue 20, why 2 and 3)', fun
   let eventStore: EventStore;
   let shared: ReadStore;
   let workers: SimulatedWorker[];
+  let clock: FakeClock;
 
   beforeEach(async () => {
+    clock = fakeClock();
     eventStore = openSqliteEventStore(':memory:');
     shared = createMemoryReadStore();
     workers = [];
@@ -42,7 +47,7 @@ describe('projector workers sharing one read store (issue 20, why 2 and 3)', fun
   });
 
   const worker = (settings: Parameters<typeof simulatedWorker>[2] = {}): SimulatedWorker => {
-    const made = simulatedWorker(eventStore, shared, { projections: [watchesProjection], ...settings });
+    const made = simulatedWorker(eventStore, shared, { projections: [watchesProjection], clock, ...settings });
     workers.push(made);
     return made;
   };
@@ -52,11 +57,12 @@ describe('projector workers sharing one read store (issue 20, why 2 and 3)', fun
     await first.projector.catchUp();
     await appendAll(eventStore, [watchPublished('TMP-3', 'tempo')]);
     const paused = gate();
-    first.control.intercept({ method: 'write', when: (call) => call.args[0] === 'watches', times: 1, run: paused.pass });
+    first.control.intercept({ method: 'generation.write', times: 1, run: paused.pass });
     const firstRun = first.projector.catchUp();
     await within(paused.reached, STEP_MS, 'the first worker about to write the new watch');
     // The first worker's event loop is stuck past its lease; meanwhile the watch is withdrawn and the second
     // worker, to which the queue handed the projection, applies both events.
+    clock.advance(DEFAULT_LEASE_TTL_MS + 1);
     await appendAll(eventStore, [watchWithdrawn('TMP-3')]);
     await within(second.projector.catchUp(), STEP_MS, 'the second worker');
     const taken = await readersView(shared);
@@ -64,16 +70,19 @@ describe('projector workers sharing one read store (issue 20, why 2 and 3)', fun
     // What readers see after each write the first worker makes from now on (it goes on to the head itself).
     const seen: unknown[] = [];
     first.control.intercept({ method: /.*/, stage: 'after', when: (call) => !isRead(call), run: async () => { seen.push(await readersView(shared)); } });
+    const resumedAt = first.control.calls.length;
     paused.open();
     await within(firstRun, STEP_MS, 'the first worker resuming');
+    expect(first.control.calls.slice(resumedAt).filter((call) => !isRead(call)), 'writes the first worker tried once resumed').to.not.be.empty;
     seen.forEach((view, index) => expect(view, `readers' view after write ${index + 1} of the worker that lost its lease`).to.deep.equal(taken));
+    expect(await readersView(shared), 'readers\' view once the first worker is done').to.deep.equal(taken);
     await second.projector.catchUp();
     expect(await readersView(shared)).to.deep.equal(await cleanRebuildView(eventStore, [watchesProjection]));
   });
 
   it('a read-store outage longer than the retries does not stop the projection: it resumes by itself once the store is back', async () => {
-    // Retries shortened a thousandfold from the projector's policy (attempts 5, 1 s doubling): the outage below
-    // outlasts them as 22 s outlast the real ones.
+    // Timings shortened a hundredfold: main's queue retried 5 times from 1 ms here (1 s in production), which the
+    // 200 ms outage below outlasts as 22 s outlast the real ones; the workers' engine backoff is 1 to 20 ms here.
     const only = worker({ policy: { attempts: 5, backoffMs: 1 }, pollIntervalMs: 20 });
     only.projector.start();
     await within(only.projector.waitFor(2), STEP_MS, 'the first catch-up');
@@ -83,7 +92,7 @@ describe('projector workers sharing one read store (issue 20, why 2 and 3)', fun
     only.control.heal();
     const later = await appendAll(eventStore, [watchPriceChanged('TMP-1', 1_200_000, 1_100_000)]);
     await within(only.projector.waitFor(later, STEP_MS), STEP_MS + 100, `the projection resuming past ${changed}`);
-    expect(only.projector.status().map((p) => [p.name, p.status])).to.deep.equal([['watches', 'ok']]);
+    expect(only.projector.status().map((p) => [p.name, p.status, p.parked])).to.deep.equal([['watches', 'running', null]]);
     expect(await readersView(shared)).to.deep.equal(await cleanRebuildView(eventStore, [watchesProjection]));
   });
 });

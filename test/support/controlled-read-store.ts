@@ -5,8 +5,8 @@
  * - stop a call before or after it runs until the test lets it go (`gate`): a worker paused mid-batch, a reader
  *   looking between two steps of a rebuild;
  * - make every call fail as a MongoDB outage does (`outage` / `heal`), or for good (`kill`: the process died);
- * - cut a bulk write into its single writes, which is what an ordered MongoDB bulk is (not atomic), so another
- *   writer can land between two of them (`splitWrites`).
+ * - cut a bulk write (of the store or of a generation) into its single writes, which is what an ordered MongoDB
+ *   bulk is (not atomic), so another writer can land between two of them (`splitWrites`).
  * It forwards by name (a Proxy), so methods the port gains are steered the same way without changes here.
  */
 import { MongoNetworkError } from 'mongodb';
@@ -31,7 +31,7 @@ export interface Interception {
 /** The port's synchronous methods (a generation's handle): never stopped, but what they hand out is steered. */
 const SYNCHRONOUS = /(^|\.)generation$/;
 /** Calls that change nothing: the rest count as writes. */
-const READS = /(^|\.)(find|count|get|getMany|ping|close)$/;
+const READS = /(^|\.)(find|count|get|getMany|getStored|readControl|ping|close)$/;
 export const isRead = (call: Call): boolean => READS.test(call.method);
 
 export interface ControlledReadStore {
@@ -77,8 +77,11 @@ export function controlledReadStore(inner: ReadStore): ControlledReadStore {
 
   const invoke = async (prefix: string, target: object, name: string, fn: (...args: unknown[]) => unknown, args: unknown[]): Promise<unknown> => {
     const method = `${prefix}${name}`;
-    if (split && method === 'write' && Array.isArray(args[1]) && args[1].length > 1) {
-      for (const op of args[1] as unknown[]) await invoke(prefix, target, name, fn, [args[0], [op], ...args.slice(2)]);
+    // `write(collection, ops)` of the store, `write(ops, options)` of a generation.
+    const opsAt = method === 'write' ? 1 : name === 'write' ? 0 : -1;
+    const ops = args[opsAt];
+    if (split && Array.isArray(ops) && ops.length > 1) {
+      for (const op of ops as unknown[]) await invoke(prefix, target, name, fn, args.map((arg, i) => (i === opsAt ? [op] : arg)));
       return undefined;
     }
     const call: Call = { method, args };

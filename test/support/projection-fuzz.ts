@@ -13,7 +13,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EventStore, NewEvent } from '../../shared/ports/event-store.ts';
 import type { ReadStore, StoredDoc } from '../../shared/ports/read-store.ts';
-import type { CheckpointDoc } from '../../shared/read-models/documents.ts';
 import type { OperationEnv } from '../../shared/public-api/operations/public-operation.ts';
 import type { ValidRequest } from '../../shared/public-api/validation/request-validator.ts';
 import { verifyOperation } from '../../shared/public-api/operations/verify.operation.ts';
@@ -23,7 +22,7 @@ import { between, seededRandom } from '../../shared/random/seeded-random.ts';
 import { appendAll } from '../projector/support/history.ts';
 import { controlledReadStore, gate, isRead, type Gate } from './controlled-read-store.ts';
 import { largeHistory } from './large-history.ts';
-import { cleanRebuildView, readersView, simulatedWorker, type SimulatedWorker } from './simulated-workers.ts';
+import { cleanRebuildView, fakeClock, positionsSeen, readersView, simulatedWorker, type SimulatedWorker } from './simulated-workers.ts';
 
 export interface FuzzSettings {
   seed: number;
@@ -48,12 +47,7 @@ export interface FuzzReport {
 interface SerialChange { position: number; stolen: boolean }
 
 const STEP_TURNS = 3;
-
-/** Projection positions as readers see them: the checkpoints. */
-async function positionsSeen(store: ReadStore): Promise<Map<string, number>> {
-  const checkpoints = await store.find<CheckpointDoc>('checkpoints', {});
-  return new Map(checkpoints.map((c) => [c._id, c.position]));
-}
+const STEP_LEASE_MS = 2_000;
 
 export async function runProjectionFuzz(eventStore: EventStore, shared: ReadStore, settings: FuzzSettings): Promise<FuzzReport> {
   const random = seededRandom(settings.seed);
@@ -71,8 +65,10 @@ export async function runProjectionFuzz(eventStore: EventStore, shared: ReadStor
   const jitter = (control: ReturnType<typeof controlledReadStore>) => control.intercept({
     method: /.*/, run: async () => { if (delays() < 0.3) await sleep(between(delays, 0, 2)); },
   });
+  // Lease time moves two seconds a step: a worker paused for more than five steps is paused past its lease.
+  const clock = fakeClock();
   const newWorker = (): SimulatedWorker => {
-    const worker = simulatedWorker(eventStore, shared, { batchSize: between(random, 1, 40), policy: { attempts: 5, backoffMs: 2 }, pollIntervalMs: 25 });
+    const worker = simulatedWorker(eventStore, shared, { batchSize: between(random, 1, 40), policy: { attempts: 5, backoffMs: 2 }, pollIntervalMs: 25, clock });
     jitter(worker.control);
     worker.projector.start();
     return worker;
@@ -156,13 +152,14 @@ export async function runProjectionFuzz(eventStore: EventStore, shared: ReadStor
       rebuilder.intercept({ method: /.*/, stage: 'after', when: (call) => !isRead(call), run: () => look(step) });
       if (outageUntil >= step) rebuilder.outage();
       rebuilders.push(rebuilder);
-      rebuilding = rebuild({ eventStore, readStore: rebuilder.store, batchSize: batch })
+      rebuilding = rebuild({ eventStore, readStore: rebuilder.store, batchSize: batch, clock })
         .catch(() => undefined).finally(() => { rebuilding = undefined; });
       count('rebuild');
     }
   };
 
   for (let step = 0; step < settings.steps; step++) {
+    clock.advance(STEP_LEASE_MS);
     await steer(step);
     if (step === outageUntil) for (const control of [...workers.map((w) => w.control), ...rebuilders]) control.heal();
     for (const [worker, { gate: stopped, until }] of paused) {
@@ -184,6 +181,7 @@ export async function runProjectionFuzz(eventStore: EventStore, shared: ReadStor
   let positions = await positionsSeen(shared);
   while (PROJECTION_NAMES.some((name) => (positions.get(name) ?? 0) < head) && performance.now() < deadline) {
     await sleep(20);
+    clock.advance(STEP_LEASE_MS);
     positions = await positionsSeen(shared);
   }
   await look(settings.steps);

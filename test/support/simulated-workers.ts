@@ -10,9 +10,10 @@ import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.t
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import type { JobQueue, RetryPolicy } from '../../shared/ports/job-queue.ts';
 import type { ReadStore, StoredDoc } from '../../shared/ports/read-store.ts';
-import type { CheckpointDoc } from '../../shared/read-models/documents.ts';
 import { createProjector, type Projector, type ProjectorOptions } from '../../projector/runner.ts';
 import { rebuild } from '../../shared/projections/rebuild.ts';
+import type { LeaseClock } from '../../shared/projections/lease.ts';
+import { readProjectionStates } from '../../shared/projections/projection-states.ts';
 import type { Projection } from '../../shared/projections/projection.ts';
 import { PROJECTIONS } from '../../shared/projections/index.ts';
 import { snapshot } from '../projector/support/history.ts';
@@ -32,6 +33,8 @@ export interface WorkerSettings {
   batchSize?: number;
   policy?: RetryPolicy;
   pollIntervalMs?: number;
+  /** The lease clock (fakeClock() lets a test expire a lease at once). */
+  clock?: LeaseClock;
   /** Anything else the runner takes (leases, clocks), passed as it is. */
   extra?: Partial<ProjectorOptions>;
 }
@@ -44,6 +47,9 @@ export function simulatedWorker(eventStore: EventStore, shared: ReadStore, setti
     ...(settings.projections ? { projections: settings.projections } : {}),
     batchSize: settings.batchSize ?? 1,
     pollIntervalMs: settings.pollIntervalMs ?? 60_000,
+    // Engine errors are retried after 1 to 20 ms here, not 100 ms to 2 s: the same loop, a test's pace.
+    backoff: { firstMs: 1, maxMs: 20 },
+    ...(settings.clock ? { clock: settings.clock } : {}),
     ...settings.extra,
   });
   return {
@@ -56,21 +62,31 @@ export function simulatedWorker(eventStore: EventStore, shared: ReadStore, setti
   };
 }
 
-/** Fields a store keeps for its own bookkeeping, which a clean rebuild need not have alike. */
-const BOOKKEEPING = new Set(['updated_at']);
-
 /**
- * What readers see: every projected document, and each checkpoint's position and status, without bookkeeping
- * fields.
+ * What readers see: every projected document of the live generations, and each projection's position and status
+ * (not its generation number, nor when it was written: a clean rebuild numbers and times them its own way).
  */
 export async function readersView(store: ReadStore): Promise<Record<string, StoredDoc[]>> {
   const view = await snapshot(store);
-  const checkpoints = await store.find<CheckpointDoc>('checkpoints', {}, { sort: { _id: 1 } });
-  view['checkpoints'] = checkpoints.map((c) => ({ _id: c._id, position: c.position, status: c.status }) as StoredDoc);
-  for (const docs of Object.values(view)) {
-    for (const doc of docs) for (const field of Object.keys(doc)) if (BOOKKEEPING.has(field)) delete (doc as unknown as Record<string, unknown>)[field];
-  }
+  const states = await readProjectionStates(store);
+  view['checkpoints'] = states.sort((a, b) => a.name.localeCompare(b.name))
+    .map((state) => ({ _id: state.name, position: state.position, status: state.status }) as StoredDoc);
   return view;
+}
+
+/** The positions projections have reached, as readers see them. */
+export async function positionsSeen(store: ReadStore): Promise<Map<string, number>> {
+  return new Map((await readProjectionStates(store)).map((state) => [state.name, state.position]));
+}
+
+/** A lease clock that moves only when told: a lease expires at once, without waiting for it. */
+export interface FakeClock extends LeaseClock {
+  advance(ms: number): void;
+}
+
+export function fakeClock(): FakeClock {
+  let now = 1_700_000_000_000;
+  return { monotonic: () => now, wall: () => now, advance: (ms) => { now += ms; } };
 }
 
 /** What a clean rebuild of the whole history into an empty store gives readers. */
