@@ -44,7 +44,10 @@ export interface ProjectorOptions {
   poisonAttempts?: number;
   /** Backoff between retries of an engine that fails: first delay, doubled up to the cap; default 100 ms, 2 s. */
   backoff?: { firstMs: number; maxMs: number };
-  /** This worker's lease owner id; default host, pid and a random part. */
+  /**
+   * This worker's lease owner id; default host, pid and a random part. A process restarted under the same id takes
+   * its previous incarnation's lease at once instead of waiting for it to expire (with a new token all the same).
+   */
   owner?: string;
 }
 
@@ -183,9 +186,9 @@ export function createProjector(options: ProjectorOptions): Projector {
   }
 
   /**
-   * Runs a projection to the head, retrying what fails. `persistent`: engine errors are retried without limit (a
-   * job); otherwise (the catch-up at start) they are thrown after logging, and a lease held elsewhere is left to
-   * its owner.
+   * Runs a projection to the head, retrying what fails; a lease held elsewhere is waited for (it is released at
+   * the end of its owner's run, or expires). `persistent`: engine errors are retried without limit (a job);
+   * otherwise (the catch-up at start) they are thrown after logging.
    */
   async function runProjection(projection: Projection, persistent: boolean): Promise<void> {
     let failures = 0;
@@ -195,7 +198,6 @@ export function createProjector(options: ProjectorOptions): Projector {
         if (outcome !== 'held') return;
         counters.leaseHeld += 1;
         logger.debug({ projection: projection.name }, 'projection lease held by another worker; waiting');
-        if (!persistent) return;
       } catch (error) {
         if (error instanceof LeaseLostError || error instanceof StaleGenerationError) {
           counters.leaseLost += 1;

@@ -4,6 +4,7 @@
  * exporting a `CliModule` and add it to this list.
  */
 import { registerRebuildCommand } from './rebuild.commands.ts';
+import { registerProjectionsCommands } from './projections.commands.ts';
 import { auditCommands } from '../audit/audit.commands.ts';
 import { stateAtCommands } from '../audit/state-at.commands.ts';
 import { catalogueCommands } from './catalogue.commands.ts';
@@ -18,5 +19,6 @@ export const CLI_MODULES: readonly CliModule[] = [
   auditCommands,
   stateAtCommands,
   registerRebuildCommand,
+  registerProjectionsCommands,
   receiptCommands,
 ];

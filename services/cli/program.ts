@@ -10,6 +10,7 @@ import { CatalogueReadError } from './catalogue.commands.ts';
 import { AuditError } from '../audit/audit-sources.ts';
 import { CLI_MODULES } from './commands.ts';
 import { ReceiptError } from './receipt.commands.ts';
+import { ProjectionsCommandError } from './projections.commands.ts';
 
 export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
@@ -27,7 +28,7 @@ export function buildProgram(context: CliContext): Command {
 function report(error: unknown, context: CliContext): number {
   if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : EXIT_USAGE;
   const known = error instanceof DomainError || error instanceof CatalogueFileError || error instanceof CatalogueReadError
-    || error instanceof AuditError || error instanceof ReceiptError;
+    || error instanceof AuditError || error instanceof ReceiptError || error instanceof ProjectionsCommandError;
   const message = error instanceof Error ? error.message : String(error);
   context.note(`watchcat: ${known ? message : `failed: ${message}`}`);
   return EXIT_FAILURE;

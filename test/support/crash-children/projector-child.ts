@@ -39,6 +39,8 @@ function killedAfterWrites(store: ReadStore, killAt: number): ReadStore & { repl
 const projector = createProjector({
   eventStore, readStore, queue: createInlineJobQueue({ attempts: 1, backoffMs: 10 }), logger: pino({ level: 'warn' }, process.stderr),
   batchSize: Number(batchSize),
+  // Each restart is the same worker: it takes over the lease its killed incarnation held.
+  owner: 'projector-child',
 });
 process.stdout.write(`READY ${readStore.replayed}\n`);
 await projector.catchUp();

@@ -1,0 +1,96 @@
+/**
+ * Leases over a ReadStore (shared/projections/lease.ts), run against every store: one owner at a time, a fencing
+ * token raised by every new owner, checkpoints refused under an older token, and a paused owner that finds out
+ * when it resumes. Clocks are fake: time moves only when a test moves it.
+ */
+import { expect } from 'chai';
+import type { ReadStore } from '../../shared/ports/read-store.ts';
+import { LeaseLostError, ProjectionLease, type LeaseClock } from '../../shared/projections/lease.ts';
+import { readProjectionStates } from '../../shared/projections/projection-states.ts';
+
+const TTL = 10_000;
+const serials = { name: 'serials', collection: 'serials' } as const;
+
+class FakeClock implements LeaseClock {
+  #now = 1_000_000;
+  monotonic = (): number => this.#now;
+  wall = (): number => this.#now;
+  advance(ms: number): void {
+    this.#now += ms;
+  }
+}
+
+const refusal = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error);
+
+export function leaseContract(name: string, factory: () => Promise<ReadStore>): void {
+  describe(`projection leases: ${name}`, function () {
+    let store: ReadStore;
+    let clock: FakeClock;
+    beforeEach(async function () {
+      store = await factory();
+      clock = new FakeClock();
+    });
+    afterEach(async function () {
+      await store?.close();
+    });
+    const acquire = (owner: string, preempt = false) => ProjectionLease.acquire(store, serials, owner, { ttlMs: TTL, clock, preempt });
+
+    it('one owner at a time: a live lease is refused to another, an expired or released one is taken with a higher token', async function () {
+      const first = (await acquire('a'))!;
+      expect(first.token).to.equal(1);
+      expect(await acquire('b'), 'while a holds it').to.equal(null);
+      await first.release();
+      const second = (await acquire('b'))!;
+      expect(second.token).to.equal(2);
+      clock.advance(TTL + 1);
+      const third = (await acquire('c'))!;
+      expect(third.token).to.equal(3);
+    });
+
+    it('a new owner fences the old one: its checkpoint and its renewal are refused, and the checkpoint keeps the new owner\'s position', async function () {
+      const old = (await acquire('a'))!;
+      await old.saveCheckpoint(5);
+      clock.advance(TTL + 1);
+      const next = (await acquire('b'))!;
+      expect(next.checkpoint.position).to.equal(5);
+      await next.saveCheckpoint(8);
+      expect(await refusal(old.saveCheckpoint(7))).to.be.instanceOf(LeaseLostError);
+      expect(await refusal(old.ensure()), 'renewing after the pause').to.be.instanceOf(LeaseLostError);
+      expect((await readProjectionStates(store)).map((state) => [state.name, state.position])).to.deep.equal([['serials', 8]]);
+    });
+
+    it('an owner paused past its lease that nobody took renews it and goes on', async function () {
+      const owner = (await acquire('a'))!;
+      clock.advance(TTL * 2);
+      await owner.ensure();
+      await owner.saveCheckpoint(3);
+      expect(await acquire('b'), 'renewed: not free').to.equal(null);
+    });
+
+    it('an owner renews before a third of its lease has passed on its own clock, so a live owner is never taken over', async function () {
+      const owner = (await acquire('a'))!;
+      for (let step = 0; step < 6; step += 1) {
+        clock.advance(TTL / 3 + 1);
+        await owner.ensure();
+      }
+      expect(await acquire('b')).to.equal(null);
+    });
+
+    it('a preempting owner (a rebuild) takes a live lease and fences the holder at once', async function () {
+      const live = (await acquire('worker'))!;
+      const rebuild = (await acquire('rebuild', true))!;
+      expect(rebuild.token).to.be.above(live.token);
+      expect(await refusal(live.saveCheckpoint(1))).to.be.instanceOf(LeaseLostError);
+    });
+
+    it('a parked checkpoint is seen by every process with the event\'s position and the reason', async function () {
+      const owner = (await acquire('a'))!;
+      await owner.saveCheckpoint(4);
+      await owner.park(5, 'cannot apply');
+      const [state] = await readProjectionStates(store);
+      expect(state).to.deep.include({ name: 'serials', position: 4, status: 'parked', parked: { position: 5, reason: 'cannot apply' } });
+      const next = (await ProjectionLease.acquire(store, serials, 'a', { ttlMs: TTL, clock }))!;
+      expect(next.checkpoint).to.deep.include({ status: 'parked', parked: { position: 5, reason: 'cannot apply' } });
+    });
+  });
+}

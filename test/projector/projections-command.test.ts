@@ -1,0 +1,57 @@
+import { expect } from 'chai';
+import { Command } from 'commander';
+import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
+import { loadConfig } from '../../shared/config/config.ts';
+import type { ReadStore } from '../../shared/ports/read-store.ts';
+import { ProjectionLease } from '../../shared/projections/lease.ts';
+import { readProjectionStates } from '../../shared/projections/projection-states.ts';
+import { ProjectionsCommandError, registerProjectionsCommands } from '../../services/cli/projections.commands.ts';
+
+describe('watchcat projections commands', () => {
+  let readStore: ReadStore;
+  beforeEach(async () => {
+    readStore = createMemoryReadStore();
+    const watches = (await ProjectionLease.acquire(readStore, { name: 'watches', collection: 'watches' }, 'test'))!;
+    await watches.saveCheckpoint(12);
+    await watches.release();
+    const serials = (await ProjectionLease.acquire(readStore, { name: 'serials', collection: 'serials' }, 'test'))!;
+    await serials.saveCheckpoint(9);
+    await serials.park(10, 'projection serials cannot apply SerialRegistered at position 10: bad');
+    await serials.release();
+  });
+
+  async function run(args: string[], openReadStore: boolean = true) {
+    const out: string[] = [];
+    const program = new Command('watchcat').exitOverride();
+    registerProjectionsCommands(program, {
+      config: () => loadConfig({}), out: (line) => out.push(line),
+      ...(openReadStore ? { openReadStore: async () => ({ ...readStore, close: async () => {} }) } : {}),
+    });
+    const failure = await program.parseAsync(['node', 'watchcat', 'projections', ...args]).then(() => undefined, (error: unknown) => error);
+    return { out, failure };
+  }
+
+  it('list names each projection with its generation and position, and a parked one with its event and reason', async () => {
+    const { out, failure } = await run(['list']);
+    expect(failure).to.equal(undefined);
+    expect(out).to.deep.equal([
+      'watches\tgeneration 1\tposition 12\trunning',
+      'collections\tnot started',
+      'configurators\tnot started',
+      'serials\tgeneration 1\tposition 9\tparked at event 10: projection serials cannot apply SerialRegistered at position 10: bad',
+    ]);
+  });
+
+  it('resume lets a parked projection run again, and refuses one that is not parked', async () => {
+    expect((await run(['resume', 'serials'])).out).to.deep.equal(['resumed serials: the projectors take it up at their next signal']);
+    expect((await readProjectionStates(readStore)).find((s) => s.name === 'serials')).to.include({ status: 'running', position: 9, parked: null });
+    const again = await run(['resume', 'serials']);
+    expect(again.failure).to.be.instanceOf(ProjectionsCommandError);
+    expect(String(again.failure)).to.match(/projection serials is not parked/);
+  });
+
+  it('refuses without a shared read store, and refuses an unknown projection', async () => {
+    expect((await run(['list'], false)).failure).to.be.instanceOf(ProjectionsCommandError);
+    expect(String((await run(['resume', 'nope'])).failure)).to.match(/unknown projection nope/);
+  });
+});
