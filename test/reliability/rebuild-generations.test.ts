@@ -7,6 +7,7 @@
  * of those steps; readers looking after any of them; a rebuild paused past its lease just before its switch.
  * After each, the read models must equal a clean rebuild, and no reader may have seen a position go back.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { collectionDefined, watchPriceChanged, watchPublished, watchStockChanged } from '../fixtures/events.ts';
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
@@ -147,8 +148,11 @@ describe('a rebuild beside live projector workers: one generation at a time, not
       if (step === at + 1) paused.open();
       if (step !== at) return;
       live.control.intercept({ method: /.*/, when: documentsWrite, times: 1, run: paused.pass });
+      const held = live.projector.counters().leaseHeld;
       liveRun = live.projector.catchUp();
-      await within(Promise.race([paused.reached, liveRun]), STEP_MS, `the live job started at step ${at}`);
+      // The job reaches its write, ends, or waits for the lease the rebuild holds (then it goes on after it).
+      const waiting = (async () => { while (live.projector.counters().leaseHeld === held) await sleep(1); })();
+      await within(Promise.race([paused.reached, liveRun, waiting]), STEP_MS, `the live job started at step ${at}`);
     });
     paused.open();
     if (liveRun) await within(liveRun, STEP_MS, 'the live job');
@@ -165,6 +169,7 @@ describe('a rebuild beside live projector workers: one generation at a time, not
       await eventStore.close();
       await liveJobAtStep(at);
     }
+    console.log(`      a live job started at each of the rebuild's ${steps} steps from the fence on, in turn`);
   });
 
   it('a rebuild that crashes after any step of its end leaves read models that the live workers bring to a clean rebuild', async () => {
@@ -192,6 +197,7 @@ describe('a rebuild beside live projector workers: one generation at a time, not
       await eventStore.close();
       expect(await crashAfter(at), `the rebuild crashed at step ${at}`).to.equal(at);
     }
+    console.log(`      the rebuild crashed after each of its ${steps} steps from the fence on, in turn`);
   });
 
   it('readers looking after any step of the switch see the old generation or the new one, never a mix', async () => {
