@@ -41,7 +41,8 @@ function fuzzSeed(seed: number, settings: Omit<FuzzSettings, 'seed'>, open: () =
       const report = await runProjectionFuzz(eventStore, store, { seed, ...settings });
       console.log(`      actions: ${Object.entries(report.actions).map(([kind, n]) => `${kind} ${n}`).join(', ')}`);
       expect(report.violations, `seed ${seed}`).to.deep.equal([]);
-      expect(firstDifference(report.settled, report.rebuilt), `seed ${seed}: the settled read models against a clean rebuild`).to.equal(undefined);
+      const difference = firstDifference(report.settled, report.rebuilt);
+      if (difference) expect.fail(`seed ${seed}: the settled read models differ from a clean rebuild at ${difference}`);
       expect(report.settled).to.deep.equal(report.rebuilt);
       expect(Object.keys(report.actions), `seed ${seed}: kinds of action drawn`).to.include.members(['append', 'rebuild']);
     } finally {

@@ -17,6 +17,7 @@ import type { OperationEnv } from '../../shared/public-api/operations/public-ope
 import type { ValidRequest } from '../../shared/public-api/validation/request-validator.ts';
 import { verifyOperation } from '../../shared/public-api/operations/verify.operation.ts';
 import { rebuild } from '../../shared/projections/rebuild.ts';
+import { DEFAULT_LEASE_TTL_MS } from '../../shared/projections/lease.ts';
 import { PROJECTION_NAMES } from '../../shared/projections/index.ts';
 import { between, seededRandom } from '../../shared/random/seeded-random.ts';
 import { appendAll } from '../projector/support/history.ts';
@@ -103,7 +104,9 @@ export async function runProjectionFuzz(eventStore: EventStore, shared: ReadStor
     }
     for (const [name, position] of positions) {
       const before = lastSeen.get(name) ?? 0;
-      if (position < before) violations.push(`step ${step}: ${name} went back from position ${before} to ${position}`);
+      const back = `${name} went back from position ${before} to ${position}`;
+      // Once per drop: the reader keeps what it saw before, so later looks would repeat it.
+      if (position < before && !violations.some((v) => v.endsWith(back))) violations.push(`step ${step}: ${back}`);
       lastSeen.set(name, Math.max(before, position));
     }
     const reached = positions.get('serials') ?? 0;
@@ -177,11 +180,12 @@ export async function runProjectionFuzz(eventStore: EventStore, shared: ReadStor
   for (const { gate: stopped } of paused.values()) stopped.open();
   await append(history.slice(next));
   await rebuilding;
+  // Once, so that the leases of killed workers expire; the live workers' leases then last as long as they run.
+  clock.advance(2 * DEFAULT_LEASE_TTL_MS);
   const deadline = performance.now() + settings.settleMs;
   let positions = await positionsSeen(shared);
   while (PROJECTION_NAMES.some((name) => (positions.get(name) ?? 0) < head) && performance.now() < deadline) {
     await sleep(20);
-    clock.advance(STEP_LEASE_MS);
     positions = await positionsSeen(shared);
   }
   await look(settings.steps);
