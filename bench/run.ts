@@ -1,7 +1,8 @@
 /**
- * `npm run bench [-- --quick] [-- --read-api]`: every benchmark of issue 5 in one run. Prints a table per section,
- * then, as its last line, one JSON object with every figure. `--quick` shrinks rounds and sizes to finish within two
- * minutes; `--read-api` runs the read API section alone (its table, its goals, its JSON line).
+ * `npm run bench [-- --quick] [-- --read-api | --projection-scale]`: every benchmark of issue 5 in one run. Prints a
+ * table per section, then, as its last line, one JSON object with every figure. `--quick` shrinks rounds and sizes to
+ * finish within two minutes; `--read-api` runs the read API section alone (its table, its goals, its JSON line);
+ * `--projection-scale` the projections at scale (issue 20) alone.
  */
 import { cpus, loadavg, totalmem } from 'node:os';
 import { startTestRedis } from '../test/support/redis-server.ts';
@@ -13,10 +14,12 @@ import { benchMongo } from './sections/mongodb.bench.ts';
 import { benchProjection } from './sections/projection.bench.ts';
 import { benchReadApi } from './sections/read-api.bench.ts';
 import { benchScale } from './sections/scale.bench.ts';
+import { benchProjectionScale, projectionScaleTable } from './sections/projection-scale.bench.ts';
 import { benchWriteSide } from './sections/write-side.bench.ts';
 
 const quick = process.argv.includes('--quick');
 const readApiOnly = process.argv.includes('--read-api');
+const projectionScaleOnly = process.argv.includes('--projection-scale');
 const SETTINGS = quick
   ? {
     readApi: { warmupSeconds: 0.1, roundSeconds: 0.25, rounds: 3, connections: 10 },
@@ -25,6 +28,7 @@ const SETTINGS = quick
     freshness: 150,
     scale: { watches: [100, 1_000, 10_000], serials: [10_000, 100_000], catalogueQueries: 70, verifications: 2_000 },
     mongo: { serials: 300, freshness: 100 },
+    projectionScale: { watches: [1_000, 10_000], priceChanges: 1_000, freshness: { watches: 1_000, changes: 100 } },
   }
   : {
     readApi: { warmupSeconds: 1, roundSeconds: 2, rounds: 5, connections: 10 },
@@ -33,6 +37,7 @@ const SETTINGS = quick
     freshness: 1_000,
     scale: { watches: [100, 1_000, 10_000, 100_000], serials: [10_000, 100_000, 1_000_000], catalogueQueries: 70, verifications: 10_000 },
     mongo: { serials: 1_000, freshness: 500 },
+    projectionScale: { watches: [1_000, 10_000, 100_000], priceChanges: 2_000, freshness: { watches: 10_000, changes: 300 } },
   };
 
 const log = (text: string) => process.stdout.write(`${text}\n`);
@@ -47,34 +52,42 @@ const redis = await startTestRedis();
 const load = startLoadClient();
 const loadAverage = () => loadavg().map((value) => Math.round(value * 100) / 100);
 try {
-  const readApi = await benchReadApi(SETTINGS.readApi, load, redis.url);
-  log(readApiTable(readApi));
-  await load.close();
-  if (readApiOnly) {
-    const goals = readApiGoals(readApi);
-    log(goalsTable(goals));
-    log(JSON.stringify({ quick, machine: { ...machine, load_average_at_end: loadAverage() }, read_api: readApi, goals }));
+  if (projectionScaleOnly) {
+    const projectionScale = await benchProjectionScale(SETTINGS.projectionScale);
+    log(projectionScaleTable(projectionScale));
+    log(JSON.stringify({ quick, machine: { ...machine, load_average_at_end: loadAverage() }, projection_scale: projectionScale }));
   } else {
-    const projection = await benchProjection(SETTINGS.projection);
-    log(projectionTable(projection));
-    const writeSide = await benchWriteSide(SETTINGS.writeSide.commands, SETTINGS.writeSide.rounds);
-    log(writeSideTable(writeSide));
-    const freshness = await benchFreshness(SETTINGS.freshness, redis.url);
-    log(freshnessTable(freshness));
-    const scale = await benchScale(SETTINGS.scale);
-    log(scaleTable(scale));
-    // The scale mode's own figures need a MongoDB server (npm run test:mongo's FerretDB, or a real one).
-    const mongoUrl = process.env['MONGODB_URL'];
-    const mongo = mongoUrl ? await benchMongo(SETTINGS.mongo, mongoUrl, redis.url) : undefined;
-    log(mongo ? mongoTable(mongo) : '\nscale mode (MongoDB): skipped, MONGODB_URL is not set');
-    const goals = checkGoals({ readApi, projection, writeSide, freshness, scale });
-    log(goalsTable(goals));
-    const seconds = Math.round((performance.now() - started) / 1000);
-    log(`\ndone in ${seconds} s\n`);
-    log(JSON.stringify({
-      quick, seconds, machine: { ...machine, load_average_at_end: loadAverage() },
-      read_api: readApi, projection, write_side: writeSide, freshness, scale, mongo, goals,
-    }));
+    const readApi = await benchReadApi(SETTINGS.readApi, load, redis.url);
+    log(readApiTable(readApi));
+    await load.close();
+    if (readApiOnly) {
+      const goals = readApiGoals(readApi);
+      log(goalsTable(goals));
+      log(JSON.stringify({ quick, machine: { ...machine, load_average_at_end: loadAverage() }, read_api: readApi, goals }));
+    } else {
+      const projection = await benchProjection(SETTINGS.projection);
+      log(projectionTable(projection));
+      const writeSide = await benchWriteSide(SETTINGS.writeSide.commands, SETTINGS.writeSide.rounds);
+      log(writeSideTable(writeSide));
+      const freshness = await benchFreshness(SETTINGS.freshness, redis.url);
+      log(freshnessTable(freshness));
+      const scale = await benchScale(SETTINGS.scale);
+      log(scaleTable(scale));
+      const projectionScale = await benchProjectionScale(SETTINGS.projectionScale);
+      log(projectionScaleTable(projectionScale));
+      // The scale mode's own figures need a MongoDB server (npm run test:mongo's FerretDB, or a real one).
+      const mongoUrl = process.env['MONGODB_URL'];
+      const mongo = mongoUrl ? await benchMongo(SETTINGS.mongo, mongoUrl, redis.url) : undefined;
+      log(mongo ? mongoTable(mongo) : '\nscale mode (MongoDB): skipped, MONGODB_URL is not set');
+      const goals = checkGoals({ readApi, projection, writeSide, freshness, scale });
+      log(goalsTable(goals));
+      const seconds = Math.round((performance.now() - started) / 1000);
+      log(`\ndone in ${seconds} s\n`);
+      log(JSON.stringify({
+        quick, seconds, machine: { ...machine, load_average_at_end: loadAverage() },
+        read_api: readApi, projection, write_side: writeSide, freshness, scale, projection_scale: projectionScale, mongo, goals,
+      }));
+    }
   }
 } finally {
   await load.close();
