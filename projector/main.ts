@@ -25,10 +25,12 @@ const queue = await createJobQueue(config, PROJECTION_RETRY_POLICY, {
 });
 const projector = createProjector({ eventStore, readStore, queue, logger });
 projector.start();
-// Unhealthy while a projection is parked on an event it cannot apply: the container's status then shows it.
+// Unhealthy while a projection is parked on an event it cannot apply (named, with the event's position and the
+// reason): the container's status then shows it. The job counters say what the jobs met (parked skips, leases
+// held or lost, conflicts, engine retries).
 const health = await startHealthServer(config.HEALTH_PORT, config.HEALTH_HOST, () => {
   const projections = projector.status();
-  return { healthy: projections.every((p) => p.status === 'running'), checks: { projections } };
+  return { healthy: projections.every((p) => p.status === 'running'), checks: { projections, jobs: projector.counters() } };
 });
 logger.info({ projections: projector.positions(), healthPort: health.port }, 'projector started');
 

@@ -75,7 +75,8 @@ export class ProjectionLease {
     const token = (held?.token ?? 0) + 1;
     const lease: LeaseDoc = { _id: leaseId(projection.name), projection: projection.name, owner, token, expires_at: now + ttlMs };
     // On the expiry read too: an owner renewing meanwhile keeps its lease.
-    const condition = held ? { token: held.token, expires_at: held.expires_at } : {};
+    // None stored: any lease stored meanwhile has a token, so this insert then fails as the race it lost.
+    const condition = held ? { token: held.token, expires_at: held.expires_at } : { token: { $exists: false } };
     if (!(await store.setControl(lease, condition, held === undefined))) return null;
 
     const generation = liveGenerationOf(generationsOf(docs), projection.collection);
@@ -84,11 +85,14 @@ export class ProjectionLease {
     return new ProjectionLease(store, projection.name, owner, token, generation, checkpoint, ttlMs, clock, acquiredAt);
   }
 
-  /** Renews the lease once a third of it has passed on this worker's own clock; throws when it was lost. */
-  async ensure(): Promise<void> {
+  /**
+   * Renews the lease once a third of it has passed on this worker's own clock (`always`: now, to be sure it is still
+   * held before a step that must not follow a takeover); throws when it was lost.
+   */
+  async ensure(always = false): Promise<void> {
     if (this.#released) throw new LeaseLostError(this.projection, 'released');
     const now = this.clock.monotonic();
-    if (now - this.#renewedAt < this.ttlMs / 3) return;
+    if (!always && now - this.#renewedAt < this.ttlMs / 3) return;
     const renewed: LeaseDoc = {
       _id: leaseId(this.projection), projection: this.projection, owner: this.owner, token: this.token, expires_at: this.clock.wall() + this.ttlMs,
     };
@@ -148,7 +152,7 @@ async function fenceCheckpoint(
   for (;;) {
     if (stored && stored.token >= token) return null;
     const fenced: CheckpointState = stored ? { ...stored, token } : newCheckpoint(projection, generation, token);
-    if (await store.setControl(fenced, { token: stored?.token ?? 0 }, stored === undefined)) return fenced;
+    if (await store.setControl(fenced, stored ? { token: stored.token } : { token: { $exists: false } }, stored === undefined)) return fenced;
     stored = (await readControlDocs(store)).get(checkpointId(projection, generation)) as CheckpointState | undefined;
   }
 }

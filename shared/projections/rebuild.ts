@@ -112,9 +112,12 @@ export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
     });
     for (const lease of leases) await lease.saveCheckpoint(position, generation);
     await options.beforeSwitch?.();
+    // Still the owner of every projection right before the switch: a worker that took over an expired lease could
+    // have moved the live generation past this one, which readers must never be switched back from.
+    for (const lease of leases) await lease.ensure(true);
     const replaced = await switchGenerations(readStore, built.map(({ projection }) => projection.collection), generation);
     await releaseAll(leases);
-    for (const [collection, previous] of replaced) await readStore.dropGeneration(collection, previous);
+    await Promise.all([...replaced].map(([collection, previous]) => readStore.dropGeneration(collection, previous)));
     return { projections: projections.map((p) => p.name), position, events, seconds: (performance.now() - started) / 1000, generation };
   } catch (error) {
     await releaseAll(leases);

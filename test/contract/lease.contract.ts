@@ -47,6 +47,11 @@ export function leaseContract(name: string, factory: () => Promise<ReadStore>): 
       expect(third.token).to.equal(3);
     });
 
+    it('of owners racing for a lease nobody ever held, exactly one gets it', async function () {
+      const owners = await Promise.all(['a', 'b', 'c', 'd', 'e'].map((owner) => acquire(owner)));
+      expect(owners.filter((lease) => lease !== null).map((lease) => lease!.token)).to.deep.equal([1]);
+    });
+
     it('a new owner fences the old one: its checkpoint and its renewal are refused, and the checkpoint keeps the new owner\'s position', async function () {
       const old = (await acquire('a'))!;
       await old.saveCheckpoint(5);

@@ -2,22 +2,24 @@
  * The runner's guarantees under faults, deterministically: a worker paused past its lease writes nothing more
  * (paused after its read, or between its lease check and its write), a rebuild fences a live job that then cannot
  * write into the switched-away generation, and a store outage heals by itself without a restart. Pauses are gates
- * the test opens; lease time is a fake clock the test moves.
+ * the test opens; lease time is a fake clock the test moves. On the in-memory store always, on MongoDB in its leg.
  */
 import { expect } from 'chai';
 import { pino } from 'pino';
 import { serialRegistered, serialReportedStolen } from '../fixtures/events.ts';
 import { createInlineJobQueue } from '../../shared/adapters/inline-job-queue.ts';
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
+import { createMongoReadStore } from '../../shared/adapters/mongodb-read-store.ts';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
-import type { GenerationStore, ReadStore } from '../../shared/ports/read-store.ts';
+import { FIRST_GENERATION, type GenerationStore, type ReadStore } from '../../shared/ports/read-store.ts';
 import { createProjector, type Projector } from '../../projector/runner.ts';
-import type { LeaseClock } from '../../shared/projections/lease.ts';
+import { LeaseLostError, type LeaseClock } from '../../shared/projections/lease.ts';
 import { readProjectionStates } from '../../shared/projections/projection-states.ts';
 import { rebuild } from '../../shared/projections/rebuild.ts';
 import { serialsProjection } from '../../shared/projections/serials.projection.ts';
 import { appendAll, snapshot } from './support/history.ts';
+import { describeMongo } from '../support/mongodb-leg.ts';
 
 const logger = pino({ level: 'silent' });
 const TTL = 10_000;
@@ -75,120 +77,148 @@ function pausing(store: ReadStore, at: Gate, where: 'read' | 'write', writes: { 
 const serials = (count: number, from = 0) => Array.from({ length: count }, (_, i) => serialRegistered(`FEN-${String(from + i).padStart(4, '0')}`));
 const stolen = (count: number) => Array.from({ length: count }, (_, i) => serialReportedStolen(`FEN-${String(i).padStart(4, '0')}`));
 
-describe('projector fencing and healing', () => {
-  let eventStore: EventStore;
-  let readStore: ReadStore;
-  let clock: FakeClock;
-  const projectors: Projector[] = [];
-  const make = (store: ReadStore, extra: { pollIntervalMs?: number } = {}) => {
-    const projector = createProjector({
-      eventStore, readStore: store, queue: createInlineJobQueue({ attempts: 1, backoffMs: 1 }), logger,
-      projections: [serialsProjection], leaseTtlMs: TTL, clock, backoff: FAST_BACKOFF, ...extra,
-    });
-    projectors.push(projector);
-    return projector;
-  };
-
-  async function cleanRebuild() {
-    const fresh = createMemoryReadStore();
-    await rebuild({ eventStore, readStore: fresh, projections: [serialsProjection] });
-    return (await snapshot(fresh))['serials'];
-  }
-
-  beforeEach(() => {
-    eventStore = openSqliteEventStore(':memory:');
-    readStore = createMemoryReadStore();
-    clock = new FakeClock();
-  });
-  afterEach(async () => {
-    await Promise.all(projectors.splice(0).map((projector) => projector.stop()));
-    await eventStore.close();
-  });
-
-  it('a worker paused past its lease after reading (a busy event loop) finds out when it resumes and writes nothing', async () => {
-    await appendAll(eventStore, serials(6));
-    const paused = gate();
-    const writes = { count: 0 };
-    const stale = make(pausing(readStore, paused, 'read', writes));
-    const staleRun = stale.catchUp();
-    await paused.reached;
-    const head = await appendAll(eventStore, stolen(3));
-    clock.now += TTL + 1;
-    await make(readStore).catchUp();
-    paused.open();
-    await staleRun;
-    expect(writes.count, 'bulk writes by the paused worker that landed').to.equal(0);
-    expect(stale.counters().leaseLost).to.equal(1);
-    expect((await readProjectionStates(readStore)).map((s) => s.position)).to.deep.equal([head]);
-    expect((await snapshot(readStore))['serials']).to.deep.equal(await cleanRebuild());
-  });
-
-  it('a worker paused between its lease check and its bulk write (SIGSTOP) cannot overwrite the newer owner\'s documents', async () => {
-    await appendAll(eventStore, serials(6));
-    const paused = gate();
-    const writes = { count: 0 };
-    const stale = make(pausing(readStore, paused, 'write', writes));
-    const staleRun = stale.catchUp();
-    await paused.reached;
-    // The new owner applies the registrations and the thefts; the paused one holds registrations only.
-    const head = await appendAll(eventStore, stolen(3));
-    clock.now += TTL + 1;
-    await make(readStore).catchUp();
-    paused.open();
-    await staleRun;
-    expect(stale.counters().conflicts, 'its stale bulk was refused').to.be.at.least(1);
-    expect((await readProjectionStates(readStore)).map((s) => s.position)).to.deep.equal([head]);
-    const docs = (await snapshot(readStore))['serials'] as unknown as { _id: string; status: string }[];
-    expect(docs.filter((doc) => doc.status === 'stolen').map((doc) => doc._id)).to.deep.equal(['FEN-0000', 'FEN-0001', 'FEN-0002']);
-    expect(docs).to.deep.equal(await cleanRebuild());
-  });
-
-  it('a rebuild fences a live job: the job cannot write into the generation switched away from, and nothing is lost', async () => {
-    await appendAll(eventStore, serials(6));
-    const paused = gate();
-    const writes = { count: 0 };
-    const live = make(pausing(readStore, paused, 'read', writes));
-    const liveRun = live.catchUp();
-    await paused.reached;
-    const before = (await readProjectionStates(readStore))[0];
-    const result = await rebuild({ eventStore, readStore, projections: [serialsProjection], clock, leaseTtlMs: TTL });
-    expect(result.generation).to.be.above(before!.generation);
-    const head = await appendAll(eventStore, [...stolen(2), ...serials(2, 100)]);
-    paused.open();
-    await liveRun;
-    expect(writes.count, 'writes of the fenced job that landed').to.equal(0);
-    expect(live.counters().leaseLost).to.equal(1);
-    await make(readStore).catchUp();
-    const [after] = await readProjectionStates(readStore);
-    expect(after).to.include({ generation: result.generation, position: head });
-    expect((await snapshot(readStore))['serials']).to.deep.equal(await cleanRebuild());
-  });
-
-  it('after a read-store outage the projection resumes by itself, in the same process, without being parked', async () => {
-    let down = false;
-    const failing = <T>(work: () => Promise<T>): Promise<T> => (down ? Promise.reject(new Error('read store unreachable')) : work());
-    const flaky: ReadStore = {
-      ...readStore,
-      readControl: () => failing(() => readStore.readControl()),
-      setControl: (doc, condition, insert) => failing(() => readStore.setControl(doc, condition, insert)),
-      generation: (collection, number) => {
-        const real = readStore.generation(collection, number);
-        return { ...real, getStored: (ids) => failing(() => real.getStored(ids)), write: (ops, options) => failing(() => real.write(ops, options)) };
-      },
+function fencingSuite(name: string, openStore: () => Promise<ReadStore>): void {
+  describe(`projector fencing and healing: ${name}`, function () {
+    this.timeout(30_000);
+    let eventStore: EventStore;
+    let readStore: ReadStore;
+    let clock: FakeClock;
+    const projectors: Projector[] = [];
+    const make = (store: ReadStore, extra: { pollIntervalMs?: number } = {}) => {
+      const projector = createProjector({
+        eventStore, readStore: store, queue: createInlineJobQueue({ attempts: 1, backoffMs: 1 }), logger,
+        projections: [serialsProjection], leaseTtlMs: TTL, clock, backoff: FAST_BACKOFF, ...extra,
+      });
+      projectors.push(projector);
+      return projector;
     };
-    const projector = make(flaky, { pollIntervalMs: 60_000 });
-    projector.start();
-    await projector.waitFor(await appendAll(eventStore, serials(2)), 5_000);
-    down = true;
-    const head = await appendAll(eventStore, stolen(2));
-    const deadline = Date.now() + 5_000;
-    while (projector.counters().retries < 5) {
-      if (Date.now() > deadline) throw new Error('the projector did not retry');
-      await new Promise((resolve) => setTimeout(resolve, 5));
+
+    async function cleanRebuild() {
+      const fresh = createMemoryReadStore();
+      await rebuild({ eventStore, readStore: fresh, projections: [serialsProjection] });
+      return (await snapshot(fresh))['serials'];
     }
-    down = false;
-    await projector.waitFor(head, 5_000);
-    expect(projector.status()).to.deep.equal([{ name: 'serials', position: head, status: 'running', parked: null }]);
-    expect((await snapshot(readStore))['serials']).to.deep.equal(await cleanRebuild());
+
+    beforeEach(async () => {
+      eventStore = openSqliteEventStore(':memory:');
+      readStore = await openStore();
+      clock = new FakeClock();
+    });
+    afterEach(async () => {
+      await Promise.all(projectors.splice(0).map((projector) => projector.stop()));
+      await readStore.close();
+      await eventStore.close();
+    });
+
+    it('a worker paused past its lease after reading (a busy event loop) finds out when it resumes and writes nothing', async () => {
+      await appendAll(eventStore, serials(6));
+      const paused = gate();
+      const writes = { count: 0 };
+      const stale = make(pausing(readStore, paused, 'read', writes));
+      const staleRun = stale.catchUp();
+      await paused.reached;
+      const head = await appendAll(eventStore, stolen(3));
+      clock.now += TTL + 1;
+      await make(readStore).catchUp();
+      paused.open();
+      await staleRun;
+      expect(writes.count, 'bulk writes by the paused worker that landed').to.equal(0);
+      expect(stale.counters().leaseLost).to.equal(1);
+      expect((await readProjectionStates(readStore)).map((s) => s.position)).to.deep.equal([head]);
+      expect((await snapshot(readStore))['serials']).to.deep.equal(await cleanRebuild());
+    });
+
+    it('a worker paused between its lease check and its bulk write (SIGSTOP) cannot overwrite the newer owner\'s documents', async () => {
+      await appendAll(eventStore, serials(6));
+      const paused = gate();
+      const writes = { count: 0 };
+      const stale = make(pausing(readStore, paused, 'write', writes));
+      const staleRun = stale.catchUp();
+      await paused.reached;
+      // The new owner applies the registrations and the thefts; the paused one holds registrations only.
+      const head = await appendAll(eventStore, stolen(3));
+      clock.now += TTL + 1;
+      await make(readStore).catchUp();
+      paused.open();
+      await staleRun;
+      expect(stale.counters().conflicts, 'its stale bulk was refused').to.be.at.least(1);
+      expect((await readProjectionStates(readStore)).map((s) => s.position)).to.deep.equal([head]);
+      const docs = (await snapshot(readStore))['serials'] as unknown as { _id: string; status: string }[];
+      expect(docs.filter((doc) => doc.status === 'stolen').map((doc) => doc._id)).to.deep.equal(['FEN-0000', 'FEN-0001', 'FEN-0002']);
+      expect(docs).to.deep.equal(await cleanRebuild());
+    });
+
+    it('a rebuild fences a live job: the job cannot write into the generation switched away from, and nothing is lost', async () => {
+      await appendAll(eventStore, serials(6));
+      const paused = gate();
+      const writes = { count: 0 };
+      const live = make(pausing(readStore, paused, 'read', writes));
+      const liveRun = live.catchUp();
+      await paused.reached;
+      const before = (await readProjectionStates(readStore))[0];
+      const result = await rebuild({ eventStore, readStore, projections: [serialsProjection], clock, leaseTtlMs: TTL });
+      expect(result.generation).to.be.above(before!.generation);
+      const head = await appendAll(eventStore, [...stolen(2), ...serials(2, 100)]);
+      paused.open();
+      await liveRun;
+      expect(writes.count, 'writes of the fenced job that landed').to.equal(0);
+      expect(live.counters().leaseLost).to.equal(1);
+      await make(readStore).catchUp();
+      const [after] = await readProjectionStates(readStore);
+      expect(after).to.include({ generation: result.generation, position: head });
+      expect((await snapshot(readStore))['serials']).to.deep.equal(await cleanRebuild());
+    });
+
+    it('a rebuild that lost its leases before the switch (paused past them while a worker moved on) does not switch readers back', async () => {
+      await appendAll(eventStore, serials(4));
+      await make(readStore).catchUp();
+      let head = 0;
+      const failure = await rebuild({
+        eventStore, readStore, projections: [serialsProjection], clock, leaseTtlMs: TTL,
+        beforeSwitch: async () => {
+          head = await appendAll(eventStore, stolen(2));
+          clock.now += TTL + 1;
+          await make(readStore).catchUp();
+        },
+      }).then(() => undefined, (error: unknown) => error);
+      expect(failure).to.be.instanceOf(LeaseLostError);
+      const [state] = await readProjectionStates(readStore);
+      expect(state).to.include({ generation: FIRST_GENERATION, position: head });
+      expect((await snapshot(readStore))['serials']).to.deep.equal(await cleanRebuild());
+    });
+
+    it('after a read-store outage the projection resumes by itself, in the same process, without being parked', async () => {
+      let down = false;
+      const failing = <T>(work: () => Promise<T>): Promise<T> => (down ? Promise.reject(new Error('read store unreachable')) : work());
+      const flaky: ReadStore = {
+        ...readStore,
+        readControl: () => failing(() => readStore.readControl()),
+        setControl: (doc, condition, insert) => failing(() => readStore.setControl(doc, condition, insert)),
+        generation: (collection, number) => {
+          const real = readStore.generation(collection, number);
+          return { ...real, getStored: (ids) => failing(() => real.getStored(ids)), write: (ops, options) => failing(() => real.write(ops, options)) };
+        },
+      };
+      const projector = make(flaky, { pollIntervalMs: 60_000 });
+      projector.start();
+      await projector.waitFor(await appendAll(eventStore, serials(2)), 5_000);
+      down = true;
+      const head = await appendAll(eventStore, stolen(2));
+      const deadline = Date.now() + 5_000;
+      while (projector.counters().retries < 5) {
+        if (Date.now() > deadline) throw new Error('the projector did not retry');
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      down = false;
+      await projector.waitFor(head, 5_000);
+      expect(projector.status()).to.deep.equal([{ name: 'serials', position: head, status: 'running', parked: null }]);
+      expect((await snapshot(readStore))['serials']).to.deep.equal(await cleanRebuild());
+    });
   });
+}
+
+fencingSuite('in memory', async () => createMemoryReadStore());
+
+describeMongo('projector fencing and healing over MongoDB', 'the fencing and healing tests over MongoDB', (leg) => {
+  fencingSuite('MongoDB', () => createMongoReadStore(leg.url, leg.database('fencing')));
 });
