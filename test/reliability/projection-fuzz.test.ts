@@ -1,10 +1,16 @@
 /**
  * Issue 20: the seeded, bounded, randomized test of the projection guarantees (test/support/projection-fuzz.ts),
  * on the in-memory read store and, as a MongoDB leg, on MongoDB (FerretDB in CI, a shorter run: it is slow).
- * Three seeds in memory, one on MongoDB (seed 9 draws every kind of action within its 20 steps); each is printed, and `WATCHCAT_FUZZ_SEED=<seed>` runs that one alone (the
+ * Three seeds in memory with in-process queues (each worker its own, as if BullMQ's lock were always lost), one with
+ * BullMQ workers sharing a private Redis that goes down with the store, one on MongoDB (seed 9 draws every kind
+ * of action within its 20 steps); each is printed, and `WATCHCAT_FUZZ_SEED=<seed>` runs that one alone (the
  * same choices of action; the store calls' interleaving also depends on timing).
  */
+import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
+import { createBullMqJobQueue } from '../../shared/adapters/bullmq-job-queue.ts';
+import { PROJECTION_RETRY_POLICY } from '../../projector/retry-policy.ts';
+import { startTestRedis, type TestRedis } from '../support/redis-server.ts';
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import { createMongoReadStore } from '../../shared/adapters/mongodb-read-store.ts';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
@@ -55,6 +61,19 @@ function fuzzSeed(seed: number, settings: Omit<FuzzSettings, 'seed'>, open: () =
 describe('projection guarantees under a seeded random run of faults (in-memory read store)', function () {
   this.timeout(60_000);
   fuzzRun([1, 2, 3], { events: 400, steps: 150, workers: 3, settleMs: 5_000 }, async () => createMemoryReadStore());
+});
+
+describe('projection guarantees under a seeded random run of faults (BullMQ workers on one Redis, Redis outages too)', function () {
+  this.timeout(90_000);
+  let redis: TestRedis;
+  before(async () => { redis = await startTestRedis(); });
+  after(() => redis?.stop());
+  const queueName = `fuzz-${randomUUID()}`;
+  fuzzRun([7], {
+    events: 250, steps: 80, workers: 2, settleMs: 15_000,
+    queue: () => createBullMqJobQueue({ redisUrl: redis.url, queueName, policy: PROJECTION_RETRY_POLICY, concurrency: 4 }),
+    outage: { begin: () => redis.stop(true), end: () => redis.start() },
+  }, async () => createMemoryReadStore());
 });
 
 describeMongo('projection guarantees under a seeded random run of faults (MongoDB read store)', 'the projection fuzz over MongoDB', function (leg) {

@@ -2,7 +2,8 @@
  * The seeded, bounded, randomized test of the projection guarantees (issue 20, "How it is shown"): a history of
  * catalogue, price, withdrawal and theft events (large-history.ts) appended in random chunks while two or three
  * projector workers share one read store, and in random interleavings a worker is paused past its lease, a worker
- * is killed mid-batch (and replaced), the store goes down and comes back, and rebuilds run in the middle.
+ * is killed mid-batch (and replaced), the store (and Redis, on the BullMQ variant) goes down and comes back, and
+ * rebuilds run in the middle.
  *
  * A reader looks after every step: no projection's position may go backwards, and no serial whose theft the
  * serials projection had reached may be verified AUTHENTIC. Once the faults end, the workers alone (no restart)
@@ -12,6 +13,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EventStore, NewEvent } from '../../shared/ports/event-store.ts';
+import type { JobQueue } from '../../shared/ports/job-queue.ts';
 import type { ReadStore, StoredDoc } from '../../shared/ports/read-store.ts';
 import type { OperationEnv } from '../../shared/public-api/operations/public-operation.ts';
 import type { ValidRequest } from '../../shared/public-api/validation/request-validator.ts';
@@ -33,6 +35,10 @@ export interface FuzzSettings {
   workers: number;
   /** How long the workers get, once the faults end, to reach the head by themselves. */
   settleMs: number;
+  /** A queue per worker (default: each its own in-process queue); BullMQ ones share one Redis. */
+  queue?: () => JobQueue;
+  /** What else an outage cuts off and brings back (Redis, on the BullMQ variant). */
+  outage?: { begin(): Promise<void>; end(): Promise<void> };
 }
 
 export interface FuzzReport {
@@ -69,7 +75,10 @@ export async function runProjectionFuzz(eventStore: EventStore, shared: ReadStor
   // Lease time moves two seconds a step: a worker paused for more than five steps is paused past its lease.
   const clock = fakeClock();
   const newWorker = (): SimulatedWorker => {
-    const worker = simulatedWorker(eventStore, shared, { batchSize: between(random, 1, 40), policy: { attempts: 5, backoffMs: 2 }, pollIntervalMs: 25, clock });
+    const worker = simulatedWorker(eventStore, shared, {
+      batchSize: between(random, 1, 40), policy: { attempts: 5, backoffMs: 2 }, pollIntervalMs: 25, clock,
+      ...(settings.queue ? { queue: settings.queue() } : {}),
+    });
     jitter(worker.control);
     worker.projector.start();
     return worker;
@@ -138,7 +147,15 @@ export async function runProjectionFuzz(eventStore: EventStore, shared: ReadStor
     } else if (action === 'kill') {
       let seen = 0;
       // Killed right after one of its next writes: between a bulk and its checkpoint, or mid-bulk.
-      worker.control.intercept({ method: /.*/, stage: 'after', when: (call) => !isRead(call), run: () => { if (seen++ === size % 4) worker.control.kill(); } });
+      worker.control.intercept({
+        method: /.*/, stage: 'after', when: (call) => !isRead(call),
+        run: () => {
+          if (seen++ !== size % 4) return;
+          worker.control.kill();
+          // Its job ends and its queue lets go, as a dead process's would (BullMQ: once its lock expires).
+          void worker.close();
+        },
+      });
       paused.get(worker)?.gate.open();
       paused.delete(worker);
       retired.push(worker);
@@ -147,6 +164,7 @@ export async function runProjectionFuzz(eventStore: EventStore, shared: ReadStor
     } else if (action === 'outage' && outageUntil < step) {
       outageUntil = step + length + 2;
       for (const control of [...workers.map((w) => w.control), ...rebuilders]) control.outage();
+      await settings.outage?.begin();
       count('outage');
     } else if (action === 'rebuild' && !rebuilding) {
       const rebuilder = controlledReadStore(shared);
@@ -164,7 +182,10 @@ export async function runProjectionFuzz(eventStore: EventStore, shared: ReadStor
   for (let step = 0; step < settings.steps; step++) {
     clock.advance(STEP_LEASE_MS);
     await steer(step);
-    if (step === outageUntil) for (const control of [...workers.map((w) => w.control), ...rebuilders]) control.heal();
+    if (step === outageUntil) {
+      for (const control of [...workers.map((w) => w.control), ...rebuilders]) control.heal();
+      await settings.outage?.end();
+    }
     for (const [worker, { gate: stopped, until }] of paused) {
       if (until <= step) {
         stopped.open();
@@ -177,6 +198,7 @@ export async function runProjectionFuzz(eventStore: EventStore, shared: ReadStor
 
   // The faults end; the rest of the history is appended and the workers must settle by themselves.
   for (const control of [...workers.map((w) => w.control), ...rebuilders]) control.heal();
+  if (outageUntil >= settings.steps) await settings.outage?.end();
   for (const { gate: stopped } of paused.values()) stopped.open();
   await append(history.slice(next));
   await rebuilding;
@@ -191,7 +213,8 @@ export async function runProjectionFuzz(eventStore: EventStore, shared: ReadStor
   await look(settings.steps);
   const lagging = PROJECTION_NAMES.filter((name) => (positions.get(name) ?? 0) < head);
   if (lagging.length > 0) {
-    violations.push(`after ${settings.settleMs} ms without faults, ${lagging.map((name) => `${name} at ${positions.get(name) ?? 0}`).join(', ')} of head ${head}`);
+    const counters = workers.map((worker) => JSON.stringify(worker.projector.counters())).join(' ');
+    violations.push(`after ${settings.settleMs} ms without faults, ${lagging.map((name) => `${name} at ${positions.get(name) ?? 0}`).join(', ')} of head ${head} (workers' counters: ${counters})`);
   }
   for (const worker of [...workers, ...retired]) await worker.close();
   return { actions, violations, settled: await readersView(shared), rebuilt: await cleanRebuildView(eventStore) };

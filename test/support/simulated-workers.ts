@@ -35,13 +35,15 @@ export interface WorkerSettings {
   pollIntervalMs?: number;
   /** The lease clock (fakeClock() lets a test expire a lease at once). */
   clock?: LeaseClock;
+  /** The worker's queue (default: its own in-process one, as if BullMQ's lock had been lost). */
+  queue?: JobQueue;
   /** Anything else the runner takes (leases, clocks), passed as it is. */
   extra?: Partial<ProjectorOptions>;
 }
 
 export function simulatedWorker(eventStore: EventStore, shared: ReadStore, settings: WorkerSettings = {}): SimulatedWorker {
   const control = controlledReadStore(shared);
-  const queue = createInlineJobQueue(settings.policy ?? { attempts: 3, backoffMs: 5 });
+  const queue = settings.queue ?? createInlineJobQueue(settings.policy ?? { attempts: 3, backoffMs: 5 });
   const projector = createProjector({
     eventStore, readStore: control.store, queue, logger: silentLogger,
     ...(settings.projections ? { projections: settings.projections } : {}),
@@ -52,12 +54,16 @@ export function simulatedWorker(eventStore: EventStore, shared: ReadStore, setti
     ...(settings.clock ? { clock: settings.clock } : {}),
     ...settings.extra,
   });
+  let closed: Promise<void> | undefined;
   return {
     control, queue, projector,
-    async close() {
-      control.heal();
-      await projector.stop().catch(() => undefined);
-      await queue.close();
+    close() {
+      closed ??= (async () => {
+        control.heal();
+        await projector.stop().catch(() => undefined);
+        await queue.close();
+      })();
+      return closed;
     },
   };
 }
