@@ -14,14 +14,14 @@ import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.t
 import { createMongoReadStore } from '../../shared/adapters/mongodb-read-store.ts';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
-import type { ReadStore, StoredDoc } from '../../shared/ports/read-store.ts';
+import type { ControlDoc, ReadStore, StoredDoc } from '../../shared/ports/read-store.ts';
 import { watchesProjection } from '../../shared/projections/watches.projection.ts';
 import { appendAll } from '../projector/support/history.ts';
-import { gate, isRead, within } from '../support/controlled-read-store.ts';
+import { gate, isRead, within, type Call } from '../support/controlled-read-store.ts';
 import { describeMongo } from '../support/mongodb-leg.ts';
 import { DEFAULT_LEASE_TTL_MS } from '../../shared/projections/lease.ts';
 import {
-  cleanRebuildView, fakeClock, readersView, simulatedWorker, type FakeClock, type SimulatedWorker,
+  cleanRebuildView, fakeClock, positionsSeen, readersView, simulatedWorker, type FakeClock, type SimulatedWorker,
 } from '../support/simulated-workers.ts';
 
 const STEP_MS = 5_000;
@@ -77,6 +77,36 @@ describe('projector workers sharing one read store (issue 20, why 2 and 3)', fun
     seen.forEach((view, index) => expect(view, `readers' view after write ${index + 1} of the worker that lost its lease`).to.deep.equal(taken));
     expect(await readersView(shared), 'readers\' view once the first worker is done').to.deep.equal(taken);
     await second.projector.catchUp();
+    expect(await readersView(shared)).to.deep.equal(await cleanRebuildView(eventStore, [watchesProjection]));
+  });
+
+  it('a worker resuming past its lease while another is taking the projection over moves no reader\'s position back', async () => {
+    const [first, second] = [worker(), worker()];
+    await first.projector.catchUp();
+    const changed = await appendAll(eventStore, [watchPriceChanged('TMP-1', 1_100_000, 1_000_000)]);
+    const paused = gate();
+    const savingCheckpoint = (call: Call) => call.method === 'setControl' && (call.args[0] as ControlDoc)._id.startsWith('checkpoint:')
+      && (call.args[0] as ControlDoc)['position'] === changed;
+    first.control.intercept({ method: 'setControl', when: savingCheckpoint, times: 1, run: paused.pass });
+    const firstRun = first.projector.catchUp();
+    await within(paused.reached, STEP_MS, 'the first worker about to store its checkpoint');
+    clock.advance(DEFAULT_LEASE_TTL_MS + 1);
+    const seen: number[] = [];
+    const look = async () => { seen.push((await positionsSeen(shared)).get('watches') ?? 0); };
+    // The first worker resumes right after the second took the lease, before the second fenced the checkpoint.
+    second.control.intercept({
+      method: 'setControl', stage: 'after', times: 1, when: (call) => (call.args[0] as ControlDoc)._id.startsWith('lease:'),
+      run: async () => {
+        paused.open();
+        await within(firstRun, STEP_MS, 'the first worker resuming');
+        await look();
+      },
+    });
+    second.control.intercept({ method: /.*/, stage: 'after', when: (call) => !isRead(call), run: look });
+    await within(second.projector.catchUp(), STEP_MS, 'the second worker');
+    await look();
+    expect(seen.length, 'looks taken').to.be.at.least(2);
+    seen.forEach((position, i) => expect(position, `look ${i + 1} of ${seen.join(', ')}`).to.be.at.least(Math.max(...seen.slice(0, i), 0)));
     expect(await readersView(shared)).to.deep.equal(await cleanRebuildView(eventStore, [watchesProjection]));
   });
 
