@@ -27,7 +27,7 @@ export interface MongoFigures {
   projection_events_per_s: number;
   freshness_bullmq_mongodb: { p50_ms: number; p99_ms: number; max_ms: number; commands: number };
   rebuild_events_per_s: number;
-  /** False on FerretDB, which cannot switch a generation in (no renameCollection dropTarget): the rate is up to the switch. */
+  /** False when the rebuild failed before its switch: the rate is then up to the switch. */
   rebuild_switched: boolean;
   bare_read_decode_events_per_s: number;
   rebuild_vs_bare: number;

@@ -94,6 +94,9 @@ export function createMemoryReadStore(): ReadStore {
       control.set(doc._id, deepFreeze(structuredClone(doc)));
       return true;
     },
+    removeControl: async (id) => {
+      control.delete(id);
+    },
     ping: async () => {},
     close: async () => {
       tables.clear();

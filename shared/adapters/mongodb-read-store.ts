@@ -128,6 +128,9 @@ export async function createMongoReadStore(url: string, dbName: string): Promise
         throw error;
       }
     },
+    removeControl: async (id) => {
+      await serialized(() => control.deleteOne({ _id: id }));
+    },
     ping: async () => {
       await db.command({ ping: 1 });
     },

@@ -96,6 +96,8 @@ export interface ReadStore {
    * when none is stored and `insertIfAbsent`. True when it was written. One document, so atomic on every engine.
    */
   setControl(doc: ControlDoc, condition: Filter, insertIfAbsent: boolean): Promise<boolean>;
+  /** Removes control document `id` (the checkpoint of a replaced generation, say). */
+  removeControl(id: string): Promise<void>;
   /** Throws when the store cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;

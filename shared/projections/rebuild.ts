@@ -10,6 +10,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { EventStore } from '../ports/event-store.ts';
 import type { GenerationStore, ReadStore } from '../ports/read-store.ts';
 import { projectBatch } from './batch.ts';
+import { checkpointId } from './control-docs.ts';
 import { reserveGeneration, switchGenerations } from './generations.ts';
 import { ProjectionLease, type LeaseClock } from './lease.ts';
 import type { Projection } from './projection.ts';
@@ -118,6 +119,8 @@ export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
     const replaced = await switchGenerations(readStore, built.map(({ projection }) => projection.collection), generation);
     await releaseAll(leases);
     await Promise.all([...replaced].map(([collection, previous]) => readStore.dropGeneration(collection, previous)));
+    // Their checkpoints go too (the control documents stay a few per projection): a late write to one is refused.
+    for (const { projection } of built) await readStore.removeControl(checkpointId(projection.name, replaced.get(projection.collection)!));
     return { projections: projections.map((p) => p.name), position, events, seconds: (performance.now() - started) / 1000, generation };
   } catch (error) {
     await releaseAll(leases);

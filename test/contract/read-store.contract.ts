@@ -219,6 +219,14 @@ export function readStoreContract(name: string, factory: () => Promise<ReadStore
         expect(docs).to.deep.equal([{ _id: 'x', version: 2, note: 'n' }, { _id: 'y', token: 1 }]);
       });
 
+      it('removeControl removes one control document', async function () {
+        await store.setControl({ _id: 'x', version: 1 }, {}, true);
+        await store.setControl({ _id: 'y', version: 1 }, {}, true);
+        await store.removeControl('x');
+        expect((await store.readControl()).map((doc) => doc._id)).to.deep.equal(['y']);
+        expect(await store.setControl({ _id: 'x', version: 2 }, { version: 1 }, false), 'a late write to it').to.equal(false);
+      });
+
       it('of many compare-and-set writes racing on one version, exactly one wins', async function () {
         await store.setControl({ _id: 'race', version: 0 }, {}, true);
         const results = await Promise.all(Array.from({ length: 8 }, (_, index) => store.setControl({ _id: 'race', version: 1, by: index }, { version: 0 }, false)));

@@ -69,6 +69,15 @@ describe('rebuild', () => {
     expect(positions).to.deep.equal({ watches: head - 1, collections: head - 1, configurators: head - 1, serials: head });
   });
 
+  it('keeps the control documents few: the replaced generations\' checkpoints go with them', async () => {
+    await appendAll(eventStore, catalogueHistory(3));
+    const readStore = await incrementallyBuilt();
+    await rebuild({ eventStore, readStore });
+    const { generation } = await rebuild({ eventStore, readStore });
+    const checkpoints = (await readStore.readControl()).map((doc) => doc._id).filter((id) => id.startsWith('checkpoint:')).sort();
+    expect(checkpoints).to.deep.equal(['collections', 'configurators', 'serials', 'watches'].map((name) => `checkpoint:${name}@${generation}`));
+  });
+
   it('names the known projections when asked for an unknown one', () => {
     expect(() => selectProjections(['nope'])).to.throw('unknown projection nope (known: watches, collections, configurators, serials)');
   });

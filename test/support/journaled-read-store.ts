@@ -14,12 +14,14 @@ import type { ControlDoc, Filter, ProjectedCollection, ReadStore, WriteOp } from
 
 type JournalLine =
   | { collection: ProjectedCollection; generation?: number; ops: WriteOp[] }
-  | { control: ControlDoc; condition: Filter; insertIfAbsent: boolean };
+  | { control: ControlDoc; condition: Filter; insertIfAbsent: boolean }
+  | { removeControl: string };
 
 export async function openJournaledReadStore(journal: string, killAtWrite = 0): Promise<ReadStore & { replayed: number }> {
   const memory = createMemoryReadStore();
   const apply = async (entry: JournalLine): Promise<unknown> => {
     if ('control' in entry) return memory.setControl(entry.control, entry.condition, entry.insertIfAbsent);
+    if ('removeControl' in entry) return memory.removeControl(entry.removeControl);
     // A write refused when it was made (a conflict) is refused again: the journal keeps what was tried.
     const target = entry.generation === undefined ? undefined : memory.generation(entry.collection, entry.generation);
     return (target ? target.write(entry.ops) : memory.write(entry.collection, entry.ops));
@@ -54,5 +56,6 @@ export async function openJournaledReadStore(journal: string, killAtWrite = 0): 
       write: (ops) => journaled({ collection, generation, ops }),
     }),
     setControl: (control, condition, insertIfAbsent) => journaled({ control, condition, insertIfAbsent }),
+    removeControl: (id) => journaled({ removeControl: id }),
   };
 }

@@ -23,17 +23,24 @@ const readStore = mongoUrl && mongoDb
   ? killedAfterWrites(await createMongoReadStore(mongoUrl, mongoDb), Number(killAtWrite ?? 0))
   : await openJournaledReadStore(journal, Number(killAtWrite ?? 0));
 
-/** MongoDB keeps every write itself; the process only has to die right after the n-th. */
+/** MongoDB keeps every write itself; the process only has to die right after the n-th (documents or control). */
 function killedAfterWrites(store: ReadStore, killAt: number): ReadStore & { replayed: number } {
   let writes = 0;
+  const counted = async <T>(write: Promise<T>): Promise<T> => {
+    const result = await write;
+    writes += 1;
+    if (writes === killAt) process.kill(process.pid, 'SIGKILL');
+    return result;
+  };
   return {
     ...store,
     replayed: 0,
-    write: async (collection, ops) => {
-      await store.write(collection, ops);
-      writes += 1;
-      if (writes === killAt) process.kill(process.pid, 'SIGKILL');
+    write: (collection, ops) => counted(store.write(collection, ops)),
+    generation: (collection, generation) => {
+      const real = store.generation(collection, generation);
+      return { ...real, write: (ops, options) => counted(real.write(ops, options)) };
     },
+    setControl: (doc, condition, insertIfAbsent) => counted(store.setControl(doc, condition, insertIfAbsent)),
   };
 }
 const projector = createProjector({
