@@ -1,9 +1,9 @@
 /**
- * `npm run bench [-- --quick] [-- --read-api | --mcp | --bounded]`: every benchmark of issue 5 in one run. Prints a
- * table per section, then, as its last line, one JSON object with every figure. `--quick` shrinks rounds and sizes to
- * finish within two minutes; `--read-api` runs the read API section alone (its table, its goals, its JSON line); `--mcp`
- * the MCP section alone (issue 24: a tools/call of get_watch against the HTTP detail route); `--bounded` the
- * bounded-work section alone (issue 20).
+ * `npm run bench [-- --quick] [-- --read-api | --mcp | --bounded | --projection-scale]`: every benchmark of issue 5
+ * in one run. Prints a table per section, then, as its last line, one JSON object with every figure. `--quick` shrinks
+ * rounds and sizes to finish within two minutes; `--read-api` runs the read API section alone (its table, its goals,
+ * its JSON line); `--mcp` the MCP section alone (issue 24: a tools/call of get_watch against the HTTP detail route);
+ * `--bounded` the bounded-work section alone, `--projection-scale` the projections at scale alone (both issue 20).
  */
 import { cpus, loadavg, totalmem } from 'node:os';
 import { startTestRedis } from '../test/support/redis-server.ts';
@@ -18,12 +18,14 @@ import { benchProjection } from './sections/projection.bench.ts';
 import { benchReadApi } from './sections/read-api.bench.ts';
 import { benchRefusalFlood } from './sections/refusal-flood.bench.ts';
 import { benchScale } from './sections/scale.bench.ts';
+import { benchProjectionScale, projectionScaleTable } from './sections/projection-scale.bench.ts';
 import { benchWriteSide } from './sections/write-side.bench.ts';
 
 const quick = process.argv.includes('--quick');
 const readApiOnly = process.argv.includes('--read-api');
 const mcpOnly = process.argv.includes('--mcp');
 const boundedOnly = process.argv.includes('--bounded');
+const projectionScaleOnly = process.argv.includes('--projection-scale');
 const SETTINGS = quick
   ? {
     readApi: { warmupSeconds: 0.1, roundSeconds: 0.25, rounds: 3, connections: 10 },
@@ -33,6 +35,7 @@ const SETTINGS = quick
     scale: { watches: [100, 1_000, 10_000], serials: [10_000, 100_000], catalogueQueries: 70, verifications: 2_000 },
     mongo: { serials: 300, freshness: 100 },
     bounded: { watches: [1_000, 10_000], searches: 60, priceChanges: 60 },
+    projectionScale: { watches: [1_000, 10_000], priceChanges: 1_000, freshness: { watches: 1_000, changes: 100 } },
   }
   : {
     readApi: { warmupSeconds: 1, roundSeconds: 2, rounds: 5, connections: 10 },
@@ -42,6 +45,7 @@ const SETTINGS = quick
     scale: { watches: [100, 1_000, 10_000, 100_000], serials: [10_000, 100_000, 1_000_000], catalogueQueries: 70, verifications: 10_000 },
     mongo: { serials: 1_000, freshness: 500 },
     bounded: { watches: [1_000, 10_000, 100_000], searches: 120, priceChanges: 120 },
+    projectionScale: { watches: [1_000, 10_000, 100_000], priceChanges: 2_000, freshness: { watches: 10_000, changes: 300 } },
   };
 
 const log = (text: string) => process.stdout.write(`${text}\n`);
@@ -57,6 +61,14 @@ if (boundedOnly) {
   const bounded = await benchBoundedWork(SETTINGS.bounded, (figures) => log(JSON.stringify(figures)));
   log(boundedTable(bounded));
   log(JSON.stringify({ quick, machine, bounded }));
+  process.exit(0);
+}
+
+if (projectionScaleOnly) {
+  // The projections at scale alone: in process, embedded adapters, no Redis, no load generator.
+  const projectionScale = await benchProjectionScale(SETTINGS.projectionScale);
+  log(projectionScaleTable(projectionScale));
+  log(JSON.stringify({ quick, machine: { ...machine, load_average_at_end: loadavg() }, projection_scale: projectionScale }));
   process.exit(0);
 }
 
@@ -88,6 +100,8 @@ try {
     log(scaleTable(scale));
     const bounded = await benchBoundedWork(SETTINGS.bounded);
     log(boundedTable(bounded));
+    const projectionScale = await benchProjectionScale(SETTINGS.projectionScale);
+    log(projectionScaleTable(projectionScale));
     // The scale mode's own figures need a MongoDB server (npm run test:mongo's FerretDB, or a real one).
     const mongoUrl = process.env['MONGODB_URL'];
     const mongo = mongoUrl ? await benchMongo(SETTINGS.mongo, mongoUrl, redis.url) : undefined;
@@ -98,7 +112,7 @@ try {
     log(`\ndone in ${seconds} s\n`);
     log(JSON.stringify({
       quick, seconds, machine: { ...machine, load_average_at_end: loadAverage() },
-      read_api: readApi, refusal_flood: refusalFlood, mcp, projection, write_side: writeSide, freshness, scale, bounded, mongo, goals,
+      read_api: readApi, refusal_flood: refusalFlood, mcp, projection, write_side: writeSide, freshness, scale, bounded, projection_scale: projectionScale, mongo, goals,
     }));
   }
 } finally {

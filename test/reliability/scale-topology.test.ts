@@ -2,7 +2,8 @@
  * The scale topology as real processes (a MongoDB leg): two read APIs, two BullMQ projector workers and the admin
  * API, sharing a private redis-server, MongoDB (FerretDB in CI) and one SQLite event store in one DATA_DIR, each
  * started with the node command its npm script runs. Seeded (the serial numbers, the kill point, the request mix)
- * and time-bounded.
+ * and time-bounded. Issue 20 adds a rebuild under write load with both workers running, and a worker frozen
+ * (SIGSTOP) past its lease then resumed: each must end equal to a clean rebuild, the frozen one writing nothing.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,17 +11,15 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { MongoClient } from 'mongodb';
-import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import { between, seededRandom } from '../../shared/random/seeded-random.ts';
-import { rebuild } from '../../shared/projections/rebuild.ts';
-import { snapshot } from '../projector/support/history.ts';
 import { watchcat } from '../audit/support/watchcat-run.ts';
 import { tinyCatalogue } from '../services/support/tiny-catalogue.ts';
 import { send, type TestResponse } from '../support/http.ts';
 import { describeMongo } from '../support/mongodb-leg.ts';
 import { freePort, startTestRedis, type TestRedis } from '../support/redis-server.ts';
 import { startWatchcatProcess, type WatchcatProcess } from '../support/watchcat-process.ts';
+import { cleanRebuildView, readersView } from '../support/simulated-workers.ts';
 import { createMongoReadStore } from '../../shared/adapters/mongodb-read-store.ts';
 
 const KEY = 'topology-test-key-0123456789abcdef';
@@ -28,7 +27,7 @@ const SEED = Number(process.env['TOPOLOGY_SEED'] ?? 1_207);
 const SERIALS = 24;
 
 describeMongo('scale topology: 2 read APIs, 2 BullMQ projectors, admin API, Redis, MongoDB (real processes)', 'the multi-process topology', function (leg) {
-  this.timeout(90_000);
+  this.timeout(120_000);
   const random = seededRandom(SEED);
   let redis: TestRedis;
   let dataDir: string;
@@ -91,6 +90,35 @@ describeMongo('scale topology: 2 read APIs, 2 BullMQ projectors, admin API, Redi
     }
   }
 
+  /**
+   * Nothing lost and nothing applied twice: the read models served (every document of the live generations, each
+   * projection's position) equal a clean rebuild of the history.
+   */
+  async function expectCleanRebuild(what: string): Promise<void> {
+    const store = openSqliteEventStore(join(dataDir, 'events.sqlite3'));
+    const mongo = await createMongoReadStore(leg.url, env['MONGODB_DB']!);
+    try {
+      expect(await readersView(mongo), what).to.deep.equal(await cleanRebuildView(store));
+    } finally {
+      await mongo.close();
+      await store.close();
+    }
+  }
+
+  /** Price changes of the two watches through the admin API until `running()` says stop; the last position, how many. */
+  async function priceChanges(running: () => boolean): Promise<{ last: number; commands: number }> {
+    let last = 0;
+    let commands = 0;
+    while (running()) {
+      const reference = commands % 2 === 0 ? 'AUR-LU-001' : 'AUR-LU-002';
+      last = await adminCall('PUT', `/admin/watches/${reference}/price`, { price_eur: 15_000 + between(random, 0, 9_999) });
+      commands += 1;
+      // A steady back office, not a flood: FerretDB projects a few hundred events a second.
+      await sleep(25);
+    }
+    return { last, commands };
+  }
+
   before(async function () {
     redis = await startTestRedis();
     dataDir = mkdtempSync(join(tmpdir(), 'watchcat-topology-'));
@@ -151,17 +179,7 @@ describeMongo('scale topology: 2 read APIs, 2 BullMQ projectors, admin API, Redi
       const verified = (await get(apis[0]!.url, `/api/public/verify/${serial}`)).json<{ verification_status: string }>();
       expect(verified.verification_status, serial).to.equal('AUTHENTIC');
     }
-    // Nothing lost and nothing applied twice: the read models equal a clean rebuild of the history, document by document.
-    const store = openSqliteEventStore(join(dataDir, 'events.sqlite3'));
-    const mongo = await createMongoReadStore(leg.url, env['MONGODB_DB']!);
-    try {
-      const expected = createMemoryReadStore();
-      await rebuild({ eventStore: store, readStore: expected });
-      expect(await snapshot(mongo)).to.deep.equal(await snapshot(expected));
-    } finally {
-      await mongo.close();
-      await store.close();
-    }
+    await expectCleanRebuild('after a worker was killed');
     projectors[0] = startProjector();
     await projectors[0].waitForLine(/projector started/);
   });
@@ -207,6 +225,78 @@ describeMongo('scale topology: 2 read APIs, 2 BullMQ projectors, admin API, Redi
     } finally {
       await client.close();
     }
+  });
+
+  it('watchcat rebuild under write load with both workers running ends equal to a clean rebuild, no position going back', async function () {
+    // A rebuild catching up with a moving head on FerretDB, on a shared machine: minutes, not seconds.
+    this.timeout(300_000);
+    let writing = true;
+    const writes = priceChanges(() => writing);
+    const seen = apis.map(() => 0);
+    const wentBack: string[] = [];
+    let watching = true;
+    const watch = Promise.all(apis.map(async ({ url }, i) => {
+      while (watching) {
+        const now = await position(url);
+        if (now < seen[i]!) wentBack.push(`${url}: ${seen[i]} -> ${now}`);
+        seen[i] = Math.max(seen[i]!, now);
+        await sleep(20);
+      }
+    }));
+    let result: Awaited<ReturnType<typeof watchcat>>;
+    let rebuildMs: number;
+    let last: number;
+    let commands: number;
+    try {
+      await sleep(300);
+      const started = performance.now();
+      result = await watchcat(env, 'rebuild');
+      rebuildMs = performance.now() - started;
+      await sleep(300);
+    } finally {
+      // Whatever happens, the load ends with the test: the next ones must not run under it.
+      writing = false;
+      ({ last, commands } = await writes);
+    }
+    try {
+      await untilServed(Math.max(last, await head()), 60_000);
+    } finally {
+      watching = false;
+      await watch;
+    }
+    expect(result.code, result.notes.join('\n')).to.equal(0);
+    expect(commands, 'price changes made during the rebuild').to.be.greaterThan(3);
+    expect(wentBack, 'positions the APIs served going back').to.deep.equal([]);
+    await expectCleanRebuild('after a rebuild under write load');
+    console.log(`      ${commands} price changes during a rebuild of ${(rebuildMs / 1000).toFixed(1)} s; the read models equal a clean rebuild`);
+  });
+
+  it('a projector frozen (SIGSTOP) past its lease while the other works on, then resumed (SIGCONT), writes nothing', async function () {
+    const frozen = projectors[0]!;
+    let writing = true;
+    const writes = priceChanges(() => writing);
+    await sleep(between(random, 50, 400));
+    frozen.child.kill('SIGSTOP');
+    const store = await createMongoReadStore(leg.url, env['MONGODB_DB']!);
+    try {
+      // Past its lease (10 s) and BullMQ's lock (10 s): the other worker takes its projections over.
+      await sleep(12_000);
+      writing = false;
+      const { last } = await writes;
+      await untilServed(Math.max(last, await head()), 60_000);
+      const before = await readersView(store);
+      const logged = frozen.lines.length;
+      frozen.child.kill('SIGCONT');
+      // What it had under way when frozen now meets a newer lease; give it the time to try.
+      await sleep(3_000);
+      expect(await readersView(store), 'the read models after the frozen projector resumed').to.deep.equal(before);
+      console.log(`      resumed projector's log: ${frozen.lines.slice(logged).filter((line) => /lease|conflict/.test(line)).length} lines on leases or conflicts`);
+    } finally {
+      frozen.child.kill('SIGCONT');
+      writing = false;
+      await store.close();
+    }
+    await expectCleanRebuild('after a projector was frozen past its lease');
   });
 
   it('a restarted API serves at once from MongoDB, with no replay at start', async function () {

@@ -1,0 +1,221 @@
+/**
+ * The seeded, bounded, randomized test of the projection guarantees (issue 20, "How it is shown"): a history of
+ * catalogue, price, withdrawal and theft events (large-history.ts) appended in random chunks while two or three
+ * projector workers share one read store, and in random interleavings a worker is paused past its lease, a worker
+ * is killed mid-batch (and replaced), the store (and Redis, on the BullMQ variant) goes down and comes back, and
+ * rebuilds run in the middle.
+ *
+ * A reader looks after every step: no projection's position may go backwards, and no serial whose theft the
+ * serials projection had reached may be verified AUTHENTIC. Once the faults end, the workers alone (no restart)
+ * must bring every read model to what a clean rebuild of the history gives.
+ *
+ * Every choice is drawn from one seed; the same seed replays the same run of choices.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { EventStore, NewEvent } from '../../shared/ports/event-store.ts';
+import type { JobQueue } from '../../shared/ports/job-queue.ts';
+import type { ReadStore, StoredDoc } from '../../shared/ports/read-store.ts';
+import type { OperationEnv } from '../../shared/public-api/operations/public-operation.ts';
+import type { ValidRequest } from '../../shared/public-api/validation/request-validator.ts';
+import { verifyOperation } from '../../shared/public-api/operations/verify.operation.ts';
+import { rebuild } from '../../shared/projections/rebuild.ts';
+import { DEFAULT_LEASE_TTL_MS } from '../../shared/projections/lease.ts';
+import { PROJECTION_NAMES } from '../../shared/projections/index.ts';
+import { between, seededRandom } from '../../shared/random/seeded-random.ts';
+import { appendAll } from '../projector/support/history.ts';
+import { controlledReadStore, gate, isRead, type Gate } from './controlled-read-store.ts';
+import { largeHistory } from './large-history.ts';
+import { cleanRebuildView, fakeClock, positionsSeen, readersView, simulatedWorker, type SimulatedWorker } from './simulated-workers.ts';
+
+export interface FuzzSettings {
+  seed: number;
+  /** Events of the history appended over the run. */
+  events: number;
+  steps: number;
+  workers: number;
+  /** How long the workers get, once the faults end, to reach the head by themselves. */
+  settleMs: number;
+  /** A queue per worker (default: each its own in-process queue); BullMQ ones share one Redis. */
+  queue?: () => JobQueue;
+  /** What else an outage cuts off and brings back (Redis, on the BullMQ variant). */
+  outage?: { begin(): Promise<void>; end(): Promise<void> };
+}
+
+export interface FuzzReport {
+  /** Actions taken, by kind. */
+  actions: Record<string, number>;
+  /** What broke a guarantee during the run (empty when all held). */
+  violations: string[];
+  /** The read models after the run and what a clean rebuild gives (compare them). */
+  settled: Record<string, StoredDoc[]>;
+  rebuilt: Record<string, StoredDoc[]>;
+}
+
+interface SerialChange { position: number; stolen: boolean }
+
+const STEP_TURNS = 3;
+const STEP_LEASE_MS = 2_000;
+
+export async function runProjectionFuzz(eventStore: EventStore, shared: ReadStore, settings: FuzzSettings): Promise<FuzzReport> {
+  const random = seededRandom(settings.seed);
+  const history = largeHistory(settings.seed, settings.events);
+  const actions: Record<string, number> = {};
+  const count = (action: string) => { actions[action] = (actions[action] ?? 0) + 1; };
+  const violations: string[] = [];
+  const serials = new Map<string, SerialChange[]>();
+  const lastSeen = new Map<string, number>();
+  const reader = controlledReadStore(shared);
+  // Store calls answer at once in memory: a seeded share of them waits a little, so that workers, rebuilds and
+  // appends interleave call by call, as they do over a network.
+  // Drawn from a stream of their own: how many calls there are depends on timing, the actions must not.
+  const delays = seededRandom(settings.seed ^ 0x5bd1e995);
+  const jitter = (control: ReturnType<typeof controlledReadStore>) => control.intercept({
+    method: /.*/, run: async () => { if (delays() < 0.3) await sleep(between(delays, 0, 2)); },
+  });
+  // Lease time moves two seconds a step: a worker paused for more than five steps is paused past its lease.
+  const clock = fakeClock();
+  const newWorker = (): SimulatedWorker => {
+    const worker = simulatedWorker(eventStore, shared, {
+      batchSize: between(random, 1, 40), policy: { attempts: 5, backoffMs: 2 }, pollIntervalMs: 25, clock,
+      ...(settings.queue ? { queue: settings.queue() } : {}),
+    });
+    jitter(worker.control);
+    worker.projector.start();
+    return worker;
+  };
+  const workers = Array.from({ length: settings.workers }, newWorker);
+  const retired: SimulatedWorker[] = [];
+  const paused = new Map<SimulatedWorker, { gate: Gate; until: number }>();
+  let outageUntil = -1;
+  let rebuilding: Promise<unknown> | undefined;
+  const rebuilders: ReturnType<typeof controlledReadStore>[] = [];
+  let next = 0;
+  let head = 0;
+
+  const append = async (events: NewEvent[]) => {
+    for (const event of events) {
+      head = await appendAll(eventStore, [event]);
+      const serial = (event.data as { serial?: string }).serial;
+      if (event.type === 'SerialReportedStolen' || event.type === 'SerialRecovered') {
+        serials.get(serial!)!.push({ position: head, stolen: event.type === 'SerialReportedStolen' });
+      } else if (event.type === 'SerialRegistered') {
+        serials.set(serial!, [{ position: head, stolen: false }]);
+      }
+    }
+  };
+
+  const look = async (step: number) => {
+    let positions: Map<string, number>;
+    try {
+      positions = await positionsSeen(reader.store);
+    } catch {
+      return; // the store is down for readers too
+    }
+    for (const [name, position] of positions) {
+      const before = lastSeen.get(name) ?? 0;
+      const back = `${name} went back from position ${before} to ${position}`;
+      // Once per drop: the reader keeps what it saw before, so later looks would repeat it.
+      if (position < before && !violations.some((v) => v.endsWith(back))) violations.push(`step ${step}: ${back}`);
+      lastSeen.set(name, Math.max(before, position));
+    }
+    const reached = positions.get('serials') ?? 0;
+    const env = { readStore: reader.store } as OperationEnv;
+    for (const [serial, changes] of serials) {
+      const stolenAt = changes.filter((c) => c.position <= reached).at(-1);
+      // Stolen as of every position from the one reached to the head: AUTHENTIC cannot be a truthful answer.
+      if (!stolenAt?.stolen || changes.some((c) => c.position > reached && !c.stolen)) continue;
+      const answer = await verifyOperation.handle({ query: { lang: 'en' }, path: { serial } } as unknown as ValidRequest, env).catch(() => undefined);
+      const status = (answer?.body as { verification_status?: string } | undefined)?.verification_status;
+      if (status === 'AUTHENTIC') violations.push(`step ${step}: ${serial} verified AUTHENTIC though its theft at ${stolenAt.position} was projected (serials at ${reached})`);
+    }
+  };
+
+  const steer = async (step: number) => {
+    // The same draws every step, whatever happens: a run's choices stay those of its seed.
+    const [roll, size, index, length, batch] = [random(), between(random, 1, 12), random(), between(random, 2, 12), between(random, 5, 200)];
+    const worker = workers[Math.floor(index * workers.length)]!;
+    const action = roll < 0.45 ? 'append' : roll < 0.55 ? 'pause' : roll < 0.57 ? 'kill' : roll < 0.63 ? 'outage' : roll < 0.72 ? 'rebuild' : 'wait';
+    if (action === 'append' && next < history.length) {
+      await append(history.slice(next, next + size));
+      next += size;
+      count('append');
+    } else if (action === 'pause' && paused.size < workers.length - 1 && !paused.has(worker)) {
+      const stop = gate();
+      worker.control.intercept({ method: /.*/, times: 1, run: stop.pass });
+      paused.set(worker, { gate: stop, until: step + length });
+      count('pause');
+    } else if (action === 'kill') {
+      let seen = 0;
+      // Killed right after one of its next writes: between a bulk and its checkpoint, or mid-bulk.
+      worker.control.intercept({
+        method: /.*/, stage: 'after', when: (call) => !isRead(call),
+        run: () => {
+          if (seen++ !== size % 4) return;
+          worker.control.kill();
+          // Its job ends and its queue lets go, as a dead process's would (BullMQ: once its lock expires).
+          void worker.close();
+        },
+      });
+      paused.get(worker)?.gate.open();
+      paused.delete(worker);
+      retired.push(worker);
+      workers[workers.indexOf(worker)] = newWorker();
+      count('kill');
+    } else if (action === 'outage' && outageUntil < step) {
+      outageUntil = step + length + 2;
+      for (const control of [...workers.map((w) => w.control), ...rebuilders]) control.outage();
+      await settings.outage?.begin();
+      count('outage');
+    } else if (action === 'rebuild' && !rebuilding) {
+      const rebuilder = controlledReadStore(shared);
+      jitter(rebuilder);
+      // A reader may look at any moment, the steps of a switch included.
+      rebuilder.intercept({ method: /.*/, stage: 'after', when: (call) => !isRead(call), run: () => look(step) });
+      if (outageUntil >= step) rebuilder.outage();
+      rebuilders.push(rebuilder);
+      rebuilding = rebuild({ eventStore, readStore: rebuilder.store, batchSize: batch, clock })
+        .catch(() => undefined).finally(() => { rebuilding = undefined; });
+      count('rebuild');
+    }
+  };
+
+  for (let step = 0; step < settings.steps; step++) {
+    clock.advance(STEP_LEASE_MS);
+    await steer(step);
+    if (step === outageUntil) {
+      for (const control of [...workers.map((w) => w.control), ...rebuilders]) control.heal();
+      await settings.outage?.end();
+    }
+    for (const [worker, { gate: stopped, until }] of paused) {
+      if (until <= step) {
+        stopped.open();
+        paused.delete(worker);
+      }
+    }
+    for (let turn = 0; turn < STEP_TURNS; turn++) await sleep(between(random, 0, 2));
+    await look(step);
+  }
+
+  // The faults end; the rest of the history is appended and the workers must settle by themselves.
+  for (const control of [...workers.map((w) => w.control), ...rebuilders]) control.heal();
+  if (outageUntil >= settings.steps) await settings.outage?.end();
+  for (const { gate: stopped } of paused.values()) stopped.open();
+  await append(history.slice(next));
+  await rebuilding;
+  // Once, so that the leases of killed workers expire; the live workers' leases then last as long as they run.
+  clock.advance(2 * DEFAULT_LEASE_TTL_MS);
+  const deadline = performance.now() + settings.settleMs;
+  let positions = await positionsSeen(shared);
+  while (PROJECTION_NAMES.some((name) => (positions.get(name) ?? 0) < head) && performance.now() < deadline) {
+    await sleep(20);
+    positions = await positionsSeen(shared);
+  }
+  await look(settings.steps);
+  const lagging = PROJECTION_NAMES.filter((name) => (positions.get(name) ?? 0) < head);
+  if (lagging.length > 0) {
+    const counters = workers.map((worker) => JSON.stringify(worker.projector.counters())).join(' ');
+    violations.push(`after ${settings.settleMs} ms without faults, ${lagging.map((name) => `${name} at ${positions.get(name) ?? 0}`).join(', ')} of head ${head} (workers' counters: ${counters})`);
+  }
+  for (const worker of [...workers, ...retired]) await worker.close();
+  return { actions, violations, settled: await readersView(shared), rebuilt: await cleanRebuildView(eventStore) };
+}
