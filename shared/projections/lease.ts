@@ -154,7 +154,10 @@ async function fenceCheckpoint(
   for (;;) {
     if (stored && stored.token >= token) return null;
     const fenced: CheckpointState = stored ? { ...stored, token } : newCheckpoint(projection, generation, token);
-    if (await store.setControl(fenced, stored ? { token: stored.token } : { token: { $exists: false } }, stored === undefined)) return fenced;
+    // On the whole state read, not the token alone: the previous owner may still move its checkpoint under its own
+    // token until it sees the new one, and a fence written over that would take the checkpoint back.
+    const condition = stored ? { token: stored.token, position: stored.position, status: stored.status } : { token: { $exists: false } };
+    if (await store.setControl(fenced, condition, stored === undefined)) return fenced;
     stored = (await readControlDocs(store)).get(checkpointId(projection, generation)) as CheckpointState | undefined;
   }
 }
