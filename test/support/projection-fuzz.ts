@@ -85,6 +85,9 @@ export async function runProjectionFuzz(eventStore: EventStore, shared: ReadStor
   };
   const workers = Array.from({ length: settings.workers }, newWorker);
   const retired: SimulatedWorker[] = [];
+  // A worker marked to be killed lives on until its next write: an outage cuts it off and its end heals it too, as
+  // for any process (left down, it would hold its BullMQ job for ever, which no real outage does).
+  const everyProcess = () => [...workers, ...retired].map((w) => w.control).concat(rebuilders);
   const paused = new Map<SimulatedWorker, { gate: Gate; until: number }>();
   let outageUntil = -1;
   let rebuilding: Promise<unknown> | undefined;
@@ -151,9 +154,8 @@ export async function runProjectionFuzz(eventStore: EventStore, shared: ReadStor
         method: /.*/, stage: 'after', when: (call) => !isRead(call),
         run: () => {
           if (seen++ !== size % 4) return;
-          worker.control.kill();
           // Its job ends and its queue lets go, as a dead process's would (BullMQ: once its lock expires).
-          void worker.close();
+          void worker.kill();
         },
       });
       paused.get(worker)?.gate.open();
@@ -163,7 +165,7 @@ export async function runProjectionFuzz(eventStore: EventStore, shared: ReadStor
       count('kill');
     } else if (action === 'outage' && outageUntil < step) {
       outageUntil = step + length + 2;
-      for (const control of [...workers.map((w) => w.control), ...rebuilders]) control.outage();
+      for (const control of everyProcess()) control.outage();
       await settings.outage?.begin();
       count('outage');
     } else if (action === 'rebuild' && !rebuilding) {
@@ -183,7 +185,7 @@ export async function runProjectionFuzz(eventStore: EventStore, shared: ReadStor
     clock.advance(STEP_LEASE_MS);
     await steer(step);
     if (step === outageUntil) {
-      for (const control of [...workers.map((w) => w.control), ...rebuilders]) control.heal();
+      for (const control of everyProcess()) control.heal();
       await settings.outage?.end();
     }
     for (const [worker, { gate: stopped, until }] of paused) {
@@ -197,7 +199,7 @@ export async function runProjectionFuzz(eventStore: EventStore, shared: ReadStor
   }
 
   // The faults end; the rest of the history is appended and the workers must settle by themselves.
-  for (const control of [...workers.map((w) => w.control), ...rebuilders]) control.heal();
+  for (const control of everyProcess()) control.heal();
   if (outageUntil >= settings.steps) await settings.outage?.end();
   for (const { gate: stopped } of paused.values()) stopped.open();
   await append(history.slice(next));

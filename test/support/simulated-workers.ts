@@ -4,6 +4,7 @@
  * several projector processes share one MongoDB; two workers running one projection at once is what BullMQ does
  * after a lost lock. What every test compares the read models with is a clean rebuild of the same history.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import { pino } from 'pino';
 import { createInlineJobQueue } from '../../shared/adapters/inline-job-queue.ts';
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
@@ -26,6 +27,12 @@ export interface SimulatedWorker {
   queue: JobQueue;
   projector: Projector;
   close(): Promise<void>;
+  /**
+   * Ends it as a killed process ends: its store calls fail from now on and its queue connections are dropped after
+   * at most a second, whatever a graceful close would still wait for (BullMQ waits for the job the kill cut short,
+   * and its clients may be reconnecting after a Redis outage). Closing it afterwards returns the same promise.
+   */
+  kill(): Promise<void>;
 }
 
 export interface WorkerSettings {
@@ -62,6 +69,14 @@ export function simulatedWorker(eventStore: EventStore, shared: ReadStore, setti
         control.heal();
         await projector.stop().catch(() => undefined);
         await queue.close();
+      })();
+      return closed;
+    },
+    kill() {
+      control.kill();
+      closed ??= (async () => {
+        await projector.stop().catch(() => undefined);
+        await Promise.race([queue.close().catch(() => undefined), delay(1_000)]);
       })();
       return closed;
     },
