@@ -20,7 +20,7 @@ import type { EventStore } from '../shared/ports/event-store.ts';
 import type { JobQueue } from '../shared/ports/job-queue.ts';
 import { StaleGenerationError, WriteConflictError, type ReadStore } from '../shared/ports/read-store.ts';
 import { projectBatch, ProjectionEventError } from '../shared/projections/batch.ts';
-import { LeaseLostError, ProjectionLease, type LeaseClock } from '../shared/projections/lease.ts';
+import { DEFAULT_LEASE_TTL_MS, LeaseLostError, ProjectionLease, SYSTEM_CLOCK, type LeaseClock } from '../shared/projections/lease.ts';
 import { readProjectionStates } from '../shared/projections/projection-states.ts';
 import { ProgressBoard, type ProjectionStatus } from './progress-board.ts';
 import type { Projection } from '../shared/projections/projection.ts';
@@ -63,6 +63,8 @@ export interface ProjectorCounters {
   conflicts: number;
   /** Retries after an engine error. */
   retries: number;
+  /** Jobs that met engine errors for longer than a lease and handed their projection back to the queue. */
+  handedBack: number;
 }
 
 export interface Projector {
@@ -103,7 +105,9 @@ export function createProjector(options: ProjectorOptions): Projector {
   const running = new Map<string, Promise<void>>();
   /** The event each projection last failed on, and how many times in a row. */
   const poison = new Map<string, { position: number; failures: number }>();
-  const counters: ProjectorCounters = { parkedSkips: 0, leaseHeld: 0, leaseLost: 0, conflicts: 0, retries: 0 };
+  const counters: ProjectorCounters = { parkedSkips: 0, leaseHeld: 0, leaseLost: 0, conflicts: 0, retries: 0, handedBack: 0 };
+  const leaseTtlMs = options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
+  const clock = options.clock ?? SYSTEM_CLOCK;
   const stopped = new AbortController();
   let started = false;
   let unsubscribe: (() => void) | undefined;
@@ -188,13 +192,18 @@ export function createProjector(options: ProjectorOptions): Projector {
   /**
    * Runs a projection to the head, retrying what fails; a lease held elsewhere is waited for (it is released at
    * the end of its owner's run, or expires). `persistent`: engine errors are retried without limit (a job);
-   * otherwise (the catch-up at start) they are thrown after logging.
+   * otherwise (the catch-up at start) they are thrown after logging. A job that has met nothing but engine errors
+   * for longer than a lease hands its projection back to the queue: its own lease has lapsed by then, and a worker
+   * cut off from an engine that others reach (a partition) must not hold the projection's one queued job for ever;
+   * the next signal (the periodic one at the latest) runs it on any worker.
    */
   async function runProjection(projection: Projection, persistent: boolean): Promise<void> {
     let failures = 0;
+    let failingSince: number | undefined;
     while (!stopped.signal.aborted) {
       try {
         const outcome = await runOnce(projection);
+        failingSince = undefined;
         if (outcome !== 'held') return;
         counters.leaseHeld += 1;
         logger.debug({ projection: projection.name }, 'projection lease held by another worker; waiting');
@@ -209,6 +218,12 @@ export function createProjector(options: ProjectorOptions): Projector {
           logger.debug({ projection: projection.name, reason: error.message }, 'write conflict: batch read again');
         } else if (!persistent) throw error;
         else {
+          failingSince ??= clock.monotonic();
+          if (clock.monotonic() - failingSince > leaseTtlMs) {
+            counters.handedBack += 1;
+            logger.warn({ err: error, projection: projection.name, failures }, 'projection run failing for longer than a lease: handed back to the queue');
+            return;
+          }
           counters.retries += 1;
           logger.warn({ err: error, projection: projection.name, failures }, 'projection run failed; retrying');
         }
