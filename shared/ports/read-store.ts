@@ -75,12 +75,22 @@ export interface ControlDoc {
   [field: string]: unknown;
 }
 
-export interface ReadStore {
-  /** Live documents only (never tombstones), from the live generation of projected collections. */
+/** The reads of the read API: live documents only (never tombstones). */
+export interface ReadView {
   find<D extends StoredDoc>(collection: ReadCollection, filter: Filter, options?: FindOptions): Promise<D[]>;
   count(collection: ReadCollection, filter: Filter): Promise<number>;
   get<D extends StoredDoc>(collection: ReadCollection, id: string): Promise<D | null>;
   getMany<D extends StoredDoc>(collection: ReadCollection, ids: string[]): Promise<D[]>;
+}
+
+export interface ReadStore extends ReadView {
+  /**
+   * The live generation of every projected collection as the pointer says now, for all the reads of one request:
+   * an answer made of several reads never mixes generations, whatever switch happens meanwhile. Its reads reject
+   * with `SnapshotExpiredError` once its generations may have been dropped (see `SNAPSHOT_TTL_MS`): read again
+   * from a new snapshot. The store's own reads each take the snapshot of the moment.
+   */
+  snapshot(): Promise<ReadView>;
   /** Applies the writes in order as one bulk write, to the live generation. */
   write(collection: ProjectedCollection, ops: WriteOp[]): Promise<void>;
   /** A generation of a collection, live or not (a rebuild's next one); created on first write. */
@@ -118,6 +128,26 @@ export class StaleGenerationError extends Error {
     this.name = 'StaleGenerationError';
   }
 }
+
+/**
+ * A snapshot outlived what its generations are guaranteed: a switched-away generation is dropped
+ * `GENERATION_DROP_DELAY_MS` after the switch, so a snapshot's reads must end within `SNAPSHOT_TTL_MS` of the
+ * pointer read it was resolved from. The request is answered again from a new snapshot.
+ */
+export class SnapshotExpiredError extends Error {
+  constructor(readonly ageMs: number) {
+    super(`read snapshot expired after ${Math.round(ageMs)} ms: its generation may have been dropped`);
+    this.name = 'SnapshotExpiredError';
+  }
+}
+
+/** How long a snapshot's reads are guaranteed their generations, counted from the start of its pointer read. */
+export const SNAPSHOT_TTL_MS = 500;
+/**
+ * How long after a switch the replaced generation is kept: twice a snapshot's life, so a reader that read the
+ * pointer just before the switch has ended, or given up on, its reads well before the drop.
+ */
+export const GENERATION_DROP_DELAY_MS = 2 * SNAPSHOT_TTL_MS;
 
 /** `_id` of the control document that maps each projected collection to its live generation. */
 export const GENERATIONS_ID = 'generations';

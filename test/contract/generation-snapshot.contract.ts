@@ -1,0 +1,71 @@
+/**
+ * One generation per request, on every read store: a rebuild's switch that lands between the reads of one request
+ * (injected there by a wrapper of the store) leaves its answer wholly in the generation it started on.
+ */
+import { expect } from 'chai';
+import type { ReadStore, ReadView } from '../../shared/ports/read-store.ts';
+import { reserveGeneration, switchGenerations } from '../../shared/projections/generations.ts';
+import { WATCHES, loadFixtureCatalogue, watchDoc } from '../api/support/catalogue-fixture.ts';
+import { startTestApp } from '../api/support/test-app.ts';
+
+/**
+ * `store` whose reads run the switch once the first `find` of a request has read, and make every later read of
+ * that request wait for it: the first read sees the old generation, the others run after the switch.
+ */
+function switchAfterFirstFind(store: ReadStore, doSwitch: () => Promise<void>): ReadStore {
+  let switched: Promise<void> | undefined;
+  let started = false;
+  let release!: () => void;
+  const done = new Promise<void>((resolve) => { release = resolve; });
+  const after = async <T>(read: () => Promise<T>): Promise<T> => {
+    await done;
+    return read();
+  };
+  const hooked = (view: ReadView): ReadView => ({
+    find: async (collection, filter, options) => {
+      if (started) return after(() => view.find(collection, filter, options));
+      started = true;
+      const found = await view.find(collection, filter, options);
+      switched = doSwitch().then(release);
+      await switched;
+      return found as never;
+    },
+    count: (collection, filter) => after(() => view.count(collection, filter)),
+    get: (collection, id) => after(() => view.get(collection, id)),
+    getMany: (collection, ids) => after(() => view.getMany(collection, ids)),
+  });
+  return { ...store, ...hooked(store), snapshot: async () => hooked(await store.snapshot()) };
+}
+
+export function generationSnapshotContract(name: string, factory: () => Promise<ReadStore>): void {
+  describe(`${name}: one generation per request`, function () {
+    this.timeout(20_000);
+    let store: ReadStore;
+    beforeEach(async () => {
+      store = await factory();
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+
+    it('a switch between the page and the total of one catalogue request: both come from one generation', async () => {
+      await loadFixtureCatalogue(store);
+      // The next generation holds one watch of the fixture's five.
+      const next = await reserveGeneration(store);
+      await store.resetGeneration('watches', next);
+      await store.generation('watches', next).write([{ put: watchDoc(WATCHES[0]!, 'en') }]);
+      const app = await startTestApp({ readStore: switchAfterFirstFind(store, async () => { await switchGenerations(store, ['watches'], next); }) });
+      try {
+        const response = await fetch(`${app.url}/api/public/catalogue?lang=en`);
+        expect(response.status).to.equal(200);
+        const body = await response.json() as { watches: { reference: string }[]; total: number };
+        const references = body.watches.map((watch) => watch.reference).sort();
+        const old = WATCHES.map((watch) => watch.reference).sort();
+        expect([old, [WATCHES[0]!.reference]], 'the page is one generation\'s').to.deep.include(references);
+        expect(body.total, 'the total counts the page\'s generation').to.equal(references.length);
+      } finally {
+        await app.close();
+      }
+    });
+  });
+}
