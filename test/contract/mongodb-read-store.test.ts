@@ -4,6 +4,7 @@
  */
 import { expect } from 'chai';
 import { createMongoReadStore } from '../../shared/adapters/mongodb-read-store.ts';
+import { SNAPSHOT_TTL_MS, SnapshotExpiredError } from '../../shared/ports/read-store.ts';
 import { describeMongo } from '../support/mongodb-leg.ts';
 import { generationSnapshotContract } from './generation-snapshot.contract.ts';
 import { leaseContract } from './lease.contract.ts';
@@ -28,6 +29,25 @@ describeMongo('MongoDB read store', 'the ReadStore contract against MongoDB', (l
       expect(await second.get('watches', 'en:A')).to.deep.equal(doc);
     } finally {
       await second.close();
+    }
+  });
+
+  it('a snapshot is read until SNAPSHOT_TTL_MS after its pointer read, and refused after (its generation may be dropped)', async () => {
+    let now = 0;
+    const store = await createMongoReadStore(leg.url, leg.database('expiry'), { now: () => now });
+    try {
+      await store.write('watches', [{ put: { _id: 'a', position: 1 } }]);
+      const snapshot = await store.snapshot();
+      now = SNAPSHOT_TTL_MS;
+      expect((await snapshot.find('watches', {})).map((doc) => doc._id)).to.deep.equal(['a']);
+      expect(await snapshot.count('watches', {})).to.equal(1);
+      now = SNAPSHOT_TTL_MS + 1;
+      for (const read of [snapshot.find('watches', {}), snapshot.count('watches', {}), snapshot.get('watches', 'a'), snapshot.getMany('watches', ['a'])]) {
+        expect(await read.then(() => 'served', (error: unknown) => error)).to.be.instanceOf(SnapshotExpiredError);
+      }
+      expect(await store.get('watches', 'a'), 'the store\'s own reads take a new snapshot').to.deep.equal({ _id: 'a', position: 1 });
+    } finally {
+      await store.close();
     }
   });
 });
