@@ -8,7 +8,7 @@
  * new document.
  */
 import {
-  GENERATIONS_ID, StaleGenerationError, generationName, liveGenerationOf,
+  GENERATIONS_ID, StaleGenerationError, generationName, generationsAmong, liveGenerationOf,
   type ControlDoc, type FindOptions, type Filter, type GenerationStore, type ProjectedCollection, type ReadStore, type ReadView,
   type StoredDoc,
 } from '../ports/read-store.ts';
@@ -98,6 +98,7 @@ export function createMemoryReadStore(): ReadStore {
       notLive(collection, number);
       tables.delete(generationName(collection, number));
     },
+    storedGenerations: async (collection) => generationsAmong(collection, tables.keys()),
     readControl: async () => controlDocs(),
     setControl: async (doc, condition, insertIfAbsent) => {
       const stored = control.get(doc._id);

@@ -12,7 +12,7 @@ import {
 } from 'mongodb';
 import {
   GENERATION_DROP_DELAY_MS, GENERATIONS_ID, SNAPSHOT_TTL_MS, SnapshotExpiredError, StaleGenerationError, WriteConflictError,
-  generationName, liveGenerationOf,
+  generationName, generationsAmong, liveGenerationOf,
   type ControlDoc, type FindOptions, type Filter, type GenerationStore, type ProjectedCollection, type ReadStore, type ReadView,
   type StoredDoc, type Tombstone, type WriteOp,
 } from '../ports/read-store.ts';
@@ -127,6 +127,8 @@ export async function createMongoReadStore(url: string, dbName: string, options:
       await delay(GENERATION_DROP_DELAY_MS);
       await dropIfExists(physical(collection, number));
     },
+    storedGenerations: async (collection) =>
+      generationsAmong(collection, (await db.listCollections({}, { nameOnly: true }).toArray()).map(({ name }) => name)),
     readControl: () => control.find({}).toArray(),
     setControl: async (doc, condition, insertIfAbsent) => {
       assertSafeFilter(condition);

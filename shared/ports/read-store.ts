@@ -99,6 +99,8 @@ export interface ReadStore extends ReadView {
   resetGeneration(collection: ProjectedCollection, generation: number): Promise<void>;
   /** Drops a generation's documents. Refused for the live one. */
   dropGeneration(collection: ProjectedCollection, generation: number): Promise<void>;
+  /** The generations of a collection the store holds (live, being built, or left behind), in ascending order. */
+  storedGenerations(collection: ProjectedCollection): Promise<number[]>;
   /** Every control document, in one read (there are a few per projection). */
   readControl(): Promise<ControlDoc[]>;
   /**
@@ -162,3 +164,14 @@ export function liveGenerationOf(pointer: ControlDoc | undefined | null, collect
 
 /** Physical name of one generation of a collection. */
 export const generationName = (collection: ProjectedCollection, generation: number): string => `${collection}__g${generation}`;
+
+/** The generation a physical name holds of `collection` (see `generationName`), if it is one of its. */
+export function generationOfName(collection: ProjectedCollection, name: string): number | undefined {
+  const prefix = `${collection}__g`;
+  const number = name.slice(prefix.length);
+  return name.startsWith(prefix) && /^[0-9]+$/.test(number) ? Number(number) : undefined;
+}
+
+/** The generations among physical names, ascending. */
+export const generationsAmong = (collection: ProjectedCollection, names: Iterable<string>): number[] =>
+  [...names].flatMap((name) => generationOfName(collection, name) ?? []).sort((a, b) => a - b);

@@ -8,12 +8,14 @@ import { SNAPSHOT_TTL_MS, SnapshotExpiredError } from '../../shared/ports/read-s
 import { describeMongo } from '../support/mongodb-leg.ts';
 import { generationSnapshotContract } from './generation-snapshot.contract.ts';
 import { leaseContract } from './lease.contract.ts';
+import { orphanGenerationsContract } from './orphan-generations.contract.ts';
 import { readStoreContract } from './read-store.contract.ts';
 
 describeMongo('MongoDB read store', 'the ReadStore contract against MongoDB', (leg) => {
   readStoreContract('MongoDB', async () => createMongoReadStore(leg.url, leg.database('contract')));
   leaseContract('MongoDB', async () => createMongoReadStore(leg.url, leg.database('leases')));
   generationSnapshotContract('MongoDB', async () => createMongoReadStore(leg.url, leg.database('snapshot')));
+  orphanGenerationsContract('MongoDB', async () => createMongoReadStore(leg.url, leg.database('orphans')));
 
   it('opens again on a database whose indexes exist (every process start after the first) and reads what was written', async () => {
     const database = leg.database('reopen');
