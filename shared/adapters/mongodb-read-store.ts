@@ -51,24 +51,36 @@ export async function createMongoReadStore(url: string, dbName: string, options:
    * after it (a switch after it drops them that long after the switch), so reads that end within `SNAPSHOT_TTL_MS`
    * of it read them whole; a later read might meet a dropped (empty) collection, and is refused instead.
    */
-  let cached: { view: Promise<ReadView>; sentAt: number } | undefined;
-  const snapshot = (): Promise<ReadView> => {
+  let cached: { pointer: Promise<ControlDoc | null>; sentAt: number; snapshot?: Promise<ReadView>; live?: Promise<ReadView> } | undefined;
+  const sharedPointer = (): NonNullable<typeof cached> => {
     const sentAt = now();
     if (!cached || sentAt - cached.sentAt > POINTER_TTL_MS) {
-      const view = readPointer().then((pointer) => viewAt(pointer, sentAt));
-      cached = { view, sentAt };
-      view.catch(() => { if (cached?.view === view) cached = undefined; });
+      const pointer = readPointer();
+      cached = { pointer, sentAt };
+      pointer.catch(() => { if (cached?.pointer === pointer) cached = undefined; });
     }
-    return cached.view;
+    return cached;
   };
-  const viewAt = (pointer: ControlDoc | null, sentAt: number): ReadView => {
+  const snapshot = (): Promise<ReadView> => {
+    const entry = sharedPointer();
+    return (entry.snapshot ??= entry.pointer.then((pointer) => viewAt(pointer, entry.sentAt, true)));
+  };
+  /**
+   * The store's own reads (audits, tools): one read each, in the live generation of its moment, and never refused
+   * for its length (a whole collection read may outlast a snapshot's life; nothing of it is mixed with another).
+   */
+  const live = (): Promise<ReadView> => {
+    const entry = sharedPointer();
+    return (entry.live ??= entry.pointer.then((pointer) => viewAt(pointer, entry.sentAt, false)));
+  };
+  const viewAt = (pointer: ControlDoc | null, sentAt: number, expires: boolean): ReadView => {
     const readable = (name: ReadCollection): Collection<Stored> =>
       name === 'checkpoints' ? (control as unknown as Collection<Stored>) : physical(name, liveGenerationOf(pointer, name));
     /** What the read found, unless it ended too late to be sure its generation was still there. */
     const fresh = async <T>(read: Promise<T>): Promise<T> => {
       const found = await read;
       const age = now() - sentAt;
-      if (age > SNAPSHOT_TTL_MS) throw new SnapshotExpiredError(age);
+      if (expires && age > SNAPSHOT_TTL_MS) throw new SnapshotExpiredError(age);
       return found;
     };
     return {
@@ -107,10 +119,10 @@ export async function createMongoReadStore(url: string, dbName: string, options:
 
   return {
     find: async <D extends StoredDoc>(name: ReadCollection, filter: Filter, options?: FindOptions) =>
-      (await snapshot()).find<D>(name, filter, options),
-    count: async (name, filter) => (await snapshot()).count(name, filter),
-    get: async <D extends StoredDoc>(name: ReadCollection, id: string) => (await snapshot()).get<D>(name, id),
-    getMany: async <D extends StoredDoc>(name: ReadCollection, ids: string[]) => (await snapshot()).getMany<D>(name, ids),
+      (await live()).find<D>(name, filter, options),
+    count: async (name, filter) => (await live()).count(name, filter),
+    get: async <D extends StoredDoc>(name: ReadCollection, id: string) => (await live()).get<D>(name, id),
+    getMany: async <D extends StoredDoc>(name: ReadCollection, ids: string[]) => (await live()).getMany<D>(name, ids),
     snapshot,
     write: async (name, ops) => generation(name, liveGenerationOf(await readPointer(), name)).write(ops),
     generation,

@@ -88,7 +88,7 @@ export interface ReadStore extends ReadView {
    * The live generation of every projected collection as the pointer says now, for all the reads of one request:
    * an answer made of several reads never mixes generations, whatever switch happens meanwhile. Its reads reject
    * with `SnapshotExpiredError` once its generations may have been dropped (see `SNAPSHOT_TTL_MS`): read again
-   * from a new snapshot. The store's own reads each take the snapshot of the moment.
+   * from a new snapshot. The store's own reads each read the live generation of their moment, however long.
    */
   snapshot(): Promise<ReadView>;
   /** Applies the writes in order as one bulk write, to the live generation. */
