@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { SnapshotExpiredError, type ReadStore, type ReadView, type StoredDoc } from '../../shared/ports/read-store.ts';
 import { reserveGeneration, switchGenerations } from '../../shared/projections/generations.ts';
-import { WATCHES, loadFixtureCatalogue, watchDoc } from '../api/support/catalogue-fixture.ts';
+import { WATCHES, collectionDoc, loadFixtureCatalogue, memberDoc, watchDoc } from '../api/support/catalogue-fixture.ts';
 import { startTestApp } from '../api/support/test-app.ts';
 
 /**
@@ -66,6 +66,26 @@ export function generationSnapshotContract(name: string, factory: () => Promise<
         const old = WATCHES.map((watch) => watch.reference).sort();
         expect([old, [WATCHES[0]!.reference]], 'the page is one generation\'s').to.deep.include(references);
         expect(body.total, 'the total counts the page\'s generation').to.equal(references.length);
+      } finally {
+        await app.close();
+      }
+    });
+
+    it('a switch between the collections and their members\' figures of one request: all come from one generation', async () => {
+      await loadFixtureCatalogue(store);
+      // The next generation holds the Régate collection and its members only.
+      const next = await reserveGeneration(store);
+      await store.resetGeneration('collections', next);
+      const regate = WATCHES.filter((watch) => watch.collection === 'regate');
+      await store.generation('collections', next).write([collectionDoc('regate', 'en'), ...regate.map(memberDoc)].map((put) => ({ put })));
+      const app = await startTestApp({ readStore: switchAfterFirstFind(store, async () => { await switchGenerations(store, ['collections'], next); }) });
+      try {
+        const response = await fetch(`${app.url}/api/public/collections?lang=en`);
+        expect(response.status).to.equal(200);
+        const body = await response.json() as { collections: { code: string; product_count: number }[] };
+        const counts = body.collections.map(({ code, product_count }) => [code, product_count]);
+        const old = [['abysse', 0], ['heritage', 2], ['regate', 3]];
+        expect([old, [['regate', regate.length]]], 'the answer is one generation\'s').to.deep.include(counts);
       } finally {
         await app.close();
       }
