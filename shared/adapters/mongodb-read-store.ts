@@ -85,7 +85,7 @@ export async function createMongoReadStore(url: string, dbName: string, options:
     };
     return {
       find: <D extends StoredDoc>(name: ReadCollection, filter: Filter, options?: FindOptions) => fresh(find<D>(readable(name), filter, options)),
-      count: (name, filter) => {
+      count: async (name, filter) => {
         assertSafeFilter(filter);
         return fresh(readable(name).countDocuments({ ...filter, ...LIVE_ONLY } as MongoFilter<Stored>));
       },
