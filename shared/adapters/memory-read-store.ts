@@ -58,10 +58,11 @@ export function createMemoryReadStore(): ReadStore {
     },
   });
   /**
-   * The live tables as they are now, kept until the pointer changes: one per process and switch, so a request's
-   * snapshot costs nothing. A table dropped after a switch lives on for the snapshots that still hold it.
+   * The live tables as they are now, kept (as the very promise handed out) until the pointer changes: one per
+   * process and switch, so a request's snapshot allocates nothing. A table dropped after a switch lives on for the
+   * snapshots that still hold it.
    */
-  let snapshot: ReadView | undefined;
+  let snapshot: Promise<ReadView> | undefined;
   const pinnedTables = (): ((collection: ReadCollection) => DocTable | undefined) => {
     const pinned = new Map<ReadCollection, DocTable | undefined>();
     for (const collection of Object.keys(READ_INDEXES) as ReadCollection[]) pinned.set(collection, liveTable(collection));
@@ -89,7 +90,7 @@ export function createMemoryReadStore(): ReadStore {
     ...readView(liveTable),
     write: async (collection, ops) => tableOf(collection, liveOf(collection)).write(ops),
     generation,
-    snapshot: async () => (snapshot ??= readView(pinnedTables())),
+    snapshot: () => (snapshot ??= Promise.resolve(readView(pinnedTables()))),
     resetGeneration: async (collection, number) => {
       notLive(collection, number);
       tables.delete(generationName(collection, number));
