@@ -10,7 +10,8 @@ import type { Middleware } from 'koa';
 import { type AnswerCache, sendAnswer } from './cache/answer-cache.ts';
 import type { ResponseCache, Stamped } from './cache/response-cache.ts';
 import { renderAnswer, timedTemplate, type RenderedAnswer, type TimedAnswer } from './cache/rendered-answer.ts';
-import type { OperationEnv, PublicOperation } from '../shared/public-api/operations/public-operation.ts';
+import { answerInSnapshot, type StoreEnv } from '../shared/public-api/operations/answer-in-snapshot.ts';
+import type { PublicOperation } from '../shared/public-api/operations/public-operation.ts';
 import type { ReadModelClock } from '../shared/public-api/read-model-clock.ts';
 import { decodeBody, readBodyText } from '../shared/public-api/validation/request-body.ts';
 import { compileRequestValidator } from '../shared/public-api/validation/request-validator.ts';
@@ -25,7 +26,7 @@ export interface RouteOptions {
 }
 
 /** The operations' environment, with the clock that stamps their answers. */
-export type RouterEnv = OperationEnv & { clock: ReadModelClock };
+export type RouterEnv = StoreEnv & { clock: ReadModelClock };
 
 export interface CanonicalAnswer extends Stamped {
   answer: RenderedAnswer;
@@ -63,6 +64,7 @@ function operationHandler(operation: PublicOperation, env: RouterEnv, { cache, a
   const recorded = spec.method === 'GET' && (operation.cacheable || operation.timeField !== undefined);
   const limit = spec.verifyLimited ? verifyLimit : undefined;
   const view = env.clock.view(operation.reads);
+  const answerer = answerInSnapshot(env);
   return async (ctx) => {
     // Before anything is read: the data read can only be as new or newer.
     const stamp = view();
@@ -73,7 +75,7 @@ function operationHandler(operation: PublicOperation, env: RouterEnv, { cache, a
     let position = stamp.position;
     let kept: RenderedAnswer | TimedAnswer | undefined = answer;
     if (answer === undefined) {
-      const result = await operation.handle(request, env);
+      const result = await answerer(operation, request);
       answer = renderAnswer(result.status, result.body);
       // The store went behind what was served (a reset, a switch to a generation not caught up): the answer says
       // what it reflects and is not kept, so no cached answer is older than its stamp.

@@ -5,7 +5,8 @@
  */
 import type { Middleware } from 'koa';
 import type { Logger } from '../../shared/logging/logger.ts';
-import type { OperationEnv, PublicOperation } from '../../shared/public-api/operations/public-operation.ts';
+import type { StoreEnv } from '../../shared/public-api/operations/answer-in-snapshot.ts';
+import type { PublicOperation } from '../../shared/public-api/operations/public-operation.ts';
 import { baseUrl } from '../../shared/public-base-url.ts';
 import { buildLlmsFullTxt } from '../discovery/llms-full-txt.ts';
 import { OPENAPI_PATH } from '../discovery/docs-page.ts';
@@ -16,7 +17,7 @@ import { mcpTools, VERIFY_TOOL } from './mcp-tools.ts';
 
 export interface McpEndpointDeps {
   operations: readonly PublicOperation[];
-  env: OperationEnv;
+  env: StoreEnv;
   logger: Logger;
   verifyLimit?: Middleware;
 }

@@ -10,7 +10,7 @@ import {
   type Resource, type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../../shared/logging/logger.ts';
-import type { OperationEnv } from '../../shared/public-api/operations/public-operation.ts';
+import type { StoreEnv } from '../../shared/public-api/operations/answer-in-snapshot.ts';
 import type { McpTool } from './mcp-tools.ts';
 import { callTool } from './tool-call.ts';
 
@@ -27,7 +27,7 @@ export interface McpResource {
 export interface McpServerParts {
   tools: ReadonlyMap<string, McpTool>;
   resources: readonly McpResource[];
-  env: OperationEnv;
+  env: StoreEnv;
   logger: Logger;
   instructions: string;
 }

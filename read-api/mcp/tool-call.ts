@@ -4,7 +4,7 @@
  * a 422 or a 404 becomes an `isError` result carrying the very body the HTTP operation answers with.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { OperationEnv } from '../../shared/public-api/operations/public-operation.ts';
+import { answerInSnapshot, type StoreEnv } from '../../shared/public-api/operations/answer-in-snapshot.ts';
 import { cappedInput } from '../../shared/public-api/validation/capped-input.ts';
 import { isPlainObject } from '../../shared/public-api/validation/request-schema.ts';
 import type { RawRequest } from '../../shared/public-api/validation/request-validator.ts';
@@ -31,10 +31,10 @@ const result = (body: unknown, isError: boolean): CallToolResult => ({
   ...(isError ? { isError: true } : {}),
 });
 
-export async function callTool(tool: McpTool, args: unknown, env: OperationEnv): Promise<CallToolResult> {
+export async function callTool(tool: McpTool, args: unknown, env: StoreEnv): Promise<CallToolResult> {
   try {
     const request = tool.validate(asRequest(tool, isPlainObject(args) ? args : {}));
-    const answer = await tool.operation.handle(request, env);
+    const answer = await answerInSnapshot(env)(tool.operation, request);
     return result(answer.body, answer.status !== 200);
   } catch (error) {
     if (!(error instanceof RequestValidationError)) throw error;

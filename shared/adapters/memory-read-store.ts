@@ -8,12 +8,13 @@
  * new document.
  */
 import {
-  GENERATIONS_ID, StaleGenerationError, generationName, liveGenerationOf,
-  type ControlDoc, type FindOptions, type Filter, type GenerationStore, type ProjectedCollection, type ReadStore, type StoredDoc,
+  GENERATIONS_ID, StaleGenerationError, generationName, generationsAmong, liveGenerationOf,
+  type ControlDoc, type FindOptions, type Filter, type GenerationStore, type ProjectedCollection, type ReadStore, type ReadView,
+  type StoredDoc,
 } from '../ports/read-store.ts';
 import type { ReadCollection } from '../read-models/documents.ts';
 import { compileFilter } from '../query/compile-filter.ts';
-import { LOOKUP_FIELDS, multikeyFields } from '../read-models/indexes.ts';
+import { LOOKUP_FIELDS, READ_INDEXES, multikeyFields } from '../read-models/indexes.ts';
 import { DocTable } from './memory-read-store/doc-table.ts';
 import { deepFreeze } from './memory-read-store/deep-freeze.ts';
 
@@ -33,6 +34,40 @@ export function createMemoryReadStore(): ReadStore {
   const liveTable = (collection: ReadCollection): DocTable | undefined =>
     collection === 'checkpoints' ? undefined : tableOf(collection, liveOf(collection));
   const controlDocs = (): ControlDoc[] => [...control.values()];
+  /** The reads, from the tables `tableFor` names (none: the control documents). */
+  const readView = (tableFor: (collection: ReadCollection) => DocTable | undefined): ReadView => ({
+    find: async <D extends StoredDoc>(collection: ReadCollection, filter: Filter, options?: FindOptions) => {
+      const table = tableFor(collection);
+      if (table) return table.find(filter, options) as D[];
+      const matches = compileFilter(filter);
+      return controlDocs().filter((doc) => matches(doc)) as unknown as D[];
+    },
+    count: async (collection, filter) => {
+      const table = tableFor(collection);
+      if (table) return table.count(filter);
+      const matches = compileFilter(filter);
+      return controlDocs().filter((doc) => matches(doc)).length;
+    },
+    get: async <D extends StoredDoc>(collection: ReadCollection, id: string) => {
+      const table = tableFor(collection);
+      return (table ? table.get(id) : control.get(id) ?? null) as D | null;
+    },
+    getMany: async <D extends StoredDoc>(collection: ReadCollection, ids: string[]) => {
+      const table = tableFor(collection);
+      return ids.flatMap((id) => (table ? table.get(id) : control.get(id)) ?? []) as unknown as D[];
+    },
+  });
+  /**
+   * The live tables as they are now, kept (as the very promise handed out) until the pointer changes: one per
+   * process and switch, so a request's snapshot allocates nothing. A table dropped after a switch lives on for the
+   * snapshots that still hold it.
+   */
+  let snapshot: Promise<ReadView> | undefined;
+  const pinnedTables = (): ((collection: ReadCollection) => DocTable | undefined) => {
+    const pinned = new Map<ReadCollection, DocTable | undefined>();
+    for (const collection of Object.keys(READ_INDEXES) as ReadCollection[]) pinned.set(collection, liveTable(collection));
+    return (collection) => pinned.get(collection);
+  };
 
   const generation = (collection: ProjectedCollection, number: number): GenerationStore => ({
     collection,
@@ -52,28 +87,10 @@ export function createMemoryReadStore(): ReadStore {
   };
 
   return {
-    find: async <D extends StoredDoc>(collection: ReadCollection, filter: Filter, options?: FindOptions) => {
-      const table = liveTable(collection);
-      if (table) return table.find(filter, options) as D[];
-      const matches = compileFilter(filter);
-      return controlDocs().filter((doc) => matches(doc)) as unknown as D[];
-    },
-    count: async (collection, filter) => {
-      const table = liveTable(collection);
-      if (table) return table.count(filter);
-      const matches = compileFilter(filter);
-      return controlDocs().filter((doc) => matches(doc)).length;
-    },
-    get: async <D extends StoredDoc>(collection: ReadCollection, id: string) => {
-      const table = liveTable(collection);
-      return (table ? table.get(id) : control.get(id) ?? null) as D | null;
-    },
-    getMany: async <D extends StoredDoc>(collection: ReadCollection, ids: string[]) => {
-      const table = liveTable(collection);
-      return ids.flatMap((id) => (table ? table.get(id) : control.get(id)) ?? []) as unknown as D[];
-    },
+    ...readView(liveTable),
     write: async (collection, ops) => tableOf(collection, liveOf(collection)).write(ops),
     generation,
+    snapshot: () => (snapshot ??= Promise.resolve(readView(pinnedTables()))),
     resetGeneration: async (collection, number) => {
       notLive(collection, number);
       tables.delete(generationName(collection, number));
@@ -82,11 +99,13 @@ export function createMemoryReadStore(): ReadStore {
       notLive(collection, number);
       tables.delete(generationName(collection, number));
     },
+    storedGenerations: async (collection) => generationsAmong(collection, tables.keys()),
     readControl: async () => controlDocs(),
     setControl: async (doc, condition, insertIfAbsent) => {
       const stored = control.get(doc._id);
       if (stored ? !compileFilter(condition)(stored) : !insertIfAbsent) return false;
       control.set(doc._id, deepFreeze(structuredClone(doc)));
+      if (doc._id === GENERATIONS_ID) snapshot = undefined;
       return true;
     },
     removeControl: async (id) => {
@@ -94,6 +113,7 @@ export function createMemoryReadStore(): ReadStore {
     },
     ping: async () => {},
     close: async () => {
+      snapshot = undefined;
       tables.clear();
       control.clear();
     },

@@ -11,9 +11,10 @@ import {
   type Filter as MongoFilter, type Sort as MongoSort,
 } from 'mongodb';
 import {
-  GENERATIONS_ID, StaleGenerationError, WriteConflictError, generationName, liveGenerationOf,
-  type ControlDoc, type FindOptions, type Filter, type GenerationStore, type ProjectedCollection, type ReadStore, type StoredDoc,
-  type Tombstone, type WriteOp,
+  GENERATION_DROP_DELAY_MS, GENERATIONS_ID, SNAPSHOT_TTL_MS, SnapshotExpiredError, StaleGenerationError, WriteConflictError,
+  generationName, generationsAmong, liveGenerationOf,
+  type ControlDoc, type FindOptions, type Filter, type GenerationStore, type ProjectedCollection, type ReadStore, type ReadView,
+  type StoredDoc, type Tombstone, type WriteOp,
 } from '../ports/read-store.ts';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ReadCollection } from '../read-models/documents.ts';
@@ -22,15 +23,20 @@ import { assertSafeFilter } from '../query/filter-guard.ts';
 
 const DUPLICATE_KEY = 11000;
 const NAMESPACE_NOT_FOUND = 26;
-/** Readers reuse the pointer this long; a switched-away generation is dropped only well after. */
+/** Readers reuse the pointer this long (well within a snapshot's life, SNAPSHOT_TTL_MS). */
 const POINTER_TTL_MS = 50;
-const GENERATION_DROP_DELAY_MS = 20 * POINTER_TTL_MS;
 /** Added to every read: tombstones are for writers only. */
 const LIVE_ONLY = { _deleted: { $exists: false } };
 
 type Stored = StoredDoc | Tombstone;
 
-export async function createMongoReadStore(url: string, dbName: string): Promise<ReadStore> {
+export interface MongoReadStoreOptions {
+  /** Milliseconds, for snapshot ages (a test's fake clock); default `performance.now`. */
+  now?: () => number;
+}
+
+export async function createMongoReadStore(url: string, dbName: string, options: MongoReadStoreOptions = {}): Promise<ReadStore> {
+  const now = options.now ?? (() => performance.now());
   const client = new MongoClient(url, { serverSelectionTimeoutMS: 5_000, connectTimeoutMS: 5_000 });
   await client.connect();
   const db = client.db(dbName);
@@ -39,20 +45,55 @@ export async function createMongoReadStore(url: string, dbName: string): Promise
   const physical = (collection: ProjectedCollection, generation: number) => db.collection<Stored>(generationName(collection, generation));
 
   const readPointer = async (): Promise<ControlDoc | null> => control.findOne({ _id: GENERATIONS_ID });
-  let cached: { pointer: Promise<ControlDoc | null>; at: number } | undefined;
-  /** The pointer as readers see it: shared by the reads of up to `POINTER_TTL_MS`, one query in flight at most. */
-  const readersPointer = (): Promise<ControlDoc | null> => {
-    const now = performance.now();
-    if (!cached || now - cached.at > POINTER_TTL_MS) {
+  /**
+   * The snapshot readers share: resolved from one pointer read for up to `POINTER_TTL_MS`, one query in flight at
+   * most. `sentAt` is when that read was sent: the generations it names are kept at least `GENERATION_DROP_DELAY_MS`
+   * after it (a switch after it drops them that long after the switch), so reads that end within `SNAPSHOT_TTL_MS`
+   * of it read them whole; a later read might meet a dropped (empty) collection, and is refused instead.
+   */
+  let cached: { pointer: Promise<ControlDoc | null>; sentAt: number; snapshot?: Promise<ReadView>; live?: Promise<ReadView> } | undefined;
+  const sharedPointer = (): NonNullable<typeof cached> => {
+    const sentAt = now();
+    if (!cached || sentAt - cached.sentAt > POINTER_TTL_MS) {
       const pointer = readPointer();
-      cached = { pointer, at: now };
+      cached = { pointer, sentAt };
       pointer.catch(() => { if (cached?.pointer === pointer) cached = undefined; });
     }
-    return cached.pointer;
+    return cached;
   };
-  /** The collection readers read: the live generation, or `checkpoints` itself. */
-  const readable = async (name: ReadCollection): Promise<Collection<Stored>> =>
-    name === 'checkpoints' ? (control as unknown as Collection<Stored>) : physical(name, liveGenerationOf(await readersPointer(), name));
+  const snapshot = (): Promise<ReadView> => {
+    const entry = sharedPointer();
+    return (entry.snapshot ??= entry.pointer.then((pointer) => viewAt(pointer, entry.sentAt, true)));
+  };
+  /**
+   * The store's own reads (audits, tools): one read each, in the live generation of its moment, and never refused
+   * for its length (a whole collection read may outlast a snapshot's life; nothing of it is mixed with another).
+   */
+  const live = (): Promise<ReadView> => {
+    const entry = sharedPointer();
+    return (entry.live ??= entry.pointer.then((pointer) => viewAt(pointer, entry.sentAt, false)));
+  };
+  const viewAt = (pointer: ControlDoc | null, sentAt: number, expires: boolean): ReadView => {
+    const readable = (name: ReadCollection): Collection<Stored> =>
+      name === 'checkpoints' ? (control as unknown as Collection<Stored>) : physical(name, liveGenerationOf(pointer, name));
+    /** What the read found, unless it ended too late to be sure its generation was still there. */
+    const fresh = async <T>(read: Promise<T>): Promise<T> => {
+      const found = await read;
+      const age = now() - sentAt;
+      if (expires && age > SNAPSHOT_TTL_MS) throw new SnapshotExpiredError(age);
+      return found;
+    };
+    return {
+      find: <D extends StoredDoc>(name: ReadCollection, filter: Filter, options?: FindOptions) => fresh(find<D>(readable(name), filter, options)),
+      count: async (name, filter) => {
+        assertSafeFilter(filter);
+        return fresh(readable(name).countDocuments({ ...filter, ...LIVE_ONLY } as MongoFilter<Stored>));
+      },
+      get: <D extends StoredDoc>(name: ReadCollection, id: string) =>
+        fresh(readable(name).findOne({ _id: id, ...LIVE_ONLY }) as Promise<D | null>),
+      getMany: <D extends StoredDoc>(name: ReadCollection, ids: string[]) => fresh(getMany(readable(name), ids, LIVE_ONLY) as Promise<D[]>),
+    };
+  };
 
   const pointer = await readPointer();
   for (const name of Object.keys(READ_INDEXES) as ReadCollection[]) {
@@ -78,14 +119,11 @@ export async function createMongoReadStore(url: string, dbName: string): Promise
 
   return {
     find: async <D extends StoredDoc>(name: ReadCollection, filter: Filter, options?: FindOptions) =>
-      find<D>(await readable(name), filter, options),
-    count: async (name, filter) => {
-      assertSafeFilter(filter);
-      return (await readable(name)).countDocuments({ ...filter, ...LIVE_ONLY } as MongoFilter<Stored>);
-    },
-    get: async <D extends StoredDoc>(name: ReadCollection, id: string) =>
-      (await (await readable(name)).findOne({ _id: id, ...LIVE_ONLY })) as D | null,
-    getMany: async <D extends StoredDoc>(name: ReadCollection, ids: string[]) => getMany(await readable(name), ids, LIVE_ONLY) as Promise<D[]>,
+      (await live()).find<D>(name, filter, options),
+    count: async (name, filter) => (await live()).count(name, filter),
+    get: async <D extends StoredDoc>(name: ReadCollection, id: string) => (await live()).get<D>(name, id),
+    getMany: async <D extends StoredDoc>(name: ReadCollection, ids: string[]) => (await live()).getMany<D>(name, ids),
+    snapshot,
     write: async (name, ops) => generation(name, liveGenerationOf(await readPointer(), name)).write(ops),
     generation,
     resetGeneration: async (collection, number) => {
@@ -96,10 +134,13 @@ export async function createMongoReadStore(url: string, dbName: string): Promise
     },
     dropGeneration: async (collection, number) => {
       await notLive(collection, number);
-      // Readers that read the pointer just before a switch may still be on this generation.
+      // Readers that read the pointer just before a switch may still be on this generation: their snapshots
+      // expire (SNAPSHOT_TTL_MS) well before it goes.
       await delay(GENERATION_DROP_DELAY_MS);
       await dropIfExists(physical(collection, number));
     },
+    storedGenerations: async (collection) =>
+      generationsAmong(collection, (await db.listCollections({}, { nameOnly: true }).toArray()).map(({ name }) => name)),
     readControl: () => control.find({}).toArray(),
     setControl: async (doc, condition, insertIfAbsent) => {
       assertSafeFilter(condition);

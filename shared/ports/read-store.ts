@@ -75,12 +75,22 @@ export interface ControlDoc {
   [field: string]: unknown;
 }
 
-export interface ReadStore {
-  /** Live documents only (never tombstones), from the live generation of projected collections. */
+/** The reads of the read API: live documents only (never tombstones). */
+export interface ReadView {
   find<D extends StoredDoc>(collection: ReadCollection, filter: Filter, options?: FindOptions): Promise<D[]>;
   count(collection: ReadCollection, filter: Filter): Promise<number>;
   get<D extends StoredDoc>(collection: ReadCollection, id: string): Promise<D | null>;
   getMany<D extends StoredDoc>(collection: ReadCollection, ids: string[]): Promise<D[]>;
+}
+
+export interface ReadStore extends ReadView {
+  /**
+   * The live generation of every projected collection as the pointer says now, for all the reads of one request:
+   * an answer made of several reads never mixes generations, whatever switch happens meanwhile. Its reads reject
+   * with `SnapshotExpiredError` once its generations may have been dropped (see `SNAPSHOT_TTL_MS`): read again
+   * from a new snapshot. The store's own reads each read the live generation of their moment, however long.
+   */
+  snapshot(): Promise<ReadView>;
   /** Applies the writes in order as one bulk write, to the live generation. */
   write(collection: ProjectedCollection, ops: WriteOp[]): Promise<void>;
   /** A generation of a collection, live or not (a rebuild's next one); created on first write. */
@@ -89,6 +99,8 @@ export interface ReadStore {
   resetGeneration(collection: ProjectedCollection, generation: number): Promise<void>;
   /** Drops a generation's documents. Refused for the live one. */
   dropGeneration(collection: ProjectedCollection, generation: number): Promise<void>;
+  /** The generations of a collection the store holds (live, being built, or left behind), in ascending order. */
+  storedGenerations(collection: ProjectedCollection): Promise<number[]>;
   /** Every control document, in one read (there are a few per projection). */
   readControl(): Promise<ControlDoc[]>;
   /**
@@ -119,6 +131,26 @@ export class StaleGenerationError extends Error {
   }
 }
 
+/**
+ * A snapshot outlived what its generations are guaranteed: a switched-away generation is dropped
+ * `GENERATION_DROP_DELAY_MS` after the switch, so a snapshot's reads must end within `SNAPSHOT_TTL_MS` of the
+ * pointer read it was resolved from. The request is answered again from a new snapshot.
+ */
+export class SnapshotExpiredError extends Error {
+  constructor(readonly ageMs: number) {
+    super(`read snapshot expired after ${Math.round(ageMs)} ms: its generation may have been dropped`);
+    this.name = 'SnapshotExpiredError';
+  }
+}
+
+/** How long a snapshot's reads are guaranteed their generations, counted from the start of its pointer read. */
+export const SNAPSHOT_TTL_MS = 500;
+/**
+ * How long after a switch the replaced generation is kept: twice a snapshot's life, so a reader that read the
+ * pointer just before the switch has ended, or given up on, its reads well before the drop.
+ */
+export const GENERATION_DROP_DELAY_MS = 2 * SNAPSHOT_TTL_MS;
+
 /** `_id` of the control document that maps each projected collection to its live generation. */
 export const GENERATIONS_ID = 'generations';
 /** The generation of a collection nobody rebuilt yet. */
@@ -132,3 +164,14 @@ export function liveGenerationOf(pointer: ControlDoc | undefined | null, collect
 
 /** Physical name of one generation of a collection. */
 export const generationName = (collection: ProjectedCollection, generation: number): string => `${collection}__g${generation}`;
+
+/** The generation a physical name holds of `collection` (see `generationName`), if it is one of its. */
+export function generationOfName(collection: ProjectedCollection, name: string): number | undefined {
+  const prefix = `${collection}__g`;
+  const number = name.slice(prefix.length);
+  return name.startsWith(prefix) && /^[0-9]+$/.test(number) ? Number(number) : undefined;
+}
+
+/** The generations among physical names, ascending. */
+export const generationsAmong = (collection: ProjectedCollection, names: Iterable<string>): number[] =>
+  [...names].flatMap((name) => generationOfName(collection, name) ?? []).sort((a, b) => a - b);

@@ -1,8 +1,8 @@
 /**
  * The control documents of the `checkpoints` collection, each changed only by compare-and-set (one document, so
  * atomic on every engine):
- * - the generation pointer (`generations`): the live generation of each projected collection, and the highest
- *   generation a rebuild reserved;
+ * - the generation pointer (`generations`): the live generation of each projected collection, the highest
+ *   generation a rebuild reserved, and the reservations of the rebuilds at work;
  * - a lease per projection (`lease:NAME`): its owner, its fencing token (raised by every new owner) and expiry;
  * - a checkpoint per projection and generation (`checkpoint:NAME@G`): the position applied, the token of the
  *   owner that may move it, and whether the projection is parked on an event it cannot apply.
@@ -16,6 +16,8 @@ export interface GenerationsDoc extends ControlDoc {
   live: Record<string, number>;
   /** The highest generation reserved by a rebuild (live or being built). */
   reserved: number;
+  /** The generations running rebuilds build, each held until a wall-clock time (ms) its rebuild keeps renewing. */
+  reservations?: Record<string, number>;
 }
 
 export interface LeaseDoc extends ControlDoc {

@@ -2,9 +2,16 @@
  * The generation pointer: which generation of each projected collection readers read. A rebuild reserves the next
  * generation number (above every live or reserved one, so two rebuilds never build into one generation) and, once
  * that generation is at the head under the projections' leases, switches readers to it in one compare-and-set.
+ *
+ * A reservation holds while its rebuild renews it; a generation that is neither live nor held by a reservation
+ * (a rebuild crashed before its switch, or after it but before dropping the generation it replaced) is left
+ * behind, and the next rebuild drops it.
  */
 import { FIRST_GENERATION, GENERATIONS_ID, type ProjectedCollection, type ReadStore } from '../ports/read-store.ts';
 import { generationsOf, readControlDocs, type GenerationsDoc } from './control-docs.ts';
+
+/** How long a rebuild's reservation holds unless renewed; after that its generation counts as left behind. */
+export const RESERVATION_TTL_MS = 5 * 60_000;
 
 async function changePointer(store: ReadStore, change: (current: GenerationsDoc) => GenerationsDoc): Promise<GenerationsDoc> {
   for (;;) {
@@ -15,12 +22,36 @@ async function changePointer(store: ReadStore, change: (current: GenerationsDoc)
   }
 }
 
-/** A generation number no other rebuild has, above every live one. */
-export async function reserveGeneration(store: ReadStore): Promise<number> {
-  const next = await changePointer(store, (current) => ({
-    ...current, reserved: Math.max(current.reserved, ...Object.values(current.live)) + 1,
-  }));
+const withoutReservation = (reservations: Record<string, number> | undefined, generation: number): Record<string, number> =>
+  Object.fromEntries(Object.entries(reservations ?? {}).filter(([number]) => Number(number) !== generation));
+
+/** The reservation of `generation`, which another rebuild may have found lapsed and dropped its generation. */
+function heldReservation(current: GenerationsDoc, generation: number): void {
+  if (current.reservations?.[generation] === undefined) {
+    throw new Error(`the reservation of generation ${generation} lapsed: its generation was dropped as left behind`);
+  }
+}
+
+/** A generation number no other rebuild has, above every live one, reserved until `wallNow + RESERVATION_TTL_MS`. */
+export async function reserveGeneration(store: ReadStore, wallNow = Date.now()): Promise<number> {
+  const next = await changePointer(store, (current) => {
+    const reserved = Math.max(current.reserved, ...Object.values(current.live)) + 1;
+    return { ...current, reserved, reservations: { ...current.reservations, [reserved]: wallNow + RESERVATION_TTL_MS } };
+  });
   return next.reserved;
+}
+
+/** Keeps the reservation of a rebuild still at work; refused once it lapsed and was taken back. */
+export async function renewReservation(store: ReadStore, generation: number, wallNow: number): Promise<void> {
+  await changePointer(store, (current) => {
+    heldReservation(current, generation);
+    return { ...current, reservations: { ...current.reservations, [generation]: wallNow + RESERVATION_TTL_MS } };
+  });
+}
+
+/** Gives a reservation up (its rebuild failed and drops its generation itself). */
+export async function releaseReservation(store: ReadStore, generation: number): Promise<void> {
+  await changePointer(store, (current) => ({ ...current, reservations: withoutReservation(current.reservations, generation) }));
 }
 
 /** Makes `generation` live for every collection named, in one step; returns the generations they replace. */
@@ -30,6 +61,7 @@ export async function switchGenerations(
   const replaced = new Map<ProjectedCollection, number>();
   await changePointer(store, (current) => {
     replaced.clear();
+    heldReservation(current, generation);
     const live = { ...current.live };
     for (const collection of collections) {
       const previous = live[collection] ?? FIRST_GENERATION;
@@ -37,7 +69,30 @@ export async function switchGenerations(
       replaced.set(collection, previous);
       live[collection] = generation;
     }
-    return { ...current, live };
+    return { ...current, live, reservations: withoutReservation(current.reservations, generation) };
   });
   return replaced;
+}
+
+/**
+ * Drops every generation of `collections` that is neither live nor held by a reservation, taking back the
+ * reservations that lapsed first (their rebuild's next renewal or switch is refused). Only generations up to the
+ * highest reserved so far are looked at: one reserved meanwhile belongs to a rebuild that just started.
+ */
+export async function dropLeftBehind(
+  store: ReadStore, collections: readonly ProjectedCollection[], wallNow: number,
+): Promise<[ProjectedCollection, number][]> {
+  const pointer = await changePointer(store, (current) => ({
+    ...current,
+    reservations: Object.fromEntries(Object.entries(current.reservations ?? {}).filter(([, until]) => until >= wallNow)),
+  }));
+  const left: [ProjectedCollection, number][] = [];
+  for (const collection of collections) {
+    const live = pointer.live[collection] ?? FIRST_GENERATION;
+    for (const generation of await store.storedGenerations(collection)) {
+      if (generation !== live && generation <= pointer.reserved && pointer.reservations?.[generation] === undefined) left.push([collection, generation]);
+    }
+  }
+  await Promise.all(left.map(([collection, generation]) => store.dropGeneration(collection, generation)));
+  return left;
 }

@@ -4,6 +4,10 @@
  * refused from then on), brings the new generation up to the head, and switches readers to it in one step (the
  * generation pointer): the new generation is never behind the live one, so no reader's position goes back. The
  * replaced generations are dropped last. The history is read once for all the projections rebuilt.
+ *
+ * It first drops the generations earlier rebuilds left behind (crashed before their switch, or before dropping
+ * what they replaced): every one neither live nor reserved by a running rebuild, which renews its reservation as
+ * it goes (generations.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
@@ -11,8 +15,8 @@ import type { EventStore } from '../ports/event-store.ts';
 import type { GenerationStore, ReadStore } from '../ports/read-store.ts';
 import { projectBatch } from './batch.ts';
 import { checkpointId } from './control-docs.ts';
-import { reserveGeneration, switchGenerations } from './generations.ts';
-import { ProjectionLease, type LeaseClock } from './lease.ts';
+import { RESERVATION_TTL_MS, dropLeftBehind, releaseReservation, renewReservation, reserveGeneration, switchGenerations } from './generations.ts';
+import { ProjectionLease, SYSTEM_CLOCK, type LeaseClock } from './lease.ts';
 import type { Projection } from './projection.ts';
 import { PROJECTIONS } from './index.ts';
 
@@ -65,7 +69,15 @@ export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
   const { eventStore, readStore, onProgress } = options;
   const projections = options.projections ?? PROJECTIONS;
   const batchSize = options.batchSize ?? 5_000;
-  const generation = await reserveGeneration(readStore);
+  const clock = options.clock ?? SYSTEM_CLOCK;
+  const generation = await reserveGeneration(readStore, clock.wall());
+  let renewedAt = clock.wall();
+  /** Renews the reservation a few times per its lifetime, not per batch: it is a write to the pointer. */
+  const keepReservation = async (): Promise<void> => {
+    if (clock.wall() - renewedAt < RESERVATION_TTL_MS / 4) return;
+    renewedAt = clock.wall();
+    await renewReservation(readStore, generation, renewedAt);
+  };
   const built: Built[] = projections.map((projection) => ({ projection, target: readStore.generation(projection.collection, generation) }));
   const leases: ProjectionLease[] = [];
   const started = performance.now();
@@ -84,6 +96,7 @@ export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
         await beforeWrite();
         if (ops.length > 0) await target.write(ops, { handOver: true });
       }
+      await keepReservation();
       position = last.position;
       events += batch.length;
       head = Math.max(head, position);
@@ -95,6 +108,7 @@ export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
   }
 
   try {
+    await dropLeftBehind(readStore, PROJECTIONS.map(({ collection }) => collection), clock.wall());
     for (const { projection } of built) await readStore.resetGeneration(projection.collection, generation);
     await projectToHead(async () => {});
     // Fence the live workers, then close the gap they may have advanced meanwhile, under the leases.
@@ -125,6 +139,8 @@ export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
   } catch (error) {
     await releaseAll(leases);
     await Promise.allSettled(built.map(({ projection }) => readStore.dropGeneration(projection.collection, generation)));
+    // Left as it is if this fails: it lapses, and the next rebuild drops what remains.
+    await releaseReservation(readStore, generation).catch(() => undefined);
     throw error;
   }
 }

@@ -12,6 +12,7 @@ import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.t
 import { send, type TestResponse } from '../support/http.ts';
 import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';
 import { checkpoint, loadFixtureCatalogue, putAll } from './support/catalogue-fixture.ts';
+import { readsThrough } from '../support/reads-through.ts';
 
 /** Headers whose values legitimately differ between two answers to the same request. */
 const PER_REQUEST = new Set(['date', 'x-ratelimit-remaining', 'x-ratelimit-reset']);
@@ -28,7 +29,7 @@ function countingGets(store: ReadStore): { store: ReadStore; gets: () => number 
     gets += 1;
     return store.get(...args);
   };
-  return { store: counted, gets: () => gets };
+  return { store: readsThrough(counted), gets: () => gets };
 }
 
 describe('answer cache in the Koa chain', () => {

@@ -10,6 +10,7 @@ import type { ReadStore } from '../../shared/ports/read-store.ts';
 import { send, type TestResponse } from '../support/http.ts';
 import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';
 import { loadFixtureCatalogue } from './support/catalogue-fixture.ts';
+import { readsThrough } from '../support/reads-through.ts';
 
 const ORIGIN = { origin: 'https://shop.example' };
 
@@ -30,7 +31,7 @@ describe('CORS on error answers', function () {
   it('allows any origin on 413 (body too large), 405 (wrong method) and 500 (a read store that fails)', async function () {
     const store = createMemoryReadStore();
     await loadFixtureCatalogue(store);
-    const failing: ReadStore = { ...store, get: () => Promise.reject(new Error('read store down')) };
+    const failing: ReadStore = readsThrough({ ...store, get: () => Promise.reject(new Error('read store down')) });
     const api = await startReadApiUnderTest({ readStore: failing });
     open.push(api);
 

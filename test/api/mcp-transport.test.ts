@@ -11,6 +11,7 @@ import { send, type TestResponse } from '../support/http.ts';
 import { postMcp, toolCall } from '../support/mcp-client.ts';
 import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';
 import { contentDigest, publicKeyFromX, readSignatureInput, signatureBase, signatureBytes, verifyBase } from '../support/rfc9421-by-hand.ts';
+import { readsThrough } from '../support/reads-through.ts';
 
 const RATE_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
 
@@ -177,7 +178,7 @@ describe('MCP endpoint: JSON-RPC errors, limits and the Koa chain', function () 
     const store = createMemoryReadStore();
     await loadFixtureCatalogue(store);
     store.get = () => Promise.reject(new Error('connect ECONNREFUSED mongodb://admin:secret@db-7.internal'));
-    api = await startReadApiUnderTest({ readStore: store });
+    api = await startReadApiUnderTest({ readStore: readsThrough(store) });
     const answer = await postMcp(api.url, toolCall('get_watch', { reference: 'RG-100' }));
     expect(answer.status).to.equal(200);
     // The SDK writes an McpError's message as `MCP error CODE: message`.

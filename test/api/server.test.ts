@@ -9,6 +9,7 @@ import { loadFixtureCatalogue } from './support/catalogue-fixture.ts';
 import { TEST_BRAND } from './support/test-app.ts';
 import { closedWithin, trickle } from '../support/trickle.ts';
 import { testSigningKeys } from '../support/signing-keys.ts';
+import { readsThrough } from '../support/reads-through.ts';
 
 describe('the read API server (public port + operations port)', () => {
   const urlOf = (address: AddressInfo | string | null) => `http://127.0.0.1:${(address as AddressInfo).port}`;
@@ -38,6 +39,7 @@ describe('the read API server (public port + operations port)', () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
       return get(collection, id);
     }) as typeof store.get;
+    readsThrough(store);
     const inFlight = send(publicUrl, '/api/public/verify/AUR-0001');
     await inStore;
     await api.close();

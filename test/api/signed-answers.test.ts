@@ -11,6 +11,7 @@ import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-ap
 import { contentDigest, publicKeyFromX, readSignatureInput, signatureBase, signatureBytes, thumbprintByHand, verifyBase } from '../support/rfc9421-by-hand.ts';
 import { historyEntry, newSigningKeyPem, testSigningKeys } from '../support/signing-keys.ts';
 import { loadFixtureCatalogue } from './support/catalogue-fixture.ts';
+import { readsThrough } from '../support/reads-through.ts';
 
 const ASK = 'sig1=("@status" "content-digest");alg="ed25519"';
 const CONTRACT_COMPONENTS = ['"@status"', '"content-type"', '"content-digest"', '"@method";req', '"@path";req', '"@query";req', '"@authority";req'];
@@ -137,7 +138,7 @@ describe('signed answers', () => {
       reads += 1;
       return get(...args);
     }) as typeof store.get;
-    api = await startReadApiUnderTest({ readStore: store });
+    api = await startReadApiUnderTest({ readStore: readsThrough(store) });
     const path = '/api/public/catalogue/RG-200';
     const first = await send(api.url, path);
     const readsAfterFirst = reads;

@@ -4,11 +4,15 @@ import { Query } from 'mingo';
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import { sortDocs } from '../../shared/adapters/memory-read-store/sort-order.ts';
 import type { StoredDoc } from '../../shared/ports/read-store.ts';
+import { generationSnapshotContract } from './generation-snapshot.contract.ts';
 import { leaseContract } from './lease.contract.ts';
+import { orphanGenerationsContract } from './orphan-generations.contract.ts';
 import { readStoreContract } from './read-store.contract.ts';
 
 readStoreContract('in memory (mingo)', async () => createMemoryReadStore());
 leaseContract('in memory (mingo)', async () => createMemoryReadStore());
+generationSnapshotContract('in memory (mingo)', async () => createMemoryReadStore());
+orphanGenerationsContract('in memory (mingo)', async () => createMemoryReadStore());
 
 const scalar = fc.oneof(fc.constantFrom('en', 'fr', 'Abc', 'a.b', ''), fc.integer({ min: -3, max: 3 }), fc.boolean(), fc.constant(null));
 

@@ -43,6 +43,8 @@ export function spyOnFilters(inner: ReadStore): FilterSpy {
       record(filter);
       return inner.count(collection, filter);
     },
+    // A request's reads come through the spy too (each reads the live generation of its moment).
+    snapshot: async () => store,
   };
   return { store, operators, fields };
 }

@@ -3,7 +3,7 @@
  * records (shared/projections/collections.projection.ts) through the `{member_of, price_cents}` index: a count and
  * the two ends of the index range, however many watches the collection holds.
  */
-import type { ReadStore } from '../../ports/read-store.ts';
+import type { ReadView } from '../../ports/read-store.ts';
 import type { CollectionMemberDoc } from '../../read-models/documents.ts';
 
 export interface CollectionFigures {
@@ -11,7 +11,7 @@ export interface CollectionFigures {
   price_range_cents: { min: number; max: number } | null;
 }
 
-export async function collectionFigures(readStore: ReadStore, code: string): Promise<CollectionFigures> {
+export async function collectionFigures(readStore: ReadView, code: string): Promise<CollectionFigures> {
   const members = { member_of: code };
   const [count, [cheapest], [dearest]] = await Promise.all([
     readStore.count('collections', members),

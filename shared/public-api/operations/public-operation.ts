@@ -3,7 +3,7 @@
  * an answer. Handlers know nothing of Koa: the router (routes.ts) validates, caches, serializes and sets headers.
  */
 import type { Config } from '../../config/config.ts';
-import type { ReadStore } from '../../ports/read-store.ts';
+import type { ReadView } from '../../ports/read-store.ts';
 import type { ReadCollection } from '../../read-models/documents.ts';
 import type { ReadModelPosition } from '../read-model-clock.ts';
 import type { ValidRequest } from '../validation/request-validator.ts';
@@ -23,7 +23,8 @@ export interface PublicBrand {
 }
 
 export interface OperationEnv {
-  readStore: ReadStore;
+  /** The reads of this request, all in one generation (answer-in-snapshot.ts). */
+  readStore: ReadView;
   clock: ReadModelPosition;
   config: Config;
   health: HealthProbe;

@@ -81,7 +81,7 @@ function gramsOf(text: string): string[] {
   return [...new Set([...text].map((_char, at, chars) => chars.slice(at, at + 3).join('')))];
 }
 
-function collectionDoc(code: string, lang: Language): CollectionDoc {
+export function collectionDoc(code: string, lang: Language): CollectionDoc {
   const collection = COLLECTIONS[code]!;
   return {
     _id: `${lang}:${code}`, lang, code, name: collection.name[lang],
@@ -92,7 +92,7 @@ function collectionDoc(code: string, lang: Language): CollectionDoc {
 }
 
 /** The collections projection's record of each watch: which collection counts it, at which price. */
-function memberDoc(watch: WatchSeed): CollectionMemberDoc {
+export function memberDoc(watch: WatchSeed): CollectionMemberDoc {
   return { _id: `member:${watch.reference}`, reference: watch.reference, member_of: watch.collection, price_cents: watch.price_cents, position: 10 };
 }
 

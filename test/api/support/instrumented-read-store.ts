@@ -26,6 +26,8 @@ export function instrumentReadStore(inner: ReadStore): InstrumentedReadStore {
     count: (collection, filter) => query(() => inner.count(collection, filter)),
     get: <D extends StoredDoc>(collection: ReadCollection, id: string) => query(() => inner.get<D>(collection, id)),
     getMany: <D extends StoredDoc>(collection: ReadCollection, ids: string[]) => query(() => inner.getMany<D>(collection, ids)),
+    // A request's reads are counted too (each reads the live generation of its moment).
+    snapshot: async () => store,
   };
   return store;
 }

@@ -36,7 +36,7 @@ async function projected(events: readonly DomainEvent[], batchSize?: number): Pr
 
 /** The collections operation's answer in `lang`, by code. */
 async function listed(store: ReadStore, lang: 'en' | 'fr'): Promise<Map<string, Listed>> {
-  const answer = await collectionsOperation.handle({ query: { lang }, path: {} } as never, { readStore: store } as OperationEnv);
+  const answer = await collectionsOperation.handle({ query: { lang }, path: {} } as never, { readStore: store } as Partial<OperationEnv> as OperationEnv);
   const { collections } = answer.body as { collections: Listed[] };
   return new Map(collections.map((collection) => [collection.code, collection]));
 }

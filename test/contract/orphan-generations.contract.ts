@@ -1,0 +1,74 @@
+/**
+ * Generations left behind are dropped by the next rebuild, on every read store: one a rebuild that crashed before
+ * its switch was building, and one a rebuild switched away from but crashed before dropping. A generation that a
+ * running rebuild reserved is kept, and so is the live one.
+ */
+import { expect } from 'chai';
+import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
+import type { EventStore } from '../../shared/ports/event-store.ts';
+import type { ReadStore } from '../../shared/ports/read-store.ts';
+import { RESERVATION_TTL_MS, dropLeftBehind, renewReservation, reserveGeneration, switchGenerations } from '../../shared/projections/generations.ts';
+import type { LeaseClock } from '../../shared/projections/lease.ts';
+import { rebuild } from '../../shared/projections/rebuild.ts';
+import { watchesProjection } from '../../shared/projections/watches.projection.ts';
+import { appendAll, catalogueHistory } from '../projector/support/history.ts';
+
+export function orphanGenerationsContract(name: string, factory: () => Promise<ReadStore>): void {
+  describe(`${name}: generations left behind`, function () {
+    this.timeout(30_000);
+    let store: ReadStore;
+    let eventStore: EventStore;
+    beforeEach(async () => {
+      store = await factory();
+      eventStore = openSqliteEventStore(':memory:');
+    });
+    afterEach(async () => {
+      await store.close();
+      eventStore.close();
+    });
+
+    it('the next rebuild drops what crashed rebuilds left, and keeps the live generation and a running rebuild\'s', async () => {
+      await appendAll(eventStore, catalogueHistory(3));
+      let wall = 0;
+      const clock: LeaseClock = { monotonic: () => wall, wall: () => wall };
+      const building = async (generation: number) => {
+        await store.resetGeneration('watches', generation);
+        await store.generation('watches', generation).write([{ put: { _id: `built-in-${generation}`, position: 1 } }]);
+      };
+      await store.write('watches', [{ put: { _id: 'live-1', position: 1 } }]);
+      // Generation 2 went live, and the rebuild crashed before dropping generation 1.
+      const switched = await reserveGeneration(store, wall);
+      await building(switched);
+      await switchGenerations(store, ['watches'], switched);
+      // Generation 3: a rebuild crashed before its switch.
+      const crashed = await reserveGeneration(store, wall);
+      await building(crashed);
+      // Generation 4: a rebuild still running, its reservation just taken.
+      wall = RESERVATION_TTL_MS;
+      const running = await reserveGeneration(store, wall);
+      await building(running);
+      expect(await store.storedGenerations('watches')).to.deep.equal([1, switched, crashed, running]);
+
+      wall = RESERVATION_TTL_MS + 1;
+      const result = await rebuild({ eventStore, readStore: store, projections: [watchesProjection], clock });
+      expect(await store.storedGenerations('watches')).to.deep.equal([running, result.generation]);
+      expect(await store.generation('watches', running).getStored([`built-in-${running}`]), 'the running rebuild\'s work').to.have.length(1);
+    });
+
+    it('a rebuild whose reservation lapsed and was taken back can neither renew it nor switch readers to its generation', async () => {
+      await store.write('watches', [{ put: { _id: 'live-1', position: 1 } }]);
+      const stalled = await reserveGeneration(store, 0);
+      await store.resetGeneration('watches', stalled);
+      await store.generation('watches', stalled).write([{ put: { _id: 'built', position: 1 } }]);
+      const renewed = await reserveGeneration(store, 0);
+      await renewReservation(store, renewed, RESERVATION_TTL_MS);
+      const dropped = await dropLeftBehind(store, ['watches'], RESERVATION_TTL_MS + 1);
+      expect(dropped).to.deep.equal([['watches', stalled]]);
+      const refusals = await Promise.all([
+        renewReservation(store, stalled, RESERVATION_TTL_MS + 1), switchGenerations(store, ['watches'], stalled),
+      ].map((step) => step.then(() => 'done', (error: unknown) => (error as Error).message)));
+      expect(refusals.every((message) => /lapsed/.test(message)), refusals.join('; ')).to.equal(true);
+      expect(await store.get('watches', 'live-1'), 'readers stay on the live generation').to.deep.include({ _id: 'live-1' });
+    });
+  });
+}
