@@ -122,7 +122,10 @@ export async function runProjectionFuzz(eventStore: EventStore, shared: ReadStor
       lastSeen.set(name, Math.max(before, position));
     }
     const reached = positions.get('serials') ?? 0;
-    const env = { readStore: reader.store } as OperationEnv;
+    // One generation per answer, as the read API reads (answer-in-snapshot.ts); the store may be down for readers.
+    const view = await reader.store.snapshot().catch(() => undefined);
+    if (!view) return;
+    const env = { readStore: view } as unknown as OperationEnv;
     for (const [serial, changes] of serials) {
       const stolenAt = changes.filter((c) => c.position <= reached).at(-1);
       // Stolen as of every position from the one reached to the head: AUTHENTIC cannot be a truthful answer.
