@@ -149,8 +149,8 @@ describe('signing what is actually sent', () => {
     expect(isSigned(response)).to.equal(false);
   });
 
-  it('covers only plain names of the answer\'s fields and the request components it signs: not a field with parameters, a field taken from the request, another derived component, a token or a number', async () => {
-    const refused = 'sig2=("x-extra";sf "x-extra";req "@target-uri";req "@method" "@path";req tok 1);nonce=7;tag="t"';
+  it('covers only plain names of the answer\'s fields and the request components it signs: not a field with parameters, a field taken from the request, another derived component, a token (even one spelling a field the answer has) or a number', async () => {
+    const refused = 'sig2=("x-extra";sf "x-extra";req "@target-uri";req "@method" "@path";req x-extra 1);nonce=7;tag="t"';
     const { response } = await served.ask('/object', refused);
     const input = verifiedByHand(served, keys, response, 'GET', '/object');
     expect(input.label).to.equal('sig2');
