@@ -50,12 +50,17 @@ function redisStandIn() {
 interface Logged {
   level: string;
   message: string;
+  /** The error logged with it, if any. */
+  err?: unknown;
 }
 
 /** A logger that keeps what it is told (message last, as pino takes it). */
 function recordingLogger(): { logger: Logger; logged: Logged[] } {
   const logged: Logged[] = [];
-  const at = (level: string) => (...args: unknown[]) => { logged.push({ level, message: String(args.at(-1)) }); };
+  const at = (level: string) => (...args: unknown[]) => {
+    const fields = args.length > 1 ? (args[0] as { err?: unknown }) : {};
+    logged.push({ level, message: String(args.at(-1)), ...('err' in fields ? { err: fields.err } : {}) });
+  };
   const logger = { warn: at('warn'), info: at('info'), debug: at('debug'), error: at('error'), trace: at('trace'), fatal: at('fatal') };
   return { logger: logger as unknown as Logger, logged };
 }
@@ -129,6 +134,7 @@ describe('rate limits shared through Redis (an in-process stand-in for its comma
     const warnings = logged.filter((entry) => entry.level === 'warn');
     expect(warnings, 'one warning for the whole outage').to.have.length(1);
     expect(warnings[0]!.message).to.match(/Redis/);
+    expect((warnings[0]!.err as Error).message, 'the warning carries what failed').to.equal('no answer from Redis');
 
     redis.state.down = false;
     expect(await served.status('/api/public/status')).to.equal(200);
@@ -139,6 +145,20 @@ describe('rate limits shared through Redis (an in-process stand-in for its comma
     expect(await served.status('/api/public/status')).to.equal(200);
     expect(logged.filter((entry) => entry.level === 'info'), 'no second notice while Redis keeps answering').to.have.length(1);
     expect(redis.keys, 'Redis decided the first and the last two requests').to.have.length(3);
+  });
+
+  it('is degraded from the start while the connection is not ready, and warns once naming the connection\'s state', async () => {
+    const redis = redisStandIn();
+    (redis.client as { status: string }).status = 'reconnecting';
+    const { logger, logged } = recordingLogger();
+    const limits = createRateLimits({ config: testConfig(), redis: redis.client, logger });
+    served = await serve(limits);
+    expect(limits.mode()).to.equal('degraded');
+    for (const _ of [1, 2]) expect(await served.status('/api/public/status')).to.equal(200);
+    expect(redis.keys, 'Redis is not asked while not ready').to.deep.equal([]);
+    const warnings = logged.filter((entry) => entry.level === 'warn');
+    expect(warnings).to.have.length(1);
+    expect((warnings[0]!.err as Error).message).to.equal('redis connection is reconnecting');
   });
 
   it('sends an error of the route behind a limit Redis decided up as it is: one run of the route, a 500, Redis still healthy', async () => {
