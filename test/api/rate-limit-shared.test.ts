@@ -115,6 +115,20 @@ describe('rate limits shared through Redis (an in-process stand-in for its comma
     ]);
   });
 
+  it('reports each refusal once, under the limit that made it: general, verify, verify_global (the metrics\' label)', async () => {
+    const rejected: string[] = [];
+    const config = testConfig({ RATE_LIMIT_PER_MINUTE: '4', VERIFY_RATE_LIMIT_PER_MINUTE: '2', VERIFY_GLOBAL_RATE_LIMIT_PER_MINUTE: '1' });
+    const { logger } = recordingLogger();
+    served = await serve(createRateLimits({ config, redis: redisStandIn().client, logger, metrics: { rejected: (limit) => rejected.push(limit) } }));
+    const codes = [];
+    for (const _ of [1, 2, 3]) codes.push(await served.status('/api/public/verify/WC-1'));
+    codes.push(await served.status('/api/public/status'), await served.status('/api/public/status'));
+    // The global budget of 1 refuses the second verification, the client's own limit of 2 the third; the general
+    // limit of 4 has counted all four requests before, and refuses the fifth.
+    expect(codes).to.deep.equal([200, 429, 429, 200, 429]);
+    expect(rejected).to.deep.equal(['verify_global', 'verify', 'general']);
+  });
+
   it('degrades once when Redis fails (one warning), and is back to shared limits when Redis decides again (one notice)', async () => {
     fakeClock();
     const redis = redisStandIn();
