@@ -24,7 +24,8 @@ export default {
     ],
     // The shared limits through a real Redis wait for timeouts of 100 ms and retries after a second: under the
     // mutation tester's load they would fail on timing alone. The degraded mode is held by
-    // test/api/rate-limit-clock.test.ts on a fake clock instead.
+    // test/api/rate-limit-clock.test.ts on a fake clock instead, the namespaces and the way back to shared limits by
+    // test/api/rate-limit-shared.test.ts against an in-process stand-in for the Redis driver's command.
     ignore: ['test/api/rate-limit-redis.test.ts'],
   },
   mutate: [

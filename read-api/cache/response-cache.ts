@@ -32,10 +32,8 @@ export class ResponseCache<V extends Stamped> {
   set(key: string, value: V): void {
     this.#entries.delete(key);
     this.#entries.set(key, value);
-    if (this.#entries.size > this.maxEntries) {
-      const oldest = this.#entries.keys().next();
-      if (!oldest.done) this.#entries.delete(oldest.value);
-    }
+    // Over the bound, the map holds at least one key: its first is the least recently used.
+    if (this.#entries.size > this.maxEntries) this.#entries.delete(this.#entries.keys().next().value as string);
   }
 
   get size(): number {

@@ -103,9 +103,10 @@ function signatureRequest(header: string): SignatureRequest | undefined {
   }
   const components = items.flatMap(([name, itemParams]): Component[] => {
     const req = itemParams.has('req');
-    // Only what a saved answer can prove: its own fields and status, and the request components it echoes.
+    // Only what a saved answer can prove: its own fields and status, and the request components it echoes. A derived
+    // component of the answer other than `@status` needs no check here: no field is named `@...`, so `present` drops it.
     if (typeof name !== 'string' || [...itemParams.keys()].some((param) => param !== 'req')) return [];
-    if (req ? !isRequestComponent(name) : name.startsWith('@') && name !== '@status') return [];
+    if (req && !isRequestComponent(name)) return [];
     return [{ name, req }];
   });
   return { label, components, params };

@@ -13,6 +13,7 @@ import { send, type TestResponse } from '../support/http.ts';
 import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';
 import { checkpoint, loadFixtureCatalogue, putAll } from './support/catalogue-fixture.ts';
 import { readsThrough } from '../support/reads-through.ts';
+import { instrumentReadStore } from './support/instrumented-read-store.ts';
 
 /** Headers whose values legitimately differ between two answers to the same request. */
 const PER_REQUEST = new Set(['date', 'x-ratelimit-remaining', 'x-ratelimit-reset']);
@@ -67,6 +68,21 @@ describe('answer cache in the Koa chain', () => {
         expect(comparable(again.headers), path).to.deep.equal(comparable(first.headers));
         expect(Number(again.headers['x-ratelimit-remaining']), path).to.equal(Number(first.headers['x-ratelimit-remaining']) - 1);
       }
+    }
+  });
+
+  it('answers a repeated GET, and a HEAD of it, of every public GET (a verification too) without asking the read store again', async () => {
+    const store = instrumentReadStore(createMemoryReadStore());
+    await loadFixtureCatalogue(store);
+    const { url } = await start({}, store);
+    for (const path of [...GETS, '/api/public/verify/AUR-0001']) {
+      await send(url, path);
+      const queries = store.queries;
+      expect(queries, `${path} read the store once`).to.be.above(0);
+      expect((await send(url, path)).status, path).to.equal(200);
+      expect((await send(url, path, { method: 'HEAD' })).status, path).to.equal(200);
+      expect(store.queries, `${path} again and HEAD: from the cache`).to.equal(queries);
+      store.queries = 0;
     }
   });
 

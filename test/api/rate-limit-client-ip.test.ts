@@ -34,6 +34,17 @@ describe('rate-limit client identity', () => {
     expect(clientIp({ socketAddress: '10.0.0.1', forwardedFor: '192.168.0.8, 192.168.0.7' }, proxies)).to.equal('192.168.0.8');
   });
 
+  it('ignores empty entries of X-Forwarded-For, with or without spaces, as RFC 9110 (section 5.6.1) says of any list', () => {
+    for (const header of ['203.0.113.8, ', '203.0.113.8,,', ', 203.0.113.8 ,', '203.0.113.8,  ,192.168.0.7']) {
+      expect(clientIp({ socketAddress: '10.0.0.1', forwardedFor: header }, proxies), header).to.equal('203.0.113.8');
+    }
+  });
+
+  it('is the trusted proxy itself when it sends no X-Forwarded-For, and "unknown" for a socket without an address', () => {
+    expect(clientIp({ socketAddress: '10.0.0.1', forwardedFor: undefined }, proxies)).to.equal('10.0.0.1');
+    expect(clientIp({ socketAddress: undefined, forwardedFor: undefined }, NO_TRUSTED_PROXY)).to.equal('unknown');
+  });
+
   it('reads IPv4-mapped IPv6 addresses, in every spelling, as IPv4: peers, header entries and proxies', () => {
     for (const mapped of ['::ffff:192.0.2.10', '::FFFF:192.0.2.10', '0:0:0:0:0:ffff:192.0.2.10', '::ffff:c000:20a', '0000:0000:0000:0000:0000:ffff:c000:020a']) {
       expect(clientIp({ socketAddress: mapped, forwardedFor: undefined }, NO_TRUSTED_PROXY), mapped).to.equal('192.0.2.10');

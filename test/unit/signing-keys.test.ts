@@ -1,6 +1,6 @@
 /** Response signing keys (read-api/signing/signing-keys.ts): where they come from, what stops the start, what never leaks. */
 import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
-import { chmod, mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -45,6 +45,7 @@ describe('response signing keys', () => {
     expect((await stat(join(dir, 'data', 'keys'))).mode & 0o777).to.equal(0o700);
     // Where README.md says the key is kept, written out here rather than asked of the code under test.
     expect((await stat(join(dir, 'data', 'keys', 'response-signing-key.pem'))).mode & 0o777).to.equal(0o600);
+    expect(first.jwks.keys, 'the generated key alone, without RESPONSE_SIGNING_KEYS').to.have.length(1);
     const again = await loadSigningKeys({ DATA_DIR: join(dir, 'data') });
     expect(again.current.keyid).to.equal(first.current.keyid);
     expect(first.current.keyid).to.equal(thumbprintByHand(first.jwks.keys[0]!.x));
@@ -71,6 +72,37 @@ describe('response signing keys', () => {
     await rm(file);
     await mkdir(file, { mode: 0o700 });
     expect((await refusal(loadSigningKeys({ DATA_DIR: dir }))).message).to.match(new RegExp(`^cannot read the signing key file ${file}: E`));
+  });
+
+  it('stops naming the directory when DATA_DIR/keys cannot be made, and never writes the key through a link left at its path', async () => {
+    const notADirectory = join(dir, 'file');
+    await writeFile(notADirectory, '');
+    const keysDir = join(notADirectory, 'keys');
+    expect((await refusal(loadSigningKeys({ DATA_DIR: notADirectory }))).message).to.equal(`cannot prepare the signing key directory ${keysDir}: ENOTDIR`);
+
+    const data = join(dir, 'data');
+    const file = join(data, 'keys', 'response-signing-key.pem');
+    const elsewhere = join(dir, 'elsewhere.pem');
+    await mkdir(join(data, 'keys'), { recursive: true, mode: 0o700 });
+    await symlink(elsewhere, file);
+    const error = await refusal(loadSigningKeys({ DATA_DIR: data }));
+    expect(error).to.be.instanceOf(SigningKeyError);
+    expect(error.message).to.equal(`the signing key file ${file} is not an Ed25519 private key in PKCS#8 PEM`);
+    expect(await stat(elsewhere).then(() => 'written', () => 'absent'), 'the link\'s target').to.equal('absent');
+  });
+
+  it('signs with a key until its exp (the clock read when none is given), and from up to 5 minutes before its nbf (README: a replica started early)', async () => {
+    const pem = newSigningKeyPem();
+    const history = (dates: { nbf: number; exp?: number }) => JSON.stringify({ keys: [historyEntry(pem, dates)] });
+    const load = (dates: { nbf: number; exp?: number }, now?: number) => loadSigningKeys({ DATA_DIR: dir, RESPONSE_SIGNING_KEY: pem, RESPONSE_SIGNING_KEYS: history(dates) }, now);
+    const wallNow = Math.floor(Date.now() / 1000);
+    expect((await load({ nbf: wallNow - 3600, exp: wallNow + 3600 })).jwks.keys).to.have.length(1);
+    const now = 1_800_000_000;
+    expect((await load({ nbf: now - 3600, exp: now + 1 }, now)).jwks.keys[0]!.exp).to.equal(now + 1);
+    expect((await load({ nbf: now + 300 }, now)).jwks.keys[0]!.nbf).to.equal(now + 300);
+    expect((await refusal(load({ nbf: now + 301 }, now))).message).to.match(/begins signing at .*, which is still to come$/);
+    // A key cannot retire the moment it begins: an exp equal to its nbf is refused like one before it.
+    expect((await refusal(load({ nbf: now - 3600, exp: now - 3600 }, now))).message).to.match(/has its "exp" before its "nbf"$/);
   });
 
   it('serves the history as RESPONSE_SIGNING_KEYS lists it (retired, next and compromised keys), and refuses a history that cannot be one', async () => {

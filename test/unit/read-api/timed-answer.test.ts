@@ -1,10 +1,14 @@
 /** Answers carrying the time of the request (verification's `checked_at`), renewed on replay without re-rendering. */
+import { createHash } from 'node:crypto';
 import { expect } from 'chai';
-import { renderAnswer, renewTime, timedTemplate } from '../../../read-api/cache/rendered-answer.ts';
+import { renderAnswer, renewTime, timedTemplate, type TimedAnswer } from '../../../read-api/cache/rendered-answer.ts';
 
 describe('timed answers', () => {
   const body = { serial: 'AUR-1', details: { model: 'Régate Édition Bleue' }, checked_at: '2026-01-02T03:04:05.678Z', lang: 'fr' };
-  const template = timedTemplate(renderAnswer(200, body), body, 'checked_at')!;
+  // Made inside each test, so that the mutation tester sees which tests run timedTemplate (code run while the
+  // suite loads is attributed to no test).
+  let template: TimedAnswer;
+  beforeEach(() => { template = timedTemplate(renderAnswer(200, body), body, 'checked_at')!; });
 
   it('renews only the time, even after multi-byte characters', () => {
     const renewed = renewTime(template, new Date('2030-12-31T23:59:59.999Z'));
@@ -32,8 +36,21 @@ describe('timed answers', () => {
     expect(template.template.equals(before)).to.equal(true);
   });
 
-  it('has no template for an answer without that time field', () => {
+  it('tags a renewed answer with the template\'s own tag and the time in base 36, as one strong tag', () => {
+    const templateTag = createHash('sha1').update(JSON.stringify(body)).digest('base64url');
+    const at = new Date('2030-12-31T23:59:59.999Z');
+    expect(renewTime(template, at).etag).to.equal(`"${templateTag}.${at.getTime().toString(36)}"`);
+  });
+
+  it('has no template for an answer without that time field, with a time that is not a string, or for no object at all', () => {
     const other = { serial: 'AUR-1' };
     expect(timedTemplate(renderAnswer(200, other), other, 'checked_at')).to.equal(undefined);
+    const numeric = { serial: 'AUR-1', checked_at: 1_767_323_045 };
+    expect(timedTemplate(renderAnswer(200, numeric), numeric, 'checked_at')).to.equal(undefined);
+    expect(timedTemplate(renderAnswer(200, null), null, 'checked_at')).to.equal(undefined);
+  });
+
+  it('has no template when the rendered answer does not hold the body\'s time', () => {
+    expect(timedTemplate(renderAnswer(200, { serial: 'AUR-1' }), body, 'checked_at')).to.equal(undefined);
   });
 });
