@@ -49,7 +49,7 @@ export class DocTable {
   readonly #indexes = new Map<string, FieldIndex>();
   /** Matching documents by filter key, and sorted ones by filter and sort key. */
   readonly #answers = new QueryCache<readonly StoredDoc[]>();
-  /** The write sequence number of each document's last put: index groups hold their documents in this order. */
+  /** The write sequence number of each document's last put: sorted answers order ties by it. */
   readonly #writeSeq = new Map<string, number>();
   #writes = 0;
   /** Maintained orders by group and sort key, least recently used first. */
