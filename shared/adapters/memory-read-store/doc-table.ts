@@ -12,7 +12,7 @@
 import { WriteConflictError, type Filter, type FindOptions, type Sort, type StoredDoc, type Tombstone, type WriteOp } from '../../ports/read-store.ts';
 import { compileFilter, type DocPredicate } from '../../query/compile-filter.ts';
 import { deepFreeze } from './deep-freeze.ts';
-import { FieldIndex } from './field-index.ts';
+import { FieldIndex, type Slots } from './field-index.ts';
 import { MaintainedCounts } from './maintained-counts.ts';
 import { MaintainedOrder, type Sequenced } from './maintained-order.ts';
 import { QueryCache, queryKey } from './query-cache.ts';
@@ -20,8 +20,8 @@ import { sortDocs } from './sort-order.ts';
 import { allKeys, elementKeys, equalityKeys, indexKey, isAll, literalPrefix, type IndexKey } from './index-keys.ts';
 
 type Docs = Map<string, StoredDoc>;
-/** The ids of one value of an index (`key` undefined: those it cannot index). */
-interface IndexGroup { key: IndexKey | undefined; ids: ReadonlySet<string> }
+/** The slots of one value of an index (`key` undefined: those it cannot index). */
+interface IndexGroup { key: IndexKey | undefined; slots: Slots }
 
 /** Documents a maintained order can cover: one index group, or every document. */
 interface OrderedGroup { name: string; holds: (doc: StoredDoc) => boolean }
@@ -44,6 +44,11 @@ const MIN_WALKED_CANDIDATES = 256;
 
 export class DocTable {
   readonly #docs: Docs = new Map();
+  /** Each document's slot, kept through rewrites, and the document in each slot: the lookups file slots. */
+  readonly #slotOf = new Map<string, number>();
+  readonly #bySlot: (StoredDoc | undefined)[] = [];
+  /** Slots of deleted documents, given to the next new ones. */
+  readonly #freeSlots: number[] = [];
   /** Positions of deleted documents: never read, but an older write cannot pass them. */
   readonly #tombstones = new Map<string, number>();
   readonly #indexes = new Map<string, FieldIndex>();
@@ -199,8 +204,8 @@ export class DocTable {
     // A document of a multikey field may hold several of the keys: group sizes would count it more than once.
     if (!index || !keys || (index.multikey && new Set(keys).size > 1)) return undefined;
     let count = 0;
-    for (const key of new Set(keys)) count += index.ids(key).size;
-    for (const id of index.unindexed) if (matches(this.#docs.get(id)!)) count += 1;
+    for (const key of new Set(keys)) count += index.slots(key).size;
+    for (const slot of index.unindexed) if (matches(this.#bySlot[slot]!)) count += 1;
     return count;
   }
 
@@ -241,27 +246,27 @@ export class DocTable {
     for (const [field, index] of this.#indexes) {
       const groups = this.#groupsFor(index, filter[field]);
       if (!groups) continue;
-      const size = groups.reduce((sum, group) => sum + group.ids.size, 0);
+      const size = groups.reduce((sum, group) => sum + group.slots.size, 0);
       if (size < bestSize) [best, bestSize] = [{ field, index, groups }, size];
     }
     if (!best) return { docs: this.#docs.values(), size: this.#docs.size, group: EVERY_DOC };
-    const nonEmpty = best.groups.filter((group) => group.ids.size > 0);
+    const nonEmpty = best.groups.filter((group) => group.slots.size > 0);
     if (nonEmpty.length === 0) return { docs: [], size: 0 };
     if (nonEmpty.length === 1) {
-      const [{ key, ids }] = nonEmpty as [IndexGroup];
+      const [{ key, slots }] = nonEmpty as [IndexGroup];
       const { field, index: { steps } } = best;
       const group = best.index.multikey
         ? { name: `${field}∋${JSON.stringify(key)}`, holds: (doc: StoredDoc) => elementKeys(doc, steps).includes(key!) }
         : { name: `${field}=${JSON.stringify(key)}`, holds: (doc: StoredDoc) => indexKey(doc, steps) === key };
-      return { docs: this.#docsOf(ids), size: ids.size, group };
+      return { docs: this.#docsOf(slots), size: slots.size, group };
     }
     // Several groups may hold one document twice (`$in` with a repeated value): a Set keeps it once.
-    const docs = new Set(nonEmpty.flatMap((group) => [...this.#docsOf(group.ids)]));
+    const docs = new Set(nonEmpty.flatMap((group) => [...this.#docsOf(group.slots)]));
     return { docs, size: docs.size };
   }
 
-  *#docsOf(ids: Iterable<string>): Generator<StoredDoc> {
-    for (const id of ids) yield this.#docs.get(id)!;
+  *#docsOf(slots: Iterable<number>): Generator<StoredDoc> {
+    for (const slot of slots) yield this.#bySlot[slot]!;
   }
 
   /**
@@ -271,18 +276,18 @@ export class DocTable {
    * keys with that prefix, found among the keys, whose number does not grow with the documents).
    */
   #groupsFor(index: FieldIndex, condition: unknown): IndexGroup[] | undefined {
-    const unindexed: IndexGroup = { key: undefined, ids: index.unindexed };
+    const unindexed: IndexGroup = { key: undefined, slots: index.unindexed };
     const keys = equalityKeys(condition) ?? (index.multikey ? allKeys(condition) : undefined);
     if (keys) {
-      const groups = keys.map((key): IndexGroup => ({ key, ids: index.ids(key) }));
-      if (!isAll(condition)) return [unindexed, ...groups.filter((group) => group.ids.size > 0)];
-      const smallest = groups.reduce((best, group) => (group.ids.size < best.ids.size ? group : best));
-      return smallest.ids.size > 0 ? [unindexed, smallest] : [unindexed];
+      const groups = keys.map((key): IndexGroup => ({ key, slots: index.slots(key) }));
+      if (!isAll(condition)) return [unindexed, ...groups.filter((group) => group.slots.size > 0)];
+      const smallest = groups.reduce((best, group) => (group.slots.size < best.slots.size ? group : best));
+      return smallest.slots.size > 0 ? [unindexed, smallest] : [unindexed];
     }
     const prefix = index.multikey ? literalPrefix(condition) : undefined;
     if (prefix === undefined) return undefined;
     const groups = [unindexed];
-    for (const [key, ids] of index.groups()) if (typeof key === 'string' && key.startsWith(prefix)) groups.push({ key, ids });
+    for (const [key, slots] of index.groups()) if (typeof key === 'string' && key.startsWith(prefix)) groups.push({ key, slots });
     return groups;
   }
 
@@ -294,19 +299,28 @@ export class DocTable {
 
   #index(doc: StoredDoc): void {
     this.#sequence(doc);
-    for (const index of this.#indexes.values()) index.add(doc);
+    const slot = this.#freeSlots.pop() ?? this.#bySlot.length;
+    this.#slotOf.set(doc._id, slot);
+    this.#bySlot[slot] = doc;
+    for (const index of this.#indexes.values()) index.add(doc, slot);
   }
 
   #unindex(doc: StoredDoc): void {
     this.#unsequence(doc);
-    for (const index of this.#indexes.values()) index.remove(doc);
+    const slot = this.#slotOf.get(doc._id)!;
+    for (const index of this.#indexes.values()) index.remove(doc, slot);
+    this.#slotOf.delete(doc._id);
+    this.#bySlot[slot] = undefined;
+    this.#freeSlots.push(slot);
   }
 
   /** `doc` replaces `stored`: the lookups change only where their values differ. */
   #reindex(stored: StoredDoc, doc: StoredDoc): void {
     this.#unsequence(stored);
     this.#sequence(doc);
-    for (const index of this.#indexes.values()) index.replace(stored, doc);
+    const slot = this.#slotOf.get(doc._id)!;
+    this.#bySlot[slot] = doc;
+    for (const index of this.#indexes.values()) index.replace(stored, doc, slot);
   }
 
   /** Takes `doc` into the write order, the maintained orders and the kept counts. */

@@ -1,25 +1,31 @@
 /**
- * One lookup of the in-memory store: the `_id`s of the documents by their value of one field (by each element for
- * a multikey field such as the search grams). It holds ids, not documents, so a rewrite of a document whose value
- * there did not change (a price change leaves a watch's ~400 grams as they were) touches nothing here.
+ * One lookup of the in-memory store: the slots of the documents (small integers the table gives them, kept through
+ * rewrites) by their value of one field (by each element for a multikey field such as the search grams). It holds
+ * slots, not documents, so a rewrite of a document whose value there did not change (a price change leaves a
+ * watch's ~400 grams as they were) touches nothing here.
  *
  * A multikey field's array takes little room: a rewrite that leaves it as it was stores the previous array again
  * (one array per document however often it is written), and a changed one has its strings replaced by the ones
  * the lookup already holds (one string per distinct key in the whole table).
  */
 import { keysOf, type IndexKey } from './index-keys.ts';
+import { SlotPosting } from './slot-posting.ts';
 
-const NONE: ReadonlySet<string> = new Set();
+/** The slots filed under one key. */
+export interface Slots extends Iterable<number> { readonly size: number }
+
+const NONE: Slots = new SlotPosting();
+type Filed = { _id: string };
 
 export class FieldIndex {
   readonly steps: string[];
   /** The field holds an array: a document is filed under each of its elements. */
   readonly multikey: boolean;
-  /** Each key with the ids filed under it; the key is held as the one string documents share for it. */
-  readonly #byValue = new Map<IndexKey, { key: IndexKey; ids: Set<string> }>();
+  /** Each key with the slots filed under it; the key is held as the one string documents share for it. */
+  readonly #byValue = new Map<IndexKey, { key: IndexKey; slots: SlotPosting }>();
   /** Documents whose value there cannot be filed (absent, null, array, object): always candidates. */
-  readonly #unindexed = new Set<string>();
-  /** Ids filed under or removed from one key (or from the unindexed): what the upkeep of writes costs. */
+  readonly #unindexed = new Set<number>();
+  /** Slots filed under or removed from one key (or from the unindexed): what the upkeep of writes costs. */
   filings = 0;
 
   constructor(field: string, multikey: boolean) {
@@ -27,18 +33,18 @@ export class FieldIndex {
     this.multikey = multikey;
   }
 
-  get unindexed(): ReadonlySet<string> {
+  get unindexed(): Slots {
     return this.#unindexed;
   }
 
-  /** The ids filed under `key`. */
-  ids(key: IndexKey): ReadonlySet<string> {
-    return this.#byValue.get(key)?.ids ?? NONE;
+  /** The slots filed under `key`. */
+  slots(key: IndexKey): Slots {
+    return this.#byValue.get(key)?.slots ?? NONE;
   }
 
-  /** Every key with its ids (the keys are few next to the documents: the distinct grams, say). */
-  *groups(): Generator<[IndexKey, ReadonlySet<string>]> {
-    for (const [key, { ids }] of this.#byValue) yield [key, ids];
+  /** Every key with its slots (the keys are few next to the documents: the distinct grams, say). */
+  *groups(): Generator<[IndexKey, Slots]> {
+    for (const [key, { slots }] of this.#byValue) yield [key, slots];
   }
 
   /**
@@ -63,16 +69,16 @@ export class FieldIndex {
     }
   }
 
-  add(doc: { _id: string }): void {
-    this.#file(doc._id, keysOf(doc, this.steps, this.multikey), undefined);
+  add(doc: Filed, slot: number): void {
+    this.#file(slot, keysOf(doc, this.steps, this.multikey), undefined);
   }
 
-  remove(doc: { _id: string }): void {
-    this.#unfile(doc._id, keysOf(doc, this.steps, this.multikey), undefined);
+  remove(doc: Filed, slot: number): void {
+    this.#unfile(slot, keysOf(doc, this.steps, this.multikey), undefined);
   }
 
-  /** `doc` replaces `stored` (same `_id`): only the keys that differ are filed or removed. */
-  replace(stored: { _id: string }, doc: { _id: string }): void {
+  /** `doc` replaces `stored` in `slot`: only the keys that differ are filed or removed. */
+  replace(stored: Filed, doc: Filed, slot: number): void {
     if (this.multikey && parentAt(stored, this.steps)?.[this.steps.at(-1)!] === parentAt(doc, this.steps)?.[this.steps.at(-1)!]) return;
     const before = keysOf(stored, this.steps, this.multikey);
     const after = keysOf(doc, this.steps, this.multikey);
@@ -80,42 +86,42 @@ export class FieldIndex {
     if (before && after) {
       const kept = new Set(before);
       const wanted = new Set(after);
-      this.#unfile(doc._id, before, wanted);
-      this.#file(doc._id, after, kept);
+      this.#unfile(slot, before, wanted);
+      this.#file(slot, after, kept);
       return;
     }
     if (!before && !after) return;
-    this.#unfile(doc._id, before, undefined);
-    this.#file(doc._id, after, undefined);
+    this.#unfile(slot, before, undefined);
+    this.#file(slot, after, undefined);
   }
 
-  /** Files `id` under each of `keys` not in `already` (under the unindexed when `keys` is undefined). */
-  #file(id: string, keys: readonly IndexKey[] | undefined, already: ReadonlySet<IndexKey> | undefined): void {
+  /** Files `slot` under each of `keys` not in `already` (under the unindexed when `keys` is undefined). */
+  #file(slot: number, keys: readonly IndexKey[] | undefined, already: ReadonlySet<IndexKey> | undefined): void {
     if (!keys) {
-      this.#unindexed.add(id);
+      this.#unindexed.add(slot);
       this.filings += 1;
       return;
     }
     for (const key of keys) {
       if (already?.has(key)) continue;
       let filed = this.#byValue.get(key);
-      if (!filed) this.#byValue.set(key, (filed = { key, ids: new Set() }));
-      filed.ids.add(id);
+      if (!filed) this.#byValue.set(key, (filed = { key, slots: new SlotPosting() }));
+      filed.slots.add(slot);
       this.filings += 1;
     }
   }
 
-  #unfile(id: string, keys: readonly IndexKey[] | undefined, still: ReadonlySet<IndexKey> | undefined): void {
+  #unfile(slot: number, keys: readonly IndexKey[] | undefined, still: ReadonlySet<IndexKey> | undefined): void {
     if (!keys) {
-      this.#unindexed.delete(id);
+      this.#unindexed.delete(slot);
       this.filings += 1;
       return;
     }
     for (const key of keys) {
       if (still?.has(key)) continue;
       const filed = this.#byValue.get(key);
-      filed?.ids.delete(id);
-      if (filed?.ids.size === 0) this.#byValue.delete(key);
+      filed?.slots.delete(slot);
+      if (filed?.slots.size === 0) this.#byValue.delete(key);
       this.filings += 1;
     }
   }
