@@ -78,10 +78,10 @@ export function scaleTable(figures: ScaleFigures): string {
 
 export function boundedTable(result: BoundedResult): string {
   return table('Bounded work: one search, one price change through the watches and collections projections (ms)',
-    ['watches', 'search p50', 'search p99', 'search CPU p50', 'price change p50', 'price change p99', 'price change CPU p50'],
+    ['watches', 'search p50', 'search p99', 'search CPU p50', 'price change p50', 'price change p99', 'price change CPU p50', 'heap per watch (KB)'],
     result.sizes.map((size) => [
       size.size, size.search_p50_ms, size.search_p99_ms, size.search_cpu_p50_ms,
-      size.price_change_p50_ms, size.price_change_p99_ms, size.price_change_cpu_p50_ms,
+      size.price_change_p50_ms, size.price_change_p99_ms, size.price_change_cpu_p50_ms, size.heap_per_watch_kb ?? '',
     ]));
 }
 

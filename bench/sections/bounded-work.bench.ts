@@ -8,6 +8,8 @@
  *   projections, as the runner does it for a batch of one. The configurators projection is left out: its document
  *   holds every watch of its collection (the configurator's models), so publishing 100,000 watches into seven
  *   collections through it takes hours here; its price change rewrites that document (bench/README.md).
+ * - heap per watch: the heap the catalogue holds (both projections, both languages) over its number of watches,
+ *   measured after a full garbage collection, only when Node runs with `--expose-gc` (null otherwise).
  * Growth = CPU p50 at the largest size over CPU p50 at the smallest: near 1 means the cost does not grow with the
  * catalogue.
  */
@@ -39,6 +41,7 @@ export interface BoundedFigures {
   price_change_p50_ms: number;
   price_change_p99_ms: number;
   price_change_cpu_p50_ms: number;
+  heap_per_watch_kb: number | null;
 }
 export interface BoundedResult { sizes: BoundedFigures[]; search_growth: number; price_change_growth: number }
 
@@ -52,10 +55,13 @@ export async function benchBoundedWork(settings: BoundedSettings, onSize?: (figu
   const demo = await demoEvents();
   const sizes: BoundedFigures[] = [];
   for (const size of settings.watches) {
+    const heapBefore = heapAfterGc();
     const store = createMemoryReadStore();
     const { references, position } = await projectCatalogue(store, demo, size);
+    const heapAfter = heapAfterGc();
+    const heap_per_watch_kb = heapBefore === null || heapAfter === null ? null : round((heapAfter - heapBefore) / size / 1024, 2);
     const figures = await measure(store, references, position, settings);
-    sizes.push({ size, ...figures });
+    sizes.push({ size, ...figures, heap_per_watch_kb });
     onSize?.(sizes.at(-1)!);
     await store.close();
   }
@@ -66,6 +72,14 @@ export async function benchBoundedWork(settings: BoundedSettings, onSize?: (figu
     search_growth: ratio(last.search_cpu_p50_ms, first.search_cpu_p50_ms),
     price_change_growth: ratio(last.price_change_cpu_p50_ms, first.price_change_cpu_p50_ms),
   };
+}
+
+/** Heap in use after a full collection, when `--expose-gc` made one callable. */
+function heapAfterGc(): number | null {
+  const { gc } = globalThis as { gc?: () => void };
+  if (!gc) return null;
+  gc();
+  return process.memoryUsage().heapUsed;
 }
 
 async function demoEvents(): Promise<RecordedEvent[]> {
@@ -107,7 +121,7 @@ async function project(store: ReadStore, events: PositionedEvent[]): Promise<voi
 
 async function measure(
   store: ReadStore, references: string[], start: number, settings: BoundedSettings,
-): Promise<Omit<BoundedFigures, 'size'>> {
+): Promise<Omit<BoundedFigures, 'size' | 'heap_per_watch_kb'>> {
   const random = seededRandom(references.length);
   let position = start;
   const validate = compileRequestValidator(catalogueOperation.spec);

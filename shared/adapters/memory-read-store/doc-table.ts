@@ -12,26 +12,16 @@
 import { WriteConflictError, type Filter, type FindOptions, type Sort, type StoredDoc, type Tombstone, type WriteOp } from '../../ports/read-store.ts';
 import { compileFilter, type DocPredicate } from '../../query/compile-filter.ts';
 import { deepFreeze } from './deep-freeze.ts';
+import { FieldIndex, type Slots } from './field-index.ts';
 import { MaintainedCounts } from './maintained-counts.ts';
 import { MaintainedOrder, type Sequenced } from './maintained-order.ts';
 import { QueryCache, queryKey } from './query-cache.ts';
 import { sortDocs } from './sort-order.ts';
-import {
-  allKeys, elementKeys, equalityKeys, indexKey, isAll, keysOf, literalPrefix, type IndexKey,
-} from './index-keys.ts';
+import { allKeys, elementKeys, equalityKeys, indexKey, isAll, literalPrefix, type IndexKey } from './index-keys.ts';
 
 type Docs = Map<string, StoredDoc>;
-/** The documents of one value of an index (`key` undefined: those it cannot index). */
-interface IndexGroup { key: IndexKey | undefined; docs: Docs }
-
-interface FieldIndex {
-  steps: string[];
-  /** The field holds an array: a document is filed under each of its elements. */
-  multikey: boolean;
-  byValue: Map<IndexKey, Docs>;
-  /** Documents whose value there is not a plain scalar (absent, null, array, object): always candidates. */
-  unindexed: Docs;
-}
+/** The slots of one value of an index (`key` undefined: those it cannot index). */
+interface IndexGroup { key: IndexKey | undefined; slots: Slots }
 
 /** Documents a maintained order can cover: one index group, or every document. */
 interface OrderedGroup { name: string; holds: (doc: StoredDoc) => boolean }
@@ -41,8 +31,6 @@ interface Candidates {
   size: number;
   /** Set when the candidates are exactly the documents of one group. */
   group?: OrderedGroup;
-  /** True when they come in write order, the order an index group holds its documents in. */
-  inWriteOrder: boolean;
 }
 
 interface KeptOrder { order: MaintainedOrder; holds: OrderedGroup['holds'] }
@@ -56,12 +44,17 @@ const MIN_WALKED_CANDIDATES = 256;
 
 export class DocTable {
   readonly #docs: Docs = new Map();
+  /** Each document's slot, kept through rewrites, and the document in each slot: the lookups file slots. */
+  readonly #slotOf = new Map<string, number>();
+  readonly #bySlot: (StoredDoc | undefined)[] = [];
+  /** Slots of deleted documents, given to the next new ones. */
+  readonly #freeSlots: number[] = [];
   /** Positions of deleted documents: never read, but an older write cannot pass them. */
   readonly #tombstones = new Map<string, number>();
   readonly #indexes = new Map<string, FieldIndex>();
   /** Matching documents by filter key, and sorted ones by filter and sort key. */
   readonly #answers = new QueryCache<readonly StoredDoc[]>();
-  /** The write sequence number of each document's last put: index groups hold their documents in this order. */
+  /** The write sequence number of each document's last put: sorted answers order ties by it. */
   readonly #writeSeq = new Map<string, number>();
   #writes = 0;
   /** Maintained orders by group and sort key, least recently used first. */
@@ -70,8 +63,15 @@ export class DocTable {
 
   constructor(indexedFields: readonly string[], multikeyFields: ReadonlySet<string> = new Set()) {
     for (const field of indexedFields) {
-      this.#indexes.set(field, { steps: field.split('.'), multikey: multikeyFields.has(field), byValue: new Map(), unindexed: new Map() });
+      this.#indexes.set(field, new FieldIndex(field, multikeyFields.has(field)));
     }
+  }
+
+  /** How many times a document was filed under or removed from an index key: what the index upkeep of writes cost. */
+  get filings(): number {
+    let filings = 0;
+    for (const index of this.#indexes.values()) filings += index.filings;
+    return filings;
   }
 
   get(id: string): StoredDoc | null {
@@ -88,7 +88,7 @@ export class DocTable {
 
   /** Applies the writes in order, storing frozen copies: the writer may go on changing its own documents. */
   write(ops: WriteOp[]): void {
-    this.#apply(ops, (doc) => deepFreeze(structuredClone(doc)));
+    this.#apply(ops, structuredClone);
   }
 
   /**
@@ -97,10 +97,11 @@ export class DocTable {
    * writer still tries afterwards throws, so the store stays as safe as with a copy.
    */
   adopt(ops: WriteOp[]): void {
-    this.#apply(ops, deepFreeze);
+    this.#apply(ops, (doc) => doc);
   }
 
-  #apply(ops: WriteOp[], keep: (doc: StoredDoc) => StoredDoc): void {
+  /** `own` makes the document the table's own (a copy, or the writer's own when handed over), not frozen yet. */
+  #apply(ops: WriteOp[], own: (doc: StoredDoc) => StoredDoc): void {
     let changed = false;
     try {
       for (const op of ops) {
@@ -114,16 +115,16 @@ export class DocTable {
           }
         } else if (storedPosition !== undefined && storedPosition >= position) continue;
         // Kept (copied) first: a document that cannot be copied throws before the stored one is touched.
-        const doc = 'put' in op ? keep(op.put) : undefined;
-        if (stored) {
-          this.#unindex(stored);
-          this.#docs.delete(id);
-        }
+        const doc = 'put' in op ? this.#kept(own(op.put), stored) : undefined;
+        // Moved to the end of the table's order, which is thus the order of last writes.
+        if (stored) this.#docs.delete(id);
         if (doc) {
           this.#tombstones.delete(id);
           this.#docs.set(id, doc);
-          this.#index(doc);
+          if (stored) this.#reindex(stored, doc);
+          else this.#index(doc);
         } else {
+          if (stored) this.#unindex(stored);
           this.#tombstones.set(id, position);
         }
         changed = true;
@@ -155,9 +156,8 @@ export class DocTable {
 
   /**
    * A sorted page walked from the maintained order of the candidates' group up to the page's last document, or
-   * undefined where sorting the matches is the way: candidates from no single group (`_id` or `$in` lookups), a
-   * few candidates only, or candidates out of write order under a sort that may tie (a walk would order ties
-   * differently from a stable sort of them).
+   * undefined where sorting the matches is the way: candidates from no single group (`_id` or `$in` lookups), or a
+   * few candidates only. Both order ties by last write.
    */
   #walkedPage(filter: Filter, sort: Sort, skip: number, limit: number): readonly StoredDoc[] | undefined {
     const key = `${queryKey(filter)} ${queryKey(sort)} ${skip} ${limit}`;
@@ -166,7 +166,7 @@ export class DocTable {
     const matches = compileFilter(filter);
     const candidates = this.#candidates(filter);
     const { group } = candidates;
-    if (!group || candidates.size < MIN_WALKED_CANDIDATES || (!candidates.inWriteOrder && !('_id' in sort))) return undefined;
+    if (!group || candidates.size < MIN_WALKED_CANDIDATES) return undefined;
     const page: StoredDoc[] = [];
     let skipped = 0;
     for (const doc of this.#orderFor(group, sort, candidates.docs).docs()) {
@@ -204,8 +204,8 @@ export class DocTable {
     // A document of a multikey field may hold several of the keys: group sizes would count it more than once.
     if (!index || !keys || (index.multikey && new Set(keys).size > 1)) return undefined;
     let count = 0;
-    for (const key of new Set(keys)) count += index.byValue.get(key)?.size ?? 0;
-    for (const doc of index.unindexed.values()) if (matches(doc)) count += 1;
+    for (const key of new Set(keys)) count += index.slots(key).size;
+    for (const slot of index.unindexed) if (matches(this.#bySlot[slot]!)) count += 1;
     return count;
   }
 
@@ -217,7 +217,8 @@ export class DocTable {
 
   #sorted(filter: Filter, sort: Sort): readonly StoredDoc[] {
     const key = `${queryKey(filter)} ${queryKey(sort)}`;
-    return this.#answers.get(key) ?? this.#answers.set(key, sortDocs(this.#matching(filter), sort));
+    const seqOf = (doc: StoredDoc) => this.#writeSeq.get(doc._id)!;
+    return this.#answers.get(key) ?? this.#answers.set(key, sortDocs(this.#matching(filter), sort, seqOf));
   }
 
   #matching(filter: Filter): readonly StoredDoc[] {
@@ -238,31 +239,34 @@ export class DocTable {
     const byId = equalityKeys(filter['_id']);
     if (byId) {
       const docs = new Set(byId.flatMap((id) => this.#docs.get(id as string) ?? []));
-      return { docs, size: docs.size, inWriteOrder: false };
+      return { docs, size: docs.size };
     }
     let best: { field: string; index: FieldIndex; groups: IndexGroup[] } | undefined;
     let bestSize = Infinity;
     for (const [field, index] of this.#indexes) {
       const groups = this.#groupsFor(index, filter[field]);
       if (!groups) continue;
-      const size = groups.reduce((sum, group) => sum + group.docs.size, 0);
+      const size = groups.reduce((sum, group) => sum + group.slots.size, 0);
       if (size < bestSize) [best, bestSize] = [{ field, index, groups }, size];
     }
-    // Every document, in the order of its first put (a later put keeps its place here).
-    if (!best) return { docs: this.#docs.values(), size: this.#docs.size, group: EVERY_DOC, inWriteOrder: false };
-    const nonEmpty = best.groups.filter((group) => group.docs.size > 0);
-    if (nonEmpty.length === 0) return { docs: [], size: 0, inWriteOrder: true };
+    if (!best) return { docs: this.#docs.values(), size: this.#docs.size, group: EVERY_DOC };
+    const nonEmpty = best.groups.filter((group) => group.slots.size > 0);
+    if (nonEmpty.length === 0) return { docs: [], size: 0 };
     if (nonEmpty.length === 1) {
-      const [{ key, docs }] = nonEmpty as [IndexGroup];
+      const [{ key, slots }] = nonEmpty as [IndexGroup];
       const { field, index: { steps } } = best;
       const group = best.index.multikey
         ? { name: `${field}∋${JSON.stringify(key)}`, holds: (doc: StoredDoc) => elementKeys(doc, steps).includes(key!) }
         : { name: `${field}=${JSON.stringify(key)}`, holds: (doc: StoredDoc) => indexKey(doc, steps) === key };
-      return { docs: docs.values(), size: docs.size, group, inWriteOrder: true };
+      return { docs: this.#docsOf(slots), size: slots.size, group };
     }
     // Several groups may hold one document twice (`$in` with a repeated value): a Set keeps it once.
-    const docs = new Set(nonEmpty.flatMap((group) => [...group.docs.values()]));
-    return { docs, size: docs.size, inWriteOrder: false };
+    const docs = new Set(nonEmpty.flatMap((group) => [...this.#docsOf(group.slots)]));
+    return { docs, size: docs.size };
+  }
+
+  *#docsOf(slots: Iterable<number>): Generator<StoredDoc> {
+    for (const slot of slots) yield this.#bySlot[slot]!;
   }
 
   /**
@@ -272,55 +276,64 @@ export class DocTable {
    * keys with that prefix, found among the keys, whose number does not grow with the documents).
    */
   #groupsFor(index: FieldIndex, condition: unknown): IndexGroup[] | undefined {
-    const unindexed: IndexGroup = { key: undefined, docs: index.unindexed };
+    const unindexed: IndexGroup = { key: undefined, slots: index.unindexed };
     const keys = equalityKeys(condition) ?? (index.multikey ? allKeys(condition) : undefined);
     if (keys) {
-      const groups = keys.map((key): IndexGroup => ({ key, docs: index.byValue.get(key) ?? new Map() }));
-      if (!isAll(condition)) return [unindexed, ...groups.filter((group) => group.docs.size > 0)];
-      const smallest = groups.reduce((best, group) => (group.docs.size < best.docs.size ? group : best));
-      return smallest.docs.size > 0 ? [unindexed, smallest] : [unindexed];
+      const groups = keys.map((key): IndexGroup => ({ key, slots: index.slots(key) }));
+      if (!isAll(condition)) return [unindexed, ...groups.filter((group) => group.slots.size > 0)];
+      const smallest = groups.reduce((best, group) => (group.slots.size < best.slots.size ? group : best));
+      return smallest.slots.size > 0 ? [unindexed, smallest] : [unindexed];
     }
     const prefix = index.multikey ? literalPrefix(condition) : undefined;
     if (prefix === undefined) return undefined;
     const groups = [unindexed];
-    for (const [key, docs] of index.byValue) if (typeof key === 'string' && key.startsWith(prefix)) groups.push({ key, docs });
+    for (const [key, slots] of index.groups()) if (typeof key === 'string' && key.startsWith(prefix)) groups.push({ key, slots });
     return groups;
   }
 
+  /** `doc` frozen, its multikey arrays sharing what the stored document and the lookups already hold. */
+  #kept(doc: StoredDoc, stored: StoredDoc | undefined): StoredDoc {
+    for (const index of this.#indexes.values()) index.share(doc, stored);
+    return deepFreeze(doc);
+  }
+
   #index(doc: StoredDoc): void {
+    this.#sequence(doc);
+    const slot = this.#freeSlots.pop() ?? this.#bySlot.length;
+    this.#slotOf.set(doc._id, slot);
+    this.#bySlot[slot] = doc;
+    for (const index of this.#indexes.values()) index.add(doc, slot);
+  }
+
+  #unindex(doc: StoredDoc): void {
+    this.#unsequence(doc);
+    const slot = this.#slotOf.get(doc._id)!;
+    for (const index of this.#indexes.values()) index.remove(doc, slot);
+    this.#slotOf.delete(doc._id);
+    this.#bySlot[slot] = undefined;
+    this.#freeSlots.push(slot);
+  }
+
+  /** `doc` replaces `stored`: the lookups change only where their values differ. */
+  #reindex(stored: StoredDoc, doc: StoredDoc): void {
+    this.#unsequence(stored);
+    this.#sequence(doc);
+    const slot = this.#slotOf.get(doc._id)!;
+    this.#bySlot[slot] = doc;
+    for (const index of this.#indexes.values()) index.replace(stored, doc, slot);
+  }
+
+  /** Takes `doc` into the write order, the maintained orders and the kept counts. */
+  #sequence(doc: StoredDoc): void {
     const seq = (this.#writes += 1);
     this.#writeSeq.set(doc._id, seq);
     for (const { order, holds } of this.#orders.values()) if (holds(doc)) order.insert(doc, seq);
     this.#counts.added(doc);
-    for (const index of this.#indexes.values()) {
-      const keys = keysOf(doc, index.steps, index.multikey);
-      if (!keys) {
-        index.unindexed.set(doc._id, doc);
-        continue;
-      }
-      for (const key of keys) {
-        let docs = index.byValue.get(key);
-        if (!docs) index.byValue.set(key, (docs = new Map()));
-        docs.set(doc._id, doc);
-      }
-    }
   }
 
-  #unindex(doc: StoredDoc): void {
+  #unsequence(doc: StoredDoc): void {
     this.#writeSeq.delete(doc._id);
     for (const { order } of this.#orders.values()) order.remove(doc._id);
     this.#counts.removed(doc);
-    for (const index of this.#indexes.values()) {
-      const keys = keysOf(doc, index.steps, index.multikey);
-      if (!keys) {
-        index.unindexed.delete(doc._id);
-        continue;
-      }
-      for (const key of keys) {
-        const docs = index.byValue.get(key);
-        docs?.delete(doc._id);
-        if (docs?.size === 0) index.byValue.delete(key);
-      }
-    }
   }
 }

@@ -1,7 +1,7 @@
 /**
  * The documents of a table kept in one sort order as they are written, so a sorted page is a walk from the start
- * instead of a sort of every match. Ties on every sort key are broken by write sequence (the order in which the
- * table's index groups hold their documents), which is the order a stable sort of an index group leaves them in.
+ * instead of a sort of every match. Ties on every sort key are broken by write sequence (last written last), as the
+ * table's sorted answers break them.
  *
  * Held as a list of blocks of at most `2 * BLOCK` entries: an insert or a remove is a binary search over the blocks'
  * last entries, a binary search inside one block and a splice of that block, so a write costs O(log n + BLOCK)

@@ -28,11 +28,11 @@ export function compareSortValues(left: readonly unknown[], right: readonly unkn
   return 0;
 }
 
-/** A sorted copy of `docs`; the sort is stable, so equal keys keep their input order. */
-export function sortDocs<T extends object>(docs: readonly T[], sort: Sort): T[] {
+/** A sorted copy of `docs`: equal keys by `tieBreak` (ascending) when given, else in their input order (stable). */
+export function sortDocs<T extends object>(docs: readonly T[], sort: Sort, tieBreak?: (doc: T) => number): T[] {
   const keys = sortKeys(sort);
-  const decorated = docs.map((doc) => ({ doc, values: sortValues(doc, keys) }));
-  decorated.sort((left, right) => compareSortValues(left.values, right.values, keys));
+  const decorated = docs.map((doc) => ({ doc, values: sortValues(doc, keys), tie: tieBreak?.(doc) ?? 0 }));
+  decorated.sort((left, right) => compareSortValues(left.values, right.values, keys) || left.tie - right.tie);
   return decorated.map(({ doc }) => doc);
 }
 
