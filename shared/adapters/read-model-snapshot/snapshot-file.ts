@@ -24,7 +24,7 @@ export async function writeSnapshotFile(
   const chunkRecords = options.chunkRecords ?? 2_000;
   const temporary = `${file}.tmp`;
   const hash = createHash('sha256');
-  await mkdir(dirname(file), { recursive: true });
+  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
   const handle = await open(temporary, 'w', 0o600);
   try {
     await handle.chmod(0o600);
