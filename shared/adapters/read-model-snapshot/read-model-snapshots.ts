@@ -153,9 +153,10 @@ export function readModelSnapshots(options: ReadModelSnapshotOptions): ReadModel
   async function writeNow(): Promise<boolean> {
     const state = store.exportState(collections);
     const control = keptControl(state);
-    const positions = JSON.stringify(marksOf(control));
+    const current = marksOf(control);
+    const positions = JSON.stringify(current);
     if (positions === lastPositions) return false;
-    const marks = await Promise.all(marksOf(control).map(async (mark) => ({ ...mark, event_id: await eventIdAt(mark.position) })));
+    const marks = await Promise.all(current.map(async (mark) => ({ ...mark, event_id: await eventIdAt(mark.position) })));
     const header: SnapshotHeader = { format: FORMAT, version, written_at: new Date().toISOString(), projections: marks };
     const records: SnapshotRecord[] = [
       ...control.map((doc): SnapshotRecord => ['checkpoints', doc]),

@@ -1,7 +1,7 @@
 /**
  * The version of the projections' code a snapshot was built by: a hash of the source of every module the
  * projections are made of (the projections, the read models they write, the events and upcasters they read, the
- * text folding they index with). Derived rather than a constant to bump, because nobody forgets to derive it: any
+ * text folding they index with, the filters they match with, the port's write rules). Derived rather than a constant to bump, because nobody forgets to derive it: any
  * change there, even a comment, invalidates the snapshots, which costs one full replay at the next start, while a
  * forgotten bump would serve documents the new code would not build. Compiled (dist) and source (tsx) runs hash
  * different files, so they never share a snapshot either.
@@ -11,8 +11,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The folders under shared/ the projections' code comes from (besides the ports, which hold no behaviour). */
-const SOURCE_FOLDERS = ['projections', 'read-models', 'events', 'text', 'query'] as const;
+/** The folders under shared/ the projections' code comes from: every one they import, directly or not (a test checks it). */
+export const SOURCE_FOLDERS: readonly string[] = ['projections', 'read-models', 'events', 'text', 'query', 'ports'];
 
 let computed: string | undefined;
 
