@@ -15,7 +15,6 @@ import { createMemoryReadStore } from '../../../shared/adapters/memory-read-stor
 import { openSqliteEventStore } from '../../../shared/adapters/sqlite-event-store.ts';
 import { readModelSnapshots, type ReadModelSnapshotOptions } from '../../../shared/adapters/read-model-snapshot/read-model-snapshots.ts';
 import type { EventStore, NewEvent } from '../../../shared/ports/event-store.ts';
-import type { ReadStore } from '../../../shared/ports/read-store.ts';
 import { PROJECTIONS } from '../../../shared/projections/index.ts';
 import { rebuild } from '../../../shared/projections/rebuild.ts';
 import { createProjector } from '../../../projector/runner.ts';
@@ -90,7 +89,7 @@ describe('read-model snapshot of the embedded store', function () {
     await queue.close();
     const eventsRead = reads.read();
     await snapshots.stop();
-    return { loaded, eventsRead, readStore: readStore as ReadStore, lines, snapshots };
+    return { loaded, eventsRead, readStore, lines, snapshots };
   }
 
   const ignoredLines = (lines: { msg: string }[]) => lines.filter((line) => line.msg.includes('snapshot ignored'));
@@ -116,6 +115,24 @@ describe('read-model snapshot of the embedded store', function () {
     const third = await start(eventStore);
     expect(third.loaded).to.equal(true);
     expect(third.eventsRead).to.equal(0);
+  });
+
+  it('writes a new snapshot only once a projection moved', async () => {
+    const eventStore = await eventStoreWith(catalogueHistory(10));
+    const { snapshots, readStore } = await start(eventStore);
+    const written = readFileSync(file, 'utf8');
+    expect(await snapshots.write()).to.equal(false);
+    expect(readFileSync(file, 'utf8')).to.equal(written);
+
+    await appendAll(eventStore, [watchPriceChanged('TMP-1', 1_300_000, 1_250_000)]);
+    const queue = createInlineJobQueue({ attempts: 1, backoffMs: 1 });
+    const projector = createProjector({ eventStore, readStore, queue, logger: pino({ level: 'silent' }) });
+    await projector.catchUp();
+    await projector.stop();
+    await queue.close();
+    expect(await snapshots.write()).to.equal(true);
+    expect(readFileSync(file, 'utf8')).to.not.equal(written);
+    expect(await snapshots.write()).to.equal(false);
   });
 
   it('ignores a snapshot of another history, with one log line, and answers as a full replay', async () => {
