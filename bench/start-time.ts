@@ -3,7 +3,8 @@
  * sources run through tsx as the baseline, alternating round by round on the same machine.
  * - `npm start` on existing data (npm's own start included) until the first answer of the public API;
  * - `watchcat --help` (the bin, compiled) until it exits.
- * Goals: first answer under 1 s, `--help` under 0.5 s. Needs dist/ (`npm ci` or `npm run build`).
+ * Goals: first answer under 1 s, `--help` under 0.5 s. Needs dist/ (`npm ci` or `npm run build`). 7 rounds,
+ * `--quick` 3, `--rounds N` N.
  * `--events N`: `npm start` alone, on a history of N events (the synthetic one of the projection benchmark, cached
  * in .bench/), to see how the start grows with the history: from the read-model snapshot the first start wrote at
  * its stop, and without it (READ_SNAPSHOT_SECONDS=0: the whole history replayed), alternating.
@@ -20,7 +21,8 @@ import { syntheticHistoryFile } from './fixtures/synthetic-history.ts';
 import { median } from './report/stats.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const ROUNDS = process.argv.includes('--quick') ? 3 : 7;
+const roundsAt = process.argv.indexOf('--rounds');
+const ROUNDS = roundsAt >= 0 ? Number(process.argv[roundsAt + 1]) : process.argv.includes('--quick') ? 3 : 7;
 const eventsAt = process.argv.indexOf('--events');
 const EVENTS = eventsAt < 0 ? undefined : Number(process.argv[eventsAt + 1]);
 
