@@ -116,11 +116,14 @@ export function createMemoryReadStore(): MemoryReadStore {
     }),
     importState: (state) => {
       if (control.size > 0 || tables.size > 0) throw new Error('a state is imported into an empty store only');
+      // Built aside and kept only whole: a state that fails halfway leaves the store empty, never half filled.
+      const built = state.tables.map(({ collection, generation: number, stored }) => {
+        const table = newTable(collection);
+        table.adopt(stored.map((doc) => ('_deleted' in doc ? { delete: { _id: doc._id, position: doc.position } } : { put: doc })));
+        return [generationName(collection, number), table] as const;
+      });
+      for (const [name, table] of built) tables.set(name, table);
       for (const doc of state.control) control.set(doc._id, deepFreeze(doc));
-      for (const { collection, generation: number, stored } of state.tables) {
-        tableOf(collection, number).adopt(stored.map((doc) => ('_deleted' in doc
-          ? { delete: { _id: doc._id, position: doc.position } } : { put: doc })));
-      }
     },
     ping: async () => {},
     close: async () => {
