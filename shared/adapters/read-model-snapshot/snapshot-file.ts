@@ -49,24 +49,35 @@ export async function writeSnapshotFile(
 
 export type SnapshotRead = { ok: true; header: unknown; records: unknown[] } | { ok: false; reason: string };
 
-/** The header and records of a whole snapshot file, or why it is not one (absent, truncated, altered). */
+/**
+ * The header and records of a whole snapshot file, or why it is not one (absent, truncated, altered). Each line is
+ * parsed as it is read, one behind (the last is the trailer), so the file's text is never held whole beside its
+ * documents: at a million events that text alone is a few hundred megabytes.
+ */
 export async function readSnapshotFile(file: string): Promise<SnapshotRead> {
   const hash = createHash('sha256');
-  const lines: string[] = [];
+  const values: unknown[] = [];
+  let last: string | undefined;
   try {
     const input = createReadStream(file, { encoding: 'utf8' });
-    for await (const line of createInterface({ input, crlfDelay: Infinity })) lines.push(line);
+    for await (const line of createInterface({ input, crlfDelay: Infinity })) {
+      if (last !== undefined) {
+        hash.update(`${last}\n`);
+        values.push(JSON.parse(last));
+      }
+      last = line;
+    }
   } catch (error) {
-    return { ok: false, reason: (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no snapshot' : `unreadable: ${(error as Error).message}` };
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { ok: false, reason: 'no snapshot' };
+    return { ok: false, reason: error instanceof SyntaxError ? 'truncated or altered' : `unreadable: ${(error as Error).message}` };
   }
-  const trailer = lines.pop();
-  for (const line of lines) hash.update(`${line}\n`);
   try {
-    const end = JSON.parse(trailer ?? 'null') as { lines?: unknown; sha256?: unknown } | null;
-    if (end?.lines !== lines.length || end.sha256 !== hash.digest('hex')) return { ok: false, reason: 'truncated or altered' };
-    const [header, ...records] = lines.map((line) => JSON.parse(line) as unknown);
-    return { ok: true, header, records };
+    const end = JSON.parse(last ?? 'null') as { lines?: unknown; sha256?: unknown } | null;
+    if (end?.lines !== values.length || end.sha256 !== hash.digest('hex')) return { ok: false, reason: 'truncated or altered' };
   } catch {
     return { ok: false, reason: 'truncated or altered' };
   }
+  const [header, ...records] = values;
+  return { ok: true, header, records };
 }
