@@ -5,10 +5,14 @@
  * adapters to ports and may import from every folder.
  */
 import type { Server } from 'node:http';
+import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import type { Config } from './shared/config/config.ts';
 import type { Logger } from './shared/logging/logger.ts';
 import type { ReadStore } from './shared/ports/read-store.ts';
+import type { EventStore } from './shared/ports/event-store.ts';
+import type { MemoryReadStore } from './shared/adapters/memory-read-store.ts';
+import type { ReadModelSnapshots } from './shared/adapters/read-model-snapshot/read-model-snapshots.ts';
 import { openEventStore } from './shared/adapters/event-store.factory.ts';
 import { listen } from './shared/http/listen.ts';
 import { createReadStore } from './shared/adapters/read-store.factory.ts';
@@ -43,6 +47,7 @@ export async function startWatchcat(config: Config, logger: Logger): Promise<Run
   const signingKeys = await loadSigningKeys(config);
   const eventStore = await openEventStore(config);
   const readStore = await createReadStore(config);
+  const snapshots = await readModelSnapshotsFor(config, readStore, eventStore, logger);
   const queue = await createJobQueue(config, PROJECTION_RETRY_POLICY);
   const projector = createProjector({ eventStore, readStore, queue, logger });
   const commands = createCommandService(eventStore, { actor: 'admin-api' });
@@ -52,9 +57,12 @@ export async function startWatchcat(config: Config, logger: Logger): Promise<Run
     const report = await seedDemo(commands);
     logger.info({ commands: report.commands, events: report.events, position: report.position }, 'demo catalogue loaded');
   }
-  // The read models are built before the first request, so nobody is served an empty catalogue.
+  // The read models are built before the first request, so nobody is served an empty catalogue: from a snapshot
+  // of them when a valid one is there, and the events after it.
+  await snapshots?.load();
   await projector.catchUp();
   projector.start();
+  snapshots?.start();
 
   const redis: Redis | undefined = config.REDIS_URL
     // Loaded only when used: ioredis costs tens of milliseconds at every start.
@@ -87,10 +95,23 @@ export async function startWatchcat(config: Config, logger: Logger): Promise<Run
       await api.close();
       await new Promise<void>((resolve) => adminServer.close(() => resolve()));
       await projector.stop();
+      await snapshots?.stop().catch((error: unknown) => logger.warn({ err: error }, 'could not write the read-model snapshot at stop'));
       await queue.close();
       redis?.disconnect();
       await readStore.close();
       await eventStore.close();
     },
   };
+}
+
+/** The snapshots of the embedded read store (none with MongoDB, which keeps its read models itself). */
+async function readModelSnapshotsFor(config: Config, readStore: ReadStore, eventStore: EventStore, logger: Logger): Promise<ReadModelSnapshots | undefined> {
+  if (config.MONGODB_URL || config.READ_SNAPSHOT_SECONDS === 0) return undefined;
+  const { readModelSnapshots } = await import('./shared/adapters/read-model-snapshot/read-model-snapshots.ts');
+  return readModelSnapshots({
+    file: join(config.DATA_DIR, 'read-models.snapshot'),
+    store: readStore as MemoryReadStore,
+    eventStore, logger,
+    intervalMs: config.READ_SNAPSHOT_SECONDS * 1_000,
+  });
 }

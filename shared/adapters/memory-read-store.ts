@@ -1,7 +1,8 @@
 /**
  * The in-memory read store (the embedded default): documents in Maps by `_id`, secondary indexes on the equality
  * keys the read API uses, filters compiled to closures with mingo as the reference for anything beyond the simple
- * subset, script operators refused. It holds nothing across restarts: the projector rebuilds it from the events.
+ * subset, script operators refused. It holds nothing across restarts by itself: the projector rebuilds it from the
+ * events, or from a snapshot of its state (`exportState`/`importState`, read-model-snapshot/) and the events after it.
  *
  * Documents returned are deep-frozen and shared, not copied: reading costs nothing, and a caller that tries to
  * change one gets a TypeError instead of silently changing the store. Spread or `structuredClone` to derive a
@@ -10,7 +11,7 @@
 import {
   GENERATIONS_ID, StaleGenerationError, generationName, generationsAmong, liveGenerationOf,
   type ControlDoc, type FindOptions, type Filter, type GenerationStore, type ProjectedCollection, type ReadStore, type ReadView,
-  type StoredDoc,
+  type StoredDoc, type Tombstone,
 } from '../ports/read-store.ts';
 import type { ReadCollection } from '../read-models/documents.ts';
 import { compileFilter } from '../query/compile-filter.ts';
@@ -21,7 +22,20 @@ import { deepFreeze } from './memory-read-store/deep-freeze.ts';
 /** A table with the lookups of the collection's declared indexes (shared/read-models/indexes.ts). */
 const newTable = (collection: ReadCollection) => new DocTable(LOOKUP_FIELDS[collection], multikeyFields(collection));
 
-export function createMemoryReadStore(): ReadStore {
+/** What the store holds, for a snapshot: every control document, and the live generation of some collections. */
+export interface MemoryReadState {
+  control: ControlDoc[];
+  tables: { collection: ProjectedCollection; generation: number; stored: (StoredDoc | Tombstone)[] }[];
+}
+
+export interface MemoryReadStore extends ReadStore {
+  /** The state now, taken in one step (documents are frozen and shared, so this copies no document). */
+  exportState(collections: readonly ProjectedCollection[]): MemoryReadState;
+  /** Loads a state into this store, which must be empty (a start from a snapshot). */
+  importState(state: MemoryReadState): void;
+}
+
+export function createMemoryReadStore(): MemoryReadStore {
   const tables = new Map<string, DocTable>();
   const control = new Map<string, ControlDoc>();
   const liveOf = (collection: ProjectedCollection): number => liveGenerationOf(control.get(GENERATIONS_ID), collection);
@@ -110,6 +124,25 @@ export function createMemoryReadStore(): ReadStore {
     },
     removeControl: async (id) => {
       control.delete(id);
+    },
+    exportState: (collections) => ({
+      control: controlDocs(),
+      tables: collections.map((collection) => {
+        const live = liveOf(collection);
+        return { collection, generation: live, stored: tableOf(collection, live).stored() };
+      }),
+    }),
+    importState: (state) => {
+      if (control.size > 0 || tables.size > 0) throw new Error('a state is imported into an empty store only');
+      // Built aside and kept only whole: a state that fails halfway leaves the store empty, never half filled.
+      const built = state.tables.map(({ collection, generation: number, stored }) => {
+        const table = newTable(collection);
+        table.adopt(stored.map((doc) => ('_deleted' in doc ? { delete: { _id: doc._id, position: doc.position } } : { put: doc })));
+        return [generationName(collection, number), table] as const;
+      });
+      for (const [name, table] of built) tables.set(name, table);
+      for (const doc of state.control) control.set(doc._id, deepFreeze(doc));
+      snapshot = undefined;
     },
     ping: async () => {},
     close: async () => {

@@ -34,6 +34,11 @@ const Env = Type.Object({
       Type.Literal('trace'), Type.Literal('silent')],
     { default: 'info' },
   ),
+  /**
+   * Embedded read store only: seconds between checks that write a snapshot of the read models to DATA_DIR when a
+   * projection moved (one is also written at a graceful stop, and loaded at start); 0 turns snapshots off.
+   */
+  READ_SNAPSHOT_SECONDS: Type.Integer({ minimum: 0, default: 60 }),
   /** Seed the demo catalogue when the event store is empty at start. */
   SEED_DEMO: Type.Boolean({ default: true }),
   /** Absolute URL the public API is reached at; unset, links are root-relative (OpenAPI `servers` is `/`). */

@@ -86,6 +86,13 @@ export class DocTable {
     return position === undefined ? null : { _id: id, position, _deleted: true };
   }
 
+  /** Every document and tombstone stored, for a snapshot of the table (documents are frozen: shared, not copied). */
+  stored(): (StoredDoc | Tombstone)[] {
+    const all: (StoredDoc | Tombstone)[] = [...this.#docs.values()];
+    for (const [id, position] of this.#tombstones) all.push({ _id: id, position, _deleted: true });
+    return all;
+  }
+
   /** Applies the writes in order, storing frozen copies: the writer may go on changing its own documents. */
   write(ops: WriteOp[]): void {
     this.#apply(ops, structuredClone);
