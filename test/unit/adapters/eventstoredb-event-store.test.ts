@@ -3,6 +3,7 @@
  * records, cancelled reads, the empty append and the resubscribing feed. The contract suite proves the rest
  * against a real server when EVENTSTORE_URL is set.
  */
+import { mock } from 'node:test';
 import { expect } from 'chai';
 import { END, type ResolvedEvent } from '@eventstore/db-client';
 import { EventStoreDbEventStore } from '../../../shared/adapters/eventstoredb-event-store.ts';
@@ -197,30 +198,31 @@ describe('EventStoreDB adapter: the append feed', function () {
     }
   });
 
-  it('waits longer after each attempt the server does not confirm, and starts over once it does', async function () {
+  it('waits longer after each attempt the server does not confirm, and starts over once it does', function () {
+    // Timers are faked and moved a millisecond at a time: the pauses are read exactly, whatever the machine's load.
+    mock.timers.enable({ apis: ['setTimeout'] });
     const client = new FakeEventStoreDbClient();
     const stop = new EventStoreDbEventStore(client, { firstMs: 20, maxMs: 200 }).onAppended(() => undefined);
-    const pauses: number[] = [];
-    try {
-      for (let attempt = 1; attempt <= 3; attempt += 1) {
-        const failedAt = Date.now();
-        client.subscriptions[attempt - 1]!.fail('unavailable');
-        await waitFor(() => client.subscriptions.length === attempt + 1);
-        pauses.push(Date.now() - failedAt);
+    /** Fails subscription `index` and counts the milliseconds until the feed subscribes again. */
+    const pauseAfterFailure = (index: number): number => {
+      client.subscriptions[index]!.fail('unavailable');
+      let waited = 0;
+      while (client.subscriptions.length === index + 1 && waited < 1_000) {
+        mock.timers.tick(1);
+        waited += 1;
       }
+      return waited;
+    };
+    try {
+      const pauses = [pauseAfterFailure(0), pauseAfterFailure(1), pauseAfterFailure(2)];
       client.subscriptions[3]!.confirm();
-      const failedAt = Date.now();
-      client.subscriptions[3]!.fail('unavailable');
-      await waitFor(() => client.subscriptions.length === 5);
-      pauses.push(Date.now() - failedAt);
+      pauses.push(pauseAfterFailure(3));
+      // Doubling from 20 ms while unconfirmed; back to 20 ms after the confirmation, not the 160 ms it would be.
+      expect(pauses).to.deep.equal([20, 40, 80, 20]);
     } finally {
       stop();
+      mock.timers.reset();
     }
-    // Timers never fire early; after the confirmation the pause is back to 20 ms, far from the 160 ms it would be.
-    expect(pauses[0]).to.be.at.least(20);
-    expect(pauses[1]).to.be.at.least(40);
-    expect(pauses[2]).to.be.at.least(80);
-    expect(pauses[3]).to.be.within(20, 120);
   });
 
   it('once stopped, neither signals again nor subscribes again', async function () {
