@@ -74,6 +74,20 @@ function pausing(store: ReadStore, at: Gate, where: 'read' | 'write', writes: { 
   };
 }
 
+/** `store` as a projector sees it when it cannot reach it: every call it makes fails while `outage.down`. */
+function unreachableWhile(store: ReadStore, outage: { down: boolean }): ReadStore {
+  const failing = <T>(work: () => Promise<T>): Promise<T> => (outage.down ? Promise.reject(new Error('read store unreachable')) : work());
+  return {
+    ...store,
+    readControl: () => failing(() => store.readControl()),
+    setControl: (doc, condition, insert) => failing(() => store.setControl(doc, condition, insert)),
+    generation: (collection, number) => {
+      const real = store.generation(collection, number);
+      return { ...real, getStored: (ids) => failing(() => real.getStored(ids)), write: (ops, options) => failing(() => real.write(ops, options)) };
+    },
+  };
+}
+
 const serials = (count: number, from = 0) => Array.from({ length: count }, (_, i) => serialRegistered(`FEN-${String(from + i).padStart(4, '0')}`));
 const stolen = (count: number) => Array.from({ length: count }, (_, i) => serialReportedStolen(`FEN-${String(i).padStart(4, '0')}`));
 
@@ -188,28 +202,19 @@ function fencingSuite(name: string, openStore: () => Promise<ReadStore>): void {
     });
 
     it('after a read-store outage the projection resumes by itself, in the same process, without being parked', async () => {
-      let down = false;
-      const failing = <T>(work: () => Promise<T>): Promise<T> => (down ? Promise.reject(new Error('read store unreachable')) : work());
-      const flaky: ReadStore = {
-        ...readStore,
-        readControl: () => failing(() => readStore.readControl()),
-        setControl: (doc, condition, insert) => failing(() => readStore.setControl(doc, condition, insert)),
-        generation: (collection, number) => {
-          const real = readStore.generation(collection, number);
-          return { ...real, getStored: (ids) => failing(() => real.getStored(ids)), write: (ops, options) => failing(() => real.write(ops, options)) };
-        },
-      };
+      const outage = { down: false };
+      const flaky = unreachableWhile(readStore, outage);
       const projector = make(flaky, { pollIntervalMs: 60_000 });
       projector.start();
       await projector.waitFor(await appendAll(eventStore, serials(2)), 5_000);
-      down = true;
+      outage.down = true;
       const head = await appendAll(eventStore, stolen(2));
       const deadline = Date.now() + 5_000;
       while (projector.counters().retries < 5) {
         if (Date.now() > deadline) throw new Error('the projector did not retry');
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
-      down = false;
+      outage.down = false;
       await projector.waitFor(head, 5_000);
       expect(projector.status()).to.deep.equal([{ name: 'serials', position: head, status: 'running', parked: null }]);
       expect((await snapshot(readStore))['serials']).to.deep.equal(await cleanRebuild());
@@ -218,17 +223,12 @@ function fencingSuite(name: string, openStore: () => Promise<ReadStore>): void {
     it('a job cut off from the store for longer than a lease hands the projection back to the queue, and the next signal heals it', async () => {
       // Seen failing before: the job retried for ever, so the projection's one queued job stayed with the worker
       // that could not reach the store (BullMQ keeps a single follow-up behind a running job).
-      let down = false;
-      const failing = <T>(work: () => Promise<T>): Promise<T> => (down ? Promise.reject(new Error('read store unreachable')) : work());
-      const cutOff: ReadStore = {
-        ...readStore,
-        readControl: () => failing(() => readStore.readControl()),
-        setControl: (doc, condition, insert) => failing(() => readStore.setControl(doc, condition, insert)),
-      };
+      const outage = { down: false };
+      const cutOff = unreachableWhile(readStore, outage);
       const projector = make(cutOff, { pollIntervalMs: 60_000 });
       projector.start();
       await projector.waitFor(await appendAll(eventStore, serials(1)), 5_000);
-      down = true;
+      outage.down = true;
       const head = await appendAll(eventStore, stolen(1));
       const until = async (what: string, done: () => boolean) => {
         const deadline = Date.now() + 5_000;
@@ -245,7 +245,7 @@ function fencingSuite(name: string, openStore: () => Promise<ReadStore>): void {
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(projector.counters().retries, 'the ended job retries no more').to.equal(retries);
 
-      down = false;
+      outage.down = false;
       await appendAll(eventStore, serials(1, 1));
       await projector.waitFor(head + 1, 5_000);
       expect((await snapshot(readStore))['serials']).to.deep.equal(await cleanRebuild());
