@@ -8,8 +8,10 @@ import { generationSnapshotContract } from './generation-snapshot.contract.ts';
 import { leaseContract } from './lease.contract.ts';
 import { orphanGenerationsContract } from './orphan-generations.contract.ts';
 import { readStoreContract } from './read-store.contract.ts';
+import { generationsContract } from './generations.contract.ts';
 
 readStoreContract('in memory (mingo)', async () => createMemoryReadStore());
+generationsContract('in memory (mingo)', async () => createMemoryReadStore());
 leaseContract('in memory (mingo)', async () => createMemoryReadStore());
 generationSnapshotContract('in memory (mingo)', async () => createMemoryReadStore());
 orphanGenerationsContract('in memory (mingo)', async () => createMemoryReadStore());

@@ -10,9 +10,11 @@ import { generationSnapshotContract } from './generation-snapshot.contract.ts';
 import { leaseContract } from './lease.contract.ts';
 import { orphanGenerationsContract } from './orphan-generations.contract.ts';
 import { readStoreContract } from './read-store.contract.ts';
+import { generationsContract } from './generations.contract.ts';
 
 describeMongo('MongoDB read store', 'the ReadStore contract against MongoDB', (leg) => {
   readStoreContract('MongoDB', async () => createMongoReadStore(leg.url, leg.database('contract')));
+  generationsContract('MongoDB', async () => createMongoReadStore(leg.url, leg.database('generations')));
   leaseContract('MongoDB', async () => createMongoReadStore(leg.url, leg.database('leases')));
   generationSnapshotContract('MongoDB', async () => createMongoReadStore(leg.url, leg.database('snapshot')));
   orphanGenerationsContract('MongoDB', async () => createMongoReadStore(leg.url, leg.database('orphans')));

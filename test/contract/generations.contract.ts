@@ -1,0 +1,105 @@
+/**
+ * The ReadStore contract, generations: a rebuild's generation is invisible to readers until the pointer switches to
+ * it, then replaces the old one whole; writes to a generation switched away from are refused. Every adapter's spec
+ * file calls `generationsContract` with a factory, as it calls `readStoreContract`; each test gets a fresh store.
+ */
+import { expect } from 'chai';
+import { FIRST_GENERATION, StaleGenerationError, type ReadStore, type StoredDoc } from '../../shared/ports/read-store.ts';
+import { reserveGeneration, switchGenerations } from '../../shared/projections/generations.ts';
+import { item, type Item } from './read-store.contract.ts';
+
+const ids = (docs: StoredDoc[]) => docs.map((doc) => doc._id);
+
+export function generationsContract(name: string, factory: () => Promise<ReadStore>): void {
+  describe(`ReadStore contract, generations: ${name}`, function () {
+    let store: ReadStore;
+    beforeEach(async function () {
+      store = await factory();
+    });
+    afterEach(async function () {
+      await store?.close();
+    });
+
+  describe('generations', function () {
+    beforeEach(async function () {
+      await store.write('collections', [{ put: item('OLD', { _id: 'en:old' }) }]);
+    });
+
+    it('a generation being built is invisible to readers until the pointer switches to it, then replaces the old one whole', async function () {
+      const next = await reserveGeneration(store);
+      await store.resetGeneration('collections', next);
+      const target = store.generation('collections', next);
+      await target.write([{ put: item('N1', { _id: 'en:n1' }) }, { put: item('N2', { _id: 'en:n2' }) }]);
+      expect(ids(await target.find({}, { sort: { _id: 1 } }))).to.deep.equal(['en:n1', 'en:n2']);
+      expect(ids(await target.getStored(['en:n2', 'en:old']))).to.deep.equal(['en:n2']);
+      expect(ids(await store.find('collections', {}))).to.deep.equal(['en:old']);
+      const replaced = await switchGenerations(store, ['collections'], next);
+      expect(ids(await store.find('collections', {}, { sort: { _id: 1 } }))).to.deep.equal(['en:n1', 'en:n2']);
+      expect(await store.get('collections', 'en:old')).to.equal(null);
+      expect([...replaced]).to.deep.equal([['collections', FIRST_GENERATION]]);
+    });
+
+    it('after a switch the store writes the new generation with the position rule, and refuses writes to the old one', async function () {
+      const next = await reserveGeneration(store);
+      await store.resetGeneration('collections', next);
+      await store.generation('collections', next).write([{ put: item('N1', { _id: 'en:n1', position: 7 }) }]);
+      await switchGenerations(store, ['collections'], next);
+      await store.write('collections', [{ put: item('N1', { _id: 'en:n1', name: 'stale', position: 6 }) }]);
+      expect((await store.get<Item>('collections', 'en:n1'))?.name).to.equal('Watch N1');
+      expect(await store.count('collections', { lang: 'en' })).to.equal(1);
+      const stale = await store.generation('collections', FIRST_GENERATION).write([{ put: item('LATE', { _id: 'en:late', position: 9 }) }])
+        .then(() => undefined, (error: unknown) => error);
+      expect(stale).to.be.instanceOf(StaleGenerationError);
+      expect(await store.get('collections', 'en:late')).to.equal(null);
+    });
+
+    it('a dropped generation is gone and readers keep the live one; the live one cannot be dropped', async function () {
+      const next = await reserveGeneration(store);
+      await store.resetGeneration('collections', next);
+      await store.generation('collections', next).write([{ put: item('N1', { _id: 'en:n1' }) }]);
+      await store.dropGeneration('collections', next);
+      expect(await store.generation('collections', next).find({})).to.deep.equal([]);
+      expect(ids(await store.find('collections', {}))).to.deep.equal(['en:old']);
+      let refused = false;
+      await store.dropGeneration('collections', FIRST_GENERATION).catch(() => (refused = true));
+      expect(refused).to.equal(true);
+    });
+
+    it('reserved generations are never handed out twice and never go back', async function () {
+      const first = await reserveGeneration(store);
+      const second = await reserveGeneration(store);
+      expect(first).to.be.above(FIRST_GENERATION);
+      expect(second).to.be.above(first);
+      await switchGenerations(store, ['serials'], second);
+      let refused = false;
+      await switchGenerations(store, ['serials'], first).catch(() => (refused = true));
+      expect(refused, 'a switch to an older generation').to.equal(true);
+      expect(await reserveGeneration(store)).to.be.above(second);
+    });
+
+    it('a switch of one collection leaves the others alone', async function () {
+      await store.write('watches', [{ put: item('A') }]);
+      const next = await reserveGeneration(store);
+      await store.resetGeneration('collections', next);
+      await switchGenerations(store, ['collections'], next);
+      expect(await store.get('watches', 'en:A')).to.not.equal(null);
+      expect(await store.count('collections', {})).to.equal(0);
+    });
+
+    it('a generation handed its documents keeps them as they were written', async function () {
+      const next = await reserveGeneration(store);
+      await store.resetGeneration('collections', next);
+      const written = item('N1', { _id: 'en:n1', tags: ['steel'] });
+      await store.generation('collections', next).write([{ put: written }], { handOver: true });
+      try {
+        written.name = 'changed by writer';
+        written.tags!.push('changed');
+      } catch {
+        // a document frozen in place refuses the change: as good as a copy
+      }
+      await switchGenerations(store, ['collections'], next);
+      expect(await store.get('collections', 'en:n1')).to.deep.equal(item('N1', { _id: 'en:n1', tags: ['steel'] }));
+    });
+  });
+  });
+}
