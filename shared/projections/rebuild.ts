@@ -85,9 +85,13 @@ export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
   let position = 0;
   let events = 0;
 
-  /** Projects the events after `position` into every new generation, up to the head; `beforeWrite` each bulk. */
-  async function projectToHead(beforeWrite: () => Promise<void>): Promise<void> {
-    for (;;) {
+  /**
+   * Projects the events after `position` into every new generation, up to `until` at least (a batch may go a little
+   * past it); `beforeWrite` each bulk. Bounded by a head read beforehand, not chased: under a steady write load a
+   * rebuild slower than the appends would otherwise never reach a head that keeps moving.
+   */
+  async function projectUpTo(until: number, beforeWrite: () => Promise<void>): Promise<void> {
+    while (position < until) {
       const batch = await eventStore.readAll({ after: position, limit: batchSize });
       const last = batch.at(-1);
       if (!last) return;
@@ -110,8 +114,10 @@ export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
   try {
     await dropLeftBehind(readStore, PROJECTIONS.map(({ collection }) => collection), clock.wall());
     for (const { projection } of built) await readStore.resetGeneration(projection.collection, generation);
-    await projectToHead(async () => {});
-    // Fence the live workers, then close the gap they may have advanced meanwhile, under the leases.
+    await projectUpTo(head, async () => {});
+    // Fence the live workers, then close the gap they may have advanced meanwhile, under the leases: up to the head
+    // as it stands once they are fenced, which is at least where the live generation stopped. What is appended
+    // after that, the live workers apply to the new generation once they have their leases back.
     const owner = `rebuild:${randomUUID().slice(0, 8)}`;
     const leaseOptions = { preempt: true, ...(options.leaseTtlMs ? { ttlMs: options.leaseTtlMs } : {}), ...(options.clock ? { clock: options.clock } : {}) };
     for (const { projection } of built) {
@@ -122,7 +128,7 @@ export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
       leases.push(lease);
       await lease.startGeneration(generation, position);
     }
-    await projectToHead(async () => {
+    await projectUpTo(await eventStore.headPosition(), async () => {
       for (const lease of leases) await lease.ensure();
     });
     for (const lease of leases) await lease.saveCheckpoint(position, generation);

@@ -78,6 +78,31 @@ describe('rebuild', () => {
     expect(checkpoints).to.deep.equal(['collections', 'configurators', 'serials', 'watches'].map((name) => `checkpoint:${name}@${generation}`));
   });
 
+  it('ends under a steady write load faster than it projects: it reaches the head it read, not one that keeps moving', async () => {
+    // Seen failing before: the rebuild chased the head, reading a batch for every batch appended meanwhile.
+    await appendAll(eventStore, catalogueHistory(10));
+    let reads = 0;
+    let appended = 0;
+    const busy: EventStore = Object.assign(Object.create(eventStore) as EventStore, {
+      readAll: async (range: Parameters<EventStore['readAll']>[0]) => {
+        reads += 1;
+        // Two serials appended for every batch read, for as long as the test lets the load run.
+        if (appended < 400) {
+          await appendAll(eventStore, [serialRegistered(`LOAD-${reads}-A`), serialRegistered(`LOAD-${reads}-B`)]);
+          appended += 2;
+        }
+        return eventStore.readAll(range);
+      },
+    });
+    const rebuilt = createMemoryReadStore();
+    const result = await rebuild({ eventStore: busy, readStore: rebuilt, batchSize: 2 });
+    expect(appended, 'the load was still running when the rebuild ended').to.be.below(400);
+    expect(reads, 'batches read').to.be.below(100);
+    // Switched at a position at least the head it read once the live workers were fenced; the rest is theirs.
+    expect(result.position).to.be.at.least(catalogueHistory(10).length);
+    expect((await readProjectionStates(rebuilt)).map((state) => state.position)).to.deep.equal(Array(4).fill(result.position));
+  });
+
   it('names the known projections when asked for an unknown one', () => {
     expect(() => selectProjections(['nope'])).to.throw('unknown projection nope (known: watches, collections, configurators, serials)');
   });
