@@ -207,10 +207,6 @@ export function createProjector(options: ProjectorOptions): Projector {
         if (outcome !== 'held') return;
         counters.leaseHeld += 1;
         logger.debug({ projection: projection.name }, 'projection lease held by another worker; waiting');
-        // Not a failure: asked again at the first backoff step, so that a lease a rebuild lets go of after its switch
-        // is taken up at once rather than after a backoff grown to its cap.
-        await pause(backoff.firstMs);
-        continue;
       } catch (error) {
         if (error instanceof LeaseLostError || error instanceof StaleGenerationError) {
           counters.leaseLost += 1;

@@ -16,7 +16,7 @@ import type { GenerationStore, ReadStore } from '../ports/read-store.ts';
 import { projectBatch } from './batch.ts';
 import { checkpointId } from './control-docs.ts';
 import { RESERVATION_TTL_MS, dropLeftBehind, releaseReservation, renewReservation, reserveGeneration, switchGenerations } from './generations.ts';
-import { DEFAULT_LEASE_TTL_MS, ProjectionLease, SYSTEM_CLOCK, type LeaseClock } from './lease.ts';
+import { ProjectionLease, SYSTEM_CLOCK, type LeaseClock } from './lease.ts';
 import type { Projection } from './projection.ts';
 import { PROJECTIONS } from './index.ts';
 
@@ -87,12 +87,11 @@ export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
 
   /**
    * Projects the events after `position` into every new generation, up to `until` at least (a batch may go a little
-   * past it), then on towards the moving head until the monotonic clock reaches `chaseUntil` (if given); `beforeWrite`
-   * each bulk. Bounded by a head read beforehand and by time, never by the head alone: under a steady write load a
+   * past it); `beforeWrite` each bulk. Bounded by a head read beforehand, not chased: under a steady write load a
    * rebuild slower than the appends would otherwise never reach a head that keeps moving.
    */
-  async function projectUpTo(until: number, beforeWrite: () => Promise<void>, chaseUntil?: number): Promise<void> {
-    while (position < until || (chaseUntil !== undefined && clock.monotonic() < chaseUntil)) {
+  async function projectUpTo(until: number, beforeWrite: () => Promise<void>): Promise<void> {
+    while (position < until) {
       const batch = await eventStore.readAll({ after: position, limit: batchSize });
       const last = batch.at(-1);
       if (!last) return;
@@ -117,8 +116,7 @@ export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
     for (const { projection } of built) await readStore.resetGeneration(projection.collection, generation);
     await projectUpTo(head, async () => {});
     // Fence the live workers, then close the gap they may have advanced meanwhile, under the leases: up to the head
-    // as it stands once they are fenced, which is at least where the live generation stopped, and on with the newest
-    // appends for a third of a lease at most, so that readers switched over see them at once. What is appended
+    // as it stands once they are fenced, which is at least where the live generation stopped. What is appended
     // after that, the live workers apply to the new generation once they have their leases back.
     const owner = `rebuild:${randomUUID().slice(0, 8)}`;
     const leaseOptions = { preempt: true, ...(options.leaseTtlMs ? { ttlMs: options.leaseTtlMs } : {}), ...(options.clock ? { clock: options.clock } : {}) };
@@ -130,10 +128,9 @@ export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
       leases.push(lease);
       await lease.startGeneration(generation, position);
     }
-    const fencedHead = await eventStore.headPosition();
-    await projectUpTo(fencedHead, async () => {
+    await projectUpTo(await eventStore.headPosition(), async () => {
       for (const lease of leases) await lease.ensure();
-    }, clock.monotonic() + (options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS) / 3);
+    });
     for (const lease of leases) await lease.saveCheckpoint(position, generation);
     await options.beforeSwitch?.();
     // Still the owner of every projection right before the switch: a worker that took over an expired lease could
