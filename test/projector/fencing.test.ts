@@ -107,6 +107,25 @@ function fencingSuite(name: string, openStore: () => Promise<ReadStore>): void {
       return projector;
     };
 
+    /**
+     * A worker paused at its first batch's read or write while its lease expires and a new owner catches up on the
+     * thefts appended meanwhile; then it resumes and its run ends. `writes` counts its bulks that landed.
+     */
+    async function takenOverWhilePaused(where: 'read' | 'write') {
+      await appendAll(eventStore, serials(6));
+      const paused = gate();
+      const writes = { count: 0 };
+      const stale = make(pausing(readStore, paused, where, writes));
+      const staleRun = stale.catchUp();
+      await paused.reached;
+      const head = await appendAll(eventStore, stolen(3));
+      clock.now += TTL + 1;
+      await make(readStore).catchUp();
+      paused.open();
+      await staleRun;
+      return { stale, writes, head };
+    }
+
     async function cleanRebuild() {
       const fresh = createMemoryReadStore();
       await rebuild({ eventStore, readStore: fresh, projections: [serialsProjection] });
@@ -125,17 +144,7 @@ function fencingSuite(name: string, openStore: () => Promise<ReadStore>): void {
     });
 
     it('a worker paused past its lease after reading (a busy event loop) finds out when it resumes and writes nothing', async () => {
-      await appendAll(eventStore, serials(6));
-      const paused = gate();
-      const writes = { count: 0 };
-      const stale = make(pausing(readStore, paused, 'read', writes));
-      const staleRun = stale.catchUp();
-      await paused.reached;
-      const head = await appendAll(eventStore, stolen(3));
-      clock.now += TTL + 1;
-      await make(readStore).catchUp();
-      paused.open();
-      await staleRun;
+      const { stale, writes, head } = await takenOverWhilePaused('read');
       expect(writes.count, 'bulk writes by the paused worker that landed').to.equal(0);
       expect(stale.counters().leaseLost).to.equal(1);
       expect((await readProjectionStates(readStore)).map((s) => s.position)).to.deep.equal([head]);
@@ -143,18 +152,8 @@ function fencingSuite(name: string, openStore: () => Promise<ReadStore>): void {
     });
 
     it('a worker paused between its lease check and its bulk write (SIGSTOP) cannot overwrite the newer owner\'s documents', async () => {
-      await appendAll(eventStore, serials(6));
-      const paused = gate();
-      const writes = { count: 0 };
-      const stale = make(pausing(readStore, paused, 'write', writes));
-      const staleRun = stale.catchUp();
-      await paused.reached;
       // The new owner applies the registrations and the thefts; the paused one holds registrations only.
-      const head = await appendAll(eventStore, stolen(3));
-      clock.now += TTL + 1;
-      await make(readStore).catchUp();
-      paused.open();
-      await staleRun;
+      const { stale, head } = await takenOverWhilePaused('write');
       expect(stale.counters().conflicts, 'its stale bulk was refused').to.be.at.least(1);
       expect((await readProjectionStates(readStore)).map((s) => s.position)).to.deep.equal([head]);
       const docs = (await snapshot(readStore))['serials'] as unknown as { _id: string; status: string }[];
