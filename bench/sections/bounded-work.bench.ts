@@ -4,11 +4,10 @@
  * each watch published again under new references, projected by every projection into the embedded store; then
  * - one search: the catalogue operation as the router calls it, right after a write to the watches (so the store's
  *   own answer cache is empty: the real cost of the find and the count);
- * - one price change: one `WatchPriceChanged` projected (load, apply, write) by the watches and collections
- *   projections, as the runner does it for a batch of one. The configurators projection is left out: its document
- *   holds every watch of its collection (the configurator's models), so publishing 100,000 watches into seven
- *   collections through it takes hours here; its price change rewrites that document (bench/README.md).
- * - heap per watch: the heap the catalogue holds (both projections, both languages) over its number of watches,
+ * - one price change: one `WatchPriceChanged` projected (load, apply, write) by every projection, as the runner does
+ *   it for a batch of one (the configurators and serials projections do not handle it: a collection's models are
+ *   read from the watches).
+ * - heap per watch: the heap the catalogue holds (every projection, both languages) over its number of watches,
  *   measured after a full garbage collection, only when Node runs with `--expose-gc` (null otherwise).
  * Growth = CPU p50 at the largest size over CPU p50 at the smallest: near 1 means the cost does not grow with the
  * catalogue.
@@ -19,8 +18,7 @@ import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.t
 import type { RecordedEvent } from '../../shared/ports/event-store.ts';
 import { FIRST_GENERATION, type ReadStore } from '../../shared/ports/read-store.ts';
 import { projectBatch } from '../../shared/projections/batch.ts';
-import { collectionsProjection } from '../../shared/projections/collections.projection.ts';
-import { watchesProjection } from '../../shared/projections/watches.projection.ts';
+import { PROJECTIONS } from '../../shared/projections/index.ts';
 import type { PositionedEvent, Projection } from '../../shared/projections/projection.ts';
 import { catalogueOperation } from '../../shared/public-api/operations/catalogue.operation.ts';
 import type { WatchDoc } from '../../shared/read-models/documents.ts';
@@ -48,7 +46,6 @@ export interface BoundedResult { sizes: BoundedFigures[]; search_growth: number;
 /** What visitors type: a word of a name, a short word, a reference fragment, an accented word, a miss. */
 const SEARCHES = ['lumiere', 'or', 'bw-01', 'édition', 'chronograph', 'zzqx'];
 const BATCH = 5_000;
-const MEASURED = [watchesProjection, collectionsProjection];
 
 /** `onSize` hears each size's figures as soon as they are measured (the largest size takes minutes to build). */
 export async function benchBoundedWork(settings: BoundedSettings, onSize?: (figures: BoundedFigures) => void): Promise<BoundedResult> {
@@ -113,7 +110,7 @@ async function projectCatalogue(store: ReadStore, demo: RecordedEvent[], size: n
 }
 
 async function project(store: ReadStore, events: PositionedEvent[]): Promise<void> {
-  for (const projection of MEASURED) {
+  for (const projection of PROJECTIONS) {
     const ops = await projectBatch(projection as Projection, events, store.generation(projection.collection, FIRST_GENERATION));
     if (ops.length > 0) await store.write(projection.collection, ops);
   }

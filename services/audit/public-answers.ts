@@ -11,7 +11,7 @@ import type { ConfiguratorDoc, SerialDoc } from '../../shared/read-models/docume
 import { catalogueOperation } from '../../shared/public-api/operations/catalogue.operation.ts';
 import { collectionsOperation } from '../../shared/public-api/operations/collections.operation.ts';
 import { publicOperations } from '../../shared/public-api/operations/index.ts';
-import { toConfiguratorOptions } from '../../shared/public-api/operations/options.operation.ts';
+import { optionsOperation } from '../../shared/public-api/operations/options.operation.ts';
 import { priceOperation } from '../../shared/public-api/operations/price.operation.ts';
 import type { Answer, OperationEnv, PublicOperation } from '../../shared/public-api/operations/public-operation.ts';
 import { toVerification } from '../../shared/public-api/operations/verify.operation.ts';
@@ -61,7 +61,11 @@ export async function collectionsAnswer(env: OperationEnv, lang: Language): Prom
 /** The options answer of every collection, by collection code. */
 export async function optionsAnswers(env: OperationEnv, lang: Language): Promise<Record<string, unknown>> {
   const docs = await env.readStore.find<ConfiguratorDoc>('configurators', { lang }, { sort: { _id: 1 } });
-  return Object.fromEntries(docs.map((doc) => [doc.collection.code, toConfiguratorOptions(doc, lang)]));
+  const answers: Record<string, unknown> = {};
+  for (const { collection: { code } } of docs) {
+    answers[code] = (await ask(optionsOperation, env, { query: { lang }, path: { collection: code } })).body;
+  }
+  return answers;
 }
 
 /** The verification answer of every registered serial, checked at `asOf`. */

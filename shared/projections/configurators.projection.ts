@@ -1,31 +1,24 @@
 /**
  * The `configurators` read collection: one document per (language, collection) for every defined collection,
- * with its customizable watches as models (at their current catalogue price: one price, one source), the eleven
- * categories and the accessories. Watch events after publication name the watch only, so they reach the
- * documents holding it by a filter on `member_watches.reference`.
+ * with the eleven categories and the accessories. Watch events do not reach it: a collection's models are its
+ * customizable watches, which the read side takes from `watches` (shared/public-api/operations/collection-models.ts),
+ * so a price change costs no configurator write whatever the size of its collection.
  */
 import { assertNever, LANGUAGES, type EventType } from '../../shared/events/index.ts';
 import { langIds, type DocChange, type PositionedEvent, type Projection, type Touches } from './projection.ts';
-import {
-  editAccessories, editMember, editOptions, emptyConfigurator, upsertByCode, withMembers, type ConfiguratorProjectionDoc,
-} from './configurator-document.ts';
-
-export type { ConfiguratorProjectionDoc } from './configurator-document.ts';
+import type { ConfiguratorDoc } from '../../shared/read-models/documents.ts';
+import { editAccessories, editOptions, emptyConfigurator, upsertByCode } from './configurator-document.ts';
 
 const HANDLED: EventType[] = [
-  'CollectionDefined', 'CollectionRevised', 'WatchPublished', 'WatchRevised', 'WatchPriceChanged', 'WatchWithdrawn',
-  'ConfiguratorOptionOffered', 'ConfiguratorOptionRepriced', 'ConfiguratorOptionWithdrawn', 'ConfiguratorDefaultChosen',
+  'CollectionDefined', 'CollectionRevised', 'ConfiguratorOptionOffered', 'ConfiguratorOptionRepriced', 'ConfiguratorOptionWithdrawn', 'ConfiguratorDefaultChosen',
   'AccessoryOffered', 'AccessoryRepriced', 'AccessoryWithdrawn',
 ];
-
-const holding = (reference: string) => ({ 'member_watches.reference': reference });
 
 function touches(event: PositionedEvent): Touches {
   switch (event.type) {
     case 'CollectionDefined':
     case 'CollectionRevised':
       return { ids: langIds(event.data.code) };
-    case 'WatchPublished':
     case 'ConfiguratorOptionOffered':
     case 'ConfiguratorOptionRepriced':
     case 'ConfiguratorOptionWithdrawn':
@@ -34,13 +27,10 @@ function touches(event: PositionedEvent): Touches {
     case 'AccessoryRepriced':
     case 'AccessoryWithdrawn':
       return { ids: langIds(event.data.collection) };
+    case 'WatchPublished':
     case 'WatchRevised':
-      return event.data.name || event.data.customizable !== undefined
-        ? { ids: [], filter: holding(event.data.reference) }
-        : { ids: [] };
     case 'WatchPriceChanged':
     case 'WatchWithdrawn':
-      return { ids: [], filter: holding(event.data.reference) };
     case 'WatchStockChanged':
     case 'SerialRegistered':
     case 'SerialReportedStolen':
@@ -51,11 +41,11 @@ function touches(event: PositionedEvent): Touches {
   }
 }
 
-type Docs = ReadonlyMap<string, ConfiguratorProjectionDoc>;
-type Change = DocChange<ConfiguratorProjectionDoc>;
+type Docs = ReadonlyMap<string, ConfiguratorDoc>;
+type Change = DocChange<ConfiguratorDoc>;
 
 /** Applies `edit` to every touched document that exists. */
-function each(docs: Docs, edit: (doc: ConfiguratorProjectionDoc) => ConfiguratorProjectionDoc): Change[] {
+function each(docs: Docs, edit: (doc: ConfiguratorDoc) => ConfiguratorDoc): Change[] {
   return [...docs.values()].map((doc) => ({ put: edit(doc) }));
 }
 
@@ -71,27 +61,6 @@ function apply(event: PositionedEvent, docs: Docs): Change[] {
       if (!name) return [];
       return each(docs, (doc) => ({ ...doc, collection: { ...doc.collection, name: name[doc.lang] }, position }));
     }
-    case 'WatchPublished': {
-      const { reference, name, price_cents, customizable } = event.data;
-      return each(docs, (doc) => withMembers(doc, [
-        ...doc.member_watches.filter((member) => member.reference !== reference),
-        { reference, name: name[doc.lang], price_cents, customizable },
-      ], position));
-    }
-    case 'WatchRevised': {
-      const { reference, name, customizable } = event.data;
-      return each(docs, (doc) => editMember(doc, reference, (member) => ({
-        ...member,
-        ...(name ? { name: name[doc.lang] } : {}),
-        ...(customizable !== undefined ? { customizable } : {}),
-      }), position));
-    }
-    case 'WatchPriceChanged': {
-      const { reference, price_cents } = event.data;
-      return each(docs, (doc) => editMember(doc, reference, (member) => ({ ...member, price_cents }), position));
-    }
-    case 'WatchWithdrawn':
-      return each(docs, (doc) => editMember(doc, event.data.reference, () => null, position));
     case 'ConfiguratorOptionOffered': {
       const { category, code, label, price_cents } = event.data;
       return each(docs, (doc) => editOptions(doc, category, (options) => {
@@ -127,6 +96,10 @@ function apply(event: PositionedEvent, docs: Docs): Change[] {
       const { code } = event.data;
       return each(docs, (doc) => editAccessories(doc, (accessories) => accessories.filter((accessory) => accessory.code !== code), position));
     }
+    case 'WatchPublished':
+    case 'WatchRevised':
+    case 'WatchPriceChanged':
+    case 'WatchWithdrawn':
     case 'WatchStockChanged':
     case 'SerialRegistered':
     case 'SerialReportedStolen':
@@ -137,7 +110,7 @@ function apply(event: PositionedEvent, docs: Docs): Change[] {
   }
 }
 
-export const configuratorsProjection: Projection<ConfiguratorProjectionDoc> = {
+export const configuratorsProjection: Projection<ConfiguratorDoc> = {
   name: 'configurators',
   collection: 'configurators',
   handles: new Set(HANDLED),

@@ -85,13 +85,15 @@ export const ConfiguratorCategoryDoc = Type.Object({
 });
 export type ConfiguratorCategoryDoc = Type.Static<typeof ConfiguratorCategoryDoc>;
 
-/** One per (language, collection code); `_id` is `${lang}:${code}`. Exists for every defined collection. */
+/**
+ * One per (language, collection code); `_id` is `${lang}:${code}`. Exists for every defined collection. Its models
+ * are not kept here: they are the collection's customizable watches, read from `watches` (one price, one source),
+ * so a price change writes no configurator.
+ */
 export const ConfiguratorDoc = Type.Object({
   _id: Type.String(),
   lang: Lang,
   collection: Type.Object({ code: Type.String(), name: Type.String() }),
-  /** The collection's customizable, published watches at their current catalogue price, by reference. */
-  models: Type.Array(Type.Object({ model_ref: Type.String(), name: Type.String(), base_price_cents: Type.Integer() })),
   /** Always the eleven categories in CATEGORY_KEYS order; one not offered has no options. */
   categories: Type.Array(ConfiguratorCategoryDoc),
   accessories: Type.Array(Type.Object({

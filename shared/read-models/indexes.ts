@@ -9,7 +9,7 @@ import type { ReadCollection } from './documents.ts';
 export interface ReadIndex {
   /** Fields in order with their direction; an index walked backwards serves the sort with every direction reversed. */
   key: Readonly<Record<string, 1 | -1>>;
-  /** The field holds an array and every element is a key (the search grams, the members of a configurator). */
+  /** The field holds an array and every element is a key (the search grams). */
   multikey?: string;
 }
 
@@ -23,6 +23,8 @@ export const READ_INDEXES: Readonly<Record<ReadCollection, readonly ReadIndex[]>
     { key: { lang: 1, sort_collection: 1, sort_name: 1, reference: 1 } },
     // A collection's watches: the catalogue's `collection` filter, and a collection rename in the projection.
     { key: { 'collection.code': 1, lang: 1, sort_name: 1, reference: 1 } },
+    // A collection's models, its customizable watches by reference (the configurator's options and price).
+    { key: { 'collection.code': 1, lang: 1, customizable: 1, reference: 1 } },
     // Search: the watches holding every gram of the term (shared/text/grams.ts).
     { key: { lang: 1, search_grams: 1 }, multikey: 'search_grams' },
   ],
@@ -31,10 +33,8 @@ export const READ_INDEXES: Readonly<Record<ReadCollection, readonly ReadIndex[]>
     // A collection's members by price: its count and price range (collections.projection.ts).
     { key: { member_of: 1, price_cents: 1 } },
   ],
-  configurators: [
-    // The configurators holding a watch, which its price changes, revisions and withdrawal reach.
-    { key: { 'member_watches.reference': 1 }, multikey: 'member_watches' },
-  ],
+  // Read by `_id` only.
+  configurators: [],
   // A watch rename reaches its serials.
   serials: [{ key: { reference: 1 } }],
   checkpoints: [],

@@ -65,6 +65,16 @@ describe('answers no older than the data they read (issue 20, case 4)', () => {
     expect((await send(app.url, '/api/public/configurator/options/regate')).headers['x-read-model-position']).to.equal('5');
   });
 
+  it('follows a model\'s price change in the configurator options, though only the watches projection moved', async () => {
+    const path = '/api/public/configurator/options/regate';
+    const before = (await send(app.url, path)).json();
+    expect(before.models[0]).to.deep.include({ model_ref: 'RG-100', base_price_eur: 12500 });
+    await moveWatch('RG-100', 1_299_900, 60);
+    await putAll(app.store, 'checkpoints', [checkpoint('watches', 60)]);
+    await app.clock.refresh();
+    expect((await send(app.url, path)).json().models[0]).to.deep.include({ model_ref: 'RG-100', base_price_eur: 12999 });
+  });
+
   it('answers 304 only while the answer the client holds is still the one it would get', async () => {
     await putAll(app.store, 'checkpoints', [checkpoint('collections', 30)]);
     await app.clock.refresh();

@@ -173,6 +173,15 @@ describe('POST /api/public/configurator/price', () => {
     }]);
   });
 
+  it('refuses as a model a watch of the collection that is not customizable, and one never published', async () => {
+    for (const model_ref of ['RG-300', 'RG-999']) {
+      expect(await errors({ collection: 'regate', model_ref }), model_ref).to.deep.equal([{
+        type: 'value_error', loc: ['body', 'model_ref'], msg: `Value error, model '${model_ref}' is not part of collection 'regate'`,
+        input: model_ref, ctx: { error: `model '${model_ref}' is not part of collection 'regate'` },
+      }]);
+    }
+  });
+
   it('reports every unknown model, category, option, accessory and out-of-range quantity at once', async () => {
     const found = await errors({
       collection: 'regate', model_ref: 'HE-100',

@@ -4,6 +4,7 @@ import { centsToEuros } from '../../money/cents.ts';
 import type { ConfiguratorDoc } from '../../read-models/documents.ts';
 import { LangOnlyQuery, NotFound, rateLimitedResponse, validationResponse } from '../schemas/common.schema.ts';
 import { ConfiguratorOptions } from '../schemas/configurator.schema.ts';
+import { collectionModels, type CollectionModel } from './collection-models.ts';
 import type { OperationSpec } from './operation.ts';
 import { notFound, ok, type PublicOperation } from './public-operation.ts';
 
@@ -12,11 +13,11 @@ export const CUSTOM_ORDER_DELIVERY = { min_weeks: 8, max_weeks: 12 } as const;
 
 export const OptionsPath = Type.Object({ collection: Type.String({ description: 'Collection code, case-insensitive.' }) });
 
-export function toConfiguratorOptions(doc: ConfiguratorDoc, lang: 'en' | 'fr'): ConfiguratorOptions {
+export function toConfiguratorOptions(doc: ConfiguratorDoc, models: CollectionModel[], lang: 'en' | 'fr'): ConfiguratorOptions {
   return {
     collection: { code: doc.collection.code, name: doc.collection.name },
     currency: 'EUR',
-    models: doc.models.map((m) => ({ model_ref: m.model_ref, name: m.name, base_price_eur: centsToEuros(m.base_price_cents) })),
+    models: models.map((m) => ({ model_ref: m.model_ref, name: m.name, base_price_eur: centsToEuros(m.base_price_cents) })),
     categories: doc.categories.map((c) => ({
       key: c.key,
       label: c.label,
@@ -49,12 +50,13 @@ export const optionsSpec: OperationSpec = {
 
 export const optionsOperation: PublicOperation = {
   spec: optionsSpec,
-  reads: ['configurators'],
+  reads: ['configurators', 'watches'],
   cacheable: true,
   async handle(request, { readStore }) {
     const { lang } = request.query as LangOnlyQuery;
     const code = (request.path['collection'] as string).toLowerCase();
     const doc = await readStore.get<ConfiguratorDoc>('configurators', `${lang}:${code}`);
-    return doc ? ok(toConfiguratorOptions(doc, lang)) : notFound('Collection not found');
+    if (!doc) return notFound('Collection not found');
+    return ok(toConfiguratorOptions(doc, await collectionModels(readStore, lang, doc.collection.code), lang));
   },
 };

@@ -1,5 +1,5 @@
 /**
- * The price of a custom configuration, computed from a configurator document: pure, in integer cents, every
+ * The price of a custom configuration, computed from a configurator document and the chosen model: pure, in integer cents, every
  * request error collected (none stops the others). Every offered category is priced: the chosen option or the
  * category's default.
  */
@@ -8,6 +8,7 @@ import { centsToEuros } from '../../money/cents.ts';
 import type { ConfiguratorDoc } from '../../read-models/documents.ts';
 import type { PriceRequest, PriceResult } from '../schemas/configurator.schema.ts';
 import { issue, type ValidationIssue } from '../validation/validation-issue.ts';
+import type { CollectionModel } from './collection-models.ts';
 import { CUSTOM_ORDER_DELIVERY } from './options.operation.ts';
 
 /** Spellings accepted for a category key besides the key itself. */
@@ -37,10 +38,10 @@ export function unknownCollection(request: PriceRequest): ValidationIssue[] {
   return issues;
 }
 
-export function quotePrice(doc: ConfiguratorDoc, request: PriceRequest, lang: Language): PriceQuote {
+/** `model`: the request's model among the collection's, undefined when it is not one of them. */
+export function quotePrice(doc: ConfiguratorDoc, model: CollectionModel | undefined, request: PriceRequest, lang: Language): PriceQuote {
   const issues: ValidationIssue[] = [];
   const code = doc.collection.code;
-  const model = doc.models.find((m) => m.model_ref.toUpperCase() === request.model_ref.toUpperCase());
   if (!model) {
     issues.push(issue.valueError(['body', 'model_ref'], request.model_ref, `model '${request.model_ref}' is not part of collection '${code}'`));
   }

@@ -1,8 +1,9 @@
-/** POST /api/public/configurator/price: prices a custom configuration. Reads one document, stores nothing. */
+/** POST /api/public/configurator/price: prices a custom configuration. Reads the configurator and the model's watch, stores nothing. */
 import type { ConfiguratorDoc } from '../../read-models/documents.ts';
 import { LangOnlyQuery, PayloadTooLarge, rateLimitedResponse, validationResponse } from '../schemas/common.schema.ts';
 import { PriceRequest, PriceResult } from '../schemas/configurator.schema.ts';
 import { RequestValidationError } from '../validation/validation-issue.ts';
+import { collectionModel } from './collection-models.ts';
 import type { OperationSpec } from './operation.ts';
 import { ok, type PublicOperation } from './public-operation.ts';
 import { quotePrice, unknownCollection } from './price-quote.ts';
@@ -26,14 +27,15 @@ export const priceSpec: OperationSpec = {
 
 export const priceOperation: PublicOperation = {
   spec: priceSpec,
-  reads: ['configurators'],
+  reads: ['configurators', 'watches'],
   cacheable: false,
   async handle(request, { readStore }) {
     const { lang } = request.query as LangOnlyQuery;
     const body = request.body as PriceRequest;
     const doc = await readStore.get<ConfiguratorDoc>('configurators', `${lang}:${body.collection.toLowerCase()}`);
     if (!doc) throw new RequestValidationError(unknownCollection(body));
-    const quote = quotePrice(doc, body, lang);
+    const model = await collectionModel(readStore, lang, doc.collection.code, body.model_ref);
+    const quote = quotePrice(doc, model, body, lang);
     if (!quote.ok) throw new RequestValidationError(quote.issues);
     return ok(quote.result);
   },

@@ -115,8 +115,6 @@ function regateConfigurator(lang: Language): ConfiguratorDoc {
   return {
     _id: `${lang}:regate`, lang,
     collection: { code: 'regate', name: COLLECTIONS['regate']!.name[lang] },
-    models: WATCHES.filter((w) => w.collection === 'regate' && w.customizable)
-      .map((w) => ({ model_ref: w.reference, name: w.name[lang], base_price_cents: w.price_cents })),
     categories: CATEGORY_KEYS.map((key) => ({ key, label: `${key} (${lang})`, options: offered[key] ?? [] })),
     accessories: [
       { code: 'strap', label: lang === 'en' ? 'Extra strap' : 'Bracelet supplémentaire', unit_price_cents: 25010, max_quantity: 3 },

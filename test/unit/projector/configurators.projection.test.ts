@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { collectionDefined, watchPriceChanged, watchPublished, watchWithdrawn } from '../../fixtures/events.ts';
 import { CATEGORY_KEYS } from '../../../shared/events/index.ts';
-import type { ConfiguratorProjectionDoc } from '../../../shared/projections/configurators.projection.ts';
+import type { ConfiguratorDoc } from '../../../shared/read-models/documents.ts';
 import { configuratorsProjection } from '../../../shared/projections/configurators.projection.ts';
 import { doc, event, given } from './support/projection-spec.ts';
 
@@ -13,7 +13,7 @@ const chooseDefault = (category: 'case' | 'dial' | 'pushers', code: string) =>
 
 describe('configurators projection', () => {
   it('defines one document per language with the eleven categories in order, labelled, and nothing offered', async () => {
-    const docs = await given<ConfiguratorProjectionDoc>(configuratorsProjection, [tempo]);
+    const docs = await given<ConfiguratorDoc>(configuratorsProjection, [tempo]);
     const en = doc(docs, 'en:tempo');
     const fr = doc(docs, 'fr:tempo');
     expect(en.collection).to.deep.equal({ code: 'tempo', name: 'Tempo' });
@@ -26,11 +26,11 @@ describe('configurators projection', () => {
       'Boîtier', 'Cadran', 'Cornes', 'Couronne', 'Fond de boîte', 'Gravure', 'Mouvement', 'Réhaut', 'Bracelet', 'Tachymètre', 'Poussoirs',
     ]);
     expect(en.categories.every((c) => c.options.length === 0)).to.equal(true);
-    expect(en).to.deep.include({ models: [], accessories: [], position: 1 });
+    expect(en).to.deep.include({ accessories: [], position: 1 });
   });
 
   it('lists options with exactly one default per offered category, following reprices, new defaults and withdrawals', async () => {
-    const docs = await given<ConfiguratorProjectionDoc>(configuratorsProjection, [
+    const docs = await given<ConfiguratorDoc>(configuratorsProjection, [
       tempo,
       offer('case', 'steel', 0), chooseDefault('case', 'steel'),
       offer('case', 'gold', 450_000), offer('case', 'titanium', 120_000),
@@ -49,7 +49,7 @@ describe('configurators projection', () => {
   });
 
   it('offers, reprices and withdraws accessories in each language', async () => {
-    const docs = await given<ConfiguratorProjectionDoc>(configuratorsProjection, [
+    const docs = await given<ConfiguratorDoc>(configuratorsProjection, [
       tempo,
       event('AccessoryOffered', { collection: 'tempo', code: 'strap', label: { en: 'Strap', fr: 'Bracelet cuir' }, unit_price_cents: 25_000, max_quantity: 3 }),
       event('AccessoryOffered', { collection: 'tempo', code: 'box', label: { en: 'Box', fr: 'Coffret' }, unit_price_cents: 9_000, max_quantity: 1 }),
@@ -60,27 +60,13 @@ describe('configurators projection', () => {
     expect(doc(docs, 'en:tempo').accessories[0]?.label).to.equal('Strap');
   });
 
-  it('lists the customizable published watches as models by reference at their current price', async () => {
-    const docs = await given<ConfiguratorProjectionDoc>(configuratorsProjection, [
-      tempo, collectionDefined('abysse'),
-      watchPublished('TMP-2', 'tempo', { customizable: true, price_cents: 900_000, name: { en: 'Two', fr: 'Deux' } }),
-      watchPublished('TMP-1', 'tempo', { customizable: true, price_cents: 800_000, name: { en: 'One', fr: 'Un' } }),
-      watchPublished('TMP-3', 'tempo', { customizable: false, price_cents: 700_000, name: { en: 'Three', fr: 'Trois' } }),
-      watchPublished('TMP-4', 'tempo', { customizable: true, price_cents: 600_000 }),
-      watchPublished('ABY-1', 'abysse', { customizable: true }),
-      watchPriceChanged('TMP-2', 950_000, 900_000),
-      event('WatchRevised', { reference: 'TMP-3', customizable: true }),
-      event('WatchRevised', { reference: 'TMP-1', name: { en: 'First', fr: 'Premier' } }),
-      watchWithdrawn('TMP-4'),
-      event('CollectionRevised', { code: 'tempo', name: { en: 'Tempo II', fr: 'Tempo II' } }),
+  it('is not written by watch events: models are read from the watches (one price, one source)', async () => {
+    const docs = await given<ConfiguratorDoc>(configuratorsProjection, [
+      tempo,
+      watchPublished('TMP-1', 'tempo', { customizable: true }), watchPriceChanged('TMP-1', 950_000, 100_000),
+      event('WatchRevised', { reference: 'TMP-1', name: { en: 'First', fr: 'Premier' } }), watchWithdrawn('TMP-1'),
     ]);
-    expect(doc(docs, 'en:tempo').models).to.deep.equal([
-      { model_ref: 'TMP-1', name: 'First', base_price_cents: 800_000 },
-      { model_ref: 'TMP-2', name: 'Two', base_price_cents: 950_000 },
-      { model_ref: 'TMP-3', name: 'Three', base_price_cents: 700_000 },
-    ]);
-    expect(doc(docs, 'fr:tempo').models.map((m) => m.name)).to.deep.equal(['Premier', 'Deux', 'Trois']);
-    expect(doc(docs, 'fr:tempo').collection.name).to.equal('Tempo II');
-    expect(doc(docs, 'en:abysse').models.map((m) => m.model_ref)).to.deep.equal(['ABY-1']);
+    expect(doc(docs, 'en:tempo').position).to.equal(1);
+    expect(Object.keys(doc(docs, 'en:tempo'))).to.have.members(['_id', 'lang', 'collection', 'categories', 'accessories', 'position']);
   });
 });

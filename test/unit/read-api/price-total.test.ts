@@ -37,7 +37,6 @@ type Configuration = typeof configuration extends fc.Arbitrary<infer T> ? T : ne
 function priced({ base, categories, accessories }: Configuration) {
   const doc: ConfiguratorDoc = {
     _id: 'en:test', lang: 'en', collection: { code: 'test', name: 'Test' }, position: 1,
-    models: [{ model_ref: 'T-1', name: 'Test', base_price_cents: base }],
     categories: CATEGORY_KEYS.map((key, i) => ({
       key, label: key,
       options: (categories[i]?.prices ?? []).map((price_cents, o) => ({ code: `o${o}`, label: `o${o}`, price_cents, default: o === 0 })),
@@ -58,15 +57,16 @@ function priced({ base, categories, accessories }: Configuration) {
     quantities[`a${i}`] = quantity;
     accessoriesCents += a.unit * quantity;
   });
-  return { doc, request: { collection: 'test', model_ref: 'T-1', options, accessories: quantities }, optionsCents, accessoriesCents };
+  const model = { model_ref: 'T-1', name: 'Test', base_price_cents: base };
+  return { doc, model, request: { collection: 'test', model_ref: 'T-1', options, accessories: quantities }, optionsCents, accessoriesCents };
 }
 
 describe('price totals in euros', () => {
   it('every amount has at most two decimals and every total is exactly the sum of its parts, for random cent amounts', () => {
     fc.assert(
       fc.property(configuration, (generated) => {
-        const { doc, request, optionsCents, accessoriesCents } = priced(generated);
-        const quote = quotePrice(doc, request, 'en');
+        const { doc, model, request, optionsCents, accessoriesCents } = priced(generated);
+        const quote = quotePrice(doc, model, request, 'en');
         if (!quote.ok) throw new Error(JSON.stringify(quote.issues));
         const answer = JSON.parse(JSON.stringify(quote.result)) as typeof quote.result;
         const expectedTotal = generated.base + optionsCents + accessoriesCents;
