@@ -76,22 +76,28 @@ export async function createMongoReadStore(url: string, dbName: string, options:
   const viewAt = (pointer: ControlDoc | null, sentAt: number, expires: boolean): ReadView => {
     const readable = (name: ReadCollection): Collection<Stored> =>
       name === 'checkpoints' ? (control as unknown as Collection<Stored>) : physical(name, liveGenerationOf(pointer, name));
-    /** What the read found, unless it ended too late to be sure its generation was still there. */
-    const fresh = async <T>(read: Promise<T>): Promise<T> => {
+    /**
+     * What the read found. A read that ended more than `SNAPSHOT_TTL_MS` after the pointer read (a slow engine, a
+     * busy machine) is checked by a pointer read sent after it: a generation still live then was never replaced
+     * (generations only move forward), so it was whole all along. Only one replaced meanwhile refuses the read:
+     * slowness alone never fails a request.
+     */
+    const fresh = async <T>(name: ReadCollection, read: Promise<T>): Promise<T> => {
       const found = await read;
       const age = now() - sentAt;
-      if (expires && age > SNAPSHOT_TTL_MS) throw new SnapshotExpiredError(age);
+      if (!expires || age <= SNAPSHOT_TTL_MS || name === 'checkpoints') return found;
+      if (liveGenerationOf(await readPointer(), name) !== liveGenerationOf(pointer, name)) throw new SnapshotExpiredError(age);
       return found;
     };
     return {
-      find: <D extends StoredDoc>(name: ReadCollection, filter: Filter, options?: FindOptions) => fresh(find<D>(readable(name), filter, options)),
+      find: <D extends StoredDoc>(name: ReadCollection, filter: Filter, options?: FindOptions) => fresh(name, find<D>(readable(name), filter, options)),
       count: async (name, filter) => {
         assertSafeFilter(filter);
-        return fresh(readable(name).countDocuments({ ...filter, ...LIVE_ONLY } as MongoFilter<Stored>));
+        return fresh(name, readable(name).countDocuments({ ...filter, ...LIVE_ONLY } as MongoFilter<Stored>));
       },
       get: <D extends StoredDoc>(name: ReadCollection, id: string) =>
-        fresh(readable(name).findOne({ _id: id, ...LIVE_ONLY }) as Promise<D | null>),
-      getMany: <D extends StoredDoc>(name: ReadCollection, ids: string[]) => fresh(getMany(readable(name), ids, LIVE_ONLY) as Promise<D[]>),
+        fresh(name, readable(name).findOne({ _id: id, ...LIVE_ONLY }) as Promise<D | null>),
+      getMany: <D extends StoredDoc>(name: ReadCollection, ids: string[]) => fresh(name, getMany(readable(name), ids, LIVE_ONLY) as Promise<D[]>),
     };
   };
 
