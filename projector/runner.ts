@@ -14,7 +14,7 @@
  */
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import { setTimeout as delay } from 'node:timers/promises';
+import { setTimeout as delay, setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Logger } from '../shared/logging/logger.ts';
 import type { EventStore } from '../shared/ports/event-store.ts';
 import type { JobQueue } from '../shared/ports/job-queue.ts';
@@ -165,6 +165,9 @@ export function createProjector(options: ProjectorOptions): Projector {
         position = last.position;
         poison.delete(projection.name);
         board.advance(projection.name, position);
+        // Requests and other projections of this process get their turn between batches: an in-memory store's
+        // reads and writes resolve at once, so a long catch-up would otherwise hold the event loop to the head.
+        await yieldToEventLoop();
       }
       return 'done';
     } finally {

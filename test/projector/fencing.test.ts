@@ -14,6 +14,7 @@ import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.t
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import { FIRST_GENERATION, type GenerationStore, type ReadStore } from '../../shared/ports/read-store.ts';
 import { createProjector, type Projector } from '../../projector/runner.ts';
+import { leaseId } from '../../shared/projections/control-docs.ts';
 import { LeaseLostError, type LeaseClock } from '../../shared/projections/lease.ts';
 import { readProjectionStates } from '../../shared/projections/projection-states.ts';
 import { rebuild } from '../../shared/projections/rebuild.ts';
@@ -226,16 +227,19 @@ function fencingSuite(name: string, openStore: () => Promise<ReadStore>): void {
       const cutOff = unreachableWhile(readStore, outage);
       const projector = make(cutOff, { pollIntervalMs: 60_000 });
       projector.start();
-      await projector.waitFor(await appendAll(eventStore, serials(1)), 5_000);
-      outage.down = true;
-      const head = await appendAll(eventStore, stolen(1));
-      const until = async (what: string, done: () => boolean) => {
+      const until = async (what: string, done: () => boolean | Promise<boolean>) => {
         const deadline = Date.now() + 5_000;
-        while (!done()) {
+        while (!(await done())) {
           if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
           await new Promise((resolve) => setTimeout(resolve, 5));
         }
       };
+      await projector.waitFor(await appendAll(eventStore, serials(1)), 5_000);
+      // The first job has ended (its lease released), so the appends below queue one job, not a follow-up of it.
+      await until('the first job released its lease', async () =>
+        (await readStore.readControl()).some((doc) => doc._id === leaseId('serials') && doc['expires_at'] === 0));
+      outage.down = true;
+      const head = await appendAll(eventStore, stolen(1));
       await until('the job retried', () => projector.counters().retries >= 3);
       expect(projector.counters().handedBack, 'not within the lease').to.equal(0);
       clock.now += TTL + 1;
