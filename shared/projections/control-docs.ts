@@ -40,7 +40,9 @@ export interface CheckpointState extends ControlDoc {
 }
 
 export const leaseId = (projection: string): string => `lease:${projection}`;
-export const checkpointId = (projection: string, generation: number): string => `checkpoint:${projection}@${generation}`;
+/** What the `_id` of every checkpoint of a projection starts with. */
+export const checkpointPrefix = (projection: string): string => `checkpoint:${projection}@`;
+export const checkpointId = (projection: string, generation: number): string => `${checkpointPrefix(projection)}${generation}`;
 
 export function newCheckpoint(projection: string, generation: number, token: number, position = 0): CheckpointState {
   return { _id: checkpointId(projection, generation), projection, generation, position, token, status: 'running', parked: null, updated_at: null };

@@ -8,9 +8,9 @@
  * no token: a stale bulk lands only on documents nobody changed since its read, where it is the same fold of the
  * same events the new owner would write, and its checkpoint is refused.
  */
-import { liveGenerationOf, type ProjectedCollection, type ReadStore } from '../ports/read-store.ts';
+import { liveGenerationOf, type ControlDoc, type ProjectedCollection, type ReadStore } from '../ports/read-store.ts';
 import {
-  checkpointId, generationsOf, leaseId, newCheckpoint, readControlDocs, type CheckpointState, type LeaseDoc,
+  checkpointId, checkpointPrefix, generationsOf, leaseId, newCheckpoint, readControlDocs, type CheckpointState, type LeaseDoc,
 } from './control-docs.ts';
 
 /** Clocks in milliseconds: `monotonic` for the owner's own view of time, `wall` for the expiry others read. */
@@ -74,7 +74,7 @@ export class ProjectionLease {
     const held = docs.get(leaseId(projection.name)) as LeaseDoc | undefined;
     const now = clock.wall();
     if (held && held.owner !== owner && held.expires_at > now && !options.preempt) return null;
-    const token = (held?.token ?? 0) + 1;
+    const token = highestToken(docs, projection.name, held) + 1;
     const lease: LeaseDoc = { _id: leaseId(projection.name), projection: projection.name, owner, token, expires_at: now + ttlMs };
     // On the expiry read too: an owner renewing meanwhile keeps its lease.
     // None stored: any lease stored meanwhile has a token, so this insert then fails as the race it lost.
@@ -144,6 +144,20 @@ export class ProjectionLease {
     if (!stored) throw new LeaseLostError(this.projection, `generation ${generation} has no checkpoint`);
     return stored;
   }
+}
+
+/**
+ * The highest token of the projection's lease and of all its checkpoints: a new owner's token is above every one
+ * ever fenced in, even where an engine whose conditional updates are not atomic across processes (FerretDB) let a
+ * stale release take the lease document back to an older token.
+ */
+function highestToken(docs: Map<string, ControlDoc>, projection: string, held: LeaseDoc | undefined): number {
+  let highest = held?.token ?? 0;
+  for (const doc of docs.values()) {
+    const { token } = doc as Partial<CheckpointState>;
+    if (doc._id.startsWith(checkpointPrefix(projection)) && typeof token === 'number') highest = Math.max(highest, token);
+  }
+  return highest;
 }
 
 /** Raises the token of a checkpoint (creating it, at position 0, when absent); null when a newer owner has it. */

@@ -16,7 +16,7 @@ import type { GenerationStore, ReadStore } from '../ports/read-store.ts';
 import { projectBatch } from './batch.ts';
 import { checkpointId } from './control-docs.ts';
 import { RESERVATION_TTL_MS, dropLeftBehind, releaseReservation, renewReservation, reserveGeneration, switchGenerations } from './generations.ts';
-import { ProjectionLease, SYSTEM_CLOCK, type LeaseClock } from './lease.ts';
+import { LeaseLostError, ProjectionLease, SYSTEM_CLOCK, type LeaseClock } from './lease.ts';
 import type { Projection } from './projection.ts';
 import { PROJECTIONS } from './index.ts';
 
@@ -47,7 +47,10 @@ export interface RebuildOptions {
    */
   batchSize?: number;
   onProgress?: (progress: RebuildProgress) => void;
-  /** Called once every generation is complete, just before the switch (lets a test look at the old one). */
+  /**
+   * Called once every generation is complete, just before the switch (lets a test look at the old one); again if a
+   * lease was lost meanwhile and the fenced catch-up is done again.
+   */
   beforeSwitch?: () => Promise<void> | void;
   /** Lease length while catching up under the leases; default 10 s. */
   leaseTtlMs?: number;
@@ -63,6 +66,9 @@ export interface RebuildResult {
   /** The generation now live for every rebuilt collection. */
   generation: number;
 }
+
+/** Times the fenced catch-up is tried when a lease is lost before the switch. */
+const FENCED_ATTEMPTS = 3;
 
 interface Built {
   projection: Projection;
@@ -116,14 +122,14 @@ export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
     }
   }
 
-  try {
-    await dropLeftBehind(readStore, PROJECTIONS.map(({ collection }) => collection), clock.wall());
-    for (const { projection } of built) await readStore.resetGeneration(projection.collection, generation);
-    await projectUpTo(head, async () => {});
-    // Fence the live workers, then close the gap they may have advanced meanwhile, under the leases: up to the head
-    // as it stands once they are fenced, which is at least where the live generation stopped. What is appended
-    // after that, the live workers apply to the new generation once they have their leases back.
-    const owner = `rebuild:${randomUUID().slice(0, 8)}`;
+  /**
+   * Fences the live workers, then closes the gap they may have advanced meanwhile, under the leases: up to the head
+   * as it stands once they are fenced, which is at least where the live generation stopped. What is appended after
+   * that, the live workers apply to the new generation once they have their leases back. Ends still the owner of
+   * every projection: a worker that took over an expired lease could have moved the live generation past this one,
+   * which readers must never be switched back from.
+   */
+  async function catchUpFenced(owner: string): Promise<void> {
     const leaseOptions = { preempt: true, ...(options.leaseTtlMs ? { ttlMs: options.leaseTtlMs } : {}), ...(options.clock ? { clock: options.clock } : {}) };
     for (const { projection } of built) {
       let lease: ProjectionLease | null = null;
@@ -138,9 +144,25 @@ export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
     });
     for (const lease of leases) await lease.saveCheckpoint(position, generation);
     await options.beforeSwitch?.();
-    // Still the owner of every projection right before the switch: a worker that took over an expired lease could
-    // have moved the live generation past this one, which readers must never be switched back from.
     for (const lease of leases) await lease.ensure(true);
+  }
+
+  try {
+    await dropLeftBehind(readStore, PROJECTIONS.map(({ collection }) => collection), clock.wall());
+    for (const { projection } of built) await readStore.resetGeneration(projection.collection, generation);
+    await projectUpTo(head, async () => {});
+    const owner = `rebuild:${randomUUID().slice(0, 8)}`;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await catchUpFenced(owner);
+        break;
+      } catch (error) {
+        // A lease lost before the switch (paused past it, or a stale release an engine let through) costs this
+        // phase again under new leases: the new generation is kept, only the gap is projected once more.
+        if (!(error instanceof LeaseLostError) || attempt === FENCED_ATTEMPTS) throw error;
+        await releaseAll(leases.splice(0));
+      }
+    }
     const replaced = await switchGenerations(readStore, built.map(({ projection }) => projection.collection), generation);
     await releaseAll(leases);
     await Promise.all([...replaced].map(([collection, previous]) => readStore.dropGeneration(collection, previous)));

@@ -5,6 +5,7 @@
  */
 import { expect } from 'chai';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
+import { leaseId } from '../../shared/projections/control-docs.ts';
 import { LeaseLostError, ProjectionLease, type LeaseClock } from '../../shared/projections/lease.ts';
 import { readProjectionStates } from '../../shared/projections/projection-states.ts';
 
@@ -86,6 +87,17 @@ export function leaseContract(name: string, factory: () => Promise<ReadStore>): 
       const rebuild = (await acquire('rebuild', true))!;
       expect(rebuild.token).to.be.above(live.token);
       expect(await refusal(live.saveCheckpoint(1))).to.be.instanceOf(LeaseLostError);
+    });
+
+    it('a new owner\'s token is above every one fenced into a checkpoint, even after the lease document went back to an older token', async function () {
+      const rebuild = (await acquire('rebuild', true))!;
+      await rebuild.startGeneration(2, 0);
+      // A stale release written over the lease (an engine whose conditional updates are not atomic across processes).
+      await store.setControl({ _id: leaseId('serials'), projection: 'serials', owner: 'worker', token: rebuild.token - 1, expires_at: 0 }, {}, false);
+      const next = (await acquire('worker'))!;
+      expect(next, 'taken at once, not refused by its own checkpoint fence').to.not.equal(null);
+      expect(next.token).to.be.above(rebuild.token);
+      expect(await refusal(rebuild.ensure(true))).to.be.instanceOf(LeaseLostError);
     });
 
     it('a parked checkpoint is seen by every process with the event\'s position and the reason', async function () {

@@ -5,6 +5,7 @@ import { createInlineJobQueue } from '../../shared/adapters/inline-job-queue.ts'
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
+import { leaseId } from '../../shared/projections/control-docs.ts';
 import { readProjectionStates } from '../../shared/projections/projection-states.ts';
 import { createProjector } from '../../projector/runner.ts';
 import { rebuild, type RebuildProgress } from '../../shared/projections/rebuild.ts';
@@ -55,6 +56,26 @@ describe('rebuild', () => {
     expect(after).to.not.deep.equal(before);
     expect(await readStore.get('serials', 'NEW-0001')).to.include({ position: head });
     expect(after).to.deep.equal(await snapshot(await incrementallyBuilt()));
+  });
+
+  it('survives a lease lost before its switch (a stale release landing over it): the fenced catch-up runs again', async () => {
+    // Seen once on FerretDB, whose conditional updates are not atomic across processes: the release of a live
+    // worker the rebuild had just preempted landed over the rebuild's lease, and the whole rebuild failed.
+    await appendAll(eventStore, catalogueHistory(5));
+    const readStore = await incrementallyBuilt();
+    const head = await appendAll(eventStore, [serialRegistered('NEW-0001')]);
+    let switches = 0;
+    const result = await rebuild({
+      eventStore, readStore, beforeSwitch: async () => {
+        switches += 1;
+        if (switches > 1) return;
+        const lease = (await readStore.readControl()).find((doc) => doc._id === leaseId('serials'))!;
+        await readStore.setControl({ ...lease, owner: 'worker', token: (lease['token'] as number) - 1, expires_at: 0 }, {}, false);
+      },
+    });
+    expect(switches, 'the fenced catch-up, done again').to.equal(2);
+    expect(result.position).to.equal(head);
+    expect(await snapshot(readStore)).to.deep.equal(await snapshot(await incrementallyBuilt()));
   });
 
   it('rebuilds only the projections asked for and leaves the others and their checkpoints alone', async () => {
