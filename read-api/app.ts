@@ -63,6 +63,7 @@ export function createPublicApp(deps: PublicAppDeps): Koa {
   app.use(router.allowedMethods());
   const mcp = mcpEndpoint({
     operations: publicOperationHandlers, env, logger: deps.logger, ...(deps.rateLimits ? { verifyLimit: deps.rateLimits.verify } : {}),
+    ...(deps.cacheEntries ? { cacheEntries: deps.cacheEntries } : {}),
   });
   for (const route of mcp) app.use(route);
   for (const route of deps.extraRoutes ?? []) app.use(route);

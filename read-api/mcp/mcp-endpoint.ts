@@ -5,24 +5,27 @@
  */
 import type { Middleware } from 'koa';
 import type { Logger } from '../../shared/logging/logger.ts';
-import type { StoreEnv } from '../../shared/public-api/operations/answer-in-snapshot.ts';
 import type { PublicOperation } from '../../shared/public-api/operations/public-operation.ts';
 import { baseUrl } from '../../shared/public-base-url.ts';
 import { buildLlmsFullTxt } from '../discovery/llms-full-txt.ts';
 import { OPENAPI_PATH } from '../discovery/docs-page.ts';
 import { buildOpenApiDocument } from '../discovery/openapi.ts';
+import type { RouterEnv } from '../routes.ts';
+import { createMcpAnswerCache } from './mcp-answer-cache.ts';
 import { mcpRoutes } from './mcp-route.ts';
 import { mcpServerKit, type McpResource } from './mcp-server.ts';
 import { mcpTools, VERIFY_TOOL } from './mcp-tools.ts';
 
 export interface McpEndpointDeps {
   operations: readonly PublicOperation[];
-  env: StoreEnv;
+  env: RouterEnv;
   logger: Logger;
   verifyLimit?: Middleware;
+  /** Largest number of tool calls whose answers are kept (default 2000). */
+  cacheEntries?: number;
 }
 
-export function mcpEndpoint({ operations, env, logger, verifyLimit }: McpEndpointDeps): Middleware[] {
+export function mcpEndpoint({ operations, env, logger, verifyLimit, cacheEntries }: McpEndpointDeps): Middleware[] {
   const specs = operations.map((operation) => operation.spec);
   const { config } = env;
   const resources: McpResource[] = [
@@ -43,8 +46,10 @@ export function mcpEndpoint({ operations, env, logger, verifyLimit }: McpEndpoin
     `matching HTTP operation. Each MCP request counts against the limit of ${config.RATE_LIMIT_PER_MINUTE} requests per minute per client IP;`,
     `\`${VERIFY_TOOL}\` also against ${config.VERIFY_RATE_LIMIT_PER_MINUTE} verifications per minute. No customer data, no credential.`,
   ].join(' ');
-  const kit = mcpServerKit({ tools: mcpTools(operations), resources, env, logger, instructions });
-  return mcpRoutes({ kit, publicBase: baseUrl(config), ...(verifyLimit ? { verifyLimit } : {}) });
+  const tools = mcpTools(operations);
+  const kit = mcpServerKit({ tools, resources, env, logger, instructions });
+  const answers = createMcpAnswerCache(tools, env.clock, cacheEntries);
+  return mcpRoutes({ kit, answers, publicBase: baseUrl(config), ...(verifyLimit ? { verifyLimit } : {}) });
 }
 
 function once(build: () => string): () => string {

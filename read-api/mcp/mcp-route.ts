@@ -17,11 +17,14 @@ import { isPlainObject } from '../../shared/public-api/validation/request-schema
 import { readBodyText } from '../../shared/public-api/validation/request-body.ts';
 import { JSON_TYPE } from '../middleware/front-door.ts';
 import { MCP_PATH } from '../../shared/public-api/operations/status.operation.ts';
+import type { McpAnswerCache, TransportAnswer } from './mcp-answer-cache.ts';
 import { createMcpServer, type McpServerKit } from './mcp-server.ts';
 import { VERIFY_TOOL } from './mcp-tools.ts';
 
 export interface McpRouteDeps {
   kit: McpServerKit;
+  /** Answers to repeated calls of the cacheable tools. */
+  answers: McpAnswerCache;
   /** The configured public base URL, or empty: resource URIs then use the request's own scheme and host. */
   publicBase: string;
   /** The verification limits (per IP, then global), as mounted in front of the verification operation. */
@@ -62,7 +65,17 @@ async function answerMcp(ctx: Context, deps: McpRouteDeps): Promise<void> {
     sendJsonRpcError(ctx, 400, ErrorCode.InvalidRequest, 'Invalid Request: batches are not accepted, send one message per request');
     return;
   }
-  const serve = () => serveThroughTransport(ctx, deps, text, message);
+  const serve = async () => {
+    const call = deps.answers.call(message, ctx.req.headers);
+    const cached = call?.cached();
+    if (cached) {
+      sendTransportAnswer(ctx, cached);
+      return;
+    }
+    const answer = await serveThroughTransport(ctx, deps, text, message);
+    sendTransportAnswer(ctx, answer);
+    call?.keep(answer);
+  };
   if (deps.verifyLimit && isVerifyCall(message)) await deps.verifyLimit(ctx, serve);
   else await serve();
 }
@@ -81,7 +94,7 @@ function isVerifyCall(message: unknown): boolean {
     && message['params']['name'] === VERIFY_TOOL;
 }
 
-async function serveThroughTransport(ctx: Context, deps: McpRouteDeps, text: string, message: unknown): Promise<void> {
+async function serveThroughTransport(ctx: Context, deps: McpRouteDeps, text: string, message: unknown): Promise<TransportAnswer> {
   const server = createMcpServer(deps.kit, deps.publicBase || `${ctx.protocol}://${ctx.host}`);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
@@ -93,23 +106,24 @@ async function serveThroughTransport(ctx: Context, deps: McpRouteDeps, text: str
     }
     const request = new Request(TRANSPORT_URL, { method: 'POST', headers, ...(message === undefined ? { body: text } : {}) });
     const response = await transport.handleRequest(request, message === undefined ? {} : { parsedBody: message });
-    await copyResponse(ctx, response);
+    const answered: [string, string][] = [];
+    response.headers.forEach((value, name) => {
+      if (name !== 'content-type') answered.push([name, value]);
+    });
+    const json = response.headers.get('content-type')?.startsWith('application/json') === true;
+    return { status: response.status, headers: answered, body: Buffer.from(await response.arrayBuffer()), json };
   } finally {
     await server.close();
   }
 }
 
 /** The transport's answer as Koa's: status, headers, body; JSON in the contract's content type. */
-async function copyResponse(ctx: Context, response: Response): Promise<void> {
-  ctx.status = response.status;
-  response.headers.forEach((value, name) => {
-    if (name !== 'content-type') ctx.set(name, value);
-  });
-  const body = Buffer.from(await response.arrayBuffer());
-  const json = response.headers.get('content-type')?.startsWith('application/json') === true;
-  ctx.body = body;
+function sendTransportAnswer(ctx: Context, answer: TransportAnswer): void {
+  ctx.status = answer.status;
+  for (const [name, value] of answer.headers) ctx.set(name, value);
+  ctx.body = answer.body;
   // A 202 (notifications only) has no content, and says no type.
-  if (json) ctx.set('Content-Type', JSON_TYPE);
+  if (answer.json) ctx.set('Content-Type', JSON_TYPE);
   else ctx.remove('Content-Type');
 }
 

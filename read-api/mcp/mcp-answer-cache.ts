@@ -1,0 +1,75 @@
+/**
+ * Repeated MCP tool calls answered as a repeated GET is (cache/answer-cache.ts): a `tools/call` of a tool whose
+ * operation is cacheable, with the same parameters, `Accept` and protocol version as an earlier call, gets the
+ * bytes the SDK answered that call with, its JSON-RPC id replaced, as long as the projections the operation reads
+ * stand where they stood when that call read them. The SDK answers every first call and everything else; only a
+ * successful result (no `isError`) whose answer ends with its id, as the SDK writes it, is kept.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+import { ResponseCache, type Stamped } from '../cache/response-cache.ts';
+import { isPlainObject } from '../../shared/public-api/validation/request-schema.ts';
+import type { ReadModelClock, ReadStamp, ReadView } from '../../shared/public-api/read-model-clock.ts';
+import type { McpTool } from './mcp-tools.ts';
+
+/** What the transport answered, as Koa sends it. */
+export interface TransportAnswer {
+  status: number;
+  /** Every header but the content type, which the route sets. */
+  headers: [string, string][];
+  body: Buffer;
+  json: boolean;
+}
+
+interface KeptAnswer extends Stamped {
+  answer: TransportAnswer;
+  /** The body up to its id: the SDK writes `{"result":…,"jsonrpc":"2.0","id":ID}`. */
+  beforeId: Buffer;
+}
+
+/** A cacheable tool call: its answer from the cache, or a way to keep the one the SDK gives. */
+export interface CacheableCall {
+  cached(): TransportAnswer | undefined;
+  /** Taken before the call is served: the data it reads is as new or newer. */
+  stamp: ReadStamp;
+  keep(answer: TransportAnswer): void;
+}
+
+export interface McpAnswerCache {
+  /** The call `message` is, if its answer may come from the cache; undefined otherwise. */
+  call(message: unknown, headers: IncomingHttpHeaders): CacheableCall | undefined;
+}
+
+export function createMcpAnswerCache(tools: ReadonlyMap<string, McpTool>, clock: ReadModelClock, maxEntries?: number): McpAnswerCache {
+  const cache = new ResponseCache<KeptAnswer>(maxEntries);
+  const views = new Map<string, ReadView>();
+  for (const [name, tool] of tools) {
+    if (tool.operation.cacheable && tool.operation.timeField === undefined) views.set(name, clock.view(tool.operation.reads));
+  }
+  return {
+    call(message, headers) {
+      if (!isPlainObject(message) || message['method'] !== 'tools/call' || !isPlainObject(message['params'])) return undefined;
+      const { id, params } = message;
+      const view = views.get(params['name'] as string);
+      if (view === undefined || !(typeof id === 'string' || typeof id === 'number')) return undefined;
+      const idText = JSON.stringify(id);
+      const key = `${JSON.stringify(params)}\n${headers['accept'] ?? ''}\n${headers['mcp-protocol-version'] ?? ''}`;
+      const stamp = view();
+      return {
+        stamp,
+        cached() {
+          const kept = cache.get(key);
+          // Bytes joined, not text encoded again: the answer is kilobytes of (often accented) JSON.
+          return kept && { ...kept.answer, body: Buffer.concat([kept.beforeId, Buffer.from(`${idText}}`)]) };
+        },
+        keep(answer) {
+          const text = answer.body.toString();
+          if (answer.status !== 200 || !answer.json || stamp.behindAt !== null || !text.endsWith(`"id":${idText}}`)) return;
+          const parsed = JSON.parse(text) as { result?: { isError?: boolean } };
+          if (parsed.result === undefined || parsed.result.isError === true) return;
+          const beforeId = answer.body.subarray(0, answer.body.length - Buffer.byteLength(idText) - 1);
+          cache.set(key, { answer, beforeId, stamp, view });
+        },
+      };
+    },
+  };
+}
