@@ -55,6 +55,8 @@ interface SerialChange { position: number; stolen: boolean }
 
 const STEP_TURNS = 3;
 const STEP_LEASE_MS = 2_000;
+/** Real time without any projection moving, while settling, after which lease time is moved on. */
+const STALL_MS = 1_000;
 
 export async function runProjectionFuzz(eventStore: EventStore, shared: ReadStore, settings: FuzzSettings): Promise<FuzzReport> {
   const random = seededRandom(settings.seed);
@@ -207,13 +209,23 @@ export async function runProjectionFuzz(eventStore: EventStore, shared: ReadStor
   for (const { gate: stopped } of paused.values()) stopped.open();
   await append(history.slice(next));
   await rebuilding;
-  // Once, so that the leases of killed workers expire; the live workers' leases then last as long as they run.
+  // Once, so that the leases of killed workers expire; the live workers' leases then last as long as they run
+  // (and again only after a stall, below).
   clock.advance(2 * DEFAULT_LEASE_TTL_MS);
   const deadline = performance.now() + settings.settleMs;
   let positions = await positionsSeen(shared);
+  const reached = () => [...positions.values()].reduce((sum, position) => sum + position, 0);
+  let progress = { reached: reached(), at: performance.now() };
   while (PROJECTION_NAMES.some((name) => (positions.get(name) ?? 0) < head) && performance.now() < deadline) {
     await sleep(20);
     positions = await positionsSeen(shared);
+    if (reached() !== progress.reached) progress = { reached: reached(), at: performance.now() };
+    else if (performance.now() - progress.at > STALL_MS) {
+      // Time passes: a worker marked to die at its next write may have taken a lease after the advance above, and
+      // died holding it; it expires, as a dead process's lease does.
+      clock.advance(2 * DEFAULT_LEASE_TTL_MS);
+      progress = { reached: progress.reached, at: performance.now() };
+    }
   }
   await look(settings.steps);
   const lagging = PROJECTION_NAMES.filter((name) => (positions.get(name) ?? 0) < head);
