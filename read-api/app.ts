@@ -59,13 +59,12 @@ export function createPublicApp(deps: PublicAppDeps): Koa {
   app.use(frontDoor(deps.logger, deps.signing));
   if (deps.rateLimits) app.use(deps.rateLimits.general);
   app.use(answers.middleware);
-  app.use(router.routes());
-  app.use(router.allowedMethods());
-  const mcp = mcpEndpoint({
+  app.use(mcpEndpoint({
     operations: publicOperationHandlers, env, logger: deps.logger, ...(deps.rateLimits ? { verifyLimit: deps.rateLimits.verify } : {}),
     ...(deps.cacheEntries ? { cacheEntries: deps.cacheEntries } : {}),
-  });
-  for (const route of mcp) app.use(route);
+  }));
+  app.use(router.routes());
+  app.use(router.allowedMethods());
   for (const route of deps.extraRoutes ?? []) app.use(route);
   return app;
 }

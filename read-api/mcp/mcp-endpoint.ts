@@ -25,7 +25,7 @@ export interface McpEndpointDeps {
   cacheEntries?: number;
 }
 
-export function mcpEndpoint({ operations, env, logger, verifyLimit, cacheEntries }: McpEndpointDeps): Middleware[] {
+export function mcpEndpoint({ operations, env, logger, verifyLimit, cacheEntries }: McpEndpointDeps): Middleware {
   const specs = operations.map((operation) => operation.spec);
   const { config } = env;
   const resources: McpResource[] = [

@@ -46,8 +46,15 @@ const PREFLIGHT_HEADERS: [string, string][] = [
   ['Access-Control-Max-Age', '600'],
 ];
 
-/** The route, its CORS preflight, and a 405 for other methods (answered in the contract's shape by the front door). */
-export function mcpRoutes(deps: McpRouteDeps): Middleware[] {
+/** The path the router below matches: `/mcp` in any case, trailing slash optional. */
+const MCP_ROUTE_PATH = /^\/mcp\/?$/i;
+
+/**
+ * The route, its CORS preflight, and a 405 for other methods (answered in the contract's shape by the front door),
+ * as one middleware that other paths pass straight through: mounted before the operations' router, an MCP request
+ * is not matched against every operation's route first.
+ */
+export function mcpRoutes(deps: McpRouteDeps): Middleware {
   // Case-insensitive, trailing slash optional: the way `isPublicPath` reads `/mcp`, so no spelling escapes a count.
   const router = new Router({ sensitive: false, strict: false });
   router.post('mcp', MCP_PATH, (ctx) => answerMcp(ctx, deps));
@@ -55,7 +62,9 @@ export function mcpRoutes(deps: McpRouteDeps): Middleware[] {
     for (const [name, value] of PREFLIGHT_HEADERS) ctx.set(name, value);
     ctx.status = 204;
   });
-  return [router.routes() as Middleware, router.allowedMethods() as Middleware];
+  const routes = router.routes() as Middleware;
+  const allowedMethods = router.allowedMethods() as Middleware;
+  return (ctx, next) => (MCP_ROUTE_PATH.test(ctx.path) ? routes(ctx, () => allowedMethods(ctx, next)) : next());
 }
 
 async function answerMcp(ctx: Context, deps: McpRouteDeps): Promise<void> {
