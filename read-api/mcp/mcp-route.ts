@@ -11,13 +11,12 @@
  */
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { isPlainObject } from '../../shared/public-api/validation/request-schema.ts';
 import { readBodyText } from '../../shared/public-api/validation/request-body.ts';
 import { JSON_TYPE } from '../middleware/front-door.ts';
 import { MCP_PATH } from '../../shared/public-api/operations/status.operation.ts';
 import type { McpAnswerCache, TransportAnswer } from './mcp-answer-cache.ts';
+import { mcpSdk } from './mcp-sdk.ts';
 import { createMcpServer, type McpServerKit } from './mcp-server.ts';
 import { VERIFY_TOOL } from './mcp-tools.ts';
 
@@ -71,7 +70,7 @@ async function answerMcp(ctx: Context, deps: McpRouteDeps): Promise<void> {
   const text = await readBodyText(ctx.req);
   const message = parsedOrUndefined(text);
   if (Array.isArray(message)) {
-    sendJsonRpcError(ctx, 400, ErrorCode.InvalidRequest, 'Invalid Request: batches are not accepted, send one message per request');
+    sendJsonRpcError(ctx, 400, (await mcpSdk()).types.ErrorCode.InvalidRequest, 'Invalid Request: batches are not accepted, send one message per request');
     return;
   }
   const serve = async () => {
@@ -104,8 +103,9 @@ function isVerifyCall(message: unknown): boolean {
 }
 
 async function serveThroughTransport(ctx: Context, deps: McpRouteDeps, text: string, message: unknown): Promise<TransportAnswer> {
-  const server = createMcpServer(deps.kit, deps.publicBase || `${ctx.protocol}://${ctx.host}`);
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  const sdk = await mcpSdk();
+  const server = createMcpServer(sdk, deps.kit, deps.publicBase || `${ctx.protocol}://${ctx.host}`);
+  const transport = new sdk.WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {
     const headers = new Headers();

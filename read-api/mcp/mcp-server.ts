@@ -3,15 +3,12 @@
  * `resources/list` and `resources/read`. Stateless: a fresh server per HTTP request (the SDK's stateless
  * transport serves one request), built from parts made once (the tools, the resource bodies, the schema validator).
  */
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import {
-  CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema,
-  type Resource, type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Resource, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../../shared/logging/logger.ts';
 import type { StoreEnv } from '../../shared/public-api/operations/answer-in-snapshot.ts';
 import type { McpTool } from './mcp-tools.ts';
+import type { McpSdk } from './mcp-sdk.ts';
 import { callTool } from './tool-call.ts';
 
 /** A document served as an MCP resource, under the path it has on the public port. */
@@ -35,22 +32,21 @@ export interface McpServerParts {
 /** Answers the same every time: built once, handed to every per-request server. */
 export interface McpServerKit extends McpServerParts {
   toolList: Tool[];
-  /** Compiles nothing per request: one validator (with its ajv instance) for every server. */
-  validator: AjvJsonSchemaValidator;
 }
 
 /** The JSON-RPC error code MCP gives `resources/read` for an unknown URI ("Resource not found"). */
 const RESOURCE_NOT_FOUND = -32002;
 
 export function mcpServerKit(parts: McpServerParts): McpServerKit {
-  return { ...parts, toolList: [...parts.tools.values()].map((tool) => tool.description), validator: new AjvJsonSchemaValidator() };
+  return { ...parts, toolList: [...parts.tools.values()].map((tool) => tool.description) };
 }
 
 /** A server for one request; `base` is where resource URIs point (the public base URL, else this request's origin). */
-export function createMcpServer(kit: McpServerKit, base: string): Server {
+export function createMcpServer(sdk: McpSdk, kit: McpServerKit, base: string): Server {
+  const { Server, validator, types: { CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema } } = sdk;
   const server = new Server(
     { name: 'watchcat', title: kit.env.brand.name, version: '1.0.0' },
-    { capabilities: { tools: { listChanged: false }, resources: { listChanged: false } }, instructions: kit.instructions, jsonSchemaValidator: kit.validator },
+    { capabilities: { tools: { listChanged: false }, resources: { listChanged: false } }, instructions: kit.instructions, jsonSchemaValidator: validator },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: kit.toolList }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {

@@ -1,0 +1,36 @@
+/**
+ * The MCP SDK's server modules, loaded on the first MCP request that needs them and kept: they take about a quarter
+ * of a second to load (zod included), which every start of the service would otherwise pay before its first answer
+ * (issue 22, item 5), agents or not.
+ */
+import type { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+
+async function load() {
+  const [server, transport, types, validation] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+    import('@modelcontextprotocol/sdk/validation/ajv'),
+  ]);
+  return {
+    Server: server.Server,
+    WebStandardStreamableHTTPServerTransport: transport.WebStandardStreamableHTTPServerTransport,
+    types,
+    /** One validator (with its ajv instance) for every per-request server: nothing compiled per request. */
+    validator: new validation.AjvJsonSchemaValidator() as AjvJsonSchemaValidator,
+  };
+}
+
+export type McpSdk = Awaited<ReturnType<typeof load>>;
+
+let loading: Promise<McpSdk> | undefined;
+
+export function mcpSdk(): Promise<McpSdk> {
+  if (loading === undefined) {
+    const started = load();
+    // A failed load (a missing file, say) is tried again by the next request instead of being kept.
+    started.catch(() => { if (loading === started) loading = undefined; });
+    loading = started;
+  }
+  return loading;
+}
