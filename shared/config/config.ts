@@ -2,8 +2,9 @@
 import Type from 'typebox';
 import { Ajv } from 'ajv';
 import { parseTrustedProxies } from '../net/trusted-proxies.ts';
+import { OWN_SCHEMAS } from '../schema/own-schemas.ts';
 
-const Env = Type.Object({
+export const Env = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
   OPS_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 9464 }),
   ADMIN_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3100 }),
@@ -50,7 +51,7 @@ const Env = Type.Object({
 });
 export type Config = Type.Static<typeof Env>;
 
-const validate = new Ajv({ useDefaults: true, coerceTypes: true, allErrors: true }).compile(Env as object);
+const validate = new Ajv({ ...OWN_SCHEMAS, useDefaults: true, coerceTypes: true, allErrors: true }).compile(Env as object);
 
 /** Reads and validates the configuration; throws one message naming every bad setting. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

@@ -6,6 +6,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { EVENT_TYPES, eventSchemas, type DomainEvent, type EventType } from './index.ts';
 import { EventMetadata } from './metadata.ts';
+import { OWN_SCHEMAS } from '../schema/own-schemas.ts';
 
 /** The schema version every event is written with today. */
 export const CURRENT_SCHEMA_VERSION = 1;
@@ -25,7 +26,7 @@ export type Upcaster = (data: unknown) => unknown;
 export const upcasters: Partial<Record<EventType, Record<number, Upcaster>>> = {};
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-const ajv = addFormats(new Ajv({ allErrors: true, strict: false }));
+const ajv = addFormats(new Ajv({ ...OWN_SCHEMAS, allErrors: true, strict: false }));
 const knownTypes: ReadonlySet<string> = new Set(EVENT_TYPES);
 // Compiled on first use: compiling every schema costs a few hundred milliseconds that a CLI call or a process
 // start would otherwise pay before doing anything.

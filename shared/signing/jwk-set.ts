@@ -9,6 +9,7 @@ import { createPublicKey, type KeyObject } from 'node:crypto';
 import { Ajv } from 'ajv';
 import { calculateJwkThumbprint, exportJWK } from 'jose';
 import Type from 'typebox';
+import { OWN_SCHEMAS } from '../schema/own-schemas.ts';
 
 export const Ed25519PublicJwk = Type.Object({
   kty: Type.Literal('OKP'),
@@ -29,7 +30,7 @@ export type Ed25519PublicJwk = Type.Static<typeof Ed25519PublicJwk>;
 export const JwkSet = Type.Object({ keys: Type.Array(Ed25519PublicJwk) }, { title: 'JwkSet' });
 export type JwkSet = Type.Static<typeof JwkSet>;
 
-const validSet = new Ajv({ allErrors: true }).compile(JwkSet as object);
+const validSet = new Ajv({ ...OWN_SCHEMAS, allErrors: true }).compile(JwkSet as object);
 
 /** Reads a JWK Set of Ed25519 public keys; throws a message that quotes no key material. */
 export function parseJwkSet(text: string): JwkSet {

@@ -4,6 +4,7 @@
  * reports every failure, mapped to pydantic's errors and listed in schema order, one per field as pydantic does.
  */
 import { Ajv } from 'ajv';
+import { OWN_SCHEMAS } from '../../schema/own-schemas.ts';
 import { issuesFromAjv } from './ajv-issues.ts';
 import { coerceModel, type ValueSource } from './lax-coercion.ts';
 import { sortIssues } from './issue-order.ts';
@@ -16,7 +17,7 @@ export type RequestPart = 'path' | 'query' | 'body';
 export type PartValidator = (raw: unknown, issues: ValidationIssue[]) => Record<string, unknown>;
 
 // `verbose` puts each failing schema on its error: a union's branches name the literals it expects.
-const ajv = new Ajv({ allErrors: true, useDefaults: true, verbose: true, strict: true });
+const ajv = new Ajv({ ...OWN_SCHEMAS, allErrors: true, useDefaults: true, verbose: true, strict: true });
 ajv.addKeyword({ keyword: 'x-aliases', metaSchema: { type: 'array', items: { type: 'string' } } });
 
 interface Field {
