@@ -7,7 +7,8 @@
  * Before the transport: the body is read under the same 16 KiB cap as every public body (413 beyond), a batch is
  * refused with a JSON-RPC error (MCP no longer has batches, and one must not smuggle several calls past the
  * limits), and a `verify_serial` call goes through the verification limits, as `GET /api/public/verify/{serial}`
- * does. The general limit counts `/mcp` like any public path (rate-limit/public-path.ts).
+ * does. The general limit counts `/mcp` like any public path (rate-limit/public-path.ts). A repeated call of a
+ * cacheable tool is answered with the SDK's earlier answer to it (mcp-answer-cache.ts), after those limits.
  */
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
