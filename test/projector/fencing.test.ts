@@ -92,6 +92,15 @@ function unreachableWhile(store: ReadStore, outage: { down: boolean }): ReadStor
 const serials = (count: number, from = 0) => Array.from({ length: count }, (_, i) => serialRegistered(`FEN-${String(from + i).padStart(4, '0')}`));
 const stolen = (count: number) => Array.from({ length: count }, (_, i) => serialReportedStolen(`FEN-${String(i).padStart(4, '0')}`));
 
+/** Polls `done` every 5 ms, for 5 s at most. */
+async function until(what: string, done: () => boolean | Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 function fencingSuite(name: string, openStore: () => Promise<ReadStore>): void {
   describe(`projector fencing and healing: ${name}`, function () {
     this.timeout(30_000);
@@ -209,11 +218,7 @@ function fencingSuite(name: string, openStore: () => Promise<ReadStore>): void {
       await projector.waitFor(await appendAll(eventStore, serials(2)), 5_000);
       outage.down = true;
       const head = await appendAll(eventStore, stolen(2));
-      const deadline = Date.now() + 5_000;
-      while (projector.counters().retries < 5) {
-        if (Date.now() > deadline) throw new Error('the projector did not retry');
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
+      await until('the projector retried 5 times', () => projector.counters().retries >= 5);
       outage.down = false;
       await projector.waitFor(head, 5_000);
       expect(projector.status()).to.deep.equal([{ name: 'serials', position: head, status: 'running', parked: null }]);
@@ -227,13 +232,6 @@ function fencingSuite(name: string, openStore: () => Promise<ReadStore>): void {
       const cutOff = unreachableWhile(readStore, outage);
       const projector = make(cutOff, { pollIntervalMs: 60_000 });
       projector.start();
-      const until = async (what: string, done: () => boolean | Promise<boolean>) => {
-        const deadline = Date.now() + 5_000;
-        while (!(await done())) {
-          if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-          await new Promise((resolve) => setTimeout(resolve, 5));
-        }
-      };
       await projector.waitFor(await appendAll(eventStore, serials(1)), 5_000);
       // The first job has ended (its lease released), so the appends below queue one job, not a follow-up of it.
       await until('the first job released its lease', async () =>
