@@ -99,7 +99,6 @@ export function createProjector(options: ProjectorOptions): Projector {
   const poisonAttempts = options.poisonAttempts ?? 3;
   const backoff = options.backoff ?? { firstMs: 100, maxMs: 2_000 };
   const owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  const leaseOptions = { ...(options.leaseTtlMs ? { ttlMs: options.leaseTtlMs } : {}), ...(options.clock ? { clock: options.clock } : {}) };
   const byName = new Map(projections.map((projection) => [projection.name, projection]));
   const board = new ProgressBoard([...byName.keys()]);
   const running = new Map<string, Promise<void>>();
@@ -108,6 +107,7 @@ export function createProjector(options: ProjectorOptions): Projector {
   const counters: ProjectorCounters = { parkedSkips: 0, leaseHeld: 0, leaseLost: 0, conflicts: 0, retries: 0, handedBack: 0 };
   const leaseTtlMs = options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
   const clock = options.clock ?? SYSTEM_CLOCK;
+  const leaseOptions = { ttlMs: leaseTtlMs, clock };
   const stopped = new AbortController();
   let started = false;
   let unsubscribe: (() => void) | undefined;

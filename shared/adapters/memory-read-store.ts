@@ -48,19 +48,19 @@ export function createMemoryReadStore(): MemoryReadStore {
   const liveTable = (collection: ReadCollection): DocTable | undefined =>
     collection === 'checkpoints' ? undefined : tableOf(collection, liveOf(collection));
   const controlDocs = (): ControlDoc[] => [...control.values()];
+  const controlMatching = (filter: Filter): ControlDoc[] => {
+    const matches = compileFilter(filter);
+    return controlDocs().filter((doc) => matches(doc));
+  };
   /** The reads, from the tables `tableFor` names (none: the control documents). */
   const readView = (tableFor: (collection: ReadCollection) => DocTable | undefined): ReadView => ({
     find: async <D extends StoredDoc>(collection: ReadCollection, filter: Filter, options?: FindOptions) => {
       const table = tableFor(collection);
-      if (table) return table.find(filter, options) as D[];
-      const matches = compileFilter(filter);
-      return controlDocs().filter((doc) => matches(doc)) as unknown as D[];
+      return (table ? table.find(filter, options) : controlMatching(filter)) as D[];
     },
     count: async (collection, filter) => {
       const table = tableFor(collection);
-      if (table) return table.count(filter);
-      const matches = compileFilter(filter);
-      return controlDocs().filter((doc) => matches(doc)).length;
+      return table ? table.count(filter) : controlMatching(filter).length;
     },
     get: async <D extends StoredDoc>(collection: ReadCollection, id: string) => {
       const table = tableFor(collection);
@@ -96,8 +96,10 @@ export function createMemoryReadStore(): MemoryReadStore {
       else table.write(ops);
     },
   });
-  const notLive = (collection: ProjectedCollection, number: number): void => {
+  /** Resetting and dropping are one here: a table is created empty on its first write. */
+  const forget = async (collection: ProjectedCollection, number: number): Promise<void> => {
     if (number === liveOf(collection)) throw new Error(`generation ${number} of ${collection} is live`);
+    tables.delete(generationName(collection, number));
   };
 
   return {
@@ -105,14 +107,8 @@ export function createMemoryReadStore(): MemoryReadStore {
     write: async (collection, ops) => tableOf(collection, liveOf(collection)).write(ops),
     generation,
     snapshot: () => (snapshot ??= Promise.resolve(readView(pinnedTables()))),
-    resetGeneration: async (collection, number) => {
-      notLive(collection, number);
-      tables.delete(generationName(collection, number));
-    },
-    dropGeneration: async (collection, number) => {
-      notLive(collection, number);
-      tables.delete(generationName(collection, number));
-    },
+    resetGeneration: forget,
+    dropGeneration: forget,
     storedGenerations: async (collection) => generationsAmong(collection, tables.keys()),
     readControl: async () => controlDocs(),
     setControl: async (doc, condition, insertIfAbsent) => {

@@ -7,8 +7,8 @@
  * - a checkpoint per projection and generation (`checkpoint:NAME@G`): the position applied, the token of the
  *   owner that may move it, and whether the projection is parked on an event it cannot apply.
  */
-import type { ControlDoc, ReadStore } from '../ports/read-store.ts';
-import { GENERATIONS_ID } from '../ports/read-store.ts';
+import type { ControlDoc, ProjectedCollection, ReadStore } from '../ports/read-store.ts';
+import { GENERATIONS_ID, liveGenerationOf } from '../ports/read-store.ts';
 
 export interface GenerationsDoc extends ControlDoc {
   /** Raised by every change: the compare-and-set key. */
@@ -55,4 +55,12 @@ export async function readControlDocs(store: ReadStore): Promise<Map<string, Con
 
 export function generationsOf(docs: Map<string, ControlDoc>): GenerationsDoc | undefined {
   return docs.get(GENERATIONS_ID) as GenerationsDoc | undefined;
+}
+
+/** The live generation of a projection's collection, and the projection's checkpoint there (none before it ran). */
+export function liveCheckpointOf(
+  docs: Map<string, ControlDoc>, projection: { name: string; collection: ProjectedCollection },
+): { generation: number; checkpoint: CheckpointState | undefined } {
+  const generation = liveGenerationOf(generationsOf(docs), projection.collection);
+  return { generation, checkpoint: docs.get(checkpointId(projection.name, generation)) as CheckpointState | undefined };
 }

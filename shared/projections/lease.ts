@@ -8,9 +8,9 @@
  * no token: a stale bulk lands only on documents nobody changed since its read, where it is the same fold of the
  * same events the new owner would write, and its checkpoint is refused.
  */
-import { liveGenerationOf, type ControlDoc, type ProjectedCollection, type ReadStore } from '../ports/read-store.ts';
+import type { ControlDoc, ProjectedCollection, ReadStore } from '../ports/read-store.ts';
 import {
-  checkpointId, checkpointPrefix, generationsOf, leaseId, newCheckpoint, readControlDocs, type CheckpointState, type LeaseDoc,
+  checkpointId, checkpointPrefix, leaseId, liveCheckpointOf, newCheckpoint, readControlDocs, type CheckpointState, type LeaseDoc,
 } from './control-docs.ts';
 
 /** Clocks in milliseconds: `monotonic` for the owner's own view of time, `wall` for the expiry others read. */
@@ -81,8 +81,8 @@ export class ProjectionLease {
     const condition = held ? { token: held.token, expires_at: held.expires_at } : { token: { $exists: false } };
     if (!(await store.setControl(lease, condition, held === undefined))) return null;
 
-    const generation = liveGenerationOf(generationsOf(docs), projection.collection);
-    const checkpoint = await fenceCheckpoint(store, projection.name, generation, token, docs.get(checkpointId(projection.name, generation)) as CheckpointState | undefined);
+    const { generation, checkpoint: seen } = liveCheckpointOf(docs, projection);
+    const checkpoint = await fenceCheckpoint(store, projection.name, generation, token, seen);
     if (!checkpoint) return null;
     return new ProjectionLease(store, projection.name, owner, token, generation, checkpoint, ttlMs, clock, acquiredAt);
   }

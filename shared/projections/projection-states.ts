@@ -3,8 +3,8 @@
  * the position applied there, and whether it is parked on an event it cannot apply (where, and why). Polled often
  * by every API process (the read-model clock), so it is one small query.
  */
-import { liveGenerationOf, type ReadStore } from '../ports/read-store.ts';
-import { checkpointId, generationsOf, readControlDocs, type CheckpointState } from './control-docs.ts';
+import type { ReadStore } from '../ports/read-store.ts';
+import { liveCheckpointOf, readControlDocs } from './control-docs.ts';
 import { PROJECTIONS } from './index.ts';
 
 export interface ProjectionState {
@@ -19,10 +19,8 @@ export interface ProjectionState {
 /** The projections that have a checkpoint in their live generation (one that never ran has none yet). */
 export async function readProjectionStates(store: ReadStore): Promise<ProjectionState[]> {
   const docs = await readControlDocs(store);
-  const pointer = generationsOf(docs);
   return PROJECTIONS.flatMap((projection) => {
-    const generation = liveGenerationOf(pointer, projection.collection);
-    const checkpoint = docs.get(checkpointId(projection.name, generation)) as CheckpointState | undefined;
+    const { generation, checkpoint } = liveCheckpointOf(docs, projection);
     if (!checkpoint) return [];
     const { position, status, parked, updated_at } = checkpoint;
     return [{ name: projection.name, generation, position, status, parked, updated_at }];

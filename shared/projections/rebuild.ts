@@ -80,6 +80,7 @@ export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
   const projections = options.projections ?? PROJECTIONS;
   const batchSize = options.batchSize ?? 500;
   const clock = options.clock ?? SYSTEM_CLOCK;
+  const leaseOptions = { preempt: true, clock, ...(options.leaseTtlMs ? { ttlMs: options.leaseTtlMs } : {}) };
   const generation = await reserveGeneration(readStore, clock.wall());
   let renewedAt = clock.wall();
   /** Renews the reservation a few times per its lifetime, not per batch: it is a write to the pointer. */
@@ -130,7 +131,6 @@ export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
    * which readers must never be switched back from.
    */
   async function catchUpFenced(owner: string): Promise<void> {
-    const leaseOptions = { preempt: true, ...(options.leaseTtlMs ? { ttlMs: options.leaseTtlMs } : {}), ...(options.clock ? { clock: options.clock } : {}) };
     for (const { projection } of built) {
       let lease: ProjectionLease | null = null;
       // Preempting only loses to an owner renewing at that very moment: try again.

@@ -210,11 +210,16 @@ function fencingSuite(name: string, openStore: () => Promise<ReadStore>): void {
       expect((await snapshot(readStore))['serials']).to.deep.equal(await cleanRebuild());
     });
 
-    it('after a read-store outage the projection resumes by itself, in the same process, without being parked', async () => {
+    /** A started projector reaching the store through a switch the test flips (no periodic signal). */
+    const startedBehindOutage = () => {
       const outage = { down: false };
-      const flaky = unreachableWhile(readStore, outage);
-      const projector = make(flaky, { pollIntervalMs: 60_000 });
+      const projector = make(unreachableWhile(readStore, outage), { pollIntervalMs: 60_000 });
       projector.start();
+      return { outage, projector };
+    };
+
+    it('after a read-store outage the projection resumes by itself, in the same process, without being parked', async () => {
+      const { outage, projector } = startedBehindOutage();
       await projector.waitFor(await appendAll(eventStore, serials(2)), 5_000);
       outage.down = true;
       const head = await appendAll(eventStore, stolen(2));
@@ -228,10 +233,7 @@ function fencingSuite(name: string, openStore: () => Promise<ReadStore>): void {
     it('a job cut off from the store for longer than a lease hands the projection back to the queue, and the next signal heals it', async () => {
       // Seen failing before: the job retried for ever, so the projection's one queued job stayed with the worker
       // that could not reach the store (BullMQ keeps a single follow-up behind a running job).
-      const outage = { down: false };
-      const cutOff = unreachableWhile(readStore, outage);
-      const projector = make(cutOff, { pollIntervalMs: 60_000 });
-      projector.start();
+      const { outage, projector } = startedBehindOutage();
       await projector.waitFor(await appendAll(eventStore, serials(1)), 5_000);
       // The first job has ended (its lease released), so the appends below queue one job, not a follow-up of it.
       await until('the first job released its lease', async () =>
