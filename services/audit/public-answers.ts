@@ -15,7 +15,7 @@ import { optionsOperation } from '../../shared/public-api/operations/options.ope
 import { priceOperation } from '../../shared/public-api/operations/price.operation.ts';
 import type { Answer, OperationEnv, PublicOperation } from '../../shared/public-api/operations/public-operation.ts';
 import { toVerification } from '../../shared/public-api/operations/verify.operation.ts';
-import { compileRequestValidator, type RawRequest, type RequestValidator } from '../../shared/public-api/validation/request-validator.ts';
+import { compileRequestValidator, type RawRequest } from '../../shared/public-api/validation/request-validator.ts';
 import { RequestValidationError } from '../../shared/public-api/validation/validation-issue.ts';
 
 /** The largest page the catalogue operation allows. */
@@ -30,14 +30,10 @@ export function frozenEnv(readStore: ReadStore, config: Config, position: number
   };
 }
 
-const validators = new Map<PublicOperation, RequestValidator>();
-
 /** Validates the request as the router does, then lets the operation answer; a validation failure is its 422. */
 async function ask(operation: PublicOperation, env: OperationEnv, request: RawRequest): Promise<Answer> {
-  let validate = validators.get(operation);
-  if (!validate) validators.set(operation, (validate = compileRequestValidator(operation.spec)));
   try {
-    return await operation.handle(validate(request), env);
+    return await operation.handle(compileRequestValidator(operation.spec)(request), env);
   } catch (error) {
     if (error instanceof RequestValidationError) return { status: 422, body: { detail: error.issues } };
     throw error;

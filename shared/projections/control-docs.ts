@@ -64,3 +64,8 @@ export function liveCheckpointOf(
   const generation = liveGenerationOf(generationsOf(docs), projection.collection);
   return { generation, checkpoint: docs.get(checkpointId(projection.name, generation)) as CheckpointState | undefined };
 }
+
+/** The checkpoint of a projection in one generation, read now. */
+export async function readCheckpoint(store: ReadStore, projection: string, generation: number): Promise<CheckpointState | undefined> {
+  return (await readControlDocs(store)).get(checkpointId(projection, generation)) as CheckpointState | undefined;
+}

@@ -10,7 +10,7 @@
  */
 import type { ControlDoc, ProjectedCollection, ReadStore } from '../ports/read-store.ts';
 import {
-  checkpointId, checkpointPrefix, leaseId, liveCheckpointOf, newCheckpoint, readControlDocs, type CheckpointState, type LeaseDoc,
+  checkpointPrefix, leaseId, liveCheckpointOf, newCheckpoint, readCheckpoint, readControlDocs, type CheckpointState, type LeaseDoc,
 } from './control-docs.ts';
 
 /** Clocks in milliseconds: `monotonic` for the owner's own view of time, `wall` for the expiry others read. */
@@ -140,7 +140,7 @@ export class ProjectionLease {
   }
 
   async #readCheckpoint(generation: number): Promise<CheckpointState> {
-    const stored = (await readControlDocs(this.store)).get(checkpointId(this.projection, generation)) as CheckpointState | undefined;
+    const stored = await readCheckpoint(this.store, this.projection, generation);
     if (!stored) throw new LeaseLostError(this.projection, `generation ${generation} has no checkpoint`);
     return stored;
   }
@@ -172,6 +172,6 @@ async function fenceCheckpoint(
     // token until it sees the new one, and a fence written over that would take the checkpoint back.
     const condition = stored ? { token: stored.token, position: stored.position, status: stored.status } : { token: { $exists: false } };
     if (await store.setControl(fenced, condition, stored === undefined)) return fenced;
-    stored = (await readControlDocs(store)).get(checkpointId(projection, generation)) as CheckpointState | undefined;
+    stored = await readCheckpoint(store, projection, generation);
   }
 }

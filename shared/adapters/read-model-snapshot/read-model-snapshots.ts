@@ -15,8 +15,8 @@
  */
 import type { Logger } from '../../logging/logger.ts';
 import type { EventStore } from '../../ports/event-store.ts';
-import { GENERATIONS_ID, liveGenerationOf, type ControlDoc, type ProjectedCollection, type StoredDoc } from '../../ports/read-store.ts';
-import { checkpointId, leaseId, type CheckpointState } from '../../projections/control-docs.ts';
+import { GENERATIONS_ID, type ControlDoc, type ProjectedCollection, type StoredDoc } from '../../ports/read-store.ts';
+import { checkpointId, leaseId, liveCheckpointOf } from '../../projections/control-docs.ts';
 import { PROJECTIONS } from '../../projections/index.ts';
 import type { Projection } from '../../projections/projection.ts';
 import type { MemoryReadState, MemoryReadStore } from '../memory-read-store.ts';
@@ -87,8 +87,7 @@ export function readModelSnapshots(options: ReadModelSnapshotOptions): ReadModel
   function marksOf(control: readonly ControlDoc[]): Omit<ProjectionMark, 'event_id'>[] {
     const byId = new Map(control.map((doc) => [doc._id, doc]));
     return projections.map(({ name, collection }) => {
-      const generation = liveGenerationOf(byId.get(GENERATIONS_ID), collection);
-      const checkpoint = byId.get(checkpointId(name, generation)) as CheckpointState | undefined;
+      const { generation, checkpoint } = liveCheckpointOf(byId, { name, collection });
       return { name, collection, generation, position: checkpoint?.position ?? 0 };
     });
   }

@@ -1,6 +1,7 @@
 /**
  * Validates one operation's request (path, query, body: in that order, as FastAPI lists errors) against the
- * schemas of its `OperationSpec`. Each schema is compiled by ajv once, when the route is mounted.
+ * schemas of its `OperationSpec`. Each operation's validator is compiled by ajv once per process and shared by
+ * everything that validates its requests (its route, its MCP tool, the audit's answers).
  */
 import type { OperationSpec } from '../operations/operation.ts';
 import { compilePart, type PartValidator, type RequestPart } from './request-part.ts';
@@ -36,7 +37,15 @@ function lastValues(query: RawRequest['query']): Record<string, string> {
   return out;
 }
 
+const compiled = new WeakMap<OperationSpec, RequestValidator>();
+
 export function compileRequestValidator(spec: OperationSpec): RequestValidator {
+  let validator = compiled.get(spec);
+  if (!validator) compiled.set(spec, (validator = compileNew(spec)));
+  return validator;
+}
+
+function compileNew(spec: OperationSpec): RequestValidator {
   const checkPath = optionalPart(spec.params?.path, 'path');
   const checkQuery = optionalPart(spec.params?.query, 'query');
   const checkBody = optionalPart(spec.body, 'body');
