@@ -119,6 +119,7 @@ export async function startReadModelClock(
   let parked: ParkedProjection[] = [];
   let reachable = true;
   const views: { names: readonly string[]; stamp: ReadStamp }[] = [];
+  const readers = new Map<string, ReadView>();
   const viewStamp = (names: readonly string[]): ReadStamp =>
     (names.length > 0 ? stampOf(names, projected) : { key: String(current), position: current, behindAt: null });
 
@@ -169,9 +170,15 @@ export async function startReadModelClock(
     current: () => current,
     get updatedAt() { return updatedAt; },
     view(names) {
-      const view = { names: [...names], stamp: viewStamp(names) };
-      views.push(view);
-      return () => view.stamp;
+      // One view per set of projections, however many routes and tools read that set: each is kept up to date.
+      const key = names.join(',');
+      let read = readers.get(key);
+      if (!read) {
+        const view = { names: [...names], stamp: viewStamp(names) };
+        views.push(view);
+        readers.set(key, (read = () => view.stamp));
+      }
+      return read;
     },
     get parked() { return parked; },
     get reachable() { return reachable; },
