@@ -18,7 +18,7 @@ import { createPublicApp } from '../read-api/app.ts';
 import { createMetricsRegistry, metricsMiddleware, rateLimitMetrics } from '../read-api/ops/metrics.ts';
 import { connectRateLimitRedis } from '../read-api/rate-limit/rate-limit-redis.ts';
 import { createRateLimits } from '../read-api/rate-limit/rate-limits.ts';
-import { readProjectionStates } from '../shared/projections/projection-states.ts';
+import { readSnapshotStates } from '../shared/projections/projection-states.ts';
 import { startReadModelClock } from '../shared/public-api/read-model-clock.ts';
 import { startTestRedis, type TestRedis } from '../test/support/redis-server.ts';
 import { demoReadModel } from './fixtures/demo-read-model.ts';
@@ -41,7 +41,7 @@ const rounds = Number(roundsArg);
 const readStore = await demoReadModel();
 const config = loadConfig({ PORT: '0', OPS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...UNTRIPPABLE_LIMITS });
 const logger = pino({ level: 'warn', name: 'chain-cost' }, pino.destination(2));
-const clock = await startReadModelClock(() => readProjectionStates(readStore), { intervalMs: 5 });
+const clock = await startReadModelClock(() => readSnapshotStates(readStore), { intervalMs: 5 });
 let redisServer: TestRedis | undefined;
 let redis: Redis | undefined;
 if (variants.some((variant) => variant.endsWith('redis'))) {

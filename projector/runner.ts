@@ -22,6 +22,7 @@ import { StaleGenerationError, WriteConflictError, type ReadStore } from '../sha
 import { projectBatch, ProjectionEventError } from '../shared/projections/batch.ts';
 import { DEFAULT_LEASE_TTL_MS, LeaseLostError, ProjectionLease, SYSTEM_CLOCK, type LeaseClock } from '../shared/projections/lease.ts';
 import { readProjectionStates } from '../shared/projections/projection-states.ts';
+import { headConfirmation } from '../shared/projections/control-docs.ts';
 import { ProgressBoard, type ProjectionStatus } from './progress-board.ts';
 import type { Projection } from '../shared/projections/projection.ts';
 import { PROJECTIONS } from '../shared/projections/index.ts';
@@ -148,9 +149,16 @@ export function createProjector(options: ProjectorOptions): Projector {
       const target = readStore.generation(projection.collection, lease.generation);
       let position = checkpoint.position;
       while (!stopped.signal.aborted) {
+        const readAt = clock.wall();
         const events = await eventStore.readAll({ after: position, limit: batchSize });
         const last = events.at(-1);
-        if (!last) break;
+        // A short read reached the head as it stood when it was read: once applied, that head is confirmed, which
+        // is what every process judges this read model's freshness by (even under a load that never lets it idle).
+        const confirmed = events.length < batchSize ? headConfirmation(last?.position ?? position, readAt) : undefined;
+        if (!last) {
+          await lease.saveCheckpoint(position, lease.generation, confirmed);
+          break;
+        }
         let ops;
         try {
           ops = await projectBatch(projection, events, target);
@@ -161,7 +169,7 @@ export function createProjector(options: ProjectorOptions): Projector {
         }
         await lease.ensure();
         if (ops.length > 0) await target.write(ops);
-        await lease.saveCheckpoint(last.position);
+        await lease.saveCheckpoint(last.position, lease.generation, confirmed);
         position = last.position;
         poison.delete(projection.name);
         board.advance(projection.name, position);

@@ -1,18 +1,18 @@
 /**
  * Mounts the public operations on a router: validate, answer from the cache or the operation, serialize once,
  * then the HTTP manners of a GET (ETag, 304, Cache-Control) and the read-model position header. GET answers are
- * also recorded by URL for the answer cache in front of the router (cache/answer-cache.ts). Each operation's
- * answers are stamped with where the projections it reads stand, taken before it reads them, so an answer is
- * never older than its stamp, and its header says the lowest of those positions.
+ * also recorded by URL for the answer cache in front of the router (cache/answer-cache.ts). Each answer is read
+ * and stamped from one reading of the store (answer-in-snapshot.ts), or refused (503) when the read models it needs
+ * cannot be vouched for; its header says the lowest position of the projections it read.
  */
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { type AnswerCache, sendAnswer } from './cache/answer-cache.ts';
 import type { ResponseCache, Stamped } from './cache/response-cache.ts';
-import { renderAnswer, timedTemplate, type RenderedAnswer, type TimedAnswer } from './cache/rendered-answer.ts';
-import { answerInSnapshot, type StoreEnv } from '../shared/public-api/operations/answer-in-snapshot.ts';
+import { renderAnswer, timedTemplate, type RenderedAnswer } from './cache/rendered-answer.ts';
+import { JSON_TYPE } from './middleware/front-door.ts';
+import { answerInSnapshot, type ReadingEnv } from '../shared/public-api/operations/answer-in-snapshot.ts';
 import type { PublicOperation } from '../shared/public-api/operations/public-operation.ts';
-import type { ReadModelClock } from '../shared/public-api/read-model-clock.ts';
 import { decodeBody, readBodyText } from '../shared/public-api/validation/request-body.ts';
 import { compileRequestValidator } from '../shared/public-api/validation/request-validator.ts';
 
@@ -25,8 +25,8 @@ export interface RouteOptions {
   answers: AnswerCache;
 }
 
-/** The operations' environment, with the clock that stamps their answers. */
-export type RouterEnv = StoreEnv & { clock: ReadModelClock };
+/** The operations' environment, with the clock whose readings they are answered and stamped from. */
+export type RouterEnv = ReadingEnv;
 
 export interface CanonicalAnswer extends Stamped {
   answer: RenderedAnswer;
@@ -65,33 +65,44 @@ function operationHandler(operation: PublicOperation, env: RouterEnv, { cache, a
   const limit = spec.verifyLimited ? verifyLimit : undefined;
   const view = env.clock.view(operation.reads);
   const answerer = answerInSnapshot(env);
+  const refusal = () => env.clock.refusal(operation.reads, operation.fresh === true);
   return async (ctx) => {
-    // Before anything is read: the data read can only be as new or newer.
-    const stamp = view();
     const body = spec.body ? decodeBody(await readBodyText(ctx.req), ctx.req.headers['content-type']) : undefined;
     const request = validate({ query: ctx.query, path: ctx.params as Record<string, string>, body });
     const key = operation.cacheable ? spec.id + JSON.stringify(request.path) + JSON.stringify(request.query) : '';
-    let answer = operation.cacheable ? cache.get(key)?.answer : undefined;
-    let position = stamp.position;
-    let kept: RenderedAnswer | TimedAnswer | undefined = answer;
-    if (answer === undefined) {
-      const result = await answerer(operation, request);
-      answer = renderAnswer(result.status, result.body);
-      // The store went behind what was served (a reset, a switch to a generation not caught up): the answer says
-      // what it reflects and is not kept, so no cached answer is older than its stamp.
-      if (stamp.behindAt !== null) {
-        position = stamp.behindAt;
-        kept = undefined;
-      } else {
-        if (operation.cacheable && answer.status === 200) cache.set(key, { answer, stamp, view });
-        kept = operation.timeField === undefined ? answer : timedTemplate(answer, result.body, operation.timeField);
-      }
+    const entry = operation.cacheable && refusal() === undefined ? cache.get(key) : undefined;
+    if (entry !== undefined) {
+      sendAnswer(ctx, entry.answer, entry.stamp.position, spec.cacheControl);
+      return;
     }
+    const { answer: result, stamp } = await answerer(operation, request);
+    const answer = renderAnswer(result.status, result.body);
+    if (stamp === undefined) {
+      sendRefusal(ctx, answer, result.retryAfter);
+      return;
+    }
+    // The store went behind what was served (a reset, a switch to a generation not caught up): the answer says
+    // what it reflects and is not kept, so no cached answer is older than its stamp.
+    if (stamp.behindAt !== null) {
+      sendAnswer(ctx, answer, stamp.behindAt, spec.cacheControl);
+      return;
+    }
+    if (operation.cacheable && answer.status === 200) cache.set(key, { answer, stamp, view });
+    const kept = operation.timeField === undefined ? answer : timedTemplate(answer, result.body, operation.timeField);
     if (recorded && ctx.method === 'GET' && answer.status === 200 && kept !== undefined) {
       answers.record(ctx, {
-        answer: kept, stamp, view, route: spec.path, cacheControl: spec.cacheControl, limit, perClient: spec.verifyLimited === true,
+        answer: kept, stamp, view, route: spec.path, cacheControl: spec.cacheControl, limit, perClient: spec.verifyLimited === true, refusal,
       });
     }
-    sendAnswer(ctx, answer, position, spec.cacheControl);
+    sendAnswer(ctx, answer, stamp.position, spec.cacheControl);
   };
+}
+
+/** A refusal (CONTRACT.md, "Honest answers"): 503 with when to try again, kept by no cache on the way. */
+function sendRefusal(ctx: Parameters<Middleware>[0], answer: RenderedAnswer, retryAfter: number | undefined): void {
+  ctx.set('Retry-After', String(retryAfter ?? 1));
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('Content-Type', JSON_TYPE);
+  ctx.status = answer.status;
+  ctx.body = answer.body;
 }

@@ -19,9 +19,11 @@ import { createRateLimits } from './rate-limit/rate-limits.ts';
 import { answerSigner } from './signing/sign-answers.ts';
 import type { ResponseSigningKeys } from './signing/signing-keys.ts';
 import type { PublicBrand } from '../shared/public-api/operations/public-operation.ts';
-import { readProjectionStates } from '../shared/projections/projection-states.ts';
+import { readSnapshotStates } from '../shared/projections/projection-states.ts';
 import { startReadModelClock } from '../shared/public-api/read-model-clock.ts';
 import { parkedProjectionsMetric } from './ops/parked-projections.ts';
+import { readModelFreshnessMetrics } from './ops/read-model-freshness.ts';
+import { PROJECTIONS } from '../shared/projections/index.ts';
 import { listen } from '../shared/http/listen.ts';
 import { WITH_CORS } from './middleware/front-door.ts';
 import { serverTimeouts } from '../shared/http/server-timeouts.ts';
@@ -109,20 +111,29 @@ function answerRaw(socket: Duplex, status: number, detail: string): void {
 
 export async function startReadApi(options: ReadApiOptions): Promise<RunningReadApi> {
   const { config, logger, readStore } = options;
-  const clock = await startReadModelClock(() => readProjectionStates(readStore), {
+  const clock = await startReadModelClock(() => readSnapshotStates(readStore), {
     ...(options.positionPollMs ? { intervalMs: options.positionPollMs } : {}),
+    maxLagMs: config.READ_MODEL_MAX_LAG_SECONDS * 1_000,
     onError: (error) => logger.warn({ err: error }, 'read-model position poll failed'),
   });
   let shuttingDown = false;
+  /** The projections whose read models this API serves that are not built yet (none without a checkpoint either). */
+  const unbuilt = () => {
+    const built = new Set(clock.projections().flatMap((projection) => (projection.built ? [projection.name] : [])));
+    return PROJECTIONS.flatMap(({ name }) => (built.has(name) ? [] : [name]));
+  };
   const registry = createMetricsRegistry(options.metricSources);
   parkedProjectionsMetric(registry, () => clock.parked);
+  readModelFreshnessMetrics(registry, () => clock.projections());
   const rateLimits = createRateLimits({
     config, logger, metrics: rateLimitMetrics(registry), ...(options.rateLimitRedis ? { redis: options.rateLimitRedis } : {}),
   });
   const app = createPublicApp({
     readStore, clock, config, logger, brand: options.brand,
-    // Limits counted per process while Redis is down are a degradation too (issue 7: status says so).
-    health: () => (clock.reachable && clock.parked.length === 0 && rateLimits.mode() !== 'degraded' ? 'ok' : 'degraded'),
+    // Limits counted per process while Redis is down are a degradation too (issue 7: status says so), and so is a
+    // read model that is not built or not fresh (CONTRACT.md, "Honest answers").
+    health: () => (clock.reachable && clock.parked.length === 0 && rateLimits.mode() !== 'degraded'
+      && clock.projections().every((projection) => projection.fresh) && unbuilt().length === 0 ? 'ok' : 'degraded'),
     metrics: metricsMiddleware(registry),
     signing: answerSigner(options.signingKeys.current),
     rateLimits,
@@ -140,8 +151,15 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
         logger.warn({ err: error }, 'read store ping failed');
         store = 'unreachable';
       }
-      const ready = !shuttingDown && store === 'ok' && clock.parked.length === 0;
-      return { ready, checks: { read_store: store, parked_projections: clock.parked, position: clock.current(), shutting_down: shuttingDown } };
+      const notBuilt = unbuilt();
+      const ready = !shuttingDown && store === 'ok' && clock.parked.length === 0 && notBuilt.length === 0;
+      return {
+        ready,
+        checks: {
+          read_store: store, parked_projections: clock.parked, unbuilt_projections: notBuilt, projections: clock.projections(),
+          position: clock.current(), shutting_down: shuttingDown,
+        },
+      };
     },
   });
   const timeouts = serverTimeouts(options.requestTimeoutMs);

@@ -156,7 +156,7 @@ export function operationEnv(readStore: ReadStore): OperationEnv {
   const config = loadConfig({});
   return {
     readStore, config, operations: publicOperations,
-    clock: { current: () => 0, updatedAt: null },
+    clock: { current: () => 0, updatedAt: null, projections: () => [] },
     health: () => 'ok',
     brand: publicBrand(config),
   };

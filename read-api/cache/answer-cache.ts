@@ -21,6 +21,8 @@ export interface CachedAnswer extends Stamped {
   limit: Middleware | undefined;
   /** Answered from the cache to this client only: one client's timing must not tell it what another just verified. */
   client: string | undefined;
+  /** Why the operation may not be answered now (answer-in-snapshot.ts); the route then answers, and refuses. */
+  refusal: () => string | undefined;
 }
 
 export interface AnswerCacheDeps {
@@ -42,6 +44,8 @@ export function createAnswerCache({ clientKey, maxEntries }: AnswerCacheDeps): A
       if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
       const entry = cache.get(ctx.url);
       if (entry === undefined || (entry.client !== undefined && entry.client !== clientKey(ctx.req))) return next();
+      // A verification kept while the registry was fresh is not given once it is not (a partition, a stopped projector).
+      if (entry.refusal() !== undefined) return next();
       // The metrics read the route template where the router leaves it.
       ctx['_matchedRoute'] = entry.route;
       const answer = () => {

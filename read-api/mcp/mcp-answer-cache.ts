@@ -2,7 +2,7 @@
  * Repeated MCP tool calls answered as a repeated GET is (cache/answer-cache.ts): a `tools/call` of a tool whose
  * operation is cacheable, with the same parameters, `Accept` and protocol version as an earlier call, gets the
  * bytes the SDK answered that call with, its JSON-RPC id replaced, as long as the projections the operation reads
- * stand where they stood when that call read them. The SDK answers every first call and everything else; only a
+ * stand where they stood in the reading that call's answer was read from. The SDK answers every first call and everything else; only a
  * successful result (no `isError`) whose answer ends with its id, as the SDK writes it, is kept.
  */
 import type { IncomingHttpHeaders } from 'node:http';
@@ -29,9 +29,8 @@ interface KeptAnswer extends Stamped {
 /** A cacheable tool call: its answer from the cache, or a way to keep the one the SDK gives. */
 export interface CacheableCall {
   cached(): TransportAnswer | undefined;
-  /** Taken before the call is served: the data it reads is as new or newer. */
-  stamp: ReadStamp;
-  keep(answer: TransportAnswer): void;
+  /** Keeps `answer`, read from the reading whose stamp is `stamp` (none: it was refused, and is not kept). */
+  keep(answer: TransportAnswer, stamp: ReadStamp | undefined): void;
 }
 
 export interface McpAnswerCache {
@@ -53,17 +52,15 @@ export function createMcpAnswerCache(tools: ReadonlyMap<string, McpTool>, clock:
       if (view === undefined || !(typeof id === 'string' || typeof id === 'number')) return undefined;
       const idText = JSON.stringify(id);
       const key = `${JSON.stringify(params)}\n${headers['accept'] ?? ''}\n${headers['mcp-protocol-version'] ?? ''}`;
-      const stamp = view();
       return {
-        stamp,
         cached() {
           const kept = cache.get(key);
           // Bytes joined, not text encoded again: the answer is kilobytes of (often accented) JSON.
           return kept && { ...kept.answer, body: Buffer.concat([kept.beforeId, Buffer.from(`${idText}}`)]) };
         },
-        keep(answer) {
+        keep(answer, stamp) {
           const text = answer.body.toString();
-          if (answer.status !== 200 || !answer.json || stamp.behindAt !== null || !text.endsWith(`"id":${idText}}`)) return;
+          if (stamp === undefined || stamp.behindAt !== null || answer.status !== 200 || !answer.json || !text.endsWith(`"id":${idText}}`)) return;
           const parsed = JSON.parse(text) as { result?: { isError?: boolean } };
           if (parsed.result === undefined || parsed.result.isError === true) return;
           const beforeId = answer.body.subarray(0, answer.body.length - Buffer.byteLength(idText) - 1);

@@ -17,6 +17,7 @@ import { readBodyText } from '../../shared/public-api/validation/request-body.ts
 import { JSON_TYPE } from '../middleware/front-door.ts';
 import { MCP_PATH } from '../../shared/public-api/operations/status.operation.ts';
 import type { McpAnswerCache, TransportAnswer } from './mcp-answer-cache.ts';
+import type { ReadStamp } from '../../shared/public-api/read-model-clock.ts';
 import { mcpSdk } from './mcp-sdk.ts';
 import { createMcpServer, type McpServerKit } from './mcp-server.ts';
 import { VERIFY_TOOL } from './mcp-tools.ts';
@@ -81,9 +82,10 @@ async function answerMcp(ctx: Context, deps: McpRouteDeps): Promise<void> {
       sendTransportAnswer(ctx, cached);
       return;
     }
-    const answer = await serveThroughTransport(ctx, deps, text, message);
+    let stamp: ReadStamp | undefined;
+    const answer = await serveThroughTransport(ctx, deps, text, message, (read) => { stamp = read; });
     sendTransportAnswer(ctx, answer);
-    call?.keep(answer);
+    call?.keep(answer, stamp);
   };
   if (deps.verifyLimit && isVerifyCall(message)) await deps.verifyLimit(ctx, serve);
   else await serve();
@@ -103,9 +105,11 @@ function isVerifyCall(message: unknown): boolean {
     && message['params']['name'] === VERIFY_TOOL;
 }
 
-async function serveThroughTransport(ctx: Context, deps: McpRouteDeps, text: string, message: unknown): Promise<TransportAnswer> {
+async function serveThroughTransport(
+  ctx: Context, deps: McpRouteDeps, text: string, message: unknown, stamped: (stamp: ReadStamp) => void,
+): Promise<TransportAnswer> {
   const sdk = await mcpSdk();
-  const server = createMcpServer(sdk, deps.kit, deps.publicBase || `${ctx.protocol}://${ctx.host}`);
+  const server = createMcpServer(sdk, deps.kit, deps.publicBase || `${ctx.protocol}://${ctx.host}`, stamped);
   const transport = new sdk.WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {

@@ -6,7 +6,8 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Resource, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../../shared/logging/logger.ts';
-import type { StoreEnv } from '../../shared/public-api/operations/answer-in-snapshot.ts';
+import type { ReadingEnv } from '../../shared/public-api/operations/answer-in-snapshot.ts';
+import type { ReadStamp } from '../../shared/public-api/read-model-clock.ts';
 import type { McpTool } from './mcp-tools.ts';
 import type { McpSdk } from './mcp-sdk.ts';
 import { callTool } from './tool-call.ts';
@@ -24,7 +25,7 @@ export interface McpResource {
 export interface McpServerParts {
   tools: ReadonlyMap<string, McpTool>;
   resources: readonly McpResource[];
-  env: StoreEnv;
+  env: ReadingEnv;
   logger: Logger;
   instructions: string;
 }
@@ -41,8 +42,11 @@ export function mcpServerKit(parts: McpServerParts): McpServerKit {
   return { ...parts, toolList: [...parts.tools.values()].map((tool) => tool.description) };
 }
 
-/** A server for one request; `base` is where resource URIs point (the public base URL, else this request's origin). */
-export function createMcpServer(sdk: McpSdk, kit: McpServerKit, base: string): Server {
+/**
+ * A server for one request; `base` is where resource URIs point (the public base URL, else this request's origin);
+ * `stamped` is told the stamp of the reading a tool call's answer was read from.
+ */
+export function createMcpServer(sdk: McpSdk, kit: McpServerKit, base: string, stamped?: (stamp: ReadStamp) => void): Server {
   const { Server, validator, types: { CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema } } = sdk;
   const server = new Server(
     { name: 'watchcat', title: kit.env.brand.name, version: '1.0.0' },
@@ -53,7 +57,7 @@ export function createMcpServer(sdk: McpSdk, kit: McpServerKit, base: string): S
     const tool = kit.tools.get(request.params.name);
     if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name.slice(0, 100)}`);
     try {
-      return await callTool(tool, request.params.arguments, kit.env);
+      return await callTool(tool, request.params.arguments, kit.env, stamped);
     } catch (error) {
       // A failure inside (the read store, say) is logged; its text, which may name hosts, stays here.
       kit.logger.error({ err: error, tool: tool.description.name }, 'MCP tool call failed');

@@ -4,7 +4,8 @@
  * a 422 or a 404 becomes an `isError` result carrying the very body the HTTP operation answers with.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { answerInSnapshot, type StoreEnv } from '../../shared/public-api/operations/answer-in-snapshot.ts';
+import { answerInSnapshot, type ReadingEnv } from '../../shared/public-api/operations/answer-in-snapshot.ts';
+import type { ReadStamp } from '../../shared/public-api/read-model-clock.ts';
 import { cappedInput } from '../../shared/public-api/validation/capped-input.ts';
 import { isPlainObject } from '../../shared/public-api/validation/request-schema.ts';
 import type { RawRequest } from '../../shared/public-api/validation/request-validator.ts';
@@ -31,10 +32,16 @@ const result = (body: unknown, isError: boolean): CallToolResult => ({
   ...(isError ? { isError: true } : {}),
 });
 
-export async function callTool(tool: McpTool, args: unknown, env: StoreEnv): Promise<CallToolResult> {
+/**
+ * `stamped` is told the stamp of the reading the answer was read from (answer-in-snapshot.ts), so that an answer
+ * kept for repeated calls is kept under the stamp of its own data; a refusal (503: the read models cannot be vouched
+ * for) is an `isError` result with the same detail, and tells no stamp.
+ */
+export async function callTool(tool: McpTool, args: unknown, env: ReadingEnv, stamped?: (stamp: ReadStamp) => void): Promise<CallToolResult> {
   try {
     const request = tool.validate(asRequest(tool, isPlainObject(args) ? args : {}));
-    const answer = await answerInSnapshot(env)(tool.operation, request);
+    const { answer, stamp } = await answerInSnapshot(env)(tool.operation, request);
+    if (stamp !== undefined) stamped?.(stamp);
     return result(answer.body, answer.status !== 200);
   } catch (error) {
     if (!(error instanceof RequestValidationError)) throw error;

@@ -25,7 +25,7 @@ const PAGE = 100;
 export function frozenEnv(readStore: ReadStore, config: Config, position: number, asOf: Date): OperationEnv {
   return {
     readStore, config, operations: publicOperations, brand: publicBrand(config),
-    clock: { current: () => position, updatedAt: asOf.toISOString() },
+    clock: { current: () => position, updatedAt: asOf.toISOString(), projections: () => [] },
     health: () => 'ok',
   };
 }

@@ -72,11 +72,10 @@ export function createMemoryReadStore(): MemoryReadStore {
     },
   });
   /**
-   * The live tables as they are now, kept (as the very promise handed out) until the pointer changes: one per
-   * process and switch, so a request's snapshot allocates nothing. A table dropped after a switch lives on for the
-   * snapshots that still hold it.
+   * The reads of the live tables as they are now, kept until the pointer changes: one per process and switch, so a
+   * snapshot allocates next to nothing. A table dropped after a switch lives on for the snapshots that still hold it.
    */
-  let snapshot: Promise<ReadView> | undefined;
+  let pinned: ReadView | undefined;
   const pinnedTables = (): ((collection: ReadCollection) => DocTable | undefined) => {
     const pinned = new Map<ReadCollection, DocTable | undefined>();
     for (const collection of Object.keys(READ_INDEXES) as ReadCollection[]) pinned.set(collection, liveTable(collection));
@@ -106,7 +105,8 @@ export function createMemoryReadStore(): MemoryReadStore {
     ...readView(liveTable),
     write: async (collection, ops) => tableOf(collection, liveOf(collection)).write(ops),
     generation,
-    snapshot: () => (snapshot ??= Promise.resolve(readView(pinnedTables()))),
+    // The control documents are frozen, so the list taken now is this moment's, whatever is set after.
+    snapshot: async () => ({ ...(pinned ??= readView(pinnedTables())), control: controlDocs() }),
     resetGeneration: forget,
     dropGeneration: forget,
     storedGenerations: async (collection) => generationsAmong(collection, tables.keys()),
@@ -115,7 +115,7 @@ export function createMemoryReadStore(): MemoryReadStore {
       const stored = control.get(doc._id);
       if (stored ? !compileFilter(condition)(stored) : !insertIfAbsent) return false;
       control.set(doc._id, deepFreeze(structuredClone(doc)));
-      if (doc._id === GENERATIONS_ID) snapshot = undefined;
+      if (doc._id === GENERATIONS_ID) pinned = undefined;
       return true;
     },
     removeControl: async (id) => {
@@ -138,11 +138,11 @@ export function createMemoryReadStore(): MemoryReadStore {
       });
       for (const [name, table] of built) tables.set(name, table);
       for (const doc of state.control) control.set(doc._id, deepFreeze(doc));
-      snapshot = undefined;
+      pinned = undefined;
     },
     ping: async () => {},
     close: async () => {
-      snapshot = undefined;
+      pinned = undefined;
       tables.clear();
       control.clear();
     },

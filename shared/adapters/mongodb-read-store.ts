@@ -7,13 +7,14 @@
  * and a miss is a `WriteConflictError`. A delete leaves a tombstone (`_deleted: true`), which no read returns.
  */
 import {
-  MongoBulkWriteError, MongoClient, MongoServerError, type AnyBulkWriteOperation, type Collection,
+  MongoBulkWriteError, MongoClient, MongoClientClosedError, MongoNetworkError, MongoNotConnectedError, MongoOperationTimeoutError,
+  MongoServerError, MongoServerSelectionError, MongoTopologyClosedError, type AnyBulkWriteOperation, type Collection,
   type Filter as MongoFilter, type Sort as MongoSort,
 } from 'mongodb';
 import {
-  GENERATION_DROP_DELAY_MS, GENERATIONS_ID, SNAPSHOT_TTL_MS, SnapshotExpiredError, StaleGenerationError, WriteConflictError,
-  generationName, generationsAmong, liveGenerationOf,
-  type ControlDoc, type FindOptions, type Filter, type GenerationStore, type ProjectedCollection, type ReadStore, type ReadView,
+  GENERATION_DROP_DELAY_MS, GENERATIONS_ID, SNAPSHOT_TTL_MS, ReadStoreUnavailableError, SnapshotExpiredError, StaleGenerationError,
+  WriteConflictError, generationName, generationsAmong, liveGenerationOf,
+  type ControlDoc, type FindOptions, type Filter, type GenerationStore, type ProjectedCollection, type ReadSnapshot, type ReadStore, type ReadView,
   type StoredDoc, type Tombstone, type WriteOp,
 } from '../ports/read-store.ts';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -46,12 +47,11 @@ export async function createMongoReadStore(url: string, dbName: string, options:
 
   const readPointer = async (): Promise<ControlDoc | null> => control.findOne({ _id: GENERATIONS_ID });
   /**
-   * The snapshot readers share: resolved from one pointer read for up to `POINTER_TTL_MS`, one query in flight at
+   * The pointer the store's own reads share: one pointer read for up to `POINTER_TTL_MS`, one query in flight at
    * most. `sentAt` is when that read was sent: the generations it names are kept at least `GENERATION_DROP_DELAY_MS`
-   * after it (a switch after it drops them that long after the switch), so reads that end within `SNAPSHOT_TTL_MS`
-   * of it read them whole; a later read might meet a dropped (empty) collection, and is refused instead.
+   * after it (a switch after it drops them that long after the switch).
    */
-  let cached: { pointer: Promise<ControlDoc | null>; sentAt: number; snapshot?: Promise<ReadView>; live?: Promise<ReadView> } | undefined;
+  let cached: { pointer: Promise<ControlDoc | null>; sentAt: number; live?: Promise<ReadView> } | undefined;
   const sharedPointer = (): NonNullable<typeof cached> => {
     const sentAt = now();
     if (!cached || sentAt - cached.sentAt > POINTER_TTL_MS) {
@@ -61,9 +61,16 @@ export async function createMongoReadStore(url: string, dbName: string, options:
     }
     return cached;
   };
-  const snapshot = (): Promise<ReadView> => {
-    const entry = sharedPointer();
-    return (entry.snapshot ??= entry.pointer.then((pointer) => viewAt(pointer, entry.sentAt, true)));
+  /**
+   * Every control document in one read, and the generations its pointer names: reads that end within
+   * `SNAPSHOT_TTL_MS` of it read those generations whole; a later read might meet a dropped (empty) collection, and
+   * is checked (see `fresh` below). Never shared between callers: its control documents are this moment's.
+   */
+  const snapshot = async (): Promise<ReadSnapshot> => {
+    const sentAt = now();
+    const docs = await unreachableAsPortError(control.find({}).toArray());
+    const pointer = docs.find((doc) => doc._id === GENERATIONS_ID) ?? null;
+    return { ...viewAt(pointer, sentAt, true), control: docs };
   };
   /**
    * The store's own reads (audits, tools): one read each, in the live generation of its moment, and never refused
@@ -83,7 +90,7 @@ export async function createMongoReadStore(url: string, dbName: string, options:
      * slowness alone never fails a request.
      */
     const fresh = async <T>(name: ReadCollection, read: Promise<T>): Promise<T> => {
-      const found = await read;
+      const found = await unreachableAsPortError(read);
       const age = now() - sentAt;
       if (!expires || age <= SNAPSHOT_TTL_MS || name === 'checkpoints') return found;
       if (liveGenerationOf(await readPointer(), name) !== liveGenerationOf(pointer, name)) throw new SnapshotExpiredError(age);
@@ -169,6 +176,18 @@ export async function createMongoReadStore(url: string, dbName: string, options:
     },
     close: () => client.close(),
   };
+}
+
+/** The driver's errors that say the engine could not be reached or did not answer, as the port's own error. */
+async function unreachableAsPortError<T>(read: Promise<T>): Promise<T> {
+  try {
+    return await read;
+  } catch (error) {
+    const unreachable = error instanceof MongoNetworkError || error instanceof MongoServerSelectionError
+      || error instanceof MongoNotConnectedError || error instanceof MongoTopologyClosedError
+      || error instanceof MongoClientClosedError || error instanceof MongoOperationTimeoutError;
+    throw unreachable ? new ReadStoreUnavailableError(error) : error;
+  }
 }
 
 /**

@@ -40,6 +40,11 @@ export const Env = Type.Object({
    * projection moved (one is also written at a graceful stop, and loaded at start); 0 turns snapshots off.
    */
   READ_SNAPSHOT_SECONDS: Type.Integer({ minimum: 0, default: 60 }),
+  /**
+   * How long ago a projector may last have confirmed applying the event store's head for its read model to count as
+   * fresh: verifications are refused beyond it, and status says `degraded` (CONTRACT.md, "Honest answers").
+   */
+  READ_MODEL_MAX_LAG_SECONDS: Type.Integer({ minimum: 1, default: 30 }),
   /** Seed the demo catalogue when the event store is empty at start. */
   SEED_DEMO: Type.Boolean({ default: true }),
   /** Absolute URL the public API is reached at; unset, links are root-relative (OpenAPI `servers` is `/`). */

@@ -83,14 +83,23 @@ export interface ReadView {
   getMany<D extends StoredDoc>(collection: ReadCollection, ids: string[]): Promise<D[]>;
 }
 
+/**
+ * One read of the control documents, and the reads of the live generations that read's pointer names: an answer made
+ * of several reads never mixes generations, and what it says of the projections (their checkpoints) is from the very
+ * read its data follows, so a stamp taken from `control` is never ahead of the data read through it.
+ */
+export interface ReadSnapshot extends ReadView {
+  /** Every control document, as read at once with the pointer this snapshot reads through. */
+  readonly control: readonly ControlDoc[];
+}
+
 export interface ReadStore extends ReadView {
   /**
-   * The live generation of every projected collection as the pointer says now, for all the reads of one request:
-   * an answer made of several reads never mixes generations, whatever switch happens meanwhile. Its reads reject
-   * with `SnapshotExpiredError` once its generations may have been dropped (see `SNAPSHOT_TTL_MS`): read again
-   * from a new snapshot. The store's own reads each read the live generation of their moment, however long.
+   * A snapshot of the store now (see `ReadSnapshot`), for all the reads of one answer. Its reads reject with
+   * `SnapshotExpiredError` once its generations may have been dropped (see `SNAPSHOT_TTL_MS`): read again from a
+   * new snapshot. The store's own reads each read the live generation of their moment, however long.
    */
-  snapshot(): Promise<ReadView>;
+  snapshot(): Promise<ReadSnapshot>;
   /** Applies the writes in order as one bulk write, to the live generation. */
   write(collection: ProjectedCollection, ops: WriteOp[]): Promise<void>;
   /** A generation of a collection, live or not (a rebuild's next one); created on first write. */
@@ -113,6 +122,18 @@ export interface ReadStore extends ReadView {
   /** Throws when the store cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * The store could not be reached or did not answer (a network partition, an engine down): nothing is known of what
+ * it holds now, so an answer that needs it is refused (503), never guessed. Adapters turn their engine's errors
+ * into this one.
+ */
+export class ReadStoreUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super('the read store cannot be reached', { cause });
+    this.name = 'ReadStoreUnavailableError';
+  }
 }
 
 /** A compare-and-set write found another state than the writer read: re-read and try again. */

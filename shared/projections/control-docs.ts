@@ -37,7 +37,21 @@ export interface CheckpointState extends ControlDoc {
   status: 'running' | 'parked';
   parked: { position: number; reason: string } | null;
   updated_at: string | null;
+  /**
+   * The last time its owner read the event store's head and had applied every event up to it: what tells every
+   * process whether this read model is built (confirmed once) and fresh (confirmed lately). Absent before the first.
+   */
+  confirmed?: HeadConfirmation | null;
 }
+
+/** A head of the event store a projection had reached, and when it was read (the owner's wall clock, ISO 8601). */
+export interface HeadConfirmation {
+  head: number;
+  at: string;
+}
+
+/** `head` confirmed as read at `wallMs` (the confirming owner's clock). */
+export const headConfirmation = (head: number, wallMs: number): HeadConfirmation => ({ head, at: new Date(wallMs).toISOString() });
 
 export const leaseId = (projection: string): string => `lease:${projection}`;
 /** What the `_id` of every checkpoint of a projection starts with. */

@@ -10,7 +10,7 @@
  */
 import type { ControlDoc, ProjectedCollection, ReadStore } from '../ports/read-store.ts';
 import {
-  checkpointPrefix, leaseId, liveCheckpointOf, newCheckpoint, readCheckpoint, readControlDocs, type CheckpointState, type LeaseDoc,
+  checkpointPrefix, leaseId, liveCheckpointOf, newCheckpoint, readCheckpoint, readControlDocs, type CheckpointState, type HeadConfirmation, type LeaseDoc,
 } from './control-docs.ts';
 
 /** Clocks in milliseconds: `monotonic` for the owner's own view of time, `wall` for the expiry others read. */
@@ -104,9 +104,14 @@ export class ProjectionLease {
     this.#renewedAt = now;
   }
 
-  /** Stores `position` as the checkpoint of `generation`, if no newer owner raised its token. */
-  async saveCheckpoint(position: number, generation = this.generation): Promise<void> {
-    await this.#changeCheckpoint(generation, (stored) => ({ ...stored, position, updated_at: new Date(this.clock.wall()).toISOString() }));
+  /**
+   * Stores `position` as the checkpoint of `generation`, if no newer owner raised its token; with `confirmed`, the
+   * head read that this position covers (the read models' freshness, see control-docs.ts).
+   */
+  async saveCheckpoint(position: number, generation = this.generation, confirmed?: HeadConfirmation): Promise<void> {
+    await this.#changeCheckpoint(generation, (stored) => ({
+      ...stored, position, updated_at: new Date(this.clock.wall()).toISOString(), ...(confirmed ? { confirmed } : {}),
+    }));
   }
 
   /** Parks the projection on the event at `position` that it cannot apply (recorded for every process to see). */

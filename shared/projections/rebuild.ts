@@ -14,7 +14,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { EventStore } from '../ports/event-store.ts';
 import type { GenerationStore, ReadStore } from '../ports/read-store.ts';
 import { projectBatch } from './batch.ts';
-import { checkpointId } from './control-docs.ts';
+import { checkpointId, headConfirmation } from './control-docs.ts';
 import { RESERVATION_TTL_MS, dropLeftBehind, releaseReservation, renewReservation, reserveGeneration, switchGenerations } from './generations.ts';
 import { LeaseLostError, ProjectionLease, SYSTEM_CLOCK, type LeaseClock } from './lease.ts';
 import type { Projection } from './projection.ts';
@@ -139,10 +139,14 @@ export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
       leases.push(lease);
       await lease.startGeneration(generation, position);
     }
-    await projectUpTo(await eventStore.headPosition(), async () => {
+    const headReadAt = clock.wall();
+    const fencedHead = await eventStore.headPosition();
+    await projectUpTo(fencedHead, async () => {
       for (const lease of leases) await lease.ensure();
     });
-    for (const lease of leases) await lease.saveCheckpoint(position, generation);
+    // The head read once the live workers were fenced, now applied: the new generation is built and fresh as of then.
+    const confirmed = headConfirmation(Math.max(position, fencedHead), headReadAt);
+    for (const lease of leases) await lease.saveCheckpoint(position, generation, confirmed);
     await options.beforeSwitch?.();
     for (const lease of leases) await lease.ensure(true);
   }

@@ -1,14 +1,21 @@
 /**
- * What the read API serves, per projection: the (generation, position) each one has reached, read in the
- * background from the projection states (projections/projection-states.ts) so that no request waits on a store
- * query for it. An answer is stamped with the projections it reads, taken before it reads them, and a cached answer
- * is served only while those projections stay where its stamp says: a projection that is stuck, parked or lagging
- * freezes nothing but its own answers.
+ * What the read API may serve, per projection: the (generation, position) each one has reached, whether its read
+ * model is built and how fresh it is, all from one read of the store (a snapshot: its control documents and the
+ * generations they name). Every answer is read through a snapshot and stamped from that very snapshot, so no
+ * interleaving of polls, pointer reads and switches can put an older generation's answer under a newer stamp. The
+ * latest snapshot is polled in the background and shared by the requests while it is young; a request that finds
+ * it too old (a slow or failing poll) reads a new one itself, or is refused when the store cannot be reached.
  *
  * What one process serves never goes back: within a generation a projection's position only rises, and a new
  * generation is taken only once it has reached the position served (a rebuild switched to a generation still
  * behind, or a checkpoint reset, leaves the served state where it was until the store catches up).
+ *
+ * Freshness (CONTRACT.md, "Honest answers"): a projection's owner confirms in its checkpoint the event store head it
+ * read and had applied, and when. Its lag is the larger of that confirmation's age on the wall clock and how long
+ * this process has seen the same confirmation (its own monotonic clock), so a projector whose clock runs ahead
+ * cannot make a stopped projection look fresh for longer than one bound after this process first saw it.
  */
+import { ReadStoreUnavailableError, SNAPSHOT_TTL_MS, type ReadView as StoreView } from '../ports/read-store.ts';
 import type { ProjectionState } from '../projections/projection-states.ts';
 
 export interface ReadStamp {
@@ -23,7 +30,7 @@ export interface ReadStamp {
   readonly behindAt: number | null;
 }
 
-/** The current stamp of one set of projections; the same object until one of them moves. */
+/** The current stamp of one set of projections, as of the latest snapshot; the same object until one of them moves. */
 export type ReadView = () => ReadStamp;
 
 export interface ParkedProjection {
@@ -33,19 +40,57 @@ export interface ParkedProjection {
   reason: string;
 }
 
+/** One projection as status, readiness and metrics report it (CONTRACT.md, "Honest answers"). */
+export interface ProjectionFreshness {
+  name: string;
+  position: number;
+  /** Its live generation has a checkpoint whose owner confirmed a head at least once. */
+  built: boolean;
+  /** Confirmed within the bound (`maxLagMs`). */
+  fresh: boolean;
+  /** Seconds since its owner last confirmed having applied the head; null when never. */
+  lag_seconds: number | null;
+}
+
+/** Why an answer cannot be given now. */
+export type Refusal = 'unbuilt' | 'stale';
+
+/** One snapshot of the store: what answers are read through, and the stamps it gives them. */
+export interface Reading {
+  readonly view: StoreView;
+  stamp(projections: readonly string[]): ReadStamp;
+}
+
+/** What the clock reads each time: the store's snapshot and the projection states in its control documents. */
+export interface StoreReading {
+  view: StoreView;
+  states: ProjectionState[];
+}
+
 /** What an operation may ask of the clock: the position it reports. */
 export interface ReadModelPosition {
   /** Lowest position served over every projection: the last event reflected in everything served; 0 before any. */
   current(): number;
   /** When a projection last stored its state (ISO 8601), `null` before any did. */
   readonly updatedAt: string | null;
+  /** Every projection with a live checkpoint, with its freshness now. */
+  projections(): ProjectionFreshness[];
 }
 
-export interface ReadModelClock extends ReadModelPosition {  /**
-   * The stamp of the projections named (each projection is named after the read collection it writes); of none,
-   * the stamp of what is served over all (its position is `current()`), for an answer that reports on them all.
+export interface ReadModelClock extends ReadModelPosition {
+  /**
+   * The stamp of the projections named (each projection is named after the read collection it writes) in the latest
+   * snapshot; of none, the stamp of what is served over all (its position is `current()`).
    */
   view(projections: readonly string[]): ReadView;
+  /**
+   * The snapshot to read an answer through: the latest if it is young enough for its reads to end within a
+   * snapshot's life, else a new one (`renew`: always a new one). Rejects with `ReadStoreUnavailableError` when the
+   * store cannot be read.
+   */
+  reading(renew?: boolean): Promise<Reading>;
+  /** Why an answer made of `projections` may not be given now (`fresh`: it needs them fresh), or undefined. */
+  refusal(projections: readonly string[], fresh: boolean): Refusal | undefined;
 }
 
 export interface PolledReadModelClock extends ReadModelClock {
@@ -53,10 +98,24 @@ export interface PolledReadModelClock extends ReadModelClock {
   readonly parked: readonly ParkedProjection[];
   /** The last poll reached the read store. */
   readonly reachable: boolean;
-  /** Reads the projection states now (the timer does it every `intervalMs`). */
+  /** Reads a new snapshot now (the timer does it every `intervalMs`). */
   refresh(): Promise<void>;
   stop(): void;
 }
+
+export interface ReadModelClockOptions {
+  /** Period of the background poll; default 100 ms. */
+  intervalMs?: number;
+  /** How old a confirmation may be for its read model to count as fresh; default 30 s. */
+  maxLagMs?: number;
+  onError?: (error: unknown) => void;
+  /** Clocks in milliseconds (a test's fake ones); default `Date.now` and `performance.now`. */
+  wall?: () => number;
+  monotonic?: () => number;
+}
+
+/** A snapshot is reused by requests up to half its life, so that their reads end well within it. */
+const READING_REUSE_MS = SNAPSHOT_TTL_MS / 2;
 
 /** A projection's (generation, position) as this process serves it. */
 export interface ServedState {
@@ -83,6 +142,8 @@ interface Projected {
   served: ServedState;
   /** The position the store holds while it is behind `served`, else null. */
   behindAt: number | null;
+  /** The head its owner last confirmed, when, and when this process first saw that confirmation (monotonic ms). */
+  confirmed: { head: number; atMs: number; seenAt: number } | null;
 }
 
 function stampOf(names: readonly string[], projected: ReadonlyMap<string, Projected>): ReadStamp {
@@ -107,30 +168,44 @@ function stampOf(names: readonly string[], projected: ReadonlyMap<string, Projec
 }
 
 const sameProjected = (a: Projected | undefined, b: Projected) =>
-  a !== undefined && a.served === b.served && a.behindAt === b.behindAt;
+  a !== undefined && a.served === b.served && a.behindAt === b.behindAt && a.confirmed === b.confirmed;
 
-/** A clock polling `readStates`; a failed poll keeps what was served. */
-export async function startReadModelClock(
-  readStates: () => Promise<ProjectionState[]>, options: { intervalMs?: number; onError?: (error: unknown) => void } = {},
-): Promise<PolledReadModelClock> {
+/** A clock polling `read` (a store's snapshot and its projection states, see `readSnapshotStates`). */
+export async function startReadModelClock(read: () => Promise<StoreReading>, options: ReadModelClockOptions = {}): Promise<PolledReadModelClock> {
+  const wall = options.wall ?? Date.now;
+  const monotonic = options.monotonic ?? (() => performance.now());
+  const maxLagMs = options.maxLagMs ?? 30_000;
   let projected = new Map<string, Projected>();
   let current = 0;
   let updatedAt: string | null = null;
   let parked: ParkedProjection[] = [];
   let reachable = true;
+  let latest: { reading: Reading; sentAt: number } | undefined;
+  let inFlight: Promise<Reading> | undefined;
   const views: { names: readonly string[]; stamp: ReadStamp }[] = [];
   const readers = new Map<string, ReadView>();
-  const viewStamp = (names: readonly string[]): ReadStamp =>
-    (names.length > 0 ? stampOf(names, projected) : { key: String(current), position: current, behindAt: null });
+  const stampIn = (names: readonly string[], at: ReadonlyMap<string, Projected>, position: number): ReadStamp =>
+    (names.length > 0 ? stampOf(names, at) : { key: String(position), position, behindAt: null });
 
-  const apply = (states: ProjectionState[]) => {
+  const confirmationOf = (before: Projected | undefined, state: ProjectionState, now: number): Projected['confirmed'] => {
+    if (state.confirmed === null) return null;
+    const atMs = Date.parse(state.confirmed.at);
+    const kept = before?.confirmed;
+    // The same confirmation keeps the time it was first seen, and the same object (nothing moved).
+    if (kept && kept.atMs === atMs && kept.head === state.confirmed.head) return kept;
+    return { head: state.confirmed.head, atMs, seenAt: now };
+  };
+
+  const apply = (states: ProjectionState[], now: number) => {
     const next = new Map(projected);
     let moved = false;
     for (const state of states) {
       const before = projected.get(state.name);
       const served = nextServedState(before?.served, state);
       const behind = served.generation !== state.generation || served.position !== state.position;
-      const after: Projected = { served, behindAt: behind ? Math.min(state.position, served.position) : null };
+      const after: Projected = {
+        served, behindAt: behind ? Math.min(state.position, served.position) : null, confirmed: confirmationOf(before, state, now),
+      };
       if (sameProjected(before, after)) continue;
       next.set(state.name, after);
       moved = true;
@@ -141,29 +216,60 @@ export async function startReadModelClock(
     projected = next;
     current = stampOf([...projected.keys()], projected).position;
     for (const view of views) {
-      const stamp = viewStamp(view.names);
+      const stamp = stampIn(view.names, projected, current);
       // Kept as it was when its own projections did not move, so a cache hit compares one string with itself.
       if (stamp.key !== view.stamp.key || stamp.behindAt !== view.stamp.behindAt) view.stamp = stamp;
     }
   };
 
-  const refresh = async () => {
-    let states: ProjectionState[];
-    try {
-      states = await readStates();
-    } catch (error) {
-      reachable = false;
-      throw error;
-    }
-    reachable = true;
-    apply(states);
+  /** Reads a snapshot and makes it the latest; one at a time, shared by whoever asks meanwhile. */
+  const poll = (): Promise<Reading> => {
+    inFlight ??= (async () => {
+      const sentAt = monotonic();
+      try {
+        const { view, states } = await read().catch((error: unknown) => {
+          throw error instanceof ReadStoreUnavailableError ? error : new ReadStoreUnavailableError(error);
+        });
+        reachable = true;
+        apply(states, monotonic());
+        // The stamps of this snapshot are the projections as applied from it; a view's stamp is reused when equal.
+        const at = projected;
+        const position = current;
+        const stamps = new Map<string, ReadStamp>();
+        const reading: Reading = {
+          view,
+          stamp(names) {
+            const key = names.join(',');
+            let stamp = stamps.get(key);
+            if (stamp === undefined) {
+              const fresh = stampIn(names, at, position);
+              const shared = views.find((candidate) => candidate.names.join(',') === key)?.stamp;
+              stamps.set(key, (stamp = shared?.key === fresh.key && shared.behindAt === fresh.behindAt ? shared : fresh));
+            }
+            return stamp;
+          },
+        };
+        if (latest === undefined || sentAt >= latest.sentAt) latest = { reading, sentAt };
+        return reading;
+      } catch (error) {
+        reachable = false;
+        throw error;
+      } finally {
+        inFlight = undefined;
+      }
+    })();
+    return inFlight;
   };
-  await refresh();
+
+  const lagMsOf = (p: Projected, wallNow: number, monoNow: number): number | null =>
+    (p.confirmed === null ? null : Math.max(0, wallNow - p.confirmed.atMs, monoNow - p.confirmed.seenAt));
+
+  await poll();
   let polling = false;
   const timer = setInterval(() => {
     if (polling) return;
     polling = true;
-    refresh().catch((error: unknown) => options.onError?.(error)).finally(() => { polling = false; });
+    poll().catch((error: unknown) => options.onError?.(error)).finally(() => { polling = false; });
   }, options.intervalMs ?? 100);
   timer.unref();
   return {
@@ -172,17 +278,43 @@ export async function startReadModelClock(
     view(names) {
       // One view per set of projections, however many routes and tools read that set: each is kept up to date.
       const key = names.join(',');
-      let read = readers.get(key);
-      if (!read) {
-        const view = { names: [...names], stamp: viewStamp(names) };
-        views.push(view);
-        readers.set(key, (read = () => view.stamp));
+      let view = readers.get(key);
+      if (!view) {
+        const kept = { names: [...names], stamp: stampIn(names, projected, current) };
+        views.push(kept);
+        readers.set(key, (view = () => kept.stamp));
       }
-      return read;
+      return view;
+    },
+    async reading(renew = false) {
+      if (!renew && latest !== undefined && monotonic() - latest.sentAt <= READING_REUSE_MS) return latest.reading;
+      return poll();
+    },
+    refusal(names, fresh) {
+      const wallNow = wall();
+      const monoNow = monotonic();
+      let refusal: Refusal | undefined;
+      for (const name of names) {
+        const p = projected.get(name);
+        if (p === undefined || p.confirmed === null) return 'unbuilt';
+        if (fresh && (lagMsOf(p, wallNow, monoNow) ?? Infinity) > maxLagMs) refusal = 'stale';
+      }
+      return refusal;
+    },
+    projections() {
+      const wallNow = wall();
+      const monoNow = monotonic();
+      return [...projected].map(([name, p]) => {
+        const lag = lagMsOf(p, wallNow, monoNow);
+        return {
+          name, position: p.served.position, built: p.confirmed !== null, fresh: lag !== null && lag <= maxLagMs,
+          lag_seconds: lag === null ? null : Math.round(lag) / 1000,
+        };
+      });
     },
     get parked() { return parked; },
     get reachable() { return reachable; },
-    refresh,
+    refresh: async () => { await poll(); },
     stop: () => clearInterval(timer),
   };
 }

@@ -7,6 +7,7 @@
 import { expect } from 'chai';
 import type { SerialDoc, WatchDoc } from '../../shared/read-models/documents.ts';
 import type { ProjectionState } from '../../shared/projections/projection-states.ts';
+import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import { startReadModelClock, type PolledReadModelClock } from '../../shared/public-api/read-model-clock.ts';
 import { send } from '../support/http.ts';
 import { checkpoint, putAll, SERIALS } from './support/catalogue-fixture.ts';
@@ -122,6 +123,7 @@ describe('a generation switch as the API serves it (issue 20, case 4)', () => {
   let states: ProjectionState[];
   const state = (name: string, generation: number, position: number): ProjectionState => ({
     name, generation, position, status: 'running', parked: null, updated_at: '2025-03-01T00:00:00.000Z',
+    confirmed: { head: position, at: new Date().toISOString() },
   });
   const setStates = async (...next: ProjectionState[]) => {
     states = next;
@@ -129,8 +131,10 @@ describe('a generation switch as the API serves it (issue 20, case 4)', () => {
   };
   beforeEach(async () => {
     states = [state('watches', 0, 50), state('serials', 0, 50)];
-    clock = await startReadModelClock(async () => states, { intervalMs: 60_000 });
+    // Its first reading comes before the app's store exists, and is replaced before any request.
+    clock = await startReadModelClock(async () => ({ view: app ? await app.store.snapshot() : createMemoryReadStore(), states }), { intervalMs: 60_000 });
     app = await startTestApp({ clock });
+    await clock.refresh();
   });
   afterEach(async () => {
     clock.stop();

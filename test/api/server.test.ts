@@ -17,6 +17,18 @@ describe('the read API server (public port + operations port)', () => {
   it('serves the public operations with rate-limit headers, readiness on the ops port, and finishes in-flight requests on close', async () => {
     const store = createMemoryReadStore();
     await loadFixtureCatalogue(store);
+    // A slow store keeps one request in flight while the server closes (its reads are slowed before the API takes
+    // its first snapshot, which every request of the next few milliseconds reads through); the close starts once the request has
+    // reached the store (not after a guessed 20 ms, which a loaded machine can outlast before the request arrives).
+    const get = store.get.bind(store);
+    let reachedStore: () => void = () => {};
+    const inStore = new Promise<void>((resolve) => { reachedStore = resolve; });
+    store.get = (async (collection: never, id: string) => {
+      reachedStore();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return get(collection, id);
+    }) as typeof store.get;
+    readsThrough(store);
     const api = await startReadApi({
       config: loadConfig({ PORT: '0', OPS_PORT: '0', HOST: '127.0.0.1' }), logger: createLogger('silent', 'test'),
       readStore: store, brand: TEST_BRAND, signingKeys: await testSigningKeys(),
@@ -29,17 +41,6 @@ describe('the read API server (public port + operations port)', () => {
     const ready = await send(opsUrl, '/readyz');
     expect(ready.status).to.equal(200);
 
-    // A slow store keeps one request in flight while the server closes; the close starts once the request has
-    // reached the store (not after a guessed 20 ms, which a loaded machine can outlast before the request arrives).
-    const get = store.get.bind(store);
-    let reachedStore: () => void = () => {};
-    const inStore = new Promise<void>((resolve) => { reachedStore = resolve; });
-    store.get = (async (collection: never, id: string) => {
-      reachedStore();
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      return get(collection, id);
-    }) as typeof store.get;
-    readsThrough(store);
     const inFlight = send(publicUrl, '/api/public/verify/AUR-0001');
     await inStore;
     await api.close();

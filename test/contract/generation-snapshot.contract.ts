@@ -34,7 +34,13 @@ function switchAfterFirstFind(store: ReadStore, doSwitch: () => Promise<void>): 
     get: (collection, id) => after(() => view.get(collection, id)),
     getMany: (collection, ids) => after(() => view.getMany(collection, ids)),
   });
-  return { ...store, ...hooked(store), snapshot: async () => hooked(await store.snapshot()) };
+  return {
+    ...store, ...hooked(store),
+    snapshot: async () => {
+      const snapshot = await store.snapshot();
+      return { ...hooked(snapshot), control: snapshot.control };
+    },
+  };
 }
 
 const doc = (id: string): StoredDoc => ({ _id: id, position: 1 });

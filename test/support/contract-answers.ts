@@ -73,7 +73,13 @@ const ANSWERS: Record<string, Schema> = {
     endpoints: array(closed({ method: string, path: string, summary: string })),
     rate_limits: closed({ per_ip_per_minute: integer, verify_per_ip_per_minute: integer }),
     agents: closed({ llms_txt: string, llms_full_txt: string, openapi: string, ai_brief: string, jwks: string, mcp: string }),
-    read_model: closed({ position: integer, updated_at: nullable({ type: 'string', format: 'date-time' }) }),
+    read_model: closed({
+      position: integer, updated_at: nullable({ type: 'string', format: 'date-time' }),
+      projections: {
+        type: 'array',
+        items: closed({ name: { type: 'string' }, position: integer, built: { type: 'boolean' }, fresh: { type: 'boolean' }, lag_seconds: nullable({ type: 'number', minimum: 0 }) }),
+      },
+    }),
   }),
   'GET /api/public/catalogue': closed({
     watches: array(closed(watchSummaryFields)), total: { type: 'integer', minimum: 0 },

@@ -44,7 +44,7 @@ export function spyOnFilters(inner: ReadStore): FilterSpy {
       return inner.count(collection, filter);
     },
     // A request's reads come through the spy too (each reads the live generation of its moment).
-    snapshot: async () => store,
+    snapshot: async () => ({ ...store, control: await inner.readControl() }),
   };
   return { store, operators, fields };
 }

@@ -6,6 +6,6 @@
 import type { ReadStore } from '../../shared/ports/read-store.ts';
 
 export function readsThrough<S extends ReadStore>(store: S): S {
-  store.snapshot = async () => store;
+  store.snapshot = async () => ({ ...store, control: await store.readControl() });
   return store;
 }

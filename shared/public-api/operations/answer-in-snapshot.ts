@@ -1,35 +1,74 @@
 /**
- * Every public answer is made from one snapshot of the read store (ReadStore.snapshot), resolved once per request
- * and handed to the operation as its env's `readStore`: an answer of several reads (a page and its total, the
- * collections and their members) never mixes generations, whatever rebuild switches meanwhile.
+ * The one place that decides whether an answer may be given now, and under which stamp (CONTRACT.md, "Honest
+ * answers"); the routes, the answer caches and the MCP tools all ask it. An answer is read through one snapshot of
+ * the store (the clock's reading: its control documents and the generations they name) and stamped from that same
+ * snapshot, so its stamp is never ahead of its data and its reads never mix generations. It is refused, 503 with
+ * `Retry-After`, when a read model it needs was never built, when it needs a fresh one (verification) and the one
+ * there is not, and when the store cannot be reached: never a confident answer from data nobody can vouch for.
  */
-import { SnapshotExpiredError, type ReadStore, type ReadView } from '../../ports/read-store.ts';
+import type { Language } from '../../events/common.ts';
+import { ReadStoreUnavailableError, SnapshotExpiredError } from '../../ports/read-store.ts';
+import type { ReadModelClock, ReadStamp, Refusal } from '../read-model-clock.ts';
 import type { ValidRequest } from '../validation/request-validator.ts';
 import type { Answer, OperationEnv, PublicOperation } from './public-operation.ts';
 
-/** The env the read API holds: the store itself, from which each request takes its snapshot. */
-export interface StoreEnv extends OperationEnv {
-  readStore: ReadStore;
+/** What the read API holds to answer: everything an operation's env has but the store, which each reading gives. */
+export type ReadingEnv = Omit<OperationEnv, 'readStore' | 'clock'> & { clock: ReadModelClock };
+
+/** An answer, and the stamp of the snapshot it was read from (none for a refusal, which read nothing). */
+export interface StampedAnswer {
+  answer: Answer;
+  stamp: ReadStamp | undefined;
 }
 
-/** A request whose snapshot expired (it read too slowly) is answered again from a new one, once. */
+/** Seconds a refused client is asked to wait: a few polls of the projector's confirmations. */
+export const REFUSAL_RETRY_AFTER_SECONDS = 5;
+
+const REFUSALS: Record<Refusal | 'unreachable' | 'registry', Record<Language, string>> = {
+  unbuilt: {
+    en: 'The catalogue is being prepared; try again shortly',
+    fr: 'Le catalogue est en cours de préparation ; réessayez dans un instant',
+  },
+  // The verification operation's every refusal: it never says more of the registry than that it cannot check it.
+  registry: {
+    en: 'The registry cannot be checked right now; try again shortly',
+    fr: 'Le registre ne peut pas être consulté pour le moment ; réessayez dans un instant',
+  },
+  stale: {
+    en: 'The registry cannot be checked right now; try again shortly',
+    fr: 'Le registre ne peut pas être consulté pour le moment ; réessayez dans un instant',
+  },
+  unreachable: {
+    en: 'The catalogue cannot be read right now; try again shortly',
+    fr: 'Le catalogue ne peut pas être lu pour le moment ; réessayez dans un instant',
+  },
+};
+
+/** The 503 of an operation refused for `why`, in the request's language. */
+export function refusedAnswer(operation: PublicOperation, why: Refusal | 'unreachable', lang: Language): Answer {
+  const kind = operation.fresh === true && why !== 'unbuilt' ? 'registry' : why;
+  return { status: 503, body: { detail: REFUSALS[kind][lang] }, retryAfter: REFUSAL_RETRY_AFTER_SECONDS };
+}
+
+/** A snapshot that expired under a slow request is read again, once. */
 const ATTEMPTS = 2;
 
-export type Answerer = (operation: PublicOperation, request: ValidRequest) => Promise<Answer>;
+export type Answerer = (operation: PublicOperation, request: ValidRequest) => Promise<StampedAnswer>;
 
-export function answerInSnapshot(env: StoreEnv): Answerer {
-  // The env of the last snapshot, reused while the store hands out the same one (the in-memory store does until
-  // a switch): no allocation per request on the hot path.
-  let last: { view: ReadView; env: OperationEnv } | undefined;
-  const envOf = (view: ReadView): OperationEnv => {
-    if (last?.view !== view) last = { view, env: { ...env, readStore: view } };
-    return last.env;
-  };
+export function answerInSnapshot(env: ReadingEnv): Answerer {
   return async (operation, request) => {
+    const lang = (request.query['lang'] as Language | undefined) ?? 'en';
+    const refused = (why: Refusal | 'unreachable'): StampedAnswer => ({ answer: refusedAnswer(operation, why, lang), stamp: undefined });
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await operation.handle(request, envOf(await env.readStore.snapshot()));
+        const reading = await env.clock.reading(attempt > 1);
+        // Judged on the projections as that reading left them: nothing newer is needed to refuse.
+        const why = env.clock.refusal(operation.reads, operation.fresh === true);
+        if (why !== undefined) return refused(why);
+        const stamp = reading.stamp(operation.reads);
+        return { answer: await operation.handle(request, { ...env, readStore: reading.view }), stamp };
       } catch (error) {
+        if (error instanceof ReadStoreUnavailableError) return refused('unreachable');
         if (!(error instanceof SnapshotExpiredError) || attempt === ATTEMPTS) throw error;
       }
     }

@@ -4,7 +4,7 @@ import { escapeRegExp, fold } from '../../text/fold.ts';
 import { gramCondition } from '../../text/grams.ts';
 import type { Filter, Sort } from '../../ports/read-store.ts';
 import { Lang, type WatchDoc } from '../../read-models/documents.ts';
-import { LangParam, rateLimitedResponse, validationResponse } from '../schemas/common.schema.ts';
+import { LangParam, rateLimitedResponse, unavailableResponse, validationResponse } from '../schemas/common.schema.ts';
 import { WatchSummary } from '../schemas/watch.schema.ts';
 import type { OperationSpec } from './operation.ts';
 import { ok, type PublicOperation } from './public-operation.ts';
@@ -78,6 +78,7 @@ export const catalogueSpec: OperationSpec = {
     '200': { description: 'A page of watches', schema: CatalogueAnswer },
     '422': validationResponse,
     '429': rateLimitedResponse,
+    '503': unavailableResponse,
   },
   cacheControl: 'public, max-age=60',
 };

@@ -3,7 +3,7 @@ import Type from 'typebox';
 import { centsToEuros } from '../../money/cents.ts';
 import { Lang, type CollectionDoc } from '../../read-models/documents.ts';
 import { Collection } from '../schemas/collection.schema.ts';
-import { LangOnlyQuery, rateLimitedResponse, validationResponse } from '../schemas/common.schema.ts';
+import { LangOnlyQuery, rateLimitedResponse, unavailableResponse, validationResponse } from '../schemas/common.schema.ts';
 import { collectionFigures, type CollectionFigures } from './collection-figures.ts';
 import type { OperationSpec } from './operation.ts';
 import { ok, type PublicOperation } from './public-operation.ts';
@@ -36,6 +36,7 @@ export const collectionsSpec: OperationSpec = {
     '200': { description: 'The collections, sorted by name', schema: CollectionsAnswer },
     '422': validationResponse,
     '429': rateLimitedResponse,
+    '503': unavailableResponse,
   },
   cacheControl: 'public, max-age=60',
 };

@@ -2,7 +2,7 @@
 import Type from 'typebox';
 import { centsToEuros } from '../../money/cents.ts';
 import type { ConfiguratorDoc } from '../../read-models/documents.ts';
-import { LangOnlyQuery, NotFound, rateLimitedResponse, validationResponse } from '../schemas/common.schema.ts';
+import { LangOnlyQuery, NotFound, rateLimitedResponse, unavailableResponse, validationResponse } from '../schemas/common.schema.ts';
 import { ConfiguratorOptions } from '../schemas/configurator.schema.ts';
 import { collectionModels, type CollectionModel } from './collection-models.ts';
 import type { OperationSpec } from './operation.ts';
@@ -44,6 +44,7 @@ export const optionsSpec: OperationSpec = {
     '404': { description: 'Unknown collection: `{"detail": "Collection not found"}`', schema: NotFound },
     '422': validationResponse,
     '429': rateLimitedResponse,
+    '503': unavailableResponse,
   },
   cacheControl: 'public, max-age=60',
 };

@@ -1,6 +1,6 @@
 /** POST /api/public/configurator/price: prices a custom configuration. Reads the configurator and the model's watch, stores nothing. */
 import type { ConfiguratorDoc } from '../../read-models/documents.ts';
-import { LangOnlyQuery, PayloadTooLarge, rateLimitedResponse, validationResponse } from '../schemas/common.schema.ts';
+import { LangOnlyQuery, PayloadTooLarge, rateLimitedResponse, unavailableResponse, validationResponse } from '../schemas/common.schema.ts';
 import { PriceRequest, PriceResult } from '../schemas/configurator.schema.ts';
 import { RequestValidationError } from '../validation/validation-issue.ts';
 import { collectionModel } from './collection-models.ts';
@@ -22,6 +22,7 @@ export const priceSpec: OperationSpec = {
     '413': { description: 'Body above 16 KiB: `{"detail": "Request body too large"}`', schema: PayloadTooLarge },
     '422': validationResponse,
     '429': rateLimitedResponse,
+    '503': unavailableResponse,
   },
 };
 

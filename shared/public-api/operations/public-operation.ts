@@ -36,6 +36,8 @@ export interface OperationEnv {
 export interface Answer {
   status: number;
   body: unknown;
+  /** Seconds a refused request (503) should wait before it is tried again. */
+  retryAfter?: number;
 }
 
 export interface PublicOperation {
@@ -50,6 +52,11 @@ export interface PublicOperation {
    * one of their projections moves. False for answers carrying the time or the health.
    */
   cacheable: boolean;
+  /**
+   * Answers only from read models confirmed fresh (CONTRACT.md, "Honest answers": the verification operation);
+   * the others serve a built model however far behind, and status says `degraded`.
+   */
+  fresh?: true;
   /**
    * The top-level field of a 200 holding the time of the request (ISO 8601), if any: such an answer is given again
    * from the answer cache to the same URL with that time renewed while the read model stays put.

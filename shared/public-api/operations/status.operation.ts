@@ -45,7 +45,7 @@ export async function buildStatus(env: OperationEnv, lang: LangOnlyQuery['lang']
       jwks: `${base}/.well-known/jwks.json`,
       mcp: `${base}${MCP_PATH}`,
     },
-    read_model: { position: clock.current(), updated_at: clock.updatedAt },
+    read_model: { position: clock.current(), updated_at: clock.updatedAt, projections: clock.projections() },
   };
 }
 

@@ -6,7 +6,7 @@
 import Type from 'typebox';
 import type { Language } from '../../events/common.ts';
 import type { SerialDoc } from '../../read-models/documents.ts';
-import { LangOnlyQuery, rateLimitedResponse, validationResponse } from '../schemas/common.schema.ts';
+import { LangOnlyQuery, rateLimitedResponse, unavailableResponse, validationResponse } from '../schemas/common.schema.ts';
 import { Verification, type VerificationStatus } from '../schemas/verification.schema.ts';
 import type { OperationSpec } from './operation.ts';
 import { ok, type PublicOperation } from './public-operation.ts';
@@ -57,6 +57,7 @@ export const verifySpec: OperationSpec = {
     '200': { description: 'The verification result', schema: Verification },
     '422': validationResponse,
     '429': rateLimitedResponse,
+    '503': unavailableResponse,
   },
   cacheControl: 'no-store',
   verifyLimited: true,
@@ -65,6 +66,8 @@ export const verifySpec: OperationSpec = {
 export const verifyOperation: PublicOperation = {
   spec: verifySpec,
   reads: ['serials'],
+  // A NOT_FOUND or AUTHENTIC from a registry behind is the one answer that must never be given.
+  fresh: true,
   cacheable: false,
   timeField: 'checked_at',
   async handle(request, { readStore }) {

@@ -1,7 +1,7 @@
 /** GET /api/public/catalogue/{reference}: one published watch, by reference in any case. */
 import Type from 'typebox';
 import type { WatchDoc } from '../../read-models/documents.ts';
-import { LangOnlyQuery, NotFound, rateLimitedResponse, validationResponse } from '../schemas/common.schema.ts';
+import { LangOnlyQuery, NotFound, rateLimitedResponse, unavailableResponse, validationResponse } from '../schemas/common.schema.ts';
 import { WatchDetail } from '../schemas/watch.schema.ts';
 import type { OperationSpec } from './operation.ts';
 import { notFound, ok, type PublicOperation } from './public-operation.ts';
@@ -24,6 +24,7 @@ export const watchDetailSpec: OperationSpec = {
     '404': { description: 'Unknown or withdrawn reference: `{"detail": "Watch not found"}`', schema: NotFound },
     '422': validationResponse,
     '429': rateLimitedResponse,
+    '503': unavailableResponse,
   },
   cacheControl: 'public, max-age=60',
 };

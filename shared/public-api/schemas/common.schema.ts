@@ -30,8 +30,17 @@ export const RateLimited = Type.Object({
   detail: Type.String({ description: 'e.g. `Rate limit exceeded: 60 per 1 minute`.' }),
 }, { title: 'RateLimited' });
 
+export const Unavailable = Type.Object({
+  detail: Type.String({ description: 'e.g. `The catalogue is being prepared; try again shortly`; `Retry-After` says when.' }),
+}, { title: 'Unavailable' });
+
 /** The error responses every public operation can give, besides its own. */
 export const validationResponse = { description: 'Validation error', schema: HTTPValidationError };
 export const rateLimitedResponse = { description: 'Rate limit exceeded', schema: RateLimited };
+/** An operation that reads the read models: refused while they cannot be vouched for (CONTRACT.md, "Honest answers"). */
+export const unavailableResponse = {
+  description: 'The read models are not built yet, not fresh enough for this answer, or cannot be reached; retry after `Retry-After` seconds',
+  schema: Unavailable,
+};
 
 export const PayloadTooLarge = Type.Object({ detail: Type.String() }, { title: 'PayloadTooLarge' });

@@ -2,6 +2,15 @@
 import Type from 'typebox';
 import { Lang } from '../../read-models/documents.ts';
 
+/** One read model as this API process can vouch for it (CONTRACT.md, "Honest answers"). */
+export const ProjectionFreshness = Type.Object({
+  name: Type.String({ description: 'The projection, named after the read collection it writes.' }),
+  position: Type.Integer({ description: 'Position of the last event it reflects, as served.' }),
+  built: Type.Boolean({ description: 'Its projector has confirmed reaching the event store\'s head at least once: it is served.' }),
+  fresh: Type.Boolean({ description: 'Confirmed at the head within READ_MODEL_MAX_LAG_SECONDS: verifications are answered.' }),
+  lag_seconds: Type.Union([Type.Number(), Type.Null()], { description: 'Seconds since that last confirmation; null before any.' }),
+}, { title: 'ProjectionFreshness' });
+
 export const ServiceStatus = Type.Object({
   service: Type.String(),
   version: Type.Literal('1.0.0'),
@@ -20,6 +29,7 @@ export const ServiceStatus = Type.Object({
   read_model: Type.Object({
     position: Type.Integer({ description: 'Position of the last event reflected in what this API serves.' }),
     updated_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    projections: Type.Array(ProjectionFreshness),
   }),
 }, { title: 'ServiceStatus' });
 export type ServiceStatus = Type.Static<typeof ServiceStatus>;

@@ -129,9 +129,14 @@ export const SERIALS: SerialDoc[] = [
   { _id: 'AUR-0666', serial: 'AUR-0666', status: 'stolen', reference: 'HE-100', collection: 'heritage', manufacture_year: 2019, model: { en: 'Heritage Small Seconds', fr: 'Héritage Petite Seconde' }, position: 12 },
 ];
 
-/** The checkpoint of a projection's live generation in a store nobody rebuilt. */
+/**
+ * The checkpoint of a projection's live generation in a store nobody rebuilt, its head confirmed now (so the read
+ * model is built and fresh, as a running projector keeps it).
+ */
 export function checkpoint(name: string, position: number, updatedAt = '2025-01-02T03:04:05.000Z'): CheckpointState & StoredDoc {
-  return { ...newCheckpoint(name, FIRST_GENERATION, 0, position), updated_at: updatedAt };
+  return {
+    ...newCheckpoint(name, FIRST_GENERATION, 0, position), updated_at: updatedAt, confirmed: { head: position, at: new Date().toISOString() },
+  };
 }
 
 /** Puts documents; checkpoints are control documents, set whatever is stored. */
@@ -150,5 +155,7 @@ export async function loadFixtureCatalogue(store: ReadStore): Promise<void> {
   ]);
   await putAll(store, 'configurators', langs.map(regateConfigurator));
   await putAll(store, 'serials', SERIALS);
-  await putAll(store, 'checkpoints', [checkpoint('watches', 42), checkpoint('serials', 40, '2025-01-02T03:04:06.000Z')]);
+  await putAll(store, 'checkpoints', [
+    checkpoint('watches', 42), checkpoint('serials', 40, '2025-01-02T03:04:06.000Z'), checkpoint('collections', 42), checkpoint('configurators', 42),
+  ]);
 }

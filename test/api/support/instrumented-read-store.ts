@@ -27,7 +27,7 @@ export function instrumentReadStore(inner: ReadStore): InstrumentedReadStore {
     get: <D extends StoredDoc>(collection: ReadCollection, id: string) => query(() => inner.get<D>(collection, id)),
     getMany: <D extends StoredDoc>(collection: ReadCollection, ids: string[]) => query(() => inner.getMany<D>(collection, ids)),
     // A request's reads are counted too (each reads the live generation of its moment).
-    snapshot: async () => store,
+    snapshot: async () => ({ ...store, control: await inner.readControl() }),
   };
   return store;
 }

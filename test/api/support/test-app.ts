@@ -5,7 +5,7 @@ import { loadConfig } from '../../../shared/config/config.ts';
 import { createLogger } from '../../../shared/logging/logger.ts';
 import { createPublicApp, type PublicAppDeps } from '../../../read-api/app.ts';
 import type { HealthStatus, PublicBrand } from '../../../shared/public-api/operations/public-operation.ts';
-import { readProjectionStates } from '../../../shared/projections/projection-states.ts';
+import { readSnapshotStates } from '../../../shared/projections/projection-states.ts';
 import { startReadModelClock, type PolledReadModelClock } from '../../../shared/public-api/read-model-clock.ts';
 import { createMemoryReadStore } from '../../../shared/adapters/memory-read-store.ts';
 import { instrumentReadStore, type InstrumentedReadStore } from './instrumented-read-store.ts';
@@ -28,7 +28,7 @@ export async function startTestApp(overrides: Partial<PublicAppDeps> = {}, env: 
   const store = instrumentReadStore(createMemoryReadStore());
   await loadFixtureCatalogue(store);
   // The tests refresh the clock themselves; the timer stays out of their way.
-  const clock = await startReadModelClock(() => readProjectionStates(store), { intervalMs: 60_000 });
+  const clock = await startReadModelClock(() => readSnapshotStates(store), { intervalMs: 60_000 });
   const health = { status: 'ok' as HealthStatus };
   const app = createPublicApp({
     readStore: store, clock, config: loadConfig(env), logger: createLogger('silent', 'test'), health: () => health.status,

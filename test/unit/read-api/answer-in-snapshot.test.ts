@@ -1,12 +1,17 @@
 /**
- * A request is answered from one snapshot; one whose snapshot expired while it read (a MongoDB snapshot whose
- * generation may have been dropped since) is answered again from a new snapshot, once, and never half from each.
+ * The one decision every answer goes through (answer-in-snapshot.ts): an answer is read from one reading of the
+ * store and stamped from that same reading; one whose snapshot expired while it read is answered again from a new
+ * reading, once; and it is refused (503, `Retry-After`) when a read model it needs was never built, when a
+ * verification's read model is not fresh, and when the store cannot be read. Expected answers are the contract's
+ * ("Honest answers"), written out here.
  */
 import { expect } from 'chai';
 import { createMemoryReadStore } from '../../../shared/adapters/memory-read-store.ts';
-import { SnapshotExpiredError, type ReadStore, type ReadView } from '../../../shared/ports/read-store.ts';
-import { answerInSnapshot, type StoreEnv } from '../../../shared/public-api/operations/answer-in-snapshot.ts';
+import { ReadStoreUnavailableError, SnapshotExpiredError, type ReadView } from '../../../shared/ports/read-store.ts';
+import type { ProjectionState } from '../../../shared/projections/projection-states.ts';
+import { answerInSnapshot, type ReadingEnv } from '../../../shared/public-api/operations/answer-in-snapshot.ts';
 import { ok, type PublicOperation } from '../../../shared/public-api/operations/public-operation.ts';
+import { startReadModelClock, type PolledReadModelClock, type StoreReading } from '../../../shared/public-api/read-model-clock.ts';
 import type { ValidRequest } from '../../../shared/public-api/validation/request-validator.ts';
 
 /** Counts the watches of its snapshot: one read. */
@@ -18,6 +23,7 @@ const counting: PublicOperation = {
     return ok({ total: await readStore.count('watches', {}) });
   },
 };
+const verifying: PublicOperation = { ...counting, reads: ['serials'], fresh: true, cacheable: false };
 
 const expired: ReadView = {
   find: () => Promise.reject(new SnapshotExpiredError(600)),
@@ -26,29 +32,89 @@ const expired: ReadView = {
   getMany: () => Promise.reject(new SnapshotExpiredError(600)),
 };
 
-/** `store` whose first `expiredFirst` snapshots expire before their reads end. */
-function expiring(store: ReadStore, expiredFirst: number): ReadStore & { snapshots: number } {
-  const wrapped = { ...store, snapshots: 0 };
-  wrapped.snapshot = async () => (++wrapped.snapshots <= expiredFirst ? expired : store.snapshot());
-  return wrapped;
+const WALL = Date.parse('2026-01-01T00:00:00.000Z');
+const confirmedAgo = (seconds: number) => ({ head: 7, at: new Date(WALL - seconds * 1000).toISOString() });
+const state = (name: string, position: number, confirmed: ProjectionState['confirmed']): ProjectionState => ({
+  name, generation: 1, position, status: 'running', parked: null, updated_at: null, confirmed,
+});
+
+interface Harness {
+  clock: PolledReadModelClock;
+  answer: ReturnType<typeof answerInSnapshot>;
+  readings: number;
+  /** What the next readings give: a view and states, or a failure. */
+  next: (reading: number) => StoreReading | Error;
 }
 
-const request = { query: {}, path: {} } as ValidRequest;
+async function harness(next: Harness['next']): Promise<Harness> {
+  const h = { readings: 0, next } as Harness;
+  h.clock = await startReadModelClock(async () => {
+    const given = h.next(++h.readings);
+    if (given instanceof Error) throw given;
+    return given;
+  }, { intervalMs: 60_000, maxLagMs: 30_000, wall: () => WALL, monotonic: () => 0 });
+  h.clock.stop();
+  h.answer = answerInSnapshot({ clock: h.clock } as Partial<ReadingEnv> as ReadingEnv);
+  return h;
+}
 
-describe('answers from one snapshot', function () {
-  it('answers a request whose snapshot expired from a new snapshot', async function () {
+const request = { query: { lang: 'fr' }, path: {} } as unknown as ValidRequest;
+const refusal = (detail: string) => ({ status: 503, body: { detail }, retryAfter: 5 });
+
+describe('answers from one reading, or refused', function () {
+  it('answers a request whose snapshot expired from a new reading, stamped from that reading', async function () {
     const store = createMemoryReadStore();
     await store.write('watches', [{ put: { _id: 'a', position: 1 } }, { put: { _id: 'b', position: 1 } }]);
-    const readStore = expiring(store, 1);
-    const answer = await answerInSnapshot({ readStore } as Partial<StoreEnv> as StoreEnv)(counting, request);
+    const h = await harness((n) => ({ view: n === 1 ? expired : store, states: [state('watches', n * 10, confirmedAgo(1))] }));
+    const { answer, stamp } = await h.answer(counting, request);
     expect(answer).to.deep.equal({ status: 200, body: { total: 2 } });
-    expect(readStore.snapshots).to.equal(2);
+    expect(h.readings, 'the reading of the start, which the request used first, then a new one').to.equal(2);
+    expect(stamp?.position, 'the stamp of the reading the answer came from').to.equal(20);
   });
 
   it('gives up after the second expired snapshot: the failure is the store\'s, as a slow store\'s is', async function () {
-    const readStore = expiring(createMemoryReadStore(), 2);
-    const failure = await answerInSnapshot({ readStore } as Partial<StoreEnv> as StoreEnv)(counting, request).then(() => undefined, (error: unknown) => error);
+    const h = await harness(() => ({ view: expired, states: [state('watches', 5, confirmedAgo(1))] }));
+    await h.clock.refresh();
+    const failure = await h.answer(counting, request).then(() => undefined, (error: unknown) => error);
     expect(failure).to.be.instanceOf(SnapshotExpiredError);
-    expect(readStore.snapshots).to.equal(2);
+  });
+
+  it('refuses an operation whose read model was never built, and a verification from a model confirmed too long ago', async function () {
+    let states = [state('watches', 5, null), state('serials', 5, confirmedAgo(31))];
+    const store = createMemoryReadStore();
+    const h = await harness(() => ({ view: store, states }));
+    expect(await h.answer(counting, request)).to.deep.equal({
+      answer: refusal('Le catalogue est en cours de préparation ; réessayez dans un instant'), stamp: undefined,
+    });
+    expect(await h.answer(verifying, request)).to.deep.equal({
+      answer: refusal('Le registre ne peut pas être consulté pour le moment ; réessayez dans un instant'), stamp: undefined,
+    });
+    // Confirmed 29 s ago: within the 30 s bound, answered.
+    states = [state('watches', 5, confirmedAgo(40)), state('serials', 5, confirmedAgo(29))];
+    await h.clock.refresh();
+    expect((await h.answer(verifying, request)).answer.status).to.equal(200);
+    expect((await h.answer(counting, request)).answer.status, 'built but not fresh: served all the same').to.equal(200);
+  });
+
+  it('refuses a verification whose read model was never confirmed, even when its checkpoint exists', async function () {
+    const h = await harness(() => ({ view: createMemoryReadStore(), states: [state('serials', 9, null)] }));
+    expect((await h.answer(verifying, { query: { lang: 'en' }, path: {} } as unknown as ValidRequest)).answer)
+      .to.deep.equal(refusal('The catalogue is being prepared; try again shortly'));
+  });
+
+  it('refuses with 503, not an error, when the store cannot be read', async function () {
+    const store = createMemoryReadStore();
+    let reachable = true;
+    const h = await harness(() => (reachable ? { view: store, states: [state('watches', 5, confirmedAgo(1)), state('serials', 5, confirmedAgo(1))] }
+      : new Error('connect ECONNREFUSED')));
+    reachable = false;
+    // The reading of the start is too old to reuse (its monotonic time is 0, and so is now: renew it by hand).
+    const failing = await h.clock.refresh().then(() => undefined, (error: unknown) => error);
+    expect(failing).to.be.instanceOf(ReadStoreUnavailableError);
+    const unreachableView: ReadView = { ...store, count: () => Promise.reject(new ReadStoreUnavailableError(new Error('reset'))) };
+    h.next = () => ({ view: unreachableView, states: [state('watches', 5, confirmedAgo(1))] });
+    await h.clock.refresh();
+    expect((await h.answer(counting, request)).answer).to.deep.equal(refusal('Le catalogue ne peut pas être lu pour le moment ; réessayez dans un instant'));
+    expect((await h.answer(verifying, request)).answer).to.deep.equal(refusal('Le registre ne peut pas être consulté pour le moment ; réessayez dans un instant'));
   });
 });

@@ -7,12 +7,15 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import type { ProjectionState } from '../../../shared/projections/projection-states.ts';
 import { nextServedState, startReadModelClock } from '../../../shared/public-api/read-model-clock.ts';
+import { createMemoryReadStore } from '../../../shared/adapters/memory-read-store.ts';
 import { PROJECTIONS } from '../../../shared/projections/index.ts';
 import { publicOperationHandlers } from '../../../shared/public-api/operations/index.ts';
 
 const state = (name: string, generation: number, position: number, parked: ProjectionState['parked'] = null): ProjectionState => ({
-  name, generation, position, status: parked ? 'parked' : 'running', parked, updated_at: null,
+  name, generation, position, status: parked ? 'parked' : 'running', parked, updated_at: null, confirmed: null,
 });
+/** A reading of these states (the view is never read here). */
+const reading = (states: ProjectionState[]) => ({ view: createMemoryReadStore(), states });
 
 describe('read-model clock', () => {
   it('moves a projection forward within its generation, and takes a new generation only when it is not behind', () => {
@@ -34,7 +37,7 @@ describe('read-model clock', () => {
     console.log(`      seed ${seed}`);
     await fc.assert(fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 40 }), async (steps) => {
       const latest = new Map<string, ProjectionState>();
-      const clock = await startReadModelClock(async () => [...latest.values()], { intervalMs: 60_000 });
+      const clock = await startReadModelClock(async () => reading([...latest.values()]), { intervalMs: 60_000 });
       try {
         const views = Object.fromEntries(names.map((name) => [name, clock.view([name])]));
         const served = new Map<string, { generation: number; position: number }>();
@@ -67,7 +70,7 @@ describe('read-model clock', () => {
 
   it('lists the parked projections with the position and reason they were parked at', async () => {
     const reason = 'event 41 (WatchRepriced): boom';
-    const clock = await startReadModelClock(async () => [state('watches', 0, 40, { position: 41, reason }), state('serials', 0, 45)], { intervalMs: 60_000 });
+    const clock = await startReadModelClock(async () => reading([state('watches', 0, 40, { position: 41, reason }), state('serials', 0, 45)]), { intervalMs: 60_000 });
     clock.stop();
     expect(clock.parked).to.deep.equal([{ name: 'watches', position: 41, reason }]);
   });
