@@ -1,6 +1,7 @@
 /**
- * The read API alone (`npm run start:api`): public app and operations port over the configured read store
- * (MongoDB when MONGODB_URL is set), rate limits shared through Redis when REDIS_URL is set. A composition root:
+ * The read API alone (`npm run start:api`): public app and operations port over the MongoDB read store that the
+ * projector processes fill (MONGODB_URL, required: it refuses to start on an in-memory store that nothing would ever
+ * fill), rate limits shared through Redis when REDIS_URL is set. A composition root:
  * it alone picks adapters. SIGTERM/SIGINT stop accepting, finish the requests in flight, then close the store.
  */
 import { loadConfig } from '../shared/config/config.ts';
@@ -15,6 +16,12 @@ import { startReadApi } from './server.ts';
 
 const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL, 'read-api');
+if (!config.MONGODB_URL) {
+  // Its in-memory store would stay empty: no projector runs in this process, and none elsewhere can reach it.
+  logger.fatal('the read API alone serves the read models of a MongoDB that projectors fill: set MONGODB_URL (and run '
+    + '`npm run start:projector`), or run `npm start` for the whole service in one process on the embedded defaults');
+  process.exit(2);
+}
 const signingKeys = await loadSigningKeys(config).catch((error: unknown) => {
   logger.fatal({ err: error }, 'read API did not start');
   process.exit(1);

@@ -59,6 +59,8 @@ export interface RunningReadApi {
   opsServer: Server;
   /** What /metrics shows; other parts of the process may count into it. */
   registry: Registry;
+  /** Reads the projections' states now, instead of at the next poll (a test, a tool that just wrote them). */
+  refreshReadModels(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -178,6 +180,7 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
     server,
     opsServer,
     registry,
+    refreshReadModels: () => clock.refresh(),
     close: async () => {
       shuttingDown = true;
       // One grace for both servers (the ops port keeps answering readiness until the public one is closed), so the

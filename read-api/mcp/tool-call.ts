@@ -26,10 +26,13 @@ function asRequest(tool: McpTool, args: Record<string, unknown>): RawRequest {
   return { path, query: args as RawRequest['query'], ...(tool.operation.spec.body ? { body: args } : {}) };
 }
 
+/**
+ * An error result carries its body as text only (CONTRACT.md, "Agents over MCP"): the SDK's client checks any
+ * structured content against the tool's output schema, error or not, and would throw instead of showing the error.
+ */
 const result = (body: unknown, isError: boolean): CallToolResult => ({
   content: [{ type: 'text', text: JSON.stringify(body) }],
-  structuredContent: body as Record<string, unknown>,
-  ...(isError ? { isError: true } : {}),
+  ...(isError ? { isError: true } : { structuredContent: body as Record<string, unknown> }),
 });
 
 /**

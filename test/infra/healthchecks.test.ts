@@ -14,6 +14,8 @@ import { expect } from 'chai';
 import { CORE_SCHEMA, load, mergeTag } from 'js-yaml';
 import { spawnTs } from '../support/child-process.ts';
 import { freePort } from '../support/redis-server.ts';
+import { mongoUrl } from '../support/mongodb-leg.ts';
+import { cannotRun } from '../support/legs.ts';
 
 const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
 const compose = load(readFileSync(root('infra/docker-compose.yml'), 'utf8'), { schema: CORE_SCHEMA.withTags(mergeTag) }) as {
@@ -46,20 +48,24 @@ describe('compose healthchecks against the real processes', function () {
   beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'watchcat-health-')); });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
+  // The read API alone needs the MongoDB that projectors fill (it refuses an in-memory store nothing would fill).
   const cases = [
-    { service: 'services', main: 'services/main.ts', portVariable: 'HEALTH_PORT' },
-    { service: 'projector', main: 'projector/main.ts', portVariable: 'HEALTH_PORT' },
-    { service: 'api', main: 'read-api/main.ts', portVariable: 'OPS_PORT' },
+    { service: 'services', main: 'services/main.ts', portVariable: 'HEALTH_PORT', mongo: false },
+    { service: 'projector', main: 'projector/main.ts', portVariable: 'HEALTH_PORT', mongo: false },
+    { service: 'api', main: 'read-api/main.ts', portVariable: 'OPS_PORT', mongo: true },
   ];
-  for (const { service, main, portVariable } of cases) {
-    it(`${service}: unhealthy while nothing answers, healthy once ${main} runs, and a clean stop on SIGTERM`, async () => {
+  for (const { service, main, portVariable, mongo } of cases) {
+    it(`${service}: unhealthy while nothing answers, healthy once ${main} runs, and a clean stop on SIGTERM`, async function () {
+      if (mongo && mongoUrl === undefined) {
+        cannotRun(this, 'MongoDB', `MONGODB_URL is not set, so ${main} cannot run`, 'MONGODB_URL is not set (npm run test:mongo runs it)');
+      }
       const portEnv = { [portVariable]: String(await freePort()) };
       expect(await runHealthcheck(service, portEnv)).to.equal(1);
       const child = spawnTs(root(main), [], {
         ...portEnv, DATA_DIR: dir, HOST: '127.0.0.1', LOG_LEVEL: 'warn', SEED_DEMO: 'false',
         PORT: String(await freePort()), ADMIN_PORT: String(await freePort()),
         ADMIN_API_KEYS: `${randomBytes(24).toString('hex')}:catalogue`,
-        EVENTSTORE_URL: '', MONGODB_URL: '', REDIS_URL: '',
+        EVENTSTORE_URL: '', MONGODB_URL: mongo ? mongoUrl! : '', MONGODB_DB: `health_${randomBytes(4).toString('hex')}`, REDIS_URL: '',
       });
       try {
         await healthyWithin(service, portEnv, 30_000);

@@ -1,6 +1,7 @@
 /**
- * Key rotation with several replicas, as README.md ("Signed answers") tells it (issue 21, item 4): two read API
- * processes (real child processes, `read-api/main.ts`) sign with one key and one history; they are restarted one
+ * Key rotation with several replicas, as README.md ("Signed answers") tells it (issue 21, item 4): two API
+ * processes (real child processes of the whole service, `main.ts`, each on its own embedded store: the read API alone
+ * needs a MongoDB, and the keys are what is tested here) sign with one key and one history; they are restarted one
  * after the other, first to publish the next key, then to sign with it and retire the old one, while a client keeps
  * asking both for signed answers and keeps every receipt. Every receipt verifies against every key set either
  * process served from the first step on, those of the replica still on the old key while the other had switched
@@ -24,6 +25,7 @@ interface Replica {
   name: string;
   port: number;
   opsPort: number;
+  adminPort: number;
   process?: WatchcatProcess;
 }
 
@@ -44,7 +46,7 @@ describe('signing key rotation across two API processes', function () {
   const replicas: Replica[] = [];
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'rotation-'));
-    for (const name of ['api-a', 'api-b']) replicas.push({ name, port: await freePort(), opsPort: await freePort() });
+    for (const name of ['api-a', 'api-b']) replicas.push({ name, port: await freePort(), opsPort: await freePort(), adminPort: await freePort() });
   });
   after(async () => {
     await Promise.all(replicas.map((replica) => replica.process?.stop()));
@@ -54,8 +56,9 @@ describe('signing key rotation across two API processes', function () {
   async function restart(replica: Replica, key: string, history: object[]): Promise<void> {
     await replica.process?.stop();
     replica.process = undefined;
-    const started = startWatchcatProcess(replica.name, 'read-api/main.ts', {
-      PORT: String(replica.port), OPS_PORT: String(replica.opsPort), HOST: '127.0.0.1', OPS_HOST: '127.0.0.1', DATA_DIR: join(dir, replica.name),
+    const started = startWatchcatProcess(replica.name, 'main.ts', {
+      PORT: String(replica.port), OPS_PORT: String(replica.opsPort), ADMIN_PORT: String(replica.adminPort), SEED_DEMO: 'false',
+      HOST: '127.0.0.1', OPS_HOST: '127.0.0.1', DATA_DIR: join(dir, replica.name), EVENTSTORE_URL: '', MONGODB_URL: '', REDIS_URL: '',
       LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '1000000', VERIFY_RATE_LIMIT_PER_MINUTE: '1000000', VERIFY_GLOBAL_RATE_LIMIT_PER_MINUTE: '1000000',
       RESPONSE_SIGNING_KEY: key, RESPONSE_SIGNING_KEYS: JSON.stringify({ keys: history }),
     });

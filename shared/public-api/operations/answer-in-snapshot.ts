@@ -24,17 +24,13 @@ export interface StampedAnswer {
 /** Seconds a refused client is asked to wait: a few polls of the projector's confirmations. */
 export const REFUSAL_RETRY_AFTER_SECONDS = 5;
 
-const REFUSALS: Record<Refusal | 'unreachable' | 'registry', Record<Language, string>> = {
+const REFUSALS: Record<'unbuilt' | 'unreachable' | 'registry', Record<Language, string>> = {
   unbuilt: {
     en: 'The catalogue is being prepared; try again shortly',
     fr: 'Le catalogue est en cours de préparation ; réessayez dans un instant',
   },
-  // The verification operation's every refusal: it never says more of the registry than that it cannot check it.
+  // Every refusal of the verification operation, which needs its read model fresh, not only built.
   registry: {
-    en: 'The registry cannot be checked right now; try again shortly',
-    fr: 'Le registre ne peut pas être consulté pour le moment ; réessayez dans un instant',
-  },
-  stale: {
     en: 'The registry cannot be checked right now; try again shortly',
     fr: 'Le registre ne peut pas être consulté pour le moment ; réessayez dans un instant',
   },
@@ -46,7 +42,8 @@ const REFUSALS: Record<Refusal | 'unreachable' | 'registry', Record<Language, st
 
 /** The 503 of an operation refused for `why`, in the request's language. */
 export function refusedAnswer(operation: PublicOperation, why: Refusal | 'unreachable', lang: Language): Answer {
-  const kind = operation.fresh === true && why !== 'unbuilt' ? 'registry' : why;
+  // A model that is only built is enough for the other operations, so theirs can only be unbuilt or unreachable.
+  const kind = operation.fresh === true ? 'registry' : why === 'unreachable' ? 'unreachable' : 'unbuilt';
   return { status: 503, body: { detail: REFUSALS[kind][lang] }, retryAfter: REFUSAL_RETRY_AFTER_SECONDS };
 }
 

@@ -96,10 +96,11 @@ describe('answers from one reading, or refused', function () {
     expect((await h.answer(counting, request)).answer.status, 'built but not fresh: served all the same').to.equal(200);
   });
 
-  it('refuses a verification whose read model was never confirmed, even when its checkpoint exists', async function () {
-    const h = await harness(() => ({ view: createMemoryReadStore(), states: [state('serials', 9, null)] }));
-    expect((await h.answer(verifying, { query: { lang: 'en' }, path: {} } as unknown as ValidRequest)).answer)
-      .to.deep.equal(refusal('The catalogue is being prepared; try again shortly'));
+  it('refuses a verification whose read model was never confirmed, even when its checkpoint exists, with the registry\'s refusal', async function () {
+    const h = await harness(() => ({ view: createMemoryReadStore(), states: [state('serials', 9, null), state('watches', 9, null)] }));
+    const english = { query: { lang: 'en' }, path: {} } as unknown as ValidRequest;
+    expect((await h.answer(verifying, english)).answer).to.deep.equal(refusal('The registry cannot be checked right now; try again shortly'));
+    expect((await h.answer(counting, english)).answer).to.deep.equal(refusal('The catalogue is being prepared; try again shortly'));
   });
 
   it('refuses with 503, not an error, when the store cannot be read', async function () {
