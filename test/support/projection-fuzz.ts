@@ -5,8 +5,10 @@
  * is killed mid-batch (and replaced), the store (and Redis, on the BullMQ variant) goes down and comes back, and
  * rebuilds run in the middle.
  *
- * A reader looks after every step: no projection's position may go backwards, and no serial whose theft the
- * serials projection had reached may be verified AUTHENTIC. Once the faults end, the workers alone (no restart)
+ * A reader looks after every step (and at every write of a rebuild, the steps of a switch included): no
+ * projection's position may go backwards, and every serial is verified as the read API verifies (one reading, its
+ * stamp, or a refusal): an answer given must be the serial's status at some position from its stamp to the head, so
+ * neither a stamp ahead of its data nor a laundered theft goes unseen. Once the faults end, the workers alone (no restart)
  * must bring every read model to what a clean rebuild of the history gives.
  *
  * Every choice is drawn from one seed; the same seed replays the same run of choices.
@@ -15,7 +17,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { EventStore, NewEvent } from '../../shared/ports/event-store.ts';
 import type { JobQueue } from '../../shared/ports/job-queue.ts';
 import type { ReadStore, StoredDoc } from '../../shared/ports/read-store.ts';
-import type { OperationEnv } from '../../shared/public-api/operations/public-operation.ts';
+import { answerInSnapshot, type Answerer, type ReadingEnv } from '../../shared/public-api/operations/answer-in-snapshot.ts';
+import { readSnapshotStates } from '../../shared/projections/projection-states.ts';
+import { startReadModelClock, type PolledReadModelClock } from '../../shared/public-api/read-model-clock.ts';
 import type { ValidRequest } from '../../shared/public-api/validation/request-validator.ts';
 import { verifyOperation } from '../../shared/public-api/operations/verify.operation.ts';
 import { rebuild } from '../../shared/projections/rebuild.ts';
@@ -67,6 +71,8 @@ export async function runProjectionFuzz(eventStore: EventStore, shared: ReadStor
   const serials = new Map<string, SerialChange[]>();
   const lastSeen = new Map<string, number>();
   const reader = controlledReadStore(shared);
+  // Fresh whatever the lease time the steps move on: freshness refusals are the clock's own tests' business.
+  const answers = await readerAnswers(reader.store);
   // Store calls answer at once in memory: a seeded share of them waits a little, so that workers, rebuilds and
   // appends interleave call by call, as they do over a network.
   // Drawn from a stream of their own: how many calls there are depends on timing, the actions must not.
@@ -123,18 +129,20 @@ export async function runProjectionFuzz(eventStore: EventStore, shared: ReadStor
       if (position < before && !violations.some((v) => v.endsWith(back))) violations.push(`step ${step}: ${back}`);
       lastSeen.set(name, Math.max(before, position));
     }
-    const reached = positions.get('serials') ?? 0;
-    // One generation per answer, as the read API reads (answer-in-snapshot.ts); the store may be down for readers.
-    const view = await reader.store.snapshot().catch(() => undefined);
-    if (!view) return;
-    const env = { readStore: view } as unknown as OperationEnv;
+    // Answered as the read API answers (answer-in-snapshot.ts): from one reading, stamped from it, or refused.
+    await answers.clock.refresh().catch(() => undefined);
     for (const [serial, changes] of serials) {
-      const stolenAt = changes.filter((c) => c.position <= reached).at(-1);
-      // Stolen as of every position from the one reached to the head: AUTHENTIC cannot be a truthful answer.
-      if (!stolenAt?.stolen || changes.some((c) => c.position > reached && !c.stolen)) continue;
-      const answer = await verifyOperation.handle({ query: { lang: 'en' }, path: { serial } } as unknown as ValidRequest, env).catch(() => undefined);
-      const status = (answer?.body as { verification_status?: string } | undefined)?.verification_status;
-      if (status === 'AUTHENTIC') violations.push(`step ${step}: ${serial} verified AUTHENTIC though its theft at ${stolenAt.position} was projected (serials at ${reached})`);
+      const asked = await answers.verify(verifyOperation, { query: { lang: 'en' }, path: { serial } } as unknown as ValidRequest).catch(() => undefined);
+      // A refusal (the store down, the registry not fresh) is an honest answer; so is a failure the API maps to one.
+      if (asked === undefined || asked.stamp === undefined) continue;
+      const status = (asked.answer.body as { verification_status?: string }).verification_status;
+      const stamped = asked.stamp.behindAt ?? asked.stamp.position;
+      // The data under a stamp is at least as new as the stamp: its status is the serial's at some position from
+      // the stamp to the head. Any other means the stamp ran ahead of its data, or the data is wrong.
+      const truthful = statusesFrom(changes, stamped, head);
+      if (status === undefined || !truthful.has(status)) {
+        violations.push(`step ${step}: ${serial} verified ${status} under a stamp at ${stamped}, though from there to ${head} it was ${[...truthful].join(' or ')}`);
+      }
     }
   };
 
@@ -234,5 +242,20 @@ export async function runProjectionFuzz(eventStore: EventStore, shared: ReadStor
     violations.push(`after ${settings.settleMs} ms without faults, ${lagging.map((name) => `${name} at ${positions.get(name) ?? 0}`).join(', ')} of head ${head} (workers' counters: ${counters})`);
   }
   for (const worker of [...workers, ...retired]) await worker.close();
+  answers.clock.stop();
   return { actions, violations, settled: await readersView(shared), rebuilt: await cleanRebuildView(eventStore) };
+}
+
+/** The verification statuses a serial had at some position from `from` to `to` (NOT_FOUND before it was registered). */
+function statusesFrom(changes: readonly SerialChange[], from: number, to: number): Set<string> {
+  const statusOf = (change: SerialChange | undefined) => (change === undefined ? 'NOT_FOUND' : change.stolen ? 'STOLEN' : 'AUTHENTIC');
+  const statuses = new Set([statusOf(changes.filter((c) => c.position <= from).at(-1))]);
+  for (const change of changes) if (change.position > from && change.position <= to) statuses.add(statusOf(change));
+  return statuses;
+}
+
+/** A reader's read-model clock over `store`, and the read API's one way of answering from it. */
+async function readerAnswers(store: ReadStore): Promise<{ clock: PolledReadModelClock; verify: Answerer }> {
+  const clock = await startReadModelClock(() => readSnapshotStates(store), { intervalMs: 60_000, maxLagMs: Number.MAX_SAFE_INTEGER });
+  return { clock, verify: answerInSnapshot({ clock } as Partial<ReadingEnv> as ReadingEnv) };
 }

@@ -7,7 +7,9 @@
  */
 import { expect } from 'chai';
 import { createMemoryReadStore } from '../../../shared/adapters/memory-read-store.ts';
-import { ReadStoreUnavailableError, SnapshotExpiredError, type ReadView } from '../../../shared/ports/read-store.ts';
+import { GENERATIONS_ID, ReadStoreUnavailableError, SnapshotExpiredError, type ReadView, type StoredDoc } from '../../../shared/ports/read-store.ts';
+import { newCheckpoint } from '../../../shared/projections/control-docs.ts';
+import { readSnapshotStates } from '../../../shared/projections/projection-states.ts';
 import type { ProjectionState } from '../../../shared/projections/projection-states.ts';
 import { answerInSnapshot, type ReadingEnv } from '../../../shared/public-api/operations/answer-in-snapshot.ts';
 import { ok, type PublicOperation } from '../../../shared/public-api/operations/public-operation.ts';
@@ -118,4 +120,35 @@ describe('answers from one reading, or refused', function () {
     expect((await h.answer(counting, request)).answer).to.deep.equal(refusal('Le catalogue ne peut pas être lu pour le moment ; réessayez dans un instant'));
     expect((await h.answer(verifying, request)).answer).to.deep.equal(refusal('Le registre ne peut pas être consulté pour le moment ; réessayez dans un instant'));
   });
+
+  it('stamps an answer from the reading its data came from, across a generation switch (never a newer stamp on older data)', async function () {
+    const store = createMemoryReadStore();
+    const serial = (status: string, position: number) => ({ _id: 'AUR-1', serial: 'AUR-1', status, position });
+    const checkpointAt = (generation: number, position: number) => ({
+      ...newCheckpoint('serials', generation, 1, position), confirmed: { head: position, at: new Date().toISOString() },
+    });
+    await store.write('serials', [{ put: serial('authentic', 10) }]);
+    await store.setControl(checkpointAt(1, 10), {}, true);
+    const clock = await startReadModelClock(() => readSnapshotStates(store), { intervalMs: 60_000 });
+    clock.stop();
+    const answer = answerInSnapshot({ clock } as Partial<ReadingEnv> as ReadingEnv);
+    // A rebuild's generation 2, where the theft at 12 is projected, goes live; this process has not polled since.
+    await store.generation('serials', 2).write([{ put: serial('stolen', 12) }]);
+    await store.setControl(checkpointAt(2, 12), {}, true);
+    await store.setControl({ _id: GENERATIONS_ID, version: 1, live: { serials: 2 }, reserved: 2 }, {}, true);
+    const reading: PublicOperation = {
+      ...verifying,
+      async handle(_request, { readStore }) {
+        return ok((await readStore.get<{ status: string } & StoredDoc>('serials', 'AUR-1'))?.status);
+      },
+    };
+    const before = await answer(reading, request);
+    expect(before.answer.body, 'read through the reading taken before the switch').to.equal('authentic');
+    expect(before.stamp?.key, 'and stamped from that reading: generation 1 at 10').to.equal('1.10');
+    await clock.refresh();
+    const after = await answer(reading, request);
+    expect(after.answer.body).to.equal('stolen');
+    expect(after.stamp?.key).to.equal('2.12');
+  });
 });
+
