@@ -32,7 +32,9 @@ describeMongo('scale topology: 2 read APIs, 2 BullMQ projectors, admin API, Redi
   let redis: TestRedis;
   let dataDir: string;
   let env: Record<string, string>;
-  let apis: { process: WatchcatProcess; url: string }[] = [];
+  let apis: { process: WatchcatProcess; url: string; opsUrl: string }[] = [];
+  /** What the first replica, started before any projector ran, answered then (issue 28). */
+  let beforeAnyProjector: { verify: TestResponse; catalogue: TestResponse; ready: number };
   let projectors: WatchcatProcess[] = [];
   let admin: WatchcatProcess;
   let adminUrl: string;
@@ -43,11 +45,11 @@ describeMongo('scale topology: 2 read APIs, 2 BullMQ projectors, admin API, Redi
     return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
   };
 
-  async function startApi(): Promise<{ process: WatchcatProcess; url: string }> {
+  async function startApi(): Promise<{ process: WatchcatProcess; url: string; opsUrl: string }> {
     const [port, opsPort] = [await freePort(), await freePort()];
     const api = startWatchcatProcess('read-api', 'read-api/main.ts', { ...env, PORT: String(port), OPS_PORT: String(opsPort) });
     await api.waitForLine(/read API listening/);
-    return { process: api, url: `http://127.0.0.1:${port}` };
+    return { process: api, url: `http://127.0.0.1:${port}`, opsUrl: `http://127.0.0.1:${opsPort}` };
   }
 
   function startProjector(): WatchcatProcess {
@@ -126,13 +128,36 @@ describeMongo('scale topology: 2 read APIs, 2 BullMQ projectors, admin API, Redi
       DATA_DIR: dataDir, REDIS_URL: redis.url, MONGODB_URL: leg.url, MONGODB_DB: leg.database('topology'),
       HOST: '127.0.0.1', HEALTH_PORT: '0', SEED_DEMO: 'false', TRUST_PROXY: '127.0.0.1', LOG_LEVEL: 'info',
       ADMIN_API_KEYS: `${KEY}:catalogue,${KEY}:serials`,
+      // The rebuild test verifies under load from many addresses; the global budget is not what it tests.
+      VERIFY_GLOBAL_RATE_LIMIT_PER_MINUTE: '1000000',
     };
     adminUrl = `http://127.0.0.1:${await freePort()}`;
+    // A replica the proxy may route to before any projector has run: what it answers is checked below.
+    const first = await startApi();
+    beforeAnyProjector = {
+      verify: await get(first.url, '/api/public/verify/AUR-2019-000777'), catalogue: await get(first.url, '/api/public/catalogue'),
+      ready: (await send(first.opsUrl, '/readyz')).status,
+    };
     admin = startWatchcatProcess('services', 'services/main.ts', { ...env, ADMIN_PORT: new URL(adminUrl).port });
     projectors = [startProjector(), startProjector()];
     await admin.waitForLine(/admin API listening/);
     await Promise.all(projectors.map((p) => p.waitForLine(/projector started/)));
-    apis = [await startApi(), await startApi()];
+    apis = [first, await startApi()];
+  });
+
+  it('a replica started before any projector ran refuses (503, not ready) instead of answering from nothing, then serves', async function () {
+    expect(beforeAnyProjector.verify.status, 'never NOT_FOUND from a registry nobody built').to.equal(503);
+    expect(beforeAnyProjector.verify.json()).to.deep.equal({ detail: 'The registry cannot be checked right now; try again shortly' });
+    expect(beforeAnyProjector.catalogue.status).to.equal(503);
+    expect(beforeAnyProjector.catalogue.headers['retry-after']).to.match(/^\d+$/);
+    expect(beforeAnyProjector.ready).to.equal(503);
+    // The projectors confirm the (empty) history's head: built, and served.
+    const started = performance.now();
+    while ((await get(apis[0]!.url, '/api/public/catalogue')).status !== 200) {
+      if (performance.now() - started > 30_000) throw new Error('the first replica never served once the projectors ran');
+      await sleep(50);
+    }
+    expect((await send(apis[0]!.opsUrl, '/readyz')).status).to.equal(200);
   });
 
   after(async function () {
@@ -184,13 +209,21 @@ describeMongo('scale topology: 2 read APIs, 2 BullMQ projectors, admin API, Redi
     await projectors[0].waitForLine(/projector started/);
   });
 
-  it('watchcat rebuild into MongoDB while both APIs serve under load: no error answer, never a half-built model', async function () {
+  it('watchcat rebuild into MongoDB while both APIs serve under load: no error answer, never a half-built model, a theft never unseen', async function () {
+    const stolen = 'AUR-2024-STOLEN';
+    await adminCall('POST', '/admin/serials', { serial: stolen, reference: 'AUR-LU-002', year: 2024 });
+    await untilServed(await adminCall('POST', `/admin/serials/${stolen}/stolen`));
     const expected = (await get(apis[0]!.url, '/api/public/catalogue?limit=100')).json<{ total: number }>().total;
     const serials = (await get(apis[0]!.url, '/api/public/collections')).json<{ collections: { product_count: number }[] }>();
     const answers: { status: number; total?: number; products?: number }[] = [];
+    const verifications: string[] = [];
     let loading = true;
     const load = Promise.all(apis.map(async ({ url }) => {
       while (loading) {
+        // Checked against the store: the serial's theft is in the history the whole time, so STOLEN (or an honest
+        // 503) is the only truthful answer, whatever the generation either API reads.
+        const verified = await get(url, `/api/public/verify/${stolen}`);
+        verifications.push(verified.status === 200 ? verified.json<{ verification_status: string }>().verification_status : String(verified.status));
         const path = between(random, 0, 1) === 0 ? '/api/public/catalogue?limit=100' : '/api/public/collections';
         const response = await get(url, `${path}${path.includes('?') ? '&' : '?'}lang=${between(random, 0, 1) ? 'en' : 'fr'}`);
         const body = response.status === 200 ? response.json() : undefined;
@@ -216,7 +249,9 @@ describeMongo('scale topology: 2 read APIs, 2 BullMQ projectors, admin API, Redi
     expect([catalogues.length, collections.length], 'catalogue and collections answers checked').to.satisfy(([c, p]: number[]) => c! > 0 && p! > 0);
     for (const answer of catalogues) expect(answer.total, 'catalogue total').to.equal(expected);
     for (const answer of collections) expect(answer.products, 'products over the collections').to.equal(products);
-    console.log(`      ${answers.length} answers during the rebuild, all whole`);
+    expect(verifications.length).to.be.greaterThan(10);
+    expect(verifications.filter((status) => status !== 'STOLEN' && status !== '503'), 'verifications of a stolen serial').to.deep.equal([]);
+    console.log(`      ${answers.length} answers during the rebuild, all whole; ${verifications.length} verifications of a stolen serial, none AUTHENTIC`);
     const client = await MongoClient.connect(leg.url);
     try {
       const names = (await client.db(env['MONGODB_DB']!).listCollections().toArray()).map((c) => c.name);
