@@ -61,18 +61,25 @@ describe('compose healthchecks against the real processes', function () {
       }
       const portEnv = { [portVariable]: String(await freePort()) };
       expect(await runHealthcheck(service, portEnv)).to.equal(1);
-      const child = spawnTs(root(main), [], {
-        ...portEnv, DATA_DIR: dir, HOST: '127.0.0.1', LOG_LEVEL: 'warn', SEED_DEMO: 'false',
-        PORT: String(await freePort()), ADMIN_PORT: String(await freePort()),
-        ADMIN_API_KEYS: `${randomBytes(24).toString('hex')}:catalogue`,
+      const shared = {
+        DATA_DIR: dir, HOST: '127.0.0.1', LOG_LEVEL: 'warn', SEED_DEMO: 'false',
         EVENTSTORE_URL: '', MONGODB_URL: mongo ? mongoUrl! : '', MONGODB_DB: `health_${randomBytes(4).toString('hex')}`, REDIS_URL: '',
+      };
+      const child = spawnTs(root(main), [], {
+        ...shared, ...portEnv, PORT: String(await freePort()), ADMIN_PORT: String(await freePort()),
+        ADMIN_API_KEYS: `${randomBytes(24).toString('hex')}:catalogue`,
       });
+      // The API is ready (its healthcheck is /readyz) only once a projector has built the read models it serves.
+      const projector = mongo ? spawnTs(root('projector/main.ts'), [], { ...shared, HEALTH_PORT: String(await freePort()) }) : undefined;
       try {
+        if (mongo) expect(await runHealthcheck(service, portEnv), 'ready before any projector ran').to.equal(1);
         await healthyWithin(service, portEnv, 30_000);
       } finally {
         child.child.kill('SIGTERM');
+        projector?.child.kill('SIGTERM');
       }
       expect(await child.exited, child.lines.join('\n')).to.equal(0);
+      if (projector) await projector.exited;
     });
   }
 });
