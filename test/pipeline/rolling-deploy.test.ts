@@ -18,6 +18,7 @@ import Database from 'better-sqlite3';
 import { expect } from 'chai';
 import { createInlineJobQueue } from '../../shared/adapters/inline-job-queue.ts';
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
+import { createMongoReadStore } from '../../shared/adapters/mongodb-read-store.ts';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import type { CollectionDefined, WatchPublished } from '../../shared/events/index.ts';
 import { createLogger } from '../../shared/logging/logger.ts';
@@ -31,6 +32,7 @@ import { createCommandService } from '../../services/command-service.ts';
 import { DomainError } from '../../services/domain/domain-error.ts';
 import { collectionDefined, eventMetadata, watchPublished } from '../fixtures/events.ts';
 import { send } from '../support/http.ts';
+import { describeMongo } from '../support/mongodb-leg.ts';
 import { appendAsNewerVersion } from '../support/newer-writer.ts';
 import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';
 
@@ -65,99 +67,107 @@ function newerDecoder(store: EventStore, file: string): EventStore {
   };
 }
 
-describe('a rolling deploy: a newer writer beside this version\'s projector and API', function () {
-  this.timeout(60_000);
-  let dir: string;
-  let eventStore: EventStore;
-  let readStore: ReadStore;
-  let api: ReadApiUnderTest;
-  const projectors: Projector[] = [];
-  const closing: EventStore[] = [];
+function rollingDeploySuite(storeName: string, openReadStore: () => Promise<ReadStore>): void {
+  describe(`a rolling deploy: a newer writer beside this version's projector and API (${storeName})`, function () {
+    this.timeout(60_000);
+    let dir: string;
+    let eventStore: EventStore;
+    let readStore: ReadStore;
+    let api: ReadApiUnderTest;
+    const projectors: Projector[] = [];
+    const closing: EventStore[] = [];
 
-  function startProjector(store: EventStore): Projector {
-    const projector = createProjector({
-      eventStore: store, readStore, queue: createInlineJobQueue(PROJECTION_RETRY_POLICY),
-      logger: createLogger('silent', 'rolling-deploy-test'), pollIntervalMs: 50, backoff: { firstMs: 5, maxMs: 20 },
-    });
-    projector.start();
-    projectors.push(projector);
-    return projector;
-  }
-
-  const get = (path: string) => send(api.url, path);
-  const ops = (path: string) => send(api.opsUrl, path);
-  async function eventually(what: string, check: () => Promise<boolean>): Promise<void> {
-    const deadline = Date.now() + 20_000;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error(`not seen within 20 s: ${what}`);
-      await sleep(20);
+    function startProjector(store: EventStore): Projector {
+      const projector = createProjector({
+        eventStore: store, readStore, queue: createInlineJobQueue(PROJECTION_RETRY_POLICY),
+        logger: createLogger('silent', 'rolling-deploy-test'), pollIntervalMs: 50, backoff: { firstMs: 5, maxMs: 20 },
+      });
+      projector.start();
+      projectors.push(projector);
+      return projector;
     }
-  }
-  const servesUpTo = (position: number) => async () => (await get('/api/public/status')).json().read_model.position >= position;
 
-  beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'watchcat-rolling-'));
-    eventStore = openSqliteEventStore(join(dir, 'events.sqlite3'));
-    readStore = createMemoryReadStore();
-    api = await startReadApiUnderTest({ readStore });
+    const get = (path: string) => send(api.url, path);
+    const ops = (path: string) => send(api.opsUrl, path);
+    async function eventually(what: string, check: () => Promise<boolean>): Promise<void> {
+      const deadline = Date.now() + 20_000;
+      while (!(await check())) {
+        if (Date.now() > deadline) throw new Error(`not seen within 20 s: ${what}`);
+        await sleep(20);
+      }
+    }
+    const servesUpTo = (position: number) => async () => (await get('/api/public/status')).json().read_model.position >= position;
+
+    beforeEach(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'watchcat-rolling-'));
+      eventStore = openSqliteEventStore(join(dir, 'events.sqlite3'));
+      readStore = await openReadStore();
+      api = await startReadApiUnderTest({ readStore });
+    });
+    afterEach(async () => {
+      for (const projector of projectors.splice(0)) await projector.stop();
+      await api.close();
+      await readStore.close();
+      for (const store of [eventStore, ...closing.splice(0)]) await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('keeps projecting through additive changes, parks only the projection an undecodable event stops, and resumes once the newer projector runs', async () => {
+      const file = join(dir, 'events.sqlite3');
+      const commands = createCommandService(eventStore, { actor: 'older-services' });
+      await commands.defineCollection(collectionDefined('tempo').data as CollectionDefined);
+      await commands.publishWatch(watchPublished(WATCH, 'tempo', { price_cents: 100_000 }).data as WatchPublished);
+      const { position: seeded } = await commands.registerSerial(SERIAL, WATCH, 2024);
+      startProjector(eventStore);
+      await eventually('the seeded history served', servesUpTo(seeded));
+
+      // Additive changes: a new optional field in the data and in the metadata, and a new event type.
+      const newerMetadata = { ...eventMetadata({ actor: 'newer-services' }), schema_version: 2, tenant: 'aurore' };
+      const [, additive] = appendAsNewerVersion(file, `watch-${WATCH}`, [
+        { type: 'WatchPriceChanged', data: { reference: WATCH, price_cents: 150_000, previous_price_cents: 100_000, reason: 'annual review' }, metadata: newerMetadata },
+        { type: 'WatchCertified', data: { reference: WATCH, certificate: 'COSC' }, metadata: newerMetadata },
+      ]);
+      await eventually('the additive changes served', servesUpTo(additive!));
+      expect((await get(`/api/public/catalogue/${WATCH}`)).json()).to.include({ price_eur: 1500 });
+      expect((await ops('/readyz')).status).to.equal(200);
+      expect((await get('/api/public/status')).json().status).to.equal('ok');
+
+      // A changed shape: a theft report whose `serial` is renamed. Then a readable price change after it.
+      const [undecodable] = appendAsNewerVersion(file, `serial-${SERIAL}`, [{ type: 'SerialReportedStolen', data: NEWER_THEFT, metadata: newerMetadata }]);
+      const [after] = appendAsNewerVersion(file, `watch-${WATCH}`, [
+        { type: 'WatchPriceChanged', data: { reference: WATCH, price_cents: 175_000, previous_price_cents: 150_000 }, metadata: newerMetadata },
+      ]);
+      const reason = `projection serials cannot apply SerialReportedStolen at position ${undecodable}: this version cannot read it: `
+        + "data must have required property 'serial'";
+      await eventually('serials parked on /readyz', async () => (await ops('/readyz')).status === 503);
+      expect((await ops('/readyz')).json().checks.parked_projections).to.deep.equal([{ name: 'serials', position: undecodable, reason }]);
+      expect((await get('/api/public/status')).json().status).to.equal('degraded');
+      expect((await ops('/metrics')).text).to.match(new RegExp(`^projection_parked_position\\{projection="serials",reason="[^"]+"\\} ${undecodable}$`, 'm'));
+      await eventually('the watch projection past the undecodable event', async () => (await get(`/api/public/catalogue/${WATCH}`)).json().price_eur === 1750);
+      expect(after).to.be.above(undecodable!);
+
+      // This version's command handler will not decide on the stream that holds it.
+      const refusal = await commands.recoverSerial(SERIAL).then(() => undefined, (error: unknown) => error);
+      expect(refusal).to.be.instanceOf(DomainError);
+      expect(refusal).to.include({ kind: 'conflict' });
+      expect((refusal as Error).message).to.equal(`serial-${SERIAL} holds an event this version cannot read (SerialReportedStolen at revision 1: `
+        + "data must have required property 'serial'); run this command with the version that wrote it");
+
+      // The newer projector replaces this one; the operator resumes the parked projection (`watchcat projections resume serials`).
+      for (const projector of projectors.splice(0)) await projector.stop();
+      const newer = newerDecoder(openSqliteEventStore(file), file);
+      closing.push(newer);
+      expect(await resumeProjection(readStore, serialsProjection)).to.equal(true);
+      startProjector(newer);
+      await eventually('serials resumed to the head', servesUpTo(after!));
+      await eventually('/readyz ready again', async () => (await ops('/readyz')).status === 200);
+      expect((await get(`/api/public/verify/${SERIAL}`)).json()).to.include({ verification_status: 'STOLEN', stolen: true });
+      expect((await get(`/api/public/catalogue/${WATCH}`)).json()).to.include({ price_eur: 1750 });
+    });
   });
-  afterEach(async () => {
-    for (const projector of projectors.splice(0)) await projector.stop();
-    await api.close();
-    for (const store of [eventStore, ...closing.splice(0)]) await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+}
 
-  it('keeps projecting through additive changes, parks only the projection an undecodable event stops, and resumes once the newer projector runs', async () => {
-    const file = join(dir, 'events.sqlite3');
-    const commands = createCommandService(eventStore, { actor: 'older-services' });
-    await commands.defineCollection(collectionDefined('tempo').data as CollectionDefined);
-    await commands.publishWatch(watchPublished(WATCH, 'tempo', { price_cents: 100_000 }).data as WatchPublished);
-    const { position: seeded } = await commands.registerSerial(SERIAL, WATCH, 2024);
-    startProjector(eventStore);
-    await eventually('the seeded history served', servesUpTo(seeded));
-
-    // Additive changes: a new optional field in the data and in the metadata, and a new event type.
-    const newerMetadata = { ...eventMetadata({ actor: 'newer-services' }), schema_version: 2, tenant: 'aurore' };
-    const [, additive] = appendAsNewerVersion(file, `watch-${WATCH}`, [
-      { type: 'WatchPriceChanged', data: { reference: WATCH, price_cents: 150_000, previous_price_cents: 100_000, reason: 'annual review' }, metadata: newerMetadata },
-      { type: 'WatchCertified', data: { reference: WATCH, certificate: 'COSC' }, metadata: newerMetadata },
-    ]);
-    await eventually('the additive changes served', servesUpTo(additive!));
-    expect((await get(`/api/public/catalogue/${WATCH}`)).json()).to.include({ price_eur: 1500 });
-    expect((await ops('/readyz')).status).to.equal(200);
-    expect((await get('/api/public/status')).json().status).to.equal('ok');
-
-    // A changed shape: a theft report whose `serial` is renamed. Then a readable price change after it.
-    const [undecodable] = appendAsNewerVersion(file, `serial-${SERIAL}`, [{ type: 'SerialReportedStolen', data: NEWER_THEFT, metadata: newerMetadata }]);
-    const [after] = appendAsNewerVersion(file, `watch-${WATCH}`, [
-      { type: 'WatchPriceChanged', data: { reference: WATCH, price_cents: 175_000, previous_price_cents: 150_000 }, metadata: newerMetadata },
-    ]);
-    const reason = `projection serials cannot apply SerialReportedStolen at position ${undecodable}: this version cannot read it: `
-      + "data must have required property 'serial'";
-    await eventually('serials parked on /readyz', async () => (await ops('/readyz')).status === 503);
-    expect((await ops('/readyz')).json().checks.parked_projections).to.deep.equal([{ name: 'serials', position: undecodable, reason }]);
-    expect((await get('/api/public/status')).json().status).to.equal('degraded');
-    expect((await ops('/metrics')).text).to.match(new RegExp(`^projection_parked_position\\{projection="serials",reason="[^"]+"\\} ${undecodable}$`, 'm'));
-    await eventually('the watch projection past the undecodable event', async () => (await get(`/api/public/catalogue/${WATCH}`)).json().price_eur === 1750);
-    expect(after).to.be.above(undecodable!);
-
-    // This version's command handler will not decide on the stream that holds it.
-    const refusal = await commands.recoverSerial(SERIAL).then(() => undefined, (error: unknown) => error);
-    expect(refusal).to.be.instanceOf(DomainError);
-    expect(refusal).to.include({ kind: 'conflict' });
-    expect((refusal as Error).message).to.equal(`serial-${SERIAL} holds an event this version cannot read (SerialReportedStolen at revision 1: `
-      + "data must have required property 'serial'); run this command with the version that wrote it");
-
-    // The newer projector replaces this one; the operator resumes the parked projection (`watchcat projections resume serials`).
-    for (const projector of projectors.splice(0)) await projector.stop();
-    const newer = newerDecoder(openSqliteEventStore(file), file);
-    closing.push(newer);
-    expect(await resumeProjection(readStore, serialsProjection)).to.equal(true);
-    startProjector(newer);
-    await eventually('serials resumed to the head', servesUpTo(after!));
-    await eventually('/readyz ready again', async () => (await ops('/readyz')).status === 200);
-    expect((await get(`/api/public/verify/${SERIAL}`)).json()).to.include({ verification_status: 'STOLEN', stolen: true });
-    expect((await get(`/api/public/catalogue/${WATCH}`)).json()).to.include({ price_eur: 1750 });
-  });
+rollingDeploySuite('in memory', async () => createMemoryReadStore());
+describeMongo('rolling deploy on MongoDB', 'the rolling deploy over a MongoDB read store', (leg) => {
+  rollingDeploySuite('MongoDB', () => createMongoReadStore(leg.url, leg.database('rolling')));
 });
