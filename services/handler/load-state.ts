@@ -34,7 +34,8 @@ export function foldOnto<S, E extends DomainEvent>(decider: Folding<S, E>, start
   if (!last) return start;
   const state = events.reduce((current, event) => {
     if (isUnreadable(event)) {
-      throw conflict(`${event.stream} holds an event this version cannot read (${event.type} at revision ${event.revision}: ${event.unreadable}); run this command with the version that wrote it`);
+      throw conflict(`${event.stream} holds an event this version cannot read (${event.type} at revision ${event.revision}: `
+        + `${event.unreadable}); run this command with the version that wrote it`);
     }
     // The stream holds only this aggregate's events (the stream name says which aggregate), hence the cast.
     return decider.evolve(current, event as unknown as E);

@@ -93,8 +93,8 @@ export type DecodedEvent =
  * so that a reader can still say when and why the unreadable event was written.
  */
 export function decodeStoredEvent(type: string, data: unknown, metadata: unknown): DecodedEvent {
-  const validateMetadata = reading.metadata();
   if (metadata === undefined) return { problem: 'metadata is not JSON', metadata: null };
+  const validateMetadata = reading.metadata();
   if (!validateMetadata(metadata)) return { problem: reading.problemsOf(validateMetadata, 'metadata'), metadata: null };
   const decoded = metadata as EventMetadata;
   if (!isEventType(type)) return { problem: 'unknown event type', metadata: decoded };
@@ -110,7 +110,7 @@ export function decodeStoredEvent(type: string, data: unknown, metadata: unknown
   return { data: current as DomainEvent['data'], metadata: decoded };
 }
 
-/** Brings data written with `version` up to the current schema version; a later version is left as it is. */
+/** Brings data written with schema version `from` up to the current one; data of a later version is left as it is. */
 function upcast(type: EventType, data: unknown, from: number): unknown {
   let version = from;
   let current = data;
