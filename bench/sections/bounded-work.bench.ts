@@ -15,7 +15,7 @@
 import { join } from 'node:path';
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
-import type { RecordedEvent } from '../../shared/ports/event-store.ts';
+import { isUnreadable, type RecordedEvent } from '../../shared/ports/event-store.ts';
 import { FIRST_GENERATION, type ReadStore } from '../../shared/ports/read-store.ts';
 import { projectBatch } from '../../shared/projections/batch.ts';
 import { PROJECTIONS } from '../../shared/projections/index.ts';
@@ -85,7 +85,8 @@ async function demoEvents(): Promise<RecordedEvent[]> {
   await copyDemoStore(file);
   const eventStore = openSqliteEventStore(file);
   try {
-    return await eventStore.readAll({ after: 0, limit: 1_000_000 });
+    // The demo history is this version's own: every event reads.
+    return (await eventStore.readAll({ after: 0, limit: 1_000_000 })).filter((event): event is RecordedEvent => !isUnreadable(event));
   } finally {
     await eventStore.close();
     scratch.remove();

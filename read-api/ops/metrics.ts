@@ -77,7 +77,7 @@ export function createMetricsRegistry(sources: MetricSources = {}): Registry {
         labelNames: ['projection'], registers: [registry],
         async collect() {
           this.reset();
-          for (const [name, { seconds }] of await lags()) this.set({ projection: name }, seconds);
+          for (const [name, { seconds }] of await lags()) if (seconds !== undefined) this.set({ projection: name }, seconds);
         },
       });
     }

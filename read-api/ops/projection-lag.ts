@@ -8,15 +8,19 @@ import type { EventStore } from '../../shared/ports/event-store.ts';
 export interface ProjectionLag {
   /** Events after the projection's position; absent where the store cannot count them. */
   events?: number;
-  /** Age in seconds of the oldest event not yet applied; 0 when none is waiting. */
-  seconds: number;
+  /**
+   * Age in seconds of the oldest event not yet applied; 0 when none is waiting; absent when that event's metadata
+   * cannot be read (a stored event this version cannot decode), which leaves no time to count from.
+   */
+  seconds?: number;
 }
 
 export function projectionLag(store: EventStore, now: () => number = Date.now): (position: number) => Promise<ProjectionLag> {
   return async (position) => {
     const [next] = await store.readAll({ after: position, limit: 1 });
-    const seconds = next ? Math.max(0, (now() - Date.parse(next.metadata.occurred_at)) / 1000) : 0;
-    if (!store.countAfter) return { seconds };
-    return { events: next ? await store.countAfter(position) : 0, seconds };
+    const occurredAt = next ? next.metadata?.occurred_at : undefined;
+    const age = next ? (occurredAt === undefined ? {} : { seconds: Math.max(0, (now() - Date.parse(occurredAt)) / 1000) }) : { seconds: 0 };
+    if (!store.countAfter) return age;
+    return { events: next ? await store.countAfter(position) : 0, ...age };
   };
 }

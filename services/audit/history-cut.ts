@@ -3,7 +3,7 @@
  * `rebuild` can project it: every event up to a position, or every event that had occurred by a timestamp
  * (`occurred_at` <= the moment, whatever its position). Read-only: appends are refused.
  */
-import type { EventStore, ReadAllOptions, RecordedEvent } from '../../shared/ports/event-store.ts';
+import type { EventStore, ReadAllOptions, StoredEvent } from '../../shared/ports/event-store.ts';
 
 /** A point in the history: a global position, or a moment (milliseconds since the epoch). */
 export type Cut = { position: number } | { at: number };
@@ -18,16 +18,18 @@ export interface HistoryCut extends EventStore {
   lastIncluded(): LastIncluded | null;
 }
 
-export function includes(cut: Cut, event: RecordedEvent): boolean {
-  return 'position' in cut ? event.position <= cut.position : Date.parse(event.metadata.occurred_at) <= cut.at;
+/** An event whose metadata cannot be read has no time: a cut by time keeps it, so that the replay names it. */
+export function includes(cut: Cut, event: StoredEvent): boolean {
+  if ('position' in cut) return event.position <= cut.position;
+  return !event.metadata || Date.parse(event.metadata.occurred_at) <= cut.at;
 }
 
 export function historyCut(store: EventStore, cut: Cut): HistoryCut {
   let last: LastIncluded | null = null;
-  const keep = (events: RecordedEvent[]) => {
+  const keep = (events: StoredEvent[]) => {
     const kept = events.filter((event) => includes(cut, event));
-    const newest = kept.at(-1);
-    if (newest && (!last || newest.position > last.position)) {
+    const newest = kept.findLast((event) => event.metadata !== null);
+    if (newest?.metadata && (!last || newest.position > last.position)) {
       last = { position: newest.position, occurredAt: newest.metadata.occurred_at };
     }
     return kept;
@@ -39,7 +41,7 @@ export function historyCut(store: EventStore, cut: Cut): HistoryCut {
     },
     readStream: async (stream, options) => keep(await store.readStream(stream, options)),
     /** Reads on past events the cut leaves out, so an empty answer means the end of this history. */
-    async readAll({ after, limit }: ReadAllOptions): Promise<RecordedEvent[]> {
+    async readAll({ after, limit }: ReadAllOptions): Promise<StoredEvent[]> {
       for (let from = after; ;) {
         if ('position' in cut && from >= cut.position) return [];
         const batch = await store.readAll({ after: from, limit });

@@ -3,7 +3,7 @@
  * correlation id, which gathers every event one command or one import caused.
  */
 import type { Command } from 'commander';
-import type { RecordedEvent } from '../../shared/ports/event-store.ts';
+import type { StoredEvent } from '../../shared/ports/event-store.ts';
 import { parseMoment } from './moments.ts';
 
 export interface HistoryFilterOptions {
@@ -20,11 +20,13 @@ export function addHistoryFilterOptions(command: Command): Command {
     .option('--correlation <id>', 'only events of this correlation id');
 }
 
-export function historyFilter({ since, until, correlation }: HistoryFilterOptions): (event: RecordedEvent) => boolean {
-  return (event) => {
-    if (correlation !== undefined && event.metadata.correlation_id !== correlation) return false;
+/** An event whose metadata cannot be read is kept by every filter: it cannot be ruled out, and an auditor must see it. */
+export function historyFilter({ since, until, correlation }: HistoryFilterOptions): (event: StoredEvent) => boolean {
+  return ({ metadata }) => {
+    if (!metadata) return true;
+    if (correlation !== undefined && metadata.correlation_id !== correlation) return false;
     if (since === undefined && until === undefined) return true;
-    const at = Date.parse(event.metadata.occurred_at);
+    const at = Date.parse(metadata.occurred_at);
     return (since === undefined || at >= since) && (until === undefined || at <= until);
   };
 }

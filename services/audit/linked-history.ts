@@ -4,7 +4,7 @@
  * gets them computed here with the same functions, so its export can be checked later, though only from then on.
  */
 import { chainHash, streamHash } from '../../shared/adapters/sqlite/event-hash.ts';
-import type { EventStore } from '../../shared/ports/event-store.ts';
+import { isUnreadable, type EventStore } from '../../shared/ports/event-store.ts';
 import { GENESIS, type AuditRecord, type ClaimedLinks } from './audit-record.ts';
 import type { SqliteAuditHistory } from './sqlite-audit-reader.ts';
 
@@ -35,6 +35,10 @@ export async function* recomputedLinkedRecords(store: EventStore, after: number)
   for (let from = 0; ;) {
     const batch = await store.readAll({ after: from, limit: BATCH });
     for (const event of batch) {
+      // Its stored bytes are not at hand here, and a hash of anything else would be a false entry.
+      if (isUnreadable(event)) {
+        throw new Error(`cannot export ${event.type} at position ${event.position} (${event.stream} revision ${event.revision}): this version cannot read it: ${event.unreadable}`);
+      }
       const data = JSON.stringify(event.data);
       const metadata = JSON.stringify(event.metadata);
       const previousStream = tips.get(event.stream) ?? GENESIS;

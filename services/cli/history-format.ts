@@ -1,5 +1,8 @@
-/** The two shapes of `watchcat history`: a table for people, one JSON object per line for tools. */
-import type { RecordedEvent } from '../../shared/ports/event-store.ts';
+/**
+ * The two shapes of `watchcat history`: a table for people, one JSON object per line for tools. An event this
+ * version cannot read is listed with what does not decode instead of its data.
+ */
+import { isUnreadable, type StoredEvent } from '../../shared/ports/event-store.ts';
 
 /** The event's scalar fields as `key=value`; nested texts and lists are left to `--json`. */
 export function summary(data: object): string {
@@ -11,10 +14,10 @@ export function summary(data: object): string {
 
 const COLUMNS = ['POSITION', 'OCCURRED AT', 'STREAM', 'REV', 'TYPE', 'ACTOR', 'CORRELATION', 'DATA'] as const;
 
-export function tableRows(events: RecordedEvent[]): string[] {
+export function tableRows(events: StoredEvent[]): string[] {
   const rows = events.map((e) => [
-    String(e.position), e.metadata.occurred_at, e.stream, String(e.revision), e.type, e.metadata.actor,
-    e.metadata.correlation_id, summary(e.data),
+    String(e.position), e.metadata?.occurred_at ?? '?', e.stream, String(e.revision), e.type, e.metadata?.actor ?? '?',
+    e.metadata?.correlation_id ?? '?', isUnreadable(e) ? `UNREADABLE: ${e.unreadable}` : summary(e.data),
   ]);
   const widths = COLUMNS.map((title, i) => Math.max(title.length, ...rows.map((row) => (row[i] ?? '').length)));
   const line = (cells: readonly string[]) =>
@@ -22,7 +25,8 @@ export function tableRows(events: RecordedEvent[]): string[] {
   return [line(COLUMNS), ...rows.map(line)];
 }
 
-export function jsonLine(event: RecordedEvent): string {
-  const { position, stream, revision, id, type, data, metadata } = event;
-  return JSON.stringify({ position, stream, revision, id, type, data, metadata });
+export function jsonLine(event: StoredEvent): string {
+  const { position, stream, revision, id, type, metadata } = event;
+  const content = isUnreadable(event) ? { unreadable: event.unreadable } : { data: event.data };
+  return JSON.stringify({ position, stream, revision, id, type, ...content, metadata });
 }

@@ -1,7 +1,7 @@
 /** `watchcat history [STREAM] [--type TYPE] [--since TIME] [--until TIME] [--correlation ID] [--json]`: the event history, whole or of one stream. */
 import { Option } from 'commander';
 import { EVENT_TYPES, type EventType } from '../../shared/events/index.ts';
-import type { EventStore, RecordedEvent } from '../../shared/ports/event-store.ts';
+import type { EventStore, StoredEvent } from '../../shared/ports/event-store.ts';
 import { addHistoryFilterOptions, historyFilter, type HistoryFilterOptions } from '../audit/history-filter.ts';
 import type { CliModule } from './cli-module.ts';
 import { jsonLine, tableRows } from './history-format.ts';
@@ -14,7 +14,7 @@ export function streamName(stream: string): string {
   return match ? `${match[1]!.toLowerCase()}-${match[2]!.toUpperCase()}` : stream.trim();
 }
 
-async function* history(store: EventStore, stream: string | undefined): AsyncGenerator<RecordedEvent> {
+async function* history(store: EventStore, stream: string | undefined): AsyncGenerator<StoredEvent> {
   if (stream) {
     yield* await store.readStream(stream);
     return;
@@ -37,7 +37,7 @@ export const historyCommands: CliModule = (program, context) => {
     .action(async (stream: string | undefined, options: { type?: EventType; json?: boolean } & HistoryFilterOptions) => {
       const store = await context.store();
       const keep = historyFilter(options);
-      const events: RecordedEvent[] = [];
+      const events: StoredEvent[] = [];
       for await (const event of history(store, stream === undefined ? undefined : streamName(stream))) {
         if ((options.type && event.type !== options.type) || !keep(event)) continue;
         if (options.json) context.out(jsonLine(event));

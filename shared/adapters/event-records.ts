@@ -1,11 +1,11 @@
 /**
- * What both event store adapters do to an event on its way in and out: validate it against the current schemas
- * before anything is written, and upcast then validate it again when read back, so callers never see a shape the
- * schemas do not describe. Kept apart so the SQLite and EventStoreDB adapters cannot drift.
+ * What both event store adapters do to an event on its way in and out: validate it strictly against the current
+ * schemas before anything is written, and decode it tolerantly when read back (codec.ts), so callers never see a
+ * shape the schemas do not describe, and an event this version cannot read comes back as such instead of failing
+ * the whole read. Kept apart so the SQLite and EventStoreDB adapters cannot drift.
  */
-import { assertValidEvent, InvalidEventError, upcast } from '../events/codec.ts';
-import type { EventMetadata } from '../events/metadata.ts';
-import type { ExpectedRevision, NewEvent, RecordedEvent } from '../ports/event-store.ts';
+import { assertValidEvent, decodeStoredEvent } from '../events/codec.ts';
+import type { ExpectedRevision, NewEvent, RecordedEvent, StoredEvent } from '../ports/event-store.ts';
 
 /** An append reused event ids that are stored elsewhere, or only some of them: not a retry of one append. */
 export class EventIdConflictError extends Error {
@@ -30,22 +30,20 @@ export function expectationHolds(expected: ExpectedRevision, current: number | '
   return expected === 'any' || expected === current;
 }
 
-/** Upcasts and validates an event read from storage; `data` and `metadata` are already parsed. */
-export function toRecordedEvent(
+/** Decodes an event read from storage; `data` and `metadata` are already parsed (`undefined`: not JSON). */
+export function toStoredEvent(
   position: number, stream: string, revision: number, id: string, type: string, data: unknown, metadata: unknown,
-): RecordedEvent {
-  const version = (metadata as Partial<EventMetadata> | null)?.schema_version;
-  if (typeof version !== 'number') throw new InvalidEventError(type, `stored event ${id} has no schema_version`);
-  const current = upcast(type, data, { schema_version: version });
-  assertValidEvent(type, current, metadata);
-  return { type, data: current, id, stream, revision, position, metadata } as RecordedEvent;
+): StoredEvent {
+  const decoded = decodeStoredEvent(type, data, metadata);
+  if ('problem' in decoded) return { type, id, stream, revision, position, metadata: decoded.metadata, unreadable: decoded.problem };
+  return { type, data: decoded.data, id, stream, revision, position, metadata: decoded.metadata } as RecordedEvent;
 }
 
-/** `JSON.parse` of a stored column, with a failure named after the event rather than a bare SyntaxError. */
-export function parseStoredJson(type: string, id: string, column: string, text: string): unknown {
+/** `JSON.parse` of a stored column, `undefined` when it is not JSON (no JSON text parses to `undefined`). */
+export function parseStoredJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    throw new InvalidEventError(type, `stored ${column} of event ${id} is not JSON`);
+    return undefined;
   }
 }

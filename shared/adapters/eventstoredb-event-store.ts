@@ -10,9 +10,9 @@ import {
 } from '@eventstore/db-client';
 import {
   ConcurrencyError, type AppendResult, type EventStore, type ExpectedRevision, type NewEvent, type ReadAllOptions,
-  type ReadStreamOptions, type RecordedEvent,
+  type ReadStreamOptions, type StoredEvent,
 } from '../ports/event-store.ts';
-import { assertValidBatch, expectationHolds, toRecordedEvent } from './event-records.ts';
+import { assertValidBatch, expectationHolds, toStoredEvent } from './event-records.ts';
 import { DEFAULT_RESUBSCRIBE_BACKOFF, followAppends, type ResubscribeBackoff } from './eventstoredb/append-feed.ts';
 import type { EventStoreDbClient } from './eventstoredb/client.ts';
 import { commitPositionOf, isOurs } from './eventstoredb/records.ts';
@@ -34,8 +34,8 @@ function toEsdbRevision(expected: ExpectedRevision): AppendExpectedRevision {
   return BigInt(expected);
 }
 
-function decode(event: EsdbRecordedEvent, position: number): RecordedEvent {
-  return toRecordedEvent(position, event.streamId, Number(event.revision), event.id, event.type, event.data, event.metadata);
+function decode(event: EsdbRecordedEvent, position: number): StoredEvent {
+  return toStoredEvent(position, event.streamId, Number(event.revision), event.id, event.type, event.data, event.metadata);
 }
 
 /**
@@ -85,8 +85,8 @@ export class EventStoreDbEventStore implements EventStore {
     }
   }
 
-  async readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {
-    const events: RecordedEvent[] = [];
+  async readStream(stream: string, options?: ReadStreamOptions): Promise<StoredEvent[]> {
+    const events: StoredEvent[] = [];
     const fromRevision = options && options.after >= 0 ? BigInt(options.after + 1) : START;
     try {
       await visitRead(this.client.readStream(stream, { fromRevision, direction: FORWARDS }), (resolved) => {
@@ -99,9 +99,9 @@ export class EventStoreDbEventStore implements EventStore {
     return events;
   }
 
-  async readAll({ after, limit }: ReadAllOptions): Promise<RecordedEvent[]> {
+  async readAll({ after, limit }: ReadAllOptions): Promise<StoredEvent[]> {
     const fromPosition: ReadPosition = after === 0 ? START : { commit: BigInt(after), prepare: BigInt(after) };
-    const events: RecordedEvent[] = [];
+    const events: StoredEvent[] = [];
     if (limit <= 0) return events;
     // `$all` holds system events too; they are skipped here, and reading stops as soon as the batch is full.
     await visitRead(this.client.readAll({ fromPosition, direction: FORWARDS }), (resolved) => {

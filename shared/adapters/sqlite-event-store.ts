@@ -6,9 +6,9 @@
 import type Database from 'better-sqlite3';
 import {
   ConcurrencyError, type AppendResult, type EventStore, type ExpectedRevision, type NewEvent, type ReadAllOptions,
-  type ReadStreamOptions, type RecordedEvent,
+  type ReadStreamOptions, type StoredEvent,
 } from '../ports/event-store.ts';
-import { assertValidBatch, EventIdConflictError, expectationHolds, parseStoredJson, toRecordedEvent } from './event-records.ts';
+import { assertValidBatch, EventIdConflictError, expectationHolds, parseStoredJson, toStoredEvent } from './event-records.ts';
 import { AppendFeed } from './sqlite/append-feed.ts';
 import { chainHash, GENESIS_HASH, streamHash } from './sqlite/event-hash.ts';
 import { openEventDatabase } from './sqlite/event-database.ts';
@@ -69,11 +69,11 @@ class SqliteEventStore implements EventStore {
     return { nextRevision: result.nextRevision, position: result.position };
   }
 
-  async readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]> {
+  async readStream(stream: string, options?: ReadStreamOptions): Promise<StoredEvent[]> {
     return decodeRows(this.selectStream.all(stream, options?.after ?? -1) as EventRow[]);
   }
 
-  async readAll({ after, limit }: ReadAllOptions): Promise<RecordedEvent[]> {
+  async readAll({ after, limit }: ReadAllOptions): Promise<StoredEvent[]> {
     return decodeRows(this.selectAfter.all(after, limit) as EventRow[]);
   }
 
@@ -146,14 +146,11 @@ function isUniqueIdViolation(error: unknown): boolean {
   return (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE' && String((error as Error).message).includes('events.id');
 }
 
-function decodeRows(rows: EventRow[]): RecordedEvent[] {
-  const events = new Array<RecordedEvent>(rows.length);
+function decodeRows(rows: EventRow[]): StoredEvent[] {
+  const events = new Array<StoredEvent>(rows.length);
   for (let i = 0; i < rows.length; i += 1) {
     const [position, stream, revision, id, type, data, metadata] = rows[i]!;
-    events[i] = toRecordedEvent(
-      position, stream, revision, id, type,
-      parseStoredJson(type, id, 'data', data), parseStoredJson(type, id, 'metadata', metadata),
-    );
+    events[i] = toStoredEvent(position, stream, revision, id, type, parseStoredJson(data), parseStoredJson(metadata));
   }
   return events;
 }

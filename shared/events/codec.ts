@@ -1,6 +1,13 @@
 /**
  * Validation of events on their way into and out of the event store, and the one place where older schema
  * versions are upcast, so deciders and projections only ever see the current shape.
+ *
+ * Strict writer, tolerant reader: an event is appended only if it matches the current schemas exactly, while a
+ * stored event is read with the fields this version does not know dropped, so that an additive change made by a
+ * newer writer (a new optional field in data or metadata) does not stop an older reader. A `schema_version` above
+ * this version's is read the same way: it decodes when its data still has the current shape (a writer changes the
+ * meaning of a field only under a new event type). What still does not decode is answered as a problem, not thrown:
+ * each reader decides what an unreadable event means to it.
  */
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
@@ -26,49 +33,91 @@ export type Upcaster = (data: unknown) => unknown;
 export const upcasters: Partial<Record<EventType, Record<number, Upcaster>>> = {};
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-const ajv = addFormats(new Ajv({ ...OWN_SCHEMAS, allErrors: true, strict: false }));
 const knownTypes: ReadonlySet<string> = new Set(EVENT_TYPES);
-// Compiled on first use: compiling every schema costs a few hundred milliseconds that a CLI call or a process
-// start would otherwise pay before doing anything.
-const dataValidators = new Map<string, ValidateFunction>();
-let metadataCompiled: ValidateFunction | undefined;
 
-function dataValidator(type: string): ValidateFunction | undefined {
-  if (!isEventType(type)) return undefined;
-  let validate = dataValidators.get(type);
-  if (!validate) dataValidators.set(type, (validate = ajv.compile(eventSchemas[type] as object)));
-  return validate;
+/**
+ * The event schemas compiled by one Ajv instance. Compiled on first use: compiling every schema costs a few hundred
+ * milliseconds that a CLI call or a process start would otherwise pay before doing anything.
+ */
+class EventValidators {
+  readonly #ajv: Ajv;
+  readonly #data = new Map<string, ValidateFunction>();
+  #metadata: ValidateFunction | undefined;
+
+  constructor(options: { removeAdditional: boolean }) {
+    this.#ajv = addFormats(new Ajv({ ...OWN_SCHEMAS, allErrors: true, strict: false, ...options }));
+  }
+
+  data(type: EventType): ValidateFunction {
+    let validate = this.#data.get(type);
+    if (!validate) this.#data.set(type, (validate = this.#ajv.compile(eventSchemas[type] as object)));
+    return validate;
+  }
+
+  metadata(): ValidateFunction {
+    return (this.#metadata ??= this.#ajv.compile(EventMetadata as object));
+  }
+
+  problemsOf(validate: ValidateFunction, dataVar: 'data' | 'metadata'): string {
+    return this.#ajv.errorsText(validate.errors, { separator: '; ', dataVar });
+  }
 }
 
-function metadataValidator(): ValidateFunction {
-  return (metadataCompiled ??= ajv.compile(EventMetadata as object));
-}
+const writing = new EventValidators({ removeAdditional: false });
+// Every event schema closes its objects (`additionalProperties: false`) and none has a union of objects, so
+// ajv's removal drops exactly the fields the schemas do not name, and nothing a later branch would need.
+const reading = new EventValidators({ removeAdditional: true });
 
 export function isEventType(type: string): type is EventType {
   return knownTypes.has(type);
 }
 
-function problemsOf(validate: ValidateFunction): string {
-  return ajv.errorsText(validate.errors, { separator: '; ' });
-}
-
-/** Throws `InvalidEventError` unless `type`, `data` and `metadata` match the current schemas. */
+/** Throws `InvalidEventError` unless `type`, `data` and `metadata` match the current schemas exactly. */
 export function assertValidEvent(type: string, data: unknown, metadata: unknown): asserts data is DomainEvent['data'] {
-  const validate = dataValidator(type);
-  if (!validate) throw new InvalidEventError(type, 'unknown event type');
-  if (!validate(data)) throw new InvalidEventError(type, problemsOf(validate));
-  const validateMetadata = metadataValidator();
-  if (!validateMetadata(metadata)) throw new InvalidEventError(type, `metadata: ${problemsOf(validateMetadata)}`);
+  if (!isEventType(type)) throw new InvalidEventError(type, 'unknown event type');
+  const validate = writing.data(type);
+  if (!validate(data)) throw new InvalidEventError(type, writing.problemsOf(validate, 'data'));
+  const validateMetadata = writing.metadata();
+  if (!validateMetadata(metadata)) throw new InvalidEventError(type, writing.problemsOf(validateMetadata, 'metadata'));
 }
 
-/** Brings stored data up to the current schema version, then validates it. */
-export function upcast(type: string, data: unknown, metadata: { schema_version: number }): unknown {
-  let version = metadata.schema_version;
+/** A stored event read in the current shape, or what keeps this version from reading it. */
+export type DecodedEvent =
+  | { data: DomainEvent['data']; metadata: EventMetadata }
+  | { problem: string; metadata: EventMetadata | null };
+
+/**
+ * Reads a stored event tolerantly: upcast from an older `schema_version`, the fields the current schemas do not
+ * name removed (in place: `data` and `metadata` are the caller's own freshly parsed copies), then checked. Never
+ * throws. `undefined` stands for a stored text that is not JSON. `metadata` is kept on a problem whenever it decodes,
+ * so that a reader can still say when and why the unreadable event was written.
+ */
+export function decodeStoredEvent(type: string, data: unknown, metadata: unknown): DecodedEvent {
+  if (metadata === undefined) return { problem: 'metadata is not JSON', metadata: null };
+  const validateMetadata = reading.metadata();
+  if (!validateMetadata(metadata)) return { problem: reading.problemsOf(validateMetadata, 'metadata'), metadata: null };
+  const decoded = metadata as EventMetadata;
+  if (!isEventType(type)) return { problem: 'unknown event type', metadata: decoded };
+  if (data === undefined) return { problem: 'data is not JSON', metadata: decoded };
+  let current: unknown;
+  try {
+    current = upcast(type, data, decoded.schema_version);
+  } catch (error) {
+    return { problem: error instanceof Error ? error.message : String(error), metadata: decoded };
+  }
+  const validate = reading.data(type);
+  if (!validate(current)) return { problem: reading.problemsOf(validate, 'data'), metadata: decoded };
+  return { data: current as DomainEvent['data'], metadata: decoded };
+}
+
+/** Brings data written with schema version `from` up to the current one; data of a later version is left as it is. */
+function upcast(type: EventType, data: unknown, from: number): unknown {
+  let version = from;
   let current = data;
-  const steps = upcasters[type as EventType];
+  const steps = upcasters[type];
   while (version < CURRENT_SCHEMA_VERSION) {
     const step = steps?.[version];
-    if (!step) throw new InvalidEventError(type, `no upcaster from schema_version ${version}`);
+    if (!step) throw new Error(`no upcaster from schema_version ${version}`);
     current = step(current);
     version += 1;
   }

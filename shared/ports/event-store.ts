@@ -14,7 +14,7 @@ export type ExpectedRevision = 'any' | ExactRevision;
 /** An event to append. `id` is a UUID; what a repeated id does depends on the engine (see `EventStore.append`). */
 export type NewEvent = DomainEvent & { id: string; metadata: EventMetadata };
 
-/** An event as stored, validated and upcast to the current schema. */
+/** An event as stored, upcast to the current schema, with the fields this version does not know dropped. */
 export type RecordedEvent = DomainEvent & {
   id: string;
   stream: string;
@@ -27,6 +27,31 @@ export type RecordedEvent = DomainEvent & {
   position: number;
   metadata: EventMetadata;
 };
+
+/**
+ * A stored event that this version cannot read: of a type it does not know (a newer writer's), or whose JSON, data
+ * or metadata do not decode to the current shape (a newer writer's breaking change, a damaged record). It is handed
+ * out in its place rather than failing the read, and each reader decides what it means: a projection that handles
+ * its type parks on it, the others skip it, and a command refuses to decide on a stream that holds it.
+ */
+export interface UnreadableEvent {
+  type: string;
+  id: string;
+  stream: string;
+  revision: number;
+  position: number;
+  /** Its metadata when that much decodes, else null. */
+  metadata: EventMetadata | null;
+  /** What does not decode, for people: `unknown event type`, or the schema's complaint. */
+  unreadable: string;
+}
+
+/** What a read gives for each stored event. */
+export type StoredEvent = RecordedEvent | UnreadableEvent;
+
+export function isUnreadable(event: { type: string }): event is UnreadableEvent {
+  return 'unreadable' in event;
+}
 
 export interface AppendResult {
   /** Revision of the last event of the stream after the append. */
@@ -78,9 +103,9 @@ export interface EventStore {
    * Every event of one stream in revision order, or with `after` only the later ones; empty when the stream does
    * not exist or has nothing after that revision.
    */
-  readStream(stream: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
+  readStream(stream: string, options?: ReadStreamOptions): Promise<StoredEvent[]>;
   /** A batch of the whole history in global order. */
-  readAll(options: ReadAllOptions): Promise<RecordedEvent[]>;
+  readAll(options: ReadAllOptions): Promise<StoredEvent[]>;
   /** Position of the newest event, 0 when the store is empty. */
   headPosition(): Promise<number>;
   /**

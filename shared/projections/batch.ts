@@ -6,9 +6,10 @@
  * Each write expects the document as it was read (its position, or nothing stored): a batch built on a read that
  * another writer has since made stale is refused by the store instead of overwriting the newer state.
  */
+import { isUnreadable } from '../ports/event-store.ts';
 import type { Filter, StoredDoc, Tombstone, WriteOp } from '../ports/read-store.ts';
 import { compileFilter, type DocPredicate } from '../query/compile-filter.ts';
-import type { DocChange, PositionedEvent, Projection, Touches } from './projection.ts';
+import type { DocChange, PositionedEvent, PositionedRecord, Projection, Touches } from './projection.ts';
 
 /** Where a batch reads the documents it touches: the live read store or a rebuild generation. */
 export interface DocSource {
@@ -23,6 +24,17 @@ export class ProjectionEventError extends Error {
     super(`projection ${projection} cannot apply ${eventType} at position ${position}: ${cause instanceof Error ? cause.message : String(cause)}`);
     this.name = 'ProjectionEventError';
   }
+}
+
+/**
+ * The event as `projection` reads it; undefined for a type it does not handle (a type this version does not know is
+ * handled by none). An unreadable event of a type it handles fails like an event it cannot apply, so that it parks
+ * this projection, and only those that must read it, until a version that can read it is deployed.
+ */
+function eventFor(projection: Projection, record: PositionedRecord): PositionedEvent | undefined {
+  if (!(projection.handles as ReadonlySet<string>).has(record.type)) return undefined;
+  if (!isUnreadable(record)) return record;
+  throw new ProjectionEventError(projection.name, record.position, record.type, new Error(`this version cannot read it: ${record.unreadable}`));
 }
 
 interface Planned {
@@ -141,12 +153,13 @@ function singleEquality(filter: Filter): [string, Scalar] | undefined {
 }
 
 /** The writes that bring the projection's documents from their stored state to the end of `events`. */
-export async function projectBatch(projection: Projection, events: readonly PositionedEvent[], source: DocSource): Promise<WriteOp[]> {
+export async function projectBatch(projection: Projection, events: readonly PositionedRecord[], source: DocSource): Promise<WriteOp[]> {
   const planned: Planned[] = [];
   const ids = new Set<string>();
   const filters = new BatchFilters();
-  for (const event of events) {
-    if (!projection.handles.has(event.type)) continue;
+  for (const record of events) {
+    const event = eventFor(projection, record);
+    if (!event) continue;
     const touches = projection.touches(event);
     planned.push(touches.filter ? { event, touches, matches: filters.matcher(touches.filter) } : { event, touches });
     for (const id of touches.ids) ids.add(id);

@@ -5,10 +5,14 @@
  */
 import type { DomainEvent, EventType, Language } from '../events/index.ts';
 import { LANGUAGES } from '../events/index.ts';
+import type { UnreadableEvent } from '../ports/event-store.ts';
 import type { Filter, ProjectedCollection, StoredDoc } from '../ports/read-store.ts';
 
 /** An event as projections see it: its data and its global position (a `RecordedEvent` is one). */
 export type PositionedEvent = DomainEvent & { position: number };
+
+/** What a batch is handed: events, and in their place the stored events this version cannot read. */
+export type PositionedRecord = PositionedEvent | UnreadableEvent;
 
 /**
  * The documents an event needs: by id, and for an event that reaches documents by one of their properties (a

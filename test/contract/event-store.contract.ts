@@ -10,6 +10,7 @@ import {
   eventMetadata, invalidSerialReportedStolen, randomSerial, serialRecovered, serialRegistered, serialReportedStolen,
 } from '../fixtures/events.ts';
 import { rejectionOf } from '../support/rejection.ts';
+import { readable } from '../support/readable-events.ts';
 
 export interface EventStoreUnderTest {
   store: EventStore;
@@ -50,7 +51,7 @@ export function eventStoreContract(name: string, makeStore: () => Promise<EventS
         const { stream, registered, stolen, serial } = freshSerialStream();
         const appended = [registered(), stolen(), serialRecovered(serial)];
         const result = await store.append(stream, appended, 'no_stream');
-        const read = await store.readStream(stream);
+        const read = readable(await store.readStream(stream));
         expect(read.map((e) => [e.id, e.type, e.data, e.metadata, e.stream, e.revision])).to.deep.equal(
           appended.map((e, i) => [e.id, e.type, e.data, e.metadata, stream, i]),
         );
@@ -186,7 +187,7 @@ export function eventStoreContract(name: string, makeStore: () => Promise<EventS
         };
         const names = Array.from({ length: 20 }, (_, i) => `writer-${i}`);
         await Promise.all(names.map(writer));
-        const read = await store.readStream(stream);
+        const read = readable(await store.readStream(stream));
         expect(read.map((e) => e.revision)).to.deep.equal(Array.from({ length: 21 }, (_, i) => i));
         expect(read.slice(1).map((e) => e.metadata.actor).sort()).to.deep.equal([...names].sort());
       });

@@ -15,13 +15,14 @@ import { streams } from '../../shared/ports/event-store.ts';
 import { serialReportedStolen } from '../fixtures/events.ts';
 import { brokenHashPositions } from '../support/sqlite-hash-chain.ts';
 import { seededRandom } from '../../shared/random/seeded-random.ts';
+import { readable } from '../support/readable-events.ts';
 
 const APPENDER = fileURLToPath(new URL('../support/kill-child/sqlite-appender.ts', import.meta.url));
 
 async function readEverything(store: EventStore): Promise<RecordedEvent[]> {
   const all: RecordedEvent[] = [];
   for (let after = 0; ;) {
-    const batch = await store.readAll({ after, limit: 500 });
+    const batch = readable(await store.readAll({ after, limit: 500 }));
     if (batch.length === 0) return all;
     all.push(...batch);
     after = batch[batch.length - 1]!.position;

@@ -18,6 +18,7 @@ import { tinyCatalogue } from '../services/support/tiny-catalogue.ts';
 import { spawnTs } from '../support/child-process.ts';
 import { between, seededRandom } from '../../shared/random/seeded-random.ts';
 import { brokenHashPositions } from '../support/sqlite-hash-chain.ts';
+import { readable } from '../support/readable-events.ts';
 
 const BURST = fileURLToPath(new URL('../support/crash-children/command-burst.ts', import.meta.url));
 const WATCH = 'AUR-LU-001';
@@ -26,7 +27,7 @@ const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 3);
 async function history(store: EventStore): Promise<RecordedEvent[]> {
   const all: RecordedEvent[] = [];
   for (let after = 0; ;) {
-    const batch = await store.readAll({ after, limit: 1_000 });
+    const batch = readable(await store.readAll({ after, limit: 1_000 }));
     if (batch.length === 0) return all;
     all.push(...batch);
     after = batch[batch.length - 1]!.position;

@@ -7,6 +7,7 @@ import type { EventStore } from '../../shared/ports/event-store.ts';
 import { createAdminApp } from '../../services/admin/admin-app.ts';
 import { createCommandService } from '../../services/command-service.ts';
 import { tinyCatalogue } from './support/tiny-catalogue.ts';
+import { readable } from '../support/readable-events.ts';
 
 const CAT = 'cat-key-1-4f9e2d7c1b8a6053e7d9c2b1a0';
 const SER = 'ser-key-2-9b3e5a7d1c0f2468ace13579bd';
@@ -79,7 +80,7 @@ describe('admin API', () => {
     const registered = await call('POST', '/admin/serials', { 'x-api-key': SER }, { serial: 'aur-2024-6666', reference: 'aur-lu-001', year: 2024 });
     expect(registered.status).to.equal(201);
     const { position } = (await registered.json()) as { position: number };
-    const [event] = await store.readStream('serial-AUR-2024-6666');
+    const [event] = readable(await store.readStream('serial-AUR-2024-6666'));
     expect(event?.position).to.equal(position);
     // The serials key is the second key listed: the history names it by that id, never by anything of the key.
     expect(event?.metadata.actor).to.equal('admin-api:key-2');
@@ -104,7 +105,7 @@ describe('admin API', () => {
   it('changes price and stock, withdraws a watch, and re-imports the file without appending', async () => {
     const price = await call('PUT', '/admin/watches/AUR-LU-001/price', bearer(CAT), { price_eur: 13_000.5 });
     expect(price.status).to.equal(200);
-    const events = await store.readStream('watch-AUR-LU-001');
+    const events = readable(await store.readStream('watch-AUR-LU-001'));
     expect(events.at(-1)?.data).to.deep.include({ price_cents: 1_300_050 });
     expect((await call('PUT', '/admin/watches/AUR-LU-001/stock', bearer(CAT), { stock_status: 'low_stock' })).status).to.equal(200);
     expect((await call('DELETE', '/admin/watches/AUR-LU-002', bearer(CAT))).status).to.equal(200);

@@ -4,6 +4,7 @@ import { ConcurrencyError, type EventStore, type ExpectedRevision } from '../../
 import { createCommandService, type CommandService } from '../../services/command-service.ts';
 import { DomainError } from '../../services/domain/domain-error.ts';
 import { aCollection, aWatch } from '../unit/services/support/builders.ts';
+import { readable } from '../support/readable-events.ts';
 
 describe('command handler (SQLite event store)', () => {
   let store: EventStore;
@@ -57,7 +58,7 @@ describe('command handler (SQLite event store)', () => {
     const results = await Promise.all(prices.map((price) => service.changeWatchPrice('AUR-LU-001', price)));
     expect(results.every((r) => r.appended === 1)).to.equal(true);
 
-    const changes = (await store.readStream('watch-AUR-LU-001')).filter((e) => e.type === 'WatchPriceChanged');
+    const changes = readable(await store.readStream('watch-AUR-LU-001')).filter((e) => e.type === 'WatchPriceChanged');
     expect(changes).to.have.length(50);
     const applied = changes.map((e) => (e.data as { price_cents: number }).price_cents);
     expect([...applied].sort()).to.deep.equal([...prices].sort());

@@ -8,6 +8,7 @@ import { importCatalogue } from '../../services/import/import-catalogue.ts';
 import type { ImportProgress } from '../../services/import/import-progress.ts';
 import { seedDemo } from '../../services/import/seed-demo.ts';
 import { tinyCatalogue } from './support/tiny-catalogue.ts';
+import { readable } from '../support/readable-events.ts';
 
 async function typesOf(store: EventStore, after: number): Promise<string[]> {
   return (await store.readAll({ after, limit: 10_000 })).map((e) => `${e.stream} ${e.type}`);
@@ -69,7 +70,7 @@ describe('catalogue import', () => {
       'serial-AUR-2025-000003 SerialReportedStolen',
     ]);
     expect(report.commands).to.equal(7);
-    const revised = (await store.readStream('watch-AUR-LU-001'))[1];
+    const revised = readable(await store.readStream('watch-AUR-LU-001'))[1];
     expect(revised?.data).to.deep.equal({ reference: 'AUR-LU-001', description: { en: 'New', fr: 'Nouveau' } });
   });
 

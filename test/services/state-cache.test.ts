@@ -9,6 +9,7 @@ import { DomainError } from '../../services/domain/domain-error.ts';
 import { cachingStateLoader } from '../../services/handler/state-cache.ts';
 import { watchDecider } from '../../services/watch/watch.decide.ts';
 import { aCollection, aWatch } from '../unit/services/support/builders.ts';
+import { readable } from '../support/readable-events.ts';
 
 const WATCH = 'AUR-LU-001';
 
@@ -55,7 +56,7 @@ describe('cached aggregate states, with another process writing to the same file
     const renamed = { en: 'Lumière Renamed', fr: 'Lumière Renommée' };
     await them.reviseWatch({ reference: WATCH, name: renamed });
     await us.registerSerial('AUR-0002', WATCH, 2024);
-    const [registered] = await ours.readStream(streams.serial('AUR-0002'));
+    const [registered] = readable(await ours.readStream(streams.serial('AUR-0002')));
     expect(registered?.data).to.deep.include({ model: renamed });
   });
 
@@ -72,7 +73,7 @@ describe('cached aggregate states, with another process writing to the same file
     await us.changeWatchPrice(WATCH, 1_300_000);
     await them.changeWatchPrice(WATCH, 1_400_000);
     await us.changeWatchPrice(WATCH, 1_500_000);
-    const changes = (await ours.readStream(streams.watch(WATCH))).filter((event) => event.type === 'WatchPriceChanged');
+    const changes = readable(await ours.readStream(streams.watch(WATCH))).filter((event) => event.type === 'WatchPriceChanged');
     expect(changes.map((event) => event.data)).to.deep.equal([
       { reference: WATCH, price_cents: 1_300_000, previous_price_cents: 1_250_000 },
       { reference: WATCH, price_cents: 1_400_000, previous_price_cents: 1_300_000 },

@@ -9,8 +9,7 @@ import { END, type ResolvedEvent } from '@eventstore/db-client';
 import { EventStoreDbEventStore } from '../../../shared/adapters/eventstoredb-event-store.ts';
 import { resubscribeDelayMs } from '../../../shared/adapters/eventstoredb/append-feed.ts';
 import { commitPositionOf, UnsupportedServerError } from '../../../shared/adapters/eventstoredb/records.ts';
-import { InvalidEventError } from '../../../shared/events/codec.ts';
-import { ConcurrencyError, streams } from '../../../shared/ports/event-store.ts';
+import { ConcurrencyError, isUnreadable, streams } from '../../../shared/ports/event-store.ts';
 import { waitFor } from '../../contract/event-store.contract.ts';
 import { randomSerial, serialRegistered, serialReportedStolen } from '../../fixtures/events.ts';
 import { FakeEventStoreDbClient, OLD_SERVER_NO_POSITION } from './support/fake-eventstoredb-client.ts';
@@ -96,16 +95,26 @@ describe('EventStoreDB adapter: reads end on the server', function () {
     expect(client.cancels).to.equal(client.readsOpened);
   });
 
-  it('cancels a read of $all and of a stream whose event fails to decode', async function () {
+  it('hands back an event that fails to decode as unreadable, in $all and in its stream, instead of failing the read', async function () {
     const client = new FakeEventStoreDbClient();
     const serial = randomSerial();
     const stream = streams.serial(serial);
     client.record(stream, { ...serialRegistered(serial), data: { serial, manufacture_year: 'soon' } } as never);
     const store = storeOn(client);
-    expect(await rejectionOf(store.readAll({ after: 0, limit: 10 }))).to.be.instanceOf(InvalidEventError);
-    expect(await rejectionOf(store.readStream(stream))).to.be.instanceOf(InvalidEventError);
-    expect(client.readsOpened).to.equal(2);
-    expect(client.cancels).to.equal(2);
+    for (const [event] of [await store.readAll({ after: 0, limit: 10 }), await store.readStream(stream)]) {
+      expect(event).to.deep.include({ type: 'SerialRegistered', stream, revision: 0 });
+      expect(event && isUnreadable(event) && event.unreadable).to.match(/manufacture_year must be integer/);
+    }
+    expect(client.cancels).to.equal(client.readsOpened);
+  });
+
+  it('cancels a stream read that fails midway (a server too old to give positions)', async function () {
+    const client = new FakeEventStoreDbClient();
+    const { stream } = recordSerial(client);
+    client.oldServer = true;
+    expect(await rejectionOf(storeOn(client).readStream(stream))).to.be.instanceOf(UnsupportedServerError);
+    expect(client.readsOpened).to.equal(1);
+    expect(client.cancels).to.equal(1);
   });
 
   it('keeps a read\'s answer, and its error, when the cancel after it fails', async function () {
