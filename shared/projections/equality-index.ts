@@ -16,29 +16,25 @@ type Key = Scalar | typeof ON_ARRAY;
 export class EqualityIndex {
   readonly #steps: string[];
   readonly #byKey = new Map<Key, Set<string>>();
-  /** The key each id is filed under, to take it out when its document changes. */
-  readonly #keyOf = new Map<string, Key>();
 
   constructor(path: string) {
     this.#steps = path.split('.');
   }
 
-  /** Files the document now under `id` (`null`: deleted, filed nowhere) in place of what `id` held before. */
-  set(id: string, doc: StoredDoc | null): void {
-    const before = this.#keyOf.get(id);
+  /** Files `doc` (`null`: deleted, filed nowhere) under `id` in place of `previous`, the document `id` held until now. */
+  set(id: string, doc: StoredDoc | null, previous: StoredDoc | null | undefined): void {
+    const before = previous ? keyAt(previous, this.#steps) : undefined;
     const after = doc ? keyAt(doc, this.#steps) : undefined;
     if (before === after) return;
     if (before !== undefined) {
       const ids = this.#byKey.get(before)!;
       ids.delete(id);
       if (ids.size === 0) this.#byKey.delete(before);
-      this.#keyOf.delete(id);
     }
     if (after !== undefined) {
       let ids = this.#byKey.get(after);
       if (!ids) this.#byKey.set(after, (ids = new Set()));
       ids.add(id);
-      this.#keyOf.set(id, after);
     }
   }
 

@@ -54,7 +54,7 @@ export class WorkingSet {
       const doc = this.#docs.get(id);
       if (doc) view.set(id, doc);
     }
-    if (reach) for (const [id, doc] of this.#matching(reach)) view.set(id, doc);
+    if (reach) for (const { id, doc } of this.#matching(reach)) view.set(id, doc);
     return view;
   }
 
@@ -83,23 +83,29 @@ export class WorkingSet {
   }
 
   #set(id: string, doc: StoredDoc | null): void {
-    if (!this.#rank.has(id)) this.#rank.set(id, this.#rank.size);
+    const previous = this.#docs.get(id);
+    if (previous === undefined) this.#rank.set(id, this.#rank.size);
     this.#docs.set(id, doc);
-    for (const index of this.#indexes.values()) index.set(id, doc);
+    for (const index of this.#indexes.values()) index.set(id, doc, previous);
   }
 
   /** The documents matching, in working-set order; the index only narrows the candidates, the predicate decides. */
-  #matching({ matches, equality }: FilterReach): [string, StoredDoc][] {
+  #matching({ matches, equality }: FilterReach): { rank: number; id: string; doc: StoredDoc }[] {
     const index = equality && this.#indexes.get(equality[0]);
     const candidates = index ? index.candidates(equality[1]) : this.#docs.keys();
-    const found: [string, StoredDoc][] = [];
+    const found: { rank: number; id: string; doc: StoredDoc }[] = [];
+    let ordered = true;
     for (const id of candidates) {
       const doc = this.#docs.get(id);
       if (!doc) continue;
       this.work.examined += 1;
-      if (matches(doc)) found.push([id, doc]);
+      if (!matches(doc)) continue;
+      const rank = this.#rank.get(id)!;
+      if (found.length > 0 && found.at(-1)!.rank > rank) ordered = false;
+      found.push({ rank, id, doc });
     }
-    if (index) found.sort(([a], [b]) => this.#rank.get(a)! - this.#rank.get(b)!);
+    // An index holds its ids in the order they were filed, which a change of value in the batch can leave unsorted.
+    if (!ordered) found.sort((a, b) => a.rank - b.rank);
     return found;
   }
 }
