@@ -39,6 +39,12 @@ interface Planned {
 
 /** Options of one batch; none are needed to project it. */
 export interface BatchOptions {
+  /**
+   * Awaited between two events once `everyMs` (on `now`) have passed since the batch began or since the last
+   * check-in: the runner checks its lease there and lets the event loop turn, so a long batch never goes longer than
+   * that without either.
+   */
+  checkIn?: { everyMs: number; now(): number; run(): Promise<void> };
   /** Counts the work done (tests and benchmarks bound it). */
   work?: BatchWork;
 }
@@ -108,6 +114,8 @@ function singleEquality(filter: Filter): [string, Scalar] | undefined {
 export async function projectBatch(
   projection: Projection, events: readonly PositionedEvent[], source: DocSource, options: BatchOptions = {},
 ): Promise<WriteOp[]> {
+  const { checkIn } = options;
+  let checkedAt = checkIn?.now() ?? 0;
   const planned: Planned[] = [];
   const ids = new Set<string>();
   const filters = new BatchFilters();
@@ -129,6 +137,10 @@ export async function projectBatch(
   for (const doc of [...byId, ...byFilter]) working.load(doc);
 
   for (const { event, touches, reach } of planned) {
+    if (checkIn && checkIn.now() - checkedAt >= checkIn.everyMs) {
+      await checkIn.run();
+      checkedAt = checkIn.now();
+    }
     let changes: DocChange<StoredDoc>[];
     try {
       changes = projection.apply(event, working.view(touches.ids, reach));
