@@ -39,7 +39,7 @@ const SETTINGS = quick
     mongo: { serials: 300, freshness: 100 },
     bounded: { watches: [1_000, 10_000], searches: 60, priceChanges: 60 },
     projectionScale: { watches: [1_000, 10_000], priceChanges: 1_000, freshness: { watches: 1_000, changes: 100 } },
-    batchWork: { serials: [10_000, 100_000], serialsPerWatch: [10, 100], rounds: 1 },
+    batchWork: { serials: [10_000, 100_000], serialsPerWatch: [100], rounds: 1 },
   }
   : {
     readApi: { warmupSeconds: 1, roundSeconds: 2, rounds: 5, connections: 10 },
