@@ -22,7 +22,7 @@ export interface BatchWork {
 }
 
 /**
- * Every document of the batch by id: `null` once deleted; `deletedAt` keeps the deleting event's position (or the
+ * Every document of the batch by id: `null` once deleted; `#deletedAt` keeps the deleting event's position (or the
  * stored tombstone's); `read` the position each id had when read (`null`: nothing stored).
  */
 export class WorkingSet {
@@ -30,9 +30,9 @@ export class WorkingSet {
   /** Each id's rank in `#docs`: documents reached through an index are given in the order a scan would give them. */
   readonly #rank = new Map<string, number>();
   readonly #indexes = new Map<string, EqualityIndex>();
-  readonly deletedAt = new Map<string, number>();
+  readonly #deletedAt = new Map<string, number>();
   readonly read = new Map<string, number | null>();
-  readonly changed = new Set<string>();
+  readonly #changed = new Set<string>();
 
   /** `indexedPaths`: the fields of the batch's equality filters. */
   constructor(indexedPaths: Iterable<string>, private readonly work: BatchWork = { examined: 0 }) {
@@ -43,7 +43,7 @@ export class WorkingSet {
     this.read.set(doc._id, doc.position);
     if ('_deleted' in doc) {
       this.#set(doc._id, null);
-      this.deletedAt.set(doc._id, doc.position);
+      this.#deletedAt.set(doc._id, doc.position);
     } else this.#set(doc._id, doc);
   }
 
@@ -61,23 +61,23 @@ export class WorkingSet {
   record(change: DocChange<StoredDoc>, position: number): void {
     const id = 'put' in change ? change.put._id : change.delete;
     const current = this.#docs.get(id);
-    const reflected = current ? current.position : this.deletedAt.get(id);
+    const reflected = current ? current.position : this.#deletedAt.get(id);
     if (reflected !== undefined && reflected >= position) return;
     if ('put' in change) {
       this.#set(id, change.put);
     } else {
       if (current === undefined || current === null) return;
       this.#set(id, null);
-      this.deletedAt.set(id, position);
+      this.#deletedAt.set(id, position);
     }
-    this.changed.add(id);
+    this.#changed.add(id);
   }
 
   /** A document written but never read (no projection does that today) follows the position rule instead. */
   writes(): WriteOp[] {
-    return [...this.changed].map((id): WriteOp => {
+    return [...this.#changed].map((id): WriteOp => {
       const doc = this.#docs.get(id);
-      const op: WriteOp = doc ? { put: doc } : { delete: { _id: id, position: this.deletedAt.get(id) ?? 0 } };
+      const op: WriteOp = doc ? { put: doc } : { delete: { _id: id, position: this.#deletedAt.get(id) ?? 0 } };
       return this.read.has(id) ? { ...op, expected: this.read.get(id) ?? null } : op;
     });
   }
