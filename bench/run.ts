@@ -1,15 +1,17 @@
 /**
- * `npm run bench [-- --quick] [-- --read-api | --mcp | --bounded | --projection-scale]`: every benchmark of issue 5
+ * `npm run bench [-- --quick] [-- --read-api | --mcp | --bounded | --projection-scale | --batch-work]`: every benchmark of issue 5
  * in one run. Prints a table per section, then, as its last line, one JSON object with every figure. `--quick` shrinks
  * rounds and sizes to finish within two minutes; `--read-api` runs the read API section alone (its table, its goals,
  * its JSON line); `--mcp` the MCP section alone (issue 24: a tools/call of get_watch against the HTTP detail route);
- * `--bounded` the bounded-work section alone, `--projection-scale` the projections at scale alone (both issue 20).
+ * `--bounded` the bounded-work section alone, `--projection-scale` the projections at scale alone (both issue 20),
+ * `--batch-work` one batch of 2,000 events over a large registry alone (issue 28).
  */
 import { cpus, loadavg, totalmem } from 'node:os';
 import { startTestRedis } from '../test/support/redis-server.ts';
 import { startLoadClient } from './load/load-client.ts';
 import { checkGoals, readApiGoals } from './report/goals.ts';
 import { boundedTable, freshnessTable, goalsTable, mongoTable, projectionTable, readApiTable, refusalFloodTable, scaleTable, writeSideTable } from './report/print.ts';
+import { benchBatchWork, batchWorkTable } from './sections/batch-work.bench.ts';
 import { benchBoundedWork } from './sections/bounded-work.bench.ts';
 import { benchMcp, mcpTable } from './sections/mcp.bench.ts';
 import { benchFreshness } from './sections/freshness.bench.ts';
@@ -26,6 +28,7 @@ const readApiOnly = process.argv.includes('--read-api');
 const mcpOnly = process.argv.includes('--mcp');
 const boundedOnly = process.argv.includes('--bounded');
 const projectionScaleOnly = process.argv.includes('--projection-scale');
+const batchWorkOnly = process.argv.includes('--batch-work');
 const SETTINGS = quick
   ? {
     readApi: { warmupSeconds: 0.1, roundSeconds: 0.25, rounds: 3, connections: 10 },
@@ -36,6 +39,7 @@ const SETTINGS = quick
     mongo: { serials: 300, freshness: 100 },
     bounded: { watches: [1_000, 10_000], searches: 60, priceChanges: 60 },
     projectionScale: { watches: [1_000, 10_000], priceChanges: 1_000, freshness: { watches: 1_000, changes: 100 } },
+    batchWork: { serials: [10_000, 100_000], serialsPerWatch: [100], rounds: 1 },
   }
   : {
     readApi: { warmupSeconds: 1, roundSeconds: 2, rounds: 5, connections: 10 },
@@ -46,6 +50,7 @@ const SETTINGS = quick
     mongo: { serials: 1_000, freshness: 500 },
     bounded: { watches: [1_000, 10_000, 100_000], searches: 120, priceChanges: 120 },
     projectionScale: { watches: [1_000, 10_000, 100_000], priceChanges: 2_000, freshness: { watches: 10_000, changes: 300 } },
+    batchWork: { serials: [10_000, 100_000], serialsPerWatch: [10, 100], rounds: 5 },
   };
 
 const log = (text: string) => process.stdout.write(`${text}\n`);
@@ -69,6 +74,14 @@ if (projectionScaleOnly) {
   const projectionScale = await benchProjectionScale(SETTINGS.projectionScale);
   log(projectionScaleTable(projectionScale));
   log(JSON.stringify({ quick, machine: { ...machine, load_average_at_end: loadavg() }, projection_scale: projectionScale }));
+  process.exit(0);
+}
+
+if (batchWorkOnly) {
+  // One batch over a large registry alone: in process, the embedded store, no Redis.
+  const batchWork = await benchBatchWork(SETTINGS.batchWork);
+  log(batchWorkTable(batchWork));
+  log(JSON.stringify({ quick, machine: { ...machine, load_average_at_end: loadavg() }, batch_work: batchWork }));
   process.exit(0);
 }
 
@@ -100,6 +113,8 @@ try {
     log(scaleTable(scale));
     const bounded = await benchBoundedWork(SETTINGS.bounded);
     log(boundedTable(bounded));
+    const batchWork = await benchBatchWork(SETTINGS.batchWork);
+    log(batchWorkTable(batchWork));
     const projectionScale = await benchProjectionScale(SETTINGS.projectionScale);
     log(projectionScaleTable(projectionScale));
     // The scale mode's own figures need a MongoDB server (npm run test:mongo's FerretDB, or a real one).
@@ -112,7 +127,7 @@ try {
     log(`\ndone in ${seconds} s\n`);
     log(JSON.stringify({
       quick, seconds, machine: { ...machine, load_average_at_end: loadAverage() },
-      read_api: readApi, refusal_flood: refusalFlood, mcp, projection, write_side: writeSide, freshness, scale, bounded, projection_scale: projectionScale, mongo, goals,
+      read_api: readApi, refusal_flood: refusalFlood, mcp, projection, write_side: writeSide, freshness, scale, bounded, batch_work: batchWork, projection_scale: projectionScale, mongo, goals,
     }));
   }
 } finally {

@@ -147,6 +147,15 @@ export function createProjector(options: ProjectorOptions): Projector {
       }
       board.resume(projection.name);
       const target = readStore.generation(projection.collection, lease.generation);
+      // A long batch checks the lease within a small part of it, and lets requests and the queue's own lock renewal
+      // in: applying a batch is synchronous work, which nothing else interrupts.
+      const checkIn = {
+        everyMs: Math.min(leaseTtlMs / 10, 100), now: () => clock.monotonic(),
+        run: async () => {
+          await lease.ensure();
+          await yieldToEventLoop();
+        },
+      };
       let position = checkpoint.position;
       while (!stopped.signal.aborted) {
         const readAt = clock.wall();
@@ -161,7 +170,7 @@ export function createProjector(options: ProjectorOptions): Projector {
         }
         let ops;
         try {
-          ops = await projectBatch(projection, events, target);
+          ops = await projectBatch(projection, events, target, { checkIn });
         } catch (error) {
           if (!(error instanceof ProjectionEventError)) throw error;
           if (!(await countPoison(lease, error))) throw error;

@@ -1,15 +1,20 @@
 /**
  * Applies a batch of events to one projection in memory: loads every document the batch touches once (by id in
  * one `getStored`, by filter in one `find` over the `$or` of the batch's filters), applies the events in order, and
- * returns one write per changed document with its final state. A document already reflecting an event (its
- * `position`, or its tombstone's, is at or past the event's) is left alone, so a replayed batch changes nothing.
+ * returns one write per changed document with its final state. An event reaching documents by a filter that is one
+ * equality of a field finds them through the working set's index of that field (working-set.ts), so its cost does
+ * not grow with the batch; other filters are evaluated against the whole working set. A document already
+ * reflecting an event (its `position`, or its tombstone's, is at or past the event's) is left alone, so a replayed
+ * batch changes nothing.
  * Each write expects the document as it was read (its position, or nothing stored): a batch built on a read that
  * another writer has since made stale is refused by the store instead of overwriting the newer state.
  */
 import { isUnreadable } from '../ports/event-store.ts';
 import type { Filter, StoredDoc, Tombstone, WriteOp } from '../ports/read-store.ts';
-import { compileFilter, type DocPredicate } from '../query/compile-filter.ts';
+import { compileFilter } from '../query/compile-filter.ts';
+import type { Scalar } from './equality-index.ts';
 import type { DocChange, PositionedEvent, PositionedRecord, Projection, Touches } from './projection.ts';
+import { WorkingSet, type BatchWork, type FilterReach } from './working-set.ts';
 
 /** Where a batch reads the documents it touches: the live read store or a rebuild generation. */
 export interface DocSource {
@@ -40,75 +45,40 @@ function eventFor(projection: Projection, record: PositionedRecord): PositionedE
 interface Planned {
   event: PositionedEvent;
   touches: Touches;
-  /** The compiled `touches.filter`, shared by every event of the batch with the same filter. */
-  matches?: DocPredicate;
+  /** How `touches.filter` is resolved, shared by every event of the batch with the same filter. */
+  reach?: FilterReach;
 }
 
-/**
- * Every document of the batch by id: `null` once deleted; `deletedAt` keeps the deleting event's position (or the
- * stored tombstone's); `read` the position each id had when read (`null`: nothing stored).
- */
-class WorkingSet {
-  readonly docs = new Map<string, StoredDoc | null>();
-  readonly deletedAt = new Map<string, number>();
-  readonly read = new Map<string, number | null>();
-  readonly changed = new Set<string>();
-
-  load(doc: StoredDoc | Tombstone): void {
-    this.read.set(doc._id, doc.position);
-    if ('_deleted' in doc) {
-      this.docs.set(doc._id, null);
-      this.deletedAt.set(doc._id, doc.position);
-    } else this.docs.set(doc._id, doc);
-  }
-
-  /** The existing documents an event touches, as they stand now. */
-  view({ touches, matches }: Planned): Map<string, StoredDoc> {
-    const view = new Map<string, StoredDoc>();
-    for (const id of touches.ids) {
-      const doc = this.docs.get(id);
-      if (doc) view.set(id, doc);
-    }
-    if (matches) {
-      for (const [id, doc] of this.docs) if (doc && matches(doc)) view.set(id, doc);
-    }
-    return view;
-  }
-
-  record(change: DocChange<StoredDoc>, position: number): void {
-    const id = 'put' in change ? change.put._id : change.delete;
-    const current = this.docs.get(id);
-    const reflected = current ? current.position : this.deletedAt.get(id);
-    if (reflected !== undefined && reflected >= position) return;
-    if ('put' in change) {
-      this.docs.set(id, change.put);
-    } else {
-      if (current === undefined || current === null) return;
-      this.docs.set(id, null);
-      this.deletedAt.set(id, position);
-    }
-    this.changed.add(id);
-  }
-
-  /** A document written but never read (no projection does that today) follows the position rule instead. */
-  writes(): WriteOp[] {
-    return [...this.changed].map((id): WriteOp => {
-      const doc = this.docs.get(id);
-      const op: WriteOp = doc ? { put: doc } : { delete: { _id: id, position: this.deletedAt.get(id) ?? 0 } };
-      return this.read.has(id) ? { ...op, expected: this.read.get(id) ?? null } : op;
-    });
-  }
+/** Options of one batch; none are needed to project it. */
+export interface BatchOptions {
+  /**
+   * Awaited between two events once `everyMs` (on `now`) have passed since the batch began or since the last
+   * check-in: the runner checks its lease there and lets the event loop turn, so a long batch never goes longer than
+   * that without either.
+   */
+  checkIn?: { everyMs: number; now(): number; run(): Promise<void> };
+  /** Counts the work done (tests and benchmarks bound it). */
+  work?: BatchWork;
 }
 
 /** One compiled matcher per distinct filter of a batch (a batch often names the same watch many times). */
 class BatchFilters {
-  readonly #byKey = new Map<string, { filter: Filter; matches: DocPredicate }>();
+  readonly #byKey = new Map<string, { filter: Filter; reach: FilterReach }>();
 
-  matcher(filter: Filter): DocPredicate {
+  reach(filter: Filter): FilterReach {
     const key = JSON.stringify(filter);
     let known = this.#byKey.get(key);
-    if (!known) this.#byKey.set(key, (known = { filter, matches: compileFilter(filter) }));
-    return known.matches;
+    if (!known) {
+      const equality = singleEquality(filter);
+      const matches = compileFilter(filter);
+      this.#byKey.set(key, (known = { filter, reach: equality ? { matches, equality } : { matches } }));
+    }
+    return known.reach;
+  }
+
+  /** The fields of the equality filters: the working set is indexed by them. */
+  equalityPaths(): Set<string> {
+    return new Set([...this.#byKey.values()].flatMap(({ reach }) => (reach.equality ? [reach.equality[0]] : [])));
   }
 
   /**
@@ -119,8 +89,7 @@ class BatchFilters {
   combined(): Filter | undefined {
     const valuesByPath = new Map<string, Scalar[]>();
     const others: Filter[] = [];
-    for (const { filter } of this.#byKey.values()) {
-      const equality = singleEquality(filter);
+    for (const { filter, reach: { equality } } of this.#byKey.values()) {
       if (!equality) {
         others.push(filter);
         continue;
@@ -139,21 +108,26 @@ class BatchFilters {
   }
 }
 
-type Scalar = string | number | boolean;
-
-/** `[path, value]` of a filter that is one equality of a field to a string, number or boolean. */
+/**
+ * `[path, value]` of a filter that is one equality of a field to a string, number or boolean, the path naming fields
+ * (no operator, no empty step): the shape the projections emit, which the working set is indexed for.
+ */
 function singleEquality(filter: Filter): [string, Scalar] | undefined {
   const entries = Object.entries(filter);
   if (entries.length !== 1) return undefined;
   const [path, value] = entries[0]!;
-  if (path.startsWith('$')) return undefined;
+  if (path.split('.').some((step) => step === '' || step.startsWith('$'))) return undefined;
   return typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value))
     ? [path, value]
     : undefined;
 }
 
 /** The writes that bring the projection's documents from their stored state to the end of `events`. */
-export async function projectBatch(projection: Projection, events: readonly PositionedRecord[], source: DocSource): Promise<WriteOp[]> {
+export async function projectBatch(
+  projection: Projection, events: readonly PositionedRecord[], source: DocSource, options: BatchOptions = {},
+): Promise<WriteOp[]> {
+  const { checkIn } = options;
+  let checkedAt = checkIn?.now() ?? 0;
   const planned: Planned[] = [];
   const ids = new Set<string>();
   const filters = new BatchFilters();
@@ -161,12 +135,12 @@ export async function projectBatch(projection: Projection, events: readonly Posi
     const event = eventFor(projection, record);
     if (!event) continue;
     const touches = projection.touches(event);
-    planned.push(touches.filter ? { event, touches, matches: filters.matcher(touches.filter) } : { event, touches });
+    planned.push(touches.filter ? { event, touches, reach: filters.reach(touches.filter) } : { event, touches });
     for (const id of touches.ids) ids.add(id);
   }
   if (planned.length === 0) return [];
 
-  const working = new WorkingSet();
+  const working = new WorkingSet(filters.equalityPaths(), options.work);
   const filter = filters.combined();
   const [byId, byFilter] = await Promise.all([
     ids.size > 0 ? source.getStored([...ids]) : Promise.resolve([]),
@@ -175,11 +149,14 @@ export async function projectBatch(projection: Projection, events: readonly Posi
   for (const id of ids) working.read.set(id, null);
   for (const doc of [...byId, ...byFilter]) working.load(doc);
 
-  for (const plan of planned) {
-    const { event } = plan;
+  for (const { event, touches, reach } of planned) {
+    if (checkIn && checkIn.now() - checkedAt >= checkIn.everyMs) {
+      await checkIn.run();
+      checkedAt = checkIn.now();
+    }
     let changes: DocChange<StoredDoc>[];
     try {
-      changes = projection.apply(event, working.view(plan));
+      changes = projection.apply(event, working.view(touches.ids, reach));
     } catch (error) {
       throw new ProjectionEventError(projection.name, event.position, event.type, error);
     }

@@ -193,8 +193,7 @@ function compileOperator(operator: string, operand: unknown, condition: Record<s
     case '$in':
     case '$nin': {
       if (!Array.isArray(operand) || !operand.every(isScalar)) return null;
-      const tests = operand.map(equals);
-      const inList = (value: unknown) => tests.some((test) => test(value));
+      const inList = inListTest(operand as Scalar[]);
       return operator === '$in' ? inList : (value) => !inList(value);
     }
     case '$gt':
@@ -238,6 +237,16 @@ function matches(regex: RegExp): ValueTest | null {
   // A global or sticky regex keeps state between `test` calls.
   if (regex.global || regex.sticky) return null;
   return (value) => typeof value === 'string' && regex.test(value);
+}
+
+/**
+ * Membership in a list of scalars in one lookup, whatever its length (a batch's `find` names hundreds of watches): a
+ * Set's SameValueZero is `===` for the values `isScalar` admits (NaN is not one); `null` as `equals(null)`.
+ */
+function inListTest(values: readonly Scalar[]): ValueTest {
+  const set = new Set(values.filter((value) => value !== null));
+  const matchesNull = values.includes(null) ? equals(null) : () => false;
+  return (value) => set.has(value as ElementScalar) || matchesNull(value);
 }
 
 /** `null` matches a null or a missing value, as in MongoDB. */
