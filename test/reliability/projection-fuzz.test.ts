@@ -17,6 +17,10 @@ import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.t
 import type { ReadStore, StoredDoc } from '../../shared/ports/read-store.ts';
 import { runProjectionFuzz, type FuzzSettings } from '../support/projection-fuzz.ts';
 import { describeMongo } from '../support/mongodb-leg.ts';
+import { appendAsNewerVersion, type NewerEvent } from '../support/newer-writer.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /** Where two views first differ (collection, document), as JSON, for a readable failure. */
 function firstDifference(actual: Record<string, StoredDoc[]>, expected: Record<string, StoredDoc[]>): string | undefined {
@@ -41,10 +45,14 @@ function fuzzRun(seeds: number[], settings: Omit<FuzzSettings, 'seed'>, open: ()
 function fuzzSeed(seed: number, settings: Omit<FuzzSettings, 'seed'>, open: () => Promise<ReadStore>): void {
   it(`workers paused, killed, cut off from the store and rebuilt under: positions never go back, no stolen serial is AUTHENTIC, and the models settle to a clean rebuild (seed ${seed})`, async function () {
     console.log(`      projection fuzz seed ${seed} (replay: WATCHCAT_FUZZ_SEED=${seed})`);
-    const eventStore = openSqliteEventStore(':memory:');
+    // A file, so that a newer version of the service can append to it beside this one (test/support/newer-writer.ts).
+    const dir = mkdtempSync(join(tmpdir(), 'watchcat-fuzz-'));
+    const file = join(dir, 'events.sqlite3');
+    const eventStore = openSqliteEventStore(file);
     const store = await open();
     try {
-      const report = await runProjectionFuzz(eventStore, store, { seed, ...settings });
+      const newerWriter = (stream: string, events: NewerEvent[]) => appendAsNewerVersion(file, stream, events).at(-1)!;
+      const report = await runProjectionFuzz(eventStore, store, { seed, newerWriter, ...settings });
       console.log(`      actions: ${Object.entries(report.actions).map(([kind, n]) => `${kind} ${n}`).join(', ')}`);
       expect(report.violations, `seed ${seed}`).to.deep.equal([]);
       const difference = firstDifference(report.settled, report.rebuilt);
@@ -54,6 +62,7 @@ function fuzzSeed(seed: number, settings: Omit<FuzzSettings, 'seed'>, open: () =
     } finally {
       await store.close();
       await eventStore.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 }

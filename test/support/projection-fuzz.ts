@@ -1,6 +1,7 @@
 /**
  * The seeded, bounded, randomized test of the projection guarantees (issue 20, "How it is shown"): a history of
- * catalogue, price, withdrawal and theft events (large-history.ts) appended in random chunks while two or three
+ * catalogue, price, withdrawal and theft events (large-history.ts), and events of a newer version of the service
+ * (a field or a type this one does not know), appended in random chunks while two or three
  * projector workers share one read store, and in random interleavings a worker is paused past its lease, a worker
  * is killed mid-batch (and replaced), the store (and Redis, on the BullMQ variant) goes down and comes back, and
  * rebuilds run in the middle.
@@ -27,6 +28,7 @@ import { DEFAULT_LEASE_TTL_MS } from '../../shared/projections/lease.ts';
 import { PROJECTION_NAMES } from '../../shared/projections/index.ts';
 import { between, seededRandom } from '../../shared/random/seeded-random.ts';
 import { appendAll } from '../projector/support/history.ts';
+import type { NewerEvent } from './newer-writer.ts';
 import { controlledReadStore, gate, isRead, type Gate } from './controlled-read-store.ts';
 import { largeHistory } from './large-history.ts';
 import { cleanRebuildView, fakeClock, positionsSeen, readersView, simulatedWorker, type SimulatedWorker } from './simulated-workers.ts';
@@ -43,6 +45,12 @@ export interface FuzzSettings {
   queue?: () => JobQueue;
   /** What else an outage cuts off and brings back (Redis, on the BullMQ variant). */
   outage?: { begin(): Promise<void>; end(): Promise<void> };
+  /**
+   * A newer version of the service appending to the same event store (test/support/newer-writer.ts): events this
+   * version's strict writer refuses and its tolerant reader projects (a new optional field, a new event type).
+   * Returns the position of the last one. Without it, no such event is drawn.
+   */
+  newerWriter?: (stream: string, events: NewerEvent[]) => number;
 }
 
 export interface FuzzReport {
@@ -147,7 +155,8 @@ export async function runProjectionFuzz(eventStore: EventStore, shared: ReadStor
     // The same draws every step, whatever happens: a run's choices stay those of its seed.
     const [roll, size, index, length, batch] = [random(), between(random, 1, 12), random(), between(random, 2, 12), between(random, 5, 200)];
     const worker = workers[Math.floor(index * workers.length)]!;
-    const action = roll < 0.45 ? 'append' : roll < 0.55 ? 'pause' : roll < 0.57 ? 'kill' : roll < 0.63 ? 'outage' : roll < 0.72 ? 'rebuild' : 'wait';
+    const action = roll < 0.45 ? 'append' : roll < 0.55 ? 'pause' : roll < 0.57 ? 'kill' : roll < 0.63 ? 'outage' : roll < 0.72 ? 'rebuild'
+      : roll < 0.76 ? 'newer' : 'wait';
     if (action === 'append' && next < history.length) {
       await append(history.slice(next, next + size));
       next += size;
@@ -178,6 +187,20 @@ export async function runProjectionFuzz(eventStore: EventStore, shared: ReadStor
       for (const control of everyProcess()) control.outage();
       await settings.outage?.begin();
       count('outage');
+    } else if (action === 'newer' && settings.newerWriter) {
+      // An older projector meets a newer writer's events: a price change with a field it does not know, and an
+      // event of a type it has never heard of, on a watch already published.
+      const published = history.slice(0, next).filter((event) => event.type === 'WatchPublished');
+      const watch = published[Math.floor(index * published.length)];
+      if (watch) {
+        const { reference } = watch.data as { reference: string };
+        const metadata = { ...watch.metadata, trace_id: `fuzz-${step}` };
+        head = settings.newerWriter(`watch-${reference}`, [
+          { type: 'WatchPriceChanged', data: { reference, price_cents: 100_000 + size, previous_price_cents: 100_000, price_note: 'newer' }, metadata },
+          { type: 'WatchEngraved', data: { reference, text: 'newer' }, metadata },
+        ]);
+        count('newer');
+      }
     } else if (action === 'rebuild' && !rebuilding) {
       const rebuilder = controlledReadStore(shared);
       jitter(rebuilder);
