@@ -8,16 +8,18 @@
  * behind, and the next rebuild drops it.
  */
 import { FIRST_GENERATION, GENERATIONS_ID, type ProjectedCollection, type ReadStore } from '../ports/read-store.ts';
-import { generationsOf, readControlDocs, type GenerationsDoc } from './control-docs.ts';
+import { LeaseLostError, generationsOf, readControlDocs, type GenerationsDoc } from './control-docs.ts';
 
 /** How long a rebuild's reservation holds unless renewed; after that its generation counts as left behind. */
 export const RESERVATION_TTL_MS = 5 * 60_000;
 
+/** Applies `change` by compare-and-set, read again until it lands; a change that returns `current` writes nothing. */
 async function changePointer(store: ReadStore, change: (current: GenerationsDoc) => GenerationsDoc): Promise<GenerationsDoc> {
   for (;;) {
     const stored = generationsOf(await readControlDocs(store));
     const current: GenerationsDoc = stored ?? { _id: GENERATIONS_ID, version: 0, live: {}, reserved: FIRST_GENERATION };
     const next = change(current);
+    if (next === current) return current;
     if (await store.setControl({ ...next, version: current.version + 1 }, { version: current.version }, stored === undefined)) return next;
   }
 }
@@ -54,14 +56,32 @@ export async function releaseReservation(store: ReadStore, generation: number): 
   await changePointer(store, (current) => ({ ...current, reservations: withoutReservation(current.reservations, generation) }));
 }
 
-/** Makes `generation` live for every collection named, in one step; returns the generations they replace. */
+/**
+ * Records `token` as the latest lease token of `projection` (a new owner's, before it writes anything); false when
+ * a newer owner recorded a higher one already.
+ */
+export async function recordLeaseToken(store: ReadStore, projection: string, token: number): Promise<boolean> {
+  const recorded = await changePointer(store, (current) =>
+    (current.tokens?.[projection] ?? 0) < token ? { ...current, tokens: { ...current.tokens, [projection]: token } } : current);
+  return recorded.tokens?.[projection] === token;
+}
+
+/**
+ * Makes `generation` live for every collection named, in one step, provided every projection of `holding` still
+ * has that lease token as its latest (the switch's maker still owns them: a pause between its last lease check and
+ * this write cannot switch readers behind what a new owner applied); returns the generations they replace.
+ */
 export async function switchGenerations(
-  store: ReadStore, collections: readonly ProjectedCollection[], generation: number,
+  store: ReadStore, collections: readonly ProjectedCollection[], generation: number, holding: Readonly<Record<string, number>>,
 ): Promise<Map<ProjectedCollection, number>> {
   const replaced = new Map<ProjectedCollection, number>();
   await changePointer(store, (current) => {
     replaced.clear();
     heldReservation(current, generation);
+    for (const [projection, token] of Object.entries(holding)) {
+      const latest = current.tokens?.[projection];
+      if (latest !== token) throw new LeaseLostError(projection, `token ${latest} was taken after token ${token}, before the switch`);
+    }
     const live = { ...current.live };
     for (const collection of collections) {
       const previous = live[collection] ?? FIRST_GENERATION;

@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { EventStore } from '../ports/event-store.ts';
-import type { GenerationStore, ReadStore } from '../ports/read-store.ts';
+import type { GenerationStore, ProjectedCollection, ReadStore } from '../ports/read-store.ts';
 import { projectBatch } from './batch.ts';
 import { checkpointId } from './control-docs.ts';
 import { RESERVATION_TTL_MS, dropLeftBehind, releaseReservation, renewReservation, reserveGeneration, switchGenerations } from './generations.ts';
@@ -152,9 +152,13 @@ export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
     for (const { projection } of built) await readStore.resetGeneration(projection.collection, generation);
     await projectUpTo(head, async () => {});
     const owner = `rebuild:${randomUUID().slice(0, 8)}`;
+    const collections = built.map(({ projection }) => projection.collection);
+    let replaced: Map<ProjectedCollection, number>;
     for (let attempt = 1; ; attempt += 1) {
       try {
         await catchUpFenced(owner);
+        // Refused if a new owner took a lease since (this process paused after its last check, say).
+        replaced = await switchGenerations(readStore, collections, generation, Object.fromEntries(leases.map((lease) => [lease.projection, lease.token])));
         break;
       } catch (error) {
         // A lease lost before the switch (paused past it, or a stale release an engine let through) costs this
@@ -163,7 +167,6 @@ export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
         await releaseAll(leases.splice(0));
       }
     }
-    const replaced = await switchGenerations(readStore, built.map(({ projection }) => projection.collection), generation);
     await releaseAll(leases);
     await Promise.all([...replaced].map(([collection, previous]) => readStore.dropGeneration(collection, previous)));
     // Their checkpoints go too (the control documents stay a few per projection): a late write to one is refused.

@@ -39,7 +39,7 @@ export function orphanGenerationsContract(name: string, factory: () => Promise<R
       // Generation 2 went live, and the rebuild crashed before dropping generation 1.
       const switched = await reserveGeneration(store, wall);
       await building(switched);
-      await switchGenerations(store, ['watches'], switched);
+      await switchGenerations(store, ['watches'], switched, {});
       // Generation 3: a rebuild crashed before its switch.
       const crashed = await reserveGeneration(store, wall);
       await building(crashed);
@@ -65,7 +65,7 @@ export function orphanGenerationsContract(name: string, factory: () => Promise<R
       const dropped = await dropLeftBehind(store, ['watches'], RESERVATION_TTL_MS + 1);
       expect(dropped).to.deep.equal([['watches', stalled]]);
       const refusals = await Promise.all([
-        renewReservation(store, stalled, RESERVATION_TTL_MS + 1), switchGenerations(store, ['watches'], stalled),
+        renewReservation(store, stalled, RESERVATION_TTL_MS + 1), switchGenerations(store, ['watches'], stalled, {}),
       ].map((step) => step.then(() => 'done', (error: unknown) => (error as Error).message)));
       expect(refusals.every((message) => /lapsed/.test(message)), refusals.join('; ')).to.equal(true);
       expect(await store.get('watches', 'live-1'), 'readers stay on the live generation').to.deep.include({ _id: 'live-1' });
