@@ -5,10 +5,12 @@
  *
  * A reservation holds while its rebuild renews it; a generation that is neither live nor held by a reservation
  * (a rebuild crashed before its switch, or after it but before dropping the generation it replaced) is left
- * behind, and the next rebuild drops it.
+ * behind, and the next rebuild drops it with its checkpoints.
  */
 import { FIRST_GENERATION, GENERATIONS_ID, type ProjectedCollection, type ReadStore } from '../ports/read-store.ts';
-import { LeaseLostError, generationsOf, readControlDocs, type GenerationsDoc } from './control-docs.ts';
+import {
+  LeaseLostError, checkpointPrefix, generationsOf, readControlDocs, type CheckpointState, type GenerationsDoc,
+} from './control-docs.ts';
 
 /** How long a rebuild's reservation holds unless renewed; after that its generation counts as left behind. */
 export const RESERVATION_TTL_MS = 5 * 60_000;
@@ -95,24 +97,32 @@ export async function switchGenerations(
 }
 
 /**
- * Drops every generation of `collections` that is neither live nor held by a reservation, taking back the
- * reservations that lapsed first (their rebuild's next renewal or switch is refused). Only generations up to the
- * highest reserved so far are looked at: one reserved meanwhile belongs to a rebuild that just started.
+ * Drops every generation of the projections' collections that is neither live nor held by a reservation, and the
+ * projections' checkpoints in such generations, taking back the reservations that lapsed first (their rebuild's
+ * next renewal or switch is refused). Only generations up to the highest reserved so far are looked at: one
+ * reserved meanwhile belongs to a rebuild that just started.
  */
 export async function dropLeftBehind(
-  store: ReadStore, collections: readonly ProjectedCollection[], wallNow: number,
+  store: ReadStore, projections: readonly { name: string; collection: ProjectedCollection }[], wallNow: number,
 ): Promise<[ProjectedCollection, number][]> {
   const pointer = await changePointer(store, (current) => ({
     ...current,
     reservations: Object.fromEntries(Object.entries(current.reservations ?? {}).filter(([, until]) => until >= wallNow)),
   }));
+  const leftBehind = (collection: ProjectedCollection, generation: number): boolean =>
+    generation !== (pointer.live[collection] ?? FIRST_GENERATION) && generation <= pointer.reserved && pointer.reservations?.[generation] === undefined;
   const left: [ProjectedCollection, number][] = [];
-  for (const collection of collections) {
-    const live = pointer.live[collection] ?? FIRST_GENERATION;
+  for (const collection of new Set(projections.map((projection) => projection.collection))) {
     for (const generation of await store.storedGenerations(collection)) {
-      if (generation !== live && generation <= pointer.reserved && pointer.reservations?.[generation] === undefined) left.push([collection, generation]);
+      if (leftBehind(collection, generation)) left.push([collection, generation]);
     }
   }
+  const docs = await readControlDocs(store);
+  const checkpoints = projections.flatMap(({ name, collection }) => [...docs.values()].flatMap((doc) => {
+    const { generation } = doc as Partial<CheckpointState>;
+    return doc._id.startsWith(checkpointPrefix(name)) && typeof generation === 'number' && leftBehind(collection, generation) ? [doc._id] : [];
+  }));
   await Promise.all(left.map(([collection, generation]) => store.dropGeneration(collection, generation)));
+  await Promise.all(checkpoints.map((id) => store.removeControl(id)));
   return left;
 }

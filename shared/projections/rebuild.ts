@@ -6,8 +6,8 @@
  * replaced generations are dropped last. The history is read once for all the projections rebuilt.
  *
  * It first drops the generations earlier rebuilds left behind (crashed before their switch, or before dropping
- * what they replaced): every one neither live nor reserved by a running rebuild, which renews its reservation as
- * it goes (generations.ts).
+ * what they replaced), with their checkpoints: every one neither live nor reserved by a running rebuild, which
+ * renews its reservation as it goes (generations.ts). A rebuild that fails drops its own generation and checkpoints.
  */
 import { randomUUID } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
@@ -148,7 +148,7 @@ export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
   }
 
   try {
-    await dropLeftBehind(readStore, PROJECTIONS.map(({ collection }) => collection), clock.wall());
+    await dropLeftBehind(readStore, PROJECTIONS, clock.wall());
     for (const { projection } of built) await readStore.resetGeneration(projection.collection, generation);
     await projectUpTo(head, async () => {});
     const owner = `rebuild:${randomUUID().slice(0, 8)}`;
@@ -174,7 +174,11 @@ export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
     return { projections: projections.map((p) => p.name), position, events, seconds: (performance.now() - started) / 1000, generation };
   } catch (error) {
     await releaseAll(leases);
-    await Promise.allSettled(built.map(({ projection }) => readStore.dropGeneration(projection.collection, generation)));
+    // A generation that went live before the failure is refused its drop, and keeps its checkpoint.
+    await Promise.allSettled(built.map(async ({ projection }) => {
+      await readStore.dropGeneration(projection.collection, generation);
+      await readStore.removeControl(checkpointId(projection.name, generation));
+    }));
     // Left as it is if this fails: it lapses, and the next rebuild drops what remains.
     await releaseReservation(readStore, generation).catch(() => undefined);
     throw error;
