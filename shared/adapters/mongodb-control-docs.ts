@@ -10,6 +10,9 @@
  * names its own random `_w` and its predecessor's (`_after`), so a writer checks after its insert that its version
  * is the latest or the one the next version was built on, and takes it back otherwise; a version that is not the
  * highest is never read, so readers never see one.
+ *
+ * A control document written before versions (`{_id: KEY}`, by an earlier release) counts as version 0 of its key,
+ * so a store upgraded in place keeps its pointer, leases and checkpoints; it goes once two versions follow it.
  */
 import { randomUUID } from 'node:crypto';
 import { MongoServerError, type Collection } from 'mongodb';
@@ -39,10 +42,18 @@ export interface ControlDocs {
 
 const asDoc = ({ _key, _rev, _w, _after, _id, ...fields }: Version): ControlDoc => ({ _id: _key, ...fields });
 
+/** A stored document as a version: one written before versions is version 0 of its `_id`. */
+const asVersion = (stored: Version): Version => (typeof stored._key === 'string' ? stored : { ...stored, _key: stored._id, _rev: 0 });
+/** The versions of `key`, the one written before versions included. */
+const ofKey = (key: string) => ({ $or: [{ _key: key }, { _id: key }] });
+
 export async function controlDocs(collection: Collection<ControlDoc>): Promise<ControlDocs> {
   const versions = collection as unknown as Collection<Version>;
   await versions.createIndexes([{ key: { _key: 1, _rev: -1 } }]);
-  const latest = async (key: string): Promise<Version | null> => (await versions.find({ _key: key }).sort({ _rev: -1 }).limit(1).toArray())[0] ?? null;
+  const latest = async (key: string): Promise<Version | null> => {
+    const [stored] = await versions.find(ofKey(key)).sort({ _rev: -1 }).limit(1).toArray();
+    return stored ? asVersion(stored) : null;
+  };
 
   /**
    * Whether version `rev` (by `_w`, built on `after`) is part of the key's history: the latest with its predecessor
@@ -62,8 +73,8 @@ export async function controlDocs(collection: Collection<ControlDoc>): Promise<C
   return {
     readAll: async () => {
       const highest = new Map<string, Version>();
-      for (const version of await versions.find({}).toArray()) {
-        if ((highest.get(version._key)?._rev ?? 0) < version._rev) highest.set(version._key, version);
+      for (const version of (await versions.find({}).toArray()).map(asVersion)) {
+        if ((highest.get(version._key)?._rev ?? -1) < version._rev) highest.set(version._key, version);
       }
       return [...highest.values()].map(asDoc);
     },
@@ -87,7 +98,7 @@ export async function controlDocs(collection: Collection<ControlDoc>): Promise<C
           throw error;
         }
         if (!(await stands(key, rev, version._w, version._after))) return false;
-        await versions.deleteMany({ _key: key, _rev: { $lt: rev - 1 } });
+        if (rev > 1) await versions.deleteMany({ $or: [{ _key: key, _rev: { $lt: rev - 1 } }, { _id: key }] });
         return true;
       }
     },
@@ -95,8 +106,8 @@ export async function controlDocs(collection: Collection<ControlDoc>): Promise<C
       // The older versions first: a reader meanwhile sees the document or nothing, never an older state of it.
       const stored = await latest(id);
       if (!stored) return;
-      await versions.deleteMany({ _key: id, _rev: { $lt: stored._rev } });
-      await versions.deleteMany({ _key: id });
+      await versions.deleteMany({ $or: [{ _key: id, _rev: { $lt: stored._rev } }, { _id: id }] });
+      await versions.deleteMany(ofKey(id));
     },
   };
 }

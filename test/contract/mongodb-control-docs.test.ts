@@ -76,4 +76,16 @@ describeMongo('MongoDB control documents: a writer paused before its insert', 't
     expect(await writer).to.equal(true);
     expect(await other.readAll()).to.deep.equal([{ _id: 'generations', version: 3 }]);
   });
+
+  it('a control document written before versions is read as it is, changed by compare-and-set, and goes two versions later', async () => {
+    await collection.insertOne({ _id: 'generations', version: 7, live: { watches: 3 } });
+    const docs = await controlDocs(collection);
+    expect(await docs.read('generations')).to.deep.equal({ _id: 'generations', version: 7, live: { watches: 3 } });
+    expect(await docs.set({ _id: 'generations', version: 8, live: { watches: 4 } }, { version: 6 }, false), 'on a state it does not hold').to.equal(false);
+    const racing = await Promise.all([8, 8].map((version) => docs.set({ _id: 'generations', version, live: { watches: 4 } }, { version: 7 }, false)));
+    expect(racing.filter(Boolean), 'two writers racing from it').to.have.length(1);
+    expect(await docs.set({ _id: 'generations', version: 9, live: { watches: 4 } }, { version: 8 }, false)).to.equal(true);
+    expect(await docs.readAll()).to.deep.equal([{ _id: 'generations', version: 9, live: { watches: 4 } }]);
+    expect((await collection.find({}).toArray()).map(({ _id }) => _id).sort()).to.deep.equal(['generations#1', 'generations#2']);
+  });
 });
