@@ -1,8 +1,8 @@
 /**
  * The MongoDB read store (at scale, `MONGODB_URL`). Same behaviour as the in-memory store. Each generation of a
  * projected collection is a collection of its own (`watches__g3`); readers follow the pointer document of
- * `checkpoints` to the live one, so a switch is one single-document update (no `renameCollection`, which FerretDB
- * lacks). A write without `expected` carries the position rule as its filter (`{_id, position: {$lt: p}}`), so a
+ * `checkpoints` to the live one, so a switch is one control-document write (no `renameCollection`, which FerretDB
+ * lacks; control documents: mongodb-control-docs.ts). A write without `expected` carries the position rule as its filter (`{_id, position: {$lt: p}}`), so a
  * replayed write matches nothing; a write with `expected` filters on that exact position (or inserts, for none)
  * and a miss is a `WriteConflictError`. A delete leaves a tombstone (`_deleted: true`), which no read returns.
  */
@@ -21,8 +21,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { ReadCollection } from '../read-models/documents.ts';
 import { READ_INDEXES } from '../read-models/indexes.ts';
 import { assertSafeFilter } from '../query/filter-guard.ts';
+import { DUPLICATE_KEY, controlDocs } from './mongodb-control-docs.ts';
 
-const DUPLICATE_KEY = 11000;
 const NAMESPACE_NOT_FOUND = 26;
 /** Readers reuse the pointer this long (well within a snapshot's life, SNAPSHOT_TTL_MS). */
 const POINTER_TTL_MS = 50;
@@ -43,9 +43,10 @@ export async function createMongoReadStore(url: string, dbName: string, options:
   const db = client.db(dbName);
   const serialized = (await isFerretDb(db)) ? serializer(`${url} ${dbName}`) : <T>(work: () => Promise<T>) => work();
   const control = db.collection<ControlDoc>('checkpoints');
+  const controls = await controlDocs(control);
   const physical = (collection: ProjectedCollection, generation: number) => db.collection<Stored>(generationName(collection, generation));
 
-  const readPointer = async (): Promise<ControlDoc | null> => control.findOne({ _id: GENERATIONS_ID });
+  const readPointer = (): Promise<ControlDoc | null> => controls.read(GENERATIONS_ID);
   /**
    * The pointer the store's own reads share: one pointer read for up to `POINTER_TTL_MS`, one query in flight at
    * most. `sentAt` is when that read was sent: the generations it names are kept at least `GENERATION_DROP_DELAY_MS`
@@ -68,7 +69,7 @@ export async function createMongoReadStore(url: string, dbName: string, options:
    */
   const snapshot = async (): Promise<ReadSnapshot> => {
     const sentAt = now();
-    const docs = await unreachableAsPortError(control.find({}).toArray());
+    const docs = await unreachableAsPortError(controls.readAll());
     const pointer = docs.find((doc) => doc._id === GENERATIONS_ID) ?? null;
     return { ...viewAt(pointer, sentAt, true), control: docs };
   };
@@ -154,23 +155,13 @@ export async function createMongoReadStore(url: string, dbName: string, options:
     },
     storedGenerations: async (collection) =>
       generationsAmong(collection, (await db.listCollections({}, { nameOnly: true }).toArray()).map(({ name }) => name)),
-    readControl: () => control.find({}).toArray(),
+    readControl: () => controls.readAll(),
     setControl: async (doc, condition, insertIfAbsent) => {
-      assertSafeFilter(condition);
       // This process sees its own switch at once; others within POINTER_TTL_MS.
       if (doc._id === GENERATIONS_ID) cached = undefined;
-      try {
-        const result = await serialized(() => control.replaceOne({ ...condition, _id: doc._id } as MongoFilter<ControlDoc>, doc, { upsert: insertIfAbsent }));
-        return result.matchedCount + result.upsertedCount === 1;
-      } catch (error) {
-        // Upserting where a document that does not match is stored: the condition failed.
-        if (error instanceof MongoServerError && error.code === DUPLICATE_KEY) return false;
-        throw error;
-      }
+      return controls.set(doc, condition, insertIfAbsent);
     },
-    removeControl: async (id) => {
-      await serialized(() => control.deleteOne({ _id: id }));
-    },
+    removeControl: (id) => controls.remove(id),
     ping: async () => {
       await db.command({ ping: 1 });
     },
@@ -193,8 +184,9 @@ async function unreachableAsPortError<T>(read: Promise<T>): Promise<T> {
 /**
  * FerretDB 1.24 applies an update as a read, then a write outside any transaction (FerretDB#3040): two conditional
  * writes racing on one document may both match. MongoDB updates one document atomically. On FerretDB this
- * process's conditional writes to one database therefore run one at a time; across processes the guarantee is
- * MongoDB's only (README, FerretDB differences).
+ * process's conditional writes of projected documents to one database therefore run one at a time; across
+ * processes the guarantee is MongoDB's only (README, FerretDB differences). Control documents do not depend on
+ * it: they change by inserts under a unique key (mongodb-control-docs.ts).
  */
 async function isFerretDb(db: ReturnType<MongoClient['db']>): Promise<boolean> {
   const info = await db.admin().command({ buildInfo: 1 });

@@ -2,7 +2,7 @@
  * The control documents of the `checkpoints` collection, each changed only by compare-and-set (one document, so
  * atomic on every engine):
  * - the generation pointer (`generations`): the live generation of each projected collection, the highest
- *   generation a rebuild reserved, and the reservations of the rebuilds at work;
+ *   generation a rebuild reserved, the reservations of the rebuilds at work, and each projection's latest lease token;
  * - a lease per projection (`lease:NAME`): its owner, its fencing token (raised by every new owner) and expiry;
  * - a checkpoint per projection and generation (`checkpoint:NAME@G`): the position applied, the token of the
  *   owner that may move it, and whether the projection is parked on an event it cannot apply.
@@ -18,6 +18,11 @@ export interface GenerationsDoc extends ControlDoc {
   reserved: number;
   /** The generations running rebuilds build, each held until a wall-clock time (ms) its rebuild keeps renewing. */
   reservations?: Record<string, number>;
+  /**
+   * The token of each projection's latest lease owner, recorded by every new owner before it writes anything: a
+   * switch is made only while its maker's tokens are still these, in the same compare-and-set.
+   */
+  tokens?: Record<string, number>;
 }
 
 export interface LeaseDoc extends ControlDoc {
@@ -52,6 +57,14 @@ export interface HeadConfirmation {
 
 /** `head` confirmed as read at `wallMs` (the confirming owner's clock). */
 export const headConfirmation = (head: number, wallMs: number): HeadConfirmation => ({ head, at: new Date(wallMs).toISOString() });
+
+/** The lease was taken by a newer owner (or a rebuild switched the generation): this worker must stop writing. */
+export class LeaseLostError extends Error {
+  constructor(readonly projection: string, detail: string) {
+    super(`lease of projection ${projection} lost: ${detail}`);
+    this.name = 'LeaseLostError';
+  }
+}
 
 export const leaseId = (projection: string): string => `lease:${projection}`;
 /** What the `_id` of every checkpoint of a projection starts with. */

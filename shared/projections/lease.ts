@@ -10,8 +10,12 @@
  */
 import type { ControlDoc, ProjectedCollection, ReadStore } from '../ports/read-store.ts';
 import {
-  checkpointPrefix, leaseId, liveCheckpointOf, newCheckpoint, readCheckpoint, readControlDocs, type CheckpointState, type HeadConfirmation, type LeaseDoc,
+  LeaseLostError, checkpointPrefix, generationsOf, leaseId, liveCheckpointOf, newCheckpoint, readCheckpoint, readControlDocs,
+  type CheckpointState, type HeadConfirmation, type LeaseDoc,
 } from './control-docs.ts';
+import { recordLeaseToken } from './generations.ts';
+
+export { LeaseLostError };
 
 /** Clocks in milliseconds: `monotonic` for the owner's own view of time, `wall` for the expiry others read. */
 export interface LeaseClock {
@@ -30,14 +34,6 @@ export interface LeaseOptions {
 }
 
 export const DEFAULT_LEASE_TTL_MS = 10_000;
-
-/** The lease was taken by a newer owner (or a rebuild switched the generation): this worker must stop writing. */
-export class LeaseLostError extends Error {
-  constructor(readonly projection: string, detail: string) {
-    super(`lease of projection ${projection} lost: ${detail}`);
-    this.name = 'LeaseLostError';
-  }
-}
 
 export class ProjectionLease {
   #renewedAt: number;
@@ -80,6 +76,8 @@ export class ProjectionLease {
     // None stored: any lease stored meanwhile has a token, so this insert then fails as the race it lost.
     const condition = held ? { token: held.token, expires_at: held.expires_at } : { token: { $exists: false } };
     if (!(await store.setControl(lease, condition, held === undefined))) return null;
+    // Before anything is fenced or written: from now on no switch made under an older token goes through.
+    if (!(await recordLeaseToken(store, projection.name, token))) return null;
 
     const { generation, checkpoint: seen } = liveCheckpointOf(docs, projection);
     const checkpoint = await fenceCheckpoint(store, projection.name, generation, token, seen);
@@ -152,12 +150,12 @@ export class ProjectionLease {
 }
 
 /**
- * The highest token of the projection's lease and of all its checkpoints: a new owner's token is above every one
+ * The highest token of the projection's lease, of all its checkpoints and recorded in the pointer: a new owner's token is above every one
  * ever fenced in, even where an engine whose conditional updates are not atomic across processes (FerretDB) let a
  * stale release take the lease document back to an older token.
  */
 function highestToken(docs: Map<string, ControlDoc>, projection: string, held: LeaseDoc | undefined): number {
-  let highest = held?.token ?? 0;
+  let highest = Math.max(held?.token ?? 0, generationsOf(docs)?.tokens?.[projection] ?? 0);
   for (const doc of docs.values()) {
     const { token } = doc as Partial<CheckpointState>;
     if (doc._id.startsWith(checkpointPrefix(projection)) && typeof token === 'number') highest = Math.max(highest, token);

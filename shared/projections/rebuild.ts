@@ -6,13 +6,13 @@
  * replaced generations are dropped last. The history is read once for all the projections rebuilt.
  *
  * It first drops the generations earlier rebuilds left behind (crashed before their switch, or before dropping
- * what they replaced): every one neither live nor reserved by a running rebuild, which renews its reservation as
- * it goes (generations.ts).
+ * what they replaced), with their checkpoints: every one neither live nor reserved by a running rebuild, which
+ * renews its reservation as it goes (generations.ts). A rebuild that fails drops its own generation and checkpoints.
  */
 import { randomUUID } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { EventStore } from '../ports/event-store.ts';
-import type { GenerationStore, ReadStore } from '../ports/read-store.ts';
+import type { GenerationStore, ProjectedCollection, ReadStore } from '../ports/read-store.ts';
 import { projectBatch } from './batch.ts';
 import { checkpointId, headConfirmation } from './control-docs.ts';
 import { RESERVATION_TTL_MS, dropLeftBehind, releaseReservation, renewReservation, reserveGeneration, switchGenerations } from './generations.ts';
@@ -152,13 +152,17 @@ export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
   }
 
   try {
-    await dropLeftBehind(readStore, PROJECTIONS.map(({ collection }) => collection), clock.wall());
+    await dropLeftBehind(readStore, PROJECTIONS, clock.wall());
     for (const { projection } of built) await readStore.resetGeneration(projection.collection, generation);
     await projectUpTo(head, async () => {});
     const owner = `rebuild:${randomUUID().slice(0, 8)}`;
+    const collections = built.map(({ projection }) => projection.collection);
+    let replaced: Map<ProjectedCollection, number>;
     for (let attempt = 1; ; attempt += 1) {
       try {
         await catchUpFenced(owner);
+        // Refused if a new owner took a lease since (this process paused after its last check, say).
+        replaced = await switchGenerations(readStore, collections, generation, Object.fromEntries(leases.map((lease) => [lease.projection, lease.token])));
         break;
       } catch (error) {
         // A lease lost before the switch (paused past it, or a stale release an engine let through) costs this
@@ -167,7 +171,6 @@ export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
         await releaseAll(leases.splice(0));
       }
     }
-    const replaced = await switchGenerations(readStore, built.map(({ projection }) => projection.collection), generation);
     await releaseAll(leases);
     await Promise.all([...replaced].map(([collection, previous]) => readStore.dropGeneration(collection, previous)));
     // Their checkpoints go too (the control documents stay a few per projection): a late write to one is refused.
@@ -175,7 +178,11 @@ export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
     return { projections: projections.map((p) => p.name), position, events, seconds: (performance.now() - started) / 1000, generation };
   } catch (error) {
     await releaseAll(leases);
-    await Promise.allSettled(built.map(({ projection }) => readStore.dropGeneration(projection.collection, generation)));
+    // A generation that went live before the failure is refused its drop, and keeps its checkpoint.
+    await Promise.allSettled(built.map(async ({ projection }) => {
+      await readStore.dropGeneration(projection.collection, generation);
+      await readStore.removeControl(checkpointId(projection.name, generation));
+    }));
     // Left as it is if this fails: it lapses, and the next rebuild drops what remains.
     await releaseReservation(readStore, generation).catch(() => undefined);
     throw error;

@@ -63,7 +63,7 @@ export function generationSnapshotContract(name: string, factory: () => Promise<
       const next = await reserveGeneration(store);
       await store.resetGeneration('watches', next);
       await store.generation('watches', next).write([{ put: watchDoc(WATCHES[0]!, 'en') }]);
-      const app = await startTestApp({ readStore: switchAfterFirstFind(store, async () => { await switchGenerations(store, ['watches'], next); }) });
+      const app = await startTestApp({ readStore: switchAfterFirstFind(store, async () => { await switchGenerations(store, ['watches'], next, {}); }) });
       try {
         const response = await fetch(`${app.url}/api/public/catalogue?lang=en`);
         expect(response.status).to.equal(200);
@@ -84,7 +84,7 @@ export function generationSnapshotContract(name: string, factory: () => Promise<
       await store.resetGeneration('collections', next);
       const regate = WATCHES.filter((watch) => watch.collection === 'regate');
       await store.generation('collections', next).write([collectionDoc('regate', 'en'), ...regate.map(memberDoc)].map((put) => ({ put })));
-      const app = await startTestApp({ readStore: switchAfterFirstFind(store, async () => { await switchGenerations(store, ['collections'], next); }) });
+      const app = await startTestApp({ readStore: switchAfterFirstFind(store, async () => { await switchGenerations(store, ['collections'], next, {}); }) });
       try {
         const response = await fetch(`${app.url}/api/public/collections?lang=en`);
         expect(response.status).to.equal(200);
@@ -103,7 +103,7 @@ export function generationSnapshotContract(name: string, factory: () => Promise<
       await store.resetGeneration('watches', next);
       await store.generation('watches', next).write([{ put: doc('c') }]);
       const before = await store.snapshot();
-      const replaced = await switchGenerations(store, ['watches'], next);
+      const replaced = await switchGenerations(store, ['watches'], next, {});
       await store.dropGeneration('watches', replaced.get('watches')!);
       const read = await before.find('watches', {}, { sort: { _id: 1 } }).then(ids, (error: unknown) => error);
       // The in-memory store keeps a dropped table for the snapshots holding it; MongoDB refuses a snapshot older

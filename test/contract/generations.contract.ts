@@ -33,7 +33,7 @@ export function generationsContract(name: string, factory: () => Promise<ReadSto
       expect(ids(await target.find({}, { sort: { _id: 1 } }))).to.deep.equal(['en:n1', 'en:n2']);
       expect(ids(await target.getStored(['en:n2', 'en:old']))).to.deep.equal(['en:n2']);
       expect(ids(await store.find('collections', {}))).to.deep.equal(['en:old']);
-      const replaced = await switchGenerations(store, ['collections'], next);
+      const replaced = await switchGenerations(store, ['collections'], next, {});
       expect(ids(await store.find('collections', {}, { sort: { _id: 1 } }))).to.deep.equal(['en:n1', 'en:n2']);
       expect(await store.get('collections', 'en:old')).to.equal(null);
       expect([...replaced]).to.deep.equal([['collections', FIRST_GENERATION]]);
@@ -43,7 +43,7 @@ export function generationsContract(name: string, factory: () => Promise<ReadSto
       const next = await reserveGeneration(store);
       await store.resetGeneration('collections', next);
       await store.generation('collections', next).write([{ put: item('N1', { _id: 'en:n1', position: 7 }) }]);
-      await switchGenerations(store, ['collections'], next);
+      await switchGenerations(store, ['collections'], next, {});
       await store.write('collections', [{ put: item('N1', { _id: 'en:n1', name: 'stale', position: 6 }) }]);
       expect((await store.get<Item>('collections', 'en:n1'))?.name).to.equal('Watch N1');
       expect(await store.count('collections', { lang: 'en' })).to.equal(1);
@@ -70,9 +70,9 @@ export function generationsContract(name: string, factory: () => Promise<ReadSto
       const second = await reserveGeneration(store);
       expect(first).to.be.above(FIRST_GENERATION);
       expect(second).to.be.above(first);
-      await switchGenerations(store, ['serials'], second);
+      await switchGenerations(store, ['serials'], second, {});
       let refused = false;
-      await switchGenerations(store, ['serials'], first).catch(() => (refused = true));
+      await switchGenerations(store, ['serials'], first, {}).catch(() => (refused = true));
       expect(refused, 'a switch to an older generation').to.equal(true);
       expect(await reserveGeneration(store)).to.be.above(second);
     });
@@ -81,7 +81,7 @@ export function generationsContract(name: string, factory: () => Promise<ReadSto
       await store.write('watches', [{ put: item('A') }]);
       const next = await reserveGeneration(store);
       await store.resetGeneration('collections', next);
-      await switchGenerations(store, ['collections'], next);
+      await switchGenerations(store, ['collections'], next, {});
       expect(await store.get('watches', 'en:A')).to.not.equal(null);
       expect(await store.count('collections', {})).to.equal(0);
     });
@@ -97,7 +97,7 @@ export function generationsContract(name: string, factory: () => Promise<ReadSto
       } catch {
         // a document frozen in place refuses the change: as good as a copy
       }
-      await switchGenerations(store, ['collections'], next);
+      await switchGenerations(store, ['collections'], next, {});
       expect(await store.get('collections', 'en:n1')).to.deep.equal(item('N1', { _id: 'en:n1', tags: ['steel'] }));
     });
   });

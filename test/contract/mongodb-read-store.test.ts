@@ -49,7 +49,7 @@ describeMongo('MongoDB read store', 'the ReadStore contract against MongoDB', (l
       expect(await Promise.all(reads(snapshot))).to.deep.equal([[{ _id: 'a', position: 1 }], 1, { _id: 'a', position: 1 }, [{ _id: 'a', position: 1 }]]);
       const next = await reserveGeneration(store);
       await store.resetGeneration('watches', next);
-      await switchGenerations(store, ['watches'], next);
+      await switchGenerations(store, ['watches'], next, {});
       for (const read of await Promise.allSettled(reads(snapshot))) {
         expect(read.status === 'rejected' && read.reason).to.be.instanceOf(SnapshotExpiredError);
       }

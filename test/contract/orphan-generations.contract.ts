@@ -39,7 +39,7 @@ export function orphanGenerationsContract(name: string, factory: () => Promise<R
       // Generation 2 went live, and the rebuild crashed before dropping generation 1.
       const switched = await reserveGeneration(store, wall);
       await building(switched);
-      await switchGenerations(store, ['watches'], switched);
+      await switchGenerations(store, ['watches'], switched, {});
       // Generation 3: a rebuild crashed before its switch.
       const crashed = await reserveGeneration(store, wall);
       await building(crashed);
@@ -62,13 +62,56 @@ export function orphanGenerationsContract(name: string, factory: () => Promise<R
       await store.generation('watches', stalled).write([{ put: { _id: 'built', position: 1 } }]);
       const renewed = await reserveGeneration(store, 0);
       await renewReservation(store, renewed, RESERVATION_TTL_MS);
-      const dropped = await dropLeftBehind(store, ['watches'], RESERVATION_TTL_MS + 1);
+      const dropped = await dropLeftBehind(store, [watchesProjection], RESERVATION_TTL_MS + 1);
       expect(dropped).to.deep.equal([['watches', stalled]]);
       const refusals = await Promise.all([
-        renewReservation(store, stalled, RESERVATION_TTL_MS + 1), switchGenerations(store, ['watches'], stalled),
+        renewReservation(store, stalled, RESERVATION_TTL_MS + 1), switchGenerations(store, ['watches'], stalled, {}),
       ].map((step) => step.then(() => 'done', (error: unknown) => (error as Error).message)));
       expect(refusals.every((message) => /lapsed/.test(message)), refusals.join('; ')).to.equal(true);
       expect(await store.get('watches', 'live-1'), 'readers stay on the live generation').to.deep.include({ _id: 'live-1' });
+    });
+
+    /** The control documents as readers see them, and every version the store keeps of them (MongoDB keeps two). */
+    const controlCounts = async () => ({ documents: (await store.readControl()).length, stored: (await store.find('checkpoints', {})).length });
+
+    it('25 failed rebuilds leave the control documents as few as before: each one\'s checkpoints go with its generation', async function () {
+      this.timeout(120_000);
+      await appendAll(eventStore, catalogueHistory(3));
+      await rebuild({ eventStore, readStore: store, projections: [watchesProjection] });
+      const before = await store.readControl();
+      for (let failure = 1; failure <= 25; failure += 1) {
+        const failed = rebuild({ eventStore, readStore: store, projections: [watchesProjection], beforeSwitch: () => { throw new Error(`failure ${failure}`); } });
+        expect(await failed.then(() => 'switched', (error: Error) => error.message)).to.equal(`failure ${failure}`);
+      }
+      expect((await store.readControl()).map((doc) => doc._id).sort()).to.deep.equal(before.map((doc) => doc._id).sort());
+      const { documents, stored } = await controlCounts();
+      expect(stored, 'versions kept of each control document').to.be.at.most(2 * documents);
+    });
+
+    it('the next rebuild removes the checkpoints of rebuilds that crashed before their switch, with their generations', async function () {
+      this.timeout(60_000);
+      await appendAll(eventStore, catalogueHistory(3));
+      let wall = 0;
+      const clock: LeaseClock = { monotonic: () => wall, wall: () => wall };
+      await rebuild({ eventStore, readStore: store, projections: [watchesProjection], clock });
+      const before = (await store.readControl()).length;
+      for (let crash = 1; crash <= 3; crash += 1) {
+        // The process dies at its switch: nothing it would clean up on failure reaches the store.
+        let dead = false;
+        const dying = new Proxy(store, {
+          get: (target, key) => {
+            const value = Reflect.get(target, key) as unknown;
+            return typeof value === 'function' ? (...args: unknown[]) => (dead ? Promise.reject(new Error('dead')) : value.apply(target, args)) : value;
+          },
+        });
+        const crashed = rebuild({ eventStore, readStore: dying, projections: [watchesProjection], clock, beforeSwitch: () => { dead = true; } });
+        await crashed.then(() => expect.fail('the crashed rebuild switched'), () => undefined);
+      }
+      expect((await store.readControl()).length, 'what the crashed rebuilds left').to.be.above(before);
+      wall = RESERVATION_TTL_MS + 1;
+      await rebuild({ eventStore, readStore: store, projections: [watchesProjection], clock });
+      expect((await store.readControl()).length).to.equal(before);
+      expect(await store.storedGenerations('watches')).to.have.length(1);
     });
   });
 }

@@ -13,7 +13,7 @@ import { collectionDefined, watchPriceChanged, watchPublished, watchStockChanged
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
-import type { ControlDoc, ReadStore } from '../../shared/ports/read-store.ts';
+import { GENERATIONS_ID, type ControlDoc, type ReadStore } from '../../shared/ports/read-store.ts';
 import { DEFAULT_LEASE_TTL_MS } from '../../shared/projections/lease.ts';
 import { rebuild } from '../../shared/projections/rebuild.ts';
 import { PROJECTIONS } from '../../shared/projections/index.ts';
@@ -227,5 +227,25 @@ describe('a rebuild beside live projector workers: one generation at a time, not
     }).catch(() => undefined);
     await live.projector.catchUp();
     await expectCleanRebuild([watchesProjection], 'a rebuild paused past its lease');
+  });
+
+  it('a rebuild paused after its last lease check, just before its switch, is refused the switch once a live worker took over, and readers never go back', async () => {
+    await setUp([watchesProjection]);
+    let paused = false;
+    // The switch's pointer write, its pointer read done: the rebuild stalls past its leases right there.
+    rebuilder.intercept({
+      method: 'setControl', times: 1, when: (call) => controlDoc(call)?._id === GENERATIONS_ID && Object.keys(controlDoc(call)?.['live'] ?? {}).length > 0,
+      run: async () => {
+        paused = true;
+        clock.advance(DEFAULT_LEASE_TTL_MS + 1);
+        await appendAll(eventStore, [watchPriceChanged('TMP-1', 1_100_000, 1_000_000)]);
+        await live.projector.catchUp();
+        await look('the live worker took over and went on');
+      },
+    });
+    await rebuildWithSteps([watchesProjection], async () => {});
+    expect(paused, 'the rebuild was paused at its switch').to.equal(true);
+    await live.projector.catchUp();
+    await expectCleanRebuild([watchesProjection], 'a rebuild paused between its last lease check and its switch');
   });
 });

@@ -1,0 +1,113 @@
+/**
+ * The control documents of the MongoDB read store, changed by compare-and-set atomically on every engine. A
+ * conditional update is not atomic across processes on FerretDB 1.x (it reads, then writes: two processes racing
+ * for one expired lease both won it), but an insert under a unique `_id` is. So each control document is stored as
+ * versions, `{_id: "KEY#V", _key, _rev: V, ...}`, and the highest version of a key is the document: a write reads
+ * it, evaluates its condition here (as the in-memory store does) and inserts version V+1, which exactly one writer
+ * can do. The two latest versions are kept, so a writer that read a version just replaced collides on its insert.
+ *
+ * A writer paused past two later writes may still fill a gap (insert a version already pruned): each version
+ * names its own random `_w` and its predecessor's (`_after`), so a writer checks after its insert that its version
+ * is the latest or the one the next version was built on, and takes it back otherwise; a version that is not the
+ * highest is never read, so readers never see one.
+ *
+ * A control document written before versions (`{_id: KEY}`, by an earlier release) counts as version 0 of its key,
+ * so a store upgraded in place keeps its pointer, leases and checkpoints; it goes once two versions follow it.
+ */
+import { randomUUID } from 'node:crypto';
+import { MongoServerError, type Collection } from 'mongodb';
+import type { ControlDoc, Filter } from '../ports/read-store.ts';
+import { compileFilter } from '../query/compile-filter.ts';
+
+export const DUPLICATE_KEY = 11000;
+
+/** One stored version of a control document. */
+interface Version {
+  _id: string;
+  _key: string;
+  _rev: number;
+  /** This version's writer, and the one it was built on (null: the first version of its key). */
+  _w: string;
+  _after: string | null;
+  [field: string]: unknown;
+}
+
+export interface ControlDocs {
+  /** Every control document: the latest version of each key. */
+  readAll(): Promise<ControlDoc[]>;
+  read(id: string): Promise<ControlDoc | null>;
+  set(doc: ControlDoc, condition: Filter, insertIfAbsent: boolean): Promise<boolean>;
+  remove(id: string): Promise<void>;
+}
+
+const asDoc = ({ _key, _rev, _w, _after, _id, ...fields }: Version): ControlDoc => ({ _id: _key, ...fields });
+
+/** A stored document as a version: one written before versions is version 0 of its `_id`. */
+const asVersion = (stored: Version): Version => (typeof stored._key === 'string' ? stored : { ...stored, _key: stored._id, _rev: 0 });
+/** The versions of `key`, the one written before versions included. */
+const ofKey = (key: string) => ({ $or: [{ _key: key }, { _id: key }] });
+
+export async function controlDocs(collection: Collection<ControlDoc>): Promise<ControlDocs> {
+  const versions = collection as unknown as Collection<Version>;
+  await versions.createIndexes([{ key: { _key: 1, _rev: -1 } }]);
+  const latest = async (key: string): Promise<Version | null> => {
+    const [stored] = await versions.find(ofKey(key)).sort({ _rev: -1 }).limit(1).toArray();
+    return stored ? asVersion(stored) : null;
+  };
+
+  /**
+   * Whether version `rev` (by `_w`, built on `after`) is part of the key's history: the latest with its predecessor
+   * still there, or the one the next version was built on. Otherwise it filled a gap below newer versions, or
+   * revived a removed key, and it is taken back.
+   */
+  const stands = async (key: string, rev: number, _w: string, after: string | null): Promise<boolean> => {
+    const around = await versions.find({ _key: key, _rev: { $gte: rev - 1 } }).toArray();
+    const next = around.find((version) => version._rev === rev + 1);
+    const latestHere = !around.some((version) => version._rev > rev);
+    const predecessorKept = after === null || around.some((version) => version._rev === rev - 1 && version._w === after);
+    if ((latestHere && predecessorKept) || next?._after === _w) return true;
+    await versions.deleteOne({ _id: `${key}#${rev}`, _w });
+    return false;
+  };
+
+  return {
+    readAll: async () => {
+      const highest = new Map<string, Version>();
+      for (const version of (await versions.find({}).toArray()).map(asVersion)) {
+        if ((highest.get(version._key)?._rev ?? -1) < version._rev) highest.set(version._key, version);
+      }
+      return [...highest.values()].map(asDoc);
+    },
+    read: async (id) => {
+      const version = await latest(id);
+      return version && asDoc(version);
+    },
+    set: async (doc, condition, insertIfAbsent) => {
+      const matches = compileFilter(condition);
+      const { _id: key, ...fields } = doc;
+      for (;;) {
+        const stored = await latest(key);
+        if (stored ? !matches(asDoc(stored)) : !insertIfAbsent) return false;
+        const rev = (stored?._rev ?? 0) + 1;
+        const version: Version = { ...fields, _id: `${key}#${rev}`, _key: key, _rev: rev, _w: randomUUID(), _after: stored?._w ?? null };
+        try {
+          await versions.insertOne(version);
+        } catch (error) {
+          // Another writer took version `rev` first: the condition is judged again on what it wrote.
+          if (error instanceof MongoServerError && error.code === DUPLICATE_KEY) continue;
+          throw error;
+        }
+        if (!(await stands(key, rev, version._w, version._after))) return false;
+        if (rev > 1) await versions.deleteMany({ $or: [{ _key: key, _rev: { $lt: rev - 1 } }, { _id: key }] });
+        return true;
+      }
+    },
+    remove: async (id) => {
+      // The older versions first: a reader meanwhile sees the document or nothing, never an older state of it.
+      const stored = await latest(id);
+      if (!stored) return;
+      await versions.deleteMany({ $or: [{ _key: id, _rev: { $lt: stored._rev } }, { _id: id }] });
+      await versions.deleteMany(ofKey(id));
+    },
+  };
+}

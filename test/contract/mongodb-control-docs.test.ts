@@ -1,0 +1,91 @@
+/**
+ * The versioned control documents of the MongoDB store (shared/adapters/mongodb-control-docs.ts) against a writer
+ * paused between its read and its insert: the two-process race (control-race.test.ts) rarely pauses one that long.
+ * A MongoDB leg. Each case holds one writer's insert while another writer goes on, then lets it land.
+ */
+import { expect } from 'chai';
+import { MongoClient, type Collection } from 'mongodb';
+import { controlDocs } from '../../shared/adapters/mongodb-control-docs.ts';
+import type { ControlDoc } from '../../shared/ports/read-store.ts';
+import { describeMongo } from '../support/mongodb-leg.ts';
+import { gate } from '../support/controlled-read-store.ts';
+
+describeMongo('MongoDB control documents: a writer paused before its insert', 'the paused-writer cases of the versioned control documents', (leg) => {
+  let client: MongoClient;
+  let collection: Collection<ControlDoc>;
+  beforeEach(async () => {
+    client = await MongoClient.connect(leg.url);
+    collection = client.db(leg.database('versions')).collection<ControlDoc>('checkpoints');
+  });
+  afterEach(() => client.close());
+
+  /** The collection as a writer whose next insert waits until the gate opens. */
+  function heldOnInsert(paused: ReturnType<typeof gate>): Collection<ControlDoc> {
+    return new Proxy(collection, {
+      get: (target, key) => (key === 'insertOne'
+        ? async (...args: Parameters<Collection<ControlDoc>['insertOne']>) => { await paused.pass(); return target.insertOne(...args); }
+        : Reflect.get(target, key)),
+    });
+  }
+
+  it('a writer that read a state three writes old fills a pruned version: refused, and readers keep the latest state', async () => {
+    const other = await controlDocs(collection);
+    await other.set({ _id: 'lease:w', token: 1 }, {}, true);
+    const paused = gate();
+    const stale = (await controlDocs(heldOnInsert(paused))).set({ _id: 'lease:w', token: 9 }, { token: 1 }, false);
+    await paused.reached;
+    for (const token of [2, 3, 4]) expect(await other.set({ _id: 'lease:w', token }, { token: token - 1 }, false)).to.equal(true);
+    paused.open();
+    expect(await stale, 'the stale compare-and-set').to.equal(false);
+    expect(await other.readAll()).to.deep.equal([{ _id: 'lease:w', token: 4 }]);
+    expect(await collection.countDocuments({}), 'versions kept').to.equal(2);
+  });
+
+  it('a writer that read a document before it was removed does not bring it back', async () => {
+    const other = await controlDocs(collection);
+    await other.set({ _id: 'checkpoint:w@2', token: 1 }, {}, true);
+    const paused = gate();
+    const stale = (await controlDocs(heldOnInsert(paused))).set({ _id: 'checkpoint:w@2', token: 1, position: 5 }, { token: 1 }, false);
+    await paused.reached;
+    await other.remove('checkpoint:w@2');
+    paused.open();
+    expect(await stale, 'the late compare-and-set').to.equal(false);
+    expect(await other.readAll()).to.deep.equal([]);
+    expect(await collection.countDocuments({})).to.equal(0);
+  });
+
+  it('a writer whose version another already built on has its write stand', async () => {
+    const other = await controlDocs(collection);
+    await other.set({ _id: 'generations', version: 1 }, {}, true);
+    const paused = gate();
+    // Held after its insert, before its check: the other writer builds on its version meanwhile.
+    const checkedLate = new Proxy(collection, {
+      get: (target, key) => (key === 'find'
+        ? (...args: Parameters<Collection<ControlDoc>['find']>) => {
+          const filter = args[0] as { _rev?: { $gte?: number } };
+          if (filter._rev?.$gte === undefined) return target.find(...args);
+          const cursor = target.find(...args);
+          return { toArray: async () => { await paused.pass(); return cursor.toArray(); } };
+        }
+        : Reflect.get(target, key)),
+    });
+    const writer = (await controlDocs(checkedLate)).set({ _id: 'generations', version: 2 }, { version: 1 }, false);
+    await paused.reached;
+    expect(await other.set({ _id: 'generations', version: 3 }, { version: 2 }, false), 'built on the paused writer\'s version').to.equal(true);
+    paused.open();
+    expect(await writer).to.equal(true);
+    expect(await other.readAll()).to.deep.equal([{ _id: 'generations', version: 3 }]);
+  });
+
+  it('a control document written before versions is read as it is, changed by compare-and-set, and goes two versions later', async () => {
+    await collection.insertOne({ _id: 'generations', version: 7, live: { watches: 3 } });
+    const docs = await controlDocs(collection);
+    expect(await docs.read('generations')).to.deep.equal({ _id: 'generations', version: 7, live: { watches: 3 } });
+    expect(await docs.set({ _id: 'generations', version: 8, live: { watches: 4 } }, { version: 6 }, false), 'on a state it does not hold').to.equal(false);
+    const racing = await Promise.all([8, 8].map((version) => docs.set({ _id: 'generations', version, live: { watches: 4 } }, { version: 7 }, false)));
+    expect(racing.filter(Boolean), 'two writers racing from it').to.have.length(1);
+    expect(await docs.set({ _id: 'generations', version: 9, live: { watches: 4 } }, { version: 8 }, false)).to.equal(true);
+    expect(await docs.readAll()).to.deep.equal([{ _id: 'generations', version: 9, live: { watches: 4 } }]);
+    expect((await collection.find({}).toArray()).map(({ _id }) => _id).sort()).to.deep.equal(['generations#1', 'generations#2']);
+  });
+});
