@@ -3,8 +3,8 @@
  * catalogue, price, withdrawal and theft events (large-history.ts), and events of a newer version of the service
  * (a field or a type this one does not know), appended in random chunks while two or three
  * projector workers share one read store, and in random interleavings a worker is paused past its lease, a worker
- * is killed mid-batch (and replaced), the store (and Redis, on the BullMQ variant) goes down and comes back, and
- * rebuilds run in the middle.
+ * is killed mid-batch (and replaced), the store (and Redis, on the BullMQ variant) goes down and comes back for the
+ * workers and the reader alike (a partition), and rebuilds run in the middle, some paused at their switch.
  *
  * A reader looks after every step (and at every write of a rebuild, the steps of a switch included): no
  * projection's position may go backwards, and every serial is verified as the read API verifies (one reading, its
@@ -17,7 +17,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EventStore, NewEvent } from '../../shared/ports/event-store.ts';
 import type { JobQueue } from '../../shared/ports/job-queue.ts';
-import type { ReadStore, StoredDoc } from '../../shared/ports/read-store.ts';
+import { GENERATIONS_ID, type ReadStore, type StoredDoc } from '../../shared/ports/read-store.ts';
 import { answerInSnapshot, type Answerer, type ReadingEnv } from '../../shared/public-api/operations/answer-in-snapshot.ts';
 import { readSnapshotStates } from '../../shared/projections/projection-states.ts';
 import { startReadModelClock, type PolledReadModelClock } from '../../shared/public-api/read-model-clock.ts';
@@ -106,6 +106,9 @@ export async function runProjectionFuzz(eventStore: EventStore, shared: ReadStor
   // The reader is one of them: a partition cuts the API process off too, which must then refuse, never guess.
   const everyProcess = () => [...workers, ...retired].map((w) => w.control).concat(rebuilders, reader);
   const paused = new Map<SimulatedWorker, { gate: Gate; until: number }>();
+  /** Rebuilds held at their switch, until a step. */
+  const heldSwitches: { gate: Gate; until: number }[] = [];
+  let current = 0;
   let outageUntil = -1;
   let rebuilding: Promise<unknown> | undefined;
   const rebuilders: ReturnType<typeof controlledReadStore>[] = [];
@@ -208,13 +211,29 @@ export async function runProjectionFuzz(eventStore: EventStore, shared: ReadStor
       rebuilder.intercept({ method: /.*/, stage: 'after', when: (call) => !isRead(call), run: () => look(step) });
       if (outageUntil >= step) rebuilder.outage();
       rebuilders.push(rebuilder);
-      rebuilding = rebuild({ eventStore, readStore: rebuilder.store, batchSize: batch, clock })
+      // One rebuild in three is paused at its switch, after its last lease check (a long GC, a busy event loop), for
+      // as many steps as a pause lasts: past its leases, the live workers take over and move on meanwhile.
+      let switching = false;
+      if (size % 3 === 0) {
+        const held = gate();
+        rebuilder.intercept({
+          method: 'setControl', times: 1, run: held.pass,
+          when: (call) => switching && (call.args[0] as { _id?: string })._id === GENERATIONS_ID,
+        });
+        // Counted from when the switch is reached: the rebuild gets there steps after it started.
+        const hold = { gate: held, until: Number.POSITIVE_INFINITY };
+        void held.reached.then(() => { hold.until = current + length; });
+        heldSwitches.push(hold);
+        count('switch-pause');
+      }
+      rebuilding = rebuild({ eventStore, readStore: rebuilder.store, batchSize: batch, clock, beforeSwitch: () => { switching = true; } })
         .catch(() => undefined).finally(() => { rebuilding = undefined; });
       count('rebuild');
     }
   };
 
   for (let step = 0; step < settings.steps; step++) {
+    current = step;
     clock.advance(STEP_LEASE_MS);
     await steer(step);
     if (step === outageUntil) {
@@ -227,6 +246,7 @@ export async function runProjectionFuzz(eventStore: EventStore, shared: ReadStor
         paused.delete(worker);
       }
     }
+    for (const held of heldSwitches) if (held.until <= step) held.gate.open();
     for (let turn = 0; turn < STEP_TURNS; turn++) await sleep(between(random, 0, 2));
     await look(step);
   }
@@ -235,6 +255,7 @@ export async function runProjectionFuzz(eventStore: EventStore, shared: ReadStor
   for (const control of everyProcess()) control.heal();
   if (outageUntil >= settings.steps) await settings.outage?.end();
   for (const { gate: stopped } of paused.values()) stopped.open();
+  for (const held of heldSwitches) held.gate.open();
   await append(history.slice(next));
   await rebuilding;
   // Once, so that the leases of killed workers expire; the live workers' leases then last as long as they run
