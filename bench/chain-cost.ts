@@ -28,7 +28,7 @@ import { startFastifyPeer } from './http/fastify-peer.ts';
 import { startKoaFloor } from './http/koa-floor.ts';
 import { startLimitServer } from './http/limit-server.ts';
 import { listenOnLoopback } from './http/listen.ts';
-import { UNTRIPPABLE_LIMITS } from './http/our-server.ts';
+import { BENCH_SETTINGS } from './http/our-server.ts';
 import { readApiTargets, recordAnswers } from './http/targets.ts';
 import { startLoadClient } from './load/load-client.ts';
 import { median, round } from './report/stats.ts';
@@ -39,9 +39,9 @@ const seconds = Number(secondsArg);
 const rounds = Number(roundsArg);
 
 const readStore = await demoReadModel();
-const config = loadConfig({ PORT: '0', OPS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...UNTRIPPABLE_LIMITS });
+const config = loadConfig({ PORT: '0', OPS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...BENCH_SETTINGS });
 const logger = pino({ level: 'warn', name: 'chain-cost' }, pino.destination(2));
-const clock = await startReadModelClock(() => readSnapshotStates(readStore), { intervalMs: 5 });
+const clock = await startReadModelClock(() => readSnapshotStates(readStore), { intervalMs: 5, maxLagMs: config.READ_MODEL_MAX_LAG_SECONDS * 1_000 });
 let redisServer: TestRedis | undefined;
 let redis: Redis | undefined;
 if (variants.some((variant) => variant.endsWith('redis'))) {
@@ -74,7 +74,7 @@ const targets = readApiTargets(demoSample()).filter((target) => targetList.split
 const answers = await recordAnswers(urls.values().next().value!, targets);
 const limit = await startLimitServer(answers);
 urls.set('limit', limit.url);
-const untrippable = Number(UNTRIPPABLE_LIMITS.RATE_LIMIT_PER_MINUTE);
+const untrippable = Number(BENCH_SETTINGS.RATE_LIMIT_PER_MINUTE);
 const peerLimits = { general: untrippable, verify: untrippable, verifyGlobal: untrippable };
 for (const variant of variants.filter((name) => FLOORS.includes(name))) {
   const floor = await startKoaFloor(answers, variant === 'koa-ratelimit');

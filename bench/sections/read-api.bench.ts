@@ -14,7 +14,7 @@ import { demoReadModel } from '../fixtures/demo-read-model.ts';
 import { demoSample } from '../fixtures/demo-store.ts';
 import { startFastifyPeer } from '../http/fastify-peer.ts';
 import { startLimitServer } from '../http/limit-server.ts';
-import { startOurServer, UNTRIPPABLE_LIMITS } from '../http/our-server.ts';
+import { startOurServer, BENCH_SETTINGS } from '../http/our-server.ts';
 import { readApiTargets, recordAnswers, type Target } from '../http/targets.ts';
 import { median, ratio, round } from '../report/stats.ts';
 
@@ -43,7 +43,7 @@ export interface ReadApiFigures {
   failures: number;
 }
 
-const UNTRIPPABLE = Number(UNTRIPPABLE_LIMITS.RATE_LIMIT_PER_MINUTE);
+const UNTRIPPABLE = Number(BENCH_SETTINGS.RATE_LIMIT_PER_MINUTE);
 const PEER_LIMITS = { general: UNTRIPPABLE, verify: UNTRIPPABLE, verifyGlobal: UNTRIPPABLE };
 
 export async function benchReadApi(settings: ReadApiSettings, load: LoadClient, redisUrl: string): Promise<ReadApiFigures> {
