@@ -8,14 +8,15 @@
 import { openEventStore } from '../shared/adapters/event-store.factory.ts';
 import { createJobQueue } from '../shared/adapters/job-queue.factory.ts';
 import { createReadStore } from '../shared/adapters/read-store.factory.ts';
-import { loadConfig } from '../shared/config/config.ts';
+import { loadConfigOrExit } from '../shared/config/load-or-exit.ts';
 import { createLogger } from '../shared/logging/logger.ts';
 import { startHealthServer } from '../shared/process/health-server.ts';
 import { onShutdownSignal } from '../shared/process/shutdown.ts';
 import { PROJECTION_RETRY_POLICY } from './retry-policy.ts';
 import { createProjector } from './runner.ts';
 
-const config = loadConfig();
+// A health port of its own kind (the admin API's is 9465), so both run on one machine with the defaults.
+const config = loadConfigOrExit('projector', { HEALTH_PORT: 9466 });
 const logger = createLogger(config.LOG_LEVEL, 'projector');
 const eventStore = await openEventStore(config);
 const readStore = await createReadStore(config);
