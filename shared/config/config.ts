@@ -31,6 +31,8 @@ export const Env = Type.Object({
   ADMIN_API_KEYS: Type.String({ default: '' }),
   /** Failed admin authentications a client may make per minute before it is answered 429 without its key checked. */
   ADMIN_AUTH_FAILURES_PER_MINUTE: Type.Integer({ minimum: 1, default: 10 }),
+  /** Share of public requests that get a log line (0..1); a 5xx always gets one. */
+  REQUEST_LOG_SAMPLE: Type.Number({ minimum: 0, maximum: 1, default: 1 }),
   LOG_LEVEL: Type.Union(
     [Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'), Type.Literal('debug'),
       Type.Literal('trace'), Type.Literal('silent')],
