@@ -49,6 +49,8 @@ export interface ProjectorOptions {
    * its previous incarnation's lease at once instead of waiting for it to expire (with a new token all the same).
    */
   owner?: string;
+  /** Told of every batch applied and checkpointed: its projection and how long reading, applying and the checkpoint took. */
+  onBatch?: (projection: string, seconds: number) => void;
 }
 
 /** What the jobs met, for logs and metrics: no job ends without a trace. */
@@ -148,6 +150,7 @@ export function createProjector(options: ProjectorOptions): Projector {
       const target = readStore.generation(projection.collection, lease.generation);
       let position = checkpoint.position;
       while (!stopped.signal.aborted) {
+        const batchStarted = performance.now();
         const events = await eventStore.readAll({ after: position, limit: batchSize });
         const last = events.at(-1);
         if (!last) break;
@@ -162,6 +165,7 @@ export function createProjector(options: ProjectorOptions): Projector {
         await lease.ensure();
         if (ops.length > 0) await target.write(ops);
         await lease.saveCheckpoint(last.position);
+        options.onBatch?.(projection.name, (performance.now() - batchStarted) / 1e3);
         position = last.position;
         poison.delete(projection.name);
         board.advance(projection.name, position);

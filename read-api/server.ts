@@ -21,7 +21,7 @@ import type { ResponseSigningKeys } from './signing/signing-keys.ts';
 import type { PublicBrand } from '../shared/public-api/operations/public-operation.ts';
 import { readProjectionStates } from '../shared/projections/projection-states.ts';
 import { startReadModelClock } from '../shared/public-api/read-model-clock.ts';
-import { parkedProjectionsMetric } from './ops/parked-projections.ts';
+import { parkedProjectionsMetric } from '../shared/metrics/parked-projections.ts';
 import { listen } from '../shared/http/listen.ts';
 import { WITH_CORS } from './middleware/front-door.ts';
 import { serverTimeouts } from '../shared/http/server-timeouts.ts';
