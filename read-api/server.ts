@@ -109,11 +109,14 @@ function answerRaw(socket: Duplex, status: number, detail: string): void {
 
 export async function startReadApi(options: ReadApiOptions): Promise<RunningReadApi> {
   const { config, logger, readStore } = options;
+  let shuttingDown = false;
   const clock = await startReadModelClock(() => readProjectionStates(readStore), {
     ...(options.positionPollMs ? { intervalMs: options.positionPollMs } : {}),
-    onError: (error) => logger.warn({ err: error }, 'read-model position poll failed'),
+    // A poll still running when the stop closes the store fails by design (MongoClientClosedError): no warning.
+    onError: (error) => {
+      if (!shuttingDown) logger.warn({ err: error }, 'read-model position poll failed');
+    },
   });
-  let shuttingDown = false;
   const registry = createMetricsRegistry(options.metricSources);
   parkedProjectionsMetric(registry, () => clock.parked);
   const rateLimits = createRateLimits({
