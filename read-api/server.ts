@@ -22,6 +22,7 @@ import type { PublicBrand } from '../shared/public-api/operations/public-operati
 import { readProjectionStates } from '../shared/projections/projection-states.ts';
 import { startReadModelClock } from '../shared/public-api/read-model-clock.ts';
 import { parkedProjectionsMetric } from '../shared/metrics/parked-projections.ts';
+import { rateLimitModeMetric } from './ops/rate-limit-mode.ts';
 import { listen } from '../shared/http/listen.ts';
 import { WITH_CORS } from './middleware/front-door.ts';
 import { serverTimeouts } from '../shared/http/server-timeouts.ts';
@@ -122,6 +123,7 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
   const rateLimits = createRateLimits({
     config, logger, metrics: rateLimitMetrics(registry), ...(options.rateLimitRedis ? { redis: options.rateLimitRedis } : {}),
   });
+  rateLimitModeMetric(registry, () => rateLimits.mode());
   const app = createPublicApp({
     readStore, clock, config, logger, brand: options.brand,
     // Limits counted per process while Redis is down are a degradation too (issue 7: status says so).
