@@ -20,8 +20,8 @@ import { createProcessRegistry } from '../shared/metrics/process-registry.ts';
 const config = loadConfigOrExit('watchcat-services');
 const logger = createLogger(config.LOG_LEVEL, 'watchcat-services');
 const store = await openEventStore(config);
-// A weak or malformed key was refused with the configuration, so the app's own check cannot throw here.
 const registry = createProcessRegistry();
+// A weak or malformed key was refused with the configuration, so the app's own check of the keys cannot throw here.
 const app = createAdminApp(createCommandService(store, { actor: 'admin-api', onOutcome: commandMetrics(registry) }), config, logger, {
   authMetrics: adminAuthMetrics(registry),
 });
