@@ -23,6 +23,7 @@ import { readProjectionStates } from '../shared/projections/projection-states.ts
 import { startReadModelClock } from '../shared/public-api/read-model-clock.ts';
 import { parkedProjectionsMetric } from '../shared/metrics/parked-projections.ts';
 import { rateLimitModeMetric } from './ops/rate-limit-mode.ts';
+import { countedSigner } from './ops/signing-metrics.ts';
 import { listen } from '../shared/http/listen.ts';
 import { WITH_CORS } from './middleware/front-door.ts';
 import { serverTimeouts } from '../shared/http/server-timeouts.ts';
@@ -129,7 +130,7 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
     // Limits counted per process while Redis is down are a degradation too (issue 7: status says so).
     health: () => (clock.reachable && clock.parked.length === 0 && rateLimits.mode() !== 'degraded' ? 'ok' : 'degraded'),
     metrics: metricsMiddleware(registry),
-    signing: answerSigner(options.signingKeys.current),
+    signing: countedSigner(answerSigner(options.signingKeys.current), registry),
     rateLimits,
     ...(options.extraRoutes ? { extraRoutes: options.extraRoutes } : {}),
   });
