@@ -21,14 +21,15 @@ import { createCommandService } from './services/command-service.ts';
 import { seedDemo } from './services/import/seed-demo.ts';
 import { createAdminApp } from './services/admin/admin-app.ts';
 import { createAdminServer } from './services/admin/admin-server.ts';
+import { warnIfKeyless } from './services/admin/keyless-warning.ts';
+import { adminAuthMetrics } from './services/admin/admin-metrics.ts';
 import { adminAuth } from './services/admin/require-scope.ts';
 import { projectionsAuditRoute } from './services/audit/projections-audit.route.ts';
 import { createProjector } from './projector/runner.ts';
 import { PROJECTION_RETRY_POLICY } from './projector/retry-policy.ts';
 
 import { startReadApi } from './read-api/server.ts';
-import { adminAuthMetrics } from './read-api/ops/metrics.ts';
-import { projectionLag } from './read-api/ops/projection-lag.ts';
+import { projectionLag } from './shared/metrics/projection-lag.ts';
 import { publicOperations } from './shared/public-api/operations/index.ts';
 import { discoveryRoutes } from './read-api/discovery/discovery-routes.ts';
 import { loadSigningKeys } from './read-api/signing/signing-keys.ts';
@@ -86,6 +87,7 @@ export async function startWatchcat(config: Config, logger: Logger): Promise<Run
   const adminPort = await listen(adminServer, config.ADMIN_PORT, config.ADMIN_HOST);
   const address = (server: Server) => (server.address() as { port: number }).port;
   logger.info({ port: address(api.server), adminPort }, 'watchcat is serving');
+  warnIfKeyless(config, logger);
 
   return {
     ports: { public: address(api.server), ops: address(api.opsServer), admin: adminPort },

@@ -1,10 +1,10 @@
 /** `npm start`: the whole service in one process; SIGINT/SIGTERM shut it down cleanly. */
 import { startWatchcat } from './all-in-one.ts';
-import { loadConfig } from './shared/config/config.ts';
+import { loadConfigOrExit } from './shared/config/load-or-exit.ts';
 import { createLogger } from './shared/logging/logger.ts';
 import { onShutdownSignal } from './shared/process/shutdown.ts';
 
-const config = loadConfig();
+const config = loadConfigOrExit('watchcat');
 const logger = createLogger(config.LOG_LEVEL, 'watchcat');
 try {
   const running = await startWatchcat(config, logger);

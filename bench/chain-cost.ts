@@ -4,7 +4,8 @@
  * out, beside the limit (http/limit-server.ts), and prints the CPU time of this process per request for each, with
  * the load in its own process. CPU per request moves far less than requests/s when other processes share the
  * machine. Variants: `full` (metrics, limits, answer cache), `no-metrics`, `no-limits`, `bare` (front door and
- * answer cache only), `full-redis` (limits through Redis), and the peer of the read API section, Fastify +
+ * answer cache only), `full-redis` (limits through Redis), `logged` (`full` with a request log line for every request,
+ * written by a synchronous pino destination as `createLogger`'s, to /dev/null), and the peer of the read API section, Fastify +
  * @fastify/rate-limit with the same limits: `peer` (its memory store), `peer-redis` (its Redis store); and the
  * floor of the client's stack (http/koa-floor.ts): `koa` (Koa alone sending the recorded answer), `koa-ratelimit`
  * (the same behind koa-ratelimit memory limiters, one per limit ours counts).
@@ -62,7 +63,9 @@ for (const variant of variants.filter((name) => !PEERS.includes(name) && !FLOORS
     ? createRateLimits({ config, logger, metrics: rateLimitMetrics(registry), ...(variant === 'full-redis' && redis ? { redis } : {}) })
     : undefined;
   const app = createPublicApp({
-    readStore, clock, config, logger, brand: publicBrand(config), health: () => 'ok',
+    readStore, clock, config, brand: publicBrand(config), health: () => 'ok',
+    // `full` keeps the level at warn, so its request log middleware runs but writes nothing.
+    logger: variant === 'logged' ? pino({ level: 'info', name: 'chain-cost' }, pino.destination('/dev/null')) : logger,
     ...(variant === 'no-metrics' || variant === 'bare' ? {} : { metrics: metricsMiddleware(registry) }),
     ...(rateLimits ? { rateLimits } : {}),
   });

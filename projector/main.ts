@@ -2,20 +2,24 @@
  * The projector alone (`npm run start:projector`): projection jobs over the configured event store, read store
  * and queue (BullMQ when REDIS_URL is set, so several projector processes share the work). A composition root:
  * it alone picks adapters. SIGTERM/SIGINT stop taking signals, let the running batches finish, then close the
- * queue (its worker waits for the running job) and the stores. `GET /healthz` on HEALTH_PORT (loopback) tells
- * whether every projection is running.
+ * queue (its worker waits for the running job) and the stores. On HEALTH_PORT (loopback unless HEALTH_HOST says
+ * otherwise, default 9466): `GET /healthz` tells whether every projection is running, `GET /metrics` is for
+ * Prometheus (projector-metrics.ts).
  */
 import { openEventStore } from '../shared/adapters/event-store.factory.ts';
 import { createJobQueue } from '../shared/adapters/job-queue.factory.ts';
 import { createReadStore } from '../shared/adapters/read-store.factory.ts';
-import { loadConfig } from '../shared/config/config.ts';
+import { loadConfigOrExit } from '../shared/config/load-or-exit.ts';
 import { createLogger } from '../shared/logging/logger.ts';
 import { startHealthServer } from '../shared/process/health-server.ts';
 import { onShutdownSignal } from '../shared/process/shutdown.ts';
 import { PROJECTION_RETRY_POLICY } from './retry-policy.ts';
 import { createProjector } from './runner.ts';
+import { projectorMetrics } from './projector-metrics.ts';
+import { readProjectionStates } from '../shared/projections/projection-states.ts';
 
-const config = loadConfig();
+// A health port of its own kind (the admin API's is 9465), so both run on one machine with the defaults.
+const config = loadConfigOrExit('projector', { HEALTH_PORT: 9466 });
 const logger = createLogger(config.LOG_LEVEL, 'projector');
 const eventStore = await openEventStore(config);
 const readStore = await createReadStore(config);
@@ -23,7 +27,10 @@ const queue = await createJobQueue(config, PROJECTION_RETRY_POLICY, {
   concurrency: 4,
   onError: (error) => logger.warn({ err: error }, 'job queue error'),
 });
-const projector = createProjector({ eventStore, readStore, queue, logger });
+const metrics = projectorMetrics({
+  states: () => readProjectionStates(readStore), eventStore, queue, counters: () => projector.counters(),
+});
+const projector = createProjector({ eventStore, readStore, queue, logger, onBatch: metrics.onBatch });
 projector.start();
 // Unhealthy while a projection is parked on an event it cannot apply (named, with the event's position and the
 // reason): the container's status then shows it. The job counters say what the jobs met (parked skips, leases
@@ -31,7 +38,7 @@ projector.start();
 const health = await startHealthServer(config.HEALTH_PORT, config.HEALTH_HOST, () => {
   const projections = projector.status();
   return { healthy: projections.every((p) => p.status === 'running'), checks: { projections, jobs: projector.counters() } };
-});
+}, metrics.registry);
 logger.info({ projections: projector.positions(), healthPort: health.port }, 'projector started');
 
 onShutdownSignal(logger, 'projector', async () => {

@@ -50,6 +50,8 @@ export interface ProjectorOptions {
    * its previous incarnation's lease at once instead of waiting for it to expire (with a new token all the same).
    */
   owner?: string;
+  /** Told of every batch applied and checkpointed: its projection and how long reading, applying and the checkpoint took. */
+  onBatch?: (projection: string, seconds: number) => void;
 }
 
 /** What the jobs met, for logs and metrics: no job ends without a trace. */
@@ -159,6 +161,7 @@ export function createProjector(options: ProjectorOptions): Projector {
       let position = checkpoint.position;
       while (!stopped.signal.aborted) {
         const readAt = clock.wall();
+        const batchStarted = performance.now();
         const events = await eventStore.readAll({ after: position, limit: batchSize });
         const last = events.at(-1);
         // A short read reached the head as it stood when it was read: once applied, that head is confirmed, which
@@ -179,6 +182,7 @@ export function createProjector(options: ProjectorOptions): Projector {
         await lease.ensure();
         if (ops.length > 0) await target.write(ops);
         await lease.saveCheckpoint(last.position, lease.generation, confirmed);
+        options.onBatch?.(projection.name, (performance.now() - batchStarted) / 1e3);
         position = last.position;
         poison.delete(projection.name);
         board.advance(projection.name, position);

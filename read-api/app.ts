@@ -1,7 +1,7 @@
 /**
  * The public HTTP application: the seven operations of CONTRACT.md over a read store, with rate limits and
  * discovery routes plugged in by their own modules. Every public request goes through this one chain, in order:
- * metrics (outermost, so they see every final status), front door (headers, unparsable targets, errors, and last
+ * metrics (outermost, so they see every final status), the request log line, front door (headers, unparsable targets, errors, and last
  * the answer's signature, so it signs what the client receives), general rate limit (public paths, and every
  * request asking for a signature), answer cache (a repeated GET ends here), the operations, allowed methods,
  * the MCP endpoint (mcp/mcp-route.ts), extra routes.
@@ -13,6 +13,7 @@ import type { ReadStore } from '../shared/ports/read-store.ts';
 import { createAnswerCache } from './cache/answer-cache.ts';
 import { ResponseCache } from './cache/response-cache.ts';
 import { frontDoor } from './middleware/front-door.ts';
+import { requestLog } from './middleware/request-log.ts';
 import type { AnswerSigner } from './signing/sign-answers.ts';
 import { publicOperationHandlers, publicOperations } from '../shared/public-api/operations/index.ts';
 import type { HealthProbe, PublicBrand } from '../shared/public-api/operations/public-operation.ts';
@@ -56,6 +57,7 @@ export function createPublicApp(deps: PublicAppDeps): Koa {
     ...(deps.rateLimits ? { verifyLimit: deps.rateLimits.verify } : {}),
   });
   if (deps.metrics) app.use(deps.metrics);
+  app.use(requestLog(deps.logger, deps.config.REQUEST_LOG_SAMPLE));
   app.use(frontDoor(deps.logger, deps.signing));
   if (deps.rateLimits) app.use(deps.rateLimits.general);
   app.use(answers.middleware);

@@ -4,7 +4,7 @@
  * fill), rate limits shared through Redis when REDIS_URL is set. A composition root:
  * it alone picks adapters. SIGTERM/SIGINT stop accepting, finish the requests in flight, then close the store.
  */
-import { loadConfig } from '../shared/config/config.ts';
+import { loadConfigOrExit } from '../shared/config/load-or-exit.ts';
 import { createLogger } from '../shared/logging/logger.ts';
 import { createReadStore } from '../shared/adapters/read-store.factory.ts';
 import { publicBrand } from '../shared/brand.ts';
@@ -14,7 +14,7 @@ import { publicOperations } from '../shared/public-api/operations/index.ts';
 import { loadSigningKeys } from './signing/signing-keys.ts';
 import { startReadApi } from './server.ts';
 
-const config = loadConfig();
+const config = loadConfigOrExit('read-api');
 const logger = createLogger(config.LOG_LEVEL, 'read-api');
 if (!config.MONGODB_URL) {
   // Its in-memory store would stay empty: no projector runs in this process, and none elsewhere can reach it.

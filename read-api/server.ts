@@ -21,9 +21,11 @@ import type { ResponseSigningKeys } from './signing/signing-keys.ts';
 import type { PublicBrand } from '../shared/public-api/operations/public-operation.ts';
 import { readSnapshotStates } from '../shared/projections/projection-states.ts';
 import { startReadModelClock } from '../shared/public-api/read-model-clock.ts';
-import { parkedProjectionsMetric } from './ops/parked-projections.ts';
+import { parkedProjectionsMetric } from '../shared/metrics/parked-projections.ts';
 import { readModelFreshnessMetrics } from './ops/read-model-freshness.ts';
 import { PROJECTIONS } from '../shared/projections/index.ts';
+import { rateLimitModeMetric } from './ops/rate-limit-mode.ts';
+import { countedSigner } from './ops/signing-metrics.ts';
 import { listen } from '../shared/http/listen.ts';
 import { WITH_CORS } from './middleware/front-door.ts';
 import { serverTimeouts } from '../shared/http/server-timeouts.ts';
@@ -113,12 +115,15 @@ function answerRaw(socket: Duplex, status: number, detail: string): void {
 
 export async function startReadApi(options: ReadApiOptions): Promise<RunningReadApi> {
   const { config, logger, readStore } = options;
+  let shuttingDown = false;
   const clock = await startReadModelClock(() => readSnapshotStates(readStore), {
     ...(options.positionPollMs ? { intervalMs: options.positionPollMs } : {}),
     maxLagMs: config.READ_MODEL_MAX_LAG_SECONDS * 1_000,
-    onError: (error) => logger.warn({ err: error }, 'read-model position poll failed'),
+    // A poll still running when the stop closes the store fails by design (MongoClientClosedError): no warning.
+    onError: (error) => {
+      if (!shuttingDown) logger.warn({ err: error }, 'read-model position poll failed');
+    },
   });
-  let shuttingDown = false;
   /** The projections whose read models this API serves that are not built yet (none without a checkpoint either). */
   const unbuilt = () => {
     const built = new Set(clock.projections().flatMap((projection) => (projection.built ? [projection.name] : [])));
@@ -130,6 +135,7 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
   const rateLimits = createRateLimits({
     config, logger, metrics: rateLimitMetrics(registry), ...(options.rateLimitRedis ? { redis: options.rateLimitRedis } : {}),
   });
+  rateLimitModeMetric(registry, () => rateLimits.mode());
   const app = createPublicApp({
     readStore, clock, config, logger, brand: options.brand,
     // Limits counted per process while Redis is down are a degradation too (issue 7: status says so), and so is a
@@ -137,7 +143,7 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
     health: () => (clock.reachable && clock.parked.length === 0 && rateLimits.mode() !== 'degraded'
       && clock.projections().every((projection) => projection.fresh) && unbuilt().length === 0 ? 'ok' : 'degraded'),
     metrics: metricsMiddleware(registry),
-    signing: answerSigner(options.signingKeys.current),
+    signing: countedSigner(answerSigner(options.signingKeys.current), registry),
     rateLimits,
     ...(options.extraRoutes ? { extraRoutes: options.extraRoutes } : {}),
   });

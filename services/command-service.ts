@@ -13,6 +13,7 @@ import type { CollectionState } from './collection/collection.state.ts';
 import { configuratorAggregate } from './configurator/configurator.aggregate.ts';
 import type { ConfiguratorState } from './configurator/configurator.state.ts';
 import type { Aggregate } from './handler/aggregate.ts';
+import { isDomainError } from './domain/domain-error.ts';
 import { handleCommand, type CommandResult } from './handler/command-handler.ts';
 import { cachingStateLoader } from './handler/state-cache.ts';
 import { serialAggregate } from './serial/serial.aggregate.ts';
@@ -64,7 +65,12 @@ export interface CommandServiceOptions {
   clock?: () => Date;
   /** Actor of commands sent without one. */
   actor?: string;
+  /** Told how each command ended, by its type (`ReportSerialStolen`), e.g. to count them in the process's metrics. */
+  onOutcome?: (command: string, outcome: CommandOutcome) => void;
 }
+
+/** `appended` events, `unchanged` (the state already was so), `refused` (a domain error), or `failed` otherwise. */
+export type CommandOutcome = 'appended' | 'unchanged' | 'refused' | 'failed';
 
 /** References and serials are upper-case identifiers; people type them in any case. */
 const id = (value: string) => value.trim().toUpperCase();
@@ -75,14 +81,28 @@ export function createCommandService(store: EventStore, settings: CommandService
   // One cache per service, hence per store: cached revisions only mean something against the store they came from.
   const states = cachingStateLoader(store);
 
-  function run<C, S, E extends DomainEvent, Ctx>(aggregate: Aggregate<C, S, E, Ctx>, command: C, options: CommandOptions = {}) {
+  function run<C extends { type: string }, S, E extends DomainEvent, Ctx>(
+    aggregate: Aggregate<C, S, E, Ctx>, command: C, options: CommandOptions = {},
+  ): Promise<CommandResult> {
     const correlation = options.correlationId ?? randomUUID();
     const metadata = {
       actor: options.actor ?? defaultActor,
       correlation_id: correlation,
       causation_id: options.causationId ?? correlation,
     };
-    return handleCommand(store, states, aggregate, command, metadata, { clock });
+    const handled = handleCommand(store, states, aggregate, command, metadata, { clock });
+    const { onOutcome } = settings;
+    if (!onOutcome) return handled;
+    return handled.then(
+      (result) => {
+        onOutcome(command.type, result.appended > 0 ? 'appended' : 'unchanged');
+        return result;
+      },
+      (error: unknown) => {
+        onOutcome(command.type, isDomainError(error) ? 'refused' : 'failed');
+        throw error;
+      },
+    );
   }
 
   const stateOf = async <C, S, E extends DomainEvent, Ctx>(aggregate: Aggregate<C, S, E, Ctx>, stream: string) =>

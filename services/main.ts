@@ -1,37 +1,40 @@
 /**
  * `npm run start:services`: the admin API alone, over the configured event store. Stops cleanly on SIGTERM or
- * SIGINT: no new connections, requests in flight finish, then the store is closed. `GET /healthz` on HEALTH_PORT
- * (loopback) answers for the container's healthcheck.
+ * SIGINT: no new connections, requests in flight finish, then the store is closed. On HEALTH_PORT (loopback unless
+ * HEALTH_HOST says otherwise, default 9465): `GET /healthz` for the container's healthcheck, `GET /metrics` for
+ * Prometheus (commands by outcome, failed authentications).
  */
-import type Koa from 'koa';
 import { openEventStore } from '../shared/adapters/event-store.factory.ts';
-import { loadConfig } from '../shared/config/config.ts';
+import { loadConfigOrExit } from '../shared/config/load-or-exit.ts';
 import { listen } from '../shared/http/listen.ts';
 import { createLogger } from '../shared/logging/logger.ts';
 import { startHealthServer } from '../shared/process/health-server.ts';
 import { onShutdownSignal } from '../shared/process/shutdown.ts';
 import { createAdminApp } from './admin/admin-app.ts';
 import { createAdminServer } from './admin/admin-server.ts';
+import { warnIfKeyless } from './admin/keyless-warning.ts';
 import { createCommandService } from './command-service.ts';
+import { adminAuthMetrics, commandMetrics } from './admin/admin-metrics.ts';
+import { createProcessRegistry } from '../shared/metrics/process-registry.ts';
 
-const config = loadConfig();
+const config = loadConfigOrExit('watchcat-services');
 const logger = createLogger(config.LOG_LEVEL, 'watchcat-services');
 const store = await openEventStore(config);
-let app: Koa;
-try {
-  app = createAdminApp(createCommandService(store, { actor: 'admin-api' }), config, logger);
-} catch (error) {
-  // A weak or malformed key: one line that says which entry, never the key.
-  logger.fatal((error as Error).message);
-  await store.close();
-  process.exit(1);
-}
-if (config.ADMIN_API_KEYS.trim() === '') logger.warn('ADMIN_API_KEYS is empty: every admin request will be refused');
+const registry = createProcessRegistry();
+// A weak or malformed key was refused with the configuration, so the app's own check of the keys cannot throw here.
+const app = createAdminApp(createCommandService(store, { actor: 'admin-api', onOutcome: commandMetrics(registry) }), config, logger, {
+  authMetrics: adminAuthMetrics(registry),
+});
+warnIfKeyless(config, logger);
 
 const server = createAdminServer(app);
 const port = await listen(server, config.ADMIN_PORT, config.ADMIN_HOST);
 // Healthy while the admin API listens: the process has nothing else to report.
-const health = await startHealthServer(config.HEALTH_PORT, config.HEALTH_HOST, () => ({ healthy: server.listening, checks: { admin_api: server.listening ? 'listening' : 'closed' } }));
+const health = await startHealthServer(
+  config.HEALTH_PORT, config.HEALTH_HOST,
+  () => ({ healthy: server.listening, checks: { admin_api: server.listening ? 'listening' : 'closed' } }),
+  registry,
+);
 logger.info({ port, healthPort: health.port }, 'admin API listening');
 
 onShutdownSignal(logger, 'admin API', async () => {

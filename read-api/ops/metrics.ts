@@ -3,9 +3,10 @@
  * refusals, and the projection and queue figures, read from their owners only when Prometheus scrapes.
  */
 import type { Middleware } from 'koa';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { createProcessRegistry } from '../../shared/metrics/process-registry.ts';
 import type { LimitName, RateLimitMetrics } from '../rate-limit/rate-limits.ts';
-import type { ProjectionLag } from './projection-lag.ts';
+import type { ProjectionLag } from '../../shared/metrics/projection-lag.ts';
 import { RequestTallies, type HistogramValues } from './request-tallies.ts';
 
 export interface ProjectionProgress {
@@ -32,10 +33,7 @@ const REJECTIONS = 'rate_limit_rejections_total';
 const UNMATCHED = 'unmatched';
 
 export function createMetricsRegistry(sources: MetricSources = {}): Registry {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
-  // Nobody needs the Node version from the outside, and it tells an attacker which advisories apply.
-  registry.removeSingleMetric('nodejs_version_info');
+  const registry = createProcessRegistry();
   requestMetrics(registry);
   rejectionCounter(registry);
   const { projections, lag, queueDepth } = sources;
@@ -108,14 +106,6 @@ export function metricsMiddleware(registry: Registry): Middleware {
       tallies.add(ctx.method, route, ctx.status, (performance.now() - started) / 1e3);
     }
   };
-}
-
-/** Failed admin authentications by outcome (`refused` 401, `throttled` 429), for the admin app of this process. */
-export function adminAuthMetrics(registry: Registry): { failed(outcome: 'refused' | 'throttled'): void } {
-  const counter = new Counter({
-    name: 'admin_auth_failures_total', help: 'Failed admin API authentications', labelNames: ['outcome'], registers: [registry],
-  });
-  return { failed: (outcome) => counter.inc({ outcome }) };
 }
 
 /** What the rate limits call on a refusal (see `createRateLimits`), counting into this registry. */

@@ -2,6 +2,7 @@
 import Type from 'typebox';
 import { Ajv } from 'ajv';
 import { parseTrustedProxies } from '../net/trusted-proxies.ts';
+import { parseAdminKeyEntries } from './admin-api-keys.ts';
 import { OWN_SCHEMAS } from '../schema/own-schemas.ts';
 
 export const Env = Type.Object({
@@ -30,6 +31,8 @@ export const Env = Type.Object({
   ADMIN_API_KEYS: Type.String({ default: '' }),
   /** Failed admin authentications a client may make per minute before it is answered 429 without its key checked. */
   ADMIN_AUTH_FAILURES_PER_MINUTE: Type.Integer({ minimum: 1, default: 10 }),
+  /** Share of public requests that get a log line (0..1); a 5xx always gets one. */
+  REQUEST_LOG_SAMPLE: Type.Number({ minimum: 0, maximum: 1, default: 1 }),
   LOG_LEVEL: Type.Union(
     [Type.Literal('fatal'), Type.Literal('error'), Type.Literal('warn'), Type.Literal('info'), Type.Literal('debug'),
       Type.Literal('trace'), Type.Literal('silent')],
@@ -58,27 +61,44 @@ export type Config = Type.Static<typeof Env>;
 
 const validate = new Ajv({ ...OWN_SCHEMAS, useDefaults: true, coerceTypes: true, allErrors: true }).compile(Env as object);
 
-/** Reads and validates the configuration; throws one message naming every bad setting. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+/** Every bad setting, named in one message that holds no stack worth showing (see load-or-exit.ts). */
+export class InvalidConfiguration extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`invalid configuration: ${problems.join('; ')}`);
+    this.name = 'InvalidConfiguration';
+  }
+}
+
+/** Settings whose default depends on the kind of process, so that each kind has ports of its own. */
+export type ProcessDefaults = Partial<Pick<Config, 'HEALTH_PORT'>>;
+
+/**
+ * Reads and validates the configuration; throws one `InvalidConfiguration` naming every bad setting. `defaults`
+ * replace the schema's defaults for this kind of process.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: ProcessDefaults = {}): Config {
   const keys = Object.keys((Env as { properties: object }).properties);
-  const candidate: Record<string, unknown> = {};
+  const candidate: Record<string, unknown> = { ...defaults };
   for (const key of keys) if (env[key] !== undefined && env[key] !== '') candidate[key] = env[key];
   const typed = validate(candidate);
   const problems = [
     ...(typed ? [] : (validate.errors ?? []).map((e) => `${e.instancePath.slice(1) || 'config'} ${e.message}`)),
     ...settingProblems(candidate),
   ];
-  if (problems.length > 0) throw new Error(`invalid configuration: ${problems.join('; ')}`);
+  if (problems.length > 0) throw new InvalidConfiguration(problems);
   return candidate as Config;
 }
 
 /** What the schema cannot say about a well-typed configuration. */
 function settingProblems(candidate: Record<string, unknown>): string[] {
+  const checks: [string, (value: string) => unknown][] = [['TRUST_PROXY', parseTrustedProxies], ['ADMIN_API_KEYS', parseAdminKeyEntries]];
   const problems: string[] = [];
-  try {
-    if (typeof candidate['TRUST_PROXY'] === 'string') parseTrustedProxies(candidate['TRUST_PROXY']);
-  } catch (error) {
-    problems.push((error as Error).message);
+  for (const [name, check] of checks) {
+    try {
+      if (typeof candidate[name] === 'string') check(candidate[name]);
+    } catch (error) {
+      problems.push((error as Error).message);
+    }
   }
   return problems;
 }

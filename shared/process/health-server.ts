@@ -1,8 +1,9 @@
 /**
- * A process's health endpoint (`GET /healthz`) for the processes without an operations port (the projector and the
- * admin API): on a port of its own, on loopback by default, since only the container's own healthcheck asks it.
+ * The operations port of the processes without the read API's (the projector and the admin API): `GET /healthz`
+ * for the container's healthcheck and `GET /metrics` for Prometheus, on a port of their own, on loopback by default.
  */
 import { createServer } from 'node:http';
+import type { Registry } from 'prom-client';
 import { listen } from '../http/listen.ts';
 import { serverTimeouts } from '../http/server-timeouts.ts';
 
@@ -17,9 +18,21 @@ export interface HealthServer {
   close(): Promise<void>;
 }
 
-/** Answers `GET /healthz` with 200 while `check` says healthy, 503 otherwise (or when it throws), 404 elsewhere. */
-export async function startHealthServer(port: number, host: string, check: () => Health | Promise<Health>): Promise<HealthServer> {
+/**
+ * Answers `GET /healthz` with 200 while `check` says healthy, 503 otherwise (or when it throws), `GET /metrics` with
+ * `registry` when given, 404 elsewhere.
+ */
+export async function startHealthServer(
+  port: number, host: string, check: () => Health | Promise<Health>, registry?: Registry,
+): Promise<HealthServer> {
   const server = createServer(serverTimeouts(), (req, res) => {
+    if (registry && req.method === 'GET' && req.url === '/metrics') {
+      registry.metrics().then(
+        (text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text),
+        () => res.writeHead(500).end(),
+      );
+      return;
+    }
     if (req.method !== 'GET' || req.url !== '/healthz') {
       res.writeHead(404).end();
       return;

@@ -5,7 +5,8 @@ import Koa from 'koa';
 import { Router } from '@koa/router';
 import { expect } from 'chai';
 import { createOpsApp, type Readiness } from '../../read-api/ops/ops-app.ts';
-import { adminAuthMetrics, createMetricsRegistry, metricsMiddleware, rateLimitMetrics } from '../../read-api/ops/metrics.ts';
+import { createMetricsRegistry, metricsMiddleware, rateLimitMetrics } from '../../read-api/ops/metrics.ts';
+import { adminAuthMetrics } from '../../services/admin/admin-metrics.ts';
 
 async function listen(app: Koa): Promise<{ base: string; server: Server }> {
   const server = app.listen(0, '127.0.0.1');

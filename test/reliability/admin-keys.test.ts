@@ -135,7 +135,7 @@ describe('admin API against hostile credentials, with the real process and logge
     const weak = spawnTs(SERVICES_MAIN, [], {
       ADMIN_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'info', ADMIN_API_KEYS: `a:catalogue,${SERIALS_KEY}:serials,change-me-serials-0000000000000000:serials`,
     });
-    expect(await weak.exited).to.equal(1);
+    expect(await weak.exited, 'the exit code of a bad setting (issue 29, item 4)').to.equal(2);
     const fatal = weak.lines.filter((line) => line.includes('ADMIN_API_KEYS'));
     expect(fatal, weak.lines.join('\n')).to.have.length(1);
     expect(fatal[0]).to.include('entry 1 has a key of 1 characters, fewer than 32; entry 3 has a placeholder key');

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { loadConfig } from '../../shared/config/config.ts';
+import { InvalidConfiguration, loadConfig } from '../../shared/config/config.ts';
 
 describe('configuration', () => {
   it('gives the documented defaults when nothing is set', () => {
@@ -22,5 +22,16 @@ describe('configuration', () => {
 
   it('names every bad setting at once', () => {
     expect(() => loadConfig({ PORT: 'abc', RATE_LIMIT_PER_MINUTE: '0' })).to.throw(/PORT.*RATE_LIMIT_PER_MINUTE|RATE_LIMIT_PER_MINUTE.*PORT/);
+  });
+
+  it('names a bad ADMIN_API_KEYS in the same message as the other bad settings (issue 29, item 4)', () => {
+    expect(() => loadConfig({ PORT: 'abc', ADMIN_API_KEYS: 'short:catalogue' }))
+      .to.throw(InvalidConfiguration, /PORT must be integer; ADMIN_API_KEYS: entry 1 has a key of 5 characters/);
+  });
+
+  it("takes a process kind's own default, which the environment still overrides (issue 29, item 1)", () => {
+    expect(loadConfig({}, { HEALTH_PORT: 9466 }).HEALTH_PORT).to.equal(9466);
+    expect(loadConfig({ HEALTH_PORT: '9470' }, { HEALTH_PORT: 9466 }).HEALTH_PORT).to.equal(9470);
+    expect(loadConfig({}).HEALTH_PORT).to.equal(9465);
   });
 });

@@ -1,5 +1,9 @@
-/** The health endpoint of the projector and admin API processes: 200 while healthy, 503 otherwise, loopback only. */
+/**
+ * The operations port of the projector and admin API processes: 200 while healthy, 503 otherwise, loopback only;
+ * their Prometheus metrics when given a registry (issue 29, item 2).
+ */
 import { expect } from 'chai';
+import { Counter, Registry } from 'prom-client';
 import { startHealthServer, type HealthServer } from '../../../shared/process/health-server.ts';
 
 describe('health server', () => {
@@ -27,5 +31,15 @@ describe('health server', () => {
     expect(failed.status).to.equal(503);
     expect(await failed.json()).to.deep.equal({ healthy: false, checks: { error: 'read store unreachable' } });
     expect((await fetch(`http://127.0.0.1:${server.port}/metrics`)).status).to.equal(404);
+  });
+
+  it('serves the registry given on GET /metrics in the Prometheus text format', async () => {
+    const registry = new Registry();
+    new Counter({ name: 'watchcat_test_total', help: 'A test counter', registers: [registry] }).inc(3);
+    server = await startHealthServer(0, '127.0.0.1', () => ({ healthy: true, checks: {} }), registry);
+    const answer = await fetch(`http://127.0.0.1:${server.port}/metrics`);
+    expect(answer.status).to.equal(200);
+    expect(answer.headers.get('content-type')).to.match(/^text\/plain; version=0\.0\.4/);
+    expect(await answer.text()).to.match(/^watchcat_test_total 3$/m);
   });
 });

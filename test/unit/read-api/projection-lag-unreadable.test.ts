@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
-import { projectionLag } from '../../../read-api/ops/projection-lag.ts';
+import { projectionLag } from '../../../shared/metrics/projection-lag.ts';
 import { openSqliteEventStore } from '../../../shared/adapters/sqlite-event-store.ts';
 import { streams } from '../../../shared/ports/event-store.ts';
 import { randomSerial, serialRegistered, serialReportedStolen } from '../../fixtures/events.ts';

@@ -3,7 +3,7 @@
  * event it has not applied (how long its read model has been missing something). In events only where the store
  * counts them: EventStoreDB positions are log offsets, so `head - position` is not a number of events.
  */
-import type { EventStore } from '../../shared/ports/event-store.ts';
+import type { EventStore } from '../ports/event-store.ts';
 
 export interface ProjectionLag {
   /** Events after the projection's position; absent where the store cannot count them. */

@@ -4,10 +4,10 @@
  * log offsets).
  */
 import { expect } from 'chai';
-import { projectionLag } from '../../../read-api/ops/projection-lag.ts';
-import { openSqliteEventStore } from '../../../shared/adapters/sqlite-event-store.ts';
-import { streams, type EventStore } from '../../../shared/ports/event-store.ts';
-import { randomSerial, serialRegistered, serialReportedStolen } from '../../fixtures/events.ts';
+import { projectionLag } from '../../shared/metrics/projection-lag.ts';
+import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
+import { streams, type EventStore } from '../../shared/ports/event-store.ts';
+import { randomSerial, serialRegistered, serialReportedStolen } from '../fixtures/events.ts';
 
 const OCCURRED = Date.parse('2025-01-15T10:00:00.000Z');
 

@@ -1,0 +1,109 @@
+/**
+ * From an admin append to every API replica, at scale (issue 29, item 3): `bash scripts/with-ferretdb.sh node
+ * --import tsx bench/replica-freshness.ts [rounds]`. The topology of README.md's one-machine recipe as real
+ * processes (the admin API, two BullMQ projector workers, two read APIs, a private redis-server, this run's
+ * FerretDB, one SQLite event store), over a small catalogue. Each round appends through the admin API (price
+ * changes and stolen reports / recoveries alternating), then polls every 2 ms: the projections' checkpoints in
+ * MongoDB (when the projectors had it) and each replica's status `read_model.position` (when it served it). Prints
+ * percentiles of both, in ms from the admin answer, and one JSON line.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createMongoReadStore } from '../shared/adapters/mongodb-read-store.ts';
+import { openSqliteEventStore } from '../shared/adapters/sqlite-event-store.ts';
+import { readProjectionStates } from '../shared/projections/projection-states.ts';
+import { createCommandService } from '../services/command-service.ts';
+import { importCatalogue } from '../services/import/import-catalogue.ts';
+import { tinyCatalogue } from '../test/services/support/tiny-catalogue.ts';
+import { freePort, startTestRedis } from '../test/support/redis-server.ts';
+import { startWatchcatProcess, type WatchcatProcess } from '../test/support/watchcat-process.ts';
+
+const rounds = Number(process.argv[2] ?? 20);
+const mongoUrl = process.env['MONGODB_URL'];
+if (!mongoUrl) throw new Error('MONGODB_URL is not set: run under scripts/with-ferretdb.sh');
+const KEY = 'replica-freshness-bench-key-0123456789';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'watchcat-replica-freshness-'));
+const redis = await startTestRedis();
+const database = `wc_freshness_${process.pid}`;
+const seedStore = openSqliteEventStore(join(dataDir, 'events.sqlite3'));
+await importCatalogue(createCommandService(seedStore), tinyCatalogue());
+await seedStore.close();
+const env = {
+  DATA_DIR: dataDir, REDIS_URL: redis.url, MONGODB_URL: mongoUrl, MONGODB_DB: database, HOST: '127.0.0.1', LOG_LEVEL: 'info', REQUEST_LOG_SAMPLE: '0',
+  SEED_DEMO: 'false', RATE_LIMIT_PER_MINUTE: '100000000', ADMIN_API_KEYS: `${KEY}:catalogue,${KEY}:serials`,
+};
+const processes: WatchcatProcess[] = [];
+const adminPort = await freePort();
+const admin = startWatchcatProcess('services', 'services/main.ts', { ...env, ADMIN_PORT: String(adminPort), HEALTH_PORT: '0' });
+processes.push(admin);
+for (let i = 0; i < 2; i += 1) processes.push(startWatchcatProcess('projector', 'projector/main.ts', { ...env, HEALTH_PORT: '0' }));
+const apiUrls: string[] = [];
+for (let i = 0; i < 2; i += 1) {
+  const port = await freePort();
+  processes.push(startWatchcatProcess('read-api', 'read-api/main.ts', { ...env, PORT: String(port), OPS_PORT: String(await freePort()) }));
+  apiUrls.push(`http://127.0.0.1:${port}`);
+}
+await Promise.all(processes.map((p) => p.waitForLine(/listening|projector started/, 60_000)));
+const mongo = await createMongoReadStore(mongoUrl, database);
+
+const servedPosition = async (url: string) =>
+  ((await (await fetch(`${url}/api/public/status`)).json()) as { read_model: { position: number } }).read_model.position;
+const projectedPosition = async () => Math.min(...(await readProjectionStates(mongo)).map((state) => state.position));
+async function after(started: number, reached: () => Promise<boolean>): Promise<number> {
+  while (!(await reached())) {
+    if (performance.now() - started > 30_000) throw new Error('not within 30 s');
+    await sleep(2);
+  }
+  return performance.now() - started;
+}
+
+const ADMIN = `http://127.0.0.1:${adminPort}`;
+const CHANGES = [
+  () => ['PUT', '/admin/watches/AUR-LU-001/price', { price_eur: 15_000 + Math.floor(Math.random() * 9_999) }] as const,
+  () => ['POST', '/admin/serials/AUR-2024-000001/stolen', {}] as const,
+  () => ['POST', '/admin/serials/AUR-2024-000001/recovered', {}] as const,
+];
+const projected: number[] = [];
+const served: number[] = [];
+try {
+  // Everything caught up with the seeded history first.
+  const seeded = (await openSqliteEventStore(join(dataDir, 'events.sqlite3')).headPosition());
+  await after(performance.now(), async () => (await projectedPosition()) >= seeded && (await Promise.all(apiUrls.map(servedPosition))).every((p) => p >= seeded));
+  for (let round = 0; round < rounds; round += 1) {
+    const [method, path, body] = CHANGES[round % CHANGES.length]!();
+    const answer = await fetch(`${ADMIN}${path}`, {
+      method, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
+    });
+    const started = performance.now();
+    if (!answer.ok) throw new Error(`${method} ${path}: ${answer.status} ${await answer.text()}`);
+    const { position } = (await answer.json()) as { position: number };
+    const [toProjected, ...toServed] = await Promise.all([
+      after(started, async () => (await projectedPosition()) >= position),
+      ...apiUrls.map((url) => after(started, async () => (await servedPosition(url)) >= position)),
+    ]);
+    projected.push(toProjected);
+    served.push(Math.max(...toServed));
+    await sleep(100);
+  }
+} finally {
+  await mongo.close();
+  await Promise.all(processes.map((p) => p.stop()));
+  await redis.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!);
+};
+const figures = {
+  rounds,
+  projected_ms: { p50: percentile(projected, 50), p99: percentile(projected, 99), max: Math.round(Math.max(...projected)) },
+  served_every_replica_ms: { p50: percentile(served, 50), p99: percentile(served, 99), max: Math.round(Math.max(...served)) },
+};
+process.stdout.write(`append -> all projections checkpointed: p50 ${figures.projected_ms.p50} ms, p99 ${figures.projected_ms.p99} ms\n`);
+process.stdout.write(`append -> served by both replicas:     p50 ${figures.served_every_replica_ms.p50} ms, p99 ${figures.served_every_replica_ms.p99} ms\n`);
+process.stdout.write(`${JSON.stringify(figures)}\n`);

@@ -1,0 +1,32 @@
+/**
+ * One log line per public request, written once its answer is final: method, path (no query: search terms stay out
+ * of the logs), status, duration and request id. `sample` (REQUEST_LOG_SAMPLE, 0..1) is the share of requests
+ * logged, for a busy API whose logs would cost more than they tell; a 5xx is always logged, whatever the sample.
+ * The request id is the client's or proxy's `X-Request-Id` when it is a plain token, else a new one, made only for
+ * a line that is written.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Middleware } from 'koa';
+import type { Logger } from '../../shared/logging/logger.ts';
+
+const PLAIN_ID = /^[\w.-]{1,100}$/;
+
+export function requestLog(logger: Logger, sample: number, random: () => number = Math.random): Middleware {
+  return async (ctx, next) => {
+    const started = performance.now();
+    try {
+      await next();
+    } finally {
+      if (ctx.status >= 500 || (sample > 0 && random() < sample)) {
+        const presented = ctx.get('X-Request-Id');
+        logger.info({
+          method: ctx.method,
+          path: ctx.path,
+          status: ctx.status,
+          ms: Math.round((performance.now() - started) * 100) / 100,
+          request_id: PLAIN_ID.test(presented) ? presented : randomUUID(),
+        }, 'request');
+      }
+    }
+  };
+}
