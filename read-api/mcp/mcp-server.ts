@@ -41,6 +41,15 @@ export function mcpServerKit(parts: McpServerParts): McpServerKit {
   return { ...parts, toolList: [...parts.tools.values()].map((tool) => tool.description) };
 }
 
+/**
+ * The path of an http(s) URI, whatever its host: a listed URI names the host the client reached (or the public base
+ * URL), and the same client may read it under another spelling (`LOCALHOST`, `127.0.0.1`) or through a proxy.
+ */
+function httpPath(uri: string): string | undefined {
+  const url = URL.parse(uri);
+  return url !== null && (url.protocol === 'http:' || url.protocol === 'https:') ? url.pathname : undefined;
+}
+
 /** A server for one request; `base` is where resource URIs point (the public base URL, else this request's origin). */
 export function createMcpServer(sdk: McpSdk, kit: McpServerKit, base: string): Server {
   const { Server, validator, types: { CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema } } = sdk;
@@ -67,7 +76,8 @@ export function createMcpServer(sdk: McpSdk, kit: McpServerKit, base: string): S
     })),
   }));
   server.setRequestHandler(ReadResourceRequestSchema, (request) => {
-    const resource = kit.resources.find((candidate) => uriOf(candidate) === request.params.uri);
+    const path = httpPath(request.params.uri);
+    const resource = kit.resources.find((candidate) => candidate.path === path);
     if (resource === undefined) throw new McpError(RESOURCE_NOT_FOUND, 'Resource not found', { uri: request.params.uri.slice(0, 200) });
     return { contents: [{ uri: uriOf(resource), mimeType: resource.mimeType, text: resource.text() }] };
   });
