@@ -22,7 +22,7 @@ export function buildLlmsFullTxt(operations: readonly OperationSpec[], config: D
     '',
     `> ${BRAND.summary.en}`,
     '',
-    `Base URL: ${base}. Version 1.0.0 (OpenAPI 3.1.0 at ${base}/.well-known/openapi-public.json). Paths carry no version.`,
+    `Base URL: ${base || 'the address that served this file'}. Version 1.0.0 (OpenAPI 3.1.0 at ${base}/.well-known/openapi-public.json). Paths carry no version.`,
     'Read-only and public: no API key, no sign-up, no credential of any kind; no customer data is ever returned.',
     'Every operation takes `lang`: `en` (default) or `fr`; text fields come in that language. Unknown query parameters are ignored.',
     'Answers are JSON (`application/json; charset=utf-8`). Money is in euros (EUR, tax included) as JSON numbers with at most',

@@ -15,6 +15,7 @@ import type { Context, Middleware } from 'koa';
 import { isPlainObject } from '../../shared/public-api/validation/request-schema.ts';
 import { readBodyText } from '../../shared/public-api/validation/request-body.ts';
 import { JSON_TYPE } from '../middleware/front-door.ts';
+import { baseFor } from '../discovery/request-origin.ts';
 import { MCP_PATH } from '../../shared/public-api/operations/status.operation.ts';
 import type { McpAnswerCache, TransportAnswer } from './mcp-answer-cache.ts';
 import { invalidParams } from './mcp-params.ts';
@@ -113,7 +114,7 @@ function isVerifyCall(message: unknown): boolean {
 
 async function serveThroughTransport(ctx: Context, deps: McpRouteDeps, text: string, message: unknown): Promise<TransportAnswer> {
   const sdk = await mcpSdk();
-  const server = createMcpServer(sdk, deps.kit, deps.publicBase || `${ctx.protocol}://${ctx.host}`);
+  const server = createMcpServer(sdk, deps.kit, baseFor(ctx, deps.publicBase));
   const transport = new sdk.WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {
