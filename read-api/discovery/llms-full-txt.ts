@@ -9,11 +9,7 @@ import { baseUrl } from '../../shared/public-base-url.ts';
 import type { DiscoveryConfig } from './llms-txt.ts';
 import { mcpReferenceSection } from '../mcp/mcp-reference.ts';
 import { openApiPath } from './openapi.ts';
-import { examplePath, parameterDocs } from './parameter-docs.ts';
-
-const PRICE_EXAMPLE = {
-  collection: 'tempo', model_ref: 'AUR-CH-001', options: { dial: 'midnight-blue', tachymeter: 'tachymeter' }, accessories: { 'extra-strap': 1 },
-};
+import { BODY_EXAMPLES, examplePath, parameterDocs } from './parameter-docs.ts';
 
 export function buildLlmsFullTxt(operations: readonly OperationSpec[], config: DiscoveryConfig): string {
   const base = baseUrl(config);
@@ -81,7 +77,7 @@ function operationSection(op: OperationSpec, base: string): string[] {
   const params = parameterDocs(op);
   const example = op.method === 'GET'
     ? `curl '${base}${examplePath(op)}${op.params?.query ? '?lang=en' : ''}'`
-    : `curl -X ${op.method} '${base}${examplePath(op)}' -H 'Content-Type: application/json' -d '${JSON.stringify(PRICE_EXAMPLE)}'`;
+    : `curl -X ${op.method} '${base}${examplePath(op)}' -H 'Content-Type: application/json' -d '${JSON.stringify(BODY_EXAMPLES[op.id])}'`;
   return [
     `## ${op.method} ${openApiPath(op.path)}`,
     '',
