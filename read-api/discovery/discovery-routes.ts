@@ -1,5 +1,5 @@
 /**
- * The discovery files and /docs, as routes the public app mounts beside the operations (`extraRoutes`). Bodies
+ * The discovery files, /docs and the demo's watch images (watch-images.ts), as routes the public app mounts beside the operations (`extraRoutes`). Bodies
  * depend only on the operations, the configuration and, for the files with absolute links when `PUBLIC_BASE_URL`
  * is not set, the request's origin (request-origin.ts), so each is built once (per origin), on first request.
  */
@@ -16,6 +16,7 @@ import { buildOpenApiDocument } from './openapi.ts';
 import { matchesIfNoneMatch } from '../cache/rendered-answer.ts';
 import { baseUrl } from '../../shared/public-base-url.ts';
 import { baseFor, perBase, withBase } from './request-origin.ts';
+import { WATCH_IMAGE_ROUTE, watchImage } from './watch-images.ts';
 
 export interface DiscoveryDeps {
   operations: readonly OperationSpec[];
@@ -72,6 +73,11 @@ export function discoveryRoutes({ operations, config, jwks }: DiscoveryDeps): Mi
       assets.set(name, file);
     }
     send(ctx, file);
+  });
+  // Drawn on each request (a millisecond): keeping them would let clients choose what the process holds.
+  router.get(WATCH_IMAGE_ROUTE, (ctx) => {
+    const image = watchImage(ctx.params['reference'] ?? '', ctx.params['file'] ?? '');
+    if (image !== undefined) send(ctx, served('image/svg+xml', image));
   });
   return router.routes() as Middleware;
 }
