@@ -16,7 +16,7 @@ import { envAt, parseCut, projectAt, stateAnswers, STATE_SECTIONS, type Projecte
 async function projected(context: CliContext, cut: Cut, label: string): Promise<ProjectedState> {
   const progress = rebuildProgress(label, stderrProgress(context.note));
   try {
-    return await projectAt(await context.store(), cut, progress.onProgress);
+    return await projectAt(await context.store({ existing: true }), cut, progress.onProgress);
   } finally {
     progress.stop();
   }
