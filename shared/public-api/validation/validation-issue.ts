@@ -29,6 +29,7 @@ export function expectedLiterals(values: readonly unknown[]): string {
 
 export const issue = {
   missing: (loc: Loc, input: unknown): ValidationIssue => ({ type: 'missing', loc, msg: 'Field required', input }),
+  extraForbidden: (loc: Loc, input: unknown): ValidationIssue => ({ type: 'extra_forbidden', loc, msg: 'Extra inputs are not permitted', input }),
   intParsing: (loc: Loc, input: unknown): ValidationIssue => ({
     type: 'int_parsing', loc, msg: 'Input should be a valid integer, unable to parse string as an integer', input,
   }),
