@@ -1,5 +1,11 @@
-/** `watchcat seed` and `watchcat import FILE`: bring the store to a catalogue's state, idempotently. */
+/**
+ * `watchcat seed` and `watchcat import FILE`: bring the store to a catalogue's state, idempotently. `import --check`
+ * only checks a file (every problem, each with its path in the file) and `import --schema` prints the file's JSON
+ * Schema: neither opens a store.
+ */
 import { readFile } from 'node:fs/promises';
+import { catalogueFileJsonSchema } from '../catalogue/catalogue-file.ts';
+import { CatalogueFileError, validateCatalogueFile } from '../import/catalogue-validation.ts';
 import { importCatalogue } from '../import/import-catalogue.ts';
 import type { ImportReport } from '../import/import-progress.ts';
 import { seedDemo } from '../import/seed-demo.ts';
@@ -42,6 +48,18 @@ async function withProgress(context: CliContext, what: string, run: (onProgress:
     : `${what}: ${report.commands} commands, ${report.events} events appended, up to position ${report.position}`);
 }
 
+function checkCatalogue(context: CliContext, file: string, catalogue: unknown): void {
+  try {
+    const valid = validateCatalogueFile(catalogue);
+    context.out(`${file}: a valid catalogue file (${valid.collections.length} collections, ${valid.watches.length} watches, `
+      + `${valid.configurators.length} configurators, ${valid.serials.length} serials)`);
+  } catch (error) {
+    if (!(error instanceof CatalogueFileError)) throw error;
+    for (const problem of error.problems) context.out(problem);
+    throw new CatalogueReadError(file, `${error.problems.length} problem${error.problems.length === 1 ? '' : 's'} (listed above)`);
+  }
+}
+
 export const catalogueCommands: CliModule = (program, context) => {
   program.command('seed')
     .description('load the demo catalogue (appends only what is missing)')
@@ -51,10 +69,15 @@ export const catalogueCommands: CliModule = (program, context) => {
     });
 
   program.command('import')
-    .description('bring the catalogue to the state of a catalogue file (JSON, the demo catalogue format)')
-    .argument('<file>', 'catalogue file')
-    .action(async (file: string) => {
+    .description('bring the catalogue to the state of a catalogue file (JSON, the demo catalogue format); adds and changes, never removes what the file lacks')
+    .argument('[file]', 'catalogue file')
+    .option('--check', 'only check the file: every problem, each with its path in the file; opens no store')
+    .option('--schema', 'print the JSON Schema of a catalogue file and exit')
+    .action(async (file: string | undefined, options: { check?: boolean; schema?: boolean }) => {
+      if (options.schema) return context.out(JSON.stringify(catalogueFileJsonSchema(), null, 2));
+      if (file === undefined) throw new CatalogueReadError('(none)', 'name a catalogue file, or --schema');
       const catalogue = await readCatalogue(file);
+      if (options.check) return checkCatalogue(context, file, catalogue);
       const service = await context.service();
       await withProgress(context, file, (onProgress) => importCatalogue(service, catalogue, onProgress, { actor: 'watchcat-import' }));
     });
