@@ -18,6 +18,7 @@ export const RegisterSerialBody = Type.Object({
 });
 export const PriceBody = Type.Object({ price_eur: Type.Number({ exclusiveMinimum: 0 }) });
 export const StockBody = Type.Object({ stock_status: StockStatus });
+export const CustomizableBody = Type.Object({ customizable: Type.Boolean() });
 
 const validators = new WeakMap<object, PartValidator>();
 

@@ -7,7 +7,7 @@ import type { Context } from 'koa';
 import { eurosToCents } from '../../shared/money/cents.ts';
 import type { CommandService } from '../command-service.ts';
 import { importCatalogue } from '../import/import-catalogue.ts';
-import { checkBody, PriceBody, RegisterSerialBody, StockBody } from './admin-bodies.ts';
+import { checkBody, CustomizableBody, PriceBody, RegisterSerialBody, StockBody } from './admin-bodies.ts';
 import { requireScope, type AdminAuth, type AdminState } from './require-scope.ts';
 import { ADMIN_BODY_LIMIT, HttpError, IMPORT_BODY_LIMIT, readJsonBody } from './json-body.ts';
 
@@ -48,6 +48,11 @@ export function adminRouter(service: CommandService, auth: AdminAuth): Router {
   router.put('/watches/:reference/stock', catalogue, async (ctx) => {
     const { stock_status } = checkBody(StockBody, await body(ctx));
     ctx.body = { position: (await service.changeWatchStock(param(ctx, 'reference'), stock_status, optionsOf(ctx))).position };
+  });
+  router.put('/watches/:reference/customizable', catalogue, async (ctx) => {
+    const { customizable } = checkBody(CustomizableBody, await body(ctx));
+    const reference = param(ctx, 'reference').toUpperCase();
+    ctx.body = { position: (await service.reviseWatch({ reference, customizable }, optionsOf(ctx))).position };
   });
   router.delete('/watches/:reference', catalogue, async (ctx) => {
     ctx.body = { position: (await service.withdrawWatch(param(ctx, 'reference'), optionsOf(ctx))).position };

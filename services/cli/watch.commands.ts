@@ -1,4 +1,4 @@
-/** `watchcat watch set-price | set-stock | withdraw`. */
+/** `watchcat watch set-price | set-stock | set-customizable | withdraw`. */
 import { Argument } from 'commander';
 import { STOCK_STATUSES, type StockStatus } from '../../shared/events/index.ts';
 import { centsToEuros } from '../../shared/money/cents.ts';
@@ -29,6 +29,17 @@ export const watchCommands: CliModule = (program, context) => {
     .action(async (reference: string, status: StockStatus) => {
       const result = await (await context.service()).changeWatchStock(reference, status);
       context.out(outcome(result, `stock of ${reference} set to ${status}`, `stock of ${reference} is already ${status}; nothing changed`));
+    });
+
+  watch.command('set-customizable')
+    .description('mark a watch customizable (a model of its collection\'s configurator) or not')
+    .argument('<ref>', 'reference of the watch (upper-cased)', identifier)
+    .addArgument(new Argument('<customizable>', 'yes or no').choices(['yes', 'no']))
+    .action(async (reference: string, answer: 'yes' | 'no') => {
+      const customizable = answer === 'yes';
+      const result = await (await context.service()).reviseWatch({ reference, customizable });
+      const state = customizable ? 'customizable' : 'not customizable';
+      context.out(outcome(result, `watch ${reference} marked ${state}`, `watch ${reference} is already ${state}; nothing changed`));
     });
 
   watch.command('withdraw')
