@@ -13,24 +13,26 @@ import type { CliContext } from './cli-context.ts';
 import type { CliModule } from './cli-module.ts';
 import { importProgress } from './import-progress-bar.ts';
 
+/** A file a command reads (a catalogue, one watch) that cannot be read or is not what it should be. */
 export class CatalogueReadError extends Error {
-  constructor(file: string, reason: string) {
-    super(`cannot read catalogue file ${file}: ${reason}`);
+  constructor(file: string, reason: string, what = 'catalogue file') {
+    super(`cannot read ${what} ${file}: ${reason}`);
     this.name = 'CatalogueReadError';
   }
 }
 
-async function readCatalogue(file: string): Promise<unknown> {
+/** The JSON of `file`; `what` names the file in a refusal. */
+export async function readJsonFile(file: string, what = 'catalogue file'): Promise<unknown> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new CatalogueReadError(file, (error as NodeJS.ErrnoException).code ?? String(error));
+    throw new CatalogueReadError(file, (error as NodeJS.ErrnoException).code ?? String(error), what);
   }
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new CatalogueReadError(file, (error as Error).message);
+    throw new CatalogueReadError(file, (error as Error).message, what);
   }
 }
 
@@ -76,7 +78,7 @@ export const catalogueCommands: CliModule = (program, context) => {
     .action(async (file: string | undefined, options: { check?: boolean; schema?: boolean }) => {
       if (options.schema) return context.out(JSON.stringify(catalogueFileJsonSchema(), null, 2));
       if (file === undefined) throw new CatalogueReadError('(none)', 'name a catalogue file, or --schema');
-      const catalogue = await readCatalogue(file);
+      const catalogue = await readJsonFile(file);
       if (options.check) return checkCatalogue(context, file, catalogue);
       const service = await context.service();
       await withProgress(context, file, (onProgress) => importCatalogue(service, catalogue, onProgress, { actor: 'watchcat-import' }));

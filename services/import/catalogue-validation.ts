@@ -16,10 +16,22 @@ export class CatalogueFileError extends Error {
 }
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-let shapeCompiled: ValidateFunction | undefined;
-/** Compiled on first use: only imports need it, and compiling it would slow every process start. */
-// `verbose`: a union's error carries its branches, so a choice of constants is said as its allowed values.
-const shapeValidator = () => (shapeCompiled ??= addFormats(new Ajv({ allErrors: true, strict: false, verbose: true })).compile(CatalogueFile as object));
+let shapeAjv: Ajv | undefined;
+const validators = new WeakMap<object, ValidateFunction>();
+/** Compiled on first use: only imports need them, and compiling them would slow every process start. */
+function shapeValidator(schema: object): ValidateFunction {
+  // `verbose`: a union's error carries its branches, so a choice of constants is said as its allowed values.
+  shapeAjv ??= addFormats(new Ajv({ allErrors: true, strict: false, verbose: true }));
+  let validate = validators.get(schema);
+  if (!validate) validators.set(schema, (validate = shapeAjv.compile(schema)));
+  return validate;
+}
+
+/** Every way `candidate` departs from `schema`, one line each naming where (`/images/0/role must be one of ...`). */
+export function shapeProblems(schema: object, candidate: unknown): string[] {
+  const validate = shapeValidator(schema);
+  return validate(candidate) ? [] : (validate.errors ?? []).map(shapeProblem).filter((problem) => problem !== undefined);
+}
 
 const quoted = (values: readonly unknown[]) => values.map((value) => JSON.stringify(value)).join(', ');
 
@@ -70,11 +82,8 @@ function semanticProblems(file: CatalogueFile): string[] {
 
 /** The file as a `CatalogueFile`, or `CatalogueFileError` listing every problem found. */
 export function validateCatalogueFile(candidate: unknown): CatalogueFile {
-  const validateShape = shapeValidator();
-  if (!validateShape(candidate)) {
-    const problems = (validateShape.errors ?? []).map(shapeProblem).filter((problem) => problem !== undefined);
-    throw new CatalogueFileError(problems);
-  }
+  const shapeIssues = shapeProblems(CatalogueFile, candidate);
+  if (shapeIssues.length > 0) throw new CatalogueFileError(shapeIssues);
   const file = candidate as CatalogueFile;
   const problems = semanticProblems(file);
   if (problems.length > 0) throw new CatalogueFileError(problems);
