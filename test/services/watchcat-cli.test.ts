@@ -110,8 +110,9 @@ describe('watchcat CLI, end to end in a temporary DATA_DIR', function () {
   it('never creates a store for a command that only reads: it says there is none and exits 1', async () => {
     const empty = join(dir, 'empty');
     await mkdir(empty);
-    for (const args of [['history'], ['state-at', '1']]) {
-      const outcome = await watchcatWith({ env: { DATA_DIR: empty } }, ...args);
+    const auditKey = 'aud-key-7c1e9b3d5f2a4680b9d1c3e5f7a2b4d6:audit';
+    for (const args of [['history'], ['state-at', '1'], ['audit', 'projections']]) {
+      const outcome = await watchcatWith({ env: { DATA_DIR: empty, ADMIN_API_KEYS: auditKey } }, ...args);
       expect(outcome.code, args.join(' ')).to.equal(1);
       expect(outcome.stderr, args.join(' ')).to.equal(`watchcat: no event store at ${join(empty, 'events.sqlite3')} (check DATA_DIR, read from the project root)\n`);
     }
