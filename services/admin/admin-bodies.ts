@@ -3,7 +3,9 @@
  * request validation, so a refusal has the contract's shape (`{detail: [{type, loc, msg, input, ctx}]}`): every
  * field at once, the allowed values of a choice, and each property the body should not have.
  */
+import { Ajv, type ValidateFunction } from 'ajv';
 import Type from 'typebox';
+import { issuesFromAjv } from '../../shared/public-api/validation/ajv-issues.ts';
 import { StockStatus } from '../../shared/events/index.ts';
 import { cappedInput } from '../../shared/public-api/validation/capped-input.ts';
 import { compilePart, type PartValidator } from '../../shared/public-api/validation/request-part.ts';
@@ -21,6 +23,23 @@ export const StockBody = Type.Object({ stock_status: StockStatus });
 export const CustomizableBody = Type.Object({ customizable: Type.Boolean() });
 
 const validators = new WeakMap<object, PartValidator>();
+
+/**
+ * A document body (a whole watch, a watch's texts): nested objects and lists that the request validation does not
+ * take, checked by ajv as JSON is (no lax coercion), its errors mapped to the same issues.
+ */
+export function checkDocument<S extends Type.TObject>(schema: S, body: unknown): Type.Static<S> {
+  if (!isPlainObject(body)) throw new RequestValidationError([issue.modelAttributesType(['body'], cappedInput(body))]);
+  let validate = documentValidators.get(schema);
+  if (!validate) documentValidators.set(schema, (validate = documentAjv.compile(schema as object)));
+  if (validate(body)) return body as Type.Static<S>;
+  const issues = issuesFromAjv(validate.errors ?? [], { source: 'json', sent: body, raw: body });
+  throw new RequestValidationError(issues.map((found) => ({ ...found, loc: ['body', ...found.loc], input: cappedInput(found.input) })));
+}
+
+// `verbose`: a union's error carries its branches, which the mapping reads to name the allowed values.
+const documentAjv = new Ajv({ allErrors: true, strict: false, verbose: true });
+const documentValidators = new WeakMap<object, ValidateFunction>();
 
 /** `body` typed by `schema`, or a 422 naming every problem; a property the schema does not have is one. */
 export function checkBody<S extends Type.TObject>(schema: S, body: unknown): Type.Static<S> {

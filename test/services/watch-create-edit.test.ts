@@ -1,13 +1,19 @@
 /**
  * One watch added and edited without a catalogue file (issue 30): `watchcat watch create FILE` publishes the watch a
  * JSON file describes (the catalogue file's watch, its price in euros), `watchcat watch edit REF FILE` changes the
- * texts and details a file names; a bad file is refused with every problem and its path, and appends nothing.
+ * texts and details a file names; a bad file is refused with every problem and its path, and appends nothing. The
+ * admin API does the same with `POST /admin/watches` and `PATCH /admin/watches/REF`, refusing in the contract's shape.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import type { AddressInfo } from 'node:net';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
+import { createLogger } from '../../shared/logging/logger.ts';
+import { createAdminApp } from '../../services/admin/admin-app.ts';
+import { createCommandService } from '../../services/command-service.ts';
+import { importCatalogue } from '../../services/import/import-catalogue.ts';
 import { aWatch } from '../unit/services/support/builders.ts';
 import { watchcat } from '../audit/support/watchcat-run.ts';
 import { tinyCatalogue } from './support/tiny-catalogue.ts';
@@ -64,5 +70,49 @@ describe('watchcat watch create and edit', () => {
     ]);
     expect(refused.notes.at(-1)).to.equal(`watchcat: cannot read watch file ${file}: 3 problems (listed above)`);
     expect(await streamOf('AUR-LU-004')).to.deep.equal([]);
+  });
+});
+
+describe('admin API: POST /admin/watches and PATCH /admin/watches/REF', () => {
+  const KEY = 'cat-key-1-4f9e2d7c1b8a6053e7d9c2b1a0';
+
+  it('publishes a watch with its price in euros, revises its texts, and refuses a bad document in the contract\'s shape', async () => {
+    const store = openSqliteEventStore(':memory:');
+    const service = createCommandService(store);
+    await importCatalogue(service, tinyCatalogue());
+    const app = createAdminApp(service, { ADMIN_API_KEYS: `${KEY}:catalogue`, ADMIN_AUTH_FAILURES_PER_MINUTE: 100 }, createLogger('silent', 'test'));
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    const call = (method: string, path: string, body: unknown) => fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`, {
+      method, headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` }, body: JSON.stringify(body),
+    });
+    try {
+      const { price_cents: _cents, ...described } = aWatch({ reference: 'AUR-LU-005' });
+      const created = await call('POST', '/admin/watches', { ...described, price_eur: 9_999.99 });
+      expect(created.status, await created.clone().text()).to.equal(201);
+      expect((await store.readStream('watch-AUR-LU-005'))[0]!.data).to.deep.include({ reference: 'AUR-LU-005', price_cents: 999_999 });
+
+      const revised = await call('PATCH', '/admin/watches/aur-lu-005', { short_description: { en: 'Small', fr: 'Petite' } });
+      expect(revised.status).to.equal(200);
+      expect((await store.readStream('watch-AUR-LU-005')).at(-1)).to.deep.include({
+        type: 'WatchRevised', data: { reference: 'AUR-LU-005', short_description: { en: 'Small', fr: 'Petite' } },
+      });
+
+      const head = await store.headPosition();
+      const bad = await call('POST', '/admin/watches', { ...described, reference: 'AUR-LU-006', images: [], stock_status: 'plenty', price_eur: 1, colour: 'red' });
+      expect(bad.status).to.equal(422);
+      const { detail } = (await bad.json()) as { detail: { type: string; loc: unknown[]; msg: string }[] };
+      expect(detail.map((found) => [found.type, found.loc])).to.have.deep.members([
+        ['too_short', ['body', 'images']],
+        ['literal_error', ['body', 'stock_status']],
+        ['extra_forbidden', ['body', 'colour']],
+      ]);
+      expect(detail.find((found) => found.type === 'literal_error')!.msg).to.equal("Input should be 'in_stock', 'low_stock', 'out_of_stock' or 'made_to_order'");
+      expect(await store.headPosition()).to.equal(head);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+      await store.close();
+    }
   });
 });
