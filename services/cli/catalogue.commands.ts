@@ -81,6 +81,6 @@ export const catalogueCommands: CliModule = (program, context) => {
       const catalogue = await readJsonFile(file);
       if (options.check) return checkCatalogue(context, file, catalogue);
       const service = await context.service();
-      await withProgress(context, file, (onProgress) => importCatalogue(service, catalogue, onProgress, { actor: 'watchcat-import' }));
+      await withProgress(context, file, (onProgress) => importCatalogue(service, catalogue, onProgress, { actor: context.actor() }));
     });
 };

@@ -20,6 +20,8 @@ export interface CliContext {
   service(): Promise<CommandService>;
   /** Who the events name as their actor: `--actor` when given (program.ts), else as `cliActor` finds. */
   actAs(name: string | undefined): void;
+  /** The actor the events name: `watchcat-cli:NAME`. */
+  actor(): string;
   /** Command output, on stdout. */
   out(line: string): void;
   /** Notes and progress, on stderr. */
@@ -67,8 +69,9 @@ export function createCliContext(env: NodeJS.ProcessEnv = process.env, output: C
       }
       return store;
     },
-    service: async () => createCommandService(await context.store(), { actor: `watchcat-cli:${actor ?? cliActor(env)}` }),
+    service: async () => createCommandService(await context.store(), { actor: context.actor() }),
     actAs: (name) => { actor = name; },
+    actor: () => `watchcat-cli:${actor ?? cliActor(env)}`,
     out: output.out,
     note: output.note,
     close: async () => {

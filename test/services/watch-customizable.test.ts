@@ -29,7 +29,7 @@ describe('marking a watch customizable', () => {
   const lastEvent = (events: { type: string; data: unknown }[]) => events.at(-1)!;
 
   it('with the CLI: watch set-customizable REF no, then yes; again is a no-op', async () => {
-    const env = { DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'silent' };
+    const env = { DATA_DIR: join(dir, 'data'), LOG_LEVEL: 'silent', WATCHCAT_ACTOR: 'carol' };
     expect((await watchcat(env, 'import', join(dir, 'catalogue.json'))).code).to.equal(0);
     const off = await watchcat(env, 'watch', 'set-customizable', 'aur-lu-001', 'no');
     expect(off.code, off.notes.join('\n')).to.equal(0);
@@ -40,7 +40,10 @@ describe('marking a watch customizable', () => {
     expect(on.out[0]).to.match(/^watch AUR-LU-001 marked customizable at position \d+$/);
     const store = openSqliteEventStore(join(dir, 'data', 'events.sqlite3'));
     try {
-      const revisions = (await store.readStream('watch-AUR-LU-001')).filter((event) => event.type === 'WatchRevised');
+      const events = await store.readStream('watch-AUR-LU-001');
+      // The import and the changes name the person who ran them.
+      expect(events.map((event) => event.metadata.actor)).to.deep.equal(['watchcat-cli:carol', 'watchcat-cli:carol', 'watchcat-cli:carol']);
+      const revisions = events.filter((event) => event.type === 'WatchRevised');
       expect(revisions.map((event) => event.data)).to.deep.equal([
         { reference: 'AUR-LU-001', customizable: false }, { reference: 'AUR-LU-001', customizable: true },
       ]);
