@@ -1,7 +1,8 @@
 /**
- * The discovery files, /docs and the demo's watch images (watch-images.ts), as routes the public app mounts beside the operations (`extraRoutes`). Bodies
- * depend only on the operations, the configuration and, for the files with absolute links when `PUBLIC_BASE_URL`
- * is not set, the request's origin (request-origin.ts), so each is built once (per origin), on first request.
+ * The discovery files, /docs and the demo's watch images (watch-images.ts), as routes the public app mounts beside
+ * the operations (`extraRoutes`). Bodies depend only on the operations, the configuration and, for the files with
+ * absolute links when `PUBLIC_BASE_URL` is not set, the request's origin (request-origin.ts), so each is built once
+ * (per origin), on first request.
  */
 import { createHash } from 'node:crypto';
 import type { Context, Middleware } from 'koa';

@@ -48,7 +48,9 @@ export function checkBody<S extends Type.TObject>(schema: S, body: unknown): Typ
   const issues = [] as Parameters<PartValidator>[1];
   const value = validate(body, issues);
   if (isPlainObject(body)) {
-    for (const [name, input] of Object.entries(body)) if (!Object.hasOwn(schema.properties, name)) issues.push(issue.extraForbidden(['body', name], input));
+    for (const [name, input] of Object.entries(body)) {
+      if (!Object.hasOwn(schema.properties, name)) issues.push(issue.extraForbidden(['body', name], input));
+    }
   }
   if (issues.length > 0) throw new RequestValidationError(issues.map((found) => ({ ...found, input: cappedInput(found.input) })));
   return value as Type.Static<S>;
