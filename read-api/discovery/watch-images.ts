@@ -12,7 +12,8 @@ const VIEWS = new Set(['main', 'three-quarter', 'dial', 'wrist']);
 
 /** The drawing of `file` (`main.svg`, ...) of watch `reference`, or undefined when the path names no demo image. */
 export function watchImage(reference: string, file: string): string | undefined {
-  const view = file.endsWith('.svg') ? file.slice(0, -'.svg'.length) : '';
+  // `.jpg`: the names the demo gave before its images were drawn, still in the history of stores loaded then.
+  const view = /\.(svg|jpg)$/.test(file) ? file.slice(0, -'.svg'.length) : '';
   if (!REFERENCE.test(reference) || !VIEWS.has(view)) return undefined;
   // The dial view is drawn closer; the reference and the view are plain characters (checked above).
   const radius = view === 'dial' ? 220 : 150;

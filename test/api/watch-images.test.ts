@@ -36,6 +36,10 @@ describe('watch images of the demo catalogue', function () {
     for (const image of detail.images) await expectImage(image.url);
   });
 
+  it('draws the .jpg names a store loaded with the demo before issue 30 still holds', async function () {
+    await expectImage('/images/watches/AUR-SP-001/main.jpg');
+  });
+
   it('answers a path that names no image with the contract\'s 404, and a matching If-None-Match with 304', async function () {
     for (const path of ['/images/watches/AUR-SP-001/back.svg', '/images/watches/AUR-SP-001/main.png', '/images/watches/%3Cscript%3E/main.svg']) {
       const answer = await send(api.url, path);
