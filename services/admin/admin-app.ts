@@ -19,7 +19,11 @@ function clientError(error: unknown): { status: number; body: object } | null {
   if (error instanceof HttpError) return { status: error.status, body: { detail: error.message } };
   if (error instanceof RequestValidationError) return { status: 422, body: { detail: error.issues } };
   if (error instanceof DomainError) return { status: DOMAIN_STATUS[error.kind], body: { detail: error.message } };
-  if (error instanceof CatalogueFileError) return { status: 422, body: { detail: 'invalid catalogue file', problems: error.problems } };
+  // What remains once the shape is checked (admin-routes.ts) spans entries (a serial listed twice): the whole body's.
+  if (error instanceof CatalogueFileError) {
+    const detail = error.problems.map((problem) => ({ type: 'value_error', loc: ['body'], msg: `Value error, ${problem}`, input: null, ctx: { error: problem } }));
+    return { status: 422, body: { detail } };
+  }
   return null;
 }
 

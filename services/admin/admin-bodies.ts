@@ -34,7 +34,19 @@ export function checkDocument<S extends Type.TObject>(schema: S, body: unknown):
   if (!validate) documentValidators.set(schema, (validate = documentAjv.compile(schema as object)));
   if (validate(body)) return body as Type.Static<S>;
   const issues = issuesFromAjv(validate.errors ?? [], { source: 'json', sent: body, raw: body });
-  throw new RequestValidationError(issues.map((found) => ({ ...found, loc: ['body', ...found.loc], input: cappedInput(found.input) })));
+  throw new RequestValidationError(issues.map((found) => ({
+    ...found, loc: ['body', ...listIndices(body, found.loc)], input: cappedInput(found.input),
+  })));
+}
+
+/** `loc` with the segments that index a list as numbers, as pydantic writes them (`["body", "watches", 0]`). */
+function listIndices(root: unknown, loc: readonly (string | number)[]): (string | number)[] {
+  let value = root;
+  return loc.map((segment) => {
+    const inList = Array.isArray(value);
+    value = inList || isPlainObject(value) ? (value as Record<string, unknown>)[segment] : undefined;
+    return inList ? Number(segment) : segment;
+  });
 }
 
 // `verbose`: a union's error carries its branches, which the mapping reads to name the allowed values.

@@ -7,6 +7,7 @@ import type { Context } from 'koa';
 import { eurosToCents } from '../../shared/money/cents.ts';
 import type { CommandService } from '../command-service.ts';
 import { importCatalogue } from '../import/import-catalogue.ts';
+import { CatalogueFile } from '../catalogue/catalogue-file.ts';
 import { NewWatch, WatchEdit } from '../catalogue/watch-entry.ts';
 import { checkBody, checkDocument, CustomizableBody, PriceBody, RegisterSerialBody, StockBody } from './admin-bodies.ts';
 import { requireScope, type AdminAuth, type AdminState } from './require-scope.ts';
@@ -70,7 +71,9 @@ export function adminRouter(service: CommandService, auth: AdminAuth): Router {
     ctx.body = { position: (await service.withdrawWatch(param(ctx, 'reference'), optionsOf(ctx))).position };
   });
   router.post('/import', catalogue, async (ctx) => {
-    const report = await importCatalogue(service, await body(ctx, IMPORT_BODY_LIMIT), undefined, optionsOf(ctx));
+    // The file's shape is checked here too, so a refusal lists each problem at its place in the body.
+    const file = checkDocument(CatalogueFile, await body(ctx, IMPORT_BODY_LIMIT));
+    const report = await importCatalogue(service, file, undefined, optionsOf(ctx));
     ctx.body = report;
   });
   return router;

@@ -127,6 +127,30 @@ describe('admin API', () => {
     expect(await store.headPosition()).to.equal(head);
   });
 
+  it('refuses a bad catalogue file in the contract\'s shape: each problem at its place in the body, then what spans entries', async () => {
+    const head = await store.headPosition();
+    const file = tinyCatalogue() as unknown as { watches: Record<string, unknown>[] };
+    file.watches[1]!['stock_status'] = 'plenty';
+    file.watches[0]!['colour'] = 'red';
+    const shaped = await call('POST', '/admin/import', bearer(CAT), file);
+    expect(shaped.status).to.equal(422);
+    const { detail } = (await shaped.json()) as { detail: { type: string; loc: unknown[]; msg: string }[] };
+    expect(detail.map((found) => [found.type, found.loc])).to.have.deep.members([
+      ['extra_forbidden', ['body', 'watches', 0, 'colour']],
+      ['literal_error', ['body', 'watches', 1, 'stock_status']],
+    ]);
+    const twice = tinyCatalogue();
+    twice.serials.push({ ...twice.serials[0]! });
+    const spanning = await call('POST', '/admin/import', bearer(CAT), twice);
+    expect(await spanning.json()).to.deep.equal({
+      detail: [{
+        type: 'value_error', loc: ['body'], msg: 'Value error, serial AUR-2024-000001 appears more than once', input: null,
+        ctx: { error: 'serial AUR-2024-000001 appears more than once' },
+      }],
+    });
+    expect(await store.headPosition()).to.equal(head);
+  });
+
   it('answers a wrong method on a known path with 405 in JSON, naming the allowed ones', async () => {
     const response = await call('GET', '/admin/serials', bearer(SER));
     expect(response.status).to.equal(405);
