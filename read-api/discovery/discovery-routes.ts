@@ -1,9 +1,11 @@
 /**
- * The discovery files and /docs, as routes the public app mounts beside the operations (`extraRoutes`). Bodies
- * depend only on the operations and the configuration, so each is built once, on first request.
+ * The discovery files, /docs and the demo's watch images (watch-images.ts), as routes the public app mounts beside
+ * the operations (`extraRoutes`). Bodies depend only on the operations, the configuration and, for the files with
+ * absolute links when `PUBLIC_BASE_URL` is not set, the request's origin (request-origin.ts), so each is built once
+ * (per origin), on first request.
  */
 import { createHash } from 'node:crypto';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { Router } from '@koa/router';
 import type { JwkSet } from '../../shared/signing/jwk-set.ts';
 import type { OperationSpec } from '../../shared/public-api/operations/operation.ts';
@@ -12,6 +14,10 @@ import { DOCS_ASSETS, DOCS_CSP, DOCS_PATH, OPENAPI_PATH, docsAsset, docsHtml, do
 import { buildLlmsFullTxt } from './llms-full-txt.ts';
 import { type DiscoveryConfig, buildLlmsTxt } from './llms-txt.ts';
 import { buildOpenApiDocument } from './openapi.ts';
+import { matchesIfNoneMatch } from '../cache/rendered-answer.ts';
+import { baseUrl } from '../../shared/public-base-url.ts';
+import { baseFor, perBase, withBase } from './request-origin.ts';
+import { WATCH_IMAGE_ROUTE, watchImage } from './watch-images.ts';
 
 export interface DiscoveryDeps {
   operations: readonly OperationSpec[];
@@ -32,11 +38,18 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 export const JWKS_PATH = '/.well-known/jwks.json';
 
 export function discoveryRoutes({ operations, config, jwks }: DiscoveryDeps): Middleware {
-  const files: Record<string, () => Served> = {
-    '/llms.txt': once(() => served(TEXT, buildLlmsTxt(operations, config))),
-    '/llms-full.txt': once(() => served(TEXT, buildLlmsFullTxt(operations, config))),
+  const publicBase = baseUrl(config);
+  /** A file whose links are absolute: built with the request's base. */
+  const linked = (build: (config: DiscoveryConfig) => Served) => {
+    const byBase = perBase((base) => build(withBase(config, base)));
+    return (ctx: Context) => byBase(baseFor(ctx, publicBase));
+  };
+  const files: Record<string, (ctx: Context) => Served> = {
+    '/llms.txt': linked((withBase) => served(TEXT, buildLlmsTxt(operations, withBase))),
+    '/llms-full.txt': linked((withBase) => served(TEXT, buildLlmsFullTxt(operations, withBase))),
+    // Its `servers` entry stays `/` without a configured base (CONTRACT.md), so "Try it out" calls this very instance.
     [OPENAPI_PATH]: once(() => served(JSON_TYPE, JSON.stringify(buildOpenApiDocument(operations, config)))),
-    '/.well-known/ai-brief.json': once(() => served(JSON_TYPE, JSON.stringify(buildAiBrief(operations, config)))),
+    '/.well-known/ai-brief.json': linked((withBase) => served(JSON_TYPE, JSON.stringify(buildAiBrief(operations, withBase)))),
     [JWKS_PATH]: once(() => served('application/jwk-set+json', JSON.stringify(jwks))),
     [`${DOCS_ASSETS}/init.js`]: once(() => served('text/javascript; charset=utf-8', docsInitScript())),
   };
@@ -44,7 +57,7 @@ export function discoveryRoutes({ operations, config, jwks }: DiscoveryDeps): Mi
 
   const router = new Router();
   for (const [path, file] of Object.entries(files)) {
-    router.get(path, (ctx) => send(ctx, file()));
+    router.get(path, (ctx) => send(ctx, file(ctx)));
   }
   router.get(DOCS_PATH, (ctx) => {
     send(ctx, docsPage());
@@ -62,13 +75,18 @@ export function discoveryRoutes({ operations, config, jwks }: DiscoveryDeps): Mi
     }
     send(ctx, file);
   });
+  // Drawn on each request (a millisecond): keeping them would let clients choose what the process holds.
+  router.get(WATCH_IMAGE_ROUTE, (ctx) => {
+    const image = watchImage(ctx.params['reference'] ?? '', ctx.params['file'] ?? '');
+    if (image !== undefined) send(ctx, served('image/svg+xml', image));
+  });
   return router.routes() as Middleware;
 }
 
-function send(ctx: Parameters<Middleware>[0], file: Served): void {
+function send(ctx: Context, file: Served): void {
   ctx.set('Cache-Control', 'public, max-age=300');
   ctx.set('ETag', file.etag);
-  if (ctx.get('If-None-Match') === file.etag) {
+  if (matchesIfNoneMatch(ctx.get('If-None-Match') || undefined, file.etag)) {
     ctx.status = 304;
     return;
   }

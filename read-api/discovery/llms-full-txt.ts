@@ -9,11 +9,7 @@ import { baseUrl } from '../../shared/public-base-url.ts';
 import type { DiscoveryConfig } from './llms-txt.ts';
 import { mcpReferenceSection } from '../mcp/mcp-reference.ts';
 import { openApiPath } from './openapi.ts';
-import { examplePath, parameterDocs } from './parameter-docs.ts';
-
-const PRICE_EXAMPLE = {
-  collection: 'tempo', model_ref: 'AUR-CH-001', options: { dial: 'midnight-blue', tachymeter: 'tachymeter' }, accessories: { 'extra-strap': 1 },
-};
+import { BODY_EXAMPLES, examplePath, parameterDocs } from './parameter-docs.ts';
 
 export function buildLlmsFullTxt(operations: readonly OperationSpec[], config: DiscoveryConfig): string {
   const base = baseUrl(config);
@@ -22,7 +18,7 @@ export function buildLlmsFullTxt(operations: readonly OperationSpec[], config: D
     '',
     `> ${BRAND.summary.en}`,
     '',
-    `Base URL: ${base}. Version 1.0.0 (OpenAPI 3.1.0 at ${base}/.well-known/openapi-public.json). Paths carry no version.`,
+    `Base URL: ${base || 'the address that served this file'}. Version 1.0.0 (OpenAPI 3.1.0 at ${base}/.well-known/openapi-public.json). Paths carry no version.`,
     'Read-only and public: no API key, no sign-up, no credential of any kind; no customer data is ever returned.',
     'Every operation takes `lang`: `en` (default) or `fr`; text fields come in that language. Unknown query parameters are ignored.',
     'Answers are JSON (`application/json; charset=utf-8`). Money is in euros (EUR, tax included) as JSON numbers with at most',
@@ -81,7 +77,7 @@ function operationSection(op: OperationSpec, base: string): string[] {
   const params = parameterDocs(op);
   const example = op.method === 'GET'
     ? `curl '${base}${examplePath(op)}${op.params?.query ? '?lang=en' : ''}'`
-    : `curl -X ${op.method} '${base}${examplePath(op)}' -H 'Content-Type: application/json' -d '${JSON.stringify(PRICE_EXAMPLE)}'`;
+    : `curl -X ${op.method} '${base}${examplePath(op)}' -H 'Content-Type: application/json' -d '${JSON.stringify(BODY_EXAMPLES[op.id])}'`;
   return [
     `## ${op.method} ${openApiPath(op.path)}`,
     '',

@@ -9,6 +9,7 @@ import { HTTPValidationError, RateLimited } from '../../shared/public-api/schema
 import { BRAND } from '../../shared/brand.ts';
 import { baseUrl, baseUrlOrRoot } from '../../shared/public-base-url.ts';
 import { legacyShapes } from './legacy-shapes/index.ts';
+import { BODY_EXAMPLES, PATH_EXAMPLES } from './parameter-docs.ts';
 import { ComponentSchemas } from './schema-components.ts';
 
 type Json = Record<string, unknown>;
@@ -98,7 +99,7 @@ function operationObject(operation: OperationSpec, components: ComponentSchemas)
     tags: operation.tags,
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(operation.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: components.use(operation.body) } } } }
+      ? { requestBody: { required: true, content: { 'application/json': { schema: components.use(operation.body), ...examples(BODY_EXAMPLES[operation.id]) } } } }
       : {}),
     responses,
   };
@@ -112,11 +113,13 @@ function parametersOf(schema: TSchema | undefined, location: 'query' | 'path', c
   return Object.entries(object.properties ?? {}).flatMap(([name, property]) => {
     const { description, 'x-aliases': aliases, ...rest } = property as Json & { description?: string; 'x-aliases'?: string[] };
     const propertySchema = { ...rest, ...(description ? { description } : {}) };
+    const example = location === 'path' ? PATH_EXAMPLES[name] : undefined;
     const parameter = {
       name, in: location,
       required: location === 'path' || (required.has(name) && !('default' in rest)),
       ...(description ? { description } : {}),
       schema: propertySchema,
+      ...examples(example),
     };
     const aliasParameters = (aliases ?? []).map((alias) => ({
       name: alias, in: location, required: false, description: `Alias of \`${name}\`; \`${name}\` wins when both are sent.`,
@@ -125,6 +128,9 @@ function parametersOf(schema: TSchema | undefined, location: 'query' | 'path', c
     return [parameter, ...aliasParameters];
   });
 }
+
+/** An `example` member when there is one (parameter-docs.ts: values of the demo catalogue). */
+const examples = (example: unknown): Json => (example === undefined ? {} : { example });
 
 function cacheHeaders(operation: OperationSpec): Json {
   return {

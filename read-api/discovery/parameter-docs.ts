@@ -13,7 +13,18 @@ export interface ParameterDoc {
 }
 
 /** Example values for path parameters, taken from the demo catalogue (illustrative). */
+/**
+ * Examples from the demo catalogue (services/demo), so that the ones shown in llms-full.txt and the OpenAPI document
+ * (which "Try it out" in /docs sends as they are) get a 200 from a service started with the defaults.
+ */
 export const PATH_EXAMPLES: Record<string, string> = { reference: 'AUR-SP-001', collection: 'tempo', serial: 'AUR-2021-000042' };
+
+/** Request bodies by operation id: a price request for a customizable demo watch, with options and an accessory. */
+export const BODY_EXAMPLES: Readonly<Record<string, unknown>> = {
+  calculatePrice: {
+    collection: 'tempo', model_ref: 'AUR-CH-001', options: { dial: 'midnight-blue', tachymeter: 'tachymeter' }, accessories: { 'extra-strap': 1 },
+  },
+};
 
 export function parameterDocs(operation: OperationSpec): ParameterDoc[] {
   const docs: ParameterDoc[] = [];

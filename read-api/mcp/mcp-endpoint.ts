@@ -10,6 +10,7 @@ import { baseUrl } from '../../shared/public-base-url.ts';
 import { buildLlmsFullTxt } from '../discovery/llms-full-txt.ts';
 import { OPENAPI_PATH } from '../discovery/docs-page.ts';
 import { buildOpenApiDocument } from '../discovery/openapi.ts';
+import { perBase, withBase } from '../discovery/request-origin.ts';
 import type { RouterEnv } from '../routes.ts';
 import { createMcpAnswerCache } from './mcp-answer-cache.ts';
 import { mcpRoutes } from './mcp-route.ts';
@@ -32,7 +33,7 @@ export function mcpEndpoint({ operations, env, logger, verifyLimit, cacheEntries
     {
       path: '/llms-full.txt', name: 'llms-full.txt', title: 'Complete reference', mimeType: 'text/plain',
       description: 'Every operation, parameter, error and limit of the public API, with examples.',
-      text: once(() => buildLlmsFullTxt(specs, config)),
+      text: perBase((base) => buildLlmsFullTxt(specs, withBase(config, base))),
     },
     {
       path: OPENAPI_PATH, name: 'openapi-public.json', title: 'OpenAPI 3.1.0 document', mimeType: 'application/json',

@@ -7,7 +7,7 @@
  * Before the transport: the body is read under the same 16 KiB cap as every public body (413 beyond), a batch is
  * refused with a JSON-RPC error (MCP no longer has batches, and one must not smuggle several calls past the
  * limits), and a `verify_serial` call goes through the verification limits, as `GET /api/public/verify/{serial}`
- * does. The general limit counts `/mcp` like any public path (rate-limit/public-path.ts). A repeated call of a
+ * does; then params that are not the method's get -32602 saying what is wrong (mcp-params.ts). The general limit counts `/mcp` like any public path (rate-limit/public-path.ts). A repeated call of a
  * cacheable tool is answered with the SDK's earlier answer to it (mcp-answer-cache.ts), after those limits.
  */
 import Router from '@koa/router';
@@ -15,9 +15,11 @@ import type { Context, Middleware } from 'koa';
 import { isPlainObject } from '../../shared/public-api/validation/request-schema.ts';
 import { readBodyText } from '../../shared/public-api/validation/request-body.ts';
 import { JSON_TYPE } from '../middleware/front-door.ts';
+import { baseFor } from '../discovery/request-origin.ts';
 import { MCP_PATH } from '../../shared/public-api/operations/status.operation.ts';
 import type { McpAnswerCache, TransportAnswer } from './mcp-answer-cache.ts';
 import type { ReadStamp } from '../../shared/public-api/read-model-clock.ts';
+import { invalidParams } from './mcp-params.ts';
 import { mcpSdk } from './mcp-sdk.ts';
 import { createMcpServer, type McpServerKit } from './mcp-server.ts';
 import { VERIFY_TOOL } from './mcp-tools.ts';
@@ -71,11 +73,18 @@ export function mcpRoutes(deps: McpRouteDeps): Middleware {
 async function answerMcp(ctx: Context, deps: McpRouteDeps): Promise<void> {
   const text = await readBodyText(ctx.req);
   const message = parsedOrUndefined(text);
+  const sdk = await mcpSdk();
   if (Array.isArray(message)) {
-    sendJsonRpcError(ctx, 400, (await mcpSdk()).types.ErrorCode.InvalidRequest, 'Invalid Request: batches are not accepted, send one message per request');
+    sendJsonRpcError(ctx, 400, sdk.types.ErrorCode.InvalidRequest, 'Invalid Request: batches are not accepted, send one message per request');
     return;
   }
   const serve = async () => {
+    const invalid = invalidParams(sdk, message);
+    if (invalid) {
+      // As the SDK answers a request's error: 200, the request's id.
+      sendJsonRpcError(ctx, 200, sdk.types.ErrorCode.InvalidParams, invalid.message, invalid.id);
+      return;
+    }
     const call = deps.answers.call(message, ctx.req.headers);
     const cached = call?.cached();
     if (cached) {
@@ -109,7 +118,7 @@ async function serveThroughTransport(
   ctx: Context, deps: McpRouteDeps, text: string, message: unknown, stamped: (stamp: ReadStamp) => void,
 ): Promise<TransportAnswer> {
   const sdk = await mcpSdk();
-  const server = createMcpServer(sdk, deps.kit, deps.publicBase || `${ctx.protocol}://${ctx.host}`, stamped);
+  const server = createMcpServer(sdk, deps.kit, baseFor(ctx, deps.publicBase), stamped);
   const transport = new sdk.WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {
@@ -141,8 +150,8 @@ function sendTransportAnswer(ctx: Context, answer: TransportAnswer): void {
   else ctx.remove('Content-Type');
 }
 
-function sendJsonRpcError(ctx: Context, status: number, code: number, message: string): void {
+function sendJsonRpcError(ctx: Context, status: number, code: number, message: string, id: string | number | null = null): void {
   ctx.status = status;
   ctx.set('Content-Type', JSON_TYPE);
-  ctx.body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+  ctx.body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }));
 }

@@ -19,7 +19,8 @@ export interface McpResource {
   title: string;
   description: string;
   mimeType: string;
-  text(): string;
+  /** The text, its links under `base` (see mcp-route.ts). */
+  text(base: string): string;
 }
 
 export interface McpServerParts {
@@ -40,6 +41,16 @@ const RESOURCE_NOT_FOUND = -32002;
 
 export function mcpServerKit(parts: McpServerParts): McpServerKit {
   return { ...parts, toolList: [...parts.tools.values()].map((tool) => tool.description) };
+}
+
+/**
+ * The path of an http(s) URI, whatever its host: a listed URI names the host the client reached (or the public base
+ * URL), and the same client may read it under another spelling (`LOCALHOST`, `127.0.0.1`) or through a proxy.
+ */
+function httpPath(uri: string): string | undefined {
+  // A root-relative URI (listed when the request named no usable host) reads as well.
+  const url = URL.parse(uri, 'http://localhost');
+  return url !== null && (url.protocol === 'http:' || url.protocol === 'https:') ? url.pathname : undefined;
 }
 
 /**
@@ -71,9 +82,10 @@ export function createMcpServer(sdk: McpSdk, kit: McpServerKit, base: string, st
     })),
   }));
   server.setRequestHandler(ReadResourceRequestSchema, (request) => {
-    const resource = kit.resources.find((candidate) => uriOf(candidate) === request.params.uri);
+    const path = httpPath(request.params.uri);
+    const resource = kit.resources.find((candidate) => candidate.path === path);
     if (resource === undefined) throw new McpError(RESOURCE_NOT_FOUND, 'Resource not found', { uri: request.params.uri.slice(0, 200) });
-    return { contents: [{ uri: uriOf(resource), mimeType: resource.mimeType, text: resource.text() }] };
+    return { contents: [{ uri: uriOf(resource), mimeType: resource.mimeType, text: resource.text(base) }] };
   });
   return server;
 }

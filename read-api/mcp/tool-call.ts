@@ -1,7 +1,9 @@
 /**
  * One tool call, answered by the operation's own code (not over HTTP): the arguments go through the operation's
  * request validator as its path, query and body would, then its handler runs. A 200 becomes the tool's result;
- * a 422 or a 404 becomes an `isError` result carrying the very body the HTTP operation answers with.
+ * a 422 or a 404 becomes an `isError` result carrying the very body the HTTP operation answers with, as text only:
+ * the SDK's `Client.callTool` checks any `structuredContent` against the tool's output schema, error or not, and
+ * would throw instead of handing the agent the error (CONTRACT.md, "Agents over MCP").
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { answerInSnapshot, type ReadingEnv } from '../../shared/public-api/operations/answer-in-snapshot.ts';
@@ -26,13 +28,14 @@ function asRequest(tool: McpTool, args: Record<string, unknown>): RawRequest {
   return { path, query: args as RawRequest['query'], ...(tool.operation.spec.body ? { body: args } : {}) };
 }
 
-/**
- * An error result carries its body as text only (CONTRACT.md, "Agents over MCP"): the SDK's client checks any
- * structured content against the tool's output schema, error or not, and would throw instead of showing the error.
- */
-const result = (body: unknown, isError: boolean): CallToolResult => ({
+const result = (body: unknown): CallToolResult => ({
   content: [{ type: 'text', text: JSON.stringify(body) }],
-  ...(isError ? { isError: true } : { structuredContent: body as Record<string, unknown> }),
+  structuredContent: body as Record<string, unknown>,
+});
+
+const errorResult = (body: unknown): CallToolResult => ({
+  content: [{ type: 'text', text: JSON.stringify(body) }],
+  isError: true,
 });
 
 /**
@@ -45,10 +48,10 @@ export async function callTool(tool: McpTool, args: unknown, env: ReadingEnv, st
     const request = tool.validate(asRequest(tool, isPlainObject(args) ? args : {}));
     const { answer, stamp } = await answerInSnapshot(env)(tool.operation, request);
     if (stamp !== undefined) stamped?.(stamp);
-    return result(answer.body, answer.status !== 200);
+    return answer.status === 200 ? result(answer.body) : errorResult(answer.body);
   } catch (error) {
     if (!(error instanceof RequestValidationError)) throw error;
     // As the front door answers a 422: the echoed input cut below a fixed depth.
-    return result({ detail: error.issues.map((issue) => ({ ...issue, input: cappedInput(issue.input) })) }, true);
+    return errorResult({ detail: error.issues.map((issue) => ({ ...issue, input: cappedInput(issue.input) })) });
   }
 }

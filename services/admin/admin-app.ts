@@ -11,13 +11,19 @@ import { CatalogueFileError } from '../import/catalogue-validation.ts';
 import { adminRouter } from './admin-routes.ts';
 import { adminAuth, type AuthFailureMetrics } from './require-scope.ts';
 import { HttpError } from './json-body.ts';
+import { RequestValidationError } from '../../shared/public-api/validation/validation-issue.ts';
 
 const DOMAIN_STATUS = { not_found: 404, conflict: 409, invalid: 422 } as const;
 
 function clientError(error: unknown): { status: number; body: object } | null {
   if (error instanceof HttpError) return { status: error.status, body: { detail: error.message } };
+  if (error instanceof RequestValidationError) return { status: 422, body: { detail: error.issues } };
   if (error instanceof DomainError) return { status: DOMAIN_STATUS[error.kind], body: { detail: error.message } };
-  if (error instanceof CatalogueFileError) return { status: 422, body: { detail: 'invalid catalogue file', problems: error.problems } };
+  // What remains once the shape is checked (admin-routes.ts) spans entries (a serial listed twice): the whole body's.
+  if (error instanceof CatalogueFileError) {
+    const detail = error.problems.map((problem) => ({ type: 'value_error', loc: ['body'], msg: `Value error, ${problem}`, input: null, ctx: { error: problem } }));
+    return { status: 422, body: { detail } };
+  }
   return null;
 }
 
@@ -35,9 +41,11 @@ export function createAdminApp(
     const started = Date.now();
     try {
       await next();
-      if (ctx.status === 404 && ctx.body === undefined) {
-        ctx.body = { detail: 'Not Found' };
-        ctx.status = 404;
+      // What the router answers without a body (404, 405 with its Allow header, 501) is JSON too.
+      if (ctx.status >= 400 && ctx.body === undefined) {
+        const status = ctx.status;
+        ctx.body = { detail: ctx.message };
+        ctx.status = status;
       }
     } catch (error) {
       const known = clientError(error);

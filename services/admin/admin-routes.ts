@@ -7,7 +7,9 @@ import type { Context } from 'koa';
 import { eurosToCents } from '../../shared/money/cents.ts';
 import type { CommandService } from '../command-service.ts';
 import { importCatalogue } from '../import/import-catalogue.ts';
-import { checkBody, PriceBody, RegisterSerialBody, StockBody } from './admin-bodies.ts';
+import { CatalogueFile } from '../catalogue/catalogue-file.ts';
+import { NewWatch, WatchEdit } from '../catalogue/watch-entry.ts';
+import { checkBody, checkDocument, CustomizableBody, PriceBody, RegisterSerialBody, StockBody } from './admin-bodies.ts';
 import { requireScope, type AdminAuth, type AdminState } from './require-scope.ts';
 import { ADMIN_BODY_LIMIT, HttpError, IMPORT_BODY_LIMIT, readJsonBody } from './json-body.ts';
 
@@ -49,11 +51,29 @@ export function adminRouter(service: CommandService, auth: AdminAuth): Router {
     const { stock_status } = checkBody(StockBody, await body(ctx));
     ctx.body = { position: (await service.changeWatchStock(param(ctx, 'reference'), stock_status, optionsOf(ctx))).position };
   });
+  router.post('/watches', catalogue, async (ctx) => {
+    const { price_eur, ...fields } = checkDocument(NewWatch, await body(ctx));
+    const result = await service.publishWatch({ ...fields, price_cents: euros(price_eur) }, optionsOf(ctx));
+    ctx.status = 201;
+    ctx.body = { position: result.position };
+  });
+  router.patch('/watches/:reference', catalogue, async (ctx) => {
+    const changes = checkDocument(WatchEdit, await body(ctx));
+    const reference = param(ctx, 'reference').toUpperCase();
+    ctx.body = { position: (await service.reviseWatch({ ...changes, reference }, optionsOf(ctx))).position };
+  });
+  router.put('/watches/:reference/customizable', catalogue, async (ctx) => {
+    const { customizable } = checkBody(CustomizableBody, await body(ctx));
+    const reference = param(ctx, 'reference').toUpperCase();
+    ctx.body = { position: (await service.reviseWatch({ reference, customizable }, optionsOf(ctx))).position };
+  });
   router.delete('/watches/:reference', catalogue, async (ctx) => {
     ctx.body = { position: (await service.withdrawWatch(param(ctx, 'reference'), optionsOf(ctx))).position };
   });
   router.post('/import', catalogue, async (ctx) => {
-    const report = await importCatalogue(service, await body(ctx, IMPORT_BODY_LIMIT), undefined, optionsOf(ctx));
+    // The file's shape is checked here too, so a refusal lists each problem at its place in the body.
+    const file = checkDocument(CatalogueFile, await body(ctx, IMPORT_BODY_LIMIT));
+    const report = await importCatalogue(service, file, undefined, optionsOf(ctx));
     ctx.body = report;
   });
   return router;

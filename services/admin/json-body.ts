@@ -3,6 +3,7 @@
  * rest of the upload is drained unread.
  */
 import type { IncomingMessage } from 'node:http';
+import { decodeBody } from '../../shared/public-api/validation/request-body.ts';
 
 export const ADMIN_BODY_LIMIT = 16 * 1024;
 /** A catalogue file is far larger than a command; only the import route accepts this much. */
@@ -36,12 +37,8 @@ function readText(req: IncomingMessage, limit: number): Promise<string> {
   });
 }
 
+/** The body as JSON; an absent or malformed one is refused as the public API refuses it (`missing`, `json_invalid`). */
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
   const text = await readText(req, limit);
-  if (text.trim() === '') throw new HttpError(422, 'a JSON body is required');
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new HttpError(400, 'malformed JSON body');
-  }
+  return decodeBody(text.trim() === '' ? '' : text, req.headers['content-type']);
 }

@@ -28,7 +28,7 @@ export interface HistorySource<T> {
 export async function linkedHistory(context: CliContext, after: number): Promise<HistorySource<LinkedRecord>> {
   const config = context.config();
   if (config.EVENTSTORE_URL) {
-    const store = await context.store();
+    const store = await context.store({ existing: true });
     return { scale: { from: after, head: await store.headPosition() }, records: recomputedLinkedRecords(store, after), close: () => {} };
   }
   const history = openSqliteHistory(sqliteEventFile(config));

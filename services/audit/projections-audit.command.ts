@@ -6,8 +6,8 @@
 import { Option, type Command } from 'commander';
 import { createReadStore } from '../../shared/adapters/read-store.factory.ts';
 import { PROJECTION_NAMES, selectProjections } from '../../shared/projections/index.ts';
-import type { Config } from '../../shared/config/config.ts';
 import type { CliContext } from '../cli/cli-context.ts';
+import { describeStore } from '../cli/cli-store.ts';
 import { firstKeyWithScope } from '../admin/api-keys.ts';
 import { rebuildProgress, stderrProgress } from './audit-progress.ts';
 import { AuditError } from './audit-sources.ts';
@@ -32,7 +32,7 @@ async function auditMongo(context: CliContext, names: string[] | undefined): Pro
   const progress = rebuildProgress('shadow rebuild', stderrProgress(context.note));
   try {
     const audit = await auditProjections({
-      eventStore: await context.store(), live, projections: selectProjections(names), onProgress: progress.onProgress,
+      eventStore: await context.store({ existing: true }), live, projections: selectProjections(names), onProgress: progress.onProgress,
     });
     progress.stop();
     return { ...audit, differences: audit.differences.map(describeDifference) };
@@ -41,18 +41,13 @@ async function auditMongo(context: CliContext, names: string[] | undefined): Pro
   }
 }
 
-/** The history this configuration names, in words (never the connection string: it may carry credentials). */
-function describeStore(config: Config): string {
-  return config.EVENTSTORE_URL ? 'EVENTSTORE_URL' : `DATA_DIR ${config.DATA_DIR}`;
-}
-
 /** Embedded mode: the live read models are in the running server's memory, so the server runs the audit. */
 async function auditEmbedded(context: CliContext, server: string): Promise<ProjectionsAuditReport> {
   // The server's own settings name the key: the first key of ADMIN_API_KEYS with the audit scope.
   const key = firstKeyWithScope(context.config().ADMIN_API_KEYS, 'audit');
   if (!key) throw new AuditError('the embedded audit needs a key with the audit scope in ADMIN_API_KEYS (key:audit)');
   // The server must audit the history this configuration names, not whichever one it serves.
-  const mark = await historyMark(await context.store());
+  const mark = await historyMark(await context.store({ existing: true }));
   if (!mark) throw new AuditError(`the history at ${describeStore(context.config())} is empty: there is nothing to audit`);
   const url = new URL(PROJECTIONS_AUDIT_PATH, server);
   url.searchParams.set(HISTORY_PARAMETER, formatMark(mark));

@@ -15,6 +15,7 @@ import { optionsOperation } from '../../shared/public-api/operations/options.ope
 import { priceOperation } from '../../shared/public-api/operations/price.operation.ts';
 import type { Answer, OperationEnv, PublicOperation } from '../../shared/public-api/operations/public-operation.ts';
 import { toVerification } from '../../shared/public-api/operations/verify.operation.ts';
+import { watchDetailOperation } from '../../shared/public-api/operations/watch-detail.operation.ts';
 import { compileRequestValidator, type RawRequest } from '../../shared/public-api/validation/request-validator.ts';
 import { RequestValidationError } from '../../shared/public-api/validation/validation-issue.ts';
 
@@ -68,6 +69,17 @@ export async function optionsAnswers(env: OperationEnv, lang: Language): Promise
 export async function serialAnswers(env: OperationEnv, lang: Language, asOf: Date): Promise<unknown[]> {
   const docs = await env.readStore.find<SerialDoc>('serials', {}, { sort: { _id: 1 } });
   return docs.map((doc) => toVerification(doc.serial, doc, lang, asOf));
+}
+
+/** The detail operation's answer for one watch (`GET /api/public/catalogue/{reference}`): 200, or its 404. */
+export async function watchAnswer(env: OperationEnv, lang: Language, reference: string): Promise<unknown> {
+  return (await ask(watchDetailOperation, env, { query: { lang }, path: { reference } })).body;
+}
+
+/** The verification of one serial as it would have been answered at `asOf` (NOT_FOUND when not registered then). */
+export async function serialAnswer(env: OperationEnv, lang: Language, serial: string, asOf: Date): Promise<unknown> {
+  const id = serial.toUpperCase();
+  return toVerification(id, await env.readStore.get<SerialDoc>('serials', id), lang, asOf);
 }
 
 /** The price operation's answer to `body`: 200 with the price, or 422 with the issues, as the API would say. */

@@ -1,6 +1,7 @@
 /**
- * `watchcat state-at (TIMESTAMP|POSITION) [--lang en|fr] [--what ...]` and `watchcat price-at TIMESTAMP FILE.json`:
- * what the public API would have answered at a point in the past, as the same JSON.
+ * `watchcat state-at (TIMESTAMP|POSITION) [--lang en|fr] [--what ...] [--reference REF] [--serial SERIAL]` and
+ * `watchcat price-at TIMESTAMP FILE.json`: what the public API would have answered at a point in the past, as the
+ * same JSON, under `as_of` (the position and moment it reflects). A point past the history is refused, not clamped.
  */
 import { readFile } from 'node:fs/promises';
 import { Option } from 'commander';
@@ -11,12 +12,15 @@ import { rebuildProgress, stderrProgress } from './audit-progress.ts';
 import { AuditError } from './audit-sources.ts';
 import type { Cut } from './history-cut.ts';
 import { priceAnswer } from './public-answers.ts';
-import { envAt, parseCut, projectAt, stateAnswers, STATE_SECTIONS, type ProjectedState, type StateSection } from './state-at.ts';
+import { checkCut, envAt, parseCut, projectAt, stateAnswers, STATE_SECTIONS, type ProjectedState, type StateSection } from './state-at.ts';
+import { identifier } from '../cli/arguments.ts';
 
 async function projected(context: CliContext, cut: Cut, label: string): Promise<ProjectedState> {
+  const store = await context.store({ existing: true });
+  await checkCut(cut, store);
   const progress = rebuildProgress(label, stderrProgress(context.note));
   try {
-    return await projectAt(await context.store(), cut, progress.onProgress);
+    return await projectAt(store, cut, progress.onProgress);
   } finally {
     progress.stop();
   }
@@ -39,11 +43,14 @@ export const stateAtCommands: CliModule = (program, context) => {
     .argument('<point>', 'ISO 8601 timestamp (e.g. 2025-03-01T12:00:00Z) or a position (digits)', parseCut)
     .addOption(langOption())
     .addOption(new Option('--what <section>', 'which answers').choices([...STATE_SECTIONS, 'all']).default('all'))
-    .action(async (cut: Cut, options: { lang: Language; what: StateSection | 'all' }) => {
+    .option('--reference <ref>', 'the catalogue section is this watch\'s detail answer (its 404 if it was not published then)', identifier)
+    .option('--serial <serial>', 'the serials section is this serial\'s verification (NOT_FOUND if it was not registered then)', identifier)
+    .action(async (cut: Cut, options: { lang: Language; what: StateSection | 'all'; reference?: string; serial?: string }) => {
       const state = await projected(context, cut, 'state-at');
       try {
         const sections = options.what === 'all' ? STATE_SECTIONS : [options.what];
-        context.out(json(await stateAnswers(state, context.config(), options.lang, sections)));
+        const filters = { ...(options.reference ? { reference: options.reference } : {}), ...(options.serial ? { serial: options.serial } : {}) };
+        context.out(json(await stateAnswers(state, context.config(), options.lang, sections, filters)));
       } finally {
         await state.readStore.close();
       }
@@ -59,7 +66,8 @@ export const stateAtCommands: CliModule = (program, context) => {
       const state = await projected(context, cut, 'price-at');
       try {
         const answer = await priceAnswer(envAt(state, context.config()), options.lang, body);
-        context.out(json(answer.body));
+        // Which point of the history was priced, as state-at says it.
+        context.out(json({ as_of: state.asOf, status: answer.status, answer: answer.body }));
         if (answer.status !== 200) throw new AuditError(`the API would have refused this request then (status ${answer.status})`);
       } finally {
         await state.readStore.close();

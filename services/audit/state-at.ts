@@ -12,7 +12,8 @@ import { rebuild, type RebuildProgress } from '../../shared/projections/rebuild.
 import type { OperationEnv } from '../../shared/public-api/operations/public-operation.ts';
 import { historyCut, type Cut } from './history-cut.ts';
 import { parseMoment } from './moments.ts';
-import { catalogueAnswers, collectionsAnswer, frozenEnv, optionsAnswers, serialAnswers } from './public-answers.ts';
+import { AuditError } from './audit-sources.ts';
+import { catalogueAnswers, collectionsAnswer, frozenEnv, optionsAnswers, serialAnswer, serialAnswers, watchAnswer } from './public-answers.ts';
 
 export const STATE_SECTIONS = ['catalogue', 'collections', 'options', 'serials'] as const;
 export type StateSection = (typeof STATE_SECTIONS)[number];
@@ -56,18 +57,42 @@ export function envAt(state: ProjectedState, config: Config): OperationEnv {
   return frozenEnv(state.readStore, config, state.asOf.position, new Date(state.asOf.at));
 }
 
+/**
+ * A cut the history can answer for: a position up to its head, a moment not after now. Clamping either would
+ * print a state that never was asked for under the label of the one that was.
+ */
+export async function checkCut(cut: Cut, eventStore: EventStore, now: number = Date.now()): Promise<void> {
+  if ('position' in cut) {
+    const head = await eventStore.headPosition();
+    if (cut.position > head) throw new AuditError(`position ${cut.position} is beyond the history, whose last position is ${head}`);
+  } else if (cut.at > now) {
+    throw new AuditError(`${new Date(cut.at).toISOString()} is in the future (now ${new Date(now).toISOString()}): the history cannot say what will be`);
+  }
+}
+
+/** One watch or one serial instead of the whole section. */
+export interface StateFilters {
+  reference?: string;
+  serial?: string;
+}
+
 /** The public answers of the sections asked, keyed by section, with `as_of` first. */
 export async function stateAnswers(
-  state: ProjectedState, config: Config, lang: Language, sections: readonly StateSection[],
+  state: ProjectedState, config: Config, lang: Language, sections: readonly StateSection[], filters: StateFilters = {},
 ): Promise<Record<string, unknown>> {
   const env = envAt(state, config);
+  const asOf = new Date(state.asOf.at);
   const answers: Record<string, unknown> = { as_of: state.asOf, lang };
   for (const section of sections) {
     switch (section) {
-      case 'catalogue': answers[section] = await catalogueAnswers(env, lang); break;
+      case 'catalogue':
+        answers[section] = filters.reference === undefined ? await catalogueAnswers(env, lang) : await watchAnswer(env, lang, filters.reference);
+        break;
       case 'collections': answers[section] = await collectionsAnswer(env, lang); break;
       case 'options': answers[section] = await optionsAnswers(env, lang); break;
-      case 'serials': answers[section] = await serialAnswers(env, lang, new Date(state.asOf.at)); break;
+      case 'serials':
+        answers[section] = filters.serial === undefined ? await serialAnswers(env, lang, asOf) : await serialAnswer(env, lang, filters.serial, asOf);
+        break;
       default: throw new Error(`unknown section ${String(section satisfies never)}`);
     }
   }

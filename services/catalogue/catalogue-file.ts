@@ -51,3 +51,13 @@ export const CatalogueFile = Type.Object(
   { additionalProperties: false },
 );
 export type CatalogueFile = Type.Static<typeof CatalogueFile>;
+
+/** `CatalogueFile` as a standalone JSON Schema document (published as catalogue-file.schema.json beside this file). */
+export function catalogueFileJsonSchema(): Record<string, unknown> {
+  return {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    title: 'watchcat catalogue file',
+    description: 'The input of `watchcat import FILE` and `POST /admin/import`. Each entry is the data of the event that introduces it; prices are in cents.',
+    ...(JSON.parse(JSON.stringify(CatalogueFile)) as Record<string, unknown>),
+  };
+}

@@ -12,9 +12,13 @@ export function year(value: string): number {
   return Number(value);
 }
 
-/** `12500`, `12500.50` or `12 500,50` euros to integer cents. */
+/**
+ * A catalogue price: `12500`, `12500.50` or `12 500,50` euros to integer cents. Refused here in euros, as typed, rather
+ * than by the domain, whose rule speaks of cents.
+ */
 export function euros(value: string): number {
   const normalised = value.replace(/[\s_]/g, '').replace(',', '.');
-  if (!/^\d+(\.\d{1,2})?$/.test(normalised)) throw new InvalidArgumentError('expected an amount in euros with at most two decimals, e.g. 12500.50');
-  return eurosToCents(Number(normalised));
+  const cents = /^\d+(\.\d{1,2})?$/.test(normalised) ? eurosToCents(Number(normalised)) : 0;
+  if (cents <= 0) throw new InvalidArgumentError('expected a price in euros above 0, with at most two decimals, e.g. 12500.50');
+  return cents;
 }

@@ -1,5 +1,11 @@
-/** `watchcat seed` and `watchcat import FILE`: bring the store to a catalogue's state, idempotently. */
+/**
+ * `watchcat seed` and `watchcat import FILE`: bring the store to a catalogue's state, idempotently. `import --check`
+ * only checks a file (every problem, each with its path in the file) and `import --schema` prints the file's JSON
+ * Schema: neither opens a store.
+ */
 import { readFile } from 'node:fs/promises';
+import { catalogueFileJsonSchema } from '../catalogue/catalogue-file.ts';
+import { CatalogueFileError, validateCatalogueFile } from '../import/catalogue-validation.ts';
 import { importCatalogue } from '../import/import-catalogue.ts';
 import type { ImportReport } from '../import/import-progress.ts';
 import { seedDemo } from '../import/seed-demo.ts';
@@ -7,24 +13,26 @@ import type { CliContext } from './cli-context.ts';
 import type { CliModule } from './cli-module.ts';
 import { importProgress } from './import-progress-bar.ts';
 
+/** A file a command reads (a catalogue, one watch) that cannot be read or is not what it should be. */
 export class CatalogueReadError extends Error {
-  constructor(file: string, reason: string) {
-    super(`cannot read catalogue file ${file}: ${reason}`);
+  constructor(file: string, reason: string, what = 'catalogue file') {
+    super(`cannot read ${what} ${file}: ${reason}`);
     this.name = 'CatalogueReadError';
   }
 }
 
-async function readCatalogue(file: string): Promise<unknown> {
+/** The JSON of `file`; `what` names the file in a refusal. */
+export async function readJsonFile(file: string, what = 'catalogue file'): Promise<unknown> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new CatalogueReadError(file, (error as NodeJS.ErrnoException).code ?? String(error));
+    throw new CatalogueReadError(file, (error as NodeJS.ErrnoException).code ?? String(error), what);
   }
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new CatalogueReadError(file, (error as Error).message);
+    throw new CatalogueReadError(file, (error as Error).message, what);
   }
 }
 
@@ -42,6 +50,18 @@ async function withProgress(context: CliContext, what: string, run: (onProgress:
     : `${what}: ${report.commands} commands, ${report.events} events appended, up to position ${report.position}`);
 }
 
+function checkCatalogue(context: CliContext, file: string, catalogue: unknown): void {
+  try {
+    const valid = validateCatalogueFile(catalogue);
+    context.out(`${file}: a valid catalogue file (${valid.collections.length} collections, ${valid.watches.length} watches, `
+      + `${valid.configurators.length} configurators, ${valid.serials.length} serials)`);
+  } catch (error) {
+    if (!(error instanceof CatalogueFileError)) throw error;
+    for (const problem of error.problems) context.out(problem);
+    throw new CatalogueReadError(file, `${error.problems.length} problem${error.problems.length === 1 ? '' : 's'} (listed above)`);
+  }
+}
+
 export const catalogueCommands: CliModule = (program, context) => {
   program.command('seed')
     .description('load the demo catalogue (appends only what is missing)')
@@ -51,11 +71,16 @@ export const catalogueCommands: CliModule = (program, context) => {
     });
 
   program.command('import')
-    .description('bring the catalogue to the state of a catalogue file (JSON, the demo catalogue format)')
-    .argument('<file>', 'catalogue file')
-    .action(async (file: string) => {
-      const catalogue = await readCatalogue(file);
+    .description('bring the catalogue to the state of a catalogue file (JSON, the demo catalogue format); adds and changes, never removes what the file lacks')
+    .argument('[file]', 'catalogue file')
+    .option('--check', 'only check the file: every problem, each with its path in the file; opens no store')
+    .option('--schema', 'print the JSON Schema of a catalogue file and exit')
+    .action(async (file: string | undefined, options: { check?: boolean; schema?: boolean }) => {
+      if (options.schema) return context.out(JSON.stringify(catalogueFileJsonSchema(), null, 2));
+      if (file === undefined) throw new CatalogueReadError('(none)', 'name a catalogue file, or --schema');
+      const catalogue = await readJsonFile(file);
+      if (options.check) return checkCatalogue(context, file, catalogue);
       const service = await context.service();
-      await withProgress(context, file, (onProgress) => importCatalogue(service, catalogue, onProgress, { actor: 'watchcat-import' }));
+      await withProgress(context, file, (onProgress) => importCatalogue(service, catalogue, onProgress, { actor: context.actor() }));
     });
 };

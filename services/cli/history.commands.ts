@@ -35,7 +35,7 @@ export const historyCommands: CliModule = (program, context) => {
     .addOption(new Option('--type <type>', 'only events of this type').choices(EVENT_TYPES))
     .option('--json', 'one JSON object per line instead of a table')
     .action(async (stream: string | undefined, options: { type?: EventType; json?: boolean } & HistoryFilterOptions) => {
-      const store = await context.store();
+      const store = await context.store({ existing: true });
       const keep = historyFilter(options);
       const events: StoredEvent[] = [];
       for await (const event of history(store, stream === undefined ? undefined : streamName(stream))) {

@@ -5,7 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { CatalogueFileError } from '../import/catalogue-validation.ts';
 import { DomainError } from '../domain/domain-error.ts';
-import { createCliContext, type CliContext } from './cli-context.ts';
+import { createCliContext, NoStoreError, type CliContext } from './cli-context.ts';
 import { CatalogueReadError } from './catalogue.commands.ts';
 import { AuditError } from '../audit/audit-sources.ts';
 import { CLI_MODULES } from './commands.ts';
@@ -18,8 +18,10 @@ export const EXIT_USAGE = 2;
 export function buildProgram(context: CliContext): Command {
   const program = new Command('watchcat')
     .description('back-office commands of the watch catalogue: they append events to the configured event store')
+    .option('--actor <name>', 'who the events name as having sent the command (default: WATCHCAT_ACTOR, else the OS user)')
     // Inherited by every subcommand added below: parse errors are thrown to run() instead of exiting.
-    .exitOverride();
+    .exitOverride()
+    .hook('preAction', (command) => context.actAs(command.opts<{ actor?: string }>().actor));
   for (const register of CLI_MODULES) register(program, context);
   return program;
 }
@@ -28,7 +30,7 @@ export function buildProgram(context: CliContext): Command {
 function report(error: unknown, context: CliContext): number {
   if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : EXIT_USAGE;
   const known = error instanceof DomainError || error instanceof CatalogueFileError || error instanceof CatalogueReadError
-    || error instanceof AuditError || error instanceof ReceiptError || error instanceof ProjectionsCommandError;
+    || error instanceof AuditError || error instanceof ReceiptError || error instanceof ProjectionsCommandError || error instanceof NoStoreError;
   const message = error instanceof Error ? error.message : String(error);
   context.note(`watchcat: ${known ? message : `failed: ${message}`}`);
   return EXIT_FAILURE;

@@ -15,7 +15,7 @@ import { rebuild } from '../../shared/projections/rebuild.ts';
 /** What the command needs from the CLI (the CLI's context has all of it). */
 export interface RebuildCommandDeps {
   config(): Config;
-  store(): Promise<EventStore>;
+  store(options: { existing: true }): Promise<EventStore>;
   /** Command output (stdout). */
   out(line: string): void;
   /** Where the progress goes; stderr by default. */
@@ -41,7 +41,7 @@ export function registerRebuildCommand(program: Command, deps: RebuildCommandDep
       const progress = rebuildProgress(deps.progressStream);
       let result;
       try {
-        result = await rebuild({ eventStore: await deps.store(), readStore, projections, onProgress: (p) => progress.onProgress(p) });
+        result = await rebuild({ eventStore: await deps.store({ existing: true }), readStore, projections, onProgress: (p) => progress.onProgress(p) });
       } finally {
         progress.stop();
         await readStore.close();

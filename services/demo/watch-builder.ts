@@ -57,6 +57,7 @@ export function buildWatch(profile: CollectionProfile, variant: WatchVariant): W
   const strap = STRAPS[variant.strap];
   const diameter = variant.diameter_mm ?? profile.collection.diameter_mm;
   const size = (lang: Language) => millimetres(diameter, lang);
+  // The read API draws these on request (read-api/discovery/watch-images.ts): no photograph ships with the demo.
   const imageDir = `/images/watches/${reference}`;
 
   const description = {
@@ -75,13 +76,13 @@ export function buildWatch(profile: CollectionProfile, variant: WatchVariant): W
     ...variant.specifications?.[lang],
   });
   const images: WatchPublished['images'] = [
-    { path: `${imageDir}/main.jpg`, role: 'main', alt: both((l) => (l === 'en' ? `${name.en}, front view` : `${name.fr}, vue de face`)) },
-    { path: `${imageDir}/three-quarter.jpg`, role: 'gallery', alt: both((l) => (l === 'en' ? `${name.en} seen at a three-quarter angle` : `${name.fr} vue de trois quarts`)) },
-    { path: `${imageDir}/dial.jpg`, role: 'detail', alt: both((l) => (l === 'en' ? `${name.en}: close-up of the dial` : `${name.fr} : gros plan sur le cadran`)) },
+    { path: `${imageDir}/main.svg`, role: 'main', alt: both((l) => (l === 'en' ? `${name.en}, front view` : `${name.fr}, vue de face`)) },
+    { path: `${imageDir}/three-quarter.svg`, role: 'gallery', alt: both((l) => (l === 'en' ? `${name.en} seen at a three-quarter angle` : `${name.fr} vue de trois quarts`)) },
+    { path: `${imageDir}/dial.svg`, role: 'detail', alt: both((l) => (l === 'en' ? `${name.en}: close-up of the dial` : `${name.fr} : gros plan sur le cadran`)) },
   ];
   // Only some watches have a wrist shot, as in a real catalogue where photography lags behind new references.
   if (variant.number % 2 === 1) {
-    images.push({ path: `${imageDir}/wrist.jpg`, role: 'wrist', alt: both((l) => (l === 'en' ? `${name.en} on the wrist` : `${name.fr} portée au poignet`)) });
+    images.push({ path: `${imageDir}/wrist.svg`, role: 'wrist', alt: both((l) => (l === 'en' ? `${name.en} on the wrist` : `${name.fr} portée au poignet`)) });
   }
 
   return {

@@ -72,7 +72,8 @@ export async function handleCommand<C, S, E extends DomainEvent, Ctx>(
     } catch (error) {
       // The store checks every event against its schema before writing any (and this is the only check, so it is
       // not paid twice): data the schema refuses (a malformed reference, say) is the caller's mistake, not a crash.
-      if (error instanceof InvalidEventError) throw invalid(error.message);
+      // Said in the caller's terms, the field and the rule: the event's name is ours, not theirs.
+      if (error instanceof InvalidEventError) throw invalid(`refused: ${error.problems.replaceAll(/\bdata\//g, '')}`);
       if (!(error instanceof ConcurrencyError) || attempt >= maxAttempts) throw error;
       await sleep(backoffMs(attempt));
     }

@@ -9,6 +9,7 @@ import { BRAND } from '../../shared/brand.ts';
 import { publicOperations } from '../../shared/public-api/operations/index.ts';
 import { testSigningKeys } from '../support/signing-keys.ts';
 import { CONTRACT_OPERATIONS } from '../support/contract-answers.ts';
+import { send } from '../support/http.ts';
 
 describe('discovery files and /docs', () => {
   let server: Server;
@@ -39,7 +40,7 @@ describe('discovery files and /docs', () => {
     }
   });
 
-  it('links root-relative paths when PUBLIC_BASE_URL is not set, never a guessed host (issue 11, item 4)', async () => {
+  it('links absolute URLs of the origin the request reached when PUBLIC_BASE_URL is not set, and keeps the OpenAPI servers at /', async () => {
     const app = new Koa();
     app.use(discoveryRoutes({ operations: publicOperations, config: loadConfig({ PORT: '3010' }), jwks: (await testSigningKeys()).jwks }));
     const own = app.listen(0, '127.0.0.1');
@@ -47,10 +48,22 @@ describe('discovery files and /docs', () => {
     try {
       const at = `http://127.0.0.1:${(own.address() as AddressInfo).port}`;
       const llms = await (await fetch(`${at}/llms.txt`)).text();
-      expect(llms).to.include('](/llms-full.txt)');
-      expect(llms).not.to.match(/localhost|https?:/);
+      expect(llms).to.include(`](${at}/llms-full.txt)`);
+      expect(llms).to.include(`](${at}/api/public/catalogue)`);
+      const full = await (await fetch(`${at}/llms-full.txt`)).text();
+      expect(full).to.include(`Base URL: ${at}.`);
+      expect(full).to.include(`curl '${at}/api/public/status?lang=en'`);
+      expect(full).not.to.match(/curl (-X POST )?'\//);
       const brief = (await (await fetch(`${at}/.well-known/ai-brief.json`)).json()) as { api: { base_url: string; openapi: string } };
-      expect(brief.api).to.include({ base_url: '/', openapi: '/.well-known/openapi-public.json' });
+      expect(brief.api).to.include({ base_url: at, openapi: `${at}/.well-known/openapi-public.json` });
+      const openapi = (await (await fetch(`${at}/.well-known/openapi-public.json`)).json()) as { servers: { url: string }[] };
+      expect(openapi.servers.map((server) => server.url)).to.deep.equal(['/']);
+      // The origin the client named, in lower case; a Host that is no host name gives root-relative links, never its text.
+      const named = await send(at, '/llms.txt', { headers: { host: 'Shop.EXAMPLE:8080' } });
+      expect(named.text).to.include('](http://shop.example:8080/llms-full.txt)');
+      const odd = await send(at, '/llms.txt', { headers: { host: "x'y" } });
+      expect(odd.text).to.include('](/llms-full.txt)');
+      expect(odd.text).not.to.include("x'y");
     } finally {
       own.closeAllConnections();
       own.close();
@@ -104,13 +117,18 @@ describe('discovery files and /docs', () => {
     }
   });
 
-  it('answers 304 to a matching If-None-Match', async () => {
-    const first = await get('/llms.txt');
-    const etag = first.headers.get('etag')!;
-    expect(etag).to.match(/^".+"$/);
-    const again = await get('/llms.txt', { 'if-none-match': etag });
-    expect(again.status).to.equal(304);
-    expect(await again.text()).to.equal('');
+  it('answers 304 to a matching If-None-Match on every file: the tag, its weak form, a list holding it, or * (RFC 9110, 13.1.2)', async () => {
+    for (const path of ['/llms.txt', '/llms-full.txt', '/.well-known/openapi-public.json', '/.well-known/ai-brief.json', '/.well-known/jwks.json', '/docs']) {
+      const first = await get(path);
+      const etag = first.headers.get('etag')!;
+      expect(etag, path).to.match(/^".+"$/);
+      for (const header of [etag, `W/${etag}`, `"other", W/${etag}`, '*']) {
+        const again = await get(path, { 'if-none-match': header });
+        expect(again.status, `${path} ${header}`).to.equal(304);
+        expect(await again.text(), `${path} ${header}`).to.equal('');
+      }
+      expect((await get(path, { 'if-none-match': 'W/"other", "else"' })).status, path).to.equal(200);
+    }
   });
 
   it('serves /docs as a Swagger UI page loading only local files of swagger-ui-dist, with no online validator', async () => {

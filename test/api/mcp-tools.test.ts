@@ -9,7 +9,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { publicOperationHandlers } from '../../shared/public-api/operations/index.ts';
 import { contractAnswers } from '../support/contract-answers.ts';
 import { postJson, send, type TestResponse } from '../support/http.ts';
-import { callRaw, connectedClient } from '../support/mcp-client.ts';
+import { connectedClient, postMcp } from '../support/mcp-client.ts';
 import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';
 
 type Json = Record<string, any>;
@@ -143,50 +143,61 @@ describe('MCP tools over Streamable HTTP, with the SDK client', function () {
     });
   }
 
-  it('answers bad arguments with an isError result holding the very 422 detail of the HTTP operation', async function () {
-    const cases: { tool: string; args: Json; http: () => Promise<TestResponse> }[] = [
-      { tool: 'search_catalogue', args: { limit: '101', sort: 'foo', lang: 'de' }, http: () => send(api.url, '/api/public/catalogue?limit=101&sort=foo&lang=de') },
-      { tool: 'verify_serial', args: { serial: 'no!' }, http: () => send(api.url, '/api/public/verify/no!') },
-      { tool: 'get_watch', args: { reference: 'RG-100', lang: 'it' }, http: () => send(api.url, '/api/public/catalogue/RG-100?lang=it') },
-      {
-        tool: 'quote_price', args: { collection: 'regate', model_ref: 'XX-1', options: { dial: 'plaid', nope: 'x' }, accessories: { strap: 9 } },
-        http: () => postJson(api.url, '/api/public/configurator/price', { collection: 'regate', model_ref: 'XX-1', options: { dial: 'plaid', nope: 'x' }, accessories: { strap: 9 } }),
-      },
-      { tool: 'quote_price', args: { model_ref: 7 }, http: () => postJson(api.url, '/api/public/configurator/price', { model_ref: 7 }) },
-    ];
-    for (const { tool, args, http } of cases) {
-      const result = await callRaw(client, tool, args);
-      const expected = await http();
-      expect(expected.status, tool).to.equal(422);
-      expect(result.isError, tool).to.equal(true);
-      expect(result.structuredContent, tool).to.deep.equal(expected.json());
-      expect(JSON.parse((result.content[0] as { text: string }).text), tool).to.deep.equal(expected.json());
+  /** An error case: tool arguments, the HTTP request that asks the same, and the status the contract gives it. */
+  const errorCase = (tool: string, args: Json, status: 404 | 422, path: string, body?: Json) => ({ tool, args, status, path, body });
+  const PRICE = '/api/public/configurator/price';
+  const ERROR_CASES = [
+    // `lang` is a parameter of every tool: a bad one on each.
+    errorCase('get_status', { lang: 'de' }, 422, '/api/public/status?lang=de'),
+    errorCase('list_collections', { lang: 'de' }, 422, '/api/public/collections?lang=de'),
+    errorCase('get_watch', { reference: 'RG-100', lang: 'it' }, 422, '/api/public/catalogue/RG-100?lang=it'),
+    errorCase('get_configurator_options', { collection: 'REGATE', lang: 'es' }, 422, '/api/public/configurator/options/REGATE?lang=es'),
+    errorCase('verify_serial', { serial: 'AUR-0001', lang: 'de' }, 422, '/api/public/verify/AUR-0001?lang=de'),
+    errorCase('search_catalogue', { limit: '101', sort: 'foo', lang: 'de' }, 422, '/api/public/catalogue?limit=101&sort=foo&lang=de'),
+    errorCase('search_catalogue', { in_stock: 'maybe', min_price: 'x', offset: '-1' }, 422, '/api/public/catalogue?in_stock=maybe&min_price=x&offset=-1'),
+    errorCase('verify_serial', { serial: 'no!' }, 422, '/api/public/verify/no!'),
+    // Each price error of the contract: ill-typed and missing fields, unknown collection, model, option, accessory, quantity.
+    errorCase('quote_price', { model_ref: 7 }, 422, PRICE, { model_ref: 7 }),
+    errorCase('quote_price', { collection: 'nowhere', model_ref: 'RG-100' }, 422, PRICE, { collection: 'nowhere', model_ref: 'RG-100' }),
+    errorCase('quote_price', { collection: 'regate', model_ref: 'XX-1' }, 422, PRICE, { collection: 'regate', model_ref: 'XX-1' }),
+    errorCase('quote_price', { collection: 'regate', model_ref: 'RG-100', options: { dial: 'plaid', nope: 'x' } }, 422, PRICE,
+      { collection: 'regate', model_ref: 'RG-100', options: { dial: 'plaid', nope: 'x' } }),
+    errorCase('quote_price', { collection: 'regate', model_ref: 'RG-100', accessories: { strap: 9, nope: 1 } }, 422, PRICE,
+      { collection: 'regate', model_ref: 'RG-100', accessories: { strap: 9, nope: 1 } }),
+    // Unknown reference and collection: the operation's 404 body.
+    errorCase('get_watch', { reference: 'XX-404' }, 404, '/api/public/catalogue/XX-404'),
+    errorCase('get_configurator_options', { collection: 'nowhere', lang: 'fr' }, 404, '/api/public/configurator/options/nowhere?lang=fr'),
+  ];
+
+  it('hands every error to the SDK client\'s callTool as an isError result: the HTTP operation\'s 422 or 404 body as text, no structured content', async function () {
+    const tools = new Set<string>();
+    for (const { tool, args, status, path, body } of ERROR_CASES) {
+      const what = `${tool} ${JSON.stringify(args)}`;
+      // callTool checks any structured content against the tool's output schema and throws on a mismatch.
+      const result = await client.callTool({ name: tool, arguments: args });
+      const http = body ? await postJson(api.url, path, body) : await send(api.url, path);
+      expect(http.status, what).to.equal(status);
+      expect(result.isError, what).to.equal(true);
+      expect(result, what).not.to.have.property('structuredContent');
+      const content = result.content as { type: string; text: string }[];
+      expect(content.map((part) => part.type), what).to.deep.equal(['text']);
+      expect(JSON.parse(content[0]!.text), what).to.deep.equal(http.json());
+      tools.add(tool);
     }
+    expect([...tools], 'every tool has an error case').to.have.members(Object.keys(CONTRACT_TOOLS));
   });
 
   it('answers a missing path parameter as FastAPI reports a missing parameter: at ["path", name], input null', async function () {
-    const result = await callRaw(client, 'get_watch', {});
+    const result = await client.callTool({ name: 'get_watch', arguments: {} });
     expect(result.isError).to.equal(true);
-    expect(result.structuredContent).to.deep.equal({ detail: [{ type: 'missing', loc: ['path', 'reference'], msg: 'Field required', input: null }] });
-  });
-
-  it('answers an unknown reference or collection with what the HTTP operation says, as an isError result', async function () {
-    for (const [tool, args, path] of [
-      ['get_watch', { reference: 'XX-404' }, '/api/public/catalogue/XX-404'],
-      ['get_configurator_options', { collection: 'nowhere', lang: 'fr' }, '/api/public/configurator/options/nowhere?lang=fr'],
-    ] as const) {
-      const result = await callRaw(client, tool, args);
-      const http = await send(api.url, path);
-      expect(http.status).to.equal(404);
-      expect(result.isError, tool).to.equal(true);
-      expect(result.structuredContent, tool).to.deep.equal(http.json());
-    }
+    const [content] = result.content as { text: string }[];
+    expect(JSON.parse(content!.text)).to.deep.equal({ detail: [{ type: 'missing', loc: ['path', 'reference'], msg: 'Field required', input: null }] });
   });
 
   it('refuses an unknown tool with a JSON-RPC error', async function () {
     let refused: unknown;
     try {
-      await callRaw(client, 'delete_catalogue', {});
+      await client.callTool({ name: 'delete_catalogue', arguments: {} });
     } catch (error) {
       refused = error;
     }
@@ -208,6 +219,21 @@ describe('MCP tools over Streamable HTTP, with the SDK client', function () {
       refused = error;
     }
     expect((refused as { code?: number }).code).to.equal(-32002);
+  });
+
+  it('reads a resource under any spelling of the host: the one listed to another Host header, localhost, 127.0.0.1, upper case', async function () {
+    const listed = await postMcp(api.url, { jsonrpc: '2.0', id: 1, method: 'resources/list', params: {} }, { headers: { host: 'Watchcat.EXAMPLE:8080' } });
+    const uris = listed.json<{ result: { resources: { uri: string }[] } }>().result.resources.map((resource) => resource.uri);
+    expect(uris).to.have.length(2);
+    const { port } = new URL(api.url);
+    for (const uri of uris) {
+      const { pathname } = new URL(uri);
+      const served = await send(api.url, pathname);
+      for (const spelling of [uri, `http://localhost:${port}${pathname}`, `http://127.0.0.1:${port}${pathname}`, `HTTP://LOCALHOST:${port}${pathname}`]) {
+        const { contents } = await client.readResource({ uri: spelling });
+        expect((contents[0] as { text: string }).text, spelling).to.equal(served.text);
+      }
+    }
   });
 
   it('serves llms-full.txt and the OpenAPI document as resources, the very texts of the discovery files', async function () {

@@ -77,9 +77,9 @@ describe('MCP endpoint: JSON-RPC errors, limits and the Koa chain', function () 
       { what: 'a batch', body: JSON.stringify([toolCall('get_status', {}, 1), toolCall('verify_serial', { serial: 'AUR-0001' }, 2)]), code: -32600 },
       { what: 'an empty batch', body: '[]', code: -32600 },
       { what: 'an unknown method', body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'catalogue/delete', params: {} }), code: -32601 },
-      // The SDK answers params its own schema refuses with -32603 (its request parse fails before any handler runs).
-      { what: 'tools/call without a name', body: JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { arguments: {} } }), code: -32603 },
-      { what: 'params nested deep', body: `{"jsonrpc":"2.0","id":5,"method":"tools/list","params":${deep(7000)}}`, code: -32700 },
+      { what: 'tools/call without a name', body: JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { arguments: {} } }), code: -32602 },
+      // Params must be an object: -32602 (the transport alone answered -32700 for it).
+      { what: 'params nested deep', body: `{"jsonrpc":"2.0","id":5,"method":"tools/list","params":${deep(7000)}}`, code: -32602 },
       { what: 'an unknown protocol version', body: JSON.stringify(toolCall('get_status', {})), code: -32000, headers: { 'mcp-protocol-version': '1999-01-01' } },
     ];
     for (const { what, body, code, headers } of cases) {
@@ -91,21 +91,43 @@ describe('MCP endpoint: JSON-RPC errors, limits and the Koa chain', function () 
     expect(api.errors().map((line) => line.msg)).to.deep.equal([]);
   });
 
+  it('answers params that are not the method\'s with JSON-RPC -32602 saying in words what is wrong, to the request\'s id', async function () {
+    api = await startReadApiUnderTest();
+    const cases = [
+      { params: { name: 'get_status', arguments: 'lang=fr' }, method: 'tools/call', says: 'params.arguments must be an object' },
+      { params: { name: 'get_watch', arguments: ['RG-100'] }, method: 'tools/call', says: 'params.arguments must be an object' },
+      { params: { arguments: {} }, method: 'tools/call', says: 'params.name is required' },
+      { params: 'get_status', method: 'tools/call', says: 'params must be an object' },
+      { params: { uri: 42 }, method: 'resources/read', says: 'params.uri must be a string' },
+    ];
+    for (const [index, { params, method, says }] of cases.entries()) {
+      const what = `${method} ${JSON.stringify(params)}`;
+      const answer = await postMcp(api.url, { jsonrpc: '2.0', id: `call-${index}`, method, params });
+      expect(answer.status, what).to.equal(200);
+      const { error, id } = answer.json<{ id: unknown; error: { code: number; message: string } }>();
+      expect(id, what).to.equal(`call-${index}`);
+      expect(error.code, what).to.equal(-32602);
+      expect(error.message, what).to.include(says);
+      expect(error.message, what).not.to.match(/[[{]/);
+    }
+    expect(api.errors().map((line) => line.msg)).to.deep.equal([]);
+  });
+
   it('answers huge and deep arguments inside the body limit with a result, and a body above 16 KiB with the usual 413', async function () {
     api = await startReadApiUnderTest();
     const huge = await postMcp(api.url, toolCall('search_catalogue', { search: 'x'.repeat(15_000) }));
     expect(huge.status).to.equal(200);
     const hugeResult = huge.json().result;
     expect(hugeResult.isError).to.equal(true);
-    expect(hugeResult.structuredContent.detail[0]).to.include({ type: 'string_too_long' });
+    expect(JSON.parse(hugeResult.content[0].text).detail[0]).to.include({ type: 'string_too_long' });
 
     const nested = `${'['.repeat(7000)}${']'.repeat(7000)}`;
     const deep = await postMcp(api.url, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"verify_serial","arguments":{"serial":${nested}}}}`);
     expect(deep.status).to.equal(200);
     const deepResult = deep.json().result;
     expect(deepResult.isError).to.equal(true);
-    expect(deepResult.structuredContent.detail[0]).to.include({ type: 'string_type' });
-    expect(JSON.stringify(deepResult.structuredContent)).to.include('[truncated]');
+    expect(JSON.parse(deepResult.content[0].text).detail[0]).to.include({ type: 'string_type' });
+    expect(deepResult.content[0].text).to.include('[truncated]');
 
     const tooLarge = await postMcp(api.url, toolCall('search_catalogue', { search: 'x'.repeat(17 * 1024) }));
     expect(tooLarge.status).to.equal(413);

@@ -173,11 +173,13 @@ describe('POST /api/public/configurator/price', () => {
     }]);
   });
 
-  it('refuses as a model a watch of the collection that is not customizable, and one never published', async () => {
-    for (const model_ref of ['RG-300', 'RG-999']) {
+  it('refuses as a model a watch of the collection that is not customizable, and one never published, saying which', async () => {
+    for (const [model_ref, error] of [
+      ['RG-300', "watch 'RG-300' of collection 'regate' is not customizable"],
+      ['RG-999', "unknown model 'RG-999'"],
+    ]) {
       expect(await errors({ collection: 'regate', model_ref }), model_ref).to.deep.equal([{
-        type: 'value_error', loc: ['body', 'model_ref'], msg: `Value error, model '${model_ref}' is not part of collection 'regate'`,
-        input: model_ref, ctx: { error: `model '${model_ref}' is not part of collection 'regate'` },
+        type: 'value_error', loc: ['body', 'model_ref'], msg: `Value error, ${error}`, input: model_ref, ctx: { error },
       }]);
     }
   });
@@ -197,7 +199,7 @@ describe('POST /api/public/configurator/price', () => {
       ['value_error', ['body', 'accessories', 'strap']],
       ['value_error', ['body', 'accessories', 'box']],
     ]);
-    expect(found[0]!.msg).to.equal("Value error, model 'HE-100' is not part of collection 'regate'");
+    expect(found[0]!.msg).to.equal("Value error, model 'HE-100' is a watch of collection 'heritage', not of collection 'regate'");
     expect(found[2]).to.include({ msg: "Value error, unknown option 'green' for category 'dial'", input: 'green' });
     expect(found[5]).to.include({ msg: "Value error, quantity of 'strap' must be between 0 and 3", input: 4 });
   });

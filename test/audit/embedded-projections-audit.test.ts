@@ -47,7 +47,7 @@ describe('audit projections against the embedded server', function () {
   async function auditCli(cliDataDir = dataDir): Promise<{ code: number; out: string[]; notes: string[] }> {
     const out: string[] = [];
     const notes: string[] = [];
-    const context = { ...createCliContext({ DATA_DIR: cliDataDir, ADMIN_API_KEYS }), out: (line: string) => out.push(line), note: (line: string) => notes.push(line) };
+    const context = createCliContext({ DATA_DIR: cliDataDir, ADMIN_API_KEYS }, { out: (line) => out.push(line), note: (line) => notes.push(line) });
     const code = await run(['node', 'watchcat', 'audit', 'projections', '--server', `http://127.0.0.1:${service.ports.ops}`], context);
     return { code, out, notes };
   }
@@ -84,9 +84,11 @@ describe('audit projections against the embedded server', function () {
       const result = await auditCli(other.dataDir);
       expect(result.code).to.equal(1);
       expect(result.out).to.deep.equal([]);
-      expect(result.notes).to.have.length(1);
-      expect(result.notes[0]).to.equal(`watchcat: http://127.0.0.1:${service.ports.ops} serves another history than DATA_DIR ${other.dataDir}: `
-        + 'start the server on that history or name its --server');
+      const store = join(other.dataDir, 'events.sqlite3');
+      expect(result.notes).to.deep.equal([
+        `watchcat: event store ${store}`,
+        `watchcat: http://127.0.0.1:${service.ports.ops} serves another history than ${store}: start the server on that history or name its --server`,
+      ]);
     } finally {
       rmSync(other.dataDir, { recursive: true, force: true });
     }

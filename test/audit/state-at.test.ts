@@ -146,7 +146,12 @@ describe('watchcat state-at and price-at: the public answers at a point in the p
       it(`prices the request with the prices of ${moment}`, async () => {
         const result = await watchcat(store.env, 'price-at', moment, request, '--lang', 'fr');
         expect(result.code).to.equal(0);
-        const price = JSON.parse(result.out.join('\n')) as Record<string, unknown>;
+        const printed = JSON.parse(result.out.join('\n')) as { as_of: unknown; status: number; answer: Record<string, unknown> };
+        // The point priced: the moment asked, and the last event before it (audit-history.ts: 9-11 at h8, 12 at h9).
+        const last = moment === halfPast(8) ? 11 : 12;
+        expect(printed.as_of).to.deep.equal({ at: moment, position: last, events: last });
+        expect(printed.status).to.equal(200);
+        const price = printed.answer;
         expect(price).to.include({ collection: 'regate', model_ref: 'RG-1', base_price_eur: base, options_total_eur: dial / 100, total_eur: base + dial / 100, lang: 'fr' });
         expect(price['options']).to.deep.equal([{ category: 'dial', code: 'blue', label: 'Cadran bleu', price_eur: dial / 100 }]);
       });
@@ -155,10 +160,36 @@ describe('watchcat state-at and price-at: the public answers at a point in the p
     it('prints the 422 the API would have answered before the option existed, and exits 1', async () => {
       const result = await watchcat(store.env, 'price-at', halfPast(7), request);
       expect(result.code).to.equal(1);
-      const detail = (JSON.parse(result.out.join('\n')) as { detail: { loc: unknown[] }[] }).detail;
+      const printed = JSON.parse(result.out.join('\n')) as { status: number; answer: { detail: { loc: unknown[] }[] } };
+      expect(printed.status).to.equal(422);
+      const { detail } = printed.answer;
       expect(detail.map((issue) => issue.loc)).to.deep.equal([['body', 'options', 'dial']]);
       expect(result.notes.join('\n')).to.contain('would have refused');
     });
+  });
+
+  it('refuses a position past the history and a moment in the future, instead of answering for another point', async () => {
+    const beyond = await watchcat(store.env, 'state-at', '999999');
+    expect(beyond.code).to.equal(1);
+    expect(beyond.notes.at(-1)).to.equal('watchcat: position 999999 is beyond the history, whose last position is 12');
+    const future = new Date(Date.now() + 86_400_000).toISOString();
+    const request = join(store.dataDir, 'future-request.json');
+    writeFileSync(request, JSON.stringify({ collection: 'regate', model_ref: 'RG-1' }));
+    const later = await watchcat(store.env, 'price-at', future, request);
+    expect(later.code).to.equal(1);
+    expect(later.notes.at(-1)).to.contain(`${future} is in the future`);
+    expect(later.out).to.deep.equal([]);
+  });
+
+  it('answers one serial with --serial and one watch with --reference, as the verification and detail operations would have', async () => {
+    const one = await stateAt(halfPast(6), '--what', 'serials', '--serial', 'sn-0001');
+    expect(one['serials']).to.include({ serial: 'SN-0001', verification_status: 'STOLEN', checked_at: halfPast(6) });
+    const none = await stateAt(halfPast(6), '--what', 'serials', '--serial', 'SN-9999');
+    expect(none['serials']).to.include({ serial: 'SN-9999', verification_status: 'NOT_FOUND', details: null });
+    const watch = await stateAt(halfPast(7), '--what', 'catalogue', '--reference', 'rg-1');
+    expect(watch['catalogue']).to.include({ reference: 'RG-1', price_eur: 12_500 });
+    const withdrawn = await stateAt(halfPast(7), '--what', 'catalogue', '--reference', 'RG-2');
+    expect(withdrawn['catalogue']).to.deep.equal({ detail: 'Watch not found' });
   });
 
   it('refuses a point that is neither a timestamp nor a position as a usage error', async () => {

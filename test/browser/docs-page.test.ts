@@ -2,12 +2,15 @@
  * `/docs` in a real browser (issue 14, item 3): Debian's chromium, driven by playwright-core. The page loads,
  * lists the seven operations of CONTRACT.md, logs no console error and sends no request off this machine, and
  * "Try it out" on the catalogue gets its 200 from the very instance that served the page (the OpenAPI `servers`
- * entry is relative when PUBLIC_BASE_URL is unset). A screenshot is kept under test-artifacts/.
+ * entry is relative when PUBLIC_BASE_URL is unset). On a service holding the demo catalogue, "Try it out" on the
+ * price operation and on a watch's detail succeeds at the first click, with the document's examples as they are
+ * (issue 30). A screenshot is kept under test-artifacts/.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { chromium, type Browser } from 'playwright-core';
+import { demoReadStore } from '../support/demo-read-store.ts';
 import { cannotRun, registerLegSuite } from '../support/legs.ts';
 import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';
 
@@ -85,5 +88,28 @@ describe('/docs in a real browser (chromium)', function () {
     expect((await shownStatus.textContent())?.trim()).to.equal('200');
     expect(consoleErrors).to.deep.equal([]);
     expect(offMachine).to.deep.equal([]);
+  });
+
+  it('runs "Try it out" on the price operation and on a watch\'s detail with the document\'s examples: 200 at the first click, on the demo catalogue', async function () {
+    const demo = await startReadApiUnderTest({ readStore: await demoReadStore() });
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${demo.url}/docs`);
+      await page.locator('.opblock').first().waitFor();
+      for (const [kind, path] of [['post', '/api/public/configurator/price'], ['get', '/api/public/catalogue/{reference}']] as const) {
+        const block = page.locator(`.opblock-${kind}`).filter({ has: page.locator(`[data-path="${path}"]`) });
+        await block.locator('.opblock-summary').click();
+        await block.getByRole('button', { name: 'Try it out' }).click();
+        const [request] = await Promise.all([
+          page.waitForRequest((sent) => sent.url().startsWith(demo.url) && sent.method() === kind.toUpperCase() && !sent.url().includes('/docs')),
+          block.getByRole('button', { name: 'Execute' }).click(),
+        ]);
+        const response = await request.response();
+        expect(response?.status(), `${kind} ${path}: ${await response?.text()}`).to.equal(200);
+      }
+      await page.screenshot({ path: `${ARTIFACTS}/docs-try-it-out-price.png`, fullPage: true });
+    } finally {
+      await demo.close();
+    }
   });
 });

@@ -202,7 +202,7 @@ describe('hostile input against the whole read API', function () {
         expect(body['jsonrpc'], what).to.equal('2.0');
         expect(Object.keys(body).filter((key) => key === 'result' || key === 'error'), what).to.have.length(1);
         if (body['error'] !== undefined) expect(body['error'].code, what).to.be.a('number');
-        else if (body['result'].isError === true) expect(body['result'].structuredContent, what).to.have.property('detail');
+        else if (body['result'].isError === true) expect(JSON.parse(body['result'].content[0].text), what).to.have.property('detail');
       }),
       { seed: FUZZ_SEED, numRuns: 1_500, interruptAfterTimeLimit: FUZZ_BUDGET_MS / 2, markInterruptAsFailure: false, endOnFailure: true },
     );

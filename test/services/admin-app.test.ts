@@ -102,6 +102,64 @@ describe('admin API', () => {
     expect(badPrice.status).to.equal(422);
   });
 
+  it('refuses a bad body in the contract\'s shape: every field at once, the allowed values, the extra property, no event name', async () => {
+    const head = await store.headPosition();
+    const serial = await call('POST', '/admin/serials', bearer(SER), { serial: 'bad serial!', reference: 'AUR-LU-001', year: '2024x', colour: 'red' });
+    expect(serial.status).to.equal(422);
+    const text = await serial.text();
+    expect(text).not.to.include('SerialRegistered');
+    expect(JSON.parse(text)).to.deep.equal({
+      detail: [
+        { type: 'string_pattern_mismatch', loc: ['body', 'serial'], msg: "String should match pattern '^[A-Za-z0-9-]{4,32}$'", input: 'bad serial!', ctx: { pattern: '^[A-Za-z0-9-]{4,32}$' } },
+        { type: 'int_parsing', loc: ['body', 'year'], msg: 'Input should be a valid integer, unable to parse string as an integer', input: '2024x' },
+        { type: 'extra_forbidden', loc: ['body', 'colour'], msg: 'Extra inputs are not permitted', input: 'red' },
+      ],
+    });
+    const stock = await call('PUT', '/admin/watches/AUR-LU-001/stock', bearer(CAT), { stock_status: 'plenty' });
+    expect(await stock.json()).to.deep.equal({
+      detail: [{
+        type: 'literal_error', loc: ['body', 'stock_status'], msg: "Input should be 'in_stock', 'low_stock', 'out_of_stock' or 'made_to_order'",
+        input: 'plenty', ctx: { expected: "'in_stock', 'low_stock', 'out_of_stock' or 'made_to_order'" },
+      }],
+    });
+    const malformed = await call('PUT', '/admin/watches/AUR-LU-001/price', bearer(CAT), '{"price_eur": ');
+    expect(malformed.status).to.equal(422);
+    expect(((await malformed.json()) as { detail: { type: string }[] }).detail.map((found) => found.type)).to.deep.equal(['json_invalid']);
+    expect(await store.headPosition()).to.equal(head);
+  });
+
+  it('refuses a bad catalogue file in the contract\'s shape: each problem at its place in the body, then what spans entries', async () => {
+    const head = await store.headPosition();
+    const file = tinyCatalogue() as unknown as { watches: Record<string, unknown>[] };
+    file.watches[1]!['stock_status'] = 'plenty';
+    file.watches[0]!['colour'] = 'red';
+    const shaped = await call('POST', '/admin/import', bearer(CAT), file);
+    expect(shaped.status).to.equal(422);
+    const { detail } = (await shaped.json()) as { detail: { type: string; loc: unknown[]; msg: string }[] };
+    expect(detail.map((found) => [found.type, found.loc])).to.have.deep.members([
+      ['extra_forbidden', ['body', 'watches', 0, 'colour']],
+      ['literal_error', ['body', 'watches', 1, 'stock_status']],
+    ]);
+    const twice = tinyCatalogue();
+    twice.serials.push({ ...twice.serials[0]! });
+    const spanning = await call('POST', '/admin/import', bearer(CAT), twice);
+    expect(await spanning.json()).to.deep.equal({
+      detail: [{
+        type: 'value_error', loc: ['body'], msg: 'Value error, serial AUR-2024-000001 appears more than once', input: null,
+        ctx: { error: 'serial AUR-2024-000001 appears more than once' },
+      }],
+    });
+    expect(await store.headPosition()).to.equal(head);
+  });
+
+  it('answers a wrong method on a known path with 405 in JSON, naming the allowed ones', async () => {
+    const response = await call('GET', '/admin/serials', bearer(SER));
+    expect(response.status).to.equal(405);
+    expect(response.headers.get('content-type')).to.match(/^application\/json/);
+    expect(response.headers.get('allow')).to.include('POST');
+    expect(await response.json()).to.deep.equal({ detail: 'Method Not Allowed' });
+  });
+
   it('changes price and stock, withdraws a watch, and re-imports the file without appending', async () => {
     const price = await call('PUT', '/admin/watches/AUR-LU-001/price', bearer(CAT), { price_eur: 13_000.5 });
     expect(price.status).to.equal(200);

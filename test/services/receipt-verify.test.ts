@@ -34,7 +34,7 @@ async function curlSi(url: string): Promise<Buffer> {
 async function watchcat(...args: string[]): Promise<{ code: number; out: string[]; notes: string[] }> {
   const out: string[] = [];
   const notes: string[] = [];
-  const context: CliContext = { ...createCliContext({ LOG_LEVEL: 'silent' }), out: (line) => out.push(line), note: (line) => notes.push(line) };
+  const context: CliContext = createCliContext({ LOG_LEVEL: 'silent' }, { out: (line) => out.push(line), note: (line) => notes.push(line) });
   const code = await run(['node', 'watchcat', ...args], context);
   return { code, out, notes };
 }

@@ -4,22 +4,12 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { send, type TestRequest, type TestResponse } from './http.ts';
 
 export async function connectedClient(baseUrl: string): Promise<Client> {
   const client = new Client({ name: 'watchcat-test', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`)));
   return client;
-}
-
-/**
- * A tool call through the SDK client without its output-schema check. SDK 1.32's `callTool` checks an `isError`
- * result's structured content against the tool's output schema too (modelcontextprotocol/typescript-sdk#1943),
- * which the specification does not ask, so an error result is read this way.
- */
-export function callRaw(client: Client, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-  return client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema);
 }
 
 /** The headers a Streamable HTTP client sends with every POST. */

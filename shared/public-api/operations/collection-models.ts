@@ -6,6 +6,7 @@
 import type { Language } from '../../events/common.ts';
 import type { ReadView } from '../../ports/read-store.ts';
 import type { WatchDoc } from '../../read-models/documents.ts';
+import { withdrawnId } from '../../projections/watches.projection.ts';
 
 export interface CollectionModel {
   model_ref: string;
@@ -21,8 +22,22 @@ export async function collectionModels(readStore: ReadView, lang: Language, code
   return watches.map(toModel);
 }
 
-/** The model `modelRef` (any case) of collection `code`, or undefined when it is not one of its customizable watches. */
-export async function collectionModel(readStore: ReadView, lang: Language, code: string, modelRef: string): Promise<CollectionModel | undefined> {
-  const watch = await readStore.get<WatchDoc>('watches', `${lang}:${modelRef.toUpperCase()}`);
-  return watch && watch.collection.code === code && watch.customizable ? toModel(watch) : undefined;
+/** Why a reference is not a model of the collection, in words for the client. */
+export interface ModelRefusal {
+  refused: string;
+}
+
+/**
+ * The model `modelRef` (any case) of collection `code`, or why it is not one of its customizable watches: a watch of
+ * another collection, one not customizable, one withdrawn (its marker in the watches projection), or none at all.
+ */
+export async function collectionModel(readStore: ReadView, lang: Language, code: string, modelRef: string): Promise<CollectionModel | ModelRefusal> {
+  const reference = modelRef.toUpperCase();
+  const watch = await readStore.get<WatchDoc>('watches', `${lang}:${reference}`);
+  if (watch) {
+    if (watch.collection.code !== code) return { refused: `model '${modelRef}' is a watch of collection '${watch.collection.code}', not of collection '${code}'` };
+    return watch.customizable ? toModel(watch) : { refused: `watch '${modelRef}' of collection '${code}' is not customizable` };
+  }
+  const withdrawn = await readStore.get('watches', withdrawnId(reference));
+  return { refused: withdrawn ? `model '${modelRef}' has been withdrawn from the catalogue` : `unknown model '${modelRef}'` };
 }

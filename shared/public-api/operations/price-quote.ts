@@ -8,7 +8,7 @@ import { centsToEuros } from '../../money/cents.ts';
 import type { ConfiguratorDoc } from '../../read-models/documents.ts';
 import type { PriceRequest, PriceResult } from '../schemas/configurator.schema.ts';
 import { issue, type ValidationIssue } from '../validation/validation-issue.ts';
-import type { CollectionModel } from './collection-models.ts';
+import type { CollectionModel, ModelRefusal } from './collection-models.ts';
 import { CUSTOM_ORDER_DELIVERY } from './options.operation.ts';
 
 /** Spellings accepted for a category key besides the key itself. */
@@ -38,13 +38,12 @@ export function unknownCollection(request: PriceRequest): ValidationIssue[] {
   return issues;
 }
 
-/** `model`: the request's model among the collection's, undefined when it is not one of them. */
-export function quotePrice(doc: ConfiguratorDoc, model: CollectionModel | undefined, request: PriceRequest, lang: Language): PriceQuote {
+/** `found`: the request's model among the collection's, or why it is not one of them. */
+export function quotePrice(doc: ConfiguratorDoc, found: CollectionModel | ModelRefusal, request: PriceRequest, lang: Language): PriceQuote {
   const issues: ValidationIssue[] = [];
   const code = doc.collection.code;
-  if (!model) {
-    issues.push(issue.valueError(['body', 'model_ref'], request.model_ref, `model '${request.model_ref}' is not part of collection '${code}'`));
-  }
+  const model = 'refused' in found ? undefined : found;
+  if ('refused' in found) issues.push(issue.valueError(['body', 'model_ref'], request.model_ref, found.refused));
 
   const chosen = chosenOptions(request.options ?? {}, issues);
   const optionLines: PriceResult['options'] = [];

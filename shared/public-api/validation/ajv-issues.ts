@@ -47,6 +47,12 @@ function toIssue(error: ErrorObject, path: Path, context: AjvIssueContext): Vali
     // A constant inside a union is reported once, by the union's own error below.
     case 'const': return error.schemaPath.includes('/anyOf/') ? undefined : issue.literalError(path, input, expectedLiterals([params['allowedValue']]));
     case 'anyOf': return literalUnion(error.schema as JsonSchema[], path, input);
+    // Only the admin API's documents (watches) have these: the public requests' schemas never do (request-schema.ts).
+    case 'additionalProperties': {
+      const extra = [...path, params['additionalProperty'] as string];
+      return issue.extraForbidden(extra, valueAt(context.sent, extra));
+    }
+    case 'minItems': return issue.tooShort(path, input as unknown[], params['limit'] as number);
     default: throw new Error(`ajv error without a pydantic equivalent: ${error.keyword} at ${error.schemaPath}`);
   }
 }
@@ -64,6 +70,7 @@ function typeIssue(type: string, path: Path, input: unknown): ValidationIssue | 
     case 'number': return issue.floatType(path, input);
     case 'boolean': return issue.boolType(path, input);
     case 'object': return issue.dictType(path, input);
+    case 'array': return issue.listType(path, input);
     // The null branch of a nullable union: the other branch's error says what is wrong.
     case 'null': return undefined;
     default: throw new Error(`ajv type error without a pydantic equivalent: ${type}`);

@@ -29,6 +29,7 @@ export function expectedLiterals(values: readonly unknown[]): string {
 
 export const issue = {
   missing: (loc: Loc, input: unknown): ValidationIssue => ({ type: 'missing', loc, msg: 'Field required', input }),
+  extraForbidden: (loc: Loc, input: unknown): ValidationIssue => ({ type: 'extra_forbidden', loc, msg: 'Extra inputs are not permitted', input }),
   intParsing: (loc: Loc, input: unknown): ValidationIssue => ({
     type: 'int_parsing', loc, msg: 'Input should be a valid integer, unable to parse string as an integer', input,
   }),
@@ -45,6 +46,7 @@ export const issue = {
   }),
   boolType: (loc: Loc, input: unknown): ValidationIssue => ({ type: 'bool_type', loc, msg: 'Input should be a valid boolean', input }),
   stringType: (loc: Loc, input: unknown): ValidationIssue => ({ type: 'string_type', loc, msg: 'Input should be a valid string', input }),
+  listType: (loc: Loc, input: unknown): ValidationIssue => ({ type: 'list_type', loc, msg: 'Input should be a valid list', input }),
   dictType: (loc: Loc, input: unknown): ValidationIssue => ({ type: 'dict_type', loc, msg: 'Input should be a valid dictionary', input }),
   modelAttributesType: (loc: Loc, input: unknown): ValidationIssue => ({
     type: 'model_attributes_type', loc, msg: 'Input should be a valid dictionary or object to extract fields from', input,
@@ -63,6 +65,10 @@ export const issue = {
   }),
   literalError: (loc: Loc, input: unknown, expected: string): ValidationIssue => ({
     type: 'literal_error', loc, msg: `Input should be ${expected}`, input, ctx: { expected },
+  }),
+  tooShort: (loc: Loc, input: unknown[], min: number): ValidationIssue => ({
+    type: 'too_short', loc, msg: `List should have at least ${min} item${min === 1 ? '' : 's'} after validation, not ${input.length}`, input,
+    ctx: { field_type: 'List', min_length: min, actual_length: input.length },
   }),
   stringTooShort: (loc: Loc, input: unknown, min: number): ValidationIssue => ({
     type: 'string_too_short', loc, msg: `String should have at least ${min} character${min === 1 ? '' : 's'}`, input,

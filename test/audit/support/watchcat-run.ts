@@ -11,7 +11,7 @@ export interface WatchcatResult {
 export async function watchcat(env: Record<string, string>, ...args: string[]): Promise<WatchcatResult> {
   const out: string[] = [];
   const notes: string[] = [];
-  const context = { ...createCliContext({ ...env }), out: (line: string) => out.push(line), note: (line: string) => notes.push(line) };
+  const context = createCliContext({ ...env }, { out: (line) => out.push(line), note: (line) => notes.push(line) });
   const code = await run(['node', 'watchcat', ...args], context);
   return { code, out, notes };
 }

@@ -43,11 +43,13 @@ describe('collection models, read from the watches', () => {
     expect(await collectionModels(store, 'en', 'abysse')).to.deep.equal([{ model_ref: 'ABY-1', name: 'Watch ABY-1', base_price_cents: 400_000 }]);
   });
 
-  it('finds one model in any case, only among the customizable watches of its own collection', async () => {
+  it('finds one model in any case, only among the customizable watches of its own collection, and says why another is none', async () => {
     expect(await collectionModel(store, 'fr', 'tempo', 'tmp-2')).to.deep.equal({ model_ref: 'TMP-2', name: 'Deux', base_price_cents: 950_000 });
-    expect(await collectionModel(store, 'en', 'tempo', 'ABY-1'), 'another collection').to.equal(undefined);
-    expect(await collectionModel(store, 'en', 'tempo', 'TMP-5'), 'no longer customizable').to.equal(undefined);
-    expect(await collectionModel(store, 'en', 'tempo', 'TMP-4'), 'withdrawn').to.equal(undefined);
-    expect(await collectionModel(store, 'en', 'tempo', 'TMP-9'), 'never published').to.equal(undefined);
+    expect(await collectionModel(store, 'en', 'tempo', 'ABY-1'), 'another collection')
+      .to.deep.equal({ refused: "model 'ABY-1' is a watch of collection 'abysse', not of collection 'tempo'" });
+    expect(await collectionModel(store, 'en', 'tempo', 'TMP-5'), 'no longer customizable')
+      .to.deep.equal({ refused: "watch 'TMP-5' of collection 'tempo' is not customizable" });
+    expect(await collectionModel(store, 'en', 'tempo', 'tmp-4'), 'withdrawn').to.deep.equal({ refused: "model 'tmp-4' has been withdrawn from the catalogue" });
+    expect(await collectionModel(store, 'en', 'tempo', 'TMP-9'), 'never published').to.deep.equal({ refused: "unknown model 'TMP-9'" });
   });
 });
