@@ -73,13 +73,43 @@ export function leaseContract(name: string, factory: () => Promise<ReadStore>): 
       expect(await acquire('b'), 'renewed: not free').to.equal(null);
     });
 
-    it('an owner renews before a third of its lease has passed on its own clock, so a live owner is never taken over', async function () {
+    it('an owner renews once a third of its lease has passed on its own clock, so a live owner is never taken over', async function () {
       const owner = (await acquire('a'))!;
-      for (let step = 0; step < 6; step += 1) {
-        clock.advance(TTL / 3 + 1);
+      // Checked every 0.4 TTL, each time before the owner's next check: at 1.2 TTL a lease renewed only at its
+      // expiry (or not before a full TTL on the owner's clock) has lapsed, one renewed past a third has not.
+      for (let step = 1; step <= 6; step += 1) {
+        clock.advance(TTL * 0.4);
+        expect(await acquire('b'), `after ${(step * 0.4).toFixed(1)} TTL`).to.equal(null);
         await owner.ensure();
       }
-      expect(await acquire('b')).to.equal(null);
+    });
+
+    it('a lease with a millisecond left is not taken; one a millisecond past its expiry is', async function () {
+      await acquire('a');
+      clock.advance(TTL - 1);
+      expect(await acquire('b'), 'one millisecond left').to.equal(null);
+      clock.advance(2);
+      expect((await acquire('b'))?.token).to.equal(2);
+    });
+
+    it('an older lease of the same owner (a restarted worker under the same name) can neither renew nor release the newer one', async function () {
+      const before = (await acquire('a'))!;
+      const after = (await acquire('a'))!;
+      expect(after.token).to.equal(2);
+      expect(await refusal(before.ensure(true)), 'renewal under token 1').to.be.instanceOf(LeaseLostError);
+      await before.release();
+      expect(await acquire('b'), 'the newer lease is still held').to.equal(null);
+      await after.saveCheckpoint(4);
+      expect((await readProjectionStates(store)).map((state) => [state.name, state.position])).to.deep.equal([['serials', 4]]);
+    });
+
+    it('a fenced owner\'s release leaves the new owner\'s lease in place', async function () {
+      const old = (await acquire('a'))!;
+      clock.advance(TTL + 1);
+      const next = (await acquire('b'))!;
+      await old.release();
+      expect(await acquire('c'), 'b still holds it').to.equal(null);
+      await next.ensure(true);
     });
 
     it('a preempting owner (a rebuild) takes a live lease and fences the holder at once', async function () {
