@@ -8,6 +8,7 @@ import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.t
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
 import { RESERVATION_TTL_MS, dropLeftBehind, renewReservation, reserveGeneration, switchGenerations } from '../../shared/projections/generations.ts';
+import { GENERATIONS_ID } from '../../shared/ports/read-store.ts';
 import type { LeaseClock } from '../../shared/projections/lease.ts';
 import { rebuild } from '../../shared/projections/rebuild.ts';
 import { watchesProjection } from '../../shared/projections/watches.projection.ts';
@@ -68,6 +69,62 @@ export function orphanGenerationsContract(name: string, factory: () => Promise<R
         renewReservation(store, stalled, RESERVATION_TTL_MS + 1), switchGenerations(store, ['watches'], stalled),
       ].map((step) => step.then(() => 'done', (error: unknown) => (error as Error).message)));
       expect(refusals.every((message) => /lapsed/.test(message)), refusals.join('; ')).to.equal(true);
+      expect(await store.get('watches', 'live-1'), 'readers stay on the live generation').to.deep.include({ _id: 'live-1' });
+    });
+
+    it('a generation another rebuild reserves between the pointer read and the listing of generations is kept', async () => {
+      await store.write('watches', [{ put: { _id: 'live-1', position: 1 } }]);
+      let started: number | undefined;
+      // The listing is where the other rebuild slips in: it reserves its generation and starts building it.
+      const racing: ReadStore = {
+        ...store,
+        storedGenerations: async (collection) => {
+          if (started === undefined) {
+            started = await reserveGeneration(store, 0);
+            await store.resetGeneration('watches', started);
+            await store.generation('watches', started).write([{ put: { _id: 'built', position: 1 } }]);
+          }
+          return store.storedGenerations(collection);
+        },
+      };
+      expect(await dropLeftBehind(racing, ['watches'], 0)).to.deep.equal([]);
+      expect(await store.storedGenerations('watches')).to.deep.equal([1, started]);
+      expect(await store.generation('watches', started!).getStored(['built'])).to.have.length(1);
+    });
+
+    it('a rebuild running longer than its reservation renews it: another rebuild starting meanwhile leaves its generation alone', async () => {
+      await appendAll(eventStore, catalogueHistory(3));
+      let wall = 0;
+      const clock: LeaseClock = { monotonic: () => wall, wall: () => wall };
+      let generation: number | undefined;
+      let dropped: unknown[] = [];
+      const result = await rebuild({
+        eventStore, readStore: store, projections: [watchesProjection], clock, batchSize: 1,
+        // Each batch takes a tenth of the reservation's life on the rebuild's clock; past 1.5 lives, another
+        // rebuild starts and drops what it finds left behind.
+        onProgress: () => { wall += RESERVATION_TTL_MS / 10; },
+        beforeSwitch: async () => {
+          generation ??= Math.max(...await store.storedGenerations('watches'));
+          expect(wall).to.be.above(RESERVATION_TTL_MS * 1.5);
+          dropped = await dropLeftBehind(store, ['watches'], wall);
+        },
+      });
+      expect(dropped).to.deep.equal([]);
+      expect(result.generation).to.equal(generation);
+      expect(await store.storedGenerations('watches')).to.deep.equal([result.generation]);
+    });
+
+    it('a failed rebuild drops its generation and gives its reservation up', async () => {
+      await appendAll(eventStore, catalogueHistory(3));
+      await store.write('watches', [{ put: { _id: 'live-1', position: 1 } }]);
+      const failure = await rebuild({
+        eventStore, readStore: store, projections: [watchesProjection],
+        beforeSwitch: () => { throw new Error('the rebuild fails here'); },
+      }).then(() => undefined, (error: unknown) => error);
+      expect(String(failure)).to.match(/the rebuild fails here/);
+      expect(await store.storedGenerations('watches'), 'its generation dropped').to.deep.equal([1]);
+      const pointer = (await store.readControl()).find((doc) => doc._id === GENERATIONS_ID);
+      expect(pointer?.['reservations'] ?? {}, 'no reservation left').to.deep.equal({});
       expect(await store.get('watches', 'live-1'), 'readers stay on the live generation').to.deep.include({ _id: 'live-1' });
     });
   });
