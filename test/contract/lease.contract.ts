@@ -7,7 +7,9 @@ import { expect } from 'chai';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
 import { leaseId } from '../../shared/projections/control-docs.ts';
 import { LeaseLostError, ProjectionLease, type LeaseClock } from '../../shared/projections/lease.ts';
+import { resumeProjection } from '../../shared/projections/parking.ts';
 import { readProjectionStates } from '../../shared/projections/projection-states.ts';
+import { serialsProjection } from '../../shared/projections/serials.projection.ts';
 
 const TTL = 10_000;
 const serials = { name: 'serials', collection: 'serials' } as const;
@@ -138,6 +140,28 @@ export function leaseContract(name: string, factory: () => Promise<ReadStore>): 
       expect(state).to.deep.include({ name: 'serials', position: 4, status: 'parked', parked: { position: 5, reason: 'cannot apply' } });
       const next = (await ProjectionLease.acquire(store, serials, 'a', { ttlMs: TTL, clock }))!;
       expect(next.checkpoint).to.deep.include({ status: 'parked', parked: { position: 5, reason: 'cannot apply' } });
+    });
+
+    it('resuming a parked projection while a new owner takes its lease keeps the new owner\'s token: the old owner stays fenced', async function () {
+      const parked = (await acquire('a'))!;
+      await parked.saveCheckpoint(4);
+      await parked.park(5, 'cannot apply');
+      clock.advance(TTL + 1);
+      let next: ProjectionLease | null = null;
+      // The new owner fences the checkpoint just after the resume read it.
+      const racing: ReadStore = {
+        ...store,
+        readControl: async () => {
+          const docs = await store.readControl();
+          next ??= await acquire('b');
+          return docs;
+        },
+      };
+      expect(await resumeProjection(racing, serialsProjection)).to.equal(true);
+      expect(next, 'the new owner took the lease').to.not.equal(null);
+      expect(await refusal(parked.saveCheckpoint(7)), 'the fenced owner stays fenced').to.be.instanceOf(LeaseLostError);
+      const [state] = await readProjectionStates(store);
+      expect(state).to.deep.include({ name: 'serials', position: 4, status: 'running', parked: null });
     });
   });
 }
