@@ -11,7 +11,8 @@ import { resumeProjection } from '../../shared/projections/parking.ts';
 import { readProjectionStates } from '../../shared/projections/projection-states.ts';
 import { serialsProjection } from '../../shared/projections/serials.projection.ts';
 
-const TTL = 10_000;
+// Not the default lease length, so that a lease made without the length asked for is seen.
+const TTL = 6_000;
 const serials = { name: 'serials', collection: 'serials' } as const;
 
 class FakeClock implements LeaseClock {
@@ -162,6 +163,22 @@ export function leaseContract(name: string, factory: () => Promise<ReadStore>): 
       expect(await refusal(parked.saveCheckpoint(7)), 'the fenced owner stays fenced').to.be.instanceOf(LeaseLostError);
       const [state] = await readProjectionStates(store);
       expect(state).to.deep.include({ name: 'serials', position: 4, status: 'running', parked: null });
+    });
+
+    it('a released lease cannot be renewed: its owner must take it again', async function () {
+      const owner = (await acquire('a'))!;
+      await owner.release();
+      expect(await refusal(owner.ensure(true))).to.be.instanceOf(LeaseLostError);
+      await owner.release();
+      expect((await acquire('b'))?.token, 'free for the next owner').to.equal(2);
+    });
+
+    it('a generation opened by a newer owner cannot be opened again by an older one', async function () {
+      const older = (await acquire('rebuild-1', true))!;
+      const newer = (await acquire('rebuild-2', true))!;
+      await newer.startGeneration(2, 5);
+      expect(await refusal(older.startGeneration(2, 0))).to.be.instanceOf(LeaseLostError);
+      await newer.saveCheckpoint(6, 2);
     });
   });
 }

@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
-import { RESERVATION_TTL_MS, dropLeftBehind, renewReservation, reserveGeneration, switchGenerations } from '../../shared/projections/generations.ts';
+import { RESERVATION_TTL_MS, dropLeftBehind, releaseReservation, renewReservation, reserveGeneration, switchGenerations } from '../../shared/projections/generations.ts';
 import { GENERATIONS_ID } from '../../shared/ports/read-store.ts';
 import type { LeaseClock } from '../../shared/projections/lease.ts';
 import { rebuild } from '../../shared/projections/rebuild.ts';
@@ -126,6 +126,33 @@ export function orphanGenerationsContract(name: string, factory: () => Promise<R
       const pointer = (await store.readControl()).find((doc) => doc._id === GENERATIONS_ID);
       expect(pointer?.['reservations'] ?? {}, 'no reservation left').to.deep.equal({});
       expect(await store.get('watches', 'live-1'), 'readers stay on the live generation').to.deep.include({ _id: 'live-1' });
+    });
+
+    it('rebuilds reserving at once get distinct generations, and one giving its reservation up leaves the other\'s', async () => {
+      await store.write('watches', [{ put: { _id: 'live-1', position: 1 } }]);
+      const [first, second] = await Promise.all([reserveGeneration(store, 0), reserveGeneration(store, 0)]);
+      expect([first, second].sort()).to.deep.equal([2, 3]);
+      for (const generation of [first!, second!]) {
+        await store.resetGeneration('watches', generation);
+        await store.generation('watches', generation).write([{ put: { _id: `built-in-${generation}`, position: 1 } }]);
+      }
+      await releaseReservation(store, first!);
+      expect(await dropLeftBehind(store, ['watches'], 1)).to.deep.equal([['watches', first]]);
+      await switchGenerations(store, ['watches'], second!);
+      const third = await reserveGeneration(store, 1);
+      await store.resetGeneration('watches', third);
+      await store.generation('watches', third).write([{ put: { _id: 'built-in-third', position: 1 } }]);
+      expect(await dropLeftBehind(store, ['watches'], 2)).to.deep.equal([['watches', 1]]);
+      expect(await store.storedGenerations('watches')).to.deep.equal([second, third]);
+    });
+
+    it('the last generation reserved is dropped once its reservation lapsed', async () => {
+      await store.write('watches', [{ put: { _id: 'live-1', position: 1 } }]);
+      const crashed = await reserveGeneration(store, 0);
+      await store.resetGeneration('watches', crashed);
+      await store.generation('watches', crashed).write([{ put: { _id: 'built', position: 1 } }]);
+      expect(await dropLeftBehind(store, ['watches'], RESERVATION_TTL_MS + 1)).to.deep.equal([['watches', crashed]]);
+      expect(await store.storedGenerations('watches')).to.deep.equal([1]);
     });
   });
 }
