@@ -180,5 +180,11 @@ export function leaseContract(name: string, factory: () => Promise<ReadStore>): 
       expect(await refusal(older.startGeneration(2, 0))).to.be.instanceOf(LeaseLostError);
       await newer.saveCheckpoint(6, 2);
     });
+
+    it('resuming a projection that never ran, or runs, says it was not parked', async function () {
+      expect(await resumeProjection(store, serialsProjection), 'never ran').to.equal(false);
+      await (await acquire('a'))!.saveCheckpoint(3);
+      expect(await resumeProjection(store, serialsProjection), 'running').to.equal(false);
+    });
   });
 }
