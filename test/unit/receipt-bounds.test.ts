@@ -30,16 +30,19 @@ describe('receipt verification: dates and key identity', () => {
     keyid = thumbprintByHand(key.x);
   });
 
-  /** The problems found in a receipt signed at `created` under `named`, checked against `keys`. */
-  async function problems(created: number, keys: Ed25519PublicJwk[], named = keyid): Promise<string[]> {
-    const params = `(${COVERED.join(' ')});created=${created};keyid="${named}";alg="ed25519"`;
+  /** The problems found in a receipt signed with these signature parameters, its header lines changed by `edit`. */
+  async function problemsOf(params: string, keys: Ed25519PublicJwk[], edit: (lines: string[]) => string[] = (lines) => lines): Promise<string[]> {
     const signature = signBase(signatureBase(COVERED, VALUES, params), privateKey).toString('base64');
-    const saved = [
-      'HTTP/1.1 200 OK', 'Content-Type: application/json', `Content-Digest: ${contentDigest(BODY)}`,
-      'Signed-Request: GET //watchcat.example/api/public/verify/AUR-0001', `Signature-Input: sig1=${params}`, `Signature: sig1=:${signature}:`, '', BODY,
-    ].join('\r\n');
+    const head = [
+      'Content-Type: application/json', `Content-Digest: ${contentDigest(BODY)}`,
+      'Signed-Request: GET //watchcat.example/api/public/verify/AUR-0001', `Signature-Input: sig1=${params}`, `Signature: sig1=:${signature}:`,
+    ];
+    const saved = ['HTTP/1.1 200 OK', ...edit(head), '', BODY].join('\r\n');
     return (await verifyReceipt(parseSavedResponse(Buffer.from(saved, 'latin1')), { keys })).problems;
   }
+  /** The problems found in a receipt signed at `created` under `named`, checked against `keys`. */
+  const problems = (created: number, keys: Ed25519PublicJwk[], named = keyid) =>
+    problemsOf(`(${COVERED.join(' ')});created=${created};keyid="${named}";alg="ed25519"`, keys);
   const now = () => Math.floor(Date.now() / 1000);
 
   it('takes a created up to half a minute ahead of this clock, and refuses one two minutes ahead as signed in the future', async () => {
@@ -70,5 +73,44 @@ describe('receipt verification: dates and key identity', () => {
     expect(await problems(created, [{ ...key, kid: 'current' }], 'current')).to.deep.equal(['unknown key current: it is not in the key set']);
     // Listed under a wrong kid, it is still found by what it is.
     expect(await problems(created, [{ ...key, kid: 'current' }])).to.deep.equal([]);
+  });
+
+  describe('a receipt that cannot hold, named for what is wrong', () => {
+    const covered = `(${COVERED.join(' ')})`;
+    const replace = (name: string, line: string | undefined) => (lines: string[]) =>
+      lines.flatMap((l) => (l.toLowerCase().startsWith(`${name.toLowerCase()}:`) ? (line === undefined ? [] : [line]) : [l]));
+
+    it('a signature without created, without keyid, or with another alg', async () => {
+      const created = now() - 5;
+      expect(await problemsOf(`${covered};keyid="${keyid}";alg="ed25519"`, [key])).to.include('the signature has no created time');
+      expect(await problemsOf(`${covered};created=${created};alg="ed25519"`, [key])).to.deep.equal(['the signature names no keyid']);
+      expect(await problemsOf(`${covered};created=${created};keyid="${keyid}";alg="rsa-pss-sha512"`, [key]))
+        .to.include('the signature says alg="rsa-pss-sha512", not "ed25519"');
+      expect(await problemsOf(`${covered};created=${created};keyid="${keyid}"`, [key]), 'alg left out').to.deep.equal([]);
+    });
+
+    it('Signature-Input or Signature missing, unreadable, or without the signature named', async () => {
+      const params = `${covered};created=${now() - 5};keyid="${keyid}";alg="ed25519"`;
+      const unsigned = 'the answer carries no signature (Signature-Input and Signature): ask for one with Accept-Signature';
+      expect(await problemsOf(params, [key], replace('Signature', undefined))).to.deep.equal([unsigned]);
+      expect(await problemsOf(params, [key], replace('Signature-Input', undefined))).to.deep.equal([unsigned]);
+      expect(await problemsOf(params, [key], replace('Signature-Input', 'Signature-Input: sig1=(((')))
+        .to.deep.equal(['Signature-Input or Signature is not a structured dictionary (RFC 8941)']);
+      expect(await problemsOf(params, [key], replace('Signature-Input', 'Signature-Input: sig1=1')))
+        .to.deep.equal(['Signature-Input holds no signature']);
+      expect(await problemsOf(params, [key], replace('Signature', 'Signature: sig2=:AAAA:')))
+        .to.deep.equal(['Signature has no value for sig1']);
+    });
+
+    it('the body\'s digest missing, unreadable or of another algorithm, and the request echo missing', async () => {
+      const params = `${covered};created=${now() - 5};keyid="${keyid}";alg="ed25519"`;
+      expect(await problemsOf(params, [key], replace('Content-Digest', undefined))).to.include('the answer has no Content-Digest');
+      expect(await problemsOf(params, [key], replace('Content-Digest', 'Content-Digest: ((')))
+        .to.include('Content-Digest is not a structured dictionary (RFC 8941)');
+      expect(await problemsOf(params, [key], replace('Content-Digest', 'Content-Digest: sha-512=:AAAA:')))
+        .to.include('Content-Digest has no sha-256 digest');
+      expect(await problemsOf(params, [key], replace('Signed-Request', undefined)))
+        .to.deep.equal(['the signature covers request components but the answer has no usable Signed-Request header']);
+    });
   });
 });
