@@ -109,6 +109,9 @@ describe('receipt verification: dates and key identity', () => {
         .to.include('Content-Digest is not a structured dictionary (RFC 8941)');
       expect(await problemsOf(params, [key], replace('Content-Digest', 'Content-Digest: sha-512=:AAAA:')))
         .to.include('Content-Digest has no sha-256 digest');
+      // A digest of the wrong length is a mismatch like any other, not a failure of the comparison.
+      expect(await problemsOf(params, [key], replace('Content-Digest', 'Content-Digest: sha-256=:AAAA:')))
+        .to.include(`the body does not match its Content-Digest (sha-256 of the ${Buffer.byteLength(BODY)} bytes saved differs)`);
       expect(await problemsOf(params, [key], replace('Signed-Request', undefined)))
         .to.deep.equal(['the signature covers request components but the answer has no usable Signed-Request header']);
     });
