@@ -186,5 +186,31 @@ export function leaseContract(name: string, factory: () => Promise<ReadStore>): 
       await (await acquire('a'))!.saveCheckpoint(3);
       expect(await resumeProjection(store, serialsProjection), 'running').to.equal(false);
     });
+
+    it('an owner renewing between another\'s read of its expired lease and that one\'s write keeps its lease', async function () {
+      const owner = (await acquire('a'))!;
+      clock.advance(TTL + 1);
+      // The owner, paused past its lease, renews just after the other read the lease as expired.
+      const late: ReadStore = { ...store, readControl: async () => { const docs = await store.readControl(); await owner.ensure(); return docs; } };
+      expect(await ProjectionLease.acquire(late, serials, 'b', { ttlMs: TTL, clock }), 'the lease it read has changed').to.equal(null);
+      await owner.saveCheckpoint(2);
+      expect((await readProjectionStates(store)).map((state) => [state.name, state.position])).to.deep.equal([['serials', 2]]);
+    });
+
+    it('an owner whose lease is preempted between its lease write and its fence gets no lease, and leaves the newer token in place', async function () {
+      let preempting: ProjectionLease | null = null;
+      // A rebuild preempts just after this worker wrote its lease, before it fences the checkpoint.
+      const raced: ReadStore = {
+        ...store,
+        setControl: async (doc, condition, insert) => {
+          const written = await store.setControl(doc, condition, insert);
+          if (written && doc._id === leaseId('serials') && preempting === null) preempting = await acquire('rebuild', true);
+          return written;
+        },
+      };
+      expect(await ProjectionLease.acquire(raced, serials, 'worker', { ttlMs: TTL, clock })).to.equal(null);
+      await preempting!.saveCheckpoint(3);
+      expect((await readProjectionStates(store)).map((state) => [state.name, state.position])).to.deep.equal([['serials', 3]]);
+    });
   });
 }
