@@ -31,8 +31,10 @@ describe('receipt verification: dates and key identity', () => {
   });
 
   /** The problems found in a receipt signed with these signature parameters, its header lines changed by `edit`. */
-  async function problemsOf(params: string, keys: Ed25519PublicJwk[], edit: (lines: string[]) => string[] = (lines) => lines): Promise<string[]> {
-    const signature = signBase(signatureBase(COVERED, VALUES, params), privateKey).toString('base64');
+  async function problemsOf(
+    params: string, keys: Ed25519PublicJwk[], edit: (lines: string[]) => string[] = (lines) => lines, covered = COVERED,
+  ): Promise<string[]> {
+    const signature = signBase(signatureBase(covered, VALUES, params), privateKey).toString('base64');
     const head = [
       'Content-Type: application/json', `Content-Digest: ${contentDigest(BODY)}`,
       'Signed-Request: GET //watchcat.example/api/public/verify/AUR-0001', `Signature-Input: sig1=${params}`, `Signature: sig1=:${signature}:`,
@@ -100,6 +102,17 @@ describe('receipt verification: dates and key identity', () => {
         .to.deep.equal(['Signature-Input holds no signature']);
       expect(await problemsOf(params, [key], replace('Signature', 'Signature: sig2=:AAAA:')))
         .to.deep.equal(['Signature has no value for sig1']);
+    });
+
+    it('an answer without Content-Type need not cover it; one with it must', async () => {
+      const withoutType = COVERED.filter((identifier) => identifier !== '"content-type"');
+      const params = `(${withoutType.join(' ')});created=${now() - 5};keyid="${keyid}";alg="ed25519"`;
+      expect(await problemsOf(params, [key], replace('Content-Type', undefined), withoutType)).to.deep.equal([]);
+      const neither = withoutType.filter((identifier) => identifier !== '"@status"');
+      expect(await problemsOf(`(${neither.join(' ')});created=${now() - 5};keyid="${keyid}";alg="ed25519"`, [key], replace('Content-Type', undefined), neither))
+        .to.deep.equal(['the signature does not cover "@status", which a receipt must']);
+      expect(await problemsOf(params, [key], (lines) => lines, withoutType))
+        .to.deep.equal(['the signature does not cover "content-type", which a receipt must']);
     });
 
     it('the body\'s digest missing, unreadable or of another algorithm, and the request echo missing', async () => {
