@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { parseSavedResponse } from '../../services/receipt/saved-response.ts';
-import { verifyReceipt } from '../../services/receipt/verify-receipt.ts';
+import { verifyReceipt, type ReceiptReport } from '../../services/receipt/verify-receipt.ts';
 import type { Ed25519PublicJwk } from '../../shared/signing/jwk-set.ts';
 import { contentDigest, signatureBase, signBase, thumbprintByHand } from '../support/rfc9421-by-hand.ts';
 
@@ -31,21 +31,31 @@ describe('receipt verification: dates and key identity', () => {
   });
 
   /** The problems found in a receipt signed with these signature parameters, its header lines changed by `edit`. */
-  async function problemsOf(
+  async function reportOf(
     params: string, keys: Ed25519PublicJwk[], edit: (lines: string[]) => string[] = (lines) => lines, covered = COVERED,
-  ): Promise<string[]> {
+  ): Promise<ReceiptReport> {
     const signature = signBase(signatureBase(covered, VALUES, params), privateKey).toString('base64');
     const head = [
       'Content-Type: application/json', `Content-Digest: ${contentDigest(BODY)}`,
       'Signed-Request: GET //watchcat.example/api/public/verify/AUR-0001', `Signature-Input: sig1=${params}`, `Signature: sig1=:${signature}:`,
     ];
     const saved = ['HTTP/1.1 200 OK', ...edit(head), '', BODY].join('\r\n');
-    return (await verifyReceipt(parseSavedResponse(Buffer.from(saved, 'latin1')), { keys })).problems;
+    return verifyReceipt(parseSavedResponse(Buffer.from(saved, 'latin1')), { keys });
   }
+  const problemsOf = async (...args: Parameters<typeof reportOf>) => (await reportOf(...args)).problems;
   /** The problems found in a receipt signed at `created` under `named`, checked against `keys`. */
   const problems = (created: number, keys: Ed25519PublicJwk[], named = keyid) =>
     problemsOf(`(${COVERED.join(' ')});created=${created};keyid="${named}";alg="ed25519"`, keys);
   const now = () => Math.floor(Date.now() / 1000);
+
+  it('reports what a receipt that holds says: when, by which key, over what, for which request', async () => {
+    const created = now() - 5;
+    const report = await reportOf(`(${COVERED.join(' ')});created=${created};keyid="${keyid}";alg="ed25519"`, [key]);
+    expect(report).to.deep.include({
+      problems: [], label: 'sig1', keyid, key, created: new Date(created * 1000), covered: COVERED,
+      request: 'GET //watchcat.example/api/public/verify/AUR-0001', status: 200, bodyBytes: Buffer.byteLength(BODY),
+    });
+  });
 
   it('takes a created up to half a minute ahead of this clock, and refuses one two minutes ahead as signed in the future', async () => {
     expect(await problems(now() + 30, [key])).to.deep.equal([]);
@@ -127,6 +137,9 @@ describe('receipt verification: dates and key identity', () => {
         .to.include(`the body does not match its Content-Digest (sha-256 of the ${Buffer.byteLength(BODY)} bytes saved differs)`);
       expect(await problemsOf(params, [key], replace('Signed-Request', undefined)))
         .to.deep.equal(['the signature covers request components but the answer has no usable Signed-Request header']);
+      const unusable = await reportOf(params, [key], replace('Signed-Request', 'Signed-Request: nonsense'));
+      expect(unusable.problems).to.deep.equal(['the signature covers request components but the answer has no usable Signed-Request header']);
+      expect(unusable.request, 'an echo it cannot read is not reported as the request').to.equal(undefined);
     });
   });
 });
