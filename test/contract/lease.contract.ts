@@ -99,7 +99,9 @@ export function leaseContract(name: string, factory: () => Promise<ReadStore>): 
       const before = (await acquire('a'))!;
       const after = (await acquire('a'))!;
       expect(after.token).to.equal(2);
-      expect(await refusal(before.ensure(true)), 'renewal under token 1').to.be.instanceOf(LeaseLostError);
+      // The reason is what the runner logs: it says which token lost.
+      expect(await refusal(before.ensure(true)), 'renewal under token 1').to.be.instanceOf(LeaseLostError)
+        .and.have.property('message', 'lease of projection serials lost: token 1 was superseded');
       await before.release();
       expect(await acquire('b'), 'the newer lease is still held').to.equal(null);
       await after.saveCheckpoint(4);
@@ -160,7 +162,8 @@ export function leaseContract(name: string, factory: () => Promise<ReadStore>): 
       };
       expect(await resumeProjection(racing, serialsProjection)).to.equal(true);
       expect(next, 'the new owner took the lease').to.not.equal(null);
-      expect(await refusal(parked.saveCheckpoint(7)), 'the fenced owner stays fenced').to.be.instanceOf(LeaseLostError);
+      expect(await refusal(parked.saveCheckpoint(7)), 'the fenced owner stays fenced').to.be.instanceOf(LeaseLostError)
+        .and.have.property('message', 'lease of projection serials lost: the checkpoint of generation 1 has a newer owner than token 1');
       const [state] = await readProjectionStates(store);
       expect(state).to.deep.include({ name: 'serials', position: 4, status: 'running', parked: null });
     });
@@ -168,7 +171,7 @@ export function leaseContract(name: string, factory: () => Promise<ReadStore>): 
     it('a released lease cannot be renewed: its owner must take it again', async function () {
       const owner = (await acquire('a'))!;
       await owner.release();
-      expect(await refusal(owner.ensure(true))).to.be.instanceOf(LeaseLostError);
+      expect(await refusal(owner.ensure(true))).to.be.instanceOf(LeaseLostError).and.have.property('message', 'lease of projection serials lost: released');
       await owner.release();
       expect((await acquire('b'))?.token, 'free for the next owner').to.equal(2);
     });
@@ -177,7 +180,8 @@ export function leaseContract(name: string, factory: () => Promise<ReadStore>): 
       const older = (await acquire('rebuild-1', true))!;
       const newer = (await acquire('rebuild-2', true))!;
       await newer.startGeneration(2, 5);
-      expect(await refusal(older.startGeneration(2, 0))).to.be.instanceOf(LeaseLostError);
+      expect(await refusal(older.startGeneration(2, 0))).to.be.instanceOf(LeaseLostError)
+        .and.have.property('message', 'lease of projection serials lost: generation 2 has a newer owner');
       await newer.saveCheckpoint(6, 2);
     });
 
