@@ -7,10 +7,11 @@
  * them has a `node_modules` with only `mocha` in it, pointing here. Every other package a test imports resolves
  * from the project's own `node_modules`, as in `npm test`.
  */
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, matchesGlob, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MUTATED } from './stryker.config.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -26,4 +27,32 @@ mkdirSync(sandboxModules, { recursive: true });
 rmSync(join(sandboxModules, 'mocha'), { force: true, recursive: true });
 symlinkSync(relative(sandboxModules, join(here, 'node_modules', 'mocha')), join(sandboxModules, 'mocha'));
 
-run(join(here, 'node_modules', '.bin', 'stryker'), ['run', relative(root, join(here, 'stryker.config.mjs')), ...process.argv.slice(2)], root);
+/**
+ * `--since REF`: only the mutated modules that differ from REF (committed since the branch left it, or changed in
+ * the working tree), passed to Stryker as its `--mutate` list; nothing to do when the change touched none. Any
+ * other argument goes to Stryker as it is (`--mutate a.ts,b.ts` names the files by hand).
+ */
+function sinceArguments(args) {
+  const at = args.indexOf('--since');
+  if (at === -1) return args;
+  const ref = args[at + 1];
+  if (!ref) {
+    console.error('mutate: --since needs a git reference, e.g. --since main');
+    process.exit(2);
+  }
+  const git = (...gitArgs) => execFileSync('git', gitArgs, { cwd: root, encoding: 'utf8' }).split('\n').filter(Boolean);
+  const changed = new Set([...git('diff', '--name-only', `${ref}...HEAD`), ...git('diff', '--name-only', 'HEAD'), ...git('ls-files', '--others', '--exclude-standard')]);
+  const included = MUTATED.filter((glob) => !glob.startsWith('!'));
+  const excluded = MUTATED.filter((glob) => glob.startsWith('!')).map((glob) => glob.slice(1));
+  const files = [...changed].filter((file) => existsSync(join(root, file))
+    && included.some((glob) => matchesGlob(file, glob)) && !excluded.some((glob) => matchesGlob(file, glob))).sort();
+  if (files.length === 0) {
+    console.log(`mutate: no mutated module changed since ${ref}; nothing to do`);
+    process.exit(0);
+  }
+  console.log(`mutate: ${files.length} module(s) changed since ${ref}: ${files.join(', ')}`);
+  return [...args.slice(0, at), ...args.slice(at + 2), '--mutate', files.join(',')];
+}
+
+const strykerArgs = sinceArguments(process.argv.slice(2));
+run(join(here, 'node_modules', '.bin', 'stryker'), ['run', relative(root, join(here, 'stryker.config.mjs')), ...strykerArgs], root);

@@ -7,9 +7,12 @@ import { expect } from 'chai';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
 import { leaseId } from '../../shared/projections/control-docs.ts';
 import { LeaseLostError, ProjectionLease, type LeaseClock } from '../../shared/projections/lease.ts';
+import { resumeProjection } from '../../shared/projections/parking.ts';
 import { readProjectionStates } from '../../shared/projections/projection-states.ts';
+import { serialsProjection } from '../../shared/projections/serials.projection.ts';
 
-const TTL = 10_000;
+// Not the default lease length, so that a lease made without the length asked for is seen.
+const TTL = 6_000;
 const serials = { name: 'serials', collection: 'serials' } as const;
 
 class FakeClock implements LeaseClock {
@@ -73,13 +76,45 @@ export function leaseContract(name: string, factory: () => Promise<ReadStore>): 
       expect(await acquire('b'), 'renewed: not free').to.equal(null);
     });
 
-    it('an owner renews before a third of its lease has passed on its own clock, so a live owner is never taken over', async function () {
+    it('an owner renews once a third of its lease has passed on its own clock, so a live owner is never taken over', async function () {
       const owner = (await acquire('a'))!;
-      for (let step = 0; step < 6; step += 1) {
-        clock.advance(TTL / 3 + 1);
+      // Checked every 0.4 TTL, each time before the owner's next check: at 1.2 TTL a lease renewed only at its
+      // expiry (or not before a full TTL on the owner's clock) has lapsed, one renewed past a third has not.
+      for (let step = 1; step <= 6; step += 1) {
+        clock.advance(TTL * 0.4);
+        expect(await acquire('b'), `after ${(step * 0.4).toFixed(1)} TTL`).to.equal(null);
         await owner.ensure();
       }
-      expect(await acquire('b')).to.equal(null);
+    });
+
+    it('a lease with a millisecond left is not taken; one a millisecond past its expiry is', async function () {
+      await acquire('a');
+      clock.advance(TTL - 1);
+      expect(await acquire('b'), 'one millisecond left').to.equal(null);
+      clock.advance(2);
+      expect((await acquire('b'))?.token).to.equal(2);
+    });
+
+    it('an older lease of the same owner (a restarted worker under the same name) can neither renew nor release the newer one', async function () {
+      const before = (await acquire('a'))!;
+      const after = (await acquire('a'))!;
+      expect(after.token).to.equal(2);
+      // The reason is what the runner logs: it says which token lost.
+      expect(await refusal(before.ensure(true)), 'renewal under token 1').to.be.instanceOf(LeaseLostError)
+        .and.have.property('message', 'lease of projection serials lost: token 1 was superseded');
+      await before.release();
+      expect(await acquire('b'), 'the newer lease is still held').to.equal(null);
+      await after.saveCheckpoint(4);
+      expect((await readProjectionStates(store)).map((state) => [state.name, state.position])).to.deep.equal([['serials', 4]]);
+    });
+
+    it('a fenced owner\'s release leaves the new owner\'s lease in place', async function () {
+      const old = (await acquire('a'))!;
+      clock.advance(TTL + 1);
+      const next = (await acquire('b'))!;
+      await old.release();
+      expect(await acquire('c'), 'b still holds it').to.equal(null);
+      await next.ensure(true);
     });
 
     it('a preempting owner (a rebuild) takes a live lease and fences the holder at once', async function () {
@@ -108,6 +143,78 @@ export function leaseContract(name: string, factory: () => Promise<ReadStore>): 
       expect(state).to.deep.include({ name: 'serials', position: 4, status: 'parked', parked: { position: 5, reason: 'cannot apply' } });
       const next = (await ProjectionLease.acquire(store, serials, 'a', { ttlMs: TTL, clock }))!;
       expect(next.checkpoint).to.deep.include({ status: 'parked', parked: { position: 5, reason: 'cannot apply' } });
+    });
+
+    it('resuming a parked projection while a new owner takes its lease keeps the new owner\'s token: the old owner stays fenced', async function () {
+      const parked = (await acquire('a'))!;
+      await parked.saveCheckpoint(4);
+      await parked.park(5, 'cannot apply');
+      clock.advance(TTL + 1);
+      let next: ProjectionLease | null = null;
+      // The new owner fences the checkpoint just after the resume read it.
+      const racing: ReadStore = {
+        ...store,
+        readControl: async () => {
+          const docs = await store.readControl();
+          next ??= await acquire('b');
+          return docs;
+        },
+      };
+      expect(await resumeProjection(racing, serialsProjection)).to.equal(true);
+      expect(next, 'the new owner took the lease').to.not.equal(null);
+      expect(await refusal(parked.saveCheckpoint(7)), 'the fenced owner stays fenced').to.be.instanceOf(LeaseLostError)
+        .and.have.property('message', 'lease of projection serials lost: the checkpoint of generation 1 has a newer owner than token 1');
+      const [state] = await readProjectionStates(store);
+      expect(state).to.deep.include({ name: 'serials', position: 4, status: 'running', parked: null });
+    });
+
+    it('a released lease cannot be renewed: its owner must take it again', async function () {
+      const owner = (await acquire('a'))!;
+      await owner.release();
+      expect(await refusal(owner.ensure(true))).to.be.instanceOf(LeaseLostError).and.have.property('message', 'lease of projection serials lost: released');
+      await owner.release();
+      expect((await acquire('b'))?.token, 'free for the next owner').to.equal(2);
+    });
+
+    it('a generation opened by a newer owner cannot be opened again by an older one', async function () {
+      const older = (await acquire('rebuild-1', true))!;
+      const newer = (await acquire('rebuild-2', true))!;
+      await newer.startGeneration(2, 5);
+      expect(await refusal(older.startGeneration(2, 0))).to.be.instanceOf(LeaseLostError)
+        .and.have.property('message', 'lease of projection serials lost: generation 2 has a newer owner');
+      await newer.saveCheckpoint(6, 2);
+    });
+
+    it('resuming a projection that never ran, or runs, says it was not parked', async function () {
+      expect(await resumeProjection(store, serialsProjection), 'never ran').to.equal(false);
+      await (await acquire('a'))!.saveCheckpoint(3);
+      expect(await resumeProjection(store, serialsProjection), 'running').to.equal(false);
+    });
+
+    it('an owner renewing between another\'s read of its expired lease and that one\'s write keeps its lease', async function () {
+      const owner = (await acquire('a'))!;
+      clock.advance(TTL + 1);
+      // The owner, paused past its lease, renews just after the other read the lease as expired.
+      const late: ReadStore = { ...store, readControl: async () => { const docs = await store.readControl(); await owner.ensure(); return docs; } };
+      expect(await ProjectionLease.acquire(late, serials, 'b', { ttlMs: TTL, clock }), 'the lease it read has changed').to.equal(null);
+      await owner.saveCheckpoint(2);
+      expect((await readProjectionStates(store)).map((state) => [state.name, state.position])).to.deep.equal([['serials', 2]]);
+    });
+
+    it('an owner whose lease is preempted between its lease write and its fence gets no lease, and leaves the newer token in place', async function () {
+      let preempting: ProjectionLease | null = null;
+      // A rebuild preempts just after this worker wrote its lease, before it fences the checkpoint.
+      const raced: ReadStore = {
+        ...store,
+        setControl: async (doc, condition, insert) => {
+          const written = await store.setControl(doc, condition, insert);
+          if (written && doc._id === leaseId('serials') && preempting === null) preempting = await acquire('rebuild', true);
+          return written;
+        },
+      };
+      expect(await ProjectionLease.acquire(raced, serials, 'worker', { ttlMs: TTL, clock })).to.equal(null);
+      await preempting!.saveCheckpoint(3);
+      expect((await readProjectionStates(store)).map((state) => [state.name, state.position])).to.deep.equal([['serials', 3]]);
     });
   });
 }

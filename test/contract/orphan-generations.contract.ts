@@ -7,7 +7,8 @@ import { expect } from 'chai';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
-import { RESERVATION_TTL_MS, dropLeftBehind, renewReservation, reserveGeneration, switchGenerations } from '../../shared/projections/generations.ts';
+import { RESERVATION_TTL_MS, dropLeftBehind, releaseReservation, renewReservation, reserveGeneration, switchGenerations } from '../../shared/projections/generations.ts';
+import { GENERATIONS_ID } from '../../shared/ports/read-store.ts';
 import type { LeaseClock } from '../../shared/projections/lease.ts';
 import { rebuild } from '../../shared/projections/rebuild.ts';
 import { watchesProjection } from '../../shared/projections/watches.projection.ts';
@@ -112,6 +113,89 @@ export function orphanGenerationsContract(name: string, factory: () => Promise<R
       await rebuild({ eventStore, readStore: store, projections: [watchesProjection], clock });
       expect((await store.readControl()).length).to.equal(before);
       expect(await store.storedGenerations('watches')).to.have.length(1);
+    });
+
+    it('a generation another rebuild reserves between the pointer read and the listing of generations is kept', async () => {
+      await store.write('watches', [{ put: { _id: 'live-1', position: 1 } }]);
+      let started: number | undefined;
+      // The listing is where the other rebuild slips in: it reserves its generation and starts building it.
+      const racing: ReadStore = {
+        ...store,
+        storedGenerations: async (collection) => {
+          if (started === undefined) {
+            started = await reserveGeneration(store, 0);
+            await store.resetGeneration('watches', started);
+            await store.generation('watches', started).write([{ put: { _id: 'built', position: 1 } }]);
+          }
+          return store.storedGenerations(collection);
+        },
+      };
+      expect(await dropLeftBehind(racing, [watchesProjection], 0)).to.deep.equal([]);
+      expect(await store.storedGenerations('watches')).to.deep.equal([1, started]);
+      expect(await store.generation('watches', started!).getStored(['built'])).to.have.length(1);
+    });
+
+    it('a rebuild running longer than its reservation renews it: another rebuild starting meanwhile leaves its generation alone', async () => {
+      await appendAll(eventStore, catalogueHistory(3));
+      let wall = 0;
+      const clock: LeaseClock = { monotonic: () => wall, wall: () => wall };
+      let generation: number | undefined;
+      let dropped: unknown[] = [];
+      const result = await rebuild({
+        eventStore, readStore: store, projections: [watchesProjection], clock, batchSize: 1,
+        // Each batch takes a tenth of the reservation's life on the rebuild's clock; past 1.5 lives, another
+        // rebuild starts and drops what it finds left behind.
+        onProgress: () => { wall += RESERVATION_TTL_MS / 10; },
+        beforeSwitch: async () => {
+          generation ??= Math.max(...await store.storedGenerations('watches'));
+          expect(wall).to.be.above(RESERVATION_TTL_MS * 1.5);
+          dropped = await dropLeftBehind(store, [watchesProjection], wall);
+        },
+      });
+      expect(dropped).to.deep.equal([]);
+      expect(result.generation).to.equal(generation);
+      expect(await store.storedGenerations('watches')).to.deep.equal([result.generation]);
+    });
+
+    it('a failed rebuild drops its generation and gives its reservation up', async () => {
+      await appendAll(eventStore, catalogueHistory(3));
+      await store.write('watches', [{ put: { _id: 'live-1', position: 1 } }]);
+      const failure = await rebuild({
+        eventStore, readStore: store, projections: [watchesProjection],
+        beforeSwitch: () => { throw new Error('the rebuild fails here'); },
+      }).then(() => undefined, (error: unknown) => error);
+      expect(String(failure)).to.match(/the rebuild fails here/);
+      expect(await store.storedGenerations('watches'), 'its generation dropped').to.deep.equal([1]);
+      const pointer = (await store.readControl()).find((doc) => doc._id === GENERATIONS_ID);
+      expect(pointer?.['reservations'] ?? {}, 'no reservation left').to.deep.equal({});
+      expect(await store.get('watches', 'live-1'), 'readers stay on the live generation').to.deep.include({ _id: 'live-1' });
+    });
+
+    it('rebuilds reserving at once get distinct generations, and one giving its reservation up leaves the other\'s', async () => {
+      await store.write('watches', [{ put: { _id: 'live-1', position: 1 } }]);
+      const [first, second] = await Promise.all([reserveGeneration(store, 0), reserveGeneration(store, 0)]);
+      expect([first, second].sort()).to.deep.equal([2, 3]);
+      for (const generation of [first!, second!]) {
+        await store.resetGeneration('watches', generation);
+        await store.generation('watches', generation).write([{ put: { _id: `built-in-${generation}`, position: 1 } }]);
+      }
+      await releaseReservation(store, first!);
+      expect(await dropLeftBehind(store, [watchesProjection], 1)).to.deep.equal([['watches', first]]);
+      await switchGenerations(store, ['watches'], second!, {});
+      const third = await reserveGeneration(store, 1);
+      await store.resetGeneration('watches', third);
+      await store.generation('watches', third).write([{ put: { _id: 'built-in-third', position: 1 } }]);
+      expect(await dropLeftBehind(store, [watchesProjection], 2)).to.deep.equal([['watches', 1]]);
+      expect(await store.storedGenerations('watches')).to.deep.equal([second, third]);
+    });
+
+    it('the last generation reserved is dropped once its reservation lapsed', async () => {
+      await store.write('watches', [{ put: { _id: 'live-1', position: 1 } }]);
+      const crashed = await reserveGeneration(store, 0);
+      await store.resetGeneration('watches', crashed);
+      await store.generation('watches', crashed).write([{ put: { _id: 'built', position: 1 } }]);
+      expect(await dropLeftBehind(store, [watchesProjection], RESERVATION_TTL_MS + 1)).to.deep.equal([['watches', crashed]]);
+      expect(await store.storedGenerations('watches')).to.deep.equal([1]);
     });
   });
 }

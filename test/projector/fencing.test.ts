@@ -21,6 +21,7 @@ import { rebuild } from '../../shared/projections/rebuild.ts';
 import { serialsProjection } from '../../shared/projections/serials.projection.ts';
 import { appendAll, snapshot } from './support/history.ts';
 import { describeMongo } from '../support/mongodb-leg.ts';
+import { until } from '../support/until.ts';
 
 const logger = pino({ level: 'silent' });
 const TTL = 10_000;
@@ -91,15 +92,6 @@ function unreachableWhile(store: ReadStore, outage: { down: boolean }): ReadStor
 
 const serials = (count: number, from = 0) => Array.from({ length: count }, (_, i) => serialRegistered(`FEN-${String(from + i).padStart(4, '0')}`));
 const stolen = (count: number) => Array.from({ length: count }, (_, i) => serialReportedStolen(`FEN-${String(i).padStart(4, '0')}`));
-
-/** Polls `done` every 5 ms, for 5 s at most. */
-async function until(what: string, done: () => boolean | Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 5_000;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 function fencingSuite(name: string, openStore: () => Promise<ReadStore>): void {
   describe(`projector fencing and healing: ${name}`, function () {

@@ -6,6 +6,8 @@ import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.t
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import { leaseId } from '../../shared/projections/control-docs.ts';
+import { LeaseLostError, ProjectionLease } from '../../shared/projections/lease.ts';
+import { serialsProjection } from '../../shared/projections/serials.projection.ts';
 import { readProjectionStates } from '../../shared/projections/projection-states.ts';
 import { createProjector } from '../../projector/runner.ts';
 import { rebuild, type RebuildProgress } from '../../shared/projections/rebuild.ts';
@@ -97,6 +99,17 @@ describe('rebuild', () => {
     const { generation } = await rebuild({ eventStore, readStore });
     const checkpoints = (await readStore.readControl()).map((doc) => doc._id).filter((id) => id.startsWith('checkpoint:')).sort();
     expect(checkpoints).to.deep.equal(['collections', 'configurators', 'serials', 'watches'].map((name) => `checkpoint:${name}@${generation}`));
+  });
+
+  it('refuses a late checkpoint of a generation it replaced, and does not bring that checkpoint back', async () => {
+    await appendAll(eventStore, catalogueHistory(3));
+    const readStore = await incrementallyBuilt();
+    const stale = (await ProjectionLease.acquire(readStore, serialsProjection, 'worker'))!;
+    const { generation } = await rebuild({ eventStore, readStore, projections: [serialsProjection] });
+    const refused = await stale.saveCheckpoint(1, stale.generation).then(() => undefined, (error: unknown) => error);
+    expect(refused).to.be.instanceOf(LeaseLostError);
+    const checkpoints = (await readStore.readControl()).map((doc) => doc._id).filter((id) => id.startsWith('checkpoint:serials'));
+    expect(checkpoints).to.deep.equal([`checkpoint:serials@${generation}`]);
   });
 
   it('ends under a steady write load faster than it projects: it reaches the head it read, not one that keeps moving', async () => {

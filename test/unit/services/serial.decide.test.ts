@@ -23,6 +23,14 @@ describe('serial decider', () => {
         .thenRefuses('conflict', `serial ${serial} is already registered`);
     });
 
+    // The projection writes `authentic` for every registration: this refusal alone keeps a stolen watch STOLEN.
+    it('refuses to register again a serial reported stolen, and one stolen then recovered', () => {
+      spec.given([registered, stolen], { watch: published }).when(register)
+        .thenRefuses('conflict', `serial ${serial} is already registered`);
+      spec.given([registered, stolen, event('SerialRecovered', { serial })], { watch: published }).when(register)
+        .thenRefuses('conflict', `serial ${serial} is already registered`);
+    });
+
     it('refuses a serial of an unknown watch', () => {
       spec.given([], { watch: { status: 'unpublished' } }).when(register).thenRefuses('not_found', 'unknown watch AUR-LU-001');
     });
