@@ -21,7 +21,8 @@ export function requestLog(logger: Logger, sample: number, random: () => number 
         const presented = ctx.get('X-Request-Id');
         logger.info({
           method: ctx.method,
-          path: ctx.path,
+          // The raw target's path: Koa's `ctx.path` throws on targets it cannot parse, which the front door answers.
+          path: (ctx.req.url ?? '').split('?', 1)[0],
           status: ctx.status,
           ms: Math.round((performance.now() - started) * 100) / 100,
           request_id: PLAIN_ID.test(presented) ? presented : randomUUID(),

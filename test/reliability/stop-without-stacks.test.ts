@@ -1,7 +1,7 @@
 /**
  * Issue 29, item 4: a graceful stop logs no error stack. On MongoDB, a poll of the read-model clock still in flight
  * when `read-api/main.ts` closes the store failed with `MongoClientClosedError`, logged as a warning with its stack
- * (on main at 204df55). Here the store's control read is held open until the store closes, then fails as the
+ * (on main at 204df55). Here the store's snapshot (the clock's one read of the control documents) is held open until the store closes, then fails as the
  * MongoDB driver fails it; the API was told to stop first, so that failure is expected and not worth a line.
  */
 import { expect } from 'chai';
@@ -10,16 +10,16 @@ import type { ReadStore } from '../../shared/ports/read-store.ts';
 import { loadFixtureCatalogue } from '../api/support/catalogue-fixture.ts';
 import { startReadApiUnderTest } from '../support/read-api-under-test.ts';
 
-/** A store whose control reads, after the first, wait until it is closed and then fail as a closed client does. */
+/** A store whose snapshots (the clock's poll), after the first, wait until it is closed and then fail as a closed client does. */
 function storeClosingUnderAPoll(inner: ReadStore): { store: ReadStore; held: () => number } {
   let reads = 0;
   let held = 0;
   let closed: () => void = () => {};
   const closing = new Promise<void>((resolve) => { closed = resolve; });
   const store = Object.create(inner) as ReadStore;
-  store.readControl = async () => {
+  store.snapshot = async () => {
     reads += 1;
-    if (reads === 1) return inner.readControl();
+    if (reads === 1) return inner.snapshot();
     held += 1;
     await closing;
     throw Object.assign(new Error('Operation interrupted because client was closed'), { name: 'MongoClientClosedError' });
