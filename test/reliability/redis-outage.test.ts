@@ -42,9 +42,9 @@ function recordCheckpoints(store: ReadStore, seen: Map<string, number[]>): ReadS
       const written = await store.setControl(doc, condition, insertIfAbsent);
       // A checkpoint moved by its owner (same token before and after); a new owner's fencing rewrites the position
       // it found under a newer token, which is not an advance, and neither is an idle run's confirmation that the
-      // head is still where the checkpoint stands (the position kept, only the time of the confirmation renewed).
+      // head is still where the checkpoint stands (the position kept, a confirmation of that very head).
       const { projection, position, token, status, confirmed } = doc as Partial<CheckpointState>;
-      const confirmation = stored?.position === position && confirmed?.head === position && confirmed?.at !== stored?.confirmed?.at;
+      const confirmation = stored?.position === position && confirmed?.head === position;
       const advance = doc._id.startsWith('checkpoint:') && condition['token'] === token && status === 'running' && !confirmation;
       if (written && advance && projection && position !== undefined) seen.set(projection, [...(seen.get(projection) ?? []), position]);
       return written;
