@@ -1,0 +1,57 @@
+/**
+ * Go's golang.org/x/mod/sumdb/tlog and note, through the small program in test/interop/tlog: an implementation of
+ * the transparency log this project did not write. Built once per run into a temporary directory; modules come
+ * through the Go module proxy (or Go's module cache).
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const SOURCE = fileURLToPath(new URL('../interop/tlog/', import.meta.url));
+
+export interface GoRequest {
+  entries: string[];
+  inclusion: Array<{ index: number; size: number; proof: string[] }>;
+  consistency: Array<{ from: number; to: number; proof: string[] }>;
+  notes: string[];
+  verifier_key: string;
+}
+
+export interface GoAnswer {
+  roots: string[];
+  inclusion: Array<{ error: string; go_proof: string[] }>;
+  consistency: Array<{ error: string; go_proof: string[] }>;
+  notes: Array<{ error: string; origin: string; size: number; root: string; root_matches: boolean }>;
+}
+
+const goBinary = (): string | undefined =>
+  process.env['GO'] ?? (existsSync('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : undefined);
+
+function run(file: string, args: string[], options: { cwd?: string; input?: string } = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(file, args, { cwd: options.cwd, maxBuffer: 256 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (error) reject(new Error(`${file} ${args.join(' ')}: ${error.message}\n${stderr}`));
+      else resolve(stdout);
+    });
+    if (options.input !== undefined) child.stdin!.end(options.input);
+  });
+}
+
+/** Builds the program; resolves to why it cannot be had instead when Go or its modules are missing. */
+export async function buildGoTlog(): Promise<{ program: string } | { why: string }> {
+  const go = goBinary();
+  if (go === undefined) return { why: 'no Go toolchain (neither $GO nor /usr/local/go/bin/go)' };
+  const program = join(mkdtempSync(join(tmpdir(), 'watchcat-go-tlog-')), 'tlog-interop');
+  try {
+    await run(go, ['build', '-o', program, '.'], { cwd: SOURCE });
+  } catch (error) {
+    return { why: `cannot build test/interop/tlog with golang.org/x/mod: ${(error as Error).message.split('\n')[0]}` };
+  }
+  return { program };
+}
+
+export async function askGo(program: string, request: GoRequest): Promise<GoAnswer> {
+  return JSON.parse(await run(program, [], { input: JSON.stringify(request) })) as GoAnswer;
+}
