@@ -32,6 +32,10 @@ import { projectionLag } from './read-api/ops/projection-lag.ts';
 import { publicOperations } from './shared/public-api/operations/index.ts';
 import { discoveryRoutes } from './read-api/discovery/discovery-routes.ts';
 import { loadSigningKeys } from './read-api/signing/signing-keys.ts';
+import { loadLogKey } from './read-api/transparency/log-key.ts';
+import { startTransparencyLog } from './read-api/transparency/log-publisher.ts';
+import { transparencyRoutes } from './read-api/transparency/transparency-routes.ts';
+import { logOrigin } from './shared/transparency/checkpoint.ts';
 import { publicBrand } from './shared/brand.ts';
 
 export interface RunningWatchcat {
@@ -45,6 +49,7 @@ export interface RunningWatchcat {
 export async function startWatchcat(config: Config, logger: Logger): Promise<RunningWatchcat> {
   // First, so that a bad key stops the start before anything is opened.
   const signingKeys = await loadSigningKeys(config);
+  const logKey = await loadLogKey(config);
   const eventStore = await openEventStore(config);
   const readStore = await createReadStore(config);
   const snapshots = await readModelSnapshotsFor(config, readStore, eventStore, logger);
@@ -64,6 +69,7 @@ export async function startWatchcat(config: Config, logger: Logger): Promise<Run
   projector.start();
   snapshots?.start();
 
+  const transparency = await startTransparencyLog({ store: eventStore, key: logKey, origin: logOrigin(config.PUBLIC_BASE_URL), logger });
   const redis: Redis | undefined = config.REDIS_URL
     // Loaded only when used: ioredis costs tens of milliseconds at every start.
     ? (await import('./read-api/rate-limit/rate-limit-redis.ts')).connectRateLimitRedis(config.REDIS_URL, logger) : undefined;
@@ -75,7 +81,7 @@ export async function startWatchcat(config: Config, logger: Logger): Promise<Run
     // In-memory checkpoints cost next to nothing to read; MongoDB ones are read at the default pace.
     ...(config.MONGODB_URL ? {} : { positionPollMs: 5 }),
     opsRoutes: [projectionsAuditRoute({ eventStore, live: readStore, auth: adminAuth(config) })],
-    extraRoutes: [discoveryRoutes({ operations: publicOperations, config, jwks: signingKeys.jwks })],
+    extraRoutes: [discoveryRoutes({ operations: publicOperations, config, jwks: signingKeys.jwks }), transparencyRoutes(transparency)],
     metricSources: {
       projections: () => projector.status().map((p) => ({ name: p.name, position: p.position, failed: p.status === 'parked' })),
       lag: projectionLag(eventStore),
@@ -93,6 +99,7 @@ export async function startWatchcat(config: Config, logger: Logger): Promise<Run
     async close() {
       // Readiness turns false and in-flight requests finish first; then the projector and the stores go.
       await api.close();
+      transparency.stop();
       await new Promise<void>((resolve) => adminServer.close(() => resolve()));
       await projector.stop();
       await snapshots?.stop().catch((error: unknown) => logger.warn({ err: error }, 'could not write the read-model snapshot at stop'));

@@ -10,8 +10,12 @@ export interface Checkpoint {
   root: Hash;
 }
 
-/** The log's origin: `<host of PUBLIC_BASE_URL>/watchcat/events` (CONTRACT.md, "Transparency log"). */
-export const logOrigin = (publicBaseUrl: string): string => `${new URL(publicBaseUrl).host}/watchcat/events`;
+/**
+ * The log's origin: `<host of PUBLIC_BASE_URL>/watchcat/events` (CONTRACT.md, "Transparency log"); `localhost`
+ * stands for the host of a deployment that does not know its address.
+ */
+export const logOrigin = (publicBaseUrl: string | undefined): string =>
+  `${publicBaseUrl ? new URL(publicBaseUrl).host : 'localhost'}/watchcat/events`;
 
 export const checkpointBody = ({ origin, size, root }: Checkpoint): string =>
   `${origin}\n${size}\n${Buffer.from(root).toString('base64')}\n`;

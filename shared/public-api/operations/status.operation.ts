@@ -44,6 +44,7 @@ export async function buildStatus(env: OperationEnv, lang: LangOnlyQuery['lang']
       ai_brief: `${base}/.well-known/ai-brief.json`,
       jwks: `${base}/.well-known/jwks.json`,
       mcp: `${base}${MCP_PATH}`,
+      transparency: `${base}/.well-known/transparency/key`,
     },
     read_model: { position: clock.current(), updated_at: clock.updatedAt, projections: clock.projections() },
   };
