@@ -5,7 +5,7 @@
  * stored.
  */
 import type { EventStore } from '../ports/event-store.ts';
-import { logEntry, readEntryTexts } from './log-entry.ts';
+import { entryText, readEntryTexts } from './log-entry.ts';
 import { MemoryTree } from './memory-tree.ts';
 import type { Hash } from './merkle.ts';
 
@@ -40,12 +40,12 @@ export class EventLog {
   private async readNew(store: EventStore): Promise<number> {
     for (;;) {
       const batch = await readEntryTexts(store, this.lastPosition, BATCH);
-      for (const text of batch) this.append(text.position, logEntry(text));
+      for (const text of batch) this.append(text.position, entryText(text));
       if (batch.length < BATCH) return this.size;
     }
   }
 
-  private append(position: number, entry: Uint8Array): void {
+  private append(position: number, entry: string): void {
     const index = this.tree.append(entry);
     if (index === this.positions.length) {
       const grown = new Float64Array(this.positions.length * 2);

@@ -10,14 +10,14 @@ import { isUnreadable, type EventStore, type StoredEventText } from '../ports/ev
 
 export type EntryFields = Omit<StoredEventText, 'position'>;
 
-export function logEntry({ stream, revision, id, type, data, metadata }: EntryFields): Buffer {
+/** The entry as text; its bytes are its UTF-8 encoding. */
+export function entryText({ stream, revision, id, type, data, metadata }: EntryFields): string {
   // The stored texts go in as they are: re-serialising them could only differ from what was hashed at append.
-  return Buffer.from(
-    `{"stream":${JSON.stringify(stream)},"revision":${revision},"id":${JSON.stringify(id)},"type":${JSON.stringify(type)},`
-    + `"data":${data},"metadata":${metadata}}`,
-    'utf8',
-  );
+  return `{"stream":${JSON.stringify(stream)},"revision":${revision},"id":${JSON.stringify(id)},"type":${JSON.stringify(type)},`
+    + `"data":${data},"metadata":${metadata}}`;
 }
+
+export const logEntry = (fields: EntryFields): Buffer => Buffer.from(entryText(fields), 'utf8');
 
 /**
  * Thrown for an event whose texts are not at hand and that this version cannot decode: its message names the event

@@ -1,6 +1,7 @@
 /**
  * A Merkle tree log held in memory as its stored subtree hashes, one growable byte array per level (32 bytes a
- * hash, no object per hash: a million leaves take about 64 MB). Appending costs O(log n) hashes at worst.
+ * hash, no object per hash: a million leaves hold 64 MB of hashes, in arrays up to twice that). Appending costs
+ * O(log n) hashes at worst.
  */
 import { completedSubtrees, consistencyProof, HASH_SIZE, inclusionProof, leafHash, ProofRangeError, treeRoot, type Hash, type SubtreeHashes } from './merkle.ts';
 
@@ -37,8 +38,8 @@ export class MemoryTree implements SubtreeHashes {
     return stored.get(index);
   }
 
-  /** Appends the next entry; returns its leaf index. */
-  append(entry: Uint8Array): number {
+  /** Appends the next entry (bytes, or text hashed as UTF-8); returns its leaf index. */
+  append(entry: Uint8Array | string): number {
     return this.appendLeafHash(leafHash(entry));
   }
 

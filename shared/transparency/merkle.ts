@@ -6,7 +6,7 @@
  * hash a proof or a root needs is a stored one or is combined from O(log n) of them, since RFC 9162's recursion
  * only ever splits a range at a power of two aligned with its start.
  */
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 
 export type Hash = Uint8Array;
 
@@ -22,12 +22,23 @@ export class ProofRangeError extends RangeError {}
 /** The empty tree's root: SHA-256 of nothing (RFC 9162, 2.1.1). */
 export const EMPTY_ROOT: Hash = createHash('sha256').digest();
 
-export function leafHash(entry: Uint8Array): Hash {
-  return createHash('sha256').update(Uint8Array.of(0)).update(entry).digest();
+// Each hash's whole input in one buffer for the one-shot `hash`: building a log of a million events is about
+// twice as fast as with a Hash object per node (bench/transparency-log.ts).
+const nodeInput = new Uint8Array(1 + 2 * HASH_SIZE);
+nodeInput[0] = 1;
+
+/** The hash of an entry, given as bytes or as text (hashed as its UTF-8 bytes, NUL being the one byte 0x00). */
+export function leafHash(entry: Uint8Array | string): Hash {
+  if (typeof entry === 'string') return hash('sha256', `\u0000${entry}`, 'buffer');
+  const input = new Uint8Array(1 + entry.length);
+  input.set(entry, 1);
+  return hash('sha256', input, 'buffer');
 }
 
 export function nodeHash(left: Hash, right: Hash): Hash {
-  return createHash('sha256').update(Uint8Array.of(1)).update(left).update(right).digest();
+  nodeInput.set(left, 1);
+  nodeInput.set(right, 1 + HASH_SIZE);
+  return hash('sha256', nodeInput, 'buffer');
 }
 
 /** The largest power of two strictly smaller than n (n >= 2): RFC 9162's split point k. */

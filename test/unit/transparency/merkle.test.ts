@@ -44,6 +44,12 @@ describe('transparency log: RFC 9162 Merkle math', function () {
     expect(hex(new MemoryTree().root())).to.equal(hex(EMPTY_ROOT));
   });
 
+  it('hashes an entry given as text as its UTF-8 bytes', function () {
+    const text = '{"data":{"name":"Régate Un"}}';
+    expect(hex(leafHash(text))).to.equal(hex(sha256(Buffer.of(0), Buffer.from(text, 'utf8'))));
+    expect(hex(leafHash(Buffer.from(text, 'utf8')))).to.equal(hex(sha256(Buffer.of(0), Buffer.from(text, 'utf8'))));
+  });
+
   it('gives the root, inclusion and consistency proofs of the RFC\'s definitions for every size up to 40', function () {
     const d = entries(40);
     const tree = treeOf(d);
