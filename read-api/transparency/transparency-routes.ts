@@ -1,7 +1,9 @@
 /**
  * The transparency log's public routes (CONTRACT.md, "Transparency log"): the latest signed checkpoint and the
  * verifier key under `/.well-known/transparency/`, and the inclusion and consistency proofs under `/api/public/`
- * (so the general rate limit counts them). Proofs are given against trees no larger than the published checkpoint.
+ * (so the general rate limit counts them), and the hash tiles under `/transparency/tile/` (C2SP tlog-tiles; the
+ * entry tiles are not served: entries are not public). Proofs and tiles come from trees no larger than the
+ * published checkpoint.
  */
 import { createHash } from 'node:crypto';
 import Router from '@koa/router';
@@ -12,6 +14,7 @@ import type { OperationSpec } from '../../shared/public-api/operations/operation
 import { compileRequestValidator } from '../../shared/public-api/validation/request-validator.ts';
 import { issue, RequestValidationError } from '../../shared/public-api/validation/validation-issue.ts';
 import { JSON_TYPE } from '../middleware/front-door.ts';
+import { parseTilePath, TILE_WIDTH } from '../../shared/transparency/tiles.ts';
 import type { TransparencyLog } from './log-publisher.ts';
 
 export const CHECKPOINT_PATH = '/.well-known/transparency/checkpoint';
@@ -85,6 +88,21 @@ function send(ctx: ParameterizedContext, type: string, text: string, cacheContro
   ctx.body = body;
 }
 
+const TILE_PREFIX = /^\/transparency\/(tile\/.+)$/;
+/** Full tiles never change; a partial one is replaced by wider ones as the log grows. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+const tiles = (logs: TransparencyLog): Middleware => async (ctx, next) => {
+  if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+  const path = TILE_PREFIX.exec(ctx.path)?.[1];
+  const tile = path === undefined ? undefined : parseTilePath(path);
+  const data = tile && logs.log.tile(tile, logs.checkpoint().size);
+  if (!tile || !data) return next();
+  ctx.set('Cache-Control', tile.width === TILE_WIDTH ? IMMUTABLE : 'public, max-age=60');
+  ctx.type = 'application/octet-stream';
+  ctx.body = Buffer.from(data);
+};
+
 export function transparencyRoutes(logs: TransparencyLog): Middleware {
   // Case-insensitive, trailing slash optional: the way the rate limits read a public path.
   const router = new Router({ sensitive: false, strict: false });
@@ -100,5 +118,7 @@ export function transparencyRoutes(logs: TransparencyLog): Middleware {
   };
   proof(inclusionSpec, inclusionAnswer);
   proof(consistencySpec, consistencyAnswer);
-  return router.routes() as Middleware;
+  const routes = router.routes() as Middleware;
+  const tileRoute = tiles(logs);
+  return (ctx, next) => tileRoute(ctx, () => routes(ctx, next));
 }

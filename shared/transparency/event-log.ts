@@ -8,6 +8,7 @@ import type { EventStore } from '../ports/event-store.ts';
 import { entryText, readEntryTexts } from './log-entry.ts';
 import { MemoryTree } from './memory-tree.ts';
 import type { Hash } from './merkle.ts';
+import { tileData, type Tile } from './tiles.ts';
 
 const BATCH = 2_000;
 
@@ -83,5 +84,10 @@ export class EventLog {
 
   consistency(first: number, second: number): Hash[] {
     return this.tree.consistency(first, second);
+  }
+
+  /** A hash tile of the tree of `size` leaves (at most the log's), or undefined when that tree does not hold it. */
+  tile(tile: Tile, size: number): Uint8Array | undefined {
+    return tileData(this.tree, Math.min(size, this.size), tile);
   }
 }

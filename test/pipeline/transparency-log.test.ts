@@ -108,7 +108,7 @@ describe('transparency log over HTTP: checkpoint, key and proofs', function () {
         return { from, to, proof: proof.proof };
       }));
       const key = (await send(api, '/.well-known/transparency/key')).text;
-      const go = await askGo(built.program, { entries, inclusion, consistency, notes: [response.text], verifier_key: key });
+      const go = await askGo(built.program, { entries, inclusion, consistency, notes: [response.text], verifier_key: key, tiles: [] });
       expect(go.notes[0]).to.deep.include({ error: '', origin: ORIGIN, size, root_matches: true });
       expect(go.inclusion.map((r) => r.error)).to.deep.equal(pairs.map(() => ''));
       expect(go.consistency.map((r) => r.error)).to.deep.equal(sizes.map(() => ''));
@@ -126,6 +126,32 @@ describe('transparency log over HTTP: checkpoint, key and proofs', function () {
     expect(Object.keys(body)).to.have.members(['tree_size', 'root', 'leaf_index', 'leaf_hash', 'proof']);
     expect(body).to.deep.include({ tree_size: size, root, leaf_index: 0 });
     expect(body.proof).to.have.length(Math.ceil(Math.log2(size)));
+  });
+
+  it('serves hash tiles of the checkpoint\'s tree, full ones immutable, and no tile it does not hold nor any entry', async () => {
+    const { size } = await checkpoint();
+    const leaf = async (index: number) =>
+      ((await send(api, `/api/public/transparency/inclusion?index=${index}&tree_size=${size}`)).json() as Proof).leaf_hash;
+    const full = Math.floor(size / 256);
+    const rest = size % 256;
+    expect(rest, 'a demo history whose size is a multiple of 256 leaves no partial tile to test').to.be.above(0);
+    const tile = async (path: string) => {
+      const response = await fetch(`${api}/transparency/tile/${path}`);
+      return { response, bytes: Buffer.from(await response.arrayBuffer()) };
+    };
+    const partial = await tile(`0/${String(full).padStart(3, '0')}.p/${rest}`);
+    expect(partial.response.status).to.equal(200);
+    expect(partial.response.headers.get('content-type')).to.equal('application/octet-stream');
+    expect(partial.response.headers.get('cache-control')).to.equal('public, max-age=60');
+    expect(partial.bytes).to.have.length(rest * 32);
+    expect(partial.bytes.subarray((rest - 1) * 32).toString('base64')).to.equal(await leaf(full * 256 + rest - 1));
+    if (full > 0) {
+      const first = await tile('0/000');
+      expect(first.response.headers.get('cache-control')).to.equal('public, max-age=31536000, immutable');
+      expect(first.bytes.subarray(32, 64).toString('base64')).to.equal(await leaf(1));
+    }
+    expect((await tile(`0/${String(full).padStart(3, '0')}.p/${rest + 1}`)).response.status).to.equal(404);
+    expect((await tile('entries/000')).response.status).to.equal(404);
   });
 
   it('refuses missing, malformed and out-of-range parameters with 422 in the contract\'s shape', async () => {

@@ -17,6 +17,8 @@ export interface GoRequest {
   consistency: Array<{ from: number; to: number; proof: string[] }>;
   notes: string[];
   verifier_key: string;
+  /** Tiles to read from Go's tree and compare (`data` empty: only Go's path for it). */
+  tiles: Array<{ level: number; index: number; width: number; data: string }>;
 }
 
 export interface GoAnswer {
@@ -24,6 +26,7 @@ export interface GoAnswer {
   inclusion: Array<{ error: string; go_proof: string[] }>;
   consistency: Array<{ error: string; go_proof: string[] }>;
   notes: Array<{ error: string; origin: string; size: number; root: string; root_matches: boolean }>;
+  tiles: Array<{ path: string; go_data: string; error: string }>;
 }
 
 const goBinary = (): string | undefined =>

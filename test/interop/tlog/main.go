@@ -28,7 +28,21 @@ type consistency struct {
 	Proof []string `json:"proof"`
 }
 
+type tile struct {
+	Level int    `json:"level"`
+	Index int64  `json:"index"`
+	Width int    `json:"width"`
+	Data  string `json:"data"`
+}
+
+type tileAnswer struct {
+	Path   string `json:"path"`
+	GoData string `json:"go_data"`
+	Error  string `json:"error"`
+}
+
 type request struct {
+	Tiles       []tile        `json:"tiles"`
 	Entries     []string      `json:"entries"`
 	Inclusion   []inclusion   `json:"inclusion"`
 	Consistency []consistency `json:"consistency"`
@@ -51,10 +65,11 @@ type opened struct {
 }
 
 type answer struct {
-	Roots       []string  `json:"roots"`
-	Inclusion   []checked `json:"inclusion"`
-	Consistency []checked `json:"consistency"`
-	Notes       []opened  `json:"notes"`
+	Roots       []string     `json:"roots"`
+	Inclusion   []checked    `json:"inclusion"`
+	Consistency []checked    `json:"consistency"`
+	Notes       []opened     `json:"notes"`
+	Tiles       []tileAnswer `json:"tiles"`
 }
 
 func must(err error) {
@@ -113,7 +128,18 @@ func main() {
 	}
 	rootOf := func(size int64) tlog.Hash { return roots[size-1] }
 
-	out := answer{Roots: texts(roots), Inclusion: []checked{}, Consistency: []checked{}, Notes: []opened{}}
+	out := answer{Roots: texts(roots), Inclusion: []checked{}, Consistency: []checked{}, Notes: []opened{}, Tiles: []tileAnswer{}}
+	for _, t := range req.Tiles {
+		// Go writes the tile height into its paths (tile/8/L/N); C2SP tlog-tiles leaves it out.
+		goTile := tlog.Tile{H: 8, L: t.Level, N: t.Index, W: t.Width}
+		answer := tileAnswer{Path: goTile.Path()}
+		if t.Data != "" {
+			data, err := tlog.ReadTileData(goTile, reader)
+			answer.GoData = base64.StdEncoding.EncodeToString(data)
+			answer.Error = errorText(err)
+		}
+		out.Tiles = append(out.Tiles, answer)
+	}
 	for _, p := range req.Inclusion {
 		entry, err := base64.StdEncoding.DecodeString(req.Entries[p.Index])
 		must(err)
