@@ -19,3 +19,13 @@ export const logOrigin = (publicBaseUrl: string | undefined): string =>
 
 export const checkpointBody = ({ origin, size, root }: Checkpoint): string =>
   `${origin}\n${size}\n${Buffer.from(root).toString('base64')}\n`;
+
+/** Reads a checkpoint body (its first three lines; extension lines after them are allowed and ignored). */
+export function parseCheckpoint(body: string): Checkpoint {
+  const [origin = '', size = '', root = ''] = body.split('\n');
+  const hash = Buffer.from(root, 'base64');
+  if (origin === '' || !/^\d+$/.test(size) || hash.length !== 32 || hash.toString('base64') !== root) {
+    throw new Error('not a tlog checkpoint: expected an origin line, a tree size and a base64 root hash');
+  }
+  return { origin, size: Number(size), root: hash };
+}

@@ -3,7 +3,7 @@
  * blank line, then one line per signature, `— <name> <base64(key id || signature)>`. The key id is the first four
  * bytes (big-endian) of SHA-256(name || "\n" || 0x01 || public key), 0x01 naming the algorithm.
  */
-import { createHash, createPublicKey, sign, type KeyObject } from 'node:crypto';
+import { createHash, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 
 const ED25519 = 0x01;
 
@@ -38,4 +38,37 @@ export function signNote(text: string, name: string, privateKey: KeyObject): str
   const signature = sign(null, Buffer.from(text, 'utf8'), privateKey);
   const id = keyId(name, rawPublicKey(privateKey));
   return `${text}\n\u2014 ${name} ${Buffer.concat([id, signature]).toString('base64')}\n`;
+}
+
+/** The name and key of a verifier key string, or a NoteError saying why it is not one. */
+function parseVerifierKey(text: string): { name: string; id: Buffer; key: KeyObject } {
+  // The name holds no `+`; the base64 key may.
+  const [name = '', idHex = '', ...pieces] = text.trim().split('+');
+  const encoded = pieces.join('+');
+  const raw = Buffer.from(encoded, 'base64');
+  if (!/^[0-9a-f]{8}$/.test(idHex) || raw.length !== 33 || raw[0] !== ED25519 || raw.toString('base64') !== encoded) {
+    throw new NoteError('not a verifier key: expected <name>+<8 hex digits>+<base64 of 0x01 and an Ed25519 key>');
+  }
+  const publicKey = raw.subarray(1);
+  if (!keyId(name, publicKey).equals(Buffer.from(idHex, 'hex'))) throw new NoteError('verifier key: its key id does not match its name and key');
+  const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: publicKey.toString('base64url') }, format: 'jwk' });
+  return { name, id: Buffer.from(idHex, 'hex'), key };
+}
+
+/** The text of a note that `verifierKeyText` signed; throws a NoteError saying what does not hold. */
+export function openNote(note: string, verifierKeyText: string): string {
+  const verifier = parseVerifierKey(verifierKeyText);
+  const split = note.lastIndexOf('\n\n');
+  if (split === -1 || !note.endsWith('\n')) throw new NoteError('not a signed note: no blank line before its signatures');
+  const text = note.slice(0, split + 1);
+  const lines = note.slice(split + 2, -1).split('\n');
+  for (const line of lines) {
+    const match = /^\u2014 (\S+) ([A-Za-z0-9+/]+=*)$/.exec(line);
+    if (!match) throw new NoteError(`not a signature line: ${JSON.stringify(line)}`);
+    const signature = Buffer.from(match[2]!, 'base64');
+    if (match[1] !== verifier.name || !signature.subarray(0, 4).equals(verifier.id)) continue;
+    if (!verify(null, Buffer.from(text, 'utf8'), verifier.key, signature.subarray(4))) throw new NoteError(`the signature of ${verifier.name} does not match the note`);
+    return text;
+  }
+  throw new NoteError(`the note carries no signature of ${verifier.name} with key id ${verifier.id.toString('hex')}`);
 }

@@ -8,7 +8,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { checkpointBody } from '../../shared/transparency/checkpoint.ts';
 import { MemoryTree } from '../../shared/transparency/memory-tree.ts';
 import { leafHash, verifyConsistency, verifyInclusion } from '../../shared/transparency/merkle.ts';
-import { signNote, verifierKey } from '../../shared/transparency/signed-note.ts';
+import { NoteError, openNote, signNote, verifierKey } from '../../shared/transparency/signed-note.ts';
 import { parseTilePath, tileData, tilePath, type Tile } from '../../shared/transparency/tiles.ts';
 import { askGo, buildGoTlog, type GoAnswer, type GoRequest } from '../support/go-tlog.ts';
 import { cannotRun, registerLegSuite } from '../support/legs.ts';
@@ -52,6 +52,7 @@ describe('transparency log: interoperability with Go\'s sumdb/tlog and note', fu
       ],
       verifier_key: verifierKey(ORIGIN, privateKey),
       tiles: [],
+      sign_text: body,
     };
     go = await askGo(built.program, request);
   });
@@ -91,6 +92,12 @@ describe('transparency log: interoperability with Go\'s sumdb/tlog and note', fu
     expect(good).to.deep.include({ error: '', origin: ORIGIN, size: 67, root: go.roots[66], root_matches: true });
     expect(altered!.error).to.match(/invalid signature/);
     expect(foreign!.error).to.equal('note has no verifiable signatures');
+  });
+
+  it('opens the checkpoint Go\'s note.Sign signed with Go\'s verifier key, and refuses it altered', function () {
+    expect(openNote(go.go_note, go.go_verifier_key)).to.equal(body);
+    expect(() => openNote(go.go_note.replace('\n67\n', '\n68\n'), go.go_verifier_key)).to.throw(NoteError, /does not match/);
+    expect(() => openNote(go.go_note, verifierKey(ORIGIN, privateKey))).to.throw(NoteError, /no signature of/);
   });
 
   it('gives the hash tiles Go reads from its own tree, at the paths Go names them (height 8)', async function () {

@@ -19,6 +19,8 @@ export interface GoRequest {
   verifier_key: string;
   /** Tiles to read from Go's tree and compare (`data` empty: only Go's path for it). */
   tiles: Array<{ level: number; index: number; width: number; data: string }>;
+  /** A text for Go to sign with a key it generates: answered as `go_note` and `go_verifier_key`. */
+  sign_text?: string;
 }
 
 export interface GoAnswer {
@@ -27,6 +29,8 @@ export interface GoAnswer {
   consistency: Array<{ error: string; go_proof: string[] }>;
   notes: Array<{ error: string; origin: string; size: number; root: string; root_matches: boolean }>;
   tiles: Array<{ path: string; go_data: string; error: string }>;
+  go_note: string;
+  go_verifier_key: string;
 }
 
 const goBinary = (): string | undefined =>

@@ -6,6 +6,7 @@
 package main
 
 import (
+	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
 	"os"
@@ -42,6 +43,8 @@ type tileAnswer struct {
 }
 
 type request struct {
+	// A text for Go to sign with a key of its own, so that we can open Go's notes too.
+	SignText    string        `json:"sign_text"`
 	Tiles       []tile        `json:"tiles"`
 	Entries     []string      `json:"entries"`
 	Inclusion   []inclusion   `json:"inclusion"`
@@ -70,6 +73,8 @@ type answer struct {
 	Consistency []checked    `json:"consistency"`
 	Notes       []opened     `json:"notes"`
 	Tiles       []tileAnswer `json:"tiles"`
+	GoNote      string       `json:"go_note"`
+	GoKey       string       `json:"go_verifier_key"`
 }
 
 func must(err error) {
@@ -156,6 +161,15 @@ func main() {
 	}
 	for _, text := range req.Notes {
 		out.Notes = append(out.Notes, open(text, req.VerifierKey, roots))
+	}
+	if req.SignText != "" {
+		skey, vkey, err := note.GenerateKey(rand.Reader, "go.example/watchcat/events")
+		must(err)
+		signer, err := note.NewSigner(skey)
+		must(err)
+		signed, err := note.Sign(&note.Note{Text: req.SignText}, signer)
+		must(err)
+		out.GoNote, out.GoKey = string(signed), vkey
 	}
 	must(json.NewEncoder(os.Stdout).Encode(out))
 }
