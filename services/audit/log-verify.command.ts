@@ -66,9 +66,8 @@ async function runLogVerify(context: CliContext, file: string, options: { checkp
   if (tree.size > checkpoint.size) context.out(`the export holds ${tree.size - checkpoint.size} later events, not covered by this checkpoint`);
 }
 
-export function logVerifyCommand(audit: Command, context: CliContext): void {
-  audit.command('log').description('the transparency log: checks of an export against signed checkpoints')
-    .command('verify')
+export function logVerifyCommand(log: Command, context: CliContext): void {
+  log.command('verify')
     .description('rebuild the transparency log from an export and check it against a checkpoint; exit code 1 when it differs')
     .argument('<export>', 'an export of the whole history, written by `watchcat export`')
     .requiredOption('--checkpoint <file>', 'a checkpoint saved from /.well-known/transparency/checkpoint')
