@@ -33,6 +33,7 @@ import { publicOperations } from './shared/public-api/operations/index.ts';
 import { discoveryRoutes } from './read-api/discovery/discovery-routes.ts';
 import { loadSigningKeys } from './read-api/signing/signing-keys.ts';
 import { loadLogKey } from './read-api/transparency/log-key.ts';
+import { checkpointFile } from './read-api/transparency/checkpoint-file.ts';
 import { startTransparencyLog } from './read-api/transparency/log-publisher.ts';
 import { transparencyRoutes } from './read-api/transparency/transparency-routes.ts';
 import { logOrigin } from './shared/transparency/checkpoint.ts';
@@ -69,7 +70,9 @@ export async function startWatchcat(config: Config, logger: Logger): Promise<Run
   projector.start();
   snapshots?.start();
 
-  const transparency = await startTransparencyLog({ store: eventStore, key: logKey, origin: logOrigin(config.PUBLIC_BASE_URL), logger });
+  const transparency = await startTransparencyLog({
+    store: eventStore, record: checkpointFile(config.DATA_DIR), key: logKey, origin: logOrigin(config.PUBLIC_BASE_URL), logger,
+  });
   const redis: Redis | undefined = config.REDIS_URL
     // Loaded only when used: ioredis costs tens of milliseconds at every start.
     ? (await import('./read-api/rate-limit/rate-limit-redis.ts')).connectRateLimitRedis(config.REDIS_URL, logger) : undefined;

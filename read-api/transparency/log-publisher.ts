@@ -2,11 +2,15 @@
  * Keeps this process's transparency log up to date with the event store and signs a checkpoint each time it
  * grows: on the store's append signal (the SQLite feed polls every few milliseconds), and every second in case a
  * signal is lost, so an appended event is covered by a published checkpoint within about a second.
+ *
+ * The log is rebuilt from the history at every start, and checked against the last checkpoint signed before (kept
+ * by `record`): a history that no longer gives that tree (fewer events, another root for that size) parks the
+ * log. It then signs nothing, its routes refuse, and an error is logged: never a checkpoint over a rewritten past.
  */
 import type { KeyObject } from 'node:crypto';
 import type { Logger } from '../../shared/logging/logger.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
-import { checkpointBody } from '../../shared/transparency/checkpoint.ts';
+import { checkpointBody, parseCheckpoint } from '../../shared/transparency/checkpoint.ts';
 import { EventLog } from '../../shared/transparency/event-log.ts';
 import type { Hash } from '../../shared/transparency/merkle.ts';
 import { signNote, verifierKey } from '../../shared/transparency/signed-note.ts';
@@ -25,13 +29,24 @@ export interface TransparencyLog {
   verifierKey: string;
   /** The latest signed checkpoint; proofs are given against trees no larger. */
   checkpoint(): PublishedCheckpoint;
+  /** Why the log is parked (the history no longer gives a tree signed before), or undefined while it serves. */
+  parked(): string | undefined;
   /** Catches up and signs now (a test, a tool that just appended). */
   refresh(): Promise<PublishedCheckpoint>;
   stop(): void;
 }
 
+/** Where the latest signed checkpoint is kept across starts (checkpoint-file.ts). */
+export interface SignedCheckpointRecord {
+  /** The note kept, or undefined before the first checkpoint. */
+  load(): string | undefined;
+  save(note: string): void;
+}
+
 export interface LogPublisherOptions {
   store: EventStore;
+  /** Without it, nothing is checked at start (tests of one process's life). */
+  record?: SignedCheckpointRecord;
   key: KeyObject;
   origin: string;
   logger: Logger;
@@ -39,17 +54,34 @@ export interface LogPublisherOptions {
   intervalMs?: number;
 }
 
-export async function startTransparencyLog({ store, key, origin, logger, intervalMs = 1_000 }: LogPublisherOptions): Promise<TransparencyLog> {
+/** Why the rebuilt log cannot stand behind the checkpoint signed before, or undefined when it extends it. */
+function divergence(log: EventLog, note: string): string | undefined {
+  const signed = parseCheckpoint(note.slice(0, note.indexOf('\n\n') + 1));
+  if (log.size < signed.size) return `the history holds ${log.size} events, fewer than the ${signed.size} signed before`;
+  if (!Buffer.from(log.root(signed.size)).equals(Buffer.from(signed.root))) {
+    return `the first ${signed.size} events of the history give another root than the one signed before`;
+  }
+  return undefined;
+}
+
+export async function startTransparencyLog({ store, record, key, origin, logger, intervalMs = 1_000 }: LogPublisherOptions): Promise<TransparencyLog> {
   const log = new EventLog();
   const sign = (size: number): PublishedCheckpoint => {
     const root = log.root(size);
-    return { size, root, note: signNote(checkpointBody({ origin, size, root }), origin, key) };
+    const note = signNote(checkpointBody({ origin, size, root }), origin, key);
+    record?.save(note);
+    return { size, root, note };
   };
-  let published = sign(await log.catchUp(store));
+  const size = await log.catchUp(store);
+  const kept = record?.load();
+  const parked = kept === undefined ? undefined : divergence(log, kept);
+  if (parked) logger.error({ parked }, 'transparency log parked: it signs nothing until the history is restored');
+  let published = parked ? { size: 0, root: log.root(0), note: kept! } : sign(size);
   const refresh = async () => {
-    const size = await log.catchUp(store);
+    if (parked) return published;
+    const grown = await log.catchUp(store);
     // Tree size never goes down, and one size is signed once (Ed25519 signs the same body the same way anyway).
-    if (size > published.size) published = sign(size);
+    if (grown > published.size) published = sign(grown);
     return published;
   };
   const tryRefresh = () => {
@@ -63,6 +95,7 @@ export async function startTransparencyLog({ store, key, origin, logger, interva
     origin,
     verifierKey: verifierKey(origin, key),
     checkpoint: () => published,
+    parked: () => parked,
     refresh,
     stop: () => {
       clearInterval(timer);

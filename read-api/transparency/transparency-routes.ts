@@ -103,6 +103,15 @@ const tiles = (logs: TransparencyLog): Middleware => async (ctx, next) => {
   ctx.body = Buffer.from(data);
 };
 
+/** A parked log (log-publisher.ts) serves nothing: no checkpoint, proof or tile of a history that was rewritten. */
+const refuseWhileParked = (logs: TransparencyLog): Middleware => async (ctx, next) => {
+  if (logs.parked() === undefined || !/^\/(?:\.well-known\/transparency|transparency|api\/public\/transparency)\//i.test(ctx.path)) return next();
+  ctx.set('Retry-After', '60');
+  ctx.set('Cache-Control', 'no-store');
+  ctx.status = 503;
+  ctx.body = { detail: 'The transparency log is unavailable; try again later' };
+};
+
 export function transparencyRoutes(logs: TransparencyLog): Middleware {
   // Case-insensitive, trailing slash optional: the way the rate limits read a public path.
   const router = new Router({ sensitive: false, strict: false });
@@ -120,5 +129,6 @@ export function transparencyRoutes(logs: TransparencyLog): Middleware {
   proof(consistencySpec, consistencyAnswer);
   const routes = router.routes() as Middleware;
   const tileRoute = tiles(logs);
-  return (ctx, next) => tileRoute(ctx, () => routes(ctx, next));
+  const parked = refuseWhileParked(logs);
+  return (ctx, next) => parked(ctx, () => tileRoute(ctx, () => routes(ctx, next)));
 }

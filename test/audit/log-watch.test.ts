@@ -1,8 +1,9 @@
 /**
  * `watchcat audit log watch URL --once` (issue 32), against the embedded service: it keeps each checkpoint it sees
- * and accepts a grown log by its consistency proof; an event edited or removed in the store, once the service has
- * restarted on it, shows as a fork (another root for a size signed before, or a tree that does not extend it) or a
- * rollback (a smaller tree), exit 1.
+ * and accepts a grown log by its consistency proof. An event edited or removed in the store parks the service's own
+ * log at its next start (it keeps the checkpoint it signed last); an operator who also removes that record gets a
+ * service that signs the rewritten history, which the monitor names a fork (another root for a size signed before,
+ * or a tree that does not extend it) or a rollback (a smaller tree), exit 1.
  */
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -55,6 +56,11 @@ describe('audit log watch: a monitor of the transparency log', function () {
     await change();
     await start();
   };
+  /** The same, with the service's record of what it signed removed too, as a thorough rewriter would. */
+  const rewriteAndRestart = (change: () => void | Promise<void>) => restartAfter(async () => {
+    await change();
+    rmSync(join(store.dataDir, 'transparency'), { recursive: true, force: true });
+  });
 
   beforeEach(async () => {
     store = await writeKnownHistory();
@@ -80,15 +86,33 @@ describe('audit log watch: a monitor of the transparency log', function () {
     expect(kept.checkpoints.map((c) => c.size)).to.deep.equal([12, 13]);
   });
 
-  it('names a fork when an event signed before was edited: another root for the same size', async () => {
+  it('parks the service\'s log when it restarts on an edited or shortened history: nothing served, the monitor fails', async () => {
     await restartAfter(() => sql(`UPDATE events SET data = replace(data, '1250000', '1') WHERE position = 4`));
+    const base = `http://127.0.0.1:${service!.ports.public}`;
+    for (const path of ['/.well-known/transparency/checkpoint', '/api/public/transparency/consistency?from=1&to=2', '/transparency/tile/0/000.p/1']) {
+      const response = await fetch(`${base}${path}`);
+      expect(response.status, path).to.equal(503);
+      expect(response.headers.get('retry-after'), path).to.equal('60');
+      expect(await response.json(), path).to.deep.equal({ detail: 'The transparency log is unavailable; try again later' });
+    }
+    const result = await watch();
+    expect(result.code).to.equal(1);
+    expect(result.notes.join('\n')).to.contain('/.well-known/transparency/checkpoint answered 503');
+    await restartAfter(() => sql(`UPDATE events SET data = replace(data, '"price_cents":1,', '"price_cents":1250000,') WHERE position = 4`));
+    expect((await watch()).code, 'the history restored').to.equal(0);
+    await restartAfter(() => sql('DELETE FROM events WHERE position = 12'));
+    expect((await fetch(`http://127.0.0.1:${service!.ports.public}/.well-known/transparency/checkpoint`)).status).to.equal(503);
+  });
+
+  it('names a fork when an event signed before was edited: another root for the same size', async () => {
+    await rewriteAndRestart(() => sql(`UPDATE events SET data = replace(data, '1250000', '1') WHERE position = 4`));
     const result = await watch();
     expect(result.code).to.equal(1);
     expect(result.notes.join('\n')).to.match(/fork: .* signs two trees of 12 leaves/);
   });
 
   it('names a fork when an event was edited and the log grew since: the new tree does not extend the old', async () => {
-    await restartAfter(async () => {
+    await rewriteAndRestart(async () => {
       sql(`UPDATE events SET data = replace(data, '1250000', '1') WHERE position = 4`);
       await append('MW-0002');
     });
@@ -98,7 +122,7 @@ describe('audit log watch: a monitor of the transparency log', function () {
   });
 
   it('names a rollback when the newest event was removed', async () => {
-    await restartAfter(() => sql('DELETE FROM events WHERE position = 12'));
+    await rewriteAndRestart(() => sql('DELETE FROM events WHERE position = 12'));
     const result = await watch();
     expect(result.code).to.equal(1);
     expect(result.notes.join('\n')).to.match(/rollback: .* now signs a tree of 11 leaves, after one of 12/);
