@@ -83,6 +83,8 @@ export async function startWatchcat(config: Config, logger: Logger): Promise<Run
     ...(redis ? { rateLimitRedis: redis } : {}),
     // In-memory checkpoints cost next to nothing to read; MongoDB ones are read at the default pace.
     ...(config.MONGODB_URL ? {} : { positionPollMs: 5 }),
+    // A parked log states no checkpoint: it no longer stands behind the one it signed last.
+    checkpoint: () => (transparency.parked() === undefined ? transparency.checkpoint() : undefined),
     opsRoutes: [projectionsAuditRoute({ eventStore, live: readStore, auth: adminAuth(config) })],
     extraRoutes: [discoveryRoutes({ operations: publicOperations, config, jwks: signingKeys.jwks }), transparencyRoutes(transparency)],
     metricSources: {

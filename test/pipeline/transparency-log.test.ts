@@ -19,6 +19,7 @@ import { logEntry, readEntryTexts } from '../../shared/transparency/log-entry.ts
 import { serialRegistered } from '../fixtures/events.ts';
 import { askGo, buildGoTlog } from '../support/go-tlog.ts';
 import { send } from '../support/http.ts';
+import { publicKeyFromX, readSignatureInput, signatureBase, signatureBytes, verifyBase } from '../support/rfc9421-by-hand.ts';
 import { cannotRun, registerLegSuite } from '../support/legs.ts';
 
 const ORIGIN = 'watch.example/watchcat/events';
@@ -152,6 +153,27 @@ describe('transparency log over HTTP: checkpoint, key and proofs', function () {
     }
     expect((await tile(`0/${String(full).padStart(3, '0')}.p/${rest + 1}`)).response.status).to.equal(404);
     expect((await tile('entries/000')).response.status).to.equal(404);
+  });
+
+  it('states the checkpoint a signed answer was served under, covered by its signature', async () => {
+    const { size, root } = await checkpoint();
+    const answer = await send(api, '/api/public/status', { headers: { 'Accept-Signature': 'sig1=("@status")' } });
+    expect(answer.headers['watchcat-checkpoint']).to.equal(`${size} ${root}`);
+    const input = readSignatureInput(String(answer.headers['signature-input']));
+    expect(input.identifiers).to.include('"watchcat-checkpoint"');
+    const values: Record<string, string> = {
+      '"@status"': String(answer.status), '"@method";req': 'GET', '"@path";req': '/api/public/status', '"@query";req': '?',
+      '"@authority";req': new URL(api).host,
+    };
+    for (const identifier of input.identifiers) {
+      const name = JSON.parse(identifier.split(';')[0]!) as string;
+      if (!name.startsWith('@')) values[identifier] = String(answer.headers[name]);
+    }
+    const [key] = (await send(api, '/.well-known/jwks.json')).json().keys as { x: string }[];
+    const signature = signatureBytes(String(answer.headers['signature']), input.label);
+    expect(verifyBase(signatureBase(input.identifiers, values, input.params), signature, publicKeyFromX(key!.x))).to.equal(true);
+    const unsigned = await send(api, '/api/public/status');
+    expect(unsigned.headers['watchcat-checkpoint']).to.equal(undefined);
   });
 
   it('refuses missing, malformed and out-of-range parameters with 422 in the contract\'s shape', async () => {
