@@ -24,15 +24,12 @@ export interface PublishedCheckpoint {
 
 export interface TransparencyLog {
   log: EventLog;
-  origin: string;
   /** `<name>+<key id>+<key>`, as Go's note.NewVerifier reads it. */
   verifierKey: string;
   /** The latest signed checkpoint; proofs are given against trees no larger. */
   checkpoint(): PublishedCheckpoint;
   /** Why the log is parked (the history no longer gives a tree signed before), or undefined while it serves. */
   parked(): string | undefined;
-  /** Catches up and signs now (a test, a tool that just appended). */
-  refresh(): Promise<PublishedCheckpoint>;
   stop(): void;
 }
 
@@ -78,11 +75,10 @@ export async function startTransparencyLog({ store, record, key, origin, logger,
   if (parked) logger.error({ parked }, 'transparency log parked: it signs nothing until the history is restored');
   let published = parked ? { size: 0, root: log.root(0), note: kept! } : sign(size);
   const refresh = async () => {
-    if (parked) return published;
+    if (parked) return;
     const grown = await log.catchUp(store);
     // Tree size never goes down, and one size is signed once (Ed25519 signs the same body the same way anyway).
     if (grown > published.size) published = sign(grown);
-    return published;
   };
   const tryRefresh = () => {
     refresh().catch((error: unknown) => logger.warn({ err: error }, 'transparency log could not catch up'));
@@ -92,11 +88,9 @@ export async function startTransparencyLog({ store, record, key, origin, logger,
   timer.unref();
   return {
     log,
-    origin,
     verifierKey: verifierKey(origin, key),
     checkpoint: () => published,
     parked: () => parked,
-    refresh,
     stop: () => {
       clearInterval(timer);
       unsubscribe();

@@ -17,7 +17,6 @@ export function entryText({ stream, revision, id, type, data, metadata }: EntryF
     + `"data":${data},"metadata":${metadata}}`;
 }
 
-export const logEntry = (fields: EntryFields): Buffer => Buffer.from(entryText(fields), 'utf8');
 
 /**
  * Thrown for an event whose texts are not at hand and that this version cannot decode: its message names the event

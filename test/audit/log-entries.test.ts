@@ -7,7 +7,7 @@ import { rmSync } from 'node:fs';
 import { expect } from 'chai';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
-import { logEntry, readEntryTexts } from '../../shared/transparency/log-entry.ts';
+import { entryText, readEntryTexts, type EntryFields } from '../../shared/transparency/log-entry.ts';
 import { leafHash } from '../../shared/transparency/merkle.ts';
 import { exportHistory } from '../../services/audit/chain-audit.ts';
 import { parseExportLine } from '../../services/audit/export-format.ts';
@@ -15,6 +15,9 @@ import { sqliteLinkedRecords } from '../../services/audit/linked-history.ts';
 import { openSqliteAuditHistory } from '../../services/audit/sqlite-audit-reader.ts';
 import { appendAsNewerVersion } from '../support/newer-writer.ts';
 import { writeKnownHistory, type TempStore } from './support/audit-history.ts';
+
+/** An entry's bytes: the UTF-8 of its text. */
+const entry = (fields: EntryFields) => Buffer.from(entryText(fields), 'utf8');
 
 async function exportLines(file: string): Promise<string[]> {
   const history = openSqliteAuditHistory(file);
@@ -49,16 +52,16 @@ describe('transparency log: entries are rebuilt from an audit export', () => {
     lines.forEach((line, i) => {
       const { stream, revision, id, type, data, metadata } = JSON.parse(line) as Record<string, unknown>;
       const expected = JSON.stringify({ stream, revision, id, type, data, metadata });
-      expect(logEntry(texts[i]!).toString('utf8'), `line ${i + 1}`).to.equal(expected);
-      expect(logEntry(parseExportLine(line, i + 1)).equals(logEntry(texts[i]!)), `line ${i + 1} parsed`).to.equal(true);
+      expect(entry(texts[i]!).toString('utf8'), `line ${i + 1}`).to.equal(expected);
+      expect(entry(parseExportLine(line, i + 1)).equals(entry(texts[i]!)), `line ${i + 1} parsed`).to.equal(true);
     });
     expect(texts).to.have.length(13);
-    expect(logEntry(texts[12]!).toString('utf8')).to.contain('"by":"COSC"');
+    expect(entry(texts[12]!).toString('utf8')).to.contain('"by":"COSC"');
   });
 
   it('makes the leaf hash depend on the event\'s random id, so a guessed event cannot be tested against the log', async () => {
     const [first] = await readEntryTexts(events, 0, 1);
     const guessed = { ...first!, id: '00000000-0000-4000-8000-000000000000' };
-    expect(Buffer.from(leafHash(logEntry(guessed))).equals(Buffer.from(leafHash(logEntry(first!))))).to.equal(false);
+    expect(Buffer.from(leafHash(entry(guessed))).equals(Buffer.from(leafHash(entry(first!))))).to.equal(false);
   });
 });

@@ -15,12 +15,15 @@ import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.t
 import { loadConfig } from '../../shared/config/config.ts';
 import { createLogger } from '../../shared/logging/logger.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
-import { logEntry, readEntryTexts } from '../../shared/transparency/log-entry.ts';
+import { entryText, readEntryTexts, type EntryFields } from '../../shared/transparency/log-entry.ts';
 import { serialRegistered } from '../fixtures/events.ts';
 import { askGo, buildGoTlog } from '../support/go-tlog.ts';
 import { send } from '../support/http.ts';
 import { publicKeyFromX, readSignatureInput, signatureBase, signatureBytes, verifyBase } from '../support/rfc9421-by-hand.ts';
 import { cannotRun, registerLegSuite } from '../support/legs.ts';
+
+/** An entry's bytes: the UTF-8 of its text. */
+const entry = (fields: EntryFields) => Buffer.from(entryText(fields), 'utf8');
 
 const ORIGIN = 'watch.example/watchcat/events';
 
@@ -97,7 +100,7 @@ describe('transparency log over HTTP: checkpoint, key and proofs', function () {
       const built = await buildGoTlog();
       if ('why' in built) return cannotRun(this, 'Go', built.why);
       const { response, size } = await checkpoint();
-      const entries = (await stored()).slice(0, size).map((text) => logEntry(text).toString('base64'));
+      const entries = (await stored()).slice(0, size).map((text) => entry(text).toString('base64'));
       const pairs = [[0, size], [size - 1, size], [Math.floor(size / 2), size], [3, 7]] as const;
       const inclusion = await Promise.all(pairs.map(async ([index, treeSize]) => {
         const proof = (await send(api, `/api/public/transparency/inclusion?index=${index}&tree_size=${treeSize}`)).json() as Proof;
