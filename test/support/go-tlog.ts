@@ -1,12 +1,11 @@
 /**
  * Go's golang.org/x/mod/sumdb/tlog and note, through the small program in test/interop/tlog: an implementation of
- * the transparency log this project did not write. Built once per run into a temporary directory; modules come
- * through the Go module proxy (or Go's module cache).
+ * the transparency log this project did not write. Modules come through the Go module proxy (or Go's module cache).
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const SOURCE = fileURLToPath(new URL('../interop/tlog/', import.meta.url));
@@ -33,8 +32,11 @@ export interface GoAnswer {
   go_verifier_key: string;
 }
 
-const goBinary = (): string | undefined =>
-  process.env['GO'] ?? (existsSync('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : undefined);
+/** `$GO`, else `go` on the PATH, else Go's default install: where scripts/with-ferretdb.sh looks too. */
+function goBinary(): string | undefined {
+  const onPath = (process.env['PATH'] ?? '').split(delimiter).map((dir) => join(dir, 'go')).find((file) => existsSync(file));
+  return process.env['GO'] || onPath || (existsSync('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : undefined);
+}
 
 function run(file: string, args: string[], options: { cwd?: string; input?: string } = {}): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -46,11 +48,22 @@ function run(file: string, args: string[], options: { cwd?: string; input?: stri
   });
 }
 
-/** Builds the program; resolves to why it cannot be had instead when Go or its modules are missing. */
-export async function buildGoTlog(): Promise<{ program: string } | { why: string }> {
+let built: Promise<{ program: string } | { why: string }> | undefined;
+
+/**
+ * Builds the program once per test process (removed when the process ends); resolves to why it cannot be had
+ * instead when Go or its modules are missing.
+ */
+export function buildGoTlog(): Promise<{ program: string } | { why: string }> {
+  return (built ??= build());
+}
+
+async function build(): Promise<{ program: string } | { why: string }> {
   const go = goBinary();
-  if (go === undefined) return { why: 'no Go toolchain (neither $GO nor /usr/local/go/bin/go)' };
-  const program = join(mkdtempSync(join(tmpdir(), 'watchcat-go-tlog-')), 'tlog-interop');
+  if (go === undefined) return { why: 'no Go toolchain (not $GO, nor go on the PATH, nor /usr/local/go/bin/go)' };
+  const dir = mkdtempSync(join(tmpdir(), 'watchcat-go-tlog-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  const program = join(dir, 'tlog-interop');
   try {
     await run(go, ['build', '-o', program, '.'], { cwd: SOURCE });
   } catch (error) {
