@@ -36,6 +36,7 @@ import { loadLogKey } from './read-api/transparency/log-key.ts';
 import { checkpointFile } from './read-api/transparency/checkpoint-file.ts';
 import { startTransparencyLog } from './read-api/transparency/log-publisher.ts';
 import { transparencyRoutes } from './read-api/transparency/transparency-routes.ts';
+import { transparencyLogMetrics } from './read-api/transparency/log-metrics.ts';
 import { logOrigin } from './shared/transparency/checkpoint.ts';
 import { publicBrand } from './shared/brand.ts';
 
@@ -93,6 +94,7 @@ export async function startWatchcat(config: Config, logger: Logger): Promise<Run
       queueDepth: () => queue.depth(),
     },
   });
+  transparencyLogMetrics(api.registry, transparency);
   const adminServer = createAdminServer(createAdminApp(commands, config, logger, { authMetrics: adminAuthMetrics(api.registry) }));
   const adminPort = await listen(adminServer, config.ADMIN_PORT, config.ADMIN_HOST);
   const address = (server: Server) => (server.address() as { port: number }).port;

@@ -82,6 +82,9 @@ describe('audit log watch: a monitor of the transparency log', function () {
     expect(grown.out[0]).to.match(/: 13 leaves, root .*, consistent with 12$/);
     const again = await watch();
     expect(again.out[0]).to.match(/: 13 leaves, unchanged$/);
+    const metrics = await (await fetch(`http://127.0.0.1:${service!.ports.ops}/metrics`)).text();
+    expect(metrics).to.match(/^transparency_log_size 13$/m);
+    expect(metrics).to.match(/^transparency_log_parked 0$/m);
     const kept = JSON.parse(readFileSync(stateFile, 'utf8')) as { checkpoints: { size: number }[] };
     expect(kept.checkpoints.map((c) => c.size)).to.deep.equal([12, 13]);
   });
@@ -95,6 +98,8 @@ describe('audit log watch: a monitor of the transparency log', function () {
       expect(response.headers.get('retry-after'), path).to.equal('60');
       expect(await response.json(), path).to.deep.equal({ detail: 'The transparency log is unavailable; try again later' });
     }
+    const metrics = await (await fetch(`http://127.0.0.1:${service!.ports.ops}/metrics`)).text();
+    expect(metrics).to.match(/^transparency_log_parked 1$/m);
     const result = await watch();
     expect(result.code).to.equal(1);
     expect(result.notes.join('\n')).to.contain('/.well-known/transparency/checkpoint answered 503');
