@@ -11,19 +11,19 @@ import type { Middleware, ParameterizedContext } from 'koa';
 import { rateLimitedResponse, validationResponse } from '../../shared/public-api/schemas/common.schema.ts';
 import { ConsistencyQuery, InclusionQuery, LogProof } from '../../shared/public-api/schemas/transparency.schema.ts';
 import type { OperationSpec } from '../../shared/public-api/operations/operation.ts';
+import { TRANSPARENCY_KEY_PATH } from '../../shared/public-api/operations/status.operation.ts';
 import { compileRequestValidator } from '../../shared/public-api/validation/request-validator.ts';
 import { issue, RequestValidationError } from '../../shared/public-api/validation/validation-issue.ts';
 import { JSON_TYPE } from '../middleware/front-door.ts';
 import { parseTilePath, TILE_WIDTH } from '../../shared/transparency/tiles.ts';
 import type { TransparencyLog } from './log-publisher.ts';
 
-export const CHECKPOINT_PATH = '/.well-known/transparency/checkpoint';
-export const LOG_KEY_PATH = '/.well-known/transparency/key';
+const CHECKPOINT_PATH = '/.well-known/transparency/checkpoint';
 
 const TEXT = 'text/plain; charset=utf-8';
 const proofResponses = { '200': { description: 'The proof', schema: LogProof }, '422': validationResponse, '429': rateLimitedResponse };
 
-export const inclusionSpec: OperationSpec = {
+const inclusionSpec: OperationSpec = {
   id: 'getInclusionProof',
   method: 'GET',
   path: '/api/public/transparency/inclusion',
@@ -34,7 +34,7 @@ export const inclusionSpec: OperationSpec = {
   responses: proofResponses,
 };
 
-export const consistencySpec: OperationSpec = {
+const consistencySpec: OperationSpec = {
   id: 'getConsistencyProof',
   method: 'GET',
   path: '/api/public/transparency/consistency',
@@ -116,7 +116,7 @@ export function transparencyRoutes(logs: TransparencyLog): Middleware {
   // Case-insensitive, trailing slash optional: the way the rate limits read a public path.
   const router = new Router({ sensitive: false, strict: false });
   router.get(CHECKPOINT_PATH, (ctx) => send(ctx, TEXT, logs.checkpoint().note, 'no-cache'));
-  router.get(LOG_KEY_PATH, (ctx) => send(ctx, TEXT, logs.verifierKey, 'public, max-age=300'));
+  router.get(TRANSPARENCY_KEY_PATH, (ctx) => send(ctx, TEXT, logs.verifierKey, 'public, max-age=300'));
   const proof = <Q>(spec: OperationSpec, answer: (logs: TransparencyLog, query: Q) => LogProof) => {
     const validate = compileRequestValidator(spec);
     router.get(spec.id, spec.path, (ctx) => {
