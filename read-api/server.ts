@@ -16,7 +16,7 @@ import { createPublicApp } from './app.ts';
 import { createOpsApp } from './ops/ops-app.ts';
 import { createMetricsRegistry, metricsMiddleware, rateLimitMetrics, type MetricSources } from './ops/metrics.ts';
 import { createRateLimits } from './rate-limit/rate-limits.ts';
-import { answerSigner } from './signing/sign-answers.ts';
+import { answerSigner, type CurrentCheckpoint } from './signing/sign-answers.ts';
 import type { ResponseSigningKeys } from './signing/signing-keys.ts';
 import type { PublicBrand } from '../shared/public-api/operations/public-operation.ts';
 import { readSnapshotStates } from '../shared/projections/projection-states.ts';
@@ -54,6 +54,8 @@ export interface ReadApiOptions {
   requestTimeoutMs?: number;
   /** Further routes on the operations port. */
   opsRoutes?: Koa.Middleware[];
+  /** The transparency log's checkpoint that signed answers state, where this process serves the log. */
+  checkpoint?: CurrentCheckpoint;
 }
 
 export interface RunningReadApi {
@@ -143,7 +145,7 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
     health: () => (clock.reachable && clock.parked.length === 0 && rateLimits.mode() !== 'degraded'
       && clock.projections().every((projection) => projection.fresh) && unbuilt().length === 0 ? 'ok' : 'degraded'),
     metrics: metricsMiddleware(registry),
-    signing: countedSigner(answerSigner(options.signingKeys.current), registry),
+    signing: countedSigner(answerSigner(options.signingKeys.current, options.checkpoint), registry),
     rateLimits,
     ...(options.extraRoutes ? { extraRoutes: options.extraRoutes } : {}),
   });

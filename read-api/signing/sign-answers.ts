@@ -13,7 +13,9 @@
  * answer the client already holds. Parameters: `created`, `keyid` (the key's thumbprint), `alg="ed25519"`, and
  * the request's own `nonce` and `tag` when it gives them. No `expires`: a receipt is meant to be checked years
  * later. `Signed-Request` echoes the request, so a saved answer carries the request components it is signed over
- * (shared/signing/signed-request.ts).
+ * (shared/signing/signed-request.ts). Where the process serves the transparency log, a signed answer also carries
+ * `Watchcat-Checkpoint: <tree size> <root base64>`, the checkpoint it was served under, covered like the rest: a
+ * receipt then pins one history (CONTRACT.md, "Transparency log").
  *
  * A request without `Accept-Signature` costs one header lookup (bench/signing-overhead.ts), so its answer carries
  * no `Vary: Accept-Signature` either; signed answers do. An `Accept-Signature` that is not a structured Dictionary
@@ -33,13 +35,14 @@ import type { ResponseSigningKeys } from './signing-keys.ts';
 
 const DEFAULT_LABEL = 'sig1';
 
+export const CHECKPOINT_HEADER = 'Watchcat-Checkpoint';
 /** Covered whenever the answer has them, in this order. */
-const ALWAYS_COVERED = ['@status', 'content-type', 'content-digest', 'etag', 'retry-after'];
+const ALWAYS_COVERED = ['@status', 'content-type', 'content-digest', 'etag', 'retry-after', CHECKPOINT_HEADER.toLowerCase()];
 const REQUEST_COVERED = ['@method', '@authority', '@path', '@query'].map((name) => serializeItem([name, new Map([['req', true]])]));
 /** The contract's bounds on what one `Accept-Signature` may ask for; beyond them it is ignored. */
 const ACCEPT_SIGNATURE_BOUNDS = { bytes: 1024, labels: 4, components: 16 } as const;
 /** The fields this module sets on a signed answer, removed again when signing fails half-way. */
-const SIGNATURE_FIELDS = ['Content-Digest', SIGNED_REQUEST_HEADER, 'Signature-Input', 'Signature'];
+const SIGNATURE_FIELDS = ['Content-Digest', SIGNED_REQUEST_HEADER, CHECKPOINT_HEADER, 'Signature-Input', 'Signature'];
 /** Parameters a requester may set for its own purposes (freshness, application tag). */
 const ECHOED_PARAMETERS = ['nonce', 'tag'];
 const EMPTY = Buffer.alloc(0);
@@ -62,7 +65,10 @@ interface SignatureRequest {
  */
 export type AnswerSigner = (ctx: ParameterizedContext) => Promise<void> | undefined;
 
-export function answerSigner(keys: ResponseSigningKeys['current']): AnswerSigner {
+/** The transparency log's checkpoint an answer is served under, or undefined where there is none to state. */
+export type CurrentCheckpoint = () => { size: number; root: Uint8Array } | undefined;
+
+export function answerSigner(keys: ResponseSigningKeys['current'], checkpoint?: CurrentCheckpoint): AnswerSigner {
   const key = createSigner(keys.privateKey, 'ed25519', keys.keyid);
   return (ctx) => {
     const asked = ctx.req.headers['accept-signature'];
@@ -72,7 +78,7 @@ export function answerSigner(keys: ResponseSigningKeys['current']): AnswerSigner
     if (request === undefined || authority === undefined) return undefined;
     // A shared cache must not hand this answer to a client that asked for another signature, or for none.
     ctx.vary('Accept-Signature');
-    return sign(ctx, key, request, { method: ctx.method, authority, path: ctx.path, query: ctx.querystring });
+    return sign(ctx, key, request, { method: ctx.method, authority, path: ctx.path, query: ctx.querystring }, checkpoint?.());
   };
 }
 
@@ -112,13 +118,17 @@ function signatureRequest(header: string): SignatureRequest | undefined {
   return { label, components, params };
 }
 
-async function sign(ctx: ParameterizedContext, key: SigningKey, { label, components, params }: SignatureRequest, target: SignedRequest): Promise<void> {
+async function sign(
+  ctx: ParameterizedContext, key: SigningKey, { label, components, params }: SignatureRequest, target: SignedRequest,
+  checkpoint: ReturnType<CurrentCheckpoint>,
+): Promise<void> {
   const content = contentSent(ctx);
   // A stream's bytes are not known before they are sent; no operation answers with one.
   if (content === undefined) return;
   const res = ctx.res;
   res.setHeader('Content-Digest', serializeDictionary(new Map([['sha-256', [digest(content), new Map()]]])));
   res.setHeader(SIGNED_REQUEST_HEADER, formatSignedRequest(target));
+  if (checkpoint) res.setHeader(CHECKPOINT_HEADER, `${checkpoint.size} ${Buffer.from(checkpoint.root).toString('base64')}`);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(res.getHeaders())) {
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);

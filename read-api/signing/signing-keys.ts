@@ -10,7 +10,7 @@
  */
 import { createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Config } from '../../shared/config/config.ts';
 import { type Ed25519PublicJwk, type JwkSet, parseJwkSet, publicJwk, thumbprint } from '../../shared/signing/jwk-set.ts';
 import { ROTATION_TOLERANCE_SECONDS } from '../../shared/signing/key-validity.ts';
@@ -36,7 +36,7 @@ export async function loadSigningKeys(config: KeySettings, now = Math.floor(Date
   const { privateKey, writtenAt } = config.RESPONSE_SIGNING_KEY
     // Environments that cannot hold line breaks pass the PEM with `\n` escapes.
     ? { privateKey: ed25519Key(config.RESPONSE_SIGNING_KEY.replace(/\\n/g, '\n'), 'RESPONSE_SIGNING_KEY'), writtenAt: undefined }
-    : await keyFromDataDir(config.DATA_DIR);
+    : await keyFromDataDir(signingKeyFile(config.DATA_DIR));
   const current = await publicJwk(privateKey);
   const keys = config.RESPONSE_SIGNING_KEYS ? await history(config.RESPONSE_SIGNING_KEYS) : [];
   let own = keys.find((key) => key.kid === current.kid);
@@ -77,7 +77,7 @@ async function history(text: string): Promise<Ed25519PublicJwk[]> {
 }
 
 /** A PKCS#8 PEM Ed25519 private key; the error names `source`, never the text or the parser's words about it. */
-function ed25519Key(pem: string, source: string): KeyObject {
+export function ed25519Key(pem: string, source: string): KeyObject {
   let key: KeyObject | undefined;
   if (pem.includes('-----BEGIN PRIVATE KEY-----')) {
     try {
@@ -90,10 +90,12 @@ function ed25519Key(pem: string, source: string): KeyObject {
   return key;
 }
 
-/** The generated key, and when its file was written (Unix seconds): when it began signing. */
-async function keyFromDataDir(dataDir: string): Promise<{ privateKey: KeyObject; writtenAt: number }> {
-  const dir = join(dataDir, 'keys');
-  const file = signingKeyFile(dataDir);
+/**
+ * The key generated into `file` on first use (under `DATA_DIR/keys`), and when its file was written (Unix seconds):
+ * when it began signing.
+ */
+export async function keyFromDataDir(file: string): Promise<{ privateKey: KeyObject; writtenAt: number }> {
+  const dir = dirname(file);
   try {
     await mkdir(dir, { recursive: true, mode: 0o700 });
     // mkdir's mode does not change a directory that was already there.

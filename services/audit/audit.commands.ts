@@ -1,7 +1,7 @@
 /**
  * `watchcat export [--from POSITION] [--out FILE]` and `watchcat audit verify [FILE] [--live] [--expect-head HASH]`:
  * the history with its audit hashes as NDJSON, and the recomputation of both chains from the live file or an export;
- * `watchcat audit projections` (projections-audit.command.ts).
+ * `watchcat audit projections` (projections-audit.command.ts); `watchcat audit log verify` and `watch` (log-verify.command.ts, log-watch.command.ts).
  */
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
@@ -12,6 +12,8 @@ import type { CliModule } from '../cli/cli-module.ts';
 import { startProgress, stderrProgress } from './audit-progress.ts';
 import { AuditError, linkedHistory, liveRecords, type HistorySource } from './audit-sources.ts';
 import { countLines, exportHistory, readExportFile, verifyRecords, type ExportSummary, type OnEvent } from './chain-audit.ts';
+import { logVerifyCommand } from './log-verify.command.ts';
+import { logWatchCommand } from './log-watch.command.ts';
 import { projectionsAuditCommand } from './projections-audit.command.ts';
 import type { VerifyOutcome } from './chain-verifier.ts';
 
@@ -115,4 +117,7 @@ export const auditCommands: CliModule = (program, context) => {
     .option('--expect-head <hash>', 'a head chain hash recorded earlier: fail if the history no longer contains it', hash)
     .action((file: string | undefined, options: { live?: boolean; expectHead?: Buffer }) => runVerify(context, file, options));
   projectionsAuditCommand(audit, context);
+  const log = audit.command('log').description('the transparency log: an export against a checkpoint, a monitor of the service');
+  logVerifyCommand(log, context);
+  logWatchCommand(log, context);
 };

@@ -4,7 +4,8 @@
  * gets them computed here with the same functions, so its export can be checked later, though only from then on.
  */
 import { chainHash, streamHash } from '../../shared/adapters/sqlite/event-hash.ts';
-import { isUnreadable, type EventStore } from '../../shared/ports/event-store.ts';
+import type { EventStore } from '../../shared/ports/event-store.ts';
+import { EntryUnavailableError, reserialisedTexts } from '../../shared/transparency/log-entry.ts';
 import { GENESIS, type AuditRecord, type ClaimedLinks } from './audit-record.ts';
 import type { SqliteAuditHistory } from './sqlite-audit-reader.ts';
 
@@ -33,25 +34,22 @@ export async function* recomputedLinkedRecords(store: EventStore, after: number)
   const tips = new Map<string, Buffer>();
   let previousChain = GENESIS;
   for (let from = 0; ;) {
-    const batch = await store.readAll({ after: from, limit: BATCH });
-    for (const event of batch) {
+    const batch = await reserialisedTexts(store, from, BATCH).catch((error: unknown) => {
       // Its stored bytes are not at hand here, and a hash of anything else would be a false entry.
-      if (isUnreadable(event)) {
-        throw new Error(`cannot export ${event.type} at position ${event.position} (${event.stream} revision ${event.revision}): this version cannot read it: ${event.unreadable}`);
-      }
-      const data = JSON.stringify(event.data);
-      const metadata = JSON.stringify(event.metadata);
-      const previousStream = tips.get(event.stream) ?? GENESIS;
-      const ownStream = streamHash(event.type, data, metadata, previousStream);
+      throw error instanceof EntryUnavailableError ? new Error(`cannot export ${error.message}`) : error;
+    });
+    for (const event of batch) {
+      const { position, stream, revision, id, type, data, metadata } = event;
+      const previousStream = tips.get(stream) ?? GENESIS;
+      const ownStream = streamHash(type, data, metadata, previousStream);
       const ownChain = chainHash(ownStream, previousChain);
-      if (event.position > after) {
-        const { position, stream, revision, id, type } = event;
+      if (position > after) {
         yield {
           record: { position, stream, revision, id, type, data, metadata, stream_hash: ownStream, chain_hash: ownChain },
           links: { previous_stream_hash: previousStream, previous_chain_hash: previousChain },
         };
       }
-      tips.set(event.stream, ownStream);
+      tips.set(stream, ownStream);
       previousChain = ownChain;
     }
     const last = batch.at(-1);

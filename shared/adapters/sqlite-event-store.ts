@@ -6,7 +6,7 @@
 import type Database from 'better-sqlite3';
 import {
   ConcurrencyError, type AppendResult, type EventStore, type ExpectedRevision, type NewEvent, type ReadAllOptions,
-  type ReadStreamOptions, type StoredEvent,
+  type ReadStreamOptions, type StoredEvent, type StoredEventText,
 } from '../ports/event-store.ts';
 import { assertValidBatch, EventIdConflictError, expectationHolds, parseStoredJson, toStoredEvent } from './event-records.ts';
 import { AppendFeed } from './sqlite/append-feed.ts';
@@ -75,6 +75,11 @@ class SqliteEventStore implements EventStore {
 
   async readAll({ after, limit }: ReadAllOptions): Promise<StoredEvent[]> {
     return decodeRows(this.selectAfter.all(after, limit) as EventRow[]);
+  }
+
+  async readStoredTexts({ after, limit }: ReadAllOptions): Promise<StoredEventText[]> {
+    return (this.selectAfter.all(after, limit) as EventRow[]).map(([position, stream, revision, id, type, data, metadata]) =>
+      ({ position, stream, revision, id, type, data, metadata }));
   }
 
   async headPosition(): Promise<number> {

@@ -46,6 +46,19 @@ export interface UnreadableEvent {
   unreadable: string;
 }
 
+/** An event's texts exactly as the store wrote them, before any decoding: what audit exports and the transparency log are made of. */
+export interface StoredEventText {
+  position: number;
+  stream: string;
+  revision: number;
+  id: string;
+  type: string;
+  /** The JSON text as stored. */
+  data: string;
+  /** The JSON text as stored. */
+  metadata: string;
+}
+
 /** What a read gives for each stored event. */
 export type StoredEvent = RecordedEvent | UnreadableEvent;
 
@@ -106,6 +119,12 @@ export interface EventStore {
   readStream(stream: string, options?: ReadStreamOptions): Promise<StoredEvent[]>;
   /** A batch of the whole history in global order. */
   readAll(options: ReadAllOptions): Promise<StoredEvent[]>;
+  /**
+   * A batch of the whole history in global order as stored texts, undecoded (an event this version cannot read
+   * included). Only where the engine keeps the texts it was given (SQLite); elsewhere readers serialise the
+   * decoded events with `JSON.stringify`, as the SQLite store writes them.
+   */
+  readStoredTexts?(options: ReadAllOptions): Promise<StoredEventText[]>;
   /** Position of the newest event, 0 when the store is empty. */
   headPosition(): Promise<number>;
   /**

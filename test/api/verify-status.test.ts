@@ -62,6 +62,7 @@ describe('GET /api/public/verify/{serial} and /api/public/status', () => {
         llms_txt: 'https://api.example/llms.txt', llms_full_txt: 'https://api.example/llms-full.txt',
         openapi: 'https://api.example/.well-known/openapi-public.json', ai_brief: 'https://api.example/.well-known/ai-brief.json',
         jwks: 'https://api.example/.well-known/jwks.json', mcp: 'https://api.example/mcp',
+        transparency: 'https://api.example/.well-known/transparency/key',
       });
     });
 

@@ -72,7 +72,7 @@ const ANSWERS: Record<string, Schema> = {
     languages: { const: ['en', 'fr'] },
     endpoints: array(closed({ method: string, path: string, summary: string })),
     rate_limits: closed({ per_ip_per_minute: integer, verify_per_ip_per_minute: integer }),
-    agents: closed({ llms_txt: string, llms_full_txt: string, openapi: string, ai_brief: string, jwks: string, mcp: string }),
+    agents: closed({ llms_txt: string, llms_full_txt: string, openapi: string, ai_brief: string, jwks: string, mcp: string, transparency: string }),
     read_model: closed({
       position: integer, updated_at: nullable({ type: 'string', format: 'date-time' }),
       projections: {

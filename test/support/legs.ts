@@ -1,6 +1,6 @@
 /**
  * The legs of the suite that need more than Node: a MongoDB server, redis-server, chromium, the build, an
- * EventStoreDB server. Their suites are recorded here so that the root hook (leg-report.ts) can count, at the end
+ * EventStoreDB server, Go with golang.org/x/mod (the transparency log's interop). Their suites are recorded here so that the root hook (leg-report.ts) can count, at the end
  * of the run, the tests of each leg that ran.
  *
  * CI (`.ci/run`, which runs with CI=true) promises every leg but EventStoreDB, of which no server can be had on its
@@ -9,13 +9,13 @@
  */
 import { fileURLToPath } from 'node:url';
 
-export type Leg = 'MongoDB' | 'Redis' | 'browser' | 'build' | 'EventStoreDB';
+export type Leg = 'MongoDB' | 'Redis' | 'browser' | 'build' | 'EventStoreDB' | 'Go';
 
 /** In the order the end-of-run summary lists them. */
-export const LEGS: readonly Leg[] = ['MongoDB', 'Redis', 'browser', 'build', 'EventStoreDB'];
+export const LEGS: readonly Leg[] = ['MongoDB', 'Redis', 'browser', 'build', 'EventStoreDB', 'Go'];
 
 /** The legs that must run under CI=true. */
-export const CI_PROMISES: ReadonlySet<Leg> = new Set<Leg>(['MongoDB', 'Redis', 'browser', 'build']);
+export const CI_PROMISES: ReadonlySet<Leg> = new Set<Leg>(['MongoDB', 'Redis', 'browser', 'build', 'Go']);
 
 /** Suites of each leg, and the test files of legs recorded by file (Redis: the files that start a redis-server). */
 export const legSuites = new Map<Leg, Mocha.Suite[]>();

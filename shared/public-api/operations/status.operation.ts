@@ -18,6 +18,9 @@ export const DISCOVERY_FILES = [
 /** Where the public port serves the Model Context Protocol (CONTRACT.md, "Agents over MCP"). */
 export const MCP_PATH = '/mcp';
 
+/** Where the transparency log's verifier key is served (CONTRACT.md, "Transparency log"). */
+export const TRANSPARENCY_KEY_PATH = '/.well-known/transparency/key';
+
 /** `/api/public/catalogue/:reference` as OpenAPI and people write it: `/api/public/catalogue/{reference}`. */
 export const templatePath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
@@ -44,6 +47,7 @@ export async function buildStatus(env: OperationEnv, lang: LangOnlyQuery['lang']
       ai_brief: `${base}/.well-known/ai-brief.json`,
       jwks: `${base}/.well-known/jwks.json`,
       mcp: `${base}${MCP_PATH}`,
+      transparency: `${base}${TRANSPARENCY_KEY_PATH}`,
     },
     read_model: { position: clock.current(), updated_at: clock.updatedAt, projections: clock.projections() },
   };

@@ -25,6 +25,7 @@ export const ServiceStatus = Type.Object({
     llms_txt: Type.String(), llms_full_txt: Type.String(), openapi: Type.String(), ai_brief: Type.String(),
     jwks: Type.String({ description: 'JWK Set of the public keys that sign answers to requests with Accept-Signature.' }),
     mcp: Type.String({ description: 'Model Context Protocol endpoint (POST, Streamable HTTP): one read-only tool per operation.' }),
+    transparency: Type.String({ description: 'Verifier key of the transparency log that holds every event (signed checkpoints at /.well-known/transparency/checkpoint).' }),
   }),
   read_model: Type.Object({
     position: Type.Integer({ description: 'Position of the last event reflected in what this API serves.' }),

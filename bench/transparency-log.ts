@@ -1,0 +1,53 @@
+/**
+ * What the transparency log costs (issue 32): `node --import tsx bench/transparency-log.ts [events]` (default
+ * 10^6). Builds the log from synthetic events shaped like the registry's (a serial registration: about 400 bytes
+ * of stored texts) and, for comparison, recomputes the audit hash chain over the same texts, as an export of a
+ * store without stored hashes does; then times proofs at the full size. Reading the store is left out of both.
+ */
+import { randomUUID } from 'node:crypto';
+import { chainHash, GENESIS_HASH, streamHash } from '../shared/adapters/sqlite/event-hash.ts';
+import type { StoredEventText } from '../shared/ports/event-store.ts';
+import { entryText } from '../shared/transparency/log-entry.ts';
+import { MemoryTree } from '../shared/transparency/memory-tree.ts';
+
+const events = Number(process.argv[2] ?? 1_000_000);
+
+function syntheticEvent(i: number): StoredEventText {
+  const serial = `SN-${String(i).padStart(8, '0')}`;
+  return {
+    position: i + 1, stream: `serial-${serial}`, revision: 0, id: randomUUID(), type: 'SerialRegistered',
+    data: JSON.stringify({ serial, reference: 'RG-1', collection: 'regate', model: { en: 'Regatta One', fr: 'Régate Un' }, manufacture_year: 2024 }),
+    metadata: JSON.stringify({ correlation_id: randomUUID(), causation_id: randomUUID(), actor: 'admin-api', occurred_at: new Date(1_700_000_000_000 + i).toISOString(), schema_version: 1 }),
+  };
+}
+
+const history = Array.from({ length: events }, (_, i) => syntheticEvent(i));
+const seconds = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e9;
+
+let start = process.hrtime.bigint();
+const tree = new MemoryTree();
+for (const event of history) tree.append(entryText(event));
+const logSeconds = seconds(start);
+
+start = process.hrtime.bigint();
+let previous = GENESIS_HASH;
+for (const event of history) previous = chainHash(streamHash(event.type, event.data, event.metadata, GENESIS_HASH), previous);
+const chainSeconds = seconds(start);
+
+const sample = 10_000;
+start = process.hrtime.bigint();
+let inclusionLength = 0;
+for (let i = 0; i < sample; i += 1) inclusionLength = Math.max(inclusionLength, tree.inclusion((i * 7919) % events, events).length);
+const inclusionMicros = (seconds(start) / sample) * 1e6;
+start = process.hrtime.bigint();
+let consistencyLength = 0;
+for (let i = 1; i <= sample; i += 1) consistencyLength = Math.max(consistencyLength, tree.consistency(1 + ((i * 7919) % (events - 1)), events).length);
+const consistencyMicros = (seconds(start) / sample) * 1e6;
+
+console.log(JSON.stringify({
+  events,
+  log_leaves_per_second: Math.round(events / logSeconds),
+  chain_events_per_second: Math.round(events / chainSeconds),
+  inclusion_proof: { max_hashes: inclusionLength, log2_n: Math.ceil(Math.log2(events)), micros_each: Math.round(inclusionMicros * 10) / 10 },
+  consistency_proof: { max_hashes: consistencyLength, micros_each: Math.round(consistencyMicros * 10) / 10 },
+}, null, 2));

@@ -1,0 +1,134 @@
+/**
+ * The transparency log's public routes (CONTRACT.md, "Transparency log"): the latest signed checkpoint and the
+ * verifier key under `/.well-known/transparency/`, and the inclusion and consistency proofs under `/api/public/`
+ * (so the general rate limit counts them), and the hash tiles under `/transparency/tile/` (C2SP tlog-tiles; the
+ * entry tiles are not served: entries are not public). Proofs and tiles come from trees no larger than the
+ * published checkpoint.
+ */
+import { createHash } from 'node:crypto';
+import Router from '@koa/router';
+import type { Middleware, ParameterizedContext } from 'koa';
+import { rateLimitedResponse, validationResponse } from '../../shared/public-api/schemas/common.schema.ts';
+import { ConsistencyQuery, InclusionQuery, LogProof } from '../../shared/public-api/schemas/transparency.schema.ts';
+import type { OperationSpec } from '../../shared/public-api/operations/operation.ts';
+import { TRANSPARENCY_KEY_PATH } from '../../shared/public-api/operations/status.operation.ts';
+import { compileRequestValidator } from '../../shared/public-api/validation/request-validator.ts';
+import { issue, RequestValidationError } from '../../shared/public-api/validation/validation-issue.ts';
+import { JSON_TYPE } from '../middleware/front-door.ts';
+import { parseTilePath, TILE_WIDTH } from '../../shared/transparency/tiles.ts';
+import type { TransparencyLog } from './log-publisher.ts';
+
+const CHECKPOINT_PATH = '/.well-known/transparency/checkpoint';
+
+const TEXT = 'text/plain; charset=utf-8';
+const proofResponses = { '200': { description: 'The proof', schema: LogProof }, '422': validationResponse, '429': rateLimitedResponse };
+
+const inclusionSpec: OperationSpec = {
+  id: 'getInclusionProof',
+  method: 'GET',
+  path: '/api/public/transparency/inclusion',
+  summary: 'Inclusion proof of an event in the transparency log',
+  description: 'RFC 9162 inclusion proof of leaf `index` (or of the event at `position`) in the tree of `tree_size` leaves.',
+  tags: ['Transparency'],
+  params: { query: InclusionQuery },
+  responses: proofResponses,
+};
+
+const consistencySpec: OperationSpec = {
+  id: 'getConsistencyProof',
+  method: 'GET',
+  path: '/api/public/transparency/consistency',
+  summary: 'Consistency proof between two sizes of the transparency log',
+  description: 'RFC 9162 consistency proof that the tree of `to` leaves extends the tree of its first `from` leaves.',
+  tags: ['Transparency'],
+  params: { query: ConsistencyQuery },
+  responses: proofResponses,
+};
+
+const b64 = (hash: Uint8Array) => Buffer.from(hash).toString('base64');
+
+/** A 422 in the contract's shape for a value that is well formed but outside the log. */
+const outOfRange = (name: string, input: unknown, why: string) => new RequestValidationError([issue.valueError(['query', name], input, why)]);
+
+function inclusionAnswer(logs: TransparencyLog, query: InclusionQuery): LogProof {
+  const published = logs.checkpoint().size;
+  if (query.tree_size > published) throw outOfRange('tree_size', query.tree_size, `the latest checkpoint holds ${published} leaves`);
+  let index = query.index;
+  if (index === undefined) {
+    if (query.position === undefined) throw new RequestValidationError([issue.missing(['query', 'index'], null)]);
+    index = logs.log.indexOf(query.position);
+    if (index === undefined) throw outOfRange('position', query.position, `no event of the log is at position ${query.position}`);
+  }
+  if (index >= query.tree_size) {
+    throw outOfRange(query.index === undefined ? 'position' : 'index', query.index ?? query.position, `leaf ${index} is not in a tree of ${query.tree_size} leaves`);
+  }
+  return {
+    tree_size: query.tree_size, root: b64(logs.log.root(query.tree_size)), leaf_index: index,
+    leaf_hash: b64(logs.log.leafHash(index)), proof: logs.log.inclusion(index, query.tree_size).map(b64),
+  };
+}
+
+function consistencyAnswer(logs: TransparencyLog, query: ConsistencyQuery): LogProof {
+  const published = logs.checkpoint().size;
+  if (query.to > published) throw outOfRange('to', query.to, `the latest checkpoint holds ${published} leaves`);
+  if (query.from > query.to) throw outOfRange('from', query.from, `the earlier tree cannot be larger than ${query.to} leaves`);
+  return { tree_size: query.to, root: b64(logs.log.root(query.to)), proof: logs.log.consistency(query.from, query.to).map(b64) };
+}
+
+function send(ctx: ParameterizedContext, type: string, text: string, cacheControl: string): void {
+  const body = Buffer.from(text, 'utf8');
+  const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
+  ctx.set('Cache-Control', cacheControl);
+  ctx.set('ETag', etag);
+  if (ctx.get('If-None-Match') === etag) {
+    ctx.status = 304;
+    return;
+  }
+  ctx.type = type;
+  ctx.body = body;
+}
+
+const TILE_PREFIX = /^\/transparency\/(tile\/.+)$/;
+/** Full tiles never change; a partial one is replaced by wider ones as the log grows. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+const tiles = (logs: TransparencyLog): Middleware => async (ctx, next) => {
+  if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+  const path = TILE_PREFIX.exec(ctx.path)?.[1];
+  const tile = path === undefined ? undefined : parseTilePath(path);
+  const data = tile && logs.log.tile(tile, logs.checkpoint().size);
+  if (!tile || !data) return next();
+  ctx.set('Cache-Control', tile.width === TILE_WIDTH ? IMMUTABLE : 'public, max-age=60');
+  ctx.type = 'application/octet-stream';
+  ctx.body = Buffer.from(data);
+};
+
+/** A parked log (log-publisher.ts) serves nothing: no checkpoint, proof or tile of a history that was rewritten. */
+const refuseWhileParked = (logs: TransparencyLog): Middleware => async (ctx, next) => {
+  if (logs.parked() === undefined || !/^\/(?:\.well-known\/transparency|transparency|api\/public\/transparency)\//i.test(ctx.path)) return next();
+  ctx.set('Retry-After', '60');
+  ctx.set('Cache-Control', 'no-store');
+  ctx.status = 503;
+  ctx.body = { detail: 'The transparency log is unavailable; try again later' };
+};
+
+export function transparencyRoutes(logs: TransparencyLog): Middleware {
+  // Case-insensitive, trailing slash optional: the way the rate limits read a public path.
+  const router = new Router({ sensitive: false, strict: false });
+  router.get(CHECKPOINT_PATH, (ctx) => send(ctx, TEXT, logs.checkpoint().note, 'no-cache'));
+  router.get(TRANSPARENCY_KEY_PATH, (ctx) => send(ctx, TEXT, logs.verifierKey, 'public, max-age=300'));
+  const proof = <Q>(spec: OperationSpec, answer: (logs: TransparencyLog, query: Q) => LogProof) => {
+    const validate = compileRequestValidator(spec);
+    router.get(spec.id, spec.path, (ctx) => {
+      const { query } = validate({ query: ctx.query, path: {} });
+      // A proof for given sizes never changes: only its availability does, with the checkpoint.
+      send(ctx, JSON_TYPE, JSON.stringify(answer(logs, query as Q)), 'public, max-age=3600');
+    });
+  };
+  proof(inclusionSpec, inclusionAnswer);
+  proof(consistencySpec, consistencyAnswer);
+  const routes = router.routes() as Middleware;
+  const tileRoute = tiles(logs);
+  const parked = refuseWhileParked(logs);
+  return (ctx, next) => parked(ctx, () => tileRoute(ctx, () => routes(ctx, next)));
+}

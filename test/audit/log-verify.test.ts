@@ -1,0 +1,90 @@
+/**
+ * `watchcat audit log verify EXPORT --checkpoint FILE --key KEY` (issue 32): an export of the history the service
+ * signed matches its checkpoint; an edited, removed, moved or inserted event does not, nor does a checkpoint
+ * altered or signed by another key. The checkpoint is the one the read API's publisher signs.
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
+import { createLogger } from '../../shared/logging/logger.ts';
+import { verifierKey } from '../../shared/transparency/signed-note.ts';
+import { startTransparencyLog } from '../../read-api/transparency/log-publisher.ts';
+import { writeKnownHistory, type TempStore } from './support/audit-history.ts';
+import { watchcat } from './support/watchcat-run.ts';
+
+const ORIGIN = 'watch.example/watchcat/events';
+
+describe('audit log verify: an export against a signed checkpoint', () => {
+  let store: TempStore;
+  let exported: string;
+  let lines: string[];
+  let checkpointFile: string;
+  let key: string;
+
+  beforeEach(async () => {
+    store = await writeKnownHistory();
+    const events = openSqliteEventStore(store.file);
+    const { privateKey } = generateKeyPairSync('ed25519');
+    const log = await startTransparencyLog({ store: events, key: privateKey, origin: ORIGIN, logger: createLogger('silent', 'log-verify-test') });
+    checkpointFile = join(store.dataDir, 'checkpoint');
+    writeFileSync(checkpointFile, log.checkpoint().note);
+    key = log.verifierKey;
+    log.stop();
+    await events.close();
+    exported = join(store.dataDir, 'export.ndjson');
+    expect((await watchcat(store.env, 'export', '--out', exported)).code).to.equal(0);
+    lines = readFileSync(exported, 'utf8').trim().split('\n');
+  });
+  afterEach(() => rmSync(store.dataDir, { recursive: true, force: true }));
+
+  const verifyWith = async (content: string[], ...extra: string[]) => {
+    const file = join(store.dataDir, 'changed.ndjson');
+    writeFileSync(file, `${content.join('\n')}\n`);
+    return watchcat(store.env, 'audit', 'log', 'verify', file, '--checkpoint', checkpointFile, '--key', key, ...extra);
+  };
+
+  it('accepts the export of the history signed, naming its size and root', async () => {
+    const result = await watchcat(store.env, 'audit', 'log', 'verify', exported, '--checkpoint', checkpointFile, '--key', key);
+    expect(result.code, result.notes.join('\n')).to.equal(0);
+    expect(result.out[0]).to.match(new RegExp(`matches the checkpoint of ${ORIGIN}: 12 leaves, root [A-Za-z0-9+/]{43}=$`));
+  });
+
+  it('refuses an export with an edited, moved or inserted event: the root differs', async () => {
+    const edited = lines.map((line, i) => (i === 3 ? line.replace('"price_cents":1250000', '"price_cents":1') : line));
+    expect(edited[3]).to.not.equal(lines[3]);
+    const moved = [...lines.slice(0, 4), lines[5]!, lines[4]!, ...lines.slice(6)];
+    const inserted = [...lines.slice(0, 7), lines[2]!, ...lines.slice(7)];
+    for (const [what, content] of [['edited', edited], ['moved', moved], ['inserted', inserted]] as const) {
+      const result = await verifyWith(content);
+      expect(result.code, what).to.equal(1);
+      expect(result.notes.join('\n'), what).to.match(/the first 12 events of .* give root .*, the checkpoint says .*: this is not the history that was signed/);
+    }
+  });
+
+  it('refuses an export with an event removed: fewer events than the checkpoint signed', async () => {
+    const result = await verifyWith([...lines.slice(0, 6), ...lines.slice(7)]);
+    expect(result.code).to.equal(1);
+    expect(result.notes.join('\n')).to.contain('holds 11 events, the checkpoint 12');
+  });
+
+  it('refuses a checkpoint altered after signing, or checked with another log\'s key', async () => {
+    writeFileSync(checkpointFile, readFileSync(checkpointFile, 'utf8').replace('\n12\n', '\n11\n'));
+    const altered = await verifyWith(lines);
+    expect(altered.code).to.equal(1);
+    expect(altered.notes.join('\n')).to.contain(`the signature of ${ORIGIN} does not match the note`);
+    const other = verifierKey(ORIGIN, generateKeyPairSync('ed25519').privateKey);
+    const foreign = await watchcat(store.env, 'audit', 'log', 'verify', exported, '--checkpoint', checkpointFile, '--key', other);
+    expect(foreign.code).to.equal(1);
+    expect(foreign.notes.join('\n')).to.contain(`carries no signature of ${ORIGIN}`);
+  });
+
+  it('refuses an export that starts mid-history', async () => {
+    const partial = join(store.dataDir, 'partial.ndjson');
+    expect((await watchcat(store.env, 'export', '--from', '3', '--out', partial)).code).to.equal(0);
+    const result = await watchcat(store.env, 'audit', 'log', 'verify', partial, '--checkpoint', checkpointFile, '--key', key);
+    expect(result.code).to.equal(1);
+    expect(result.notes.join('\n')).to.contain('starts mid-history (position 4)');
+  });
+});

@@ -1,0 +1,105 @@
+/**
+ * RFC 9162 section 2.1 math over stored hashes, against the RFC's recursive definitions written out in this test
+ * over the list of leaves (no stored hashes), and against values known from RFC 6962 implementations.
+ */
+import { expect } from 'chai';
+import fc from 'fast-check';
+import { createHash } from 'node:crypto';
+import { MemoryTree } from '../../../shared/transparency/memory-tree.ts';
+import { completedSubtrees, EMPTY_ROOT, leafHash, ProofRangeError, verifyConsistency, verifyInclusion } from '../../../shared/transparency/merkle.ts';
+
+const sha256 = (...parts: Uint8Array[]) => parts.reduce((h, p) => h.update(p), createHash('sha256')).digest();
+const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
+
+// RFC 9162 2.1.1, 2.1.3.1 and 2.1.4.1, literally: k is the largest power of two smaller than n.
+const k = (n: number) => 2 ** Math.ceil(Math.log2(n) - 1);
+function mth(d: Buffer[]): Buffer {
+  if (d.length === 0) return sha256();
+  if (d.length === 1) return sha256(Buffer.of(0), d[0]!);
+  return sha256(Buffer.of(1), mth(d.slice(0, k(d.length))), mth(d.slice(k(d.length))));
+}
+function path(m: number, d: Buffer[]): Buffer[] {
+  if (d.length <= 1) return [];
+  const s = k(d.length);
+  return m < s ? [...path(m, d.slice(0, s)), mth(d.slice(s))] : [...path(m - s, d.slice(s)), mth(d.slice(0, s))];
+}
+function subproof(m: number, d: Buffer[], b: boolean): Buffer[] {
+  if (m === d.length) return b ? [] : [mth(d)];
+  const s = k(d.length);
+  return m <= s ? [...subproof(m, d.slice(0, s), b), mth(d.slice(s))] : [...subproof(m - s, d.slice(s), false), mth(d.slice(0, s))];
+}
+
+const entries = (n: number) => Array.from({ length: n }, (_, i) => Buffer.from(`event ${i}`));
+const treeOf = (d: Buffer[]) => {
+  const tree = new MemoryTree();
+  for (const entry of d) tree.append(entry);
+  return tree;
+};
+
+describe('transparency log: RFC 9162 Merkle math', function () {
+  it('hashes the empty tree and an empty leaf as RFC 6962 logs do', function () {
+    expect(hex(EMPTY_ROOT)).to.equal('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
+    // The leaf hash of an empty entry, a vector of RFC 6962 implementations (Certificate Transparency's tests).
+    expect(hex(leafHash(new Uint8Array()))).to.equal('6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d');
+    expect(hex(new MemoryTree().root())).to.equal(hex(EMPTY_ROOT));
+  });
+
+  it('hashes an entry given as text as its UTF-8 bytes', function () {
+    const text = '{"data":{"name":"Régate Un"}}';
+    expect(hex(leafHash(text))).to.equal(hex(sha256(Buffer.of(0), Buffer.from(text, 'utf8'))));
+    expect(hex(leafHash(Buffer.from(text, 'utf8')))).to.equal(hex(sha256(Buffer.of(0), Buffer.from(text, 'utf8'))));
+  });
+
+  it('gives the root, inclusion and consistency proofs of the RFC\'s definitions for every size up to 40', function () {
+    const d = entries(40);
+    const tree = treeOf(d);
+    for (let n = 1; n <= 40; n += 1) {
+      expect(hex(tree.root(n)), `root of ${n}`).to.equal(hex(mth(d.slice(0, n))));
+      for (let m = 0; m < n; m += 1) expect(tree.inclusion(m, n).map(hex), `leaf ${m} of ${n}`).to.deep.equal(path(m, d.slice(0, n)).map(hex));
+      for (let m = 1; m <= n; m += 1) expect(tree.consistency(m, n).map(hex), `${m} to ${n}`).to.deep.equal(subproof(m, d.slice(0, n), true).map(hex));
+    }
+  });
+
+  it('stores at most 1 + log2(n) hashes per append, 2n - 1 for a complete tree of n leaves', function () {
+    const tree = new MemoryTree();
+    let stored = 0;
+    for (let n = 0; n < 1024; n += 1) {
+      const added = completedSubtrees(tree, n, leafHash(Buffer.from(`event ${n}`))).length;
+      expect(added, `append ${n}`).to.be.at.most(1 + Math.log2(n + 1));
+      stored += added;
+      tree.append(Buffer.from(`event ${n}`));
+    }
+    expect(stored).to.equal(2047);
+  });
+
+  it('verifies every proof it gives and refuses it for another leaf, size or root (random trees)', function () {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 300 }), fc.nat(), fc.nat(), (n, a, b) => {
+      const d = entries(n);
+      const tree = treeOf(d);
+      const m = a % n;
+      const root = tree.root(n);
+      const proof = tree.inclusion(m, n);
+      expect(verifyInclusion(m, n, leafHash(d[m]!), proof, root)).to.equal(true);
+      expect(verifyInclusion(m, n, leafHash(Buffer.from('forged')), proof, root)).to.equal(false);
+      if (n > 1) expect(verifyInclusion((m + 1) % n, n, leafHash(d[m]!), proof, root)).to.equal(false);
+      const first = 1 + (b % n);
+      const consistency = tree.consistency(first, n);
+      expect(verifyConsistency(first, n, tree.root(first), root, consistency)).to.equal(true);
+      if (first < n) {
+        expect(verifyConsistency(first, n, leafHash(Buffer.from('forged')), root, consistency)).to.equal(false);
+        expect(verifyConsistency(first, n, tree.root(first), tree.root(first), consistency)).to.equal(false);
+      }
+    }), { numRuns: 60 });
+  });
+
+  it('refuses proofs outside the tree with a range error', function () {
+    const tree = treeOf(entries(5));
+    expect(() => tree.inclusion(5, 5)).to.throw(ProofRangeError);
+    expect(() => tree.inclusion(0, 6)).to.throw(ProofRangeError);
+    expect(() => tree.inclusion(-1, 5)).to.throw(ProofRangeError);
+    expect(() => tree.consistency(0, 5)).to.throw(ProofRangeError);
+    expect(() => tree.consistency(4, 3)).to.throw(ProofRangeError);
+    expect(() => tree.consistency(3, 6)).to.throw(ProofRangeError);
+    expect(() => tree.root(6)).to.throw(ProofRangeError);
+  });
+});
