@@ -7,7 +7,8 @@ import { openEventStore } from '../../shared/adapters/event-store.factory.ts';
 import { loadConfig, type Config } from '../../shared/config/config.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import { createCommandService, type CommandService } from '../command-service.ts';
-import { describeStore, storeExists, withProjectDataDir } from './cli-store.ts';
+import { describeStore, storeExists } from './cli-store.ts';
+import { withProjectDataDir } from '../../shared/config/project-data-dir.ts';
 
 export interface CliContext {
   /** The configuration, `DATA_DIR` read from the project root (cli-store.ts). */

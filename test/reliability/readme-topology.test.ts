@@ -110,7 +110,9 @@ describeMongo('README "At scale on one machine" run as written (real processes, 
     expect(shellLine, 'the first line opens the FerretDB shell').to.match(/^bash scripts\/with-ferretdb\.sh bash/);
     expect(redisLine, 'the second starts redis-server on 6379').to.match(/^redis-server --port 6379 /);
     const script = [
-      ...recipe.slice(2).map((line) => line.replaceAll('redis://127.0.0.1:6379', redis.url)),
+      // The recipe's ./data is the project root's (every process and command reads a relative DATA_DIR from there):
+      // this run's own folder stands in for it, as its Redis does for 6379.
+      ...recipe.slice(2).map((line) => line.replaceAll('redis://127.0.0.1:6379', redis.url).replaceAll('DATA_DIR=./data', `DATA_DIR=${join(dir, 'data')}`)),
       // What the operator reads back from their shell: the keys the block made.
       'printf "KEYS %s\\n" "$ADMIN_API_KEYS"',
       'wait',
