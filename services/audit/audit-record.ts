@@ -3,17 +3,9 @@
  * bytes, not a re-serialisation) and both hashes. The live SQLite file and an export file both yield these.
  */
 import { GENESIS_HASH } from '../../shared/adapters/sqlite/event-hash.ts';
+import type { StoredEventText } from '../../shared/ports/event-store.ts';
 
-export interface AuditRecord {
-  position: number;
-  stream: string;
-  revision: number;
-  id: string;
-  type: string;
-  /** The JSON text as stored. */
-  data: string;
-  /** The JSON text as stored. */
-  metadata: string;
+export interface AuditRecord extends StoredEventText {
   stream_hash: Buffer;
   chain_hash: Buffer;
 }

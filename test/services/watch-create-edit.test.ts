@@ -9,15 +9,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import type { AddressInfo } from 'node:net';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
-import { createLogger } from '../../shared/logging/logger.ts';
-import { createAdminApp } from '../../services/admin/admin-app.ts';
-import { createCommandService } from '../../services/command-service.ts';
-import { importCatalogue } from '../../services/import/import-catalogue.ts';
 import { aWatch } from '../unit/services/support/builders.ts';
 import { watchcat } from '../audit/support/watchcat-run.ts';
 import { tinyCatalogue } from './support/tiny-catalogue.ts';
+import { adminOverTinyCatalogue } from './support/admin-over-tiny-catalogue.ts';
 
 describe('watchcat watch create and edit', () => {
   let dir: string;
@@ -78,15 +74,7 @@ describe('admin API: POST /admin/watches and PATCH /admin/watches/REF', () => {
   const KEY = 'cat-key-1-4f9e2d7c1b8a6053e7d9c2b1a0';
 
   it('publishes a watch with its price in euros, revises its texts, and refuses a bad document in the contract\'s shape', async () => {
-    const store = openSqliteEventStore(':memory:');
-    const service = createCommandService(store);
-    await importCatalogue(service, tinyCatalogue());
-    const app = createAdminApp(service, { ADMIN_API_KEYS: `${KEY}:catalogue`, ADMIN_AUTH_FAILURES_PER_MINUTE: 100 }, createLogger('silent', 'test'));
-    const server = app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    const call = (method: string, path: string, body: unknown) => fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`, {
-      method, headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` }, body: JSON.stringify(body),
-    });
+    const { store, call, close } = await adminOverTinyCatalogue(KEY);
     try {
       const { price_cents: _cents, ...described } = aWatch({ reference: 'AUR-LU-005' });
       const created = await call('POST', '/admin/watches', { ...described, price_eur: 9_999.99 });
@@ -111,9 +99,7 @@ describe('admin API: POST /admin/watches and PATCH /admin/watches/REF', () => {
       expect(detail.find((found) => found.type === 'literal_error')!.msg).to.equal("Input should be 'in_stock', 'low_stock', 'out_of_stock' or 'made_to_order'");
       expect(await store.headPosition()).to.equal(head);
     } finally {
-      server.closeAllConnections();
-      server.close();
-      await store.close();
+      await close();
     }
   });
 });

@@ -5,17 +5,13 @@
  */
 import { readable } from '../support/readable-events.ts';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
-import { createLogger } from '../../shared/logging/logger.ts';
-import { createAdminApp } from '../../services/admin/admin-app.ts';
-import { createCommandService } from '../../services/command-service.ts';
-import { importCatalogue } from '../../services/import/import-catalogue.ts';
 import { watchcat } from '../audit/support/watchcat-run.ts';
 import { tinyCatalogue } from './support/tiny-catalogue.ts';
+import { adminOverTinyCatalogue } from './support/admin-over-tiny-catalogue.ts';
 
 const KEY = 'cat-key-1-4f9e2d7c1b8a6053e7d9c2b1a0';
 
@@ -56,15 +52,8 @@ describe('marking a watch customizable', () => {
   });
 
   it('with the admin API: PUT /admin/watches/REF/customizable {customizable}', async () => {
-    const store = openSqliteEventStore(':memory:');
-    const service = createCommandService(store);
-    await importCatalogue(service, tinyCatalogue());
-    const app = createAdminApp(service, { ADMIN_API_KEYS: `${KEY}:catalogue`, ADMIN_AUTH_FAILURES_PER_MINUTE: 100 }, createLogger('silent', 'test'));
-    const server = app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    const put = (body: unknown) => fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/admin/watches/aur-lu-001/customizable`, {
-      method: 'PUT', headers: { 'content-type': 'application/json', authorization: `Bearer ${KEY}` }, body: JSON.stringify(body),
-    });
+    const { store, call, close } = await adminOverTinyCatalogue(KEY);
+    const put = (body: unknown) => call('PUT', '/admin/watches/aur-lu-001/customizable', body);
     try {
       const done = await put({ customizable: false });
       expect(done.status).to.equal(200);
@@ -74,9 +63,7 @@ describe('marking a watch customizable', () => {
       expect(bad.status).to.equal(422);
       expect(((await bad.json()) as { detail: { loc: string[] }[] }).detail.map((found) => found.loc)).to.deep.equal([['body', 'customizable']]);
     } finally {
-      server.closeAllConnections();
-      server.close();
-      await store.close();
+      await close();
     }
   });
 });
