@@ -125,12 +125,15 @@ export class ProjectionLease {
     }
   }
 
-  /** Lets the next owner take the lease at once. */
-  async release(): Promise<void> {
-    if (this.#released) return;
+  /**
+   * Lets the next owner take the lease at once. False when a newer owner had taken it already: this owner was fenced
+   * meanwhile (paused past its lease), which its caller says.
+   */
+  async release(): Promise<boolean> {
+    if (this.#released) return true;
     this.#released = true;
     const released: LeaseDoc = { _id: leaseId(this.projection), projection: this.projection, owner: this.owner, token: this.token, expires_at: 0 };
-    await this.store.setControl(released, { owner: this.owner, token: this.token }, false);
+    return this.store.setControl(released, { owner: this.owner, token: this.token }, false);
   }
 
   async #changeCheckpoint(generation: number, change: (stored: CheckpointState) => CheckpointState): Promise<void> {

