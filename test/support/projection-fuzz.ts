@@ -282,10 +282,20 @@ export async function runProjectionFuzz(eventStore: EventStore, shared: ReadStor
     const counters = workers.map((worker) => JSON.stringify(worker.projector.counters())).join(' ');
     violations.push(`after ${settings.settleMs} ms without faults, ${lagging.map((name) => `${name} at ${positions.get(name) ?? 0}`).join(', ')} of head ${head} (workers' counters: ${counters})`);
   }
-  for (const worker of [...workers, ...retired]) await worker.close();
+  // What readers see once every projection reached the head: the workers have nothing left to write.
+  const settled = await readersView(shared);
   answers.clock.stop();
-  return { actions, violations, settled: await readersView(shared), rebuilt: await cleanRebuildView(eventStore) };
+  // Rarely (about one run in ten of the BullMQ variant on a loaded machine, seen in this session, cause not found), a
+  // worker's BullMQ close never ends; its stop is bounded so that the run reports what it checked instead of hanging.
+  const unstopped = (await Promise.all([...workers, ...retired].map((worker) => Promise.race([
+    worker.close().then(() => false), sleep(CLOSE_WITHIN_MS).then(() => true),
+  ])))).filter(Boolean).length;
+  if (unstopped > 0) console.log(`      ${unstopped} worker(s) did not stop within ${CLOSE_WITHIN_MS} ms`);
+  return { actions, violations, settled, rebuilt: await cleanRebuildView(eventStore) };
 }
+
+/** How long the run waits for a worker to stop at its end. */
+const CLOSE_WITHIN_MS = 10_000;
 
 /** The verification statuses a serial had at some position from `from` to `to` (NOT_FOUND before it was registered). */
 function statusesFrom(changes: readonly SerialChange[], from: number, to: number): Set<string> {
