@@ -182,8 +182,8 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
   let reachable = true;
   let latest: { reading: Reading; sentAt: number } | undefined;
   let inFlight: Promise<Reading> | undefined;
-  const views: { names: readonly string[]; stamp: ReadStamp }[] = [];
-  const readers = new Map<string, ReadView>();
+  /** One view per set of projections (keyed by their names), however many routes and tools read that set. */
+  const views = new Map<string, { names: readonly string[]; stamp: ReadStamp; read: ReadView }>();
   const stampIn = (names: readonly string[], at: ReadonlyMap<string, Projected>, position: number): ReadStamp =>
     (names.length > 0 ? stampOf(names, at) : { key: String(position), position, behindAt: null });
 
@@ -215,7 +215,7 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
     if (!moved) return;
     projected = next;
     current = stampOf([...projected.keys()], projected).position;
-    for (const view of views) {
+    for (const view of views.values()) {
       const stamp = stampIn(view.names, projected, current);
       // Kept as it was when its own projections did not move, so a cache hit compares one string with itself.
       if (stamp.key !== view.stamp.key || stamp.behindAt !== view.stamp.behindAt) view.stamp = stamp;
@@ -243,13 +243,14 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
             let stamp = stamps.get(key);
             if (stamp === undefined) {
               const fresh = stampIn(names, at, position);
-              const shared = views.find((candidate) => candidate.names.join(',') === key)?.stamp;
+              const shared = views.get(key)?.stamp;
               stamps.set(key, (stamp = shared?.key === fresh.key && shared.behindAt === fresh.behindAt ? shared : fresh));
             }
             return stamp;
           },
         };
-        if (latest === undefined || sentAt >= latest.sentAt) latest = { reading, sentAt };
+        // Polls run one at a time, so the one that ends is always the newest.
+        latest = { reading, sentAt };
         return reading;
       } catch (error) {
         reachable = false;
@@ -276,15 +277,13 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
     current: () => current,
     get updatedAt() { return updatedAt; },
     view(names) {
-      // One view per set of projections, however many routes and tools read that set: each is kept up to date.
       const key = names.join(',');
-      let view = readers.get(key);
+      let view = views.get(key);
       if (!view) {
-        const kept = { names: [...names], stamp: stampIn(names, projected, current) };
-        views.push(kept);
-        readers.set(key, (view = () => kept.stamp));
+        const kept = { names: [...names], stamp: stampIn(names, projected, current), read: () => kept.stamp };
+        views.set(key, (view = kept));
       }
-      return view;
+      return view.read;
     },
     async reading(renew = false) {
       if (!renew && latest !== undefined && monotonic() - latest.sentAt <= READING_REUSE_MS) return latest.reading;
