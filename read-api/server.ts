@@ -4,6 +4,7 @@
  * `read-api/main.ts` and the all-in-one server, which differ only in where the read store comes from. `close()`
  * stops accepting connections, lets the requests in flight finish, then stops the clock.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import { createServer, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type Koa from 'koa';
@@ -191,6 +192,8 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
     refreshReadModels: () => clock.refresh(),
     close: async () => {
       shuttingDown = true;
+      // Readiness says 503 from here on, and the public port still answers while load balancers notice.
+      if (config.SHUTDOWN_DRAIN_SECONDS > 0) await delay(config.SHUTDOWN_DRAIN_SECONDS * 1_000);
       // One grace for both servers (the ops port keeps answering readiness until the public one is closed), so the
       // whole stop stays within the process's shutdown deadline.
       const deadline = Date.now() + CLOSE_GRACE_MS;

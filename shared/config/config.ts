@@ -48,6 +48,12 @@ export const Env = Type.Object({
    * fresh: verifications are refused beyond it, and status says `degraded` (CONTRACT.md, "Honest answers").
    */
   READ_MODEL_MAX_LAG_SECONDS: Type.Integer({ minimum: 1, default: 30 }),
+  /**
+   * Seconds a stopping read API keeps answering on its public port after its readiness turned 503, before it stops
+   * accepting: time for a load balancer polling readiness to send no more (a listener closed under load resets the
+   * connections still in its backlog). 0 stops accepting at once.
+   */
+  SHUTDOWN_DRAIN_SECONDS: Type.Number({ minimum: 0, maximum: 10, default: 0 }),
   /** Seed the demo catalogue when the event store is empty at start. */
   SEED_DEMO: Type.Boolean({ default: true }),
   /** Absolute URL the public API is reached at; unset, links are root-relative (OpenAPI `servers` is `/`). */

@@ -73,22 +73,26 @@ describe('graceful shutdown of the all-in-one process on SIGTERM under load', fu
     const child = spawnTs(MAIN, [], {
       PORT: String(port), OPS_PORT: String(opsPort), ADMIN_PORT: String(adminPort), HOST: '127.0.0.1',
       DATA_DIR: dir, REDIS_URL: redis.url, SEED_DEMO: 'false', LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MINUTE: '1000000', VERIFY_RATE_LIMIT_PER_MINUTE: '1000000',
+      RATE_LIMIT_PER_MINUTE: '1000000', VERIFY_RATE_LIMIT_PER_MINUTE: '1000000', SHUTDOWN_DRAIN_SECONDS: '0.5',
     });
     const url = `http://127.0.0.1:${port}`;
     const opsUrl = `http://127.0.0.1:${opsPort}`;
     try {
       await until('ready', async () => (await send(opsUrl, '/readyz')).status === 200, 40_000);
 
-      // Load: clients on the public port, until the port closes. Only a refused connection means closed; a
-      // connection dropped with a request on it (reset, hang up) is an answer lost, counted as such. One connection
-      // per request: a request sent on a kept-alive connection just as the server closes it idle is reset by any
-      // server (HTTP/1.1 leaves such a retry to the client), which would say nothing about this one.
+      // Load: clients on the public port, as behind a load balancer polling readiness: they send until readiness
+      // says 503 (the process keeps answering for SHUTDOWN_DRAIN_SECONDS meanwhile), or until the port closes. Only
+      // a refused connection means closed; a connection dropped with a request on it (reset, hang up) is an answer
+      // lost, counted as such. Without the drain, any listener closed under load resets the connections still in
+      // its backlog. One connection per request: a request sent on a kept-alive connection just as the server
+      // closes it idle is reset by any server (HTTP/1.1 leaves such a retry to the client), which would say nothing
+      // about this one.
       let loading = true;
+      let notReady = false;
       const statuses: number[] = [];
       const dropped: string[] = [];
       const load = (async () => {
-        while (loading) {
+        while (loading && !notReady) {
           try {
             statuses.push((await send(url, '/api/public/catalogue?limit=5', { headers: { connection: 'close' } })).status);
           } catch (error) {
@@ -109,7 +113,9 @@ describe('graceful shutdown of the all-in-one process on SIGTERM under load', fu
       const watchReadiness = (async () => {
         for (;;) {
           try {
-            readiness.push((await send(opsUrl, '/readyz')).status);
+            const status = (await send(opsUrl, '/readyz')).status;
+            readiness.push(status);
+            notReady ||= status === 503;
           } catch {
             return; // the operations port closed after the public one
           }
