@@ -57,7 +57,9 @@ export async function startWatchcat(config: Config, logger: Logger): Promise<Run
   const readStore = await createReadStore(config);
   const snapshots = await readModelSnapshotsFor(config, readStore, eventStore, logger);
   const queue = await createJobQueue(config, PROJECTION_RETRY_POLICY);
-  const projector = createProjector({ eventStore, readStore, queue, logger });
+  // What the projector stores is served at once, not at the API's next poll (which MongoDB's checkpoints pace).
+  let readModelsMoved = (): void => undefined;
+  const projector = createProjector({ eventStore, readStore, queue, logger, onBatch: () => readModelsMoved() });
   const commands = createCommandService(eventStore, { actor: 'admin-api' });
 
   if (config.SEED_DEMO && (await eventStore.headPosition()) === 0) {
@@ -95,6 +97,9 @@ export async function startWatchcat(config: Config, logger: Logger): Promise<Run
       queueDepth: () => queue.depth(),
     },
   });
+  readModelsMoved = () => {
+    api.refreshReadModels().catch((error: unknown) => logger.debug({ err: error }, 'read-model refresh on a change failed'));
+  };
   transparencyLogMetrics(api.registry, transparency);
   const adminServer = createAdminServer(createAdminApp(commands, config, logger, { authMetrics: adminAuthMetrics(api.registry) }));
   const adminPort = await listen(adminServer, config.ADMIN_PORT, config.ADMIN_HOST);

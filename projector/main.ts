@@ -17,6 +17,7 @@ import { PROJECTION_RETRY_POLICY } from './retry-policy.ts';
 import { createProjector } from './runner.ts';
 import { projectorMetrics } from './projector-metrics.ts';
 import { readProjectionStates } from '../shared/projections/projection-states.ts';
+import { redisReadModelChanges } from '../shared/adapters/redis-read-model-changes.ts';
 
 // A health port of its own kind (the admin API's is 9465), so both run on one machine with the defaults.
 const config = loadConfigOrExit('projector', { HEALTH_PORT: 9466 });
@@ -30,7 +31,15 @@ const queue = await createJobQueue(config, PROJECTION_RETRY_POLICY, {
 const metrics = projectorMetrics({
   states: () => readProjectionStates(readStore), eventStore, queue, counters: () => projector.counters(),
 });
-const projector = createProjector({ eventStore, readStore, queue, logger, onBatch: metrics.onBatch });
+// API replicas read their snapshot again on this word instead of at their next poll.
+const changes = config.REDIS_URL ? redisReadModelChanges(config.REDIS_URL, logger) : undefined;
+const projector = createProjector({
+  eventStore, readStore, queue, logger,
+  onBatch: (projection, seconds) => {
+    metrics.onBatch(projection, seconds);
+    changes?.announce(projection);
+  },
+});
 projector.start();
 // Unhealthy while a projection is parked on an event it cannot apply (named, with the event's position and the
 // reason): the container's status then shows it. The job counters say what the jobs met (parked skips, leases
@@ -45,6 +54,7 @@ onShutdownSignal(logger, 'projector', async () => {
   await health.close();
   await projector.stop();
   await queue.close();
+  await changes?.close();
   await readStore.close();
   await eventStore.close();
   logger.info({ positions: projector.positions() }, 'projections at stop');

@@ -6,6 +6,13 @@
  * deduplicated by job id); a periodic signal catches a lost one. A crash between a write and its checkpoint
  * replays harmlessly: documents carry the position they reflect and older writes are skipped.
  *
+ * A worker keeps a lease it ran to the head (a standing lease, renewed in the background) and runs that projection
+ * itself on every signal it gets, without the queue: taking a lease costs a dozen round trips to the store, which
+ * at scale were most of the time from an append to the read models (issue 29). A job that finds a standing lease
+ * held by another live worker ends: that worker has the same signals. One that finds a passing lease (a rebuild's
+ * switch) waits for it as before. A standing lease that cannot be renewed is dropped; one whose worker died or
+ * froze expires, and the next job takes it.
+ *
  * Failures heal or say why. An engine that is down or slow (store, event store, queue) is retried inside the job
  * without limit, with capped backoff, so the projection resumes by itself once it is back. A write conflict (another
  * writer changed a document since it was read) abandons the batch, which is read again. A lost lease ends the job:
@@ -58,7 +65,7 @@ export interface ProjectorOptions {
 export interface ProjectorCounters {
   /** Jobs that found their projection parked. */
   parkedSkips: number;
-  /** Times a job found the lease held by another owner and waited. */
+  /** Times a job found the lease held by another owner (and ended, or waited for a passing one). */
   leaseHeld: number;
   /** Jobs ended because a newer owner took the lease (or a rebuild switched the generation). */
   leaseLost: number;
@@ -111,10 +118,15 @@ export function createProjector(options: ProjectorOptions): Projector {
   const leaseTtlMs = options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
   const clock = options.clock ?? SYSTEM_CLOCK;
   const leaseOptions = { ttlMs: leaseTtlMs, clock };
+  /** The leases this worker keeps between runs, by projection. */
+  const standing = new Map<string, ProjectionLease>();
+  /** Projections with a run in this process asked for and not started yet (signals meanwhile add nothing). */
+  const pendingHere = new Set<string>();
   const stopped = new AbortController();
   let started = false;
   let unsubscribe: (() => void) | undefined;
   let timer: NodeJS.Timeout | undefined;
+  let renewals: NodeJS.Timeout | undefined;
 
   /** Runs `work` for one projection after any run of it already under way in this process. */
   function exclusive(name: string, work: () => Promise<void>): Promise<void> {
@@ -136,10 +148,12 @@ export function createProjector(options: ProjectorOptions): Projector {
 
   /** One run under the lease: to the head, or until the projection parks. */
   async function runOnce(projection: Projection): Promise<Outcome> {
-    const lease = await ProjectionLease.acquire(readStore, projection, owner, leaseOptions);
+    // Only a started worker keeps a lease: it alone gets the signals a standing owner answers (catchUp runs alone).
+    const lease = standing.get(projection.name) ?? await ProjectionLease.acquire(readStore, projection, owner, { ...leaseOptions, standing: started });
     if (!lease) return 'held';
+    let reachedHead = false;
     try {
-      const { checkpoint } = lease;
+      const checkpoint = lease.current;
       board.advance(projection.name, checkpoint.position);
       if (checkpoint.status === 'parked' && checkpoint.parked) {
         board.park(projection.name, checkpoint.parked);
@@ -186,21 +200,31 @@ export function createProjector(options: ProjectorOptions): Projector {
         position = last.position;
         poison.delete(projection.name);
         board.advance(projection.name, position);
+        // A short read reached the head: reading once more would find nothing and store the same checkpoint again.
+        if (confirmed) break;
         // Requests and other projections of this process get their turn between batches: an in-memory store's
         // reads and writes resolve at once, so a long catch-up would otherwise hold the event loop to the head.
         await yieldToEventLoop();
       }
+      reachedHead = started && !stopped.signal.aborted;
       return 'done';
     } finally {
-      const released = await lease.release().catch((error: unknown) => {
-        logger.warn({ err: error, projection: projection.name }, 'could not release a lease; it expires by itself');
-        return true;
-      });
-      if (!released) {
-        // Fenced before its release (paused past its lease): nothing it wrote after was taken. Counted where the run
-        // ended on the lost lease, if it did; a run that ended first only finds out here.
-        logger.info({ projection: projection.name }, 'projection lease lost before its release: the new owner carries on');
-      }
+      if (reachedHead) standing.set(projection.name, lease);
+      else await giveBack(projection, lease);
+    }
+  }
+
+  /** Releases a lease this worker will not keep (its run failed, parked or stopped). */
+  async function giveBack(projection: Projection, lease: ProjectionLease): Promise<void> {
+    if (standing.get(projection.name) === lease) standing.delete(projection.name);
+    const released = await lease.release().catch((error: unknown) => {
+      logger.warn({ err: error, projection: projection.name }, 'could not release a lease; it expires by itself');
+      return true;
+    });
+    if (!released) {
+      // Fenced before its release (paused past its lease): nothing it wrote after was taken. Counted where the run
+      // ended on the lost lease, if it did; a run that ended first only finds out here.
+      logger.info({ projection: projection.name }, 'projection lease lost before its release: the new owner carries on');
     }
   }
 
@@ -238,6 +262,10 @@ export function createProjector(options: ProjectorOptions): Projector {
         failingSince = undefined;
         if (outcome !== 'held') return;
         counters.leaseHeld += 1;
+        if (await ProjectionLease.heldStanding(readStore, projection.name, clock)) {
+          logger.debug({ projection: projection.name }, 'projection lease standing with another worker, which runs it on its own signals');
+          return;
+        }
         logger.debug({ projection: projection.name }, 'projection lease held by another worker; waiting');
       } catch (error) {
         if (error instanceof LeaseLostError || error instanceof StaleGenerationError) {
@@ -271,10 +299,46 @@ export function createProjector(options: ProjectorOptions): Projector {
     return projection;
   }
 
+  /** Runs each projection this worker holds a standing lease on here, and hands the others to the queue. */
   function signal(): void {
     if (stopped.signal.aborted) return;
     for (const name of byName.keys()) {
-      queue.add(name, name).catch((error: unknown) => logger.warn({ err: error, projection: name }, 'could not enqueue a projection job'));
+      if (standing.has(name)) runHere(name);
+      else queue.add(name, name).catch((error: unknown) => logger.warn({ err: error, projection: name }, 'could not enqueue a projection job'));
+    }
+  }
+
+  /** One run of `name` in this process after the one under way, however many signals ask for it meanwhile. */
+  function runHere(name: string): void {
+    if (pendingHere.has(name)) return;
+    pendingHere.add(name);
+    void exclusive(name, async () => {
+      pendingHere.delete(name);
+      await runProjection(projectionNamed(name), true);
+    }).catch((error: unknown) => logger.warn({ err: error, projection: name }, 'projection run failed'));
+  }
+
+  /**
+   * Keeps the standing leases alive between runs (a run renews its own as it goes); one found taken or out of
+   * reach is dropped, and then lapses: whichever worker's job comes next takes the projection.
+   */
+  function renewStanding(): void {
+    for (const [name, lease] of standing) {
+      if (running.has(name)) continue;
+      void exclusive(name, async () => {
+        if (standing.get(name) !== lease) return;
+        try {
+          await lease.ensure();
+        } catch (error) {
+          standing.delete(name);
+          if (error instanceof LeaseLostError) {
+            counters.leaseLost += 1;
+            logger.info({ projection: name, reason: error.message }, 'standing projection lease lost: the new owner carries on');
+          } else {
+            logger.warn({ err: error, projection: name }, 'could not renew a standing projection lease; it lapses for another worker to take');
+          }
+        }
+      });
     }
   }
 
@@ -304,6 +368,7 @@ export function createProjector(options: ProjectorOptions): Projector {
         await exclusive(name, () => runProjection(projection, true));
       });
       unsubscribe = eventStore.onAppended(signal);
+      renewals = setInterval(renewStanding, leaseTtlMs / 4);
       timer = setInterval(() => {
         signal();
         refreshFromStore().catch((error: unknown) => logger.warn({ err: error }, 'could not read the projection states'));
@@ -315,7 +380,10 @@ export function createProjector(options: ProjectorOptions): Projector {
       stopped.abort();
       unsubscribe?.();
       if (timer) clearInterval(timer);
+      if (renewals) clearInterval(renewals);
       await Promise.all(running.values());
+      // The next owner takes them at once, instead of a lease's length later.
+      await Promise.all([...standing].map(([name, lease]) => giveBack(projectionNamed(name), lease)));
       board.cancelWaiters('the projector stopped');
     },
 

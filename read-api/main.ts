@@ -13,6 +13,7 @@ import { discoveryRoutes } from './discovery/discovery-routes.ts';
 import { publicOperations } from '../shared/public-api/operations/index.ts';
 import { loadSigningKeys } from './signing/signing-keys.ts';
 import { startReadApi } from './server.ts';
+import { redisReadModelChanges } from '../shared/adapters/redis-read-model-changes.ts';
 
 const config = loadConfigOrExit('read-api');
 const logger = createLogger(config.LOG_LEVEL, 'read-api');
@@ -40,7 +41,15 @@ const api = await startReadApi({
   extraRoutes: [discoveryRoutes({ operations: publicOperations, config, jwks: signingKeys.jwks })],
 });
 
+// The projectors' word that a read model moved: read at once, not at the next poll (best effort; the poll stays).
+const changes = config.REDIS_URL ? redisReadModelChanges(config.REDIS_URL, logger) : undefined;
+const stopListening = changes?.subscribe(() => {
+  api.refreshReadModels().catch((error: unknown) => logger.debug({ err: error }, 'read-model refresh on a change failed'));
+});
+
 onShutdownSignal(logger, 'read API', async () => {
+  stopListening?.();
+  await changes?.close();
   await api.close();
   redis?.disconnect();
   await readStore.close();

@@ -31,6 +31,11 @@ export interface LeaseDoc extends ControlDoc {
   token: number;
   /** Wall-clock milliseconds; 0 once released. */
   expires_at: number;
+  /**
+   * Its owner keeps it between runs and runs the projection on its own signals (the event store's feed and its
+   * periodic one), so a job that finds it held ends instead of waiting for it (see projector/runner.ts).
+   */
+  standing?: boolean;
 }
 
 export interface CheckpointState extends ControlDoc {

@@ -31,6 +31,8 @@ export interface LeaseOptions {
   clock?: LeaseClock;
   /** Take the lease even from a live owner (a rebuild about to switch generations fences the live workers). */
   preempt?: boolean;
+  /** Say in the lease that its owner keeps it between runs (LeaseDoc.standing). */
+  standing?: boolean;
 }
 
 export const DEFAULT_LEASE_TTL_MS = 10_000;
@@ -51,6 +53,7 @@ export class ProjectionLease {
     readonly checkpoint: CheckpointState,
     private readonly ttlMs: number,
     private readonly clock: LeaseClock,
+    private readonly standing: boolean,
     acquiredAt: number,
   ) {
     this.#renewedAt = acquiredAt;
@@ -71,7 +74,10 @@ export class ProjectionLease {
     const now = clock.wall();
     if (held && held.owner !== owner && held.expires_at > now && !options.preempt) return null;
     const token = highestToken(docs, projection.name, held) + 1;
-    const lease: LeaseDoc = { _id: leaseId(projection.name), projection: projection.name, owner, token, expires_at: now + ttlMs };
+    const standing = options.standing ?? false;
+    const lease: LeaseDoc = {
+      _id: leaseId(projection.name), projection: projection.name, owner, token, expires_at: now + ttlMs, ...(standing ? { standing } : {}),
+    };
     // On the expiry read too: an owner renewing meanwhile keeps its lease.
     // None stored: any lease stored meanwhile has a token, so this insert then fails as the race it lost.
     const condition = held ? { token: held.token, expires_at: held.expires_at } : { token: { $exists: false } };
@@ -82,7 +88,18 @@ export class ProjectionLease {
     const { generation, checkpoint: seen } = liveCheckpointOf(docs, projection);
     const checkpoint = await fenceCheckpoint(store, projection.name, generation, token, seen);
     if (!checkpoint) return null;
-    return new ProjectionLease(store, projection.name, owner, token, generation, checkpoint, ttlMs, clock, acquiredAt);
+    return new ProjectionLease(store, projection.name, owner, token, generation, checkpoint, ttlMs, clock, standing, acquiredAt);
+  }
+
+  /** Whether `projection`'s lease is held now, unexpired, by a standing owner (who runs it on its own signals). */
+  static async heldStanding(store: ReadStore, projection: string, clock: LeaseClock = SYSTEM_CLOCK): Promise<boolean> {
+    const held = (await readControlDocs(store)).get(leaseId(projection)) as LeaseDoc | undefined;
+    return held?.standing === true && held.expires_at > clock.wall();
+  }
+
+  /** The checkpoint of the live generation as this owner last stored it (or found it when taking the lease). */
+  get current(): CheckpointState {
+    return this.#checkpoints.get(this.generation) ?? this.checkpoint;
   }
 
   /**
@@ -95,6 +112,7 @@ export class ProjectionLease {
     if (!always && now - this.#renewedAt < this.ttlMs / 3) return;
     const renewed: LeaseDoc = {
       _id: leaseId(this.projection), projection: this.projection, owner: this.owner, token: this.token, expires_at: this.clock.wall() + this.ttlMs,
+      ...(this.standing ? { standing: true } : {}),
     };
     if (!(await this.store.setControl(renewed, { owner: this.owner, token: this.token }, false))) {
       throw new LeaseLostError(this.projection, `token ${this.token} was superseded`);

@@ -98,7 +98,7 @@ export interface PolledReadModelClock extends ReadModelClock {
   readonly parked: readonly ParkedProjection[];
   /** The last poll reached the read store. */
   readonly reachable: boolean;
-  /** Reads a new snapshot now (the timer does it every `intervalMs`). */
+  /** Reads a new snapshot now, begun after this call (the timer does it every `intervalMs`). */
   refresh(): Promise<void>;
   stop(): void;
 }
@@ -313,7 +313,11 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
     },
     get parked() { return parked; },
     get reachable() { return reachable; },
-    refresh: async () => { await poll(); },
+    refresh: async () => {
+      // A poll under way may have read before the change this refresh is asked for.
+      await inFlight?.catch(() => undefined);
+      await poll();
+    },
     stop: () => clearInterval(timer),
   };
 }

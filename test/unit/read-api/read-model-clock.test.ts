@@ -18,6 +18,35 @@ const state = (name: string, generation: number, position: number, parked: Proje
 const reading = (states: ProjectionState[]) => ({ view: createMemoryReadStore(), states });
 
 describe('read-model clock', () => {
+  it('answers a refresh asked while a poll is under way with a read begun after it (the change it was asked for)', async () => {
+    let stored = [state('w', 1, 5)];
+    let hold: { reading: () => void; release: Promise<void> } | undefined;
+    const clock = await startReadModelClock(async () => {
+      const states = stored;
+      // A poll that read before the change and answers only after the refresh was asked for.
+      const held = hold;
+      hold = undefined;
+      held?.reading();
+      await held?.release;
+      return reading(states);
+    }, { intervalMs: 60_000 });
+    try {
+      let release = (): void => undefined;
+      const reading = new Promise<void>((resolve) => {
+        hold = { reading: resolve, release: new Promise<void>((done) => { release = done; }) };
+      });
+      const underWay = clock.refresh();
+      await reading;
+      stored = [state('w', 1, 9)];
+      const asked = clock.refresh();
+      release();
+      await Promise.all([underWay, asked]);
+      expect(clock.current(), 'the position stored when the refresh was asked').to.equal(9);
+    } finally {
+      clock.stop();
+    }
+  });
+
   it('moves a projection forward within its generation, and takes a new generation only when it is not behind', () => {
     const served = { generation: 1, position: 50 };
     expect(nextServedState(undefined, state('w', 3, 7))).to.deep.equal({ generation: 3, position: 7 });
