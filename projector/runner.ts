@@ -29,7 +29,7 @@ import { StaleGenerationError, WriteConflictError, type ReadStore } from '../sha
 import { projectBatch, ProjectionEventError } from '../shared/projections/batch.ts';
 import { DEFAULT_LEASE_TTL_MS, LeaseLostError, ProjectionLease, SYSTEM_CLOCK, type LeaseClock } from '../shared/projections/lease.ts';
 import { readProjectionStates } from '../shared/projections/projection-states.ts';
-import { headConfirmation } from '../shared/projections/control-docs.ts';
+import { headConfirmation, type CheckpointState } from '../shared/projections/control-docs.ts';
 import { ProgressBoard, type ProjectionStatus } from './progress-board.ts';
 import type { Projection } from '../shared/projections/projection.ts';
 import { PROJECTIONS } from '../shared/projections/index.ts';
@@ -100,6 +100,12 @@ export interface Projector {
 export type { ProjectionStatus } from './progress-board.ts';
 
 type Outcome = 'done' | 'parked' | 'held';
+
+/** How old a confirmation of the same head may be before a run that finds nothing new stores it again. */
+const RECONFIRM_AFTER_MS = 1_000;
+
+const confirmedLately = (checkpoint: CheckpointState, head: number, wallNow: number): boolean =>
+  checkpoint.confirmed?.head === head && wallNow - Date.parse(checkpoint.confirmed.at) < RECONFIRM_AFTER_MS;
 
 export function createProjector(options: ProjectorOptions): Projector {
   const { eventStore, readStore, queue, logger } = options;
@@ -182,7 +188,9 @@ export function createProjector(options: ProjectorOptions): Projector {
         // is what every process judges this read model's freshness by (even under a load that never lets it idle).
         const confirmed = events.length < batchSize ? headConfirmation(last?.position ?? position, readAt) : undefined;
         if (!last) {
-          await lease.saveCheckpoint(position, lease.generation, confirmed);
+          // Nothing new. The head is confirmed again, unless this checkpoint confirmed this very head a moment ago:
+          // a signal whose work another run did (several come for each append) then writes nothing at all.
+          if (!confirmedLately(lease.current, position, readAt)) await lease.saveCheckpoint(position, lease.generation, confirmed);
           break;
         }
         let ops;

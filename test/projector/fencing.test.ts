@@ -287,6 +287,21 @@ function fencingSuite(name: string, openStore: () => Promise<ReadStore>): void {
       expect((await snapshot(readStore))['serials']).to.deep.equal(await cleanRebuild());
     });
 
+    it('a run that finds nothing new confirms the head again, except within a second of confirming that same head', async () => {
+      const head = await appendAll(eventStore, serials(3));
+      const confirmedAt = async () => (await stateOf('serials'))?.confirmed?.at;
+      await make(readStore).catchUp();
+      const first = await confirmedAt();
+      expect(first, 'the catch-up confirmed the head').to.equal(new Date(clock.now).toISOString());
+      clock.now += 999;
+      await make(readStore).catchUp();
+      expect(await confirmedAt(), 'under a second later: nothing stored').to.equal(first);
+      clock.now += 1;
+      await make(readStore).catchUp();
+      expect(await confirmedAt(), 'a second later: confirmed again').to.equal(new Date(clock.now).toISOString());
+      expect((await stateOf('serials'))?.confirmed?.head).to.equal(head);
+    });
+
     it('a job cut off from the store for longer than a lease hands the projection back to the queue, and the next signal heals it', async () => {
       // Seen failing before: the job retried for ever, so the projection's one queued job stayed with the worker
       // that could not reach the store (BullMQ keeps a single follow-up behind a running job).
