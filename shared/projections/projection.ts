@@ -34,6 +34,17 @@ export interface Projection<D extends StoredDoc = StoredDoc> {
   readonly collection: ProjectedCollection;
   /** Event types it applies; the others only move its checkpoint. */
   readonly handles: ReadonlySet<EventType>;
+  /**
+   * Handed every stored event, whatever `handles` says, an unreadable one as it is (cast: `apply` then takes a
+   * `PositionedRecord`): the transparency log, whose leaves are every event of the history.
+   */
+  readonly everyRecord?: boolean;
+  /**
+   * The order of a batch's writes, ascending by rank (stable): for a projection whose documents are derived from
+   * one another (the log's full tiles from its partial ones), so that a crash in the middle of a bulk never leaves
+   * a document recording an event whose derived documents are not stored yet. Unranked: the order of first change.
+   */
+  writeRank?(id: string): number;
   touches(event: PositionedEvent): Touches;
   /**
    * `docs` holds the touched documents that exist (by id), as they stand before this event. Must not mutate
