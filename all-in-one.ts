@@ -72,8 +72,9 @@ export async function startWatchcat(config: Config, logger: Logger): Promise<Run
   projector.start();
   snapshots?.start();
 
+  // The log is a projection, built by the catch-up above; this process signs its checkpoints.
   const transparency = await startTransparencyLog({
-    store: eventStore, record: checkpointFile(config.DATA_DIR), key: logKey, origin: logOrigin(config.PUBLIC_BASE_URL), logger,
+    readStore, record: checkpointFile(config.DATA_DIR), key: logKey, origin: logOrigin(config.PUBLIC_BASE_URL), logger,
   });
   const redis: Redis | undefined = config.REDIS_URL
     // Loaded only when used: ioredis costs tens of milliseconds at every start.

@@ -1,16 +1,15 @@
 /**
  * `watchcat audit log verify EXPORT --checkpoint FILE --key KEY` (issue 32): an export of the history the service
  * signed matches its checkpoint; an edited, removed, moved or inserted event does not, nor does a checkpoint
- * altered or signed by another key. The checkpoint is the one the read API's publisher signs.
+ * altered or signed by another key. The checkpoint is the one the read API's publisher signs of the log's projection.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
-import { createLogger } from '../../shared/logging/logger.ts';
 import { verifierKey } from '../../shared/transparency/signed-note.ts';
-import { startTransparencyLog } from '../../read-api/transparency/log-publisher.ts';
+import { signedLogOf } from '../support/signed-log.ts';
 import { writeKnownHistory, type TempStore } from './support/audit-history.ts';
 import { watchcat } from './support/watchcat-run.ts';
 
@@ -27,9 +26,9 @@ describe('audit log verify: an export against a signed checkpoint', () => {
     store = await writeKnownHistory();
     const events = openSqliteEventStore(store.file);
     const { privateKey } = generateKeyPairSync('ed25519');
-    const log = await startTransparencyLog({ store: events, key: privateKey, origin: ORIGIN, logger: createLogger('silent', 'log-verify-test') });
+    const { log } = await signedLogOf(events, privateKey, ORIGIN);
     checkpointFile = join(store.dataDir, 'checkpoint');
-    writeFileSync(checkpointFile, log.checkpoint().note);
+    writeFileSync(checkpointFile, log.checkpoint()!.note);
     key = log.verifierKey;
     log.stop();
     await events.close();
