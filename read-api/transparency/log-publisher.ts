@@ -28,6 +28,7 @@ import {
   signedCheckpointDoc, signedCheckpointOf, storeSignedCheckpoint, type SignedCheckpointDoc,
 } from '../../shared/transparency/signed-checkpoints.ts';
 import { TileLog } from '../../shared/transparency/tile-log.ts';
+import { divergence } from '../../shared/transparency/log-divergence.ts';
 
 const projection = transparencyLogProjection as unknown as Projection;
 
@@ -120,31 +121,24 @@ export async function startTransparencyLog({ readStore, record, key, origin, log
       return;
     }
     const signed = signedCheckpointOf(control);
-    const park = async (reason: string, details: Record<string, unknown>) => {
-      logger.error({ alert: 'transparency log parked', ...details }, `transparency log parked: ${reason}; it signs nothing until the history is restored`);
+    const looked = `${generation}:${log.size}`;
+    if (signed && signed.size === log.size && verified === looked) return;
+    // At the head of the history once its owner confirmed a head it had reached; short of what was signed before
+    // that, it is catching up (a store filled again), and nothing is checked or signed until it gets there.
+    const atHead = state.confirmed !== undefined && state.confirmed !== null && state.confirmed.head <= state.position;
+    const reason = await divergence(log, signed, atHead);
+    if (reason) {
+      logger.error({ alert: 'transparency log parked', size: log.size, signed: signed?.size },
+        `transparency log parked: ${reason}; it signs nothing until the history is restored`);
       await parkProjection(readStore, projection, owner, reason);
       last = { ...view, parked: reason };
       verified = undefined;
-    };
-    if (signed && log.size < signed.size) {
-      // Behind what was signed while the projection catches up (a store filled again): nothing to check or sign yet.
-      // At the head of the history, though, the history is shorter than a tree signed before.
-      const atHead = state.confirmed !== undefined && state.confirmed !== null && state.confirmed.head <= state.position;
-      if (atHead) await park(`the history holds ${log.size} events, fewer than the ${signed.size} signed before`, { size: log.size, signed: signed.size });
       return;
     }
-    const looked = `${generation}:${log.size}`;
-    if (signed && signed.size === log.size && verified === looked) return;
-    const [signedRoot, root] = await log.roots(signed ? [signed.size, log.size] : [log.size, log.size]);
-    if (signed && Buffer.from(signedRoot!).toString('base64') !== signed.root) {
-      await park(`the first ${signed.size} events of the history give another root than the checkpoint signed for that size`, {
-        size: signed.size, signed: signed.root, found: Buffer.from(signedRoot!).toString('base64'),
-      });
-      return;
-    }
+    if (signed && log.size < signed.size) return;
     verified = looked;
     if (signed && signed.size === log.size) return;
-    const note = signNote(checkpointBody({ origin, size: log.size, root: root! }), origin, key);
+    const note = signNote(checkpointBody({ origin, size: log.size, root: await log.root(log.size) }), origin, key);
     const doc = signedCheckpointDoc(note);
     // Another process may have signed meanwhile: the next look reads what it stored.
     if (await storeSignedCheckpoint(readStore, doc, signed)) {

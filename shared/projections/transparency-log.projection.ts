@@ -18,18 +18,16 @@ import { EVENT_TYPES } from '../events/index.ts';
 import { isUnreadable, storedTextsOf, type StoredEvent } from '../ports/event-store.ts';
 import type { TileDoc } from '../read-models/documents.ts';
 import { entryText } from '../transparency/log-entry.ts';
-import { leafHash, nodeHash, type Hash } from '../transparency/merkle.ts';
+import { leafHash } from '../transparency/merkle.ts';
+import { edgeId, subtreeRoot, tileHashes, tileId } from '../transparency/tile-docs.ts';
+import { divergence } from '../transparency/log-divergence.ts';
+import { signedCheckpointOf } from '../transparency/signed-checkpoints.ts';
+import { TileLog } from '../transparency/tile-log.ts';
 import { TILE_WIDTH } from '../transparency/tiles.ts';
 import type { DocChange, PositionedEvent, Projection, Touches } from './projection.ts';
 
 /** Levels of edge tiles an event may reach: 256^5 = 2^40 leaves. */
 const LEVELS = 5;
-/** Characters of one hash in `TileDoc.hashes`. */
-export const HASH_CHARS = 44;
-
-export const edgeId = (level: number) => `edge:${level}`;
-export const tileId = (level: number, index: number) => `tile:${level}/${index}`;
-
 const EDGE_IDS = Array.from({ length: LEVELS }, (_, level) => edgeId(level));
 
 /** The entry of a stored event: its stored texts where the store handed them, else the export's re-serialisation. */
@@ -39,24 +37,6 @@ export function logEntry(record: StoredEvent): string {
   if (texts) return entryText({ stream, revision, id, type, ...texts });
   if (isUnreadable(record)) throw new Error(`this version cannot read it and the store keeps no text of it: ${record.unreadable}`);
   return entryText({ stream, revision, id, type, data: JSON.stringify(record.data), metadata: JSON.stringify(record.metadata) });
-}
-
-/** The hashes of a tile document, in order. */
-export function tileHashes(doc: Pick<TileDoc, 'hashes' | 'width'>): Hash[] {
-  const hashes: Hash[] = new Array(doc.width);
-  for (let i = 0; i < doc.width; i += 1) hashes[i] = Buffer.from(doc.hashes.slice(i * HASH_CHARS, (i + 1) * HASH_CHARS), 'base64');
-  return hashes;
-}
-
-/** The root of a complete subtree given its 2^k hashes at its lowest level. */
-export function subtreeRoot(hashes: readonly Hash[]): Hash {
-  let level = [...hashes];
-  while (level.length > 1) {
-    const up: Hash[] = [];
-    for (let i = 0; i < level.length; i += 2) up.push(nodeHash(level[i]!, level[i + 1]!));
-    level = up;
-  }
-  return level[0]!;
 }
 
 const emptyEdge = (level: number, index: number, position: number): TileDoc =>
@@ -99,8 +79,7 @@ export const transparencyLogProjection: Projection<TileDoc> = {
   apply,
   // Full tiles first, then the edges from the highest level down.
   writeRank: (id) => (id.startsWith('edge:') ? LEVELS - Number(id.slice(5)) : 0),
+  // A rebuild reaching the head must give the root signed last for its size.
+  checkBeforeSwitch: async (generation, control) => divergence(await TileLog.ofGeneration(generation), signedCheckpointOf(control), true),
 };
 
-/** The log's size (leaves) as its level-0 edge tells it (absent: empty). */
-export const logSizeOf = (edge0: Pick<TileDoc, 'index' | 'width'> | null | undefined): number =>
-  edge0 ? edge0.index * TILE_WIDTH + edge0.width : 0;

@@ -4,9 +4,9 @@
  * log's. A stored hash of level 8L + r is the root of 2^r hashes of one tile of level L, so every answer reads the
  * O(log n) tiles its hashes lie in, in one `getMany`, and hashes at most 255 of them per tile (as Go's tlog does).
  */
-import type { ReadView } from '../ports/read-store.ts';
+import type { Filter, FindOptions, GenerationStore, ReadView } from '../ports/read-store.ts';
 import type { TileDoc } from '../read-models/documents.ts';
-import { edgeId, logSizeOf, subtreeRoot, tileHashes, tileId } from '../projections/transparency-log.projection.ts';
+import { edgeId, logSizeOf, subtreeRoot, tileHashes, tileId } from './tile-docs.ts';
 import { consistencyProof, inclusionProof, ProofRangeError, treeRoot, type Hash, type SubtreeHashes } from './merkle.ts';
 import { TILE_HEIGHT, TILE_WIDTH, type Tile } from './tiles.ts';
 
@@ -36,12 +36,31 @@ class TileHashes implements SubtreeHashes {
   }
 }
 
+/** Where the tiles are read: a read view's live generation, or one generation (a rebuild's, before its switch). */
+interface TileSource {
+  getMany(ids: string[]): Promise<TileDoc[]>;
+  find(filter: Filter, options: FindOptions): Promise<TileDoc[]>;
+}
+
 export class TileLog {
-  private constructor(private readonly view: ReadView, private readonly edges: readonly (TileDoc | null)[]) {}
+  private constructor(private readonly view: TileSource, private readonly edges: readonly (TileDoc | null)[]) {}
 
   /** The log as `view` holds it. */
   static async read(view: ReadView): Promise<TileLog> {
-    return new TileLog(view, [await view.get<TileDoc>('tlog', edgeId(0))]);
+    return TileLog.from({ getMany: (ids) => view.getMany<TileDoc>('tlog', ids), find: (filter, options) => view.find<TileDoc>('tlog', filter, options) });
+  }
+
+  /** The log as one generation of its collection holds it. */
+  static async ofGeneration(generation: GenerationStore): Promise<TileLog> {
+    return TileLog.from({
+      getMany: async (ids) => (await generation.getStored(ids)).filter((doc): doc is TileDoc => !('_deleted' in doc)),
+      find: (filter, options) => generation.find<TileDoc>(filter, options),
+    });
+  }
+
+  private static async from(source: TileSource): Promise<TileLog> {
+    const [edge0] = await source.getMany([edgeId(0)]);
+    return new TileLog(source, [edge0 ?? null]);
   }
 
   /** Leaves in the log. */
@@ -64,7 +83,7 @@ export class TileLog {
     });
     if (wanted.size === 0) return compute({ get: () => ZERO });
     const ids = [...new Set([...wanted.values()].flatMap(({ level, index }) => [tileId(level, index), edgeId(level)]))];
-    const docs = await this.view.getMany<TileDoc>('tlog', ids);
+    const docs = await this.view.getMany(ids);
     // An edge read stands for its tile only when it is that tile (not one left behind by a fill since).
     return compute(new TileHashes(docs.filter((doc) => wanted.has(`${doc.level}/${doc.index}`))));
   }
@@ -104,14 +123,14 @@ export class TileLog {
   async tile({ level, index, width }: Tile, size: number): Promise<Uint8Array | undefined> {
     const complete = Math.floor(Math.min(size, this.size) / 2 ** (TILE_HEIGHT * level));
     if (index * TILE_WIDTH + width > complete) return undefined;
-    const [doc] = (await this.view.getMany<TileDoc>('tlog', [tileId(level, index), edgeId(level)])).filter((found) => found.index === index);
+    const [doc] = (await this.view.getMany([tileId(level, index), edgeId(level)])).filter((found) => found.index === index);
     if (!doc || doc.width < width) return undefined;
     return Buffer.concat(tileHashes(doc).slice(0, width));
   }
 
   /** The leaf index of the event at `position`, or undefined when no event of the log has it. */
   async indexOf(position: number): Promise<number | undefined> {
-    const [doc] = await this.view.find<TileDoc>('tlog', { first_position: { $lte: position } }, { sort: { first_position: -1 }, limit: 1 });
+    const [doc] = await this.view.find({ first_position: { $lte: position } }, { sort: { first_position: -1 }, limit: 1 });
     const offset = doc?.positions?.indexOf(position) ?? -1;
     return doc && offset !== -1 ? doc.index * TILE_WIDTH + offset : undefined;
   }
