@@ -97,7 +97,9 @@ export async function startWatchcat(config: Config, logger: Logger): Promise<Run
     },
   });
   transparencyLogMetrics(api.registry, transparency);
-  const adminServer = createAdminServer(createAdminApp(commands, config, logger, { authMetrics: adminAuthMetrics(api.registry) }));
+  const adminServer = createAdminServer(createAdminApp(commands, config, logger, {
+    authMetrics: adminAuthMetrics(api.registry), entryBundles: { eventStore, readStore },
+  }));
   const adminPort = await listen(adminServer, config.ADMIN_PORT, config.ADMIN_HOST);
   const address = (server: Server) => (server.address() as { port: number }).port;
   logger.info({ port: address(api.server), adminPort }, 'watchcat is serving');
