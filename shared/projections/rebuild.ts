@@ -146,6 +146,8 @@ export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
       if (!lease) throw new Error(`could not take the lease of projection ${projection.name}`);
       leases.push(lease);
       await lease.startGeneration(generation, position);
+      // Taking several leases on a slow engine can outlast the first ones: each is kept as the others are taken.
+      for (const held of leases) await held.ensure();
     }
     const headReadAt = clock.wall();
     const fencedHead = await eventStore.headPosition();
@@ -158,6 +160,7 @@ export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
     const control = await readControlDocs(readStore);
     for (const [i, { projection, target }] of built.entries()) {
       const refused = await projection.checkBeforeSwitch?.(target, control);
+      for (const lease of leases) await lease.ensure();
       if (refused === undefined) continue;
       await leases[i]!.park(leases[i]!.checkpoint.position, refused);
       throw new RebuildRefusedError(projection.name, refused);
