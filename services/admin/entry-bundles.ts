@@ -12,7 +12,7 @@ import type { ReadStore } from '../../shared/ports/read-store.ts';
 import type { TileDoc } from '../../shared/read-models/documents.ts';
 import { entryText, readEntryTexts } from '../../shared/transparency/log-entry.ts';
 import { leafHash } from '../../shared/transparency/merkle.ts';
-import { edgeId, tileHashes, tileId } from '../../shared/transparency/tile-docs.ts';
+import { edgeId, leafPositions, tileHashes, tileId } from '../../shared/transparency/tile-docs.ts';
 import { parseTilePath } from '../../shared/transparency/tiles.ts';
 import { HttpError } from './json-body.ts';
 
@@ -27,7 +27,7 @@ export interface EntryBundleSources {
 export async function entryBundle({ eventStore, readStore }: EntryBundleSources, index: number, width: number): Promise<Buffer | undefined> {
   const [doc] = (await readStore.getMany<TileDoc>('tlog', [tileId(0, index), edgeId(0)])).filter((found) => found.index === index);
   if (!doc || doc.width < width || !doc.positions) return undefined;
-  const positions = doc.positions.slice(0, width);
+  const positions = leafPositions(doc).slice(0, width);
   const hashes = tileHashes(doc);
   // Positions only grow and are whole numbers: nothing lies between the one before the first and the first.
   const texts = await readEntryTexts(eventStore, positions[0]! - 1, width);

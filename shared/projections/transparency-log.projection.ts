@@ -40,7 +40,7 @@ export function logEntry(record: StoredEvent): string {
 }
 
 const emptyEdge = (level: number, index: number, position: number): TileDoc =>
-  ({ _id: edgeId(level), level, index, width: 0, hashes: '', ...(level === 0 ? { positions: [] } : {}), position });
+  ({ _id: edgeId(level), level, index, width: 0, hashes: '', ...(level === 0 ? { positions: '' } : {}), position });
 
 function apply(event: PositionedEvent, docs: ReadonlyMap<string, TileDoc>): DocChange<TileDoc>[] {
   // Every projection is handed stored events (the runner's and the rebuild's reads); this one reads their texts.
@@ -56,9 +56,9 @@ function apply(event: PositionedEvent, docs: ReadonlyMap<string, TileDoc>): DocC
     const grown: TileDoc = {
       ...current,
       width: current.width + 1,
-      hashes: current.hashes + Buffer.from(carry).toString('base64'),
+      hashes: current.hashes + (Buffer.isBuffer(carry) ? carry : Buffer.from(carry)).toString('base64'),
       position,
-      ...(level === 0 ? { positions: [...current.positions ?? [], position], first_position: current.first_position ?? position } : {}),
+      ...(level === 0 ? { positions: `${current.positions ?? ''}${position},`, first_position: current.first_position ?? position } : {}),
     };
     if (grown.width < TILE_WIDTH) {
       changes.push({ put: grown });

@@ -130,8 +130,11 @@ export const TileDoc = Type.Object({
   width: Type.Integer(),
   /** The hashes in order, each as its 44 characters of base64 (so that appending one is appending text). */
   hashes: Type.String(),
-  /** Level 0: the position of each leaf, and of the first (absent while the tile is empty). */
-  positions: Type.Optional(Type.Array(Type.Integer())),
+  /**
+   * Level 0: the position of each leaf, in decimal, each followed by a comma (appending one is appending text, as for
+   * the hashes), and the position of the first (absent while the tile is empty).
+   */
+  positions: Type.Optional(Type.String()),
   first_position: Type.Optional(Type.Integer()),
   position: Type.Integer(),
 });

@@ -19,6 +19,10 @@ export function tileHashes(doc: Pick<TileDoc, 'hashes' | 'width'>): Hash[] {
   return hashes;
 }
 
+/** The event positions of a level-0 tile's leaves, in order. */
+export const leafPositions = (doc: Pick<TileDoc, 'positions'>): number[] =>
+  (doc.positions ?? '').split(',').slice(0, -1).map(Number);
+
 /** The root of a complete subtree given its 2^k hashes at its lowest level. */
 export function subtreeRoot(hashes: readonly Hash[]): Hash {
   let level = [...hashes];

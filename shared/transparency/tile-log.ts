@@ -6,8 +6,8 @@
  */
 import type { Filter, FindOptions, GenerationStore, ReadView } from '../ports/read-store.ts';
 import type { TileDoc } from '../read-models/documents.ts';
-import { edgeId, logSizeOf, subtreeRoot, tileHashes, tileId } from './tile-docs.ts';
-import { consistencyProof, inclusionProof, ProofRangeError, treeRoot, type Hash, type SubtreeHashes } from './merkle.ts';
+import { edgeId, leafPositions, logSizeOf, tileHashes, tileId } from './tile-docs.ts';
+import { consistencyProof, inclusionProof, nodeHash, ProofRangeError, treeRoot, type Hash, type SubtreeHashes } from './merkle.ts';
 import { TILE_HEIGHT, TILE_WIDTH, type Tile } from './tiles.ts';
 
 const ZERO: Hash = new Uint8Array(32);
@@ -20,19 +20,28 @@ function locate(level: number, index: number): { tile: number; tileIndex: number
   return { tile, tileIndex: Math.floor(first / TILE_WIDTH), offset: first % TILE_WIDTH, count };
 }
 
-/** The tile documents of a read, as stored hashes. */
+/**
+ * The tile documents of a read, as stored hashes. A hash of a level within a tile is computed from the two below it,
+ * each computed once per read: a read hashes at most the 255 inner nodes of each tile it holds, however many of
+ * them a proof asks for.
+ */
 class TileHashes implements SubtreeHashes {
-  readonly #hashes = new Map<string, Hash[]>();
+  readonly #tiles = new Map<string, Hash[]>();
+  readonly #computed = new Map<string, Hash>();
 
   constructor(docs: readonly TileDoc[]) {
-    for (const doc of docs) this.#hashes.set(`${doc.level}/${doc.index}`, tileHashes(doc));
+    for (const doc of docs) this.#tiles.set(`${doc.level}/${doc.index}`, tileHashes(doc));
   }
 
   get(level: number, index: number): Hash {
     const { tile, tileIndex, offset, count } = locate(level, index);
-    const hashes = this.#hashes.get(`${tile}/${tileIndex}`);
+    const hashes = this.#tiles.get(`${tile}/${tileIndex}`);
     if (!hashes || hashes.length < offset + count) throw new Error(`the log's tiles do not hold hash ${index} of level ${level}`);
-    return count === 1 ? hashes[offset]! : subtreeRoot(hashes.slice(offset, offset + count));
+    if (count === 1) return hashes[offset]!;
+    const key = `${level}/${index}`;
+    let hash = this.#computed.get(key);
+    if (!hash) this.#computed.set(key, (hash = nodeHash(this.get(level - 1, 2 * index), this.get(level - 1, 2 * index + 1))));
+    return hash;
   }
 }
 
@@ -131,7 +140,7 @@ export class TileLog {
   /** The leaf index of the event at `position`, or undefined when no event of the log has it. */
   async indexOf(position: number): Promise<number | undefined> {
     const [doc] = await this.view.find({ first_position: { $lte: position } }, { sort: { first_position: -1 }, limit: 1 });
-    const offset = doc?.positions?.indexOf(position) ?? -1;
+    const offset = doc ? leafPositions(doc).indexOf(position) : -1;
     return doc && offset !== -1 ? doc.index * TILE_WIDTH + offset : undefined;
   }
 }
