@@ -13,7 +13,7 @@ import { discoveryRoutes } from './discovery/discovery-routes.ts';
 import { publicOperations } from '../shared/public-api/operations/index.ts';
 import { loadSigningKeys } from './signing/signing-keys.ts';
 import { startReadApi } from './server.ts';
-import { loadLogKey } from './transparency/log-key.ts';
+import { loadLogKeys } from './transparency/log-key.ts';
 import { startTransparencyLog } from './transparency/log-publisher.ts';
 import { transparencyRoutes } from './transparency/transparency-routes.ts';
 import { transparencyLogMetrics } from './transparency/log-metrics.ts';
@@ -27,14 +27,16 @@ if (!config.MONGODB_URL) {
     + '`npm run start:projector`), or run `npm start` for the whole service in one process on the embedded defaults');
   process.exit(2);
 }
-const [signingKeys, logKey] = await Promise.all([loadSigningKeys(config), loadLogKey(config)]).catch((error: unknown) => {
+const [signingKeys, logKeys] = await Promise.all([loadSigningKeys(config), loadLogKeys(config)]).catch((error: unknown) => {
   logger.fatal({ err: error }, 'read API did not start');
   process.exit(1);
 });
 const readStore = await createReadStore(config);
 // The log's tiles are a projection the projectors keep; every API process signs checkpoints of it with the one log
 // key of the deployment (TRANSPARENCY_LOG_KEY), the store deciding which signature of a size is kept.
-const transparency = await startTransparencyLog({ readStore, key: logKey, origin: logOrigin(config.PUBLIC_BASE_URL), logger });
+const transparency = await startTransparencyLog({
+  readStore, key: logKeys.privateKey, history: logKeys.history, origin: logOrigin(config.PUBLIC_BASE_URL), logger,
+});
 const redis = config.REDIS_URL
   // Loaded only when used: ioredis costs tens of milliseconds at every start.
   ? (await import('./rate-limit/rate-limit-redis.ts')).connectRateLimitRedis(config.REDIS_URL, logger) : undefined;

@@ -28,6 +28,8 @@ import {
   signedCheckpointDoc, signedCheckpointOf, storeSignedCheckpoint, type SignedCheckpointDoc,
 } from '../../shared/transparency/signed-checkpoints.ts';
 import { TileLog } from '../../shared/transparency/tile-log.ts';
+import { publicJwk, type Ed25519PublicJwk } from '../../shared/signing/jwk-set.ts';
+import { logKeyHistory } from './log-key.ts';
 import { divergence } from '../../shared/transparency/log-divergence.ts';
 
 const projection = transparencyLogProjection as unknown as Projection;
@@ -50,6 +52,8 @@ export interface LogView {
 export interface TransparencyLog {
   /** `<name>+<key id>+<key>`, as Go's note.NewVerifier reads it. */
   verifierKey: string;
+  /** The log key's history as `/.well-known/transparency/keys` serves it (log-key.ts). */
+  keyHistory: string;
   /** The log as the read store holds it now (one snapshot): what a request is answered from. */
   read(): Promise<LogView>;
   /** The latest signed checkpoint this process knows of (its last look), undefined before the first. */
@@ -70,6 +74,8 @@ export interface LogPublisherOptions {
   readStore: ReadStore;
   record?: SignedCheckpointRecord;
   key: KeyObject;
+  /** Every key of the log, this one included (log-key.ts); default: this one, from now. */
+  history?: readonly Ed25519PublicJwk[];
   origin: string;
   logger: Logger;
   /** How often the log is looked at, in milliseconds (default 200). */
@@ -93,7 +99,8 @@ export async function readLogView(readStore: ReadStore): Promise<LogView> {
   return viewOf(snapshot, await TileLog.read(snapshot));
 }
 
-export async function startTransparencyLog({ readStore, record, key, origin, logger, intervalMs = 200 }: LogPublisherOptions): Promise<TransparencyLog> {
+export async function startTransparencyLog({ readStore, record, key, history, origin, logger, intervalMs = 200 }: LogPublisherOptions): Promise<TransparencyLog> {
+  const keyHistory = logKeyHistory(origin, history ?? [{ ...(await publicJwk(key)), nbf: Math.floor(Date.now() / 1000) }]);
   const owner = `transparency-signer:${hostname()}:${process.pid}`;
   let last: LogView | undefined;
   /** The live generation and size whose tiles were last found to give the signed root. */
@@ -159,6 +166,7 @@ export async function startTransparencyLog({ readStore, record, key, origin, log
   timer.unref();
   return {
     verifierKey: verifierKey(origin, key),
+    keyHistory,
     read: () => readLogView(readStore),
     checkpoint: () => last?.checkpoint,
     parked: () => last?.parked,

@@ -19,6 +19,8 @@ import { parseTilePath, TILE_WIDTH } from '../../shared/transparency/tiles.ts';
 import type { LogView, PublishedCheckpoint, TransparencyLog } from './log-publisher.ts';
 
 const CHECKPOINT_PATH = '/.well-known/transparency/checkpoint';
+/** Every key of the log with its dates (log-key.ts), for monitors that follow a rotation. */
+const KEY_HISTORY_PATH = '/.well-known/transparency/keys';
 
 const TEXT = 'text/plain; charset=utf-8';
 const proofResponses = { '200': { description: 'The proof', schema: LogProof }, '422': validationResponse, '429': rateLimitedResponse };
@@ -139,6 +141,7 @@ export function transparencyRoutes(logs: TransparencyLog): Middleware {
   const router = new Router({ sensitive: false, strict: false });
   router.get(CHECKPOINT_PATH, async (ctx) => send(ctx, TEXT, (await served(logs)).checkpoint.note, 'no-cache'));
   router.get(TRANSPARENCY_KEY_PATH, (ctx) => send(ctx, TEXT, logs.verifierKey, 'public, max-age=300'));
+  router.get(KEY_HISTORY_PATH, (ctx) => send(ctx, JSON_TYPE, logs.keyHistory, 'public, max-age=300'));
   const proof = <Q>(spec: OperationSpec, answer: (logs: TransparencyLog, query: Q) => Promise<LogProof>) => {
     const validate = compileRequestValidator(spec);
     router.get(spec.id, spec.path, async (ctx) => {

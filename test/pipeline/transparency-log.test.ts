@@ -78,6 +78,11 @@ describe('transparency log over HTTP: checkpoint, key and proofs', function () {
     expect(key.text).to.match(new RegExp(`^${ORIGIN}\\+[0-9a-f]{8}\\+A[Q-Za-f][A-Za-z0-9+/]{42}$`));
     const status = (await send(api, '/api/public/status')).json();
     expect(status.agents.transparency).to.equal('https://watch.example/.well-known/transparency/key');
+    // The key history (the log key's own, as the answer-signing key has one): the key that signs, from the time its
+    // file was written.
+    const history = (await send(api, '/.well-known/transparency/keys')).json() as { keys: { verifier_key: string; nbf: number }[] };
+    expect(history.keys.map((entry) => entry.verifier_key)).to.deep.equal([key.text]);
+    expect(history.keys[0]!.nbf).to.be.a('number');
   });
 
   it('covers an appended event with a signed checkpoint within one second', async () => {
