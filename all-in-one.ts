@@ -33,7 +33,7 @@ import { projectionLag } from './shared/metrics/projection-lag.ts';
 import { publicOperations } from './shared/public-api/operations/index.ts';
 import { discoveryRoutes } from './read-api/discovery/discovery-routes.ts';
 import { loadSigningKeys } from './read-api/signing/signing-keys.ts';
-import { loadLogKey } from './read-api/transparency/log-key.ts';
+import { loadLogKeys } from './read-api/transparency/log-key.ts';
 import { checkpointFile } from './read-api/transparency/checkpoint-file.ts';
 import { startTransparencyLog } from './read-api/transparency/log-publisher.ts';
 import { transparencyRoutes } from './read-api/transparency/transparency-routes.ts';
@@ -52,7 +52,7 @@ export interface RunningWatchcat {
 export async function startWatchcat(config: Config, logger: Logger): Promise<RunningWatchcat> {
   // First, so that a bad key stops the start before anything is opened.
   const signingKeys = await loadSigningKeys(config);
-  const logKey = await loadLogKey(config);
+  const logKeys = await loadLogKeys(config);
   const eventStore = await openEventStore(config);
   const readStore = await createReadStore(config);
   const snapshots = await readModelSnapshotsFor(config, readStore, eventStore, logger);
@@ -74,8 +74,9 @@ export async function startWatchcat(config: Config, logger: Logger): Promise<Run
   projector.start();
   snapshots?.start();
 
+  // The log is a projection, built by the catch-up above; this process signs its checkpoints.
   const transparency = await startTransparencyLog({
-    store: eventStore, record: checkpointFile(config.DATA_DIR), key: logKey, origin: logOrigin(config.PUBLIC_BASE_URL), logger,
+    readStore, record: checkpointFile(config.DATA_DIR), key: logKeys.privateKey, history: logKeys.history, origin: logOrigin(config.PUBLIC_BASE_URL), logger,
   });
   const redis: Redis | undefined = config.REDIS_URL
     // Loaded only when used: ioredis costs tens of milliseconds at every start.
@@ -101,7 +102,9 @@ export async function startWatchcat(config: Config, logger: Logger): Promise<Run
     api.refreshReadModels().catch((error: unknown) => logger.debug({ err: error }, 'read-model refresh on a change failed'));
   };
   transparencyLogMetrics(api.registry, transparency);
-  const adminServer = createAdminServer(createAdminApp(commands, config, logger, { authMetrics: adminAuthMetrics(api.registry) }));
+  const adminServer = createAdminServer(createAdminApp(commands, config, logger, {
+    authMetrics: adminAuthMetrics(api.registry), entryBundles: { eventStore, readStore },
+  }));
   const adminPort = await listen(adminServer, config.ADMIN_PORT, config.ADMIN_HOST);
   const address = (server: Server) => (server.address() as { port: number }).port;
   logger.info({ port: address(api.server), adminPort }, 'watchcat is serving');

@@ -1,14 +1,23 @@
 /**
  * What the transparency log costs (issue 32): `node --import tsx bench/transparency-log.ts [events]` (default
  * 10^6). Builds the log from synthetic events shaped like the registry's (a serial registration: about 400 bytes
- * of stored texts) and, for comparison, recomputes the audit hash chain over the same texts, as an export of a
- * store without stored hashes does; then times proofs at the full size. Reading the store is left out of both.
+ * of stored texts) twice: as its projection does, in batches of 2,000 into the in-memory read store (tiles), and
+ * as the auditors' tool does, in an in-memory tree; for comparison, recomputes the audit hash chain over the same
+ * texts, as an export of a store without stored hashes does; then times proofs at the full size, from the tree and
+ * from the projection's tiles. Reading the event store is left out of all.
  */
 import { randomUUID } from 'node:crypto';
 import { chainHash, GENESIS_HASH, streamHash } from '../shared/adapters/sqlite/event-hash.ts';
 import type { StoredEventText } from '../shared/ports/event-store.ts';
 import { entryText } from '../shared/transparency/log-entry.ts';
 import { MemoryTree } from '../shared/transparency/memory-tree.ts';
+import { createMemoryReadStore } from '../shared/adapters/memory-read-store.ts';
+import { withStoredTexts, type StoredEvent } from '../shared/ports/event-store.ts';
+import { FIRST_GENERATION } from '../shared/ports/read-store.ts';
+import { projectBatch } from '../shared/projections/batch.ts';
+import type { PositionedRecord, Projection } from '../shared/projections/projection.ts';
+import { transparencyLogProjection } from '../shared/projections/transparency-log.projection.ts';
+import { TileLog } from '../shared/transparency/tile-log.ts';
 
 const events = Number(process.argv[2] ?? 1_000_000);
 
@@ -24,7 +33,18 @@ function syntheticEvent(i: number): StoredEventText {
 const history = Array.from({ length: events }, (_, i) => syntheticEvent(i));
 const seconds = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e9;
 
+async function main(): Promise<void> {
+const records = history.map(({ data, metadata, ...event }) => withStoredTexts({ ...event, data: {}, metadata: {} } as unknown as StoredEvent, data, metadata));
+const store = createMemoryReadStore();
 let start = process.hrtime.bigint();
+for (let from = 0; from < records.length; from += 2_000) {
+  const target = store.generation('tlog', FIRST_GENERATION);
+  const ops = await projectBatch(transparencyLogProjection as unknown as Projection, records.slice(from, from + 2_000) as PositionedRecord[], target);
+  await target.write(ops, { handOver: true });
+}
+const projectionSeconds = seconds(start);
+
+start = process.hrtime.bigint();
 const tree = new MemoryTree();
 for (const event of history) tree.append(entryText(event));
 const logSeconds = seconds(start);
@@ -44,10 +64,24 @@ let consistencyLength = 0;
 for (let i = 1; i <= sample; i += 1) consistencyLength = Math.max(consistencyLength, tree.consistency(1 + ((i * 7919) % (events - 1)), events).length);
 const consistencyMicros = (seconds(start) / sample) * 1e6;
 
+const tiles = await TileLog.read(await store.snapshot());
+const proofs = 1_000;
+start = process.hrtime.bigint();
+for (let i = 0; i < proofs; i += 1) await tiles.inclusion((i * 7919) % events, events);
+const tileInclusionMicros = (seconds(start) / proofs) * 1e6;
+start = process.hrtime.bigint();
+for (let i = 1; i <= proofs; i += 1) await tiles.consistency(1 + ((i * 7919) % (events - 1)), events);
+const tileConsistencyMicros = (seconds(start) / proofs) * 1e6;
+
 console.log(JSON.stringify({
   events,
+  projection_leaves_per_second: Math.round(events / projectionSeconds),
   log_leaves_per_second: Math.round(events / logSeconds),
   chain_events_per_second: Math.round(events / chainSeconds),
   inclusion_proof: { max_hashes: inclusionLength, log2_n: Math.ceil(Math.log2(events)), micros_each: Math.round(inclusionMicros * 10) / 10 },
   consistency_proof: { max_hashes: consistencyLength, micros_each: Math.round(consistencyMicros * 10) / 10 },
+  from_tiles: { inclusion_micros_each: Math.round(tileInclusionMicros), consistency_micros_each: Math.round(tileConsistencyMicros) },
 }, null, 2));
+}
+
+void main();

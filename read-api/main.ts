@@ -14,6 +14,11 @@ import { publicOperations } from '../shared/public-api/operations/index.ts';
 import { loadSigningKeys } from './signing/signing-keys.ts';
 import { startReadApi } from './server.ts';
 import { redisReadModelChanges } from '../shared/adapters/redis-read-model-changes.ts';
+import { loadLogKeys } from './transparency/log-key.ts';
+import { startTransparencyLog } from './transparency/log-publisher.ts';
+import { transparencyRoutes } from './transparency/transparency-routes.ts';
+import { transparencyLogMetrics } from './transparency/log-metrics.ts';
+import { logOrigin } from '../shared/transparency/checkpoint.ts';
 
 const config = loadConfigOrExit('read-api');
 const logger = createLogger(config.LOG_LEVEL, 'read-api');
@@ -23,11 +28,16 @@ if (!config.MONGODB_URL) {
     + '`npm run start:projector`), or run `npm start` for the whole service in one process on the embedded defaults');
   process.exit(2);
 }
-const signingKeys = await loadSigningKeys(config).catch((error: unknown) => {
+const [signingKeys, logKeys] = await Promise.all([loadSigningKeys(config), loadLogKeys(config)]).catch((error: unknown) => {
   logger.fatal({ err: error }, 'read API did not start');
   process.exit(1);
 });
 const readStore = await createReadStore(config);
+// The log's tiles are a projection the projectors keep; every API process signs checkpoints of it with the one log
+// key of the deployment (TRANSPARENCY_LOG_KEY), the store deciding which signature of a size is kept.
+const transparency = await startTransparencyLog({
+  readStore, key: logKeys.privateKey, history: logKeys.history, origin: logOrigin(config.PUBLIC_BASE_URL), logger,
+});
 const redis = config.REDIS_URL
   // Loaded only when used: ioredis costs tens of milliseconds at every start.
   ? (await import('./rate-limit/rate-limit-redis.ts')).connectRateLimitRedis(config.REDIS_URL, logger) : undefined;
@@ -38,8 +48,11 @@ const api = await startReadApi({
   brand: publicBrand(config),
   signingKeys,
   ...(redis ? { rateLimitRedis: redis } : {}),
-  extraRoutes: [discoveryRoutes({ operations: publicOperations, config, jwks: signingKeys.jwks })],
+  // A parked log states no checkpoint: it no longer stands behind the one it signed last.
+  checkpoint: () => (transparency.parked() === undefined ? transparency.checkpoint() : undefined),
+  extraRoutes: [discoveryRoutes({ operations: publicOperations, config, jwks: signingKeys.jwks }), transparencyRoutes(transparency)],
 });
+transparencyLogMetrics(api.registry, transparency);
 
 // The projectors' word that a read model moved: read at once, not at the next poll (best effort; the poll stays).
 const changes = config.REDIS_URL ? redisReadModelChanges(config.REDIS_URL, logger) : undefined;
@@ -51,6 +64,7 @@ onShutdownSignal(logger, 'read API', async () => {
   stopListening?.();
   await changes?.close();
   await api.close();
+  transparency.stop();
   redis?.disconnect();
   await readStore.close();
 });

@@ -24,7 +24,7 @@ import { readSnapshotStates } from '../shared/projections/projection-states.ts';
 import { startReadModelClock } from '../shared/public-api/read-model-clock.ts';
 import { parkedProjectionsMetric } from '../shared/metrics/parked-projections.ts';
 import { readModelFreshnessMetrics } from './ops/read-model-freshness.ts';
-import { PROJECTIONS } from '../shared/projections/index.ts';
+import { READ_MODEL_PROJECTIONS } from '../shared/projections/index.ts';
 import { rateLimitModeMetric } from './ops/rate-limit-mode.ts';
 import { countedSigner } from './ops/signing-metrics.ts';
 import { listen } from '../shared/http/listen.ts';
@@ -130,7 +130,8 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
   /** The projections whose read models this API serves that are not built yet (none without a checkpoint either). */
   const unbuilt = () => {
     const built = new Set(clock.projections().flatMap((projection) => (projection.built ? [projection.name] : [])));
-    return PROJECTIONS.flatMap(({ name }) => (built.has(name) ? [] : [name]));
+    // The transparency log's tiles are no read model of the operations: its routes refuse until it has a checkpoint.
+    return READ_MODEL_PROJECTIONS.flatMap(({ name }) => (built.has(name) ? [] : [name]));
   };
   const registry = createMetricsRegistry(options.metricSources);
   parkedProjectionsMetric(registry, () => clock.parked);

@@ -5,6 +5,7 @@
  * Prometheus (commands by outcome, failed authentications).
  */
 import { openEventStore } from '../shared/adapters/event-store.factory.ts';
+import { createReadStore } from '../shared/adapters/read-store.factory.ts';
 import { loadConfigOrExit } from '../shared/config/load-or-exit.ts';
 import { listen } from '../shared/http/listen.ts';
 import { createLogger } from '../shared/logging/logger.ts';
@@ -20,10 +21,14 @@ import { createProcessRegistry } from '../shared/metrics/process-registry.ts';
 const config = loadConfigOrExit('watchcat-services');
 const logger = createLogger(config.LOG_LEVEL, 'watchcat-services');
 const store = await openEventStore(config);
+// The transparency log's tiles say which events its leaves are (entry bundles for the `audit` scope); they are in
+// the MongoDB the projectors fill, where there is one.
+const readStore = config.MONGODB_URL ? await createReadStore(config) : undefined;
 const registry = createProcessRegistry();
 // A weak or malformed key was refused with the configuration, so the app's own check of the keys cannot throw here.
 const app = createAdminApp(createCommandService(store, { actor: 'admin-api', onOutcome: commandMetrics(registry) }), config, logger, {
   authMetrics: adminAuthMetrics(registry),
+  ...(readStore ? { entryBundles: { eventStore: store, readStore } } : {}),
 });
 warnIfKeyless(config, logger);
 
@@ -42,5 +47,6 @@ onShutdownSignal(logger, 'admin API', async () => {
   const closed = new Promise((resolve) => server.close(resolve));
   server.closeIdleConnections();
   await closed;
+  await readStore?.close();
   await store.close();
 });

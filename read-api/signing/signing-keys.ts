@@ -28,36 +28,66 @@ export const signingKeyFile = (dataDir: string) => join(dataDir, 'keys', 'respon
 
 type KeySettings = Pick<Config, 'DATA_DIR' | 'RESPONSE_SIGNING_KEY' | 'RESPONSE_SIGNING_KEYS'>;
 
-const HISTORY = 'RESPONSE_SIGNING_KEYS';
 const isoSeconds = (seconds: number) => new Date(seconds * 1000).toISOString();
 
 /** `now` in Unix seconds, for the checks of the signing key's own dates. */
 export async function loadSigningKeys(config: KeySettings, now = Math.floor(Date.now() / 1000)): Promise<ResponseSigningKeys> {
-  const { privateKey, writtenAt } = config.RESPONSE_SIGNING_KEY
+  const { privateKey, keyid, keys } = await loadKeyWithHistory({
+    pem: config.RESPONSE_SIGNING_KEY, pemSetting: 'RESPONSE_SIGNING_KEY', history: config.RESPONSE_SIGNING_KEYS, historySetting: 'RESPONSE_SIGNING_KEYS',
+    file: signingKeyFile(config.DATA_DIR), what: 'signing key',
+  }, now);
+  return { current: { keyid, privateKey }, jwks: { keys } };
+}
+
+/** Where a key that signs and its key history come from (the answer-signing key, the transparency log key). */
+export interface KeyWithHistorySource {
+  /** The private key's PKCS#8 PEM from the environment, or undefined for the key file. */
+  pem: string | undefined;
+  pemSetting: string;
+  /** The key history's JWK Set text, or undefined. */
+  history: string | undefined;
+  historySetting: string;
+  /** The key file generated under DATA_DIR when no PEM is given. */
+  file: string;
+  /** What the key is, for messages: `signing key`, `log key`. */
+  what: string;
+}
+
+/**
+ * The key that signs and its history, under one set of rules (CONTRACT.md, "Signed answers"): a key given in the
+ * environment must be listed in the history with its `nbf`; one generated into its file is listed, when the history
+ * does not list it, with the time its file was written; a key marked compromised, retired, or whose `nbf` is still
+ * to come does not sign.
+ */
+export async function loadKeyWithHistory(
+  source: KeyWithHistorySource, now = Math.floor(Date.now() / 1000),
+): Promise<{ privateKey: KeyObject; keyid: string; keys: Ed25519PublicJwk[] }> {
+  const { historySetting: HISTORY, what } = source;
+  const { privateKey, writtenAt } = source.pem
     // Environments that cannot hold line breaks pass the PEM with `\n` escapes.
-    ? { privateKey: ed25519Key(config.RESPONSE_SIGNING_KEY.replace(/\\n/g, '\n'), 'RESPONSE_SIGNING_KEY'), writtenAt: undefined }
-    : await keyFromDataDir(signingKeyFile(config.DATA_DIR));
+    ? { privateKey: ed25519Key(source.pem.replace(/\\n/g, '\n'), source.pemSetting), writtenAt: undefined }
+    : await keyFromDataDir(source.file);
   const current = await publicJwk(privateKey);
-  const keys = config.RESPONSE_SIGNING_KEYS ? await history(config.RESPONSE_SIGNING_KEYS) : [];
+  const keys = source.history ? await history(source.history, HISTORY) : [];
   let own = keys.find((key) => key.kid === current.kid);
   if (own === undefined) {
     if (writtenAt === undefined) {
-      throw new SigningKeyError(`${HISTORY} must list the signing key (kid ${current.kid}) with its "nbf", the Unix time it began signing`);
+      throw new SigningKeyError(`${HISTORY} must list the ${what} (kid ${current.kid}) with its "nbf", the Unix time it began signing`);
     }
     own = { ...current, nbf: writtenAt };
     keys.unshift(own);
   }
-  if (own.revoked !== undefined) throw new SigningKeyError(`${HISTORY} marks the signing key (kid ${current.kid}) compromised: sign with a new key`);
-  if (own.exp !== undefined && own.exp <= now) throw new SigningKeyError(`${HISTORY} retired the signing key (kid ${current.kid}) at ${isoSeconds(own.exp)}`);
-  // A replica started a little before the planned switch is fine; one started long before signs answers a verifier refuses.
+  if (own.revoked !== undefined) throw new SigningKeyError(`${HISTORY} marks the ${what} (kid ${current.kid}) compromised: sign with a new key`);
+  if (own.exp !== undefined && own.exp <= now) throw new SigningKeyError(`${HISTORY} retired the ${what} (kid ${current.kid}) at ${isoSeconds(own.exp)}`);
+  // A replica started a little before the planned switch is fine; one started long before signs what a verifier refuses.
   if (own.nbf! > now + ROTATION_TOLERANCE_SECONDS) {
-    throw new SigningKeyError(`${HISTORY} says the signing key (kid ${current.kid}) begins signing at ${isoSeconds(own.nbf!)}, which is still to come`);
+    throw new SigningKeyError(`${HISTORY} says the ${what} (kid ${current.kid}) begins signing at ${isoSeconds(own.nbf!)}, which is still to come`);
   }
-  return { current: { keyid: current.kid as string, privateKey }, jwks: { keys } };
+  return { privateKey, keyid: current.kid as string, keys };
 }
 
 /** The listed keys, each named by its thumbprint, with the dates a history needs. */
-async function history(text: string): Promise<Ed25519PublicJwk[]> {
+async function history(text: string, HISTORY: string): Promise<Ed25519PublicJwk[]> {
   let listed: Ed25519PublicJwk[];
   try {
     listed = parseJwkSet(text).keys;

@@ -1,19 +1,38 @@
 /**
- * Keeps this process's transparency log up to date with the event store and signs a checkpoint each time it
- * grows: on the store's append signal (the SQLite feed polls every few milliseconds), and every second in case a
- * signal is lost, so an appended event is covered by a published checkpoint within about a second.
+ * Signs the transparency log's checkpoints. The log is a projection (shared/projections/transparency-log.projection.ts)
+ * that the projector keeps in the read store; every API process holding the log key reads it a few times a second
+ * and, when it grew, signs a checkpoint of its new size and stores it (a control document, compare-and-set on the
+ * size: shared/transparency/signed-checkpoints.ts), so an appended event is covered by a published checkpoint within
+ * a second of its projection, and every process serves the same latest one.
  *
- * The log is rebuilt from the history at every start, and checked against the last checkpoint signed before (kept
- * by `record`): a history that no longer gives that tree (fewer events, another root for that size) parks the
- * log. It then signs nothing, its routes refuse, and an error is logged: never a checkpoint over a rewritten past.
+ * Before signing, and whenever the log's live generation or size changed, the tiles must still give the root signed
+ * last for its size: tiles that do not (a rebuild over a rewritten history, an edited store) park the log
+ * projection, and an error is logged (the alert, with `transparency_log_parked`). A parked log signs nothing and
+ * its routes refuse, until `watchcat projections resume transparency-log` after the history is restored.
+ *
+ * `record` keeps the latest signed checkpoint outside the read store too, for the embedded store, which starts empty:
+ * at start a kept checkpoint newer than the store's is put back, so the check holds across restarts.
  */
 import type { KeyObject } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Logger } from '../../shared/logging/logger.ts';
-import type { EventStore } from '../../shared/ports/event-store.ts';
-import { checkpointBody, parseCheckpoint } from '../../shared/transparency/checkpoint.ts';
-import { EventLog } from '../../shared/transparency/event-log.ts';
+import type { ReadSnapshot, ReadStore } from '../../shared/ports/read-store.ts';
+import { liveCheckpointOf } from '../../shared/projections/control-docs.ts';
+import { parkProjection } from '../../shared/projections/parking.ts';
+import type { Projection } from '../../shared/projections/projection.ts';
+import { transparencyLogProjection } from '../../shared/projections/transparency-log.projection.ts';
+import { checkpointBody } from '../../shared/transparency/checkpoint.ts';
 import type { Hash } from '../../shared/transparency/merkle.ts';
 import { signNote, verifierKey } from '../../shared/transparency/signed-note.ts';
+import {
+  signedCheckpointDoc, signedCheckpointOf, storeSignedCheckpoint, type SignedCheckpointDoc,
+} from '../../shared/transparency/signed-checkpoints.ts';
+import { TileLog } from '../../shared/transparency/tile-log.ts';
+import { publicJwk, type Ed25519PublicJwk } from '../../shared/signing/jwk-set.ts';
+import { logKeyHistory } from './log-key.ts';
+import { divergence } from '../../shared/transparency/log-divergence.ts';
+
+const projection = transparencyLogProjection as unknown as Projection;
 
 export interface PublishedCheckpoint {
   size: number;
@@ -22,13 +41,24 @@ export interface PublishedCheckpoint {
   note: string;
 }
 
+/** The log as one snapshot of the read store holds it: its tiles, the latest signed checkpoint, and whether it is parked. */
+export interface LogView {
+  log: TileLog;
+  checkpoint: PublishedCheckpoint | undefined;
+  /** Why the log projection is parked, or undefined while it runs. */
+  parked: string | undefined;
+}
+
 export interface TransparencyLog {
-  log: EventLog;
   /** `<name>+<key id>+<key>`, as Go's note.NewVerifier reads it. */
   verifierKey: string;
-  /** The latest signed checkpoint; proofs are given against trees no larger. */
-  checkpoint(): PublishedCheckpoint;
-  /** Why the log is parked (the history no longer gives a tree signed before), or undefined while it serves. */
+  /** The log key's history as `/.well-known/transparency/keys` serves it (log-key.ts). */
+  keyHistory: string;
+  /** The log as the read store holds it now (one snapshot): what a request is answered from. */
+  read(): Promise<LogView>;
+  /** The latest signed checkpoint this process knows of (its last look), undefined before the first. */
+  checkpoint(): PublishedCheckpoint | undefined;
+  /** Why the log is parked, as this process last saw, or undefined. */
   parked(): string | undefined;
   stop(): void;
 }
@@ -41,59 +71,105 @@ export interface SignedCheckpointRecord {
 }
 
 export interface LogPublisherOptions {
-  store: EventStore;
-  /** Without it, nothing is checked at start (tests of one process's life). */
+  readStore: ReadStore;
   record?: SignedCheckpointRecord;
   key: KeyObject;
+  /** Every key of the log, this one included (log-key.ts); default: this one, from now. */
+  history?: readonly Ed25519PublicJwk[];
   origin: string;
   logger: Logger;
-  /** Catch-up without a signal, in milliseconds (default 1000). */
+  /** How often the log is looked at, in milliseconds (default 200). */
   intervalMs?: number;
 }
 
-/** Why the rebuilt log cannot stand behind the checkpoint signed before, or undefined when it extends it. */
-function divergence(log: EventLog, note: string): string | undefined {
-  const signed = parseCheckpoint(note.slice(0, note.indexOf('\n\n') + 1));
-  if (log.size < signed.size) return `the history holds ${log.size} events, fewer than the ${signed.size} signed before`;
-  if (!Buffer.from(log.root(signed.size)).equals(Buffer.from(signed.root))) {
-    return `the first ${signed.size} events of the history give another root than the one signed before`;
-  }
-  return undefined;
-}
+const published = (doc: SignedCheckpointDoc | undefined): PublishedCheckpoint | undefined =>
+  doc && { size: doc.size, root: Buffer.from(doc.root, 'base64'), note: doc.note };
 
-export async function startTransparencyLog({ store, record, key, origin, logger, intervalMs = 1_000 }: LogPublisherOptions): Promise<TransparencyLog> {
-  const log = new EventLog();
-  const sign = (size: number): PublishedCheckpoint => {
-    const root = log.root(size);
-    const note = signNote(checkpointBody({ origin, size, root }), origin, key);
-    record?.save(note);
-    return { size, root, note };
-  };
-  const size = await log.catchUp(store);
-  const kept = record?.load();
-  const parked = kept === undefined ? undefined : divergence(log, kept);
-  if (parked) logger.error({ parked }, 'transparency log parked: it signs nothing until the history is restored');
-  let published = parked ? { size: 0, root: log.root(0), note: kept! } : sign(size);
-  const refresh = async () => {
-    if (parked) return;
-    const grown = await log.catchUp(store);
-    // Tree size never goes down, and one size is signed once (Ed25519 signs the same body the same way anyway).
-    if (grown > published.size) published = sign(grown);
-  };
-  const tryRefresh = () => {
-    refresh().catch((error: unknown) => logger.warn({ err: error }, 'transparency log could not catch up'));
-  };
-  const unsubscribe = store.onAppended(tryRefresh);
-  const timer = setInterval(tryRefresh, intervalMs);
-  timer.unref();
+function viewOf(snapshot: ReadSnapshot, log: TileLog): LogView {
+  const { checkpoint: state } = liveCheckpointOf(new Map(snapshot.control.map((doc) => [doc._id, doc])), projection);
   return {
     log,
+    checkpoint: published(signedCheckpointOf(snapshot.control)),
+    parked: state?.status === 'parked' ? state.parked?.reason ?? 'parked' : undefined,
+  };
+}
+
+export async function readLogView(readStore: ReadStore): Promise<LogView> {
+  const snapshot = await readStore.snapshot();
+  return viewOf(snapshot, await TileLog.read(snapshot));
+}
+
+export async function startTransparencyLog({ readStore, record, key, history, origin, logger, intervalMs = 200 }: LogPublisherOptions): Promise<TransparencyLog> {
+  const keyHistory = logKeyHistory(origin, history ?? [{ ...(await publicJwk(key)), nbf: Math.floor(Date.now() / 1000) }]);
+  const owner = `transparency-signer:${hostname()}:${process.pid}`;
+  let last: LogView | undefined;
+  /** The live generation and size whose tiles were last found to give the signed root. */
+  let verified: string | undefined;
+
+  const kept = record?.load();
+  if (kept !== undefined) {
+    const keptDoc = signedCheckpointDoc(kept);
+    for (;;) {
+      const stored = signedCheckpointOf(await readStore.readControl());
+      if (stored && stored.size >= keptDoc.size) break;
+      if (await storeSignedCheckpoint(readStore, keptDoc, stored)) break;
+    }
+  }
+
+  async function look(): Promise<void> {
+    const snapshot = await readStore.snapshot();
+    const log = await TileLog.read(snapshot);
+    const view = viewOf(snapshot, log);
+    last = view;
+    const control = new Map(snapshot.control.map((doc) => [doc._id, doc]));
+    const { generation, checkpoint: state } = liveCheckpointOf(control, projection);
+    if (!state || view.parked !== undefined) {
+      verified = undefined;
+      return;
+    }
+    const signed = signedCheckpointOf(control);
+    const looked = `${generation}:${log.size}`;
+    if (signed && signed.size === log.size && verified === looked) return;
+    // At the head of the history once its owner confirmed a head it had reached; short of what was signed before
+    // that, it is catching up (a store filled again), and nothing is checked or signed until it gets there.
+    const atHead = state.confirmed !== undefined && state.confirmed !== null && state.confirmed.head <= state.position;
+    const reason = await divergence(log, signed, atHead);
+    if (reason) {
+      logger.error({ alert: 'transparency log parked', size: log.size, signed: signed?.size },
+        `transparency log parked: ${reason}; it signs nothing until the history is restored`);
+      await parkProjection(readStore, projection, owner, reason);
+      last = { ...view, parked: reason };
+      verified = undefined;
+      return;
+    }
+    if (signed && log.size < signed.size) return;
+    verified = looked;
+    if (signed && signed.size === log.size) return;
+    const note = signNote(checkpointBody({ origin, size: log.size, root: await log.root(log.size) }), origin, key);
+    const doc = signedCheckpointDoc(note);
+    // Another process may have signed meanwhile: the next look reads what it stored.
+    if (await storeSignedCheckpoint(readStore, doc, signed)) {
+      record?.save(note);
+      last = { ...view, checkpoint: published(doc) };
+    }
+  }
+
+  let running: Promise<void> | undefined;
+  const tick = () => {
+    running ??= look()
+      .catch((error: unknown) => logger.warn({ err: error }, 'transparency log: could not look at the log or sign a checkpoint'))
+      .finally(() => { running = undefined; });
+    return running;
+  };
+  await tick();
+  const timer = setInterval(tick, intervalMs);
+  timer.unref();
+  return {
     verifierKey: verifierKey(origin, key),
-    checkpoint: () => published,
-    parked: () => parked,
-    stop: () => {
-      clearInterval(timer);
-      unsubscribe();
-    },
+    keyHistory,
+    read: () => readLogView(readStore),
+    checkpoint: () => last?.checkpoint,
+    parked: () => last?.parked,
+    stop: () => clearInterval(timer),
   };
 }

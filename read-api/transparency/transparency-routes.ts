@@ -16,9 +16,11 @@ import { compileRequestValidator } from '../../shared/public-api/validation/requ
 import { issue, RequestValidationError } from '../../shared/public-api/validation/validation-issue.ts';
 import { JSON_TYPE } from '../middleware/front-door.ts';
 import { parseTilePath, TILE_WIDTH } from '../../shared/transparency/tiles.ts';
-import type { TransparencyLog } from './log-publisher.ts';
+import type { LogView, PublishedCheckpoint, TransparencyLog } from './log-publisher.ts';
 
 const CHECKPOINT_PATH = '/.well-known/transparency/checkpoint';
+/** Every key of the log with its dates (log-key.ts), for monitors that follow a rotation. */
+const KEY_HISTORY_PATH = '/.well-known/transparency/keys';
 
 const TEXT = 'text/plain; charset=utf-8';
 const proofResponses = { '200': { description: 'The proof', schema: LogProof }, '422': validationResponse, '429': rateLimitedResponse };
@@ -50,29 +52,42 @@ const b64 = (hash: Uint8Array) => Buffer.from(hash).toString('base64');
 /** A 422 in the contract's shape for a value that is well formed but outside the log. */
 const outOfRange = (name: string, input: unknown, why: string) => new RequestValidationError([issue.valueError(['query', name], input, why)]);
 
-function inclusionAnswer(logs: TransparencyLog, query: InclusionQuery): LogProof {
-  const published = logs.checkpoint().size;
+/** The log of one snapshot, with a checkpoint to answer under; 503 while it has none or its tiles are behind it. */
+async function served(logs: TransparencyLog): Promise<{ view: LogView; checkpoint: PublishedCheckpoint }> {
+  const view = await logs.read();
+  if (view.parked !== undefined) throw new LogUnavailable();
+  const { checkpoint } = view;
+  if (!checkpoint || view.log.size < checkpoint.size) throw new LogUnavailable();
+  return { view, checkpoint };
+}
+
+/** The log cannot be served now: parked, or not yet built up to its checkpoint. */
+class LogUnavailable extends Error {}
+
+async function inclusionAnswer(logs: TransparencyLog, query: InclusionQuery): Promise<LogProof> {
+  const { view: { log }, checkpoint } = await served(logs);
+  const published = checkpoint.size;
   if (query.tree_size > published) throw outOfRange('tree_size', query.tree_size, `the latest checkpoint holds ${published} leaves`);
   let index = query.index;
   if (index === undefined) {
     if (query.position === undefined) throw new RequestValidationError([issue.missing(['query', 'index'], null)]);
-    index = logs.log.indexOf(query.position);
-    if (index === undefined) throw outOfRange('position', query.position, `no event of the log is at position ${query.position}`);
+    index = await log.indexOf(query.position);
+    if (index === undefined || index >= published) throw outOfRange('position', query.position, `no event of the log is at position ${query.position}`);
   }
   if (index >= query.tree_size) {
     throw outOfRange(query.index === undefined ? 'position' : 'index', query.index ?? query.position, `leaf ${index} is not in a tree of ${query.tree_size} leaves`);
   }
-  return {
-    tree_size: query.tree_size, root: b64(logs.log.root(query.tree_size)), leaf_index: index,
-    leaf_hash: b64(logs.log.leafHash(index)), proof: logs.log.inclusion(index, query.tree_size).map(b64),
-  };
+  const { leaf, proof, root } = await log.inclusion(index, query.tree_size);
+  return { tree_size: query.tree_size, root: b64(root), leaf_index: index, leaf_hash: b64(leaf), proof: proof.map(b64) };
 }
 
-function consistencyAnswer(logs: TransparencyLog, query: ConsistencyQuery): LogProof {
-  const published = logs.checkpoint().size;
+async function consistencyAnswer(logs: TransparencyLog, query: ConsistencyQuery): Promise<LogProof> {
+  const { view: { log }, checkpoint } = await served(logs);
+  const published = checkpoint.size;
   if (query.to > published) throw outOfRange('to', query.to, `the latest checkpoint holds ${published} leaves`);
   if (query.from > query.to) throw outOfRange('from', query.from, `the earlier tree cannot be larger than ${query.to} leaves`);
-  return { tree_size: query.to, root: b64(logs.log.root(query.to)), proof: logs.log.consistency(query.from, query.to).map(b64) };
+  const { proof, root } = await log.consistency(query.from, query.to);
+  return { tree_size: query.to, root: b64(root), proof: proof.map(b64) };
 }
 
 function send(ctx: ParameterizedContext, type: string, text: string, cacheControl: string): void {
@@ -96,39 +111,48 @@ const tiles = (logs: TransparencyLog): Middleware => async (ctx, next) => {
   if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
   const path = TILE_PREFIX.exec(ctx.path)?.[1];
   const tile = path === undefined ? undefined : parseTilePath(path);
-  const data = tile && logs.log.tile(tile, logs.checkpoint().size);
-  if (!tile || !data) return next();
+  if (!tile) return next();
+  const { view: { log }, checkpoint } = await served(logs);
+  const data = await log.tile(tile, checkpoint.size);
+  if (!data) return next();
   ctx.set('Cache-Control', tile.width === TILE_WIDTH ? IMMUTABLE : 'public, max-age=60');
   ctx.type = 'application/octet-stream';
   ctx.body = Buffer.from(data);
 };
 
-/** A parked log (log-publisher.ts) serves nothing: no checkpoint, proof or tile of a history that was rewritten. */
-const refuseWhileParked = (logs: TransparencyLog): Middleware => async (ctx, next) => {
-  if (logs.parked() === undefined || !/^\/(?:\.well-known\/transparency|transparency|api\/public\/transparency)\//i.test(ctx.path)) return next();
-  ctx.set('Retry-After', '60');
-  ctx.set('Cache-Control', 'no-store');
-  ctx.status = 503;
-  ctx.body = { detail: 'The transparency log is unavailable; try again later' };
+/**
+ * A parked log (log-publisher.ts) serves nothing: no checkpoint, proof or tile of a history that was rewritten; nor
+ * does a log whose tiles are not yet built up to its latest checkpoint (a read store being filled again).
+ */
+const refuseUnavailable: Middleware = async (ctx, next) => {
+  try {
+    await next();
+  } catch (error) {
+    if (!(error instanceof LogUnavailable)) throw error;
+    ctx.set('Retry-After', '60');
+    ctx.set('Cache-Control', 'no-store');
+    ctx.status = 503;
+    ctx.body = { detail: 'The transparency log is unavailable; try again later' };
+  }
 };
 
 export function transparencyRoutes(logs: TransparencyLog): Middleware {
   // Case-insensitive, trailing slash optional: the way the rate limits read a public path.
   const router = new Router({ sensitive: false, strict: false });
-  router.get(CHECKPOINT_PATH, (ctx) => send(ctx, TEXT, logs.checkpoint().note, 'no-cache'));
+  router.get(CHECKPOINT_PATH, async (ctx) => send(ctx, TEXT, (await served(logs)).checkpoint.note, 'no-cache'));
   router.get(TRANSPARENCY_KEY_PATH, (ctx) => send(ctx, TEXT, logs.verifierKey, 'public, max-age=300'));
-  const proof = <Q>(spec: OperationSpec, answer: (logs: TransparencyLog, query: Q) => LogProof) => {
+  router.get(KEY_HISTORY_PATH, (ctx) => send(ctx, JSON_TYPE, logs.keyHistory, 'public, max-age=300'));
+  const proof = <Q>(spec: OperationSpec, answer: (logs: TransparencyLog, query: Q) => Promise<LogProof>) => {
     const validate = compileRequestValidator(spec);
-    router.get(spec.id, spec.path, (ctx) => {
+    router.get(spec.id, spec.path, async (ctx) => {
       const { query } = validate({ query: ctx.query, path: {} });
       // A proof for given sizes never changes: only its availability does, with the checkpoint.
-      send(ctx, JSON_TYPE, JSON.stringify(answer(logs, query as Q)), 'public, max-age=3600');
+      send(ctx, JSON_TYPE, JSON.stringify(await answer(logs, query as Q)), 'public, max-age=3600');
     });
   };
   proof(inclusionSpec, inclusionAnswer);
   proof(consistencySpec, consistencyAnswer);
   const routes = router.routes() as Middleware;
   const tileRoute = tiles(logs);
-  const parked = refuseWhileParked(logs);
-  return (ctx, next) => parked(ctx, () => tileRoute(ctx, () => routes(ctx, next)));
+  return (ctx, next) => refuseUnavailable(ctx, () => tileRoute(ctx, () => routes(ctx, next)));
 }

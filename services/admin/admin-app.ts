@@ -9,7 +9,8 @@ import type { CommandService } from '../command-service.ts';
 import { DomainError } from '../domain/domain-error.ts';
 import { CatalogueFileError } from '../import/catalogue-validation.ts';
 import { adminRouter } from './admin-routes.ts';
-import { adminAuth, type AuthFailureMetrics } from './require-scope.ts';
+import { adminAuth, requireScope, type AuthFailureMetrics } from './require-scope.ts';
+import { entryBundleRoute, type EntryBundleSources } from './entry-bundles.ts';
 import { HttpError } from './json-body.ts';
 import { RequestValidationError } from '../../shared/public-api/validation/validation-issue.ts';
 
@@ -30,12 +31,15 @@ function clientError(error: unknown): { status: number; body: object } | null {
 export interface AdminAppOptions {
   /** Counts failed authentications, e.g. into the metrics of the process. */
   authMetrics?: AuthFailureMetrics;
+  /** Where the transparency log's entry bundles are read, for the `audit` scope (entry-bundles.ts); none without. */
+  entryBundles?: EntryBundleSources;
 }
 
 export function createAdminApp(
   service: CommandService, config: Pick<Config, 'ADMIN_API_KEYS' | 'ADMIN_AUTH_FAILURES_PER_MINUTE'>, logger: Logger, options: AdminAppOptions = {},
 ): Koa {
-  const router = adminRouter(service, adminAuth(config, options.authMetrics));
+  const auth = adminAuth(config, options.authMetrics);
+  const router = adminRouter(service, auth);
   const app = new Koa();
   app.use(async (ctx, next) => {
     const started = Date.now();
@@ -62,6 +66,7 @@ export function createAdminApp(
     if (!ctx.req.complete) ctx.set('Connection', 'close');
     logger.info({ method: ctx.method, path: ctx.path, status: ctx.status, ms: Date.now() - started }, 'admin request');
   });
+  if (options.entryBundles) app.use(entryBundleRoute(options.entryBundles, requireScope(auth, 'audit')));
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

@@ -1,14 +1,19 @@
 /**
- * `watchcat audit log verify EXPORT --checkpoint FILE [--key KEY]`: rebuilds the transparency log from an export
- * (the whole history, from its first event) and checks it against a checkpoint the service signed. A checkpoint
- * holds only a size and a root, so a mismatch says that the first `size` events differ from the history signed,
- * not which one: the service's tiles or proofs locate it.
+ * `watchcat audit log verify EXPORT --checkpoint FILE [--key KEY] [--log URL]`: rebuilds the transparency log from an
+ * export (the whole history, from its first event) and checks it against a checkpoint the service signed. A
+ * checkpoint holds only a size and a root, so by itself a mismatch says that the first `size` events differ from
+ * the history signed, not which one. With `--log`, the service's consistency proofs locate the first leaf that
+ * differs by bisection, O(log n) proofs: the export's first m leaves are the signed ones exactly when the proof from
+ * m to the checkpoint's size verifies from the export's root of m to the checkpoint's root. The proofs are checked
+ * against the signed root, so the service is trusted for nothing.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { parseCheckpoint } from '../../shared/transparency/checkpoint.ts';
 import { entryText } from '../../shared/transparency/log-entry.ts';
 import { MemoryTree } from '../../shared/transparency/memory-tree.ts';
+import { verifyConsistency, type Hash } from '../../shared/transparency/merkle.ts';
+import type { Checkpoint } from '../../shared/transparency/checkpoint.ts';
 import { NoteError, openNote } from '../../shared/transparency/signed-note.ts';
 import type { CliContext } from '../cli/cli-context.ts';
 import { GENESIS } from './audit-record.ts';
@@ -40,7 +45,38 @@ function checkpointText(context: CliContext, file: string, key: string | undefin
   }
 }
 
-async function runLogVerify(context: CliContext, file: string, options: { checkpoint: string; key?: string }): Promise<void> {
+/** The proof from `m` leaves to the checkpoint's size, from the service at `base`, checked against the signed root. */
+async function proofHolds(base: string, checkpoint: Checkpoint, m: number, rootOfM: Hash): Promise<boolean> {
+  if (m === checkpoint.size) return Buffer.from(rootOfM).equals(Buffer.from(checkpoint.root));
+  const url = `${base}/api/public/transparency/consistency?from=${m}&to=${checkpoint.size}`;
+  let answer: { root?: string; proof?: string[] };
+  try {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`answered ${response.status}`);
+    answer = (await response.json()) as typeof answer;
+  } catch (error) {
+    throw new AuditError(`cannot locate the leaf that differs: ${url}: ${(error as Error).message}`);
+  }
+  if (answer.root !== b64(checkpoint.root)) {
+    throw new AuditError(`cannot locate the leaf that differs: ${base} no longer gives the tree of ${checkpoint.size} leaves that the checkpoint signed`);
+  }
+  return verifyConsistency(m, checkpoint.size, rootOfM, checkpoint.root, (answer.proof ?? []).map((hash) => Buffer.from(hash, 'base64')));
+}
+
+/** The index of the first leaf of the export that is not the signed one (the export's size when it only lacks some). */
+async function firstDifferingLeaf(base: string, checkpoint: Checkpoint, tree: MemoryTree): Promise<number> {
+  // The largest m whose first m leaves are the signed ones: m = 0 always is.
+  let low = 0;
+  let high = Math.min(tree.size, checkpoint.size);
+  while (low < high) {
+    const m = Math.ceil((low + high) / 2);
+    if (await proofHolds(base, checkpoint, m, tree.root(m))) low = m;
+    else high = m - 1;
+  }
+  return low;
+}
+
+async function runLogVerify(context: CliContext, file: string, options: { checkpoint: string; key?: string; log?: string }): Promise<void> {
   let checkpoint;
   try {
     checkpoint = parseCheckpoint(checkpointText(context, options.checkpoint, options.key));
@@ -48,19 +84,30 @@ async function runLogVerify(context: CliContext, file: string, options: { checkp
     throw error instanceof AuditError ? error : new AuditError(`checkpoint ${options.checkpoint}: ${(error as Error).message}`);
   }
   const tree = new MemoryTree();
+  const events: { position: number; stream: string; revision: number }[] = [];
   for await (const record of readExportFile(file)) {
     if (tree.size === 0 && record.previous_chain_hash !== undefined && !record.previous_chain_hash.equals(GENESIS)) {
       throw new AuditError(`${file} starts mid-history (position ${record.position}): the log is rebuilt from the first event, export without --from`);
     }
     tree.append(entryText(record));
+    if (options.log) events.push({ position: record.position, stream: record.stream, revision: record.revision });
   }
+  /** Where the export first leaves the signed history, when the service at `--log` can say. */
+  const located = async (): Promise<string> => {
+    if (!options.log) return ' (give --log with the service\'s URL to name the first leaf that differs)';
+    const index = await firstDifferingLeaf(options.log.replace(/\/$/, ''), checkpoint, tree);
+    const event = events[index];
+    return event
+      ? `; the first leaf that differs is leaf ${index}: the export's event at position ${event.position} (${event.stream} revision ${event.revision})`
+      : `; the export's first ${index} events are the signed ones, leaf ${index} on is missing from it`;
+  };
   if (tree.size < checkpoint.size) {
-    throw new AuditError(`${file} holds ${tree.size} events, the checkpoint ${checkpoint.size}: events signed into the log are missing from the export`);
+    throw new AuditError(`${file} holds ${tree.size} events, the checkpoint ${checkpoint.size}: events signed into the log are missing from the export${await located()}`);
   }
   const root = tree.root(checkpoint.size);
   if (!Buffer.from(root).equals(Buffer.from(checkpoint.root))) {
     throw new AuditError(`the first ${checkpoint.size} events of ${file} give root ${b64(root)}, the checkpoint says ${b64(checkpoint.root)}: `
-      + 'this is not the history that was signed (an event edited, removed, inserted or moved)');
+      + `this is not the history that was signed (an event edited, removed, inserted or moved)${await located()}`);
   }
   context.out(`transparency log of ${file} matches the checkpoint of ${checkpoint.origin}: ${checkpoint.size} leaves, root ${b64(root)}`);
   if (tree.size > checkpoint.size) context.out(`the export holds ${tree.size - checkpoint.size} later events, not covered by this checkpoint`);
@@ -72,5 +119,6 @@ export function logVerifyCommand(log: Command, context: CliContext): void {
     .argument('<export>', 'an export of the whole history, written by `watchcat export`')
     .requiredOption('--checkpoint <file>', 'a checkpoint saved from /.well-known/transparency/checkpoint')
     .option('--key <key>', 'the log\'s verifier key (as /.well-known/transparency/key serves it), or a file holding it')
-    .action((file: string, options: { checkpoint: string; key?: string }) => runLogVerify(context, file, options));
+    .option('--log <url>', 'the service\'s public base URL: its consistency proofs name the first leaf that differs')
+    .action((file: string, options: { checkpoint: string; key?: string; log?: string }) => runLogVerify(context, file, options));
 }

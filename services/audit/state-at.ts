@@ -9,6 +9,7 @@ import type { Language } from '../../shared/events/common.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
 import { rebuild, type RebuildProgress } from '../../shared/projections/rebuild.ts';
+import { READ_MODEL_PROJECTIONS } from '../../shared/projections/index.ts';
 import type { OperationEnv } from '../../shared/public-api/operations/public-operation.ts';
 import { historyCut, type Cut } from './history-cut.ts';
 import { parseMoment } from './moments.ts';
@@ -47,7 +48,8 @@ export interface ProjectedState {
 export async function projectAt(eventStore: EventStore, cut: Cut, onProgress?: (progress: RebuildProgress) => void): Promise<ProjectedState> {
   const view = historyCut(eventStore, cut);
   const readStore = createMemoryReadStore();
-  const result = await rebuild({ eventStore: view, readStore, ...(onProgress ? { onProgress } : {}) });
+  // The read models the public operations answer from; the transparency log's tiles are not among them.
+  const result = await rebuild({ eventStore: view, readStore, projections: READ_MODEL_PROJECTIONS, ...(onProgress ? { onProgress } : {}) });
   const last = view.lastIncluded();
   const at = 'at' in cut ? new Date(cut.at).toISOString() : (last?.occurredAt ?? new Date(0).toISOString());
   return { readStore, asOf: { at, position: result.position, events: result.events } };

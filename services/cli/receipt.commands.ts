@@ -1,10 +1,15 @@
 /**
- * `watchcat receipt verify FILE [--jwks FILE|URL] [--allow-plain-http]`: checks a signed answer saved with
+ * `watchcat receipt verify FILE [--jwks FILE|URL] [--checkpoint FILE|URL [--log-key KEY]] [--allow-plain-http]`:
+ * checks a signed answer saved with
  * `curl -si` (see services/receipt/). Exit 0 printing what was signed, by which key and when, and which key set it
  * trusted (where from, and the SHA-256 of its bytes, so that two people can tell they trusted the same); exit 1
  * naming what does not match. Without `--jwks`, the key set of the configured deployment
  * (`PUBLIC_BASE_URL/.well-known/jwks.json`, or the local server on `PORT` when no public base URL is configured).
  * A key set is what a verdict rests on: over plain HTTP it is fetched only from loopback, unless told to.
+ * With `--checkpoint`, the transparency checkpoint the receipt pins is checked against that newer signed checkpoint
+ * (a file, or a URL, by default the deployment's) by a consistency proof from the deployment
+ * (services/receipt/receipt-checkpoint.ts); the log's verifier key is `--log-key`, else the deployment's, under the
+ * same rule as the key set.
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -12,6 +17,7 @@ import { baseUrl } from '../../shared/public-base-url.ts';
 import { type JwkSet, parseJwkSet } from '../../shared/signing/jwk-set.ts';
 import { parseSavedResponse } from '../receipt/saved-response.ts';
 import { type ReceiptReport, verifyReceipt } from '../receipt/verify-receipt.ts';
+import { checkExtends, pinnedCheckpoint } from '../receipt/receipt-checkpoint.ts';
 import type { CliModule } from './cli-module.ts';
 
 /** A receipt that does not hold, or cannot be read: the CLI prints the message and exits 1. */
@@ -30,24 +36,25 @@ interface TrustedKeySet {
 /** 127.0.0.0/8, ::1 and localhost: a plain HTTP answer from them has not crossed a network. */
 const isLoopback = (hostname: string) => hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 
-async function readJwks(source: string, allowPlainHttp: boolean): Promise<TrustedKeySet> {
-  let bytes: Buffer;
+/** The bytes of a file or a URL; `what` names it in errors. Plain HTTP only from loopback unless allowed. */
+async function readSource(source: string, what: string, allowPlainHttp: boolean): Promise<Buffer> {
   const remote = /^https?:\/\//i.test(source);
   if (remote && !allowPlainHttp && /^http:/i.test(source) && !isLoopback(new URL(source).hostname)) {
-    throw new ReceiptError(`refusing the key set ${source}: plain HTTP from a host other than loopback can be altered on the way; use https, a file, or ${ALLOW_PLAIN_HTTP}`);
+    throw new ReceiptError(`refusing ${what} ${source}: plain HTTP from a host other than loopback can be altered on the way; use https, a file, or ${ALLOW_PLAIN_HTTP}`);
   }
   try {
-    if (remote) {
-      const answer = await fetch(source, { signal: AbortSignal.timeout(JWKS_FETCH_TIMEOUT_MS) });
-      if (!answer.ok) throw new Error(`HTTP ${answer.status}`);
-      bytes = Buffer.from(await answer.arrayBuffer());
-    } else {
-      bytes = await readFile(source);
-    }
+    if (!remote) return await readFile(source);
+    const answer = await fetch(source, { signal: AbortSignal.timeout(JWKS_FETCH_TIMEOUT_MS) });
+    if (!answer.ok) throw new Error(`HTTP ${answer.status}`);
+    return Buffer.from(await answer.arrayBuffer());
   } catch (error) {
     const cause = (error as Error & { cause?: { code?: string } }).cause?.code;
-    throw new ReceiptError(`cannot read the key set ${source}: ${(error as Error).message}${cause ? ` (${cause})` : ''}`);
+    throw new ReceiptError(`cannot read ${what} ${source}: ${(error as Error).message}${cause ? ` (${cause})` : ''}`);
   }
+}
+
+async function readJwks(source: string, allowPlainHttp: boolean): Promise<TrustedKeySet> {
+  const bytes = await readSource(source, 'the key set', allowPlainHttp);
   try {
     return { jwks: parseJwkSet(bytes.toString('utf8')), source, sha256: createHash('sha256').update(bytes).digest('hex') };
   } catch (error) {
@@ -74,8 +81,10 @@ export const receiptCommands: CliModule = (program, context) => {
     .description('check a signed answer saved with curl -si: its body against Content-Digest, its signature against the key set')
     .argument('<file>', 'the raw HTTP response (status line, headers, blank line, body)')
     .option('--jwks <file|url>', 'the JWK Set to check against (default: PUBLIC_BASE_URL/.well-known/jwks.json, else the local server on PORT)')
+    .option('--checkpoint [file|url]', 'also check the transparency checkpoint the receipt pins against this newer signed one, by a consistency proof (default: the deployment\'s latest)')
+    .option('--log-key <key>', 'the transparency log\'s verifier key (default: the deployment\'s /.well-known/transparency/key)')
     .option(ALLOW_PLAIN_HTTP, 'fetch the key set over plain HTTP from a host other than loopback (it could be altered on the way)')
-    .action(async (file: string, options: { jwks?: string; allowPlainHttp?: boolean }) => {
+    .action(async (file: string, options: { jwks?: string; checkpoint?: string | true; logKey?: string; allowPlainHttp?: boolean }) => {
       let saved;
       try {
         saved = parseSavedResponse(await readFile(file));
@@ -88,5 +97,22 @@ export const receiptCommands: CliModule = (program, context) => {
       const report = await verifyReceipt(saved, keySet.jwks);
       if (report.problems.length > 0) throw new ReceiptError(`receipt does not hold: ${report.problems.join('; ')}`);
       for (const line of describe(report, keySet)) context.out(line);
+      if (options.checkpoint === undefined) return;
+      const pinned = pinnedCheckpoint(saved, report.covered ?? []);
+      if (typeof pinned === 'string') throw new ReceiptError(pinned);
+      const allow = options.allowPlainHttp === true;
+      const source = options.checkpoint === true ? `${deployment}/.well-known/transparency/checkpoint` : options.checkpoint;
+      // Proofs need no trust (they are checked): from the server that gave the checkpoint, else the deployment.
+      const logBase = /^https?:\/\//i.test(source) ? new URL(source).origin : deployment;
+      const note = (await readSource(source, 'the checkpoint', allow)).toString('utf8');
+      const logKey = options.logKey ?? (await readSource(`${deployment}/.well-known/transparency/key`, 'the log key', allow)).toString('utf8').trim();
+      const proofOf = async (from: number, to: number) =>
+        JSON.parse((await readSource(`${logBase}/api/public/transparency/consistency?from=${from}&to=${to}`, 'the consistency proof', true)).toString('utf8')) as { root?: string; proof?: string[] };
+      try {
+        const newer = await checkExtends(pinned, note, logKey, proofOf);
+        context.out(`checkpoint: the receipt's tree of ${pinned.size} leaves (root ${pinned.root}) is extended by ${newer.origin}'s checkpoint of ${newer.size} leaves (${source})`);
+      } catch (error) {
+        throw new ReceiptError(`receipt checkpoint does not hold: ${(error as Error).message}`);
+      }
     });
 };

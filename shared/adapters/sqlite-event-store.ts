@@ -5,7 +5,7 @@
  */
 import type Database from 'better-sqlite3';
 import {
-  ConcurrencyError, type AppendResult, type EventStore, type ExpectedRevision, type NewEvent, type ReadAllOptions,
+  ConcurrencyError, withStoredTexts, type AppendResult, type EventStore, type ExpectedRevision, type NewEvent, type ReadAllOptions,
   type ReadStreamOptions, type StoredEvent, type StoredEventText,
 } from '../ports/event-store.ts';
 import { assertValidBatch, EventIdConflictError, expectationHolds, parseStoredJson, toStoredEvent } from './event-records.ts';
@@ -155,7 +155,7 @@ function decodeRows(rows: EventRow[]): StoredEvent[] {
   const events = new Array<StoredEvent>(rows.length);
   for (let i = 0; i < rows.length; i += 1) {
     const [position, stream, revision, id, type, data, metadata] = rows[i]!;
-    events[i] = toStoredEvent(position, stream, revision, id, type, parseStoredJson(data), parseStoredJson(metadata));
+    events[i] = withStoredTexts(toStoredEvent(position, stream, revision, id, type, parseStoredJson(data), parseStoredJson(metadata)), data, metadata);
   }
   return events;
 }

@@ -64,6 +64,8 @@ export const Env = Type.Object({
   RESPONSE_SIGNING_KEYS: Type.Optional(Type.String({ minLength: 1 })),
   /** Ed25519 private key (PKCS#8 PEM) signing the transparency log's checkpoints; unset: a key file under DATA_DIR. */
   TRANSPARENCY_LOG_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  /** The log key's history (JWK Set of public keys with `nbf`, `exp`, `revoked`); must list TRANSPARENCY_LOG_KEY when that is set. */
+  TRANSPARENCY_LOG_KEYS: Type.Optional(Type.String({ minLength: 1 })),
 });
 export type Config = Type.Static<typeof Env>;
 

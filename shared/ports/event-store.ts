@@ -62,6 +62,23 @@ export interface StoredEventText {
 /** What a read gives for each stored event. */
 export type StoredEvent = RecordedEvent | UnreadableEvent;
 
+const STORED_TEXTS = Symbol('stored texts');
+
+/**
+ * Hands an event read from an engine that keeps the texts it was given (SQLite) its stored `data` and `metadata`
+ * texts, out of sight (a non-enumerable symbol: copies, comparisons and JSON leave them out): the transparency log's
+ * projection hashes those bytes, not a re-serialisation of what this version decoded.
+ */
+export function withStoredTexts<E extends StoredEvent>(event: E, data: string, metadata: string): E {
+  Object.defineProperty(event, STORED_TEXTS, { value: { data, metadata } });
+  return event;
+}
+
+/** The stored texts an adapter handed the event (see `withStoredTexts`), or undefined. */
+export function storedTextsOf(event: { type: string }): { data: string; metadata: string } | undefined {
+  return (event as { [STORED_TEXTS]?: { data: string; metadata: string } })[STORED_TEXTS];
+}
+
 export function isUnreadable(event: { type: string }): event is UnreadableEvent {
   return 'unreadable' in event;
 }

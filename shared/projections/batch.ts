@@ -37,6 +37,7 @@ export class ProjectionEventError extends Error {
  * this projection, and only those that must read it, until a version that can read it is deployed.
  */
 function eventFor(projection: Projection, record: PositionedRecord): PositionedEvent | undefined {
+  if (projection.everyRecord) return record as PositionedEvent;
   if (!(projection.handles as ReadonlySet<string>).has(record.type)) return undefined;
   if (!isUnreadable(record)) return record;
   throw new ProjectionEventError(projection.name, record.position, record.type, new Error(`this version cannot read it: ${record.unreadable}`));
@@ -162,5 +163,9 @@ export async function projectBatch(
     }
     for (const change of changes) working.record(change, event.position);
   }
-  return working.writes();
+  const writes = working.writes();
+  const rank = projection.writeRank?.bind(projection);
+  if (!rank) return writes;
+  const idOf = (op: WriteOp) => ('put' in op ? op.put._id : op.delete._id);
+  return writes.map((op) => ({ op, rank: rank(idOf(op)) })).sort((a, b) => a.rank - b.rank).map(({ op }) => op);
 }

@@ -3,9 +3,15 @@ import type { Projection } from './projection.ts';
 import { collectionsProjection } from './collections.projection.ts';
 import { configuratorsProjection } from './configurators.projection.ts';
 import { serialsProjection } from './serials.projection.ts';
+import { transparencyLogProjection } from './transparency-log.projection.ts';
 import { watchesProjection } from './watches.projection.ts';
 
-export const PROJECTIONS: readonly Projection[] = [watchesProjection, collectionsProjection, configuratorsProjection, serialsProjection];
+export const PROJECTIONS: readonly Projection[] = [
+  watchesProjection, collectionsProjection, configuratorsProjection, serialsProjection, transparencyLogProjection as unknown as Projection,
+];
+
+/** The projections whose documents the public operations read (all but the transparency log's tiles). */
+export const READ_MODEL_PROJECTIONS: readonly Projection[] = PROJECTIONS.filter((projection) => !projection.everyRecord);
 
 export const PROJECTION_NAMES = PROJECTIONS.map((projection) => projection.name);
 

@@ -6,7 +6,7 @@
 import type { DomainEvent, EventType, Language } from '../events/index.ts';
 import { LANGUAGES } from '../events/index.ts';
 import type { UnreadableEvent } from '../ports/event-store.ts';
-import type { Filter, ProjectedCollection, StoredDoc } from '../ports/read-store.ts';
+import type { ControlDoc, Filter, GenerationStore, ProjectedCollection, StoredDoc } from '../ports/read-store.ts';
 
 /** An event as projections see it: its data and its global position (a `RecordedEvent` is one). */
 export type PositionedEvent = DomainEvent & { position: number };
@@ -34,6 +34,23 @@ export interface Projection<D extends StoredDoc = StoredDoc> {
   readonly collection: ProjectedCollection;
   /** Event types it applies; the others only move its checkpoint. */
   readonly handles: ReadonlySet<EventType>;
+  /**
+   * Handed every stored event, whatever `handles` says, an unreadable one as it is (cast: `apply` then takes a
+   * `PositionedRecord`): the transparency log, whose leaves are every event of the history.
+   */
+  readonly everyRecord?: boolean;
+  /**
+   * The order of a batch's writes, ascending by rank (stable): for a projection whose documents are derived from
+   * one another (the log's full tiles from its partial ones), so that a crash in the middle of a bulk never leaves
+   * a document recording an event whose derived documents are not stored yet. Unranked: the order of first change.
+   */
+  writeRank?(id: string): number;
+  /**
+   * Asked by a rebuild once its generation is at the head, before it switches readers to it: why that generation
+   * must not go live (the transparency log's tiles giving another root than a checkpoint signed before), or
+   * undefined. A reason stops the rebuild and parks the live projection.
+   */
+  checkBeforeSwitch?(generation: GenerationStore, control: ReadonlyMap<string, ControlDoc>): Promise<string | undefined>;
   touches(event: PositionedEvent): Touches;
   /**
    * `docs` holds the touched documents that exist (by id), as they stand before this event. Must not mutate

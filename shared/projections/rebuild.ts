@@ -14,7 +14,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { EventStore } from '../ports/event-store.ts';
 import type { GenerationStore, ProjectedCollection, ReadStore } from '../ports/read-store.ts';
 import { projectBatch } from './batch.ts';
-import { checkpointId, headConfirmation } from './control-docs.ts';
+import { checkpointId, headConfirmation, readControlDocs } from './control-docs.ts';
 import { RESERVATION_TTL_MS, dropLeftBehind, releaseReservation, renewReservation, reserveGeneration, switchGenerations } from './generations.ts';
 import { LeaseLostError, ProjectionLease, SYSTEM_CLOCK, type LeaseClock } from './lease.ts';
 import type { Projection } from './projection.ts';
@@ -65,6 +65,14 @@ export interface RebuildResult {
   seconds: number;
   /** The generation now live for every rebuilt collection. */
   generation: number;
+}
+
+/** A projection refused its rebuilt generation (`checkBeforeSwitch`): the rebuild stopped and parked it. */
+export class RebuildRefusedError extends Error {
+  constructor(readonly projection: string, readonly reason: string) {
+    super(`rebuild of projection ${projection} stopped, the projection parked: ${reason}`);
+    this.name = 'RebuildRefusedError';
+  }
 }
 
 /** Times the fenced catch-up is tried when a lease is lost before the switch. */
@@ -138,6 +146,8 @@ export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
       if (!lease) throw new Error(`could not take the lease of projection ${projection.name}`);
       leases.push(lease);
       await lease.startGeneration(generation, position);
+      // Taking several leases on a slow engine can outlast the first ones: each is kept as the others are taken.
+      for (const held of leases) await held.ensure();
     }
     const headReadAt = clock.wall();
     const fencedHead = await eventStore.headPosition();
@@ -147,6 +157,14 @@ export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
     // The head read once the live workers were fenced, now applied: the new generation is built and fresh as of then.
     const confirmed = headConfirmation(Math.max(position, fencedHead), headReadAt);
     for (const lease of leases) await lease.saveCheckpoint(position, generation, confirmed);
+    const control = await readControlDocs(readStore);
+    for (const [i, { projection, target }] of built.entries()) {
+      const refused = await projection.checkBeforeSwitch?.(target, control);
+      for (const lease of leases) await lease.ensure();
+      if (refused === undefined) continue;
+      await leases[i]!.park(leases[i]!.checkpoint.position, refused);
+      throw new RebuildRefusedError(projection.name, refused);
+    }
     await options.beforeSwitch?.();
     for (const lease of leases) await lease.ensure(true);
   }

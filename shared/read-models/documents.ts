@@ -9,7 +9,7 @@ import { CategoryKey, StockStatus } from '../events/common.ts';
 export const Lang = Type.Union([Type.Literal('en'), Type.Literal('fr')]);
 
 /** Logical collection names of the read store. */
-export const READ_COLLECTIONS = ['watches', 'collections', 'configurators', 'serials', 'checkpoints'] as const;
+export const READ_COLLECTIONS = ['watches', 'collections', 'configurators', 'serials', 'tlog', 'checkpoints'] as const;
 export type ReadCollection = (typeof READ_COLLECTIONS)[number];
 
 /** One per (language, reference); `_id` is `${lang}:${reference}`. Withdrawn watches have no document. */
@@ -116,3 +116,26 @@ export const SerialDoc = Type.Object({
 });
 export type SerialDoc = Type.Static<typeof SerialDoc>;
 
+
+/**
+ * A hash tile of the transparency log (C2SP tlog-tiles, height 8): the hashes of tree level 8 * `level`, indexes
+ * 256 * `index` on, in the `tlog` read collection. `_id` is `tile:<level>/<index>` once the tile is full (it never
+ * changes again), `edge:<level>` for the one tile of its level still filling (the last, of `width` < 256 hashes).
+ * A level-0 tile also holds the event position of each of its leaves.
+ */
+export const TileDoc = Type.Object({
+  _id: Type.String(),
+  level: Type.Integer(),
+  index: Type.Integer(),
+  width: Type.Integer(),
+  /** The hashes in order, each as its 44 characters of base64 (so that appending one is appending text). */
+  hashes: Type.String(),
+  /**
+   * Level 0: the position of each leaf, in decimal, each followed by a comma (appending one is appending text, as for
+   * the hashes), and the position of the first (absent while the tile is empty).
+   */
+  positions: Type.Optional(Type.String()),
+  first_position: Type.Optional(Type.Integer()),
+  position: Type.Integer(),
+});
+export type TileDoc = Type.Static<typeof TileDoc>;

@@ -37,6 +37,9 @@ export const READ_INDEXES: Readonly<Record<ReadCollection, readonly ReadIndex[]>
   configurators: [],
   // A watch rename reaches its serials.
   serials: [{ key: { reference: 1 } }],
+  // The transparency log's tiles, by `_id`; an event's leaf by the level-0 tile whose first position is the
+  // greatest at or before the event's.
+  tlog: [{ key: { first_position: 1 } }],
   checkpoints: [],
 };
 
@@ -49,6 +52,7 @@ export const LOOKUP_FIELDS: Readonly<Record<ReadCollection, readonly string[]>> 
   collections: ['lang', 'member_of'],
   configurators: [],
   serials: ['reference'],
+  tlog: [],
   checkpoints: [],
 };
 

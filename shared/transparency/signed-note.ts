@@ -11,7 +11,7 @@ export class NoteError extends Error {}
 
 /** The raw 32 bytes of an Ed25519 key (public, or the public half of a private one). */
 export function rawPublicKey(key: KeyObject): Buffer {
-  const jwk = createPublicKey(key).export({ format: 'jwk' });
+  const jwk = (key.type === 'public' ? key : createPublicKey(key)).export({ format: 'jwk' });
   if (jwk.crv !== 'Ed25519' || typeof jwk.x !== 'string') throw new NoteError('a signed note needs an Ed25519 key');
   return Buffer.from(jwk.x, 'base64url');
 }

@@ -1,16 +1,21 @@
 /**
  * `watchcat audit log verify EXPORT --checkpoint FILE --key KEY` (issue 32): an export of the history the service
  * signed matches its checkpoint; an edited, removed, moved or inserted event does not, nor does a checkpoint
- * altered or signed by another key. The checkpoint is the one the read API's publisher signs.
+ * altered or signed by another key. The checkpoint is the one the read API's publisher signs of the log's projection.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
-import { createLogger } from '../../shared/logging/logger.ts';
 import { verifierKey } from '../../shared/transparency/signed-note.ts';
-import { startTransparencyLog } from '../../read-api/transparency/log-publisher.ts';
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import { signedLogOf } from '../support/signed-log.ts';
+import type { TransparencyLog } from '../../read-api/transparency/log-publisher.ts';
+import { transparencyRoutes } from '../../read-api/transparency/transparency-routes.ts';
 import { writeKnownHistory, type TempStore } from './support/audit-history.ts';
 import { watchcat } from './support/watchcat-run.ts';
 
@@ -22,22 +27,35 @@ describe('audit log verify: an export against a signed checkpoint', () => {
   let lines: string[];
   let checkpointFile: string;
   let key: string;
+  let log: TransparencyLog;
+  let server: Server | undefined;
+
+  /** The log's public routes, as the service serves them, for `--log`. */
+  const serveLog = async (): Promise<string> => {
+    server = new Koa().use(transparencyRoutes(log)).listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
 
   beforeEach(async () => {
     store = await writeKnownHistory();
     const events = openSqliteEventStore(store.file);
     const { privateKey } = generateKeyPairSync('ed25519');
-    const log = await startTransparencyLog({ store: events, key: privateKey, origin: ORIGIN, logger: createLogger('silent', 'log-verify-test') });
+    ({ log } = await signedLogOf(events, privateKey, ORIGIN));
     checkpointFile = join(store.dataDir, 'checkpoint');
-    writeFileSync(checkpointFile, log.checkpoint().note);
+    writeFileSync(checkpointFile, log.checkpoint()!.note);
     key = log.verifierKey;
-    log.stop();
     await events.close();
     exported = join(store.dataDir, 'export.ndjson');
     expect((await watchcat(store.env, 'export', '--out', exported)).code).to.equal(0);
     lines = readFileSync(exported, 'utf8').trim().split('\n');
   });
-  afterEach(() => rmSync(store.dataDir, { recursive: true, force: true }));
+  afterEach(async () => {
+    log.stop();
+    if (server) await new Promise((resolve) => server!.close(resolve));
+    server = undefined;
+    rmSync(store.dataDir, { recursive: true, force: true });
+  });
 
   const verifyWith = async (content: string[], ...extra: string[]) => {
     const file = join(store.dataDir, 'changed.ndjson');
@@ -86,5 +104,23 @@ describe('audit log verify: an export against a signed checkpoint', () => {
     const result = await watchcat(store.env, 'audit', 'log', 'verify', partial, '--checkpoint', checkpointFile, '--key', key);
     expect(result.code).to.equal(1);
     expect(result.notes.join('\n')).to.contain('starts mid-history (position 4)');
+  });
+
+  it('names the first leaf that differs, by the service\'s consistency proofs checked against the signed root', async () => {
+    const url = await serveLog();
+    const positionOf = (line: string) => (JSON.parse(line) as { position: number; stream: string; revision: number });
+    const edited = lines.map((line, i) => (i === 3 ? line.replace('"price_cents":1250000', '"price_cents":1') : line));
+    const at3 = positionOf(lines[3]!);
+    const editedResult = await verifyWith(edited, '--log', url);
+    expect(editedResult.code).to.equal(1);
+    expect(editedResult.notes.join('\n')).to.contain(`the first leaf that differs is leaf 3: the export's event at position ${at3.position} (${at3.stream} revision ${at3.revision})`);
+    const removed = await verifyWith([...lines.slice(0, 6), ...lines.slice(7)], '--log', url);
+    const at7 = positionOf(lines[7]!);
+    expect(removed.notes.join('\n')).to.contain(`holds 11 events, the checkpoint 12`)
+      .and.contain(`the first leaf that differs is leaf 6: the export's event at position ${at7.position}`);
+    const cut = await verifyWith(lines.slice(0, 9), '--log', url);
+    expect(cut.notes.join('\n')).to.contain('the export\'s first 9 events are the signed ones, leaf 9 on is missing from it');
+    const unlocated = await verifyWith(edited);
+    expect(unlocated.notes.join('\n')).to.contain('give --log with the service\'s URL to name the first leaf that differs');
   });
 });

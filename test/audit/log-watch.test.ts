@@ -1,7 +1,7 @@
 /**
  * `watchcat audit log watch URL --once` (issue 32), against the embedded service: it keeps each checkpoint it sees
  * and accepts a grown log by its consistency proof. An event edited or removed in the store parks the service's own
- * log at its next start (it keeps the checkpoint it signed last); an operator who also removes that record gets a
+ * log when its projection is built again (it keeps the checkpoint it signed last); an operator who also removes that record gets a
  * service that signs the rewritten history, which the monitor names a fork (another root for a size signed before,
  * or a tree that does not extend it) or a rollback (a smaller tree), exit 1.
  */
@@ -23,9 +23,15 @@ describe('audit log watch: a monitor of the transparency log', function () {
   let service: RunningWatchcat | undefined;
   let stateFile: string;
 
+  // No read-model snapshot: every start projects the whole history again, the log's tiles included, as a rebuild
+  // does. (From a snapshot, a start projects only the events after it: an edit before it is found by the next
+  // rebuild, and at once by the auditors' tools.)
   const start = async () => {
     service = await startWatchcat(
-      loadConfig({ DATA_DIR: store.dataDir, PORT: '0', OPS_PORT: '0', ADMIN_PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'false', RATE_LIMIT_PER_MINUTE: '100000' }),
+      loadConfig({
+        DATA_DIR: store.dataDir, PORT: '0', OPS_PORT: '0', ADMIN_PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'false', RATE_LIMIT_PER_MINUTE: '100000',
+        READ_SNAPSHOT_SECONDS: '0',
+      }),
       createLogger('silent', 'log-watch-test'),
     );
   };
@@ -50,7 +56,7 @@ describe('audit log watch: a monitor of the transparency log', function () {
       await events.close();
     }
   };
-  /** Restarts the service on the store as it now is (the log is rebuilt from it at start). */
+  /** Restarts the service on the store as it now is (the log's projection is built from it again at start). */
   const restartAfter = async (change: () => void | Promise<void>) => {
     await stop();
     await change();
@@ -107,6 +113,8 @@ describe('audit log watch: a monitor of the transparency log', function () {
     expect((await watch()).code, 'the history restored').to.equal(0);
     await restartAfter(() => sql('DELETE FROM events WHERE position = 12'));
     expect((await fetch(`http://127.0.0.1:${service!.ports.public}/.well-known/transparency/checkpoint`)).status).to.equal(503);
+    const shortened = await (await fetch(`http://127.0.0.1:${service!.ports.ops}/metrics`)).text();
+    expect(shortened, 'a history shorter than signed parks the log').to.match(/^transparency_log_parked 1$/m);
   });
 
   it('names a fork when an event signed before was edited: another root for the same size', async () => {

@@ -67,16 +67,16 @@ describe('infra/docker-compose.yml', () => {
     }
   });
 
-  it('refuses to start the API replicas without one signing key and its history shared by all of them (no empty default)', () => {
+  it('refuses to start the API replicas without one signing key and its history, and one log key and its history, shared by all of them (no empty default)', () => {
     // A replica left to generate its own key signs answers the key set another replica serves does not list.
     const apiServices = Object.entries(services).filter(([, s]) => s.command?.some((part) => /read-api\/main\.js$|dist\/main\.js$/.test(part)));
     expect(apiServices.map(([name]) => name)).to.deep.equal(['api']);
     for (const [name, service] of apiServices) {
-      for (const setting of ['RESPONSE_SIGNING_KEY', 'RESPONSE_SIGNING_KEYS']) {
+      for (const setting of ['RESPONSE_SIGNING_KEY', 'RESPONSE_SIGNING_KEYS', 'TRANSPARENCY_LOG_KEY', 'TRANSPARENCY_LOG_KEYS']) {
         expect(service.environment![setting], `${name} ${setting}`).to.match(new RegExp(`^\\$\\{${setting}:\\?[^}]+\\}$`));
       }
     }
-    expect(file('infra/docker-compose.yml')).not.to.match(/RESPONSE_SIGNING_KEYS?:-/);
+    expect(file('infra/docker-compose.yml')).not.to.match(/RESPONSE_SIGNING_KEYS?:-|TRANSPARENCY_LOG_KEYS?:-/);
   });
 
   it('has one public entry point, the proxy, which alone the API trusts to name the client', () => {

@@ -5,6 +5,7 @@
  * entries; an appended event is covered by a checkpoint within one second; bad parameters are 422 in the usual
  * shape, written out here from the contract's table.
  */
+import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,6 +27,8 @@ import { cannotRun, registerLegSuite } from '../support/legs.ts';
 const entry = (fields: EntryFields) => Buffer.from(entryText(fields), 'utf8');
 
 const ORIGIN = 'watch.example/watchcat/events';
+const AUDIT_KEY = 'f3a9c1e07b5d2a4468e1c9b0d7f2a5e3';
+const CATALOGUE_KEY = '0b7e4d2c9a1f5e6d3c8b2a7f4e1d9c05';
 
 interface Proof { tree_size: number; root: string; leaf_index?: number; leaf_hash?: string; proof: string[] }
 
@@ -41,7 +44,7 @@ describe('transparency log over HTTP: checkpoint, key and proofs', function () {
     service = await startWatchcat(
       loadConfig({
         DATA_DIR: dataDir, PORT: '0', OPS_PORT: '0', ADMIN_PORT: '0', HOST: '127.0.0.1', RATE_LIMIT_PER_MINUTE: '100000',
-        PUBLIC_BASE_URL: 'https://watch.example',
+        PUBLIC_BASE_URL: 'https://watch.example', ADMIN_API_KEYS: `${AUDIT_KEY}:audit,${CATALOGUE_KEY}:catalogue`,
       }),
       createLogger('silent', 'transparency-log-test'),
     );
@@ -75,6 +78,11 @@ describe('transparency log over HTTP: checkpoint, key and proofs', function () {
     expect(key.text).to.match(new RegExp(`^${ORIGIN}\\+[0-9a-f]{8}\\+A[Q-Za-f][A-Za-z0-9+/]{42}$`));
     const status = (await send(api, '/api/public/status')).json();
     expect(status.agents.transparency).to.equal('https://watch.example/.well-known/transparency/key');
+    // The key history (the log key's own, as the answer-signing key has one): the key that signs, from the time its
+    // file was written.
+    const history = (await send(api, '/.well-known/transparency/keys')).json() as { keys: { verifier_key: string; nbf: number }[] };
+    expect(history.keys.map((entry) => entry.verifier_key)).to.deep.equal([key.text]);
+    expect(history.keys[0]!.nbf).to.be.a('number');
   });
 
   it('covers an appended event with a signed checkpoint within one second', async () => {
@@ -156,6 +164,28 @@ describe('transparency log over HTTP: checkpoint, key and proofs', function () {
     }
     expect((await tile(`0/${String(full).padStart(3, '0')}.p/${rest + 1}`)).response.status).to.equal(404);
     expect((await tile('entries/000')).response.status).to.equal(404);
+  });
+
+  it('serves entry bundles to the admin API\'s audit scope only: each entry the stored event\'s bytes, hashing to its leaf', async () => {
+    const { size } = await checkpoint();
+    const admin = `http://127.0.0.1:${service.ports.admin}`;
+    const width = Math.min(size, 256);
+    const path = `/admin/transparency/tile/entries/000${width === 256 ? '' : `.p/${width}`}`;
+    const bundle = await fetch(`${admin}${path}`, { headers: { authorization: `Bearer ${AUDIT_KEY}` } });
+    expect(bundle.status).to.equal(200);
+    expect(bundle.headers.get('content-type')).to.equal('application/octet-stream');
+    const bytes = Buffer.from(await bundle.arrayBuffer());
+    const entries: Buffer[] = [];
+    for (let at = 0; at < bytes.length; at += 2 + bytes.readUInt16BE(at)) entries.push(bytes.subarray(at + 2, at + 2 + bytes.readUInt16BE(at)));
+    expect(entries).to.have.length(width);
+    const texts = (await stored()).slice(0, width);
+    expect(entries.map((e) => e.toString('utf8'))).to.deep.equal(texts.map((text) => entryText(text)));
+    const proof = (await send(api, `/api/public/transparency/inclusion?index=${width - 1}&tree_size=${size}`)).json() as Proof;
+    expect(createHash('sha256').update(Buffer.concat([Buffer.of(0), entries.at(-1)!])).digest('base64')).to.equal(proof.leaf_hash);
+    expect((await fetch(`${admin}${path}`)).status, 'no key').to.equal(401);
+    expect((await fetch(`${admin}${path}`, { headers: { authorization: `Bearer ${CATALOGUE_KEY}` } })).status, 'another scope').to.equal(403);
+    expect((await fetch(`${admin}/admin/transparency/tile/entries/999`, { headers: { authorization: `Bearer ${AUDIT_KEY}` } })).status).to.equal(404);
+    expect((await fetch(`${api}/transparency/tile/entries/000.p/1`)).status, 'never on the public port').to.equal(404);
   });
 
   it('states the checkpoint a signed answer was served under, covered by its signature', async () => {

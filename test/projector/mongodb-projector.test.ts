@@ -51,7 +51,7 @@ describeMongo('projector and rebuild over MongoDB', 'the projector and rebuild o
     expect(await snapshot(mongo)).to.deep.equal(await inMemory(eventStore));
     const states = await readProjectionStates(mongo);
     expect(states.map((s) => [s.name, s.position, s.status])).to.deep.equal(
-      ['watches', 'collections', 'configurators', 'serials'].map((name) => [name, head, 'running']));
+      ['watches', 'collections', 'configurators', 'serials', 'transparency-log'].map((name) => [name, head, 'running']));
   });
 
   it('the projector on BullMQ (real Redis) catches up through queue jobs alone, then follows new appends', async () => {

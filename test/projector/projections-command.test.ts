@@ -39,6 +39,7 @@ describe('watchcat projections commands', () => {
       'collections\tnot started',
       'configurators\tnot started',
       'serials\tgeneration 1\tposition 9\tparked at event 10: projection serials cannot apply SerialRegistered at position 10: bad',
+      'transparency-log\tnot started',
     ]);
   });
 

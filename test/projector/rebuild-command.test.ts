@@ -60,6 +60,6 @@ describe('watchcat rebuild command', () => {
     const { done } = run(['--projection', 'orders']);
     let failure: unknown;
     await done.catch((error: unknown) => { failure = error; });
-    expect(String(failure)).to.match(/unknown projection orders \(known: watches, collections, configurators, serials\)/);
+    expect(String(failure)).to.match(/unknown projection orders \(known: watches, collections, configurators, serials, transparency-log\)/);
   });
 });

@@ -41,7 +41,7 @@ describe('rebuild', () => {
     const result = await rebuild({ eventStore, readStore: rebuilt, batchSize: 16, onProgress: (p) => progress.push(p) });
     expect(await snapshot(rebuilt)).to.deep.equal(await snapshot(incremental));
     expect(result).to.include({ position: head, events: head });
-    expect((await readProjectionStates(rebuilt)).map((s) => s.position)).to.deep.equal([head, head, head, head]);
+    expect((await readProjectionStates(rebuilt)).map((s) => s.position)).to.deep.equal([head, head, head, head, head]);
     expect(progress.map((p) => [p.position, p.events])).to.deep.equal([[16, 16], [32, 32], [48, 48], [head, head]]);
     expect(progress.every((p) => p.head === head && p.eventsPerSecond > 0)).to.equal(true);
   });
@@ -89,7 +89,7 @@ describe('rebuild', () => {
     expect(await readStore.get('serials', 'ONLY-0001')).to.not.equal(null);
     expect(await readStore.find('watches', {})).to.deep.equal(watchesBefore);
     const positions = Object.fromEntries((await readProjectionStates(readStore)).map((s) => [s.name, s.position]));
-    expect(positions).to.deep.equal({ watches: head - 1, collections: head - 1, configurators: head - 1, serials: head });
+    expect(positions).to.deep.equal({ watches: head - 1, collections: head - 1, configurators: head - 1, serials: head, 'transparency-log': head - 1 });
   });
 
   it('keeps the control documents few: the replaced generations\' checkpoints go with them', async () => {
@@ -98,7 +98,7 @@ describe('rebuild', () => {
     await rebuild({ eventStore, readStore });
     const { generation } = await rebuild({ eventStore, readStore });
     const checkpoints = (await readStore.readControl()).map((doc) => doc._id).filter((id) => id.startsWith('checkpoint:')).sort();
-    expect(checkpoints).to.deep.equal(['collections', 'configurators', 'serials', 'watches'].map((name) => `checkpoint:${name}@${generation}`));
+    expect(checkpoints).to.deep.equal(['collections', 'configurators', 'serials', 'transparency-log', 'watches'].map((name) => `checkpoint:${name}@${generation}`));
   });
 
   it('refuses a late checkpoint of a generation it replaced, and does not bring that checkpoint back', async () => {
@@ -134,10 +134,10 @@ describe('rebuild', () => {
     expect(reads, 'batches read').to.be.below(100);
     // Switched at a position at least the head it read once the live workers were fenced; the rest is theirs.
     expect(result.position).to.be.at.least(catalogueHistory(10).length);
-    expect((await readProjectionStates(rebuilt)).map((state) => state.position)).to.deep.equal(Array(4).fill(result.position));
+    expect((await readProjectionStates(rebuilt)).map((state) => state.position)).to.deep.equal(Array(5).fill(result.position));
   });
 
   it('names the known projections when asked for an unknown one', () => {
-    expect(() => selectProjections(['nope'])).to.throw('unknown projection nope (known: watches, collections, configurators, serials)');
+    expect(() => selectProjections(['nope'])).to.throw('unknown projection nope (known: watches, collections, configurators, serials, transparency-log)');
   });
 });

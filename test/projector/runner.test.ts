@@ -60,10 +60,10 @@ describe('projector runner', () => {
     const head = await appendAll(eventStore, catalogueHistory(30));
     projector = createProjector({ eventStore, readStore, queue, logger, batchSize: 7 });
     await projector.catchUp();
-    expect(projector.positions()).to.deep.equal({ watches: head, collections: head, configurators: head, serials: head });
+    expect(projector.positions()).to.deep.equal({ watches: head, collections: head, configurators: head, serials: head, 'transparency-log': head });
     const states = await readProjectionStates(readStore);
     expect(states.map((s) => [s.name, s.position, s.status])).to.deep.equal([
-      ['watches', head, 'running'], ['collections', head, 'running'], ['configurators', head, 'running'], ['serials', head, 'running'],
+      ['watches', head, 'running'], ['collections', head, 'running'], ['configurators', head, 'running'], ['serials', head, 'running'], ['transparency-log', head, 'running'],
     ]);
     expect(await snapshot(readStore)).to.deep.equal(await rebuiltFrom(eventStore));
   });

@@ -171,11 +171,11 @@ describeMongo('README "At scale on one machine" run as written (real processes, 
     expect(targets.map((sample) => sample.metric['instance']).sort()).to.deep.equal(
       [...PORTS.apiOps, PORTS.services, ...PORTS.projectors].map((port) => `127.0.0.1:${port}`).sort(),
     );
-    const lag = await until('a lag of 0 events for the four projections', 30_000, async () => {
+    const lag = await until('a lag of 0 events for the five projections', 30_000, async () => {
       const samples = await promQuery('max by (projection) (projection_lag_events{job="projector"})');
-      return samples.length === 4 && samples.every((sample) => sample.value[1] === '0') ? samples : undefined;
+      return samples.length === 5 && samples.every((sample) => sample.value[1] === '0') ? samples : undefined;
     }, log);
-    expect(lag.map((sample) => sample.metric['projection']).sort()).to.deep.equal(['collections', 'configurators', 'serials', 'watches']);
+    expect(lag.map((sample) => sample.metric['projection']).sort()).to.deep.equal(['collections', 'configurators', 'serials', 'transparency-log', 'watches']);
     const [head] = await promQuery('max(event_store_head_position)');
     const positions = await promQuery('max by (projection) (projection_position)');
     for (const sample of positions) expect(sample.value[1], sample.metric['projection']).to.equal(head!.value[1]);

@@ -284,7 +284,7 @@ describeMongo('scale topology: 2 read APIs, 2 BullMQ projectors, admin API, Redi
     try {
       const names = (await client.db(env['MONGODB_DB']!).listCollections().toArray()).map((c) => c.name);
       const generations = names.filter((name) => /__g\d+$/.test(name)).map((name) => name.replace(/__g\d+$/, '')).sort();
-      expect(generations, 'one generation of each projected collection: the replaced ones are dropped').to.deep.equal(['collections', 'configurators', 'serials', 'watches']);
+      expect(generations, 'one generation of each projected collection: the replaced ones are dropped').to.deep.equal(['collections', 'configurators', 'serials', 'tlog', 'watches']);
     } finally {
       await client.close();
     }
@@ -360,6 +360,25 @@ describeMongo('scale topology: 2 read APIs, 2 BullMQ projectors, admin API, Redi
       await store.close();
     }
     await expectCleanRebuild('after a projector was frozen past its lease');
+  });
+
+  it('both read APIs serve the transparency log from MongoDB: one checkpoint of the whole history, signed by one log key, and its proofs', async function () {
+    const target = await head();
+    const events = openSqliteEventStore(join(dataDir, 'events.sqlite3'));
+    const size = await events.countAfter!(0).finally(() => events.close());
+    const started = performance.now();
+    let notes: string[] = [];
+    // The projectors build the tiles; every replica signs what they hold, and the store keeps one note per size.
+    for (;;) {
+      notes = await Promise.all(apis.map(async ({ url }) => (await get(url, '/.well-known/transparency/checkpoint')).text));
+      if (notes.every((note) => note.split('\n')[1] === String(size)) && notes[0] === notes[1]) break;
+      if (performance.now() - started > 30_000) throw new Error(`no common checkpoint of ${size} leaves (head ${target}): ${JSON.stringify(notes)}`);
+      await sleep(50);
+    }
+    const keys = await Promise.all(apis.map(async ({ url }) => (await get(url, '/.well-known/transparency/key')).text));
+    expect(keys[0]).to.equal(keys[1]);
+    const proof = (await get(apis[1]!.url, `/api/public/transparency/inclusion?position=${target}&tree_size=${size}`)).json<{ leaf_index: number; root: string }>();
+    expect(proof).to.deep.include({ leaf_index: size - 1, root: notes[0]!.split('\n')[2] });
   });
 
   it('a restarted API serves at once from MongoDB, with no replay at start', async function () {

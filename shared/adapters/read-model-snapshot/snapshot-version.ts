@@ -12,7 +12,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The folders under shared/ the projections' code comes from: every one they import, directly or not (a test checks it). */
-export const SOURCE_FOLDERS: readonly string[] = ['projections', 'read-models', 'events', 'text', 'query', 'ports'];
+export const SOURCE_FOLDERS: readonly string[] = ['projections', 'read-models', 'events', 'text', 'query', 'ports', 'transparency'];
 
 let computed: string | undefined;
 

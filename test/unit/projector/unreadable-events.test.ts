@@ -8,7 +8,7 @@ import { createMemoryReadStore } from '../../../shared/adapters/memory-read-stor
 import type { UnreadableEvent } from '../../../shared/ports/event-store.ts';
 import { FIRST_GENERATION } from '../../../shared/ports/read-store.ts';
 import { projectBatch, ProjectionEventError } from '../../../shared/projections/batch.ts';
-import { PROJECTIONS } from '../../../shared/projections/index.ts';
+import { PROJECTIONS, READ_MODEL_PROJECTIONS } from '../../../shared/projections/index.ts';
 import type { PositionedRecord } from '../../../shared/projections/projection.ts';
 import { collectionDefined, eventMetadata, serialRegistered, watchPriceChanged, watchPublished } from '../../fixtures/events.ts';
 import { documents, positioned, project } from './support/projection-spec.ts';
@@ -27,7 +27,8 @@ function unreadable(type: string, problem: string): UnreadableEvent {
 const withRecord = (record: UnreadableEvent): PositionedRecord[] => [...readable.slice(0, 2), record, ...readable.slice(2)];
 
 describe('projections meeting events this version cannot read', () => {
-  for (const projection of PROJECTIONS) {
+  // The transparency log makes a leaf of every stored event, from its texts (test/unit/transparency/log-projection.test.ts).
+  for (const projection of READ_MODEL_PROJECTIONS) {
     it(`${projection.name}: skips an event of a type this version does not know, as it skips any type it does not handle`, async () => {
       const expected = createMemoryReadStore();
       await project(expected, projection, readable);
@@ -41,7 +42,7 @@ describe('projections meeting events this version cannot read', () => {
   it('fails only the projections that handle the type of an event that does not decode, naming the event and the problem', async () => {
     const problem = "data must have required property 'serial'";
     const batch = withRecord(unreadable('SerialReportedStolen', problem));
-    for (const projection of PROJECTIONS) {
+    for (const projection of READ_MODEL_PROJECTIONS) {
       const store = createMemoryReadStore();
       const outcome = projectBatch(projection, batch, store.generation(projection.collection, FIRST_GENERATION));
       if (projection.name !== 'serials') {
@@ -56,5 +57,14 @@ describe('projections meeting events this version cannot read', () => {
       expect(error).to.include({ projection: 'serials', position: 3, eventType: 'SerialReportedStolen' });
       expect((error as Error).message).to.equal(`projection serials cannot apply SerialReportedStolen at position 3: this version cannot read it: ${problem}`);
     }
+  });
+
+  it('fails the transparency log on an event it cannot read and whose texts the store does not keep: no leaf is made up', async () => {
+    const log = PROJECTIONS.find((projection) => projection.everyRecord)!;
+    const store = createMemoryReadStore();
+    const error = await projectBatch(log, withRecord(unreadable('SerialTransferred', 'unknown event type')), store.generation(log.collection, FIRST_GENERATION))
+      .then(() => undefined, (thrown: unknown) => thrown);
+    expect(error).to.be.instanceOf(ProjectionEventError);
+    expect(error).to.include({ projection: 'transparency-log', position: 3, eventType: 'SerialTransferred' });
   });
 });

@@ -1,13 +1,19 @@
 /**
- * The log key (README, "Settings": TRANSPARENCY_LOG_KEY): its own file under DATA_DIR, never the answer-signing
- * key, kept across starts; or the PEM given in the environment.
+ * The log key (README, "Settings": TRANSPARENCY_LOG_KEY, TRANSPARENCY_LOG_KEYS): its own file under DATA_DIR, never
+ * the answer-signing key, kept across starts; or the PEM given in the environment, which its history must list; and
+ * the answer-signing key's rules for that history (CONTRACT.md, "Signed answers"): a retired, compromised or
+ * not-yet-valid key does not sign. The history is served as verifier keys with their dates.
  */
-import { generateKeyPairSync } from 'node:crypto';
+import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { loadLogKey } from '../../../read-api/transparency/log-key.ts';
+import { loadLogKey, loadLogKeys, logKeyHistory } from '../../../read-api/transparency/log-key.ts';
+import { verifierKey } from '../../../shared/transparency/signed-note.ts';
+import { historyEntry, historyOf, newSigningKeyPem } from '../../support/signing-keys.ts';
+
+const ORIGIN = 'watch.example/watchcat/events';
 import { loadSigningKeys } from '../../../read-api/signing/signing-keys.ts';
 import { rawPublicKey } from '../../../shared/transparency/signed-note.ts';
 
@@ -25,10 +31,35 @@ describe('transparency log: the log key', () => {
     expect(rawPublicKey(answers.current.privateKey).equals(rawPublicKey(first))).to.equal(false);
   });
 
-  it('is the PEM of TRANSPARENCY_LOG_KEY when set, with \\n escapes accepted', async () => {
+  it('is the PEM of TRANSPARENCY_LOG_KEY when set and listed in TRANSPARENCY_LOG_KEYS, with \\n escapes accepted', async () => {
     const { privateKey } = generateKeyPairSync('ed25519');
-    const pem = (privateKey.export({ format: 'pem', type: 'pkcs8' }) as string).replace(/\n/g, '\\n');
-    const key = await loadLogKey({ DATA_DIR: dataDir, TRANSPARENCY_LOG_KEY: pem });
+    const pem = privateKey.export({ format: 'pem', type: 'pkcs8' }) as string;
+    const key = await loadLogKey({ DATA_DIR: dataDir, TRANSPARENCY_LOG_KEY: pem.replace(/\n/g, '\\n'), TRANSPARENCY_LOG_KEYS: historyOf(pem) });
     expect(rawPublicKey(key).equals(rawPublicKey(privateKey))).to.equal(true);
+  });
+
+  it('follows the answer-signing key\'s history rules: listed, not retired, not compromised, not before its nbf', async () => {
+    const now = 1_800_000_000;
+    const pem = newSigningKeyPem();
+    const refused = (history: object) => loadLogKeys({ DATA_DIR: dataDir, TRANSPARENCY_LOG_KEY: pem, TRANSPARENCY_LOG_KEYS: JSON.stringify(history) }, now)
+      .then(() => '', (error: Error) => error.message);
+    const other = newSigningKeyPem();
+    expect(await refused({ keys: [historyEntry(other, { nbf: now - 10 })] })).to.match(/^TRANSPARENCY_LOG_KEYS must list the log key \(kid [\w-]+\) with its "nbf"/);
+    expect(await refused({ keys: [historyEntry(pem, { nbf: now - 100, exp: now - 10 })] })).to.match(/^TRANSPARENCY_LOG_KEYS retired the log key \(kid [\w-]+\) at 2027-01-15T07:59:50.000Z$/);
+    expect(await refused({ keys: [historyEntry(pem, { nbf: now - 100, revoked: { revoked_at: now - 5, reason: 'compromised' } })] })).to.match(/marks the log key .* compromised/);
+    expect(await refused({ keys: [historyEntry(pem, { nbf: now + 3_600 })] })).to.match(/says the log key .* begins signing at .*, which is still to come$/);
+    expect(await refused({ keys: [historyEntry(other, { nbf: now - 1_000, exp: now - 10 }), historyEntry(pem, { nbf: now - 10 })] })).to.equal('');
+  });
+
+  it('serves its history as verifier keys with their dates, the key that signs among them', async () => {
+    const old = newSigningKeyPem();
+    const pem = newSigningKeyPem();
+    const history = { keys: [historyEntry(old, { nbf: 1_700_000_000, exp: 1_750_000_000 }), historyEntry(pem, { nbf: 1_750_000_000 })] };
+    const keys = await loadLogKeys({ DATA_DIR: dataDir, TRANSPARENCY_LOG_KEY: pem, TRANSPARENCY_LOG_KEYS: JSON.stringify(history) });
+    const served = JSON.parse(logKeyHistory(ORIGIN, keys.history)) as { keys: { verifier_key: string; nbf: number; exp?: number }[] };
+    expect(served.keys.map(({ verifier_key, ...dates }) => [verifier_key, dates.nbf, dates.exp])).to.deep.equal([
+      [verifierKey(ORIGIN, createPrivateKey(old)), 1_700_000_000, 1_750_000_000],
+      [verifierKey(ORIGIN, keys.privateKey), 1_750_000_000, undefined],
+    ]);
   });
 });

@@ -1,0 +1,85 @@
+/**
+ * The transparency log as a projection (CONTRACT.md, "Transparency log"): leaf i is the i-th stored event, its
+ * entry the event's stored texts (log-entry.ts), and the read collection `tlog` holds the tree as C2SP tlog-tiles
+ * hash tiles of height 8 (TileDoc). Appending a leaf adds its hash to the level-0 tile still filling (`edge:0`);
+ * when a tile fills it is stored whole under its own id (`tile:L/N`, never changed again) and its root goes into
+ * the edge tile of the level above. An event thus touches the edge tiles only (one per level, O(log n) in all, a
+ * few hashes each on average), and every root, proof and tile is read from these documents (tile-log.ts).
+ *
+ * Every stored event is a leaf, one this version cannot read included (`everyRecord`): its texts are what is
+ * hashed. An event without its stored texts (EventStoreDB keeps none) is serialised again as the audit export does;
+ * an unreadable one without texts cannot be a leaf, and parks the log like any event a projection cannot apply.
+ *
+ * Crash safety: a batch writes full tiles first, then the edges from the highest level down (`writeRank`), so an
+ * edge that records an event has everything derived from it stored; a replayed event whose leaf an edge already
+ * holds changes nothing from that level up.
+ */
+import { EVENT_TYPES } from '../events/index.ts';
+import { isUnreadable, storedTextsOf, type StoredEvent } from '../ports/event-store.ts';
+import type { TileDoc } from '../read-models/documents.ts';
+import { entryText } from '../transparency/log-entry.ts';
+import { leafHash } from '../transparency/merkle.ts';
+import { edgeId, subtreeRoot, tileHashes, tileId } from '../transparency/tile-docs.ts';
+import { divergence } from '../transparency/log-divergence.ts';
+import { signedCheckpointOf } from '../transparency/signed-checkpoints.ts';
+import { TileLog } from '../transparency/tile-log.ts';
+import { TILE_WIDTH } from '../transparency/tiles.ts';
+import type { DocChange, PositionedEvent, Projection, Touches } from './projection.ts';
+
+/** Levels of edge tiles an event may reach: 256^5 = 2^40 leaves. */
+const LEVELS = 5;
+const EDGE_IDS = Array.from({ length: LEVELS }, (_, level) => edgeId(level));
+
+/** The entry of a stored event: its stored texts where the store handed them, else the export's re-serialisation. */
+export function logEntry(record: StoredEvent): string {
+  const { stream, revision, id, type } = record;
+  const texts = storedTextsOf(record);
+  if (texts) return entryText({ stream, revision, id, type, ...texts });
+  if (isUnreadable(record)) throw new Error(`this version cannot read it and the store keeps no text of it: ${record.unreadable}`);
+  return entryText({ stream, revision, id, type, data: JSON.stringify(record.data), metadata: JSON.stringify(record.metadata) });
+}
+
+const emptyEdge = (level: number, index: number, position: number): TileDoc =>
+  ({ _id: edgeId(level), level, index, width: 0, hashes: '', ...(level === 0 ? { positions: '' } : {}), position });
+
+function apply(event: PositionedEvent, docs: ReadonlyMap<string, TileDoc>): DocChange<TileDoc>[] {
+  // Every projection is handed stored events (the runner's and the rebuild's reads); this one reads their texts.
+  const record = event as unknown as StoredEvent;
+  const { position } = record;
+  const changes: DocChange<TileDoc>[] = [];
+  let carry = leafHash(logEntry(record));
+  for (let level = 0; level < LEVELS; level += 1) {
+    const edge = docs.get(edgeId(level));
+    // This level, and those above (written before it), already hold what this event brings: a replay.
+    if (edge && edge.position >= position) break;
+    const current = edge ?? emptyEdge(level, 0, position);
+    const grown: TileDoc = {
+      ...current,
+      width: current.width + 1,
+      hashes: current.hashes + (Buffer.isBuffer(carry) ? carry : Buffer.from(carry)).toString('base64'),
+      position,
+      ...(level === 0 ? { positions: `${current.positions ?? ''}${position},`, first_position: current.first_position ?? position } : {}),
+    };
+    if (grown.width < TILE_WIDTH) {
+      changes.push({ put: grown });
+      break;
+    }
+    changes.push({ put: { ...grown, _id: tileId(level, grown.index) } }, { put: emptyEdge(level, grown.index + 1, position) });
+    carry = subtreeRoot(tileHashes(grown));
+  }
+  return changes;
+}
+
+export const transparencyLogProjection: Projection<TileDoc> = {
+  name: 'transparency-log',
+  collection: 'tlog',
+  handles: new Set(EVENT_TYPES),
+  everyRecord: true,
+  touches: (): Touches => ({ ids: EDGE_IDS }),
+  apply,
+  // Full tiles first, then the edges from the highest level down.
+  writeRank: (id) => (id.startsWith('edge:') ? LEVELS - Number(id.slice(5)) : 0),
+  // A rebuild reaching the head must give the root signed last for its size.
+  checkBeforeSwitch: async (generation, control) => divergence(await TileLog.ofGeneration(generation), signedCheckpointOf(control), true),
+};
+

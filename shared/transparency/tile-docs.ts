@@ -1,0 +1,39 @@
+/**
+ * The transparency log's tile documents (TileDoc, the `tlog` read collection): their ids, their hashes, and what
+ * the projection and the readers both compute from them.
+ */
+import type { TileDoc } from '../read-models/documents.ts';
+import { nodeHash, type Hash } from './merkle.ts';
+import { TILE_WIDTH } from './tiles.ts';
+
+/** Characters of one hash in `TileDoc.hashes`. */
+export const HASH_CHARS = 44;
+
+export const edgeId = (level: number) => `edge:${level}`;
+export const tileId = (level: number, index: number) => `tile:${level}/${index}`;
+
+/** The hashes of a tile document, in order. */
+export function tileHashes(doc: Pick<TileDoc, 'hashes' | 'width'>): Hash[] {
+  const hashes: Hash[] = new Array(doc.width);
+  for (let i = 0; i < doc.width; i += 1) hashes[i] = Buffer.from(doc.hashes.slice(i * HASH_CHARS, (i + 1) * HASH_CHARS), 'base64');
+  return hashes;
+}
+
+/** The event positions of a level-0 tile's leaves, in order. */
+export const leafPositions = (doc: Pick<TileDoc, 'positions'>): number[] =>
+  (doc.positions ?? '').split(',').slice(0, -1).map(Number);
+
+/** The root of a complete subtree given its 2^k hashes at its lowest level. */
+export function subtreeRoot(hashes: readonly Hash[]): Hash {
+  let level = [...hashes];
+  while (level.length > 1) {
+    const up: Hash[] = [];
+    for (let i = 0; i < level.length; i += 2) up.push(nodeHash(level[i]!, level[i + 1]!));
+    level = up;
+  }
+  return level[0]!;
+}
+
+/** The log's size (leaves) as its level-0 edge tells it (absent: empty). */
+export const logSizeOf = (edge0: Pick<TileDoc, 'index' | 'width'> | null | undefined): number =>
+  edge0 ? edge0.index * TILE_WIDTH + edge0.width : 0;

@@ -1,0 +1,69 @@
+/**
+ * The transparency log's projection rebuilt (issue 32): over the same history a rebuild reproduces the very tiles
+ * the live projection holds and goes live; over a history edited since a checkpoint was signed it stops before its
+ * switch, parks the log and leaves the live tiles as they were, and the signer then signs nothing and says why.
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { expect } from 'chai';
+import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
+import type { EventStore } from '../../shared/ports/event-store.ts';
+import type { ReadStore, StoredDoc } from '../../shared/ports/read-store.ts';
+import { readProjectionStates } from '../../shared/projections/projection-states.ts';
+import { rebuild, RebuildRefusedError } from '../../shared/projections/rebuild.ts';
+import { signedLogOf, logProjection } from '../support/signed-log.ts';
+import { writeKnownHistory, type TempStore } from '../audit/support/audit-history.ts';
+import type { TransparencyLog } from '../../read-api/transparency/log-publisher.ts';
+
+const ORIGIN = 'watch.example/watchcat/events';
+
+describe('transparency log projection rebuilt', function () {
+  this.timeout(30_000);
+  let temp: TempStore;
+  let events: EventStore;
+  let readStore: ReadStore;
+  let log: TransparencyLog;
+
+  beforeEach(async () => {
+    temp = await writeKnownHistory();
+    events = openSqliteEventStore(temp.file);
+    ({ log, readStore } = await signedLogOf(events, generateKeyPairSync('ed25519').privateKey, ORIGIN));
+    expect(log.checkpoint()?.size).to.equal(12);
+  });
+  afterEach(async () => {
+    log.stop();
+    await events.close();
+    rmSync(temp.dataDir, { recursive: true, force: true });
+  });
+
+  const tiles = async () => (await readStore.find<StoredDoc>('tlog', {}, { sort: { _id: 1 } })).map(({ position: _, ...doc }) => doc);
+  const logState = async () => (await readProjectionStates(readStore)).find((state) => state.name === 'transparency-log')!;
+
+  it('reproduces the same hashes over the same history, and goes live', async () => {
+    const before = await tiles();
+    const { generation: was } = await logState();
+    const result = await rebuild({ eventStore: events, readStore, projections: [logProjection] });
+    expect(result.generation).to.be.above(was);
+    expect(await tiles()).to.deep.equal(before);
+    expect((await logState()).status).to.equal('running');
+  });
+
+  it('stops before its switch over a history edited since a checkpoint was signed: the log parked, its live tiles kept', async () => {
+    const before = await tiles();
+    const { generation: live } = await logState();
+    const db = new Database(temp.file);
+    db.prepare(`UPDATE events SET data = replace(data, '1250000', '1') WHERE position = 4`).run();
+    db.close();
+    const error = await rebuild({ eventStore: events, readStore, projections: [logProjection] }).then(() => undefined, (thrown: unknown) => thrown);
+    expect(error).to.be.instanceOf(RebuildRefusedError);
+    expect((error as Error).message).to.equal('rebuild of projection transparency-log stopped, the projection parked: '
+      + 'the first 12 events of the history give another root than the checkpoint signed for that size');
+    const state = await logState();
+    expect(state).to.deep.include({ generation: live, status: 'parked' });
+    expect(state.parked?.reason).to.contain('another root than the checkpoint signed');
+    expect(await tiles()).to.deep.equal(before);
+    const view = await log.read();
+    expect(view.parked).to.contain('another root');
+  });
+});

@@ -1,0 +1,156 @@
+/**
+ * The transparency log as a projection: its tiles give the roots, proofs and tiles of the RFC 9162 tree of the
+ * entries (computed here independently by the in-memory tree over the same entries; Go's tlog checks the served ones
+ * in test/pipeline/transparency-log.test.ts), whatever the batches, and a replay or a bulk cut short by a crash
+ * changes nothing once replayed.
+ */
+import { expect } from 'chai';
+import { createMemoryReadStore } from '../../../shared/adapters/memory-read-store.ts';
+import { createMongoReadStore } from '../../../shared/adapters/mongodb-read-store.ts';
+import { describeMongo } from '../../support/mongodb-leg.ts';
+import { withStoredTexts, type StoredEvent, type UnreadableEvent } from '../../../shared/ports/event-store.ts';
+import { FIRST_GENERATION, type ReadStore, type StoredDoc } from '../../../shared/ports/read-store.ts';
+import { projectBatch } from '../../../shared/projections/batch.ts';
+import type { PositionedRecord, Projection } from '../../../shared/projections/projection.ts';
+import { transparencyLogProjection } from '../../../shared/projections/transparency-log.projection.ts';
+import { entryText } from '../../../shared/transparency/log-entry.ts';
+import { MemoryTree } from '../../../shared/transparency/memory-tree.ts';
+import { TileLog } from '../../../shared/transparency/tile-log.ts';
+import { tileData } from '../../../shared/transparency/tiles.ts';
+
+const projection = transparencyLogProjection as unknown as Projection;
+
+/** `count` stored events at positions 3, 6, 9, ... (not contiguous, as EventStoreDB's), with their stored texts. */
+function history(count: number): StoredEvent[] {
+  return Array.from({ length: count }, (_, i) => withStoredTexts({
+    type: 'SerialRegistered', id: `id-${i}`, stream: `serial-S${i}`, revision: 0, position: 3 * (i + 1),
+    data: { serial: `S${i}` }, metadata: {},
+  } as unknown as StoredEvent, `{"serial":"S${i}"}`, `{"n":${i}}`));
+}
+
+const entryOf = (event: StoredEvent, data: string, metadata: string) =>
+  entryText({ stream: event.stream, revision: event.revision, id: event.id, type: event.type, data, metadata });
+
+function treeOf(events: readonly StoredEvent[]): MemoryTree {
+  const tree = new MemoryTree();
+  events.forEach((event, i) => tree.append(entryOf(event, `{"serial":"S${i}"}`, `{"n":${i}}`)));
+  return tree;
+}
+
+async function project(store: ReadStore, events: readonly StoredEvent[], batchSize: number): Promise<void> {
+  for (let start = 0; start < events.length; start += batchSize) {
+    const ops = await projectBatch(projection, events.slice(start, start + batchSize) as PositionedRecord[], store.generation('tlog', FIRST_GENERATION));
+    if (ops.length > 0) await store.write('tlog', ops);
+  }
+}
+
+const b64 = (hash: Uint8Array) => Buffer.from(hash).toString('base64');
+const documents = async (store: ReadStore) => (await store.find<StoredDoc>('tlog', {}, { sort: { _id: 1 } })).map((doc) => structuredClone(doc));
+
+// Past one full tile of level 1 (65,536 leaves), so that every path of the projection is taken.
+const allEvents = history(65_536 + 300);
+const tree = treeOf(allEvents);
+
+/**
+ * What the log's tiles answer for the first `count` events, on a read store made by `open` (each adapter's leg runs
+ * it; FerretDB's SQLite handler scans a collection for each write, so its leg projects fewer events).
+ */
+function tilesSpec(open: () => Promise<ReadStore>, count: number): void {
+  const events = allEvents.slice(0, count);
+  const n = events.length;
+  const within = <T extends readonly number[]>(cases: readonly T[]) => cases.filter((numbers) => numbers.every((x) => x <= n));
+  let store: ReadStore;
+  const opened: ReadStore[] = [];
+  const fresh = async () => {
+    const made = await open();
+    opened.push(made);
+    return made;
+  };
+
+  before(async () => {
+    store = await fresh();
+    await project(store, events, 2_000);
+  });
+  after(async () => {
+    await Promise.all(opened.map((made) => made.close()));
+  });
+
+  it('holds the tree of every event: its roots, inclusion and consistency proofs are those of the entries', async () => {
+    const log = await TileLog.read(store);
+    expect(log.size).to.equal(n);
+    for (const [size] of within([[1], [2], [3], [255], [256], [257], [511], [65_535], [65_536], [65_537], [n]])) {
+      expect(b64(await log.root(size!)), `root of ${size}`).to.equal(b64(tree.root(size!)));
+    }
+    for (const [index, size] of within([[0, 1], [5, 300], [255, 256], [256, 65_536], [65_600, n], [n - 1, n]])) {
+      const { leaf, proof, root } = await log.inclusion(index!, size!);
+      expect(b64(leaf)).to.equal(b64(tree.get(0, index!)));
+      expect(proof.map(b64), `inclusion of ${index} in ${size}`).to.deep.equal(tree.inclusion(index!, size!).map(b64));
+      expect(b64(root)).to.equal(b64(tree.root(size!)));
+    }
+    for (const [first, second] of within([[1, 2], [3, 300], [256, 65_537], [1_000, n], [n, n]])) {
+      expect((await log.consistency(first!, second!)).proof.map(b64), `consistency ${first} to ${second}`).to.deep.equal(tree.consistency(first!, second!).map(b64));
+    }
+  });
+
+  it('serves the tiles tlog-tiles lays out, full and partial, and none the tree does not hold yet', async () => {
+    const log = await TileLog.read(store);
+    const last = { level: 0, index: Math.floor(n / 256), width: n % 256 };
+    for (const tile of [{ level: 0, index: 0, width: 256 }, last, { level: 0, index: 255, width: 256 }, { level: 1, index: 0, width: 256 }, { level: 1, index: 1, width: 1 }, { level: 2, index: 0, width: 1 }]) {
+      const expected = tileData(tree, n, tile);
+      const actual = await log.tile(tile, n);
+      expect(actual && b64(actual), JSON.stringify(tile)).to.equal(expected && b64(expected));
+    }
+    expect(await log.tile(last, n - 1)).to.equal(undefined);
+  });
+
+  it('finds the leaf of an event by its position', async () => {
+    const log = await TileLog.read(store);
+    expect(await log.indexOf(3)).to.equal(0);
+    expect(await log.indexOf(3 * (n - 7))).to.equal(n - 8);
+    expect(await log.indexOf(4)).to.equal(undefined);
+  });
+
+  it('gives the same documents whatever the batches', async () => {
+    const other = await fresh();
+    await project(other, events, 777);
+    expect(await documents(other)).to.deep.equal(await documents(store));
+  });
+}
+
+describe('transparency log projection: hash tiles in the read store', function () {
+  this.timeout(120_000);
+
+  describe('in memory', function () {
+    tilesSpec(async () => createMemoryReadStore(), allEvents.length);
+  });
+  describeMongo('on MongoDB', 'the transparency log projection on MongoDB', (leg) => {
+    tilesSpec(async () => createMongoReadStore(leg.url, leg.database('tlog')), 1_300);
+  });
+
+  it('changes nothing when a batch comes again, nor after a bulk cut short by a crash is replayed', async () => {
+    const few = history(600);
+    const whole = createMemoryReadStore();
+    await project(whole, few, 600);
+    const crashed = createMemoryReadStore();
+    await project(crashed, few.slice(0, 250), 250);
+    // The batch that fills tile 0/000 and 0/001, written up to each of its writes, then replayed whole.
+    const ops = await projectBatch(projection, few.slice(250) as PositionedRecord[], crashed.generation('tlog', FIRST_GENERATION));
+    for (let cut = 0; cut <= ops.length; cut += 1) {
+      const store = createMemoryReadStore();
+      await project(store, few.slice(0, 250), 250);
+      if (cut > 0) await store.write('tlog', ops.slice(0, cut));
+      await project(store, few.slice(250), 350);
+      await project(store, few, 600);
+      expect(await documents(store), `cut after ${cut} writes`).to.deep.equal(await documents(whole));
+    }
+  });
+
+  it('makes a leaf of an event this version cannot read, from its stored texts', async () => {
+    const unreadable: UnreadableEvent = { type: 'SerialTransferred', id: 'id-x', stream: 'serial-X', revision: 1, position: 2, metadata: null, unreadable: 'unknown event type' };
+    const store = createMemoryReadStore();
+    await project(store, [withStoredTexts(unreadable, '{"to":"someone"}', '{}')], 1);
+    const expected = new MemoryTree();
+    expected.append(entryText({ stream: 'serial-X', revision: 1, id: 'id-x', type: 'SerialTransferred', data: '{"to":"someone"}', metadata: '{}' }));
+    expect(b64(await (await TileLog.read(store)).root(1))).to.equal(b64(expected.root(1)));
+  });
+});
