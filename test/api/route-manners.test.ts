@@ -45,7 +45,7 @@ describe('routes as the read API sets them up', function () {
       for (const path of ['/API/Public/Collections', '/api/public/collections/']) {
         const answer = await send(api.url, path);
         expect(answer.status, path).to.equal(200);
-        expect(answer.body, path).to.deep.equal(plain.body);
+        expect(answer.json(), path).to.deep.equal(plain.json());
       }
     } finally {
       await api.close();
