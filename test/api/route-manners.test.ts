@@ -11,6 +11,7 @@ import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.t
 import { REFUSAL_RETRY_AFTER_SECONDS } from '../../shared/public-api/operations/answer-in-snapshot.ts';
 import { send } from '../support/http.ts';
 import { startReadApiUnderTest } from '../support/read-api-under-test.ts';
+import { checkpoint, loadFixtureCatalogue, putAll } from './support/catalogue-fixture.ts';
 
 const allowed = (header: unknown) => String(header).toLowerCase().split(/,\s*/);
 
@@ -60,6 +61,26 @@ describe('routes as the read API sets them up', function () {
       expect(refused.headers['retry-after']).to.equal(String(REFUSAL_RETRY_AFTER_SECONDS));
       expect(refused.headers['cache-control']).to.equal('no-store');
       expect(String(refused.headers['content-type'])).to.match(/^application\/json/);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('answers status afresh each time: degraded once a projection is no longer fresh, though no position moved', async () => {
+    // CONTRACT.md, "Honest answers": the other operations serve a built model that is not fresh; status is then
+    // degraded. The status keeps no answer: one given while every model was fresh must not be given again after.
+    const store = createMemoryReadStore();
+    await loadFixtureCatalogue(store);
+    const api = await startReadApiUnderTest({ readStore: store, env: { READ_MODEL_MAX_LAG_SECONDS: '5' } });
+    try {
+      expect((await send(api.url, '/api/public/status')).json().status, 'every model confirmed just now').to.equal('ok');
+      // The serials projector stopped at the same position: its last confirmation is now 6 s old, past the 5 s bound.
+      const stopped = { ...checkpoint('serials', 40), confirmed: { head: 40, at: new Date(Date.now() - 6_000).toISOString() } };
+      await putAll(store, 'checkpoints', [stopped]);
+      await api.running.refreshReadModels();
+      const status = (await send(api.url, '/api/public/status')).json();
+      expect(status.read_model.position, 'no position moved').to.equal(40);
+      expect(status.status).to.equal('degraded');
     } finally {
       await api.close();
     }
