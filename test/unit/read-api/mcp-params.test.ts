@@ -59,4 +59,19 @@ describe('MCP params checked before the transport', () => {
     expect(keyed).to.match(/^Invalid params for initialize: params\.capabilities\.experimental\.k+: /);
     expect(keyed.length, 'a 10,000-character key cut').to.be.below(400);
   });
+
+  it('accounts for every problem, named or counted, and never counts none more', () => {
+    for (let problems = 1; problems <= 9; problems += 1) {
+      // As many experimental capabilities that are not objects: one problem each.
+      const experimental = Object.fromEntries(Array.from({ length: problems }, (_, i) => [`x${i}`, i]));
+      const message = invalidParams(sdk, {
+        jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '1', capabilities: { experimental }, clientInfo: { name: 'a', version: 'b' } },
+      })!.message;
+      const named = message.slice(message.indexOf(': ') + 2).split('; ');
+      const rest = /^and (\d+) more$/.exec(named.at(-1)!);
+      if (rest) named.pop();
+      expect(message, `${problems} problems`).to.not.include('and 0 more');
+      expect(named.length + Number(rest?.[1] ?? 0), `${problems} problems`).to.equal(problems);
+    }
+  });
 });
