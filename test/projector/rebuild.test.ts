@@ -5,8 +5,10 @@ import { createInlineJobQueue } from '../../shared/adapters/inline-job-queue.ts'
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
+import { GENERATIONS_ID, type ReadStore } from '../../shared/ports/read-store.ts';
 import { leaseId } from '../../shared/projections/control-docs.ts';
-import { LeaseLostError, ProjectionLease } from '../../shared/projections/lease.ts';
+import { RESERVATION_TTL_MS } from '../../shared/projections/generations.ts';
+import { LeaseLostError, ProjectionLease, type LeaseClock } from '../../shared/projections/lease.ts';
 import { serialsProjection } from '../../shared/projections/serials.projection.ts';
 import { readProjectionStates } from '../../shared/projections/projection-states.ts';
 import { createProjector } from '../../projector/runner.ts';
@@ -135,6 +137,160 @@ describe('rebuild', () => {
     // Switched at a position at least the head it read once the live workers were fenced; the rest is theirs.
     expect(result.position).to.be.at.least(catalogueHistory(10).length);
     expect((await readProjectionStates(rebuilt)).map((state) => state.position)).to.deep.equal(Array(5).fill(result.position));
+  });
+
+  it('writes no bulk into its generation while a worker holds a lease it let expire in the fenced catch-up, then takes it back and ends', async () => {
+    // The leases are checked before each bulk of the fenced catch-up (ARCHITECTURE.md, "Projections": an owner
+    // paused past its lease writes nothing more): a worker takes the serials lease once the rebuild's expired.
+    const TTL = 1_000;
+    let wall = 0;
+    const clock: LeaseClock = { monotonic: () => wall, wall: () => wall };
+    await appendAll(eventStore, Array.from({ length: 10 }, (_, i) => serialRegistered(`FIRST-${i}`)));
+    const readStore = createMemoryReadStore();
+    let heads = 0;
+    let worker: ProjectionLease | null | undefined;
+    let rebuildToken: number | undefined;
+    const leaseOwner = async () => (await readStore.readControl()).find((doc) => doc._id === leaseId('serials'))?.['owner'];
+    const racing: EventStore = Object.assign(Object.create(eventStore) as EventStore, {
+      // Twenty more serials are appended while the rebuild takes its leases: the fenced catch-up has ten batches.
+      headPosition: async () => {
+        heads += 1;
+        if (heads === 2) await appendAll(eventStore, Array.from({ length: 20 }, (_, i) => serialRegistered(`FENCED-${i}`)));
+        return eventStore.headPosition();
+      },
+      readAll: async (range: Parameters<EventStore['readAll']>[0]) => {
+        if (heads === 2 && range.after >= 20 && worker === undefined) {
+          rebuildToken = (await readStore.readControl()).find((doc) => doc._id === leaseId('serials'))?.['token'] as number;
+          wall += TTL + 1;
+          worker = await ProjectionLease.acquire(readStore, serialsProjection, 'worker', { ttlMs: TTL, clock });
+        }
+        return eventStore.readAll(range);
+      },
+    });
+    const writesUnderWorker: number[] = [];
+    const watched: ReadStore = {
+      ...readStore,
+      generation: (collection, generation) => {
+        const target = readStore.generation(collection, generation);
+        return {
+          ...target,
+          write: async (ops, options) => {
+            if (await leaseOwner() === 'worker') writesUnderWorker.push(ops.length);
+            return target.write(ops, options);
+          },
+        };
+      },
+    };
+    const result = await rebuild({ eventStore: racing, readStore: watched, projections: [serialsProjection], batchSize: 2, leaseTtlMs: TTL, clock });
+    expect(worker, 'the rebuild\'s lease lasted leaseTtlMs, and had expired').to.be.instanceOf(ProjectionLease);
+    expect(worker!.token).to.be.above(rebuildToken!);
+    expect(writesUnderWorker, 'bulks written while the worker held the lease').to.deep.equal([]);
+    expect(result.position).to.equal(30);
+    const lease = (await readStore.readControl()).find((doc) => doc._id === leaseId('serials'))!;
+    expect(lease['token'], 'the rebuild took the lease back').to.be.above(worker!.token);
+    expect(lease['owner']).to.not.equal('worker');
+    expect(lease['expires_at'], 'then released it').to.equal(0);
+    const serials = (await readStore.find('serials', {})).map((doc) => doc._id).sort();
+    expect(serials).to.deep.equal([...Array.from({ length: 10 }, (_, i) => `FIRST-${i}`), ...Array.from({ length: 20 }, (_, i) => `FENCED-${i}`)].sort());
+  });
+
+  it('confirms no head below the position its checkpoints hold when a fenced batch reads past the head it read', async () => {
+    await appendAll(eventStore, catalogueHistory(3));
+    let heads = 0;
+    const growing: EventStore = Object.assign(Object.create(eventStore) as EventStore, {
+      // While the rebuild takes its leases, one serial is appended before the head is read under them and three
+      // just after: the catch-up's one batch reads past that head to the last of them.
+      headPosition: async () => {
+        heads += 1;
+        if (heads === 2) await appendAll(eventStore, [serialRegistered('FENCED-1')]);
+        const head = await eventStore.headPosition();
+        if (heads === 2) await appendAll(eventStore, [serialRegistered('LATE-1'), serialRegistered('LATE-2'), serialRegistered('LATE-3')]);
+        return head;
+      },
+    });
+    const readStore = createMemoryReadStore();
+    const result = await rebuild({ eventStore: growing, readStore });
+    expect(result.position, 'the last serial appended').to.equal(await eventStore.headPosition());
+    expect(await readStore.get('serials', 'LATE-3')).to.not.equal(null);
+    const checkpoints = (await readStore.readControl()).filter((doc) => doc._id.startsWith('checkpoint:'));
+    expect(checkpoints).to.have.length(4);
+    for (const checkpoint of checkpoints) {
+      expect(checkpoint['position'], checkpoint._id).to.equal(result.position);
+      expect((checkpoint['confirmed'] as { head: number }).head, checkpoint._id).to.equal(result.position);
+    }
+  });
+
+  it('renews its reservation once a quarter of its life has passed since the last renewal, not at every batch', async () => {
+    // Each batch of one event takes an eighth of the reservation's life on the rebuild's clock: twelve batches,
+    // ended at 0, 1/8, ... 11/8 of it. A quarter of its life passes every second batch: renewed at 2/8, 4/8, ... 10/8.
+    await appendAll(eventStore, Array.from({ length: 12 }, (_, i) => serialRegistered(`RES-${i}`)));
+    let wall = 0;
+    const clock: LeaseClock = { monotonic: () => wall, wall: () => wall };
+    const readStore = createMemoryReadStore();
+    const reservedUntil: number[] = [];
+    const watched: ReadStore = {
+      ...readStore,
+      setControl: async (doc, condition, insertIfAbsent) => {
+        const written = await readStore.setControl(doc, condition, insertIfAbsent);
+        const until = doc._id === GENERATIONS_ID ? Object.values((doc['reservations'] ?? {}) as Record<string, number>)[0] : undefined;
+        if (written && until !== undefined && until !== reservedUntil.at(-1)) reservedUntil.push(until);
+        return written;
+      },
+    };
+    const step = RESERVATION_TTL_MS / 8;
+    await rebuild({ eventStore, readStore: watched, projections: [serialsProjection], batchSize: 1, clock, onProgress: () => { wall += step; } });
+    expect(reservedUntil.map((until) => (until - RESERVATION_TTL_MS) / step), 'reserved, then renewed at (in eighths of its life)').to.deep.equal([0, 2, 4, 6, 8, 10]);
+  });
+
+  it('fails naming the projection whose lease it cannot take, and leaves readers on the live generation with nothing of its own', async () => {
+    await appendAll(eventStore, catalogueHistory(3));
+    const readStore = await incrementallyBuilt();
+    const before = await snapshot(readStore);
+    let attempts = 0;
+    // Every write of the serials lease is refused, as if an owner renewed it at each attempt.
+    const refusing: ReadStore = {
+      ...readStore,
+      setControl: async (doc, condition, insertIfAbsent) => {
+        if (doc._id !== leaseId('serials')) return readStore.setControl(doc, condition, insertIfAbsent);
+        attempts += 1;
+        // Let the timers in: a rebuild that never stops trying must fail on mocha's timeout, not hang the process.
+        await new Promise((resolve) => setImmediate(resolve));
+        return false;
+      },
+    };
+    const failure = await rebuild({ eventStore, readStore: refusing }).then(() => undefined, (error: unknown) => error);
+    expect(String(failure)).to.equal('Error: could not take the lease of projection serials');
+    expect(attempts, 'a few attempts, then it gives up').to.be.within(2, 20);
+    expect(await snapshot(readStore), 'readers\' documents and the live checkpoints').to.deep.equal(before);
+    for (const collection of ['watches', 'collections', 'configurators', 'serials'] as const) {
+      expect(await readStore.storedGenerations(collection), collection).to.deep.equal([1]);
+    }
+  });
+
+  it('reports its rate and its duration in seconds of its own run', async () => {
+    // Each batch read takes at least 20 ms: the rebuild's run is at least that long per batch read so far, and at
+    // most the time the test measured around it.
+    await appendAll(eventStore, catalogueHistory(3));
+    let reads = 0;
+    const slow: EventStore = Object.assign(Object.create(eventStore) as EventStore, {
+      readAll: async (range: Parameters<EventStore['readAll']>[0]) => {
+        reads += 1;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        return eventStore.readAll(range);
+      },
+    });
+    const rates: { events: number; rate: number; atLeast: number; atMost: number }[] = [];
+    const startedBefore = performance.now();
+    const result = await rebuild({
+      eventStore: slow, readStore: createMemoryReadStore(), batchSize: 4,
+      onProgress: (p) => rates.push({ events: p.events, rate: p.eventsPerSecond, atLeast: reads * 0.019, atMost: (performance.now() - startedBefore) / 1000 }),
+    });
+    const took = (performance.now() - startedBefore) / 1000;
+    expect(rates.length).to.be.above(2);
+    for (const { events, rate, atLeast, atMost } of rates) {
+      expect(rate, `${events} events in ${atLeast} to ${atMost} s`).to.be.within(events / atMost, events / atLeast);
+    }
+    expect(result.seconds).to.be.within(reads * 0.019, took);
   });
 
   it('names the known projections when asked for an unknown one', () => {

@@ -105,6 +105,12 @@ describe('answers from one reading, or refused', function () {
     expect((await h.answer(counting, english)).answer).to.deep.equal(refusal('The catalogue is being prepared; try again shortly'));
   });
 
+  it('refuses in English a request that names no language (the contract\'s default)', async function () {
+    const h = await harness(() => ({ view: createMemoryReadStore(), states: [state('serials', 9, null), state('watches', 9, null)] }));
+    const noLanguage = { query: {}, path: {} } as unknown as ValidRequest;
+    expect((await h.answer(counting, noLanguage)).answer).to.deep.equal(refusal('The catalogue is being prepared; try again shortly'));
+  });
+
   it('refuses with 503, not an error, when the store cannot be read', async function () {
     const store = createMemoryReadStore();
     let reachable = true;

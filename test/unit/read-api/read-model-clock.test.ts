@@ -5,6 +5,8 @@
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
+import { mock } from 'node:test';
+import { ReadStoreUnavailableError, SNAPSHOT_TTL_MS } from '../../../shared/ports/read-store.ts';
 import type { ProjectionState } from '../../../shared/projections/projection-states.ts';
 import { nextServedState, startReadModelClock } from '../../../shared/public-api/read-model-clock.ts';
 import { createMemoryReadStore } from '../../../shared/adapters/memory-read-store.ts';
@@ -102,6 +104,186 @@ describe('read-model clock', () => {
     const clock = await startReadModelClock(async () => reading([state('watches', 0, 40, { position: 41, reason }), state('serials', 0, 45)]), { intervalMs: 60_000 });
     clock.stop();
     expect(clock.parked).to.deep.equal([{ name: 'watches', position: 41, reason }]);
+  });
+
+  describe('freshness (CONTRACT.md, "Honest answers": fresh while confirmed within the bound, 30 s by default)', () => {
+    const WALL = Date.parse('2026-01-01T00:00:00.000Z');
+    const confirmed = (name: string, position: number, at: number, head = position): ProjectionState => ({
+      ...state(name, 1, position), confirmed: { head, at: new Date(at).toISOString() },
+    });
+
+    it('reports each projection built, fresh within the bound (30 s included) and its lag in seconds, null when never confirmed', async () => {
+      const states = [
+        confirmed('watches', 10, WALL - 29_000), confirmed('collections', 11, WALL - 30_000),
+        confirmed('configurators', 12, WALL - 30_001), confirmed('serials', 13, WALL - 1_234), state('parts', 1, 14),
+      ];
+      const clock = await startReadModelClock(async () => reading(states), { intervalMs: 60_000, wall: () => WALL, monotonic: () => 0 });
+      clock.stop();
+      expect(clock.projections()).to.deep.equal([
+        { name: 'watches', position: 10, built: true, fresh: true, lag_seconds: 29 },
+        { name: 'collections', position: 11, built: true, fresh: true, lag_seconds: 30 },
+        { name: 'configurators', position: 12, built: true, fresh: false, lag_seconds: 30.001 },
+        { name: 'serials', position: 13, built: true, fresh: true, lag_seconds: 1.234 },
+        { name: 'parts', position: 14, built: false, fresh: false, lag_seconds: null },
+      ]);
+      expect(clock.refusal(['watches', 'collections'], true), 'confirmed 29 and 30 s ago').to.equal(undefined);
+      expect(clock.refusal(['collections', 'configurators'], true), 'one confirmed 30.001 s ago').to.equal('stale');
+      expect(clock.refusal(['configurators'], false), 'built, asked not fresh').to.equal(undefined);
+      expect(clock.refusal(['serials', 'parts'], false), 'one never confirmed').to.equal('unbuilt');
+      expect(clock.refusal(['serials', 'nowhere'], true), 'one with no checkpoint').to.equal('unbuilt');
+    });
+
+    it('counts a confirmation from a projector whose clock runs ahead stale once this process has seen it for longer than the bound', async () => {
+      let monotonic = 0;
+      let states = [confirmed('serials', 5, WALL + 3_600_000)];
+      const clock = await startReadModelClock(async () => reading(states), { intervalMs: 60_000, wall: () => WALL + monotonic, monotonic: () => monotonic });
+      clock.stop();
+      monotonic = 30_000;
+      await clock.refresh();
+      expect(clock.refusal(['serials'], true), 'the same confirmation, seen for 30 s').to.equal(undefined);
+      monotonic = 30_001;
+      await clock.refresh();
+      expect(clock.refusal(['serials'], true), 'the same confirmation, seen for 30.001 s').to.equal('stale');
+      expect(clock.projections()[0]).to.include({ fresh: false, lag_seconds: 30.001 });
+      // A projector whose wall clock is stuck confirms every new head at the same time: each is a new confirmation.
+      states = [confirmed('serials', 6, WALL + 3_600_000, 6)];
+      await clock.refresh();
+      expect(clock.refusal(['serials'], true), 'a new head confirmed').to.equal(undefined);
+      monotonic = 60_002;
+      await clock.refresh();
+      expect(clock.refusal(['serials'], true), 'that one, seen for 30.001 s in turn').to.equal('stale');
+    });
+  });
+
+  it('says the store unreachable after a poll that failed, and reachable again after one that read it', async () => {
+    let failing = false;
+    const clock = await startReadModelClock(async () => {
+      if (failing) throw new Error('connect ECONNREFUSED');
+      return reading([state('watches', 0, 4)]);
+    }, { intervalMs: 60_000 });
+    clock.stop();
+    expect(clock.reachable).to.equal(true);
+    failing = true;
+    expect(await clock.refresh().then(() => undefined, (error: unknown) => error)).to.be.instanceOf(ReadStoreUnavailableError);
+    expect(clock.reachable).to.equal(false);
+    failing = false;
+    await clock.refresh();
+    expect(clock.reachable).to.equal(true);
+  });
+
+  it('gives as updated_at the latest time any projection stored its state, whatever the order they are read in', async () => {
+    const at = (seconds: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, seconds)).toISOString();
+    const stored = (name: string, position: number, updatedAt: string | null): ProjectionState => ({ ...state(name, 1, position), updated_at: updatedAt });
+    let states = [stored('watches', 5, at(2)), stored('serials', 5, null), stored('collections', 5, at(1))];
+    const clock = await startReadModelClock(async () => reading(states), { intervalMs: 60_000 });
+    clock.stop();
+    expect(clock.updatedAt).to.equal(at(2));
+    states = [stored('watches', 5, at(2)), stored('serials', 6, null), stored('collections', 6, at(3))];
+    await clock.refresh();
+    expect(clock.updatedAt, 'the collections moved at 3 s').to.equal(at(3));
+    states = [stored('watches', 7, at(2.5)), stored('serials', 7, null), stored('collections', 6, at(3))];
+    await clock.refresh();
+    expect(clock.updatedAt, 'a move stored earlier than 3 s, and one stored with no time').to.equal(at(3));
+  });
+
+  it('reuses the latest snapshot up to half a snapshot\'s life (its reads end within it), then reads a new one', async () => {
+    let monotonic = 0;
+    let reads = 0;
+    const clock = await startReadModelClock(async () => {
+      reads += 1;
+      return reading([state('watches', 0, reads)]);
+    }, { intervalMs: 60_000, monotonic: () => monotonic });
+    clock.stop();
+    const first = await clock.reading();
+    monotonic = SNAPSHOT_TTL_MS / 2;
+    expect(await clock.reading(), 'half its life old').to.equal(first);
+    expect(reads).to.equal(1);
+    monotonic = SNAPSHOT_TTL_MS / 2 + 1;
+    const second = await clock.reading();
+    expect(second, 'older').to.not.equal(first);
+    expect(reads).to.equal(2);
+    expect(second.stamp(['watches']).position).to.equal(2);
+    expect(await clock.reading(true), 'renewed on demand').to.not.equal(second);
+    expect(reads).to.equal(3);
+  });
+
+  describe('the background poll (node:test\'s mock timers drive setInterval)', () => {
+    beforeEach(() => mock.timers.enable({ apis: ['setInterval'] }));
+    afterEach(() => mock.timers.reset());
+    const settle = async () => {
+      for (let i = 0; i < 5; i += 1) await new Promise((resolve) => setImmediate(resolve));
+    };
+
+    it('polls every intervalMs, one poll at a time, reports each failed poll once, goes on after a failure, and stops', async () => {
+      let reads = 0;
+      let held: { promise: Promise<void>; open: () => void } | undefined;
+      const errors: unknown[] = [];
+      const clock = await startReadModelClock(async () => {
+        reads += 1;
+        if (held) {
+          await held.promise;
+          throw new Error('connect ECONNREFUSED');
+        }
+        return reading([state('watches', 0, reads)]);
+      }, { intervalMs: 50, onError: (error) => errors.push(error) });
+      try {
+        expect(reads, 'the first poll, at the start').to.equal(1);
+        mock.timers.tick(49);
+        await settle();
+        expect(reads).to.equal(1);
+        mock.timers.tick(1);
+        await settle();
+        expect(reads, 'after 50 ms').to.equal(2);
+        mock.timers.tick(50);
+        await settle();
+        expect(reads, 'after 100 ms').to.equal(3);
+        let open = () => {};
+        held = { promise: new Promise((resolve) => { open = resolve; }), open: () => open() };
+        mock.timers.tick(50);
+        await settle();
+        expect(reads, 'a poll that hangs').to.equal(4);
+        mock.timers.tick(50);
+        mock.timers.tick(50);
+        await settle();
+        expect(reads, 'no second poll while one is running').to.equal(4);
+        const hanging = held;
+        held = undefined;
+        hanging.open();
+        await settle();
+        expect(errors, 'its failure, reported once').to.have.length(1);
+        expect(errors[0]).to.be.instanceOf(ReadStoreUnavailableError);
+        mock.timers.tick(50);
+        await settle();
+        expect(reads, 'polling again after the failure').to.equal(5);
+      } finally {
+        clock.stop();
+      }
+      mock.timers.tick(500);
+      await settle();
+      expect(reads, 'stopped').to.equal(5);
+    });
+
+    it('leaves no rejection unhandled when a background poll fails and nobody asked for its errors', async () => {
+      const unhandled: unknown[] = [];
+      const listener = (reason: unknown) => unhandled.push(reason);
+      process.on('unhandledRejection', listener);
+      let failing = false;
+      const clock = await startReadModelClock(async () => {
+        if (failing) throw new Error('connect ECONNREFUSED');
+        return reading([state('watches', 0, 1)]);
+      }, { intervalMs: 50 });
+      try {
+        failing = true;
+        mock.timers.tick(50);
+        await settle();
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        expect(unhandled).to.deep.equal([]);
+        expect(clock.reachable).to.equal(false);
+      } finally {
+        clock.stop();
+        process.off('unhandledRejection', listener);
+      }
+    });
   });
 
   it('declares for every operation collections written by a projection of the same name', () => {
