@@ -83,7 +83,10 @@ describe('MCP endpoint: JSON-RPC errors, limits and the Koa chain', function () 
       { what: 'an unknown protocol version', body: JSON.stringify(toolCall('get_status', {})), code: -32000, headers: { 'mcp-protocol-version': '1999-01-01' } },
     ];
     for (const { what, body, code, headers } of cases) {
-      expectJsonRpcError(await postMcp(api.url, body, headers ? { headers } : {}), code, what);
+      const answer = await postMcp(api.url, body, headers ? { headers } : {});
+      expectJsonRpcError(answer, code, what);
+      expect(answer.headers['content-type'], what).to.match(/^application\/json\b/);
+      if (what.endsWith('batch')) expect(answer.json().error.message, what).to.match(/batches are not accepted/);
     }
     const refusedAccept = await postMcp(api.url, toolCall('get_status', {}), { headers: { accept: 'application/json' } });
     expectJsonRpcError(refusedAccept, -32000, 'no text/event-stream in Accept');
@@ -165,6 +168,26 @@ describe('MCP endpoint: JSON-RPC errors, limits and the Koa chain', function () 
     const other = await postMcp(api.url, toolCall('get_watch', { reference: 'RG-100' }));
     expect(other.status, 'other tools are not verifications').to.equal(200);
     expect(other.json().result.structuredContent.reference).to.equal('RG-100');
+  });
+
+  it('counts against the verification limit only a tools/call of verify_serial, not another method that names it', async function () {
+    api = await startReadApiUnderTest({ env: { VERIFY_RATE_LIMIT_PER_MINUTE: '1' } });
+    for (const method of ['tools/list', 'resources/list']) {
+      const answer = await postMcp(api.url, { jsonrpc: '2.0', id: method, method, params: { name: 'verify_serial' } });
+      expect(answer.status, method).to.not.equal(429);
+      expect(answer.headers['x-ratelimit-limit'], `${method}: the general limit's figures`).to.not.equal('1');
+    }
+    const verification = await postMcp(api.url, toolCall('verify_serial', { serial: 'AUR-0001' }));
+    expect(verification.status, 'the one verification allowed is still there').to.equal(200);
+    expect(verification.headers['x-ratelimit-remaining']).to.equal('0');
+  });
+
+  it('answers a notification 202 with no body and no content type', async function () {
+    api = await startReadApiUnderTest();
+    const answer = await postMcp(api.url, { jsonrpc: '2.0', method: 'notifications/initialized' });
+    expect(answer.status).to.equal(202);
+    expect(answer.text).to.equal('');
+    expect(answer.headers['content-type']).to.equal(undefined);
   });
 
   it('counts verify_serial calls from every client against the global verification budget', async function () {
