@@ -42,10 +42,11 @@ describe('MCP server of one request', () => {
     }
   });
 
-  it('refuses a URI of another scheme with the same path, and an unknown path, as "Resource not found" echoing the URI cut short', async () => {
+  it('refuses a URI of another scheme with the same path, an unknown path, and no URL at all, as "Resource not found" echoing the URI cut short', async () => {
     const client = await connected('https://shop.example');
     try {
-      for (const uri of ['file:///llms-full.txt', 'ftp://shop.example/llms-full.txt', 'https://shop.example/nothing']) {
+      // The last is no URL at all (an IPv6 host never closed).
+      for (const uri of ['file:///llms-full.txt', 'ftp://shop.example/llms-full.txt', 'https://shop.example/nothing', 'http://[shop.example/llms-full.txt']) {
         const refused = await failure(client.readResource({ uri }));
         expect(refused?.code, uri).to.equal(-32002);
         expect(refused?.message, uri).to.include('Resource not found');
