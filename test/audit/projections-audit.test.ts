@@ -112,7 +112,7 @@ describeMongo('audit projections against MongoDB', 'watchcat audit projections o
       const env = { ...store.env, MONGODB_URL: leg.url, MONGODB_DB: database };
       const healthy = await watchcat(env, 'audit', 'projections');
       expect(healthy.code, healthy.notes.join('\n')).to.equal(0);
-      expect(healthy.out).to.deep.equal(['read models match the history: watches at 12, collections at 12, configurators at 12, serials at 12']);
+      expect(healthy.out).to.deep.equal(['read models match the history: watches at 12, collections at 12, configurators at 12, serials at 12, transparency-log at 12']);
       await alterPrice(mongo, 'en:RG-1', 1);
       const altered = await watchcat(env, 'audit', 'projections');
       expect(altered.code).to.equal(1);
