@@ -116,7 +116,7 @@ export async function startWatchcat(config: Config, logger: Logger): Promise<Run
     async close() {
       // Readiness turns false and in-flight requests finish first; then the projector and the stores go.
       await api.close();
-      transparency.stop();
+      await transparency.stop();
       await new Promise<void>((resolve) => adminServer.close(() => resolve()));
       await projector.stop();
       await snapshots?.stop().catch((error: unknown) => logger.warn({ err: error }, 'could not write the read-model snapshot at stop'));

@@ -64,7 +64,7 @@ onShutdownSignal(logger, 'read API', async () => {
   stopListening?.();
   await changes?.close();
   await api.close();
-  transparency.stop();
+  await transparency.stop();
   redis?.disconnect();
   await readStore.close();
 });

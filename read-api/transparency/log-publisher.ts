@@ -60,7 +60,8 @@ export interface TransparencyLog {
   checkpoint(): PublishedCheckpoint | undefined;
   /** Why the log is parked, as this process last saw, or undefined. */
   parked(): string | undefined;
-  stop(): void;
+  /** Looks no more, and resolves once a look under way has ended (before the store it reads is closed). */
+  stop(): Promise<void>;
 }
 
 /** Where the latest signed checkpoint is kept across starts (checkpoint-file.ts). */
@@ -170,6 +171,9 @@ export async function startTransparencyLog({ readStore, record, key, history, or
     read: () => readLogView(readStore),
     checkpoint: () => last?.checkpoint,
     parked: () => last?.parked,
-    stop: () => clearInterval(timer),
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+    },
   };
 }

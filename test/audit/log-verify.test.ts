@@ -51,7 +51,7 @@ describe('audit log verify: an export against a signed checkpoint', () => {
     lines = readFileSync(exported, 'utf8').trim().split('\n');
   });
   afterEach(async () => {
-    log.stop();
+    await log.stop();
     if (server) await new Promise((resolve) => server!.close(resolve));
     server = undefined;
     rmSync(store.dataDir, { recursive: true, force: true });

@@ -32,7 +32,7 @@ describe('transparency log projection rebuilt', function () {
     expect(log.checkpoint()?.size).to.equal(12);
   });
   afterEach(async () => {
-    log.stop();
+    await log.stop();
     await events.close();
     rmSync(temp.dataDir, { recursive: true, force: true });
   });
