@@ -10,7 +10,7 @@ import type { ProjectionState } from '../shared/projections/projection-states.ts
 import { createProcessRegistry } from '../shared/metrics/process-registry.ts';
 import { parkedProjectionsMetric } from '../shared/metrics/parked-projections.ts';
 import { projectionLag, type ProjectionLag } from '../shared/metrics/projection-lag.ts';
-import type { ProjectorCounters } from './runner.ts';
+import type { ProjectorCounters } from './projector.ts';
 
 export interface ProjectorMetricSources {
   /** The projections' states in the store (projection-states.ts). */

@@ -11,22 +11,10 @@ import { contractAnswers } from '../support/contract-answers.ts';
 import { postJson, send, type TestResponse } from '../support/http.ts';
 import { connectedClient, postMcp } from '../support/mcp-client.ts';
 import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';
+import { CONTRACT_TOOLS } from '../support/contract-tools.ts';
 
 type Json = Record<string, any>;
 
-/** Each tool's operation and parameters, from the contract ("The seven operations"); `*` marks a required one. */
-const CONTRACT_TOOLS: Record<string, { operation: string; params: string[] }> = {
-  get_status: { operation: 'GET /api/public/status', params: ['lang'] },
-  search_catalogue: {
-    operation: 'GET /api/public/catalogue',
-    params: ['lang', 'collection', 'search', 'min_price', 'max_price', 'in_stock', 'sort', 'limit', 'offset'],
-  },
-  get_watch: { operation: 'GET /api/public/catalogue/{reference}', params: ['*reference', 'lang'] },
-  list_collections: { operation: 'GET /api/public/collections', params: ['lang'] },
-  get_configurator_options: { operation: 'GET /api/public/configurator/options/{collection}', params: ['*collection', 'lang'] },
-  quote_price: { operation: 'POST /api/public/configurator/price', params: ['*collection', '*model_ref', 'options', 'accessories', 'lang'] },
-  verify_serial: { operation: 'GET /api/public/verify/{serial}', params: ['*serial', 'lang'] },
-};
 
 /** One request per tool, as tool arguments and as the HTTP request that asks the same. */
 const SAME_REQUESTS: { tool: string; args: Json; http: string; body?: Json }[] = [

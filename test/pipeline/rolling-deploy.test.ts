@@ -26,7 +26,8 @@ import { isUnreadable, type EventStore, type StoredEvent } from '../../shared/po
 import type { ReadStore } from '../../shared/ports/read-store.ts';
 import { resumeProjection } from '../../shared/projections/parking.ts';
 import { serialsProjection } from '../../shared/projections/serials.projection.ts';
-import { createProjector, type Projector } from '../../projector/runner.ts';
+import { createProjector } from '../../projector/runner.ts';
+import type { Projector } from '../../projector/projector.ts';
 import { PROJECTION_RETRY_POLICY } from '../../projector/retry-policy.ts';
 import { createCommandService } from '../../services/command-service.ts';
 import { DomainError } from '../../services/domain/domain-error.ts';

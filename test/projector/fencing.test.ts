@@ -13,7 +13,8 @@ import { createMongoReadStore } from '../../shared/adapters/mongodb-read-store.t
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import { FIRST_GENERATION, type GenerationStore, type ReadStore } from '../../shared/ports/read-store.ts';
-import { createProjector, type Projector } from '../../projector/runner.ts';
+import { createProjector } from '../../projector/runner.ts';
+import type { Projector } from '../../projector/projector.ts';
 import { leaseId } from '../../shared/projections/control-docs.ts';
 import { LeaseLostError, type LeaseClock } from '../../shared/projections/lease.ts';
 import { readProjectionStates } from '../../shared/projections/projection-states.ts';

@@ -15,7 +15,8 @@ import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.t
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import type { JobQueue } from '../../shared/ports/job-queue.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
-import { createProjector, type Projector } from '../../projector/runner.ts';
+import { createProjector } from '../../projector/runner.ts';
+import type { Projector } from '../../projector/projector.ts';
 import { rebuild } from '../../shared/projections/rebuild.ts';
 import type { CheckpointState } from '../../shared/projections/control-docs.ts';
 import { connectRateLimitRedis } from '../../read-api/rate-limit/rate-limit-redis.ts';

@@ -11,7 +11,8 @@ import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.t
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import type { JobQueue, RetryPolicy } from '../../shared/ports/job-queue.ts';
 import type { ReadStore, StoredDoc } from '../../shared/ports/read-store.ts';
-import { createProjector, type Projector, type ProjectorOptions } from '../../projector/runner.ts';
+import { createProjector } from '../../projector/runner.ts';
+import type { Projector, ProjectorOptions } from '../../projector/projector.ts';
 import { rebuild } from '../../shared/projections/rebuild.ts';
 import type { LeaseClock } from '../../shared/projections/lease.ts';
 import { readProjectionStates } from '../../shared/projections/projection-states.ts';

@@ -8,20 +8,8 @@ import { expect } from 'chai';
 import { mcpReferenceSection } from '../../../read-api/mcp/mcp-reference.ts';
 import { mcpTools } from '../../../read-api/mcp/mcp-tools.ts';
 import { publicOperationHandlers, publicOperations } from '../../../shared/public-api/operations/index.ts';
+import { CONTRACT_TOOLS } from '../../support/contract-tools.ts';
 
-/** Each tool's operation and parameters; `*` marks a required one. */
-const CONTRACT_TOOLS: Record<string, { operation: string; params: string[] }> = {
-  get_status: { operation: 'GET /api/public/status', params: ['lang'] },
-  search_catalogue: {
-    operation: 'GET /api/public/catalogue',
-    params: ['lang', 'collection', 'search', 'min_price', 'max_price', 'in_stock', 'sort', 'limit', 'offset'],
-  },
-  get_watch: { operation: 'GET /api/public/catalogue/{reference}', params: ['*reference', 'lang'] },
-  list_collections: { operation: 'GET /api/public/collections', params: ['lang'] },
-  get_configurator_options: { operation: 'GET /api/public/configurator/options/{collection}', params: ['*collection', 'lang'] },
-  quote_price: { operation: 'POST /api/public/configurator/price', params: ['*collection', '*model_ref', 'options', 'accessories', 'lang'] },
-  verify_serial: { operation: 'GET /api/public/verify/{serial}', params: ['*serial', 'lang'] },
-};
 
 describe('MCP tools and their reference, as built', () => {
   it('makes one read-only tool per operation, its input the operation\'s parameters with the required ones required', () => {
