@@ -36,6 +36,11 @@ type Outcome = 'done' | 'parked' | 'held';
 
 /** How old a confirmation of the same head may be before a run that finds nothing new stores it again. */
 const RECONFIRM_AFTER_MS = 1_000;
+/**
+ * How long a worker that found another's standing lease trusts it without looking again: a stopping owner releases
+ * its lease, and the others' signals must find it free within about this long.
+ */
+const STANDING_RECHECK_MS = 1_000;
 
 const confirmedLately = (checkpoint: CheckpointState, head: number, wallNow: number): boolean =>
   checkpoint.confirmed?.head === head && wallNow - Date.parse(checkpoint.confirmed.at) < RECONFIRM_AFTER_MS;
@@ -59,6 +64,14 @@ export function createProjector(options: ProjectorOptions): Projector {
   const leaseOptions = { ttlMs: leaseTtlMs, clock };
   /** The leases this worker keeps between runs, by projection. */
   const standing = new Map<string, ProjectionLease>();
+  /**
+   * Until when (wall-clock ms) this worker counts on another's standing lease on a projection, as seen by a job: its
+   * expiry, and at most STANDING_RECHECK_MS. Until then its signals queue no job for that projection, since that
+   * worker hears the same appends: each such job cost two reads of the control documents, for every projection on
+   * every append (issue 29). A job queued by another worker (one that lost its standing lease to a rebuild, say)
+   * still runs here.
+   */
+  const standingElsewhere = new Map<string, number>();
   /** Projections with a run in this process asked for and not started yet (signals meanwhile add nothing). */
   const pendingHere = new Set<string>();
   const stopped = new AbortController();
@@ -203,7 +216,9 @@ export function createProjector(options: ProjectorOptions): Projector {
         failingSince = undefined;
         if (outcome !== 'held') return;
         counters.leaseHeld += 1;
-        if (await ProjectionLease.heldStanding(readStore, projection.name, clock)) {
+        const standingUntil = await ProjectionLease.standingUntil(readStore, projection.name, clock);
+        if (standingUntil !== null) {
+          standingElsewhere.set(projection.name, Math.min(standingUntil, clock.wall() + STANDING_RECHECK_MS));
           logger.debug({ projection: projection.name }, 'projection lease standing with another worker, which runs it on its own signals');
           return;
         }
@@ -240,12 +255,24 @@ export function createProjector(options: ProjectorOptions): Projector {
     return projection;
   }
 
-  /** Runs each projection this worker holds a standing lease on here, and hands the others to the queue. */
+  /** Whether another worker's standing lease on `name` was seen lately, and is not known to have expired. */
+  function isStandingElsewhere(name: string): boolean {
+    const until = standingElsewhere.get(name);
+    if (until === undefined) return false;
+    if (until > clock.wall()) return true;
+    standingElsewhere.delete(name);
+    return false;
+  }
+
+  /**
+   * Runs each projection this worker holds a standing lease on here, and hands to the queue those no other worker
+   * is known to hold standing.
+   */
   function signal(): void {
     if (stopped.signal.aborted) return;
     for (const name of byName.keys()) {
       if (standing.has(name)) runHere(name);
-      else queue.add(name, name).catch((error: unknown) => logger.warn({ err: error, projection: name }, 'could not enqueue a projection job'));
+      else if (!isStandingElsewhere(name)) queue.add(name, name).catch((error: unknown) => logger.warn({ err: error, projection: name }, 'could not enqueue a projection job'));
     }
   }
 

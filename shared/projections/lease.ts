@@ -91,10 +91,13 @@ export class ProjectionLease {
     return new ProjectionLease(store, projection.name, owner, token, generation, checkpoint, ttlMs, clock, standing, acquiredAt);
   }
 
-  /** Whether `projection`'s lease is held now, unexpired, by a standing owner (who runs it on its own signals). */
-  static async heldStanding(store: ReadStore, projection: string, clock: LeaseClock = SYSTEM_CLOCK): Promise<boolean> {
+  /**
+   * When the standing lease of `projection` expires (wall-clock ms), if a standing owner (who runs it on its own
+   * signals) holds it now, unexpired; null otherwise.
+   */
+  static async standingUntil(store: ReadStore, projection: string, clock: LeaseClock = SYSTEM_CLOCK): Promise<number | null> {
     const held = (await readControlDocs(store)).get(leaseId(projection)) as LeaseDoc | undefined;
-    return held?.standing === true && held.expires_at > clock.wall();
+    return held?.standing === true && held.expires_at > clock.wall() ? held.expires_at : null;
   }
 
   /** The checkpoint of the live generation as this owner last stored it (or found it when taking the lease). */

@@ -226,13 +226,35 @@ function fencingSuite(name: string, openStore: () => Promise<ReadStore>): void {
     const stateOf = async (name: string) => (await readProjectionStates(readStore)).find((state) => state.name === name);
     const leaseDoc = async () => (await readStore.readControl()).find((doc) => doc._id === leaseId('serials'));
 
-    it('a worker keeps the lease it ran to the head and projects the next appends itself under the same token; another worker\'s job then ends at once, and takes over once the lease is let go', async () => {
-      const a = make(readStore, { pollIntervalMs: 60_000 });
-      a.start();
-      await a.waitFor(await appendAll(eventStore, serials(2)), 5_000);
+    /** A worker started on `store` that has projected two registrations and kept its lease standing, and its token. */
+    async function standingWorker(store: ReadStore, extra: { leaseTtlMs?: number } = {}) {
+      const projector = make(store, { pollIntervalMs: 60_000, ...extra });
+      projector.start();
+      await projector.waitFor(await appendAll(eventStore, serials(2)), 5_000);
       await until('the lease kept standing', async () => (await leaseDoc())?.['standing'] === true);
-      const token = (await leaseDoc())!['token'];
+      return { projector, token: (await leaseDoc())!['token'] };
+    }
 
+    /** The read store as a worker sees it that can be frozen: its control writes (lease renewals among them) wait. */
+    function freezable() {
+      let thaw = (): void => undefined;
+      let frozen: Promise<void> | undefined;
+      const store: ReadStore = {
+        ...readStore,
+        setControl: async (...args) => {
+          await frozen;
+          return readStore.setControl(...args);
+        },
+      };
+      return {
+        store,
+        freeze: () => { frozen = new Promise<void>((resolve) => { thaw = resolve; }); },
+        thaw: () => { frozen = undefined; thaw(); },
+      };
+    }
+
+    it('a worker keeps the lease it ran to the head and projects the next appends itself under the same token; another worker\'s job then ends at once, and takes over at its first signal a second after the lease is let go', async () => {
+      const { projector: a, token } = await standingWorker(readStore);
       const b = make(readStore, { pollIntervalMs: 60_000 });
       b.start();
       await until('the second worker\'s job found the lease held', () => b.counters().leaseHeld >= 1);
@@ -248,37 +270,55 @@ function fencingSuite(name: string, openStore: () => Promise<ReadStore>): void {
 
       await a.stop();
       expect((await leaseDoc())!['expires_at'], 'released at the stop').to.equal(0);
+      // The other worker looks at a standing lease it found again at most a second later (STANDING_RECHECK_MS).
+      clock.now += 1_000;
       const after = await appendAll(eventStore, serials(1, 2));
       await until('the second worker took over', async () => (await stateOf('serials'))?.position === after);
       expect((await leaseDoc())!['token']).to.be.greaterThan(token as number);
       expect((await snapshot(readStore))['serials']).to.deep.equal(await cleanRebuild());
     });
 
+    it('a worker that found another\'s standing lease queues no job for the appends for a second, looks again, and takes the projection over once the lease has expired', async () => {
+      const owner = freezable();
+      const { projector: a, token } = await standingWorker(owner.store);
+      const b = make(readStore, { pollIntervalMs: 60_000 });
+      b.start();
+      await until('the second worker\'s job found the lease held', () => b.counters().leaseHeld >= 1);
+      const held = b.counters().leaseHeld;
+
+      for (let i = 1; i <= 3; i += 1) await a.waitFor(await appendAll(eventStore, serials(1, 1 + i)), 5_000);
+      // A job queued on an append runs a moment after it (the appends are heard by both workers at once).
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(b.counters().leaseHeld, 'jobs the second worker ran on the appends').to.equal(held);
+      // A second later it looks again, finds the lease still standing, and again queues nothing meanwhile.
+      clock.now += 1_000;
+      await a.waitFor(await appendAll(eventStore, serials(1, 5)), 5_000);
+      await until('the second worker looked again', () => b.counters().leaseHeld === held + 1);
+      await a.waitFor(await appendAll(eventStore, serials(1, 6)), 5_000);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(b.counters().leaseHeld, 'jobs after looking again').to.equal(held + 1);
+
+      // The owner freezes past its lease: the second worker's next signal queues the job that takes it over.
+      owner.freeze();
+      clock.now += TTL + 1;
+      const head = await appendAll(eventStore, stolen(1));
+      await until('the second worker took the lease over', async () => (await leaseDoc())!['token'] !== token);
+      await until('the second worker projected the append', async () => (await stateOf('serials'))?.position === head);
+      owner.thaw();
+      expect((await snapshot(readStore))['serials']).to.deep.equal(await cleanRebuild());
+    });
+
     it('a worker whose standing lease was taken while it was frozen drops it at its next renewal and writes nothing more', async () => {
       const ttl = 200;
-      // Frozen: its control writes (the renewal among them) wait until it thaws.
-      let thaw = (): void => undefined;
-      let frozen: Promise<void> | undefined;
-      const freezable: ReadStore = {
-        ...readStore,
-        setControl: async (...args) => {
-          await frozen;
-          return readStore.setControl(...args);
-        },
-      };
-      const a = make(freezable, { pollIntervalMs: 60_000, leaseTtlMs: ttl });
-      a.start();
-      await a.waitFor(await appendAll(eventStore, serials(2)), 5_000);
-      await until('the lease kept standing', async () => (await leaseDoc())?.['standing'] === true);
-      const frozenToken = (await leaseDoc())!['token'];
-      frozen = new Promise<void>((resolve) => { thaw = resolve; });
+      const owner = freezable();
+      const { projector: a, token: frozenToken } = await standingWorker(owner.store, { leaseTtlMs: ttl });
+      owner.freeze();
       // Frozen past its lease: the lease has expired when the other worker comes.
       clock.now += ttl + 1;
       const b = make(readStore, { pollIntervalMs: 60_000, leaseTtlMs: ttl });
       b.start();
       await until('the other worker took the lease', async () => (await leaseDoc())!['token'] !== frozenToken);
-      frozen = undefined;
-      thaw();
+      owner.thaw();
       await until('the frozen worker found its lease lost', () => a.counters().leaseLost >= 1);
       const head = await appendAll(eventStore, stolen(2));
       await until('the new owner projected the appends', async () => (await stateOf('serials'))?.position === head);
