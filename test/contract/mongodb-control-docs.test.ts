@@ -77,6 +77,63 @@ describeMongo('MongoDB control documents: a writer paused before its insert', 't
     expect(await other.readAll()).to.deep.equal([{ _id: 'generations', version: 3 }]);
   });
 
+  /** The collection, counting the reads of a key's latest version (the one query that sorts). */
+  function countingLatestReads(): { collection: Collection<ControlDoc>; reads: { count: number } } {
+    const reads = { count: 0 };
+    const counted = new Proxy(collection, {
+      get: (target, key) => (key === 'find'
+        ? (...args: Parameters<Collection<ControlDoc>['find']>) => {
+          const cursor = target.find(...args);
+          return new Proxy(cursor, {
+            get: (c, k) => (k === 'sort' ? (...sortArgs: Parameters<typeof cursor.sort>) => { reads.count += 1; return c.sort(...sortArgs); } : Reflect.get(c, k)),
+          });
+        }
+        : Reflect.get(target, key)),
+    });
+    return { collection: counted, reads };
+  }
+
+  it('a writer starts from the version it wrote last: its next writes read no latest version first', async () => {
+    const { collection: counted, reads } = countingLatestReads();
+    const owner = await controlDocs(counted);
+    expect(await owner.set({ _id: 'checkpoint:w@1', token: 1, position: 0 }, { token: { $exists: false } }, true)).to.equal(true);
+    const first = reads.count;
+    for (const position of [1, 2, 3]) expect(await owner.set({ _id: 'checkpoint:w@1', token: 1, position }, { token: 1 }, false)).to.equal(true);
+    expect(reads.count - first, 'latest versions read by the three writes after the first').to.equal(0);
+    expect(await owner.readAll()).to.deep.equal([{ _id: 'checkpoint:w@1', token: 1, position: 3 }]);
+  });
+
+  it('a writer whose remembered version another replaced writes on the latest where its condition holds there, and is refused where it does not', async () => {
+    const owner = await controlDocs(collection);
+    const other = await controlDocs(collection);
+    await owner.set({ _id: 'checkpoint:w@1', token: 1, position: 0 }, {}, true);
+    expect(await other.set({ _id: 'checkpoint:w@1', token: 1, position: 4 }, { token: 1 }, false)).to.equal(true);
+    expect(await owner.set({ _id: 'checkpoint:w@1', token: 1, position: 5 }, { token: 1 }, false), 'holds on the latest too').to.equal(true);
+    expect(await other.readAll()).to.deep.equal([{ _id: 'checkpoint:w@1', token: 1, position: 5 }]);
+    expect(await other.set({ _id: 'checkpoint:w@1', token: 2, position: 5 }, { token: 1 }, false), 'a new owner fences it').to.equal(true);
+    expect(await owner.set({ _id: 'checkpoint:w@1', token: 1, position: 6 }, { token: 1 }, false), 'holds only on what it remembers').to.equal(false);
+    expect(await other.readAll()).to.deep.equal([{ _id: 'checkpoint:w@1', token: 2, position: 5 }]);
+    expect(await other.set({ _id: 'checkpoint:w@1', token: 3, position: 5 }, { token: 2 }, false)).to.equal(true);
+    expect(await owner.set({ _id: 'checkpoint:w@1', token: 3, position: 7 }, { token: 3 }, false), 'holds only on the latest').to.equal(true);
+    expect(await other.readAll()).to.deep.equal([{ _id: 'checkpoint:w@1', token: 3, position: 7 }]);
+  });
+
+  it('a writer whose remembered version is three writes old fills a pruned version: taken back, and judged again on the latest', async () => {
+    const owner = await controlDocs(collection);
+    const other = await controlDocs(collection);
+    await owner.set({ _id: 'lease:w', token: 1, note: 'mine' }, {}, true);
+    for (const note of ['a', 'b', 'c']) expect(await other.set({ _id: 'lease:w', token: 1, note }, { token: 1 }, false)).to.equal(true);
+    // Version 2 was pruned: the owner's insert of it lands, is found below newer versions, and is taken back.
+    expect(await owner.set({ _id: 'lease:w', token: 1, note: 'again' }, { token: 1 }, false)).to.equal(true);
+    expect(await other.readAll()).to.deep.equal([{ _id: 'lease:w', token: 1, note: 'again' }]);
+    expect((await collection.find({}).toArray()).map(({ _id }) => _id).sort(), 'versions kept').to.deep.equal(['lease:w#4', 'lease:w#5']);
+
+    for (const token of [2, 3, 4]) expect(await other.set({ _id: 'lease:w', token }, { token: token - 1 }, false)).to.equal(true);
+    expect(await owner.set({ _id: 'lease:w', token: 1, note: 'stale' }, { token: 1 }, false), 'on a state it no longer holds').to.equal(false);
+    expect(await other.readAll()).to.deep.equal([{ _id: 'lease:w', token: 4 }]);
+    expect(await collection.countDocuments({ _id: 'lease:w#6' }), 'the filled version taken back').to.equal(0);
+  });
+
   it('a control document written before versions is read as it is, changed by compare-and-set, and goes two versions later', async () => {
     await collection.insertOne({ _id: 'generations', version: 7, live: { watches: 3 } });
     const docs = await controlDocs(collection);
