@@ -88,6 +88,24 @@ describe('honest answers (issue 28)', function () {
     expect(ready.json().checks.unbuilt_projections).to.deep.equal(['watches']);
   });
 
+  it('gives no cached answer of a model that is no longer built: its checkpoint lost its confirmation at the same position', async function () {
+    const store = createMemoryReadStore();
+    await loadFixtureCatalogue(store);
+    api = await startReadApiUnderTest({ readStore: store });
+    const path = '/api/public/catalogue/RG-100';
+    expect((await send(api.url, path)).status).to.equal(200);
+    expect((await send(api.url, path)).status, 'answered again (from the answer cache)').to.equal(200);
+
+    // Its checkpoint reset by hand: the same generation and position (the answer's stamp is unchanged), unconfirmed.
+    const [watches] = (await store.readControl()).filter((doc) => doc._id === checkpoint('watches', 0)._id);
+    await putAll(store, 'checkpoints', [{ ...checkpoint('watches', watches!['position'] as number), confirmed: null }]);
+    await api.running.refreshReadModels();
+    const refused = await send(api.url, path);
+    expect(refused.status).to.equal(503);
+    expect(refused.json()).to.deep.equal({ detail: PREPARING });
+    expect(Number(refused.headers['retry-after'])).to.be.within(1, 60);
+  });
+
   it('answers a verification only from a registry confirmed within the bound, the cached answer included, and over MCP alike', async function () {
     const store = createMemoryReadStore();
     await loadFixtureCatalogue(store);
