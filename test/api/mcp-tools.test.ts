@@ -64,7 +64,7 @@ describe('MCP tools over Streamable HTTP, with the SDK client', function () {
     await api.close();
   });
 
-  it('lists one read-only tool per public operation, with the operation\'s own parameters, the required ones required', function () {
+  it('lists one read-only, idempotent, closed-world tool per public operation, with the operation\'s own parameters, the required ones required', function () {
     expect(tools.map((tool) => tool.name)).to.have.members(Object.keys(CONTRACT_TOOLS));
     for (const tool of tools) {
       const expected = CONTRACT_TOOLS[tool.name]!.params;
@@ -72,6 +72,10 @@ describe('MCP tools over Streamable HTTP, with the SDK client', function () {
       expect(tool.inputSchema.required ?? [], tool.name).to.have.members(expected.filter((p) => p.startsWith('*')).map((p) => p.slice(1)));
       expect(tool.annotations?.readOnlyHint, tool.name).to.equal(true);
       expect(tool.annotations?.destructiveHint, tool.name).to.equal(false);
+      // The MCP hints as its specification defines them, for a read-only API over its own catalogue: a call again
+      // with the same arguments changes nothing, and no tool reaches beyond this service.
+      expect(tool.annotations?.idempotentHint, tool.name).to.equal(true);
+      expect(tool.annotations?.openWorldHint, tool.name).to.equal(false);
       expect(tool.outputSchema?.type, tool.name).to.equal('object');
     }
   });
