@@ -4,13 +4,15 @@
  * hands over as sent (CONTRACT.md, "Agents over MCP"). The CLI exits 5 on an `isError` result, after printing it.
  */
 import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';
 
-const INSPECTOR = join(process.cwd(), 'node_modules', '@modelcontextprotocol', 'inspector', 'clients', 'launcher', 'build', 'index.js');
+// Resolved from this file, not the working directory: the mutation tester runs the suite from a sandbox folder.
+const INSPECTOR = createRequire(import.meta.url).resolve('@modelcontextprotocol/inspector/clients/launcher/build/index.js');
 
 interface Run {
   code: number;
