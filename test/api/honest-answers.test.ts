@@ -98,7 +98,8 @@ describe('honest answers (issue 28)', function () {
 
     // Its checkpoint reset by hand: the same generation and position (the answer's stamp is unchanged), unconfirmed.
     const [watches] = (await store.readControl()).filter((doc) => doc._id === checkpoint('watches', 0)._id);
-    await putAll(store, 'checkpoints', [{ ...checkpoint('watches', watches!['position'] as number), confirmed: null }]);
+    const reset = { ...checkpoint('watches', watches!['position'] as number), confirmed: null };
+    await putAll(store, 'checkpoints', [reset]);
     await api.running.refreshReadModels();
     const refused = await send(api.url, path);
     expect(refused.status).to.equal(503);
