@@ -76,7 +76,7 @@ export async function startWatchcat(config: Config, logger: Logger): Promise<Run
 
   // The log is a projection, built by the catch-up above; this process signs its checkpoints.
   const transparency = await startTransparencyLog({
-    readStore, record: checkpointFile(config.DATA_DIR), key: logKeys.privateKey, history: logKeys.history, origin: logOrigin(config.PUBLIC_BASE_URL), logger,
+    readStore, record: checkpointFile(config.DATA_DIR), key: logKeys.privateKey, previousKey: logKeys.previousKey, history: logKeys.history, origin: logOrigin(config.PUBLIC_BASE_URL), logger,
   });
   const redis: Redis | undefined = config.REDIS_URL
     // Loaded only when used: ioredis costs tens of milliseconds at every start.

@@ -36,7 +36,7 @@ const readStore = await createReadStore(config);
 // The log's tiles are a projection the projectors keep; every API process signs checkpoints of it with the one log
 // key of the deployment (TRANSPARENCY_LOG_KEY), the store deciding which signature of a size is kept.
 const transparency = await startTransparencyLog({
-  readStore, key: logKeys.privateKey, history: logKeys.history, origin: logOrigin(config.PUBLIC_BASE_URL), logger,
+  readStore, key: logKeys.privateKey, previousKey: logKeys.previousKey, history: logKeys.history, origin: logOrigin(config.PUBLIC_BASE_URL), logger,
 });
 const redis = config.REDIS_URL
   // Loaded only when used: ioredis costs tens of milliseconds at every start.

@@ -8,11 +8,12 @@
  * file was written as its `nbf` when the history does not list it. Any problem stops the start with one
  * `SigningKeyError` line that names the setting or the file and never quotes the key.
  */
-import { createPrivateKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Config } from '../../shared/config/config.ts';
 import { type Ed25519PublicJwk, type JwkSet, parseJwkSet, publicJwk, thumbprint } from '../../shared/signing/jwk-set.ts';
+import { readEd25519Pem } from '../../shared/signing/ed25519-pem.ts';
 import { ROTATION_TOLERANCE_SECONDS } from '../../shared/signing/key-validity.ts';
 
 export class SigningKeyError extends Error {}
@@ -64,8 +65,7 @@ export async function loadKeyWithHistory(
 ): Promise<{ privateKey: KeyObject; keyid: string; keys: Ed25519PublicJwk[] }> {
   const { historySetting: HISTORY, what } = source;
   const { privateKey, writtenAt } = source.pem
-    // Environments that cannot hold line breaks pass the PEM with `\n` escapes.
-    ? { privateKey: ed25519Key(source.pem.replace(/\\n/g, '\n'), source.pemSetting), writtenAt: undefined }
+    ? { privateKey: ed25519Key(source.pem, source.pemSetting), writtenAt: undefined }
     : await keyFromDataDir(source.file);
   const current = await publicJwk(privateKey);
   const keys = source.history ? await history(source.history, HISTORY) : [];
@@ -77,13 +77,21 @@ export async function loadKeyWithHistory(
     own = { ...current, nbf: writtenAt };
     keys.unshift(own);
   }
-  if (own.revoked !== undefined) throw new SigningKeyError(`${HISTORY} marks the ${what} (kid ${current.kid}) compromised: sign with a new key`);
-  if (own.exp !== undefined && own.exp <= now) throw new SigningKeyError(`${HISTORY} retired the ${what} (kid ${current.kid}) at ${isoSeconds(own.exp)}`);
+  checkMaySign(own, HISTORY, what, now);
+  return { privateKey, keyid: current.kid as string, keys };
+}
+
+/**
+ * Refuses a listed key that may not sign at `now` (Unix seconds): marked compromised, retired, or whose `nbf` is still
+ * to come. `HISTORY` and `what` name the setting and the key in the message.
+ */
+export function checkMaySign(own: Ed25519PublicJwk, HISTORY: string, what: string, now: number): void {
+  if (own.revoked !== undefined) throw new SigningKeyError(`${HISTORY} marks the ${what} (kid ${own.kid}) compromised: sign with a new key`);
+  if (own.exp !== undefined && own.exp <= now) throw new SigningKeyError(`${HISTORY} retired the ${what} (kid ${own.kid}) at ${isoSeconds(own.exp)}`);
   // A replica started a little before the planned switch is fine; one started long before signs what a verifier refuses.
   if (own.nbf! > now + ROTATION_TOLERANCE_SECONDS) {
-    throw new SigningKeyError(`${HISTORY} says the ${what} (kid ${current.kid}) begins signing at ${isoSeconds(own.nbf!)}, which is still to come`);
+    throw new SigningKeyError(`${HISTORY} says the ${what} (kid ${own.kid}) begins signing at ${isoSeconds(own.nbf!)}, which is still to come`);
   }
-  return { privateKey, keyid: current.kid as string, keys };
 }
 
 /** The listed keys, each named by its thumbprint, with the dates a history needs. */
@@ -108,15 +116,8 @@ async function history(text: string, HISTORY: string): Promise<Ed25519PublicJwk[
 
 /** A PKCS#8 PEM Ed25519 private key; the error names `source`, never the text or the parser's words about it. */
 export function ed25519Key(pem: string, source: string): KeyObject {
-  let key: KeyObject | undefined;
-  if (pem.includes('-----BEGIN PRIVATE KEY-----')) {
-    try {
-      key = createPrivateKey({ key: pem, format: 'pem' });
-    } catch {
-      key = undefined;
-    }
-  }
-  if (key?.asymmetricKeyType !== 'ed25519') throw new SigningKeyError(`${source} is not an Ed25519 private key in PKCS#8 PEM`);
+  const key = readEd25519Pem(pem);
+  if (key === undefined) throw new SigningKeyError(`${source} is not an Ed25519 private key in PKCS#8 PEM`);
   return key;
 }
 

@@ -6,23 +6,30 @@
  * each with `nbf`, `exp` once retired, `revoked` once compromised) must then list; one process generates it on first
  * start into `DATA_DIR/keys/transparency-log-key.pem`, listed with the time its file was written. The history is
  * served as verifier keys with their dates (`/.well-known/transparency/keys`), so a monitor can follow a rotation.
+ *
+ * During a rotation, TRANSPARENCY_LOG_PREVIOUS_KEY holds the outgoing key, which co-signs every checkpoint: a monitor
+ * that trusts only it sees the new key sign beside it, and trusts that one from then on (audit log watch). It must be
+ * listed in the history and may still sign (not compromised, not retired): a leaked key vouching for the next one
+ * would vouch for whatever its holder likes.
  */
 import type { KeyObject } from 'node:crypto';
 import { join } from 'node:path';
 import type { Config } from '../../shared/config/config.ts';
-import { publicKeyOf, type Ed25519PublicJwk } from '../../shared/signing/jwk-set.ts';
+import { publicJwk, publicKeyOf, type Ed25519PublicJwk } from '../../shared/signing/jwk-set.ts';
 import { verifierKey } from '../../shared/transparency/signed-note.ts';
-import { loadKeyWithHistory } from '../signing/signing-keys.ts';
+import { checkMaySign, ed25519Key, loadKeyWithHistory, SigningKeyError } from '../signing/signing-keys.ts';
 
 export const logKeyFile = (dataDir: string) => join(dataDir, 'keys', 'transparency-log-key.pem');
 
 export interface LogKeys {
   privateKey: KeyObject;
+  /** The outgoing key that co-signs during a rotation, or undefined. */
+  previousKey: KeyObject | undefined;
   /** Every key that signed or will sign the log's checkpoints, this one included. */
   history: Ed25519PublicJwk[];
 }
 
-type LogKeySettings = Pick<Config, 'DATA_DIR' | 'TRANSPARENCY_LOG_KEY' | 'TRANSPARENCY_LOG_KEYS'>;
+type LogKeySettings = Pick<Config, 'DATA_DIR' | 'TRANSPARENCY_LOG_KEY' | 'TRANSPARENCY_LOG_KEYS' | 'TRANSPARENCY_LOG_PREVIOUS_KEY'>;
 
 /** `now` in Unix seconds, for the checks of the log key's own dates. */
 export async function loadLogKeys(config: LogKeySettings, now = Math.floor(Date.now() / 1000)): Promise<LogKeys> {
@@ -30,7 +37,19 @@ export async function loadLogKeys(config: LogKeySettings, now = Math.floor(Date.
     pem: config.TRANSPARENCY_LOG_KEY, pemSetting: 'TRANSPARENCY_LOG_KEY', history: config.TRANSPARENCY_LOG_KEYS, historySetting: 'TRANSPARENCY_LOG_KEYS',
     file: logKeyFile(config.DATA_DIR), what: 'log key',
   }, now);
-  return { privateKey, history: keys };
+  const previous = config.TRANSPARENCY_LOG_PREVIOUS_KEY;
+  return { privateKey, previousKey: previous === undefined ? undefined : await previousLogKey(previous, privateKey, keys, now), history: keys };
+}
+
+/** The outgoing key, refused unless the history lists it as a key that may still sign, apart from the current one. */
+async function previousLogKey(pem: string, current: KeyObject, history: readonly Ed25519PublicJwk[], now: number): Promise<KeyObject> {
+  const key = ed25519Key(pem, 'TRANSPARENCY_LOG_PREVIOUS_KEY');
+  const { kid } = await publicJwk(key);
+  if (kid === (await publicJwk(current)).kid) throw new SigningKeyError('TRANSPARENCY_LOG_PREVIOUS_KEY is the log key itself: give it the outgoing key, or unset it');
+  const listed = history.find((entry) => entry.kid === kid);
+  if (listed === undefined) throw new SigningKeyError(`TRANSPARENCY_LOG_KEYS must list the previous log key (kid ${kid}) with its "nbf"`);
+  checkMaySign(listed, 'TRANSPARENCY_LOG_KEYS', 'previous log key', now);
+  return key;
 }
 
 /** The key alone. */

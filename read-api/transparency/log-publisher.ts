@@ -75,6 +75,8 @@ export interface LogPublisherOptions {
   readStore: ReadStore;
   record?: SignedCheckpointRecord;
   key: KeyObject;
+  /** During a rotation, the outgoing key, which co-signs every checkpoint after `key` (log-key.ts). */
+  previousKey?: KeyObject | undefined;
   /** Every key of the log, this one included (log-key.ts); default: this one, from now. */
   history?: readonly Ed25519PublicJwk[];
   origin: string;
@@ -100,7 +102,7 @@ export async function readLogView(readStore: ReadStore): Promise<LogView> {
   return viewOf(snapshot, await TileLog.read(snapshot));
 }
 
-export async function startTransparencyLog({ readStore, record, key, history, origin, logger, intervalMs = 200 }: LogPublisherOptions): Promise<TransparencyLog> {
+export async function startTransparencyLog({ readStore, record, key, previousKey, history, origin, logger, intervalMs = 200 }: LogPublisherOptions): Promise<TransparencyLog> {
   const keyHistory = logKeyHistory(origin, history ?? [{ ...(await publicJwk(key)), nbf: Math.floor(Date.now() / 1000) }]);
   const owner = `transparency-signer:${hostname()}:${process.pid}`;
   let last: LogView | undefined;
@@ -146,7 +148,9 @@ export async function startTransparencyLog({ readStore, record, key, history, or
     if (signed && log.size < signed.size) return;
     verified = looked;
     if (signed && signed.size === log.size) return;
-    const note = signNote(checkpointBody({ origin, size: log.size, root: await log.root(log.size) }), origin, key);
+    // The same keys in the same order give the same bytes in every process, so whichever stores first, a size has one note.
+    const body = checkpointBody({ origin, size: log.size, root: await log.root(log.size) });
+    const note = signNote(body, origin, key, ...(previousKey ? [previousKey] : []));
     const doc = signedCheckpointDoc(note);
     // Another process may have signed meanwhile: the next look reads what it stored.
     if (await storeSignedCheckpoint(readStore, doc, signed)) {

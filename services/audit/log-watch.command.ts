@@ -2,20 +2,23 @@
  * `watchcat audit log watch URL [--state FILE] [--key KEY] [--once] [--every SECONDS]`: a monitor of the service's
  * transparency log, as a witness runs one. It keeps every checkpoint it has seen in a state file and checks each new
  * one against the last: a smaller tree is a rollback, another root for the same size or a consistency proof that
- * fails is a fork; either exits 1. The verifier key is the one given, or the one the service served the first time,
- * pinned in the state file.
+ * fails is a fork; either exits 1. The verifier keys it trusts are kept in the state file too: first the one given,
+ * or the one the service served the first time; then each key that co-signed a checkpoint with a trusted key during
+ * a rotation (log-key-trust.ts). A checkpoint signed by no trusted key fails, exit 1.
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InvalidArgumentError, type Command } from 'commander';
 import { parseCheckpoint } from '../../shared/transparency/checkpoint.ts';
 import { verifyConsistency } from '../../shared/transparency/merkle.ts';
-import { openNote } from '../../shared/transparency/signed-note.ts';
 import type { CliContext } from '../cli/cli-context.ts';
 import { AuditError } from './audit-sources.ts';
+import { openTrusted } from './log-key-trust.ts';
 
 interface SeenCheckpoint { size: number; root: string; note: string; seen_at: string }
-interface WatchState { url: string; verifier_key: string; checkpoints: SeenCheckpoint[] }
+interface WatchState { url: string; verifier_keys: string[]; checkpoints: SeenCheckpoint[] }
+/** A state file written before the monitor followed rotations: one pinned key. */
+type StoredState = Omit<WatchState, 'verifier_keys'> & { verifier_keys?: string[]; verifier_key?: string };
 
 async function fetchText(url: string): Promise<string> {
   let response: Response;
@@ -28,10 +31,17 @@ async function fetchText(url: string): Promise<string> {
   return response.text();
 }
 
+/** The service's log keys as its history lists them, those marked compromised left out. */
+async function listedKeys(base: string): Promise<string[]> {
+  const { keys } = JSON.parse(await fetchText(`${base}/.well-known/transparency/keys`)) as { keys: { verifier_key: string; revoked?: unknown }[] };
+  return keys.filter((key) => key.revoked === undefined).map((key) => key.verifier_key);
+}
+
 function readState(file: string): WatchState | undefined {
   if (!existsSync(file)) return undefined;
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as WatchState;
+    const { verifier_key: pinned, verifier_keys: keys, ...rest } = JSON.parse(readFileSync(file, 'utf8')) as StoredState;
+    return { ...rest, verifier_keys: keys ?? (pinned === undefined ? [] : [pinned]) };
   } catch {
     throw new AuditError(`the state file ${file} is not the JSON this monitor writes`);
   }
@@ -46,11 +56,13 @@ function writeState(file: string, state: WatchState): void {
 /** Fetches the latest checkpoint and checks it against the last one kept; answers the state with it added. */
 async function checkOnce(context: CliContext, base: string, state: WatchState): Promise<WatchState> {
   const note = await fetchText(`${base}/.well-known/transparency/checkpoint`);
-  let current;
+  let current, learned;
   try {
-    current = parseCheckpoint(openNote(note, state.verifier_key));
+    const opened = await openTrusted(note, state.verifier_keys, () => listedKeys(base));
+    current = parseCheckpoint(opened.text);
+    learned = opened.learned;
   } catch (error) {
-    throw new AuditError(`checkpoint of ${base}: ${(error as Error).message}`);
+    throw error instanceof AuditError ? error : new AuditError(`checkpoint of ${base}: ${(error as Error).message}`);
   }
   const root = Buffer.from(current.root).toString('base64');
   const last = state.checkpoints.at(-1);
@@ -67,20 +79,24 @@ async function checkOnce(context: CliContext, base: string, state: WatchState): 
       throw new AuditError(`fork: the tree of ${current.size} leaves does not extend the tree of ${last.size} leaves (root ${last.root}) signed before`);
     }
   }
+  // Learned only from a checkpoint that passed every check above.
+  for (const key of learned) context.out(`${current.origin}: now trusts ${key.split('+').slice(0, 2).join(' key id ')}, which co-signed the tree of ${current.size} leaves`);
+  const verifier_keys = [...state.verifier_keys, ...learned];
   if (last && current.size === last.size) {
     context.out(`${current.origin}: ${current.size} leaves, unchanged`);
-    return state;
+    return { ...state, verifier_keys };
   }
   context.out(`${current.origin}: ${current.size} leaves, root ${root}${last ? `, consistent with ${last.size}` : ''}`);
-  return { ...state, checkpoints: [...state.checkpoints, { size: current.size, root, note, seen_at: new Date().toISOString() }] };
+  return { ...state, verifier_keys, checkpoints: [...state.checkpoints, { size: current.size, root, note, seen_at: new Date().toISOString() }] };
 }
 
 async function runWatch(context: CliContext, url: string, options: { state: string; key?: string; once?: boolean; every: number }): Promise<void> {
   const base = url.replace(/\/$/, '');
   let state = readState(options.state);
-  const key = options.key ?? state?.verifier_key ?? (await fetchText(`${base}/.well-known/transparency/key`)).trim();
-  if (state && state.verifier_key !== key) throw new AuditError(`the state file ${options.state} was kept under another verifier key: start a new state file`);
-  state ??= { url: base, verifier_key: key, checkpoints: [] };
+  if (state && options.key !== undefined && !state.verifier_keys.includes(options.key)) {
+    throw new AuditError(`the state file ${options.state} was kept under other verifier keys: start a new state file`);
+  }
+  state ??= { url: base, verifier_keys: [options.key ?? (await fetchText(`${base}/.well-known/transparency/key`)).trim()], checkpoints: [] };
   for (;;) {
     state = await checkOnce(context, base, state);
     writeState(options.state, state);
@@ -97,10 +113,10 @@ function seconds(value: string): number {
 
 export function logWatchCommand(log: Command, context: CliContext): void {
   log.command('watch')
-    .description('monitor a service\'s transparency log: keep every checkpoint seen and check each new one for consistency with the last; exit code 1 on a fork or a rollback')
+    .description('monitor a service\'s transparency log: keep every checkpoint seen and check each new one for consistency with the last; exit code 1 on a fork, a rollback or a checkpoint signed by no trusted key')
     .argument('<url>', 'the service\'s public base URL')
     .option('--state <file>', 'where the checkpoints seen are kept', 'transparency-checkpoints.json')
-    .option('--key <key>', 'the log\'s verifier key; default: the one the service served first, pinned in the state file')
+    .option('--key <key>', 'the log\'s verifier key to trust first; default: the one the service served first, kept in the state file with each key that co-signs with a trusted one')
     .option('--once', 'check once and stop')
     .option('--every <seconds>', 'how often to check', seconds, 10)
     .action((url: string, options: { state: string; key?: string; once?: boolean; every: number }) => runWatch(context, url, options));

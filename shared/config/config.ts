@@ -4,6 +4,7 @@ import { Ajv } from 'ajv';
 import { parseTrustedProxies } from '../net/trusted-proxies.ts';
 import { parseAdminKeyEntries } from './admin-api-keys.ts';
 import { OWN_SCHEMAS } from '../schema/own-schemas.ts';
+import { readEd25519Pem } from '../signing/ed25519-pem.ts';
 
 export const Env = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
@@ -66,6 +67,11 @@ export const Env = Type.Object({
   TRANSPARENCY_LOG_KEY: Type.Optional(Type.String({ minLength: 1 })),
   /** The log key's history (JWK Set of public keys with `nbf`, `exp`, `revoked`); must list TRANSPARENCY_LOG_KEY when that is set. */
   TRANSPARENCY_LOG_KEYS: Type.Optional(Type.String({ minLength: 1 })),
+  /**
+   * During a rotation of the log key, the outgoing key (PKCS#8 PEM): it co-signs every checkpoint with
+   * TRANSPARENCY_LOG_KEY, so that monitors that trust only it learn the new key. TRANSPARENCY_LOG_KEYS must list it.
+   */
+  TRANSPARENCY_LOG_PREVIOUS_KEY: Type.Optional(Type.String({ minLength: 1 })),
 });
 export type Config = Type.Static<typeof Env>;
 
@@ -99,9 +105,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: Proce
   return candidate as Config;
 }
 
+/** Only its shape: whether the key history lists it, and may sign, is checked when the keys are loaded (log-key.ts). */
+function previousLogKey(pem: string): void {
+  if (readEd25519Pem(pem) === undefined) throw new Error('TRANSPARENCY_LOG_PREVIOUS_KEY is not an Ed25519 private key in PKCS#8 PEM');
+}
+
 /** What the schema cannot say about a well-typed configuration. */
 function settingProblems(candidate: Record<string, unknown>): string[] {
-  const checks: [string, (value: string) => unknown][] = [['TRUST_PROXY', parseTrustedProxies], ['ADMIN_API_KEYS', parseAdminKeyEntries]];
+  const checks: [string, (value: string) => unknown][] = [
+    ['TRUST_PROXY', parseTrustedProxies], ['ADMIN_API_KEYS', parseAdminKeyEntries], ['TRANSPARENCY_LOG_PREVIOUS_KEY', previousLogKey],
+  ];
   const problems: string[] = [];
   for (const [name, check] of checks) {
     try {

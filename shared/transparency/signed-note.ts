@@ -32,16 +32,25 @@ export function verifierKey(name: string, key: KeyObject): string {
   return `${name}+${keyId(name, publicKey).toString('hex')}+${Buffer.concat([Uint8Array.of(ED25519), publicKey]).toString('base64')}`;
 }
 
-/** Signs `text` (which must end in a newline) as a note signed by `name`. */
-export function signNote(text: string, name: string, privateKey: KeyObject): string {
+/**
+ * Signs `text` (which must end in a newline) as a note signed by `name`, one signature line per key in the order
+ * given (the current key first, then a key co-signing during a rotation). Ed25519 signatures are deterministic, so
+ * every process holding the same keys signs the same bytes.
+ */
+export function signNote(text: string, name: string, ...keys: [KeyObject, ...KeyObject[]]): string {
   if (!text.endsWith('\n')) throw new NoteError('a note text must end in a newline');
-  const signature = sign(null, Buffer.from(text, 'utf8'), privateKey);
-  const id = keyId(name, rawPublicKey(privateKey));
-  return `${text}\n\u2014 ${name} ${Buffer.concat([id, signature]).toString('base64')}\n`;
+  const lines = keys.map((privateKey) => {
+    const signature = sign(null, Buffer.from(text, 'utf8'), privateKey);
+    return `\u2014 ${name} ${Buffer.concat([keyId(name, rawPublicKey(privateKey)), signature]).toString('base64')}\n`;
+  });
+  return `${text}\n${lines.join('')}`;
 }
 
+/** A verifier key, read. */
+export interface Verifier { name: string; id: Buffer; key: KeyObject }
+
 /** The name and key of a verifier key string, or a NoteError saying why it is not one. */
-function parseVerifierKey(text: string): { name: string; id: Buffer; key: KeyObject } {
+export function parseVerifierKey(text: string): Verifier {
   // The name holds no `+`; the base64 key may.
   const [name = '', idHex = '', ...pieces] = text.trim().split('+');
   const encoded = pieces.join('+');
@@ -55,20 +64,36 @@ function parseVerifierKey(text: string): { name: string; id: Buffer; key: KeyObj
   return { name, id: Buffer.from(idHex, 'hex'), key };
 }
 
+/** One signature line of a note: the signer's name, its key id, the signature. */
+export interface NoteSignature { name: string; id: Buffer; signature: Buffer }
+
+/** A note's text and its signature lines, or a NoteError when it is not a signed note. */
+export function parseNote(note: string): { text: string; signatures: NoteSignature[] } {
+  const split = note.lastIndexOf('\n\n');
+  if (split === -1 || !note.endsWith('\n')) throw new NoteError('not a signed note: no blank line before its signatures');
+  const signatures = note.slice(split + 2, -1).split('\n').map((line) => {
+    const match = /^\u2014 (\S+) ([A-Za-z0-9+/]+=*)$/.exec(line);
+    if (!match) throw new NoteError(`not a signature line: ${JSON.stringify(line)}`);
+    const bytes = Buffer.from(match[2]!, 'base64');
+    return { name: match[1]!, id: bytes.subarray(0, 4), signature: bytes.subarray(4) };
+  });
+  return { text: note.slice(0, split + 1), signatures };
+}
+
+/** Whether `signature` is by `verifier`'s name and key id (whether it verifies is another question). */
+export const isBy = (signature: NoteSignature, verifier: Verifier): boolean =>
+  signature.name === verifier.name && signature.id.equals(verifier.id);
+
+/** Whether `verifier` made `signature` over `text`. */
+export const verifies = (text: string, signature: NoteSignature, verifier: Verifier): boolean =>
+  isBy(signature, verifier) && verify(null, Buffer.from(text, 'utf8'), verifier.key, signature.signature);
+
 /** The text of a note that `verifierKeyText` signed; throws a NoteError saying what does not hold. */
 export function openNote(note: string, verifierKeyText: string): string {
   const verifier = parseVerifierKey(verifierKeyText);
-  const split = note.lastIndexOf('\n\n');
-  if (split === -1 || !note.endsWith('\n')) throw new NoteError('not a signed note: no blank line before its signatures');
-  const text = note.slice(0, split + 1);
-  const lines = note.slice(split + 2, -1).split('\n');
-  for (const line of lines) {
-    const match = /^\u2014 (\S+) ([A-Za-z0-9+/]+=*)$/.exec(line);
-    if (!match) throw new NoteError(`not a signature line: ${JSON.stringify(line)}`);
-    const signature = Buffer.from(match[2]!, 'base64');
-    if (match[1] !== verifier.name || !signature.subarray(0, 4).equals(verifier.id)) continue;
-    if (!verify(null, Buffer.from(text, 'utf8'), verifier.key, signature.subarray(4))) throw new NoteError(`the signature of ${verifier.name} does not match the note`);
-    return text;
-  }
-  throw new NoteError(`the note carries no signature of ${verifier.name} with key id ${verifier.id.toString('hex')}`);
+  const { text, signatures } = parseNote(note);
+  const own = signatures.find((signature) => isBy(signature, verifier));
+  if (own === undefined) throw new NoteError(`the note carries no signature of ${verifier.name} with key id ${verifier.id.toString('hex')}`);
+  if (!verifies(text, own, verifier)) throw new NoteError(`the signature of ${verifier.name} does not match the note`);
+  return text;
 }

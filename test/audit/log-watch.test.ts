@@ -3,9 +3,12 @@
  * and accepts a grown log by its consistency proof. An event edited or removed in the store parks the service's own
  * log when its projection is built again (it keeps the checkpoint it signed last); an operator who also removes that record gets a
  * service that signs the rewritten history, which the monitor names a fork (another root for a size signed before,
- * or a tree that does not extend it) or a rollback (a smaller tree), exit 1.
+ * or a tree that does not extend it) or a rollback (a smaller tree), exit 1. Across a rotation of the log key, the
+ * monitor trusts the new key once it co-signed a checkpoint with the old one (TRANSPARENCY_LOG_PREVIOUS_KEY), and
+ * fails on a checkpoint signed by no key it trusts.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { createPrivateKey } from 'node:crypto';
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
@@ -14,6 +17,8 @@ import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.t
 import { loadConfig } from '../../shared/config/config.ts';
 import { createLogger } from '../../shared/logging/logger.ts';
 import { serialRegistered } from '../fixtures/events.ts';
+import { specVerifierKey } from '../support/note-keys.ts';
+import { historyEntry, newSigningKeyPem } from '../support/signing-keys.ts';
 import { writeKnownHistory, type TempStore } from './support/audit-history.ts';
 import { watchcat } from './support/watchcat-run.ts';
 
@@ -26,11 +31,12 @@ describe('audit log watch: a monitor of the transparency log', function () {
   // No read-model snapshot: every start projects the whole history again, the log's tiles included, as a rebuild
   // does. (From a snapshot, a start projects only the events after it: an edit before it is found by the next
   // rebuild, and at once by the auditors' tools.)
-  const start = async () => {
+  // `settings`: the log key's, for a rotation.
+  const start = async (settings: Record<string, string> = {}) => {
     service = await startWatchcat(
       loadConfig({
         DATA_DIR: store.dataDir, PORT: '0', OPS_PORT: '0', ADMIN_PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'false', RATE_LIMIT_PER_MINUTE: '100000',
-        READ_SNAPSHOT_SECONDS: '0',
+        READ_SNAPSHOT_SECONDS: '0', ...settings,
       }),
       createLogger('silent', 'log-watch-test'),
     );
@@ -47,7 +53,7 @@ describe('audit log watch: a monitor of the transparency log', function () {
       db.close();
     }
   };
-  const watch = () => watchcat(store.env, 'audit', 'log', 'watch', `http://127.0.0.1:${service!.ports.public}`, '--state', stateFile, '--once');
+  const watch = (state = stateFile) => watchcat(store.env, 'audit', 'log', 'watch', `http://127.0.0.1:${service!.ports.public}`, '--state', state, '--once');
   const append = async (serial: string) => {
     const events = openSqliteEventStore(store.file);
     try {
@@ -57,10 +63,10 @@ describe('audit log watch: a monitor of the transparency log', function () {
     }
   };
   /** Restarts the service on the store as it now is (the log's projection is built from it again at start). */
-  const restartAfter = async (change: () => void | Promise<void>) => {
+  const restartAfter = async (change: () => void | Promise<void>, settings: Record<string, string> = {}) => {
     await stop();
     await change();
-    await start();
+    await start(settings);
   };
   /** The same, with the service's record of what it signed removed too, as a thorough rewriter would. */
   const rewriteAndRestart = (change: () => void | Promise<void>) => restartAfter(async () => {
@@ -139,5 +145,62 @@ describe('audit log watch: a monitor of the transparency log', function () {
     const result = await watch();
     expect(result.code).to.equal(1);
     expect(result.notes.join('\n')).to.match(/rollback: .* now signs a tree of 11 leaves, after one of 12/);
+  });
+
+  describe('a rotation of the log key', () => {
+    const ORIGIN = 'localhost/watchcat/events';
+    const now = Math.floor(Date.now() / 1000);
+    const newPem = newSigningKeyPem();
+    /** The key the service generated at its first start, which the monitor was first given. */
+    const oldPem = () => readFileSync(join(store.dataDir, 'keys', 'transparency-log-key.pem'), 'utf8');
+    const idOf = (pem: string) => specVerifierKey(ORIGIN, createPrivateKey(pem)).split('+')[1];
+    const history = (old: Parameters<typeof historyEntry>[1]) =>
+      JSON.stringify({ keys: [historyEntry(oldPem(), old), historyEntry(newPem, { nbf: now - 60 })] });
+    const keptKeys = (file = stateFile) => (JSON.parse(readFileSync(file, 'utf8')) as { verifier_keys: string[] }).verifier_keys;
+
+    it('trusts the new key once it co-signed with a trusted one, then takes checkpoints it signs alone; a monitor that saw no co-signed checkpoint fails', async () => {
+      const neverCoSigned = join(store.dataDir, 'never-co-signed.json');
+      copyFileSync(stateFile, neverCoSigned);
+      const [oldKey, newKey] = [oldPem(), newPem].map((pem) => specVerifierKey(ORIGIN, createPrivateKey(pem)));
+      await restartAfter(() => append('MW-0003'), { TRANSPARENCY_LOG_KEY: newPem, TRANSPARENCY_LOG_PREVIOUS_KEY: oldPem(), TRANSPARENCY_LOG_KEYS: history({ nbf: now - 3_600 }) });
+      const coSigned = await watch();
+      expect(coSigned.code, coSigned.notes.join('\n')).to.equal(0);
+      expect(coSigned.out[0]).to.equal(`${ORIGIN}: now trusts ${ORIGIN} key id ${idOf(newPem)}, which co-signed the tree of 13 leaves`);
+      expect(coSigned.out[1]).to.match(/: 13 leaves, root .*, consistent with 12$/);
+      expect(keptKeys()).to.deep.equal([oldKey, newKey]);
+
+      await restartAfter(() => append('MW-0004'), { TRANSPARENCY_LOG_KEY: newPem, TRANSPARENCY_LOG_KEYS: history({ nbf: now - 3_600, exp: now - 1 }) });
+      const alone = await watch();
+      expect(alone.code, alone.notes.join('\n')).to.equal(0);
+      expect(alone.out).to.have.length(1);
+      expect(alone.out[0]).to.match(/: 14 leaves, root .*, consistent with 13$/);
+      expect(keptKeys()).to.deep.equal([oldKey, newKey]);
+
+      const stranded = await watch(neverCoSigned);
+      expect(stranded.code).to.equal(1);
+      expect(stranded.notes.join('\n')).to.contain(
+        `signed by no key this monitor trusts: it carries ${ORIGIN} key id ${idOf(newPem)}; trusted: ${ORIGIN} key id ${idOf(oldPem())}`);
+      expect(keptKeys(neverCoSigned)).to.deep.equal([oldKey]);
+    });
+
+    it('loads a state file that pinned one key, as monitors wrote before, and keeps that key', async () => {
+      const { verifier_keys: [pinned], ...rest } = JSON.parse(readFileSync(stateFile, 'utf8')) as { verifier_keys: string[] };
+      writeFileSync(stateFile, JSON.stringify({ ...rest, verifier_key: pinned }));
+      const again = await watch();
+      expect(again.code, again.notes.join('\n')).to.equal(0);
+      expect(again.out[0]).to.match(/: 12 leaves, unchanged$/);
+      const kept = JSON.parse(readFileSync(stateFile, 'utf8')) as object;
+      expect(kept).to.not.have.property('verifier_key');
+      expect(keptKeys()).to.deep.equal([specVerifierKey(ORIGIN, createPrivateKey(oldPem()))]);
+    });
+
+    it('is never given a co-signature by a compromised key: the service refuses to start with it as the previous key', async () => {
+      await stop();
+      const refused = await start({
+        TRANSPARENCY_LOG_KEY: newPem, TRANSPARENCY_LOG_PREVIOUS_KEY: oldPem(),
+        TRANSPARENCY_LOG_KEYS: history({ nbf: now - 3_600, revoked: { revoked_at: now - 10, reason: 'compromised' } }),
+      }).then(() => 'started', (error: Error) => error.message);
+      expect(refused).to.match(/^TRANSPARENCY_LOG_KEYS marks the previous log key \(kid [\w-]+\) compromised/);
+    });
   });
 });

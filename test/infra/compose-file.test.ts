@@ -77,6 +77,8 @@ describe('infra/docker-compose.yml', () => {
       }
     }
     expect(file('infra/docker-compose.yml')).not.to.match(/RESPONSE_SIGNING_KEYS?:-|TRANSPARENCY_LOG_KEYS?:-/);
+    // Optional, for a rotation of the log key only; empty reads as unset.
+    expect(services['api']!.environment!['TRANSPARENCY_LOG_PREVIOUS_KEY']).to.equal('${TRANSPARENCY_LOG_PREVIOUS_KEY:-}');
   });
 
   it('has one public entry point, the proxy, which alone the API trusts to name the client', () => {

@@ -10,6 +10,7 @@ import { MemoryTree } from '../../shared/transparency/memory-tree.ts';
 import { leafHash, verifyConsistency, verifyInclusion } from '../../shared/transparency/merkle.ts';
 import { NoteError, openNote, signNote, verifierKey } from '../../shared/transparency/signed-note.ts';
 import { parseTilePath, tileData, tilePath, type Tile } from '../../shared/transparency/tiles.ts';
+import { goSignerKey } from '../support/note-keys.ts';
 import { askGo, buildGoTlog, type GoAnswer, type GoRequest } from '../support/go-tlog.ts';
 import { cannotRun, registerLegSuite } from '../support/legs.ts';
 
@@ -33,6 +34,9 @@ describe('transparency log: interoperability with Go\'s sumdb/tlog and note', fu
   const other = generateKeyPairSync('ed25519').privateKey;
   const body = checkpointBody({ origin: ORIGIN, size: 67, root: tree.root(67) });
   const signed = signNote(body, ORIGIN, privateKey);
+  // During a rotation: the current key, then the outgoing one.
+  const third = generateKeyPairSync('ed25519').privateKey;
+  const coSigned = signNote(body, ORIGIN, privateKey, other);
   const tamperedProof = tree.inclusion(5, 67).map(b64);
   tamperedProof[2] = b64(Buffer.alloc(32, 7));
   let go: GoAnswer;
@@ -53,6 +57,8 @@ describe('transparency log: interoperability with Go\'s sumdb/tlog and note', fu
       verifier_key: verifierKey(ORIGIN, privateKey),
       tiles: [],
       sign_text: body,
+      keyed_notes: [privateKey, other, third].map((key) => ({ note: coSigned, verifier_key: verifierKey(ORIGIN, key) })),
+      sign_keys: [goSignerKey(ORIGIN, privateKey), goSignerKey(ORIGIN, other)],
     };
     go = await askGo(built.program, request);
   });
@@ -91,6 +97,18 @@ describe('transparency log: interoperability with Go\'s sumdb/tlog and note', fu
     const [good, altered, foreign] = go.notes;
     expect(good).to.deep.include({ error: '', origin: ORIGIN, size: 67, root: go.roots[66], root_matches: true });
     expect(altered!.error).to.match(/invalid signature/);
+    expect(foreign!.error).to.equal('note has no verifiable signatures');
+  });
+
+  it('co-signs a checkpoint byte for byte as Go\'s note.Sign does with the same two keys in the same order', function () {
+    expect(coSigned).to.equal(go.go_signed);
+  });
+
+  it('co-signs checkpoints that Go\'s note.Open accepts with either signer\'s verifier key, and not with a third', function () {
+    const [current, previous, foreign] = go.keyed_notes;
+    for (const [which, opened] of [['current', current], ['previous', previous]] as const) {
+      expect(opened, which).to.deep.include({ error: '', origin: ORIGIN, size: 67, root: go.roots[66], root_matches: true, verified: 1, unverified: 1 });
+    }
     expect(foreign!.error).to.equal('note has no verifiable signatures');
   });
 

@@ -20,13 +20,22 @@ export interface GoRequest {
   tiles: Array<{ level: number; index: number; width: number; data: string }>;
   /** A text for Go to sign with a key it generates: answered as `go_note` and `go_verifier_key`. */
   sign_text?: string;
+  /** Notes to open each with its own verifier key: answered as `keyed_notes`. */
+  keyed_notes?: Array<{ note: string; verifier_key: string }>;
+  /** Signer keys (note.NewSigner's format) Go signs `sign_text` with, in this order: answered as `go_signed`. */
+  sign_keys?: string[];
 }
+
+/** What note.Open made of a note: the checkpoint it read, and how many signatures it verified and could not. */
+export interface GoOpened { error: string; origin: string; size: number; root: string; root_matches: boolean; verified: number; unverified: number }
 
 export interface GoAnswer {
   roots: string[];
   inclusion: Array<{ error: string; go_proof: string[] }>;
   consistency: Array<{ error: string; go_proof: string[] }>;
-  notes: Array<{ error: string; origin: string; size: number; root: string; root_matches: boolean }>;
+  notes: GoOpened[];
+  keyed_notes: GoOpened[];
+  go_signed: string;
   tiles: Array<{ path: string; go_data: string; error: string }>;
   go_note: string;
   go_verifier_key: string;

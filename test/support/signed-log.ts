@@ -14,9 +14,12 @@ import { startTransparencyLog, type TransparencyLog } from '../../read-api/trans
 
 export const logProjection = transparencyLogProjection as unknown as Projection;
 
-export async function signedLogOf(eventStore: EventStore, key: KeyObject, origin: string): Promise<{ log: TransparencyLog; readStore: ReadStore }> {
+/** `previousKey`: the outgoing key co-signing during a rotation. */
+export async function signedLogOf(
+  eventStore: EventStore, key: KeyObject, origin: string, previousKey?: KeyObject,
+): Promise<{ log: TransparencyLog; readStore: ReadStore }> {
   const readStore = createMemoryReadStore();
   await rebuild({ eventStore, readStore, projections: [logProjection] });
-  const log = await startTransparencyLog({ readStore, key, origin, logger: createLogger('silent', 'signed-log') });
+  const log = await startTransparencyLog({ readStore, key, previousKey, origin, logger: createLogger('silent', 'signed-log') });
   return { log, readStore };
 }

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { expect } from 'chai';
 import { InvalidConfiguration, loadConfig } from '../../shared/config/config.ts';
 
@@ -29,6 +30,16 @@ describe('configuration', () => {
   it('names a bad ADMIN_API_KEYS in the same message as the other bad settings (issue 29, item 4)', () => {
     expect(() => loadConfig({ PORT: 'abc', ADMIN_API_KEYS: 'short:catalogue' }))
       .to.throw(InvalidConfiguration, /PORT must be integer; ADMIN_API_KEYS: entry 1 has a key of 5 characters/);
+  });
+
+  it('names a TRANSPARENCY_LOG_PREVIOUS_KEY that is not an Ed25519 PKCS#8 PEM with the other bad settings, and takes one that is', () => {
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ format: 'pem', type: 'pkcs8' }) as string;
+    for (const bad of ['not a key', rsa]) {
+      expect(() => loadConfig({ PORT: 'abc', TRANSPARENCY_LOG_PREVIOUS_KEY: bad }))
+        .to.throw(InvalidConfiguration, /PORT must be integer; TRANSPARENCY_LOG_PREVIOUS_KEY is not an Ed25519 private key in PKCS#8 PEM$/);
+    }
+    const pem = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }) as string;
+    expect(loadConfig({ TRANSPARENCY_LOG_PREVIOUS_KEY: pem.replace(/\n/g, '\\n') }).TRANSPARENCY_LOG_PREVIOUS_KEY).to.be.a('string');
   });
 
   it("takes a process kind's own default, which the environment still overrides (issue 29, item 1)", () => {

@@ -51,6 +51,15 @@ type request struct {
 	Consistency []consistency `json:"consistency"`
 	Notes       []string      `json:"notes"`
 	VerifierKey string        `json:"verifier_key"`
+	// Notes to open each with a key of its own (a co-signed note with each of its signers' keys).
+	KeyedNotes []keyedNote `json:"keyed_notes"`
+	// Signer keys (note.NewSigner's format) for Go to sign sign_text with, in this order.
+	SignKeys []string `json:"sign_keys"`
+}
+
+type keyedNote struct {
+	Note        string `json:"note"`
+	VerifierKey string `json:"verifier_key"`
 }
 
 type checked struct {
@@ -63,6 +72,9 @@ type opened struct {
 	Origin string `json:"origin"`
 	Size   int64  `json:"size"`
 	Root   string `json:"root"`
+	// Signatures note.Open verified, and the ones it could not (by keys it was not given).
+	Verified   int `json:"verified"`
+	Unverified int `json:"unverified"`
 	// Whether the checkpoint's root is the root Go computes for its size.
 	RootMatches bool `json:"root_matches"`
 }
@@ -75,6 +87,9 @@ type answer struct {
 	Tiles       []tileAnswer `json:"tiles"`
 	GoNote      string       `json:"go_note"`
 	GoKey       string       `json:"go_verifier_key"`
+	KeyedNotes  []opened     `json:"keyed_notes"`
+	// sign_text signed by Go with sign_keys.
+	GoSigned string `json:"go_signed"`
 }
 
 func must(err error) {
@@ -133,7 +148,7 @@ func main() {
 	}
 	rootOf := func(size int64) tlog.Hash { return roots[size-1] }
 
-	out := answer{Roots: texts(roots), Inclusion: []checked{}, Consistency: []checked{}, Notes: []opened{}, Tiles: []tileAnswer{}}
+	out := answer{Roots: texts(roots), Inclusion: []checked{}, Consistency: []checked{}, Notes: []opened{}, Tiles: []tileAnswer{}, KeyedNotes: []opened{}}
 	for _, t := range req.Tiles {
 		// Go writes the tile height into its paths (tile/8/L/N); C2SP tlog-tiles leaves it out.
 		goTile := tlog.Tile{H: 8, L: t.Level, N: t.Index, W: t.Width}
@@ -161,6 +176,20 @@ func main() {
 	}
 	for _, text := range req.Notes {
 		out.Notes = append(out.Notes, open(text, req.VerifierKey, roots))
+	}
+	for _, k := range req.KeyedNotes {
+		out.KeyedNotes = append(out.KeyedNotes, open(k.Note, k.VerifierKey, roots))
+	}
+	if len(req.SignKeys) > 0 {
+		signers := []note.Signer{}
+		for _, key := range req.SignKeys {
+			signer, err := note.NewSigner(key)
+			must(err)
+			signers = append(signers, signer)
+		}
+		signed, err := note.Sign(&note.Note{Text: req.SignText}, signers...)
+		must(err)
+		out.GoSigned = string(signed)
 	}
 	if req.SignText != "" {
 		skey, vkey, err := note.GenerateKey(rand.Reader, "go.example/watchcat/events")
@@ -196,5 +225,5 @@ func open(text, key string, roots []tlog.Hash) opened {
 	if err != nil {
 		return opened{Error: "root: " + err.Error()}
 	}
-	return opened{Origin: lines[0], Size: size, Root: root.String(), RootMatches: size > 0 && size <= int64(len(roots)) && roots[size-1] == root}
+	return opened{Origin: lines[0], Size: size, Root: root.String(), Verified: len(n.Sigs), Unverified: len(n.UnverifiedSigs), RootMatches: size > 0 && size <= int64(len(roots)) && roots[size-1] == root}
 }

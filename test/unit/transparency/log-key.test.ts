@@ -51,6 +51,26 @@ describe('transparency log: the log key', () => {
     expect(await refused({ keys: [historyEntry(other, { nbf: now - 1_000, exp: now - 10 }), historyEntry(pem, { nbf: now - 10 })] })).to.equal('');
   });
 
+  it('takes TRANSPARENCY_LOG_PREVIOUS_KEY to co-sign only when the history lists it as a key that may still sign', async () => {
+    const now = 1_800_000_000;
+    const pem = newSigningKeyPem();
+    const previous = newSigningKeyPem();
+    const load = (entry: object | undefined, previousPem = previous) => loadLogKeys({
+      DATA_DIR: dataDir, TRANSPARENCY_LOG_KEY: pem, TRANSPARENCY_LOG_PREVIOUS_KEY: previousPem,
+      TRANSPARENCY_LOG_KEYS: JSON.stringify({ keys: [historyEntry(pem, { nbf: now - 10 }), ...(entry ? [entry] : [])] }),
+    }, now);
+    const refused = (entry: object | undefined, previousPem = previous) => load(entry, previousPem).then(() => '', (error: Error) => error.message);
+    const keys = await load(historyEntry(previous, { nbf: now - 1_000 }));
+    expect(rawPublicKey(keys.previousKey!).equals(rawPublicKey(createPrivateKey(previous)))).to.equal(true);
+    expect(await load(historyEntry(previous, { nbf: now - 1_000, exp: now + 60 })).then(() => 'taken'), 'retired a minute from now').to.equal('taken');
+    expect(await refused(undefined)).to.match(/^TRANSPARENCY_LOG_KEYS must list the previous log key \(kid [\w-]+\) with its "nbf"$/);
+    expect(await refused(historyEntry(previous, { nbf: now - 1_000, revoked: { revoked_at: now - 5, reason: 'compromised' } })))
+      .to.match(/^TRANSPARENCY_LOG_KEYS marks the previous log key \(kid [\w-]+\) compromised/);
+    expect(await refused(historyEntry(previous, { nbf: now - 1_000, exp: now - 10 }))).to.match(/^TRANSPARENCY_LOG_KEYS retired the previous log key \(kid [\w-]+\) at 2027-01-15T07:59:50.000Z$/);
+    expect(await refused(undefined, pem)).to.match(/^TRANSPARENCY_LOG_PREVIOUS_KEY is the log key itself/);
+    expect((await loadLogKeys({ DATA_DIR: dataDir, TRANSPARENCY_LOG_KEY: pem, TRANSPARENCY_LOG_KEYS: historyOf(pem) })).previousKey).to.equal(undefined);
+  });
+
   it('serves its history as verifier keys with their dates, the key that signs among them', async () => {
     const old = newSigningKeyPem();
     const pem = newSigningKeyPem();

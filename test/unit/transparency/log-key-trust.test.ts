@@ -1,0 +1,75 @@
+/**
+ * Which keys a monitor of the log trusts (services/audit/log-key-trust.ts): a checkpoint opens when a trusted key
+ * signed it; a co-signer is trusted from then on only when the service's history lists its verifier key and its
+ * signature verifies, and the command leaves out the keys the history marks compromised; a trusted key whose signature does not match fails the checkpoint. Notes and keys are written
+ * here from the C2SP signed-note format, not by the code under test.
+ */
+import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { openTrusted } from '../../../services/audit/log-key-trust.ts';
+import { watchcat } from '../../audit/support/watchcat-run.ts';
+import { specVerifierKey } from '../../support/note-keys.ts';
+
+const ORIGIN = 'watch.example/watchcat/events';
+const TEXT = `${ORIGIN}\n5\n${Buffer.alloc(32, 9).toString('base64')}\n`;
+
+const line = (key: KeyObject, signature = sign(null, Buffer.from(TEXT), key)) =>
+  `\u2014 ${ORIGIN} ${Buffer.concat([Buffer.from(specVerifierKey(ORIGIN, key).split('+')[1]!, 'hex'), signature]).toString('base64')}\n`;
+const noteOf = (...lines: string[]) => `${TEXT}\n${lines.join('')}`;
+
+describe('audit log watch: the keys a monitor trusts', () => {
+  const [old, next, stranger] = [0, 1, 2].map(() => generateKeyPairSync('ed25519').privateKey) as [KeyObject, KeyObject, KeyObject];
+  const [oldKey, nextKey] = [specVerifierKey(ORIGIN, old), specVerifierKey(ORIGIN, next)];
+  const listed = (...keys: string[]) => async () => keys;
+
+  it('learns a co-signer that the history lists and whose signature verifies', async () => {
+    expect(await openTrusted(noteOf(line(old), line(next)), [oldKey], listed(oldKey, nextKey))).to.deep.equal({ text: TEXT, learned: [nextKey] });
+  });
+
+  it('does not learn a co-signer the history does not list, nor one whose signature does not verify', async () => {
+    expect((await openTrusted(noteOf(line(old), line(next)), [oldKey], listed(oldKey))).learned).to.deep.equal([]);
+    expect((await openTrusted(noteOf(line(old), line(next, Buffer.alloc(64, 1))), [oldKey], listed(oldKey, nextKey))).learned).to.deep.equal([]);
+    expect((await openTrusted(noteOf(line(old), line(next)), [oldKey], listed(oldKey, specVerifierKey(ORIGIN, stranger)))).learned).to.deep.equal([]);
+  });
+
+  it('does not ask for the history when every signature is by a trusted key', async () => {
+    const never = async (): Promise<string[]> => { throw new Error('asked'); };
+    expect(await openTrusted(noteOf(line(next)), [oldKey, nextKey], never)).to.deep.equal({ text: TEXT, learned: [] });
+  });
+
+  it('fails a note signed by no trusted key, naming the keys it carries, and one whose trusted signature does not match', async () => {
+    const id = (key: KeyObject) => specVerifierKey(ORIGIN, key).split('+')[1];
+    const refusal = (note: string) => openTrusted(note, [oldKey], listed(nextKey)).then(() => '', (error: Error) => error.message);
+    expect(await refusal(noteOf(line(next)))).to.equal(
+      `signed by no key this monitor trusts: it carries ${ORIGIN} key id ${id(next)}; trusted: ${ORIGIN} key id ${id(old)}`);
+    expect(await refusal(noteOf(line(old, Buffer.alloc(64, 1)), line(next)))).to.equal(
+      `the signature of ${ORIGIN} key id ${id(old)} does not match the note`);
+  });
+
+  it('through `audit log watch`: does not learn a co-signer that the service\'s history marks compromised', async () => {
+    const history = { keys: [{ verifier_key: oldKey }, { verifier_key: nextKey, revoked: { revoked_at: 1, reason: 'compromised' } }] };
+    const pages: Record<string, string> = {
+      '/.well-known/transparency/checkpoint': noteOf(line(old), line(next)), '/.well-known/transparency/keys': JSON.stringify(history),
+    };
+    const server = createServer((request, response) => response.writeHead(pages[request.url!] ? 200 : 404).end(pages[request.url!]));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const dir = mkdtempSync(join(tmpdir(), 'watchcat-trust-'));
+    try {
+      const state = join(dir, 'state.json');
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const result = await watchcat({ DATA_DIR: dir }, 'audit', 'log', 'watch', url, '--key', oldKey, '--state', state, '--once');
+      expect(result.code, result.notes.join('\n')).to.equal(0);
+      expect((JSON.parse(readFileSync(state, 'utf8')) as { verifier_keys: string[] }).verifier_keys).to.deep.equal([oldKey]);
+    } finally {
+      server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
