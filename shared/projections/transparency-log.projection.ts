@@ -19,7 +19,7 @@ import { isUnreadable, storedTextsOf, type StoredEvent } from '../ports/event-st
 import type { TileDoc } from '../read-models/documents.ts';
 import { entryText } from '../transparency/log-entry.ts';
 import { leafHashBase64 } from '../transparency/merkle.ts';
-import { edgeId, subtreeRoot, tileHashes, tileId } from '../transparency/tile-docs.ts';
+import { edgeId, tileId, tileRoot } from '../transparency/tile-docs.ts';
 import { divergence } from '../transparency/log-divergence.ts';
 import { signedCheckpointOf } from '../transparency/signed-checkpoints.ts';
 import { TileLog } from '../transparency/tile-log.ts';
@@ -70,7 +70,7 @@ function apply(event: PositionedEvent, docs: ReadonlyMap<string, TileDoc>): DocC
       break;
     }
     changes.push({ put: { ...grown, _id: tileId(level, grown.index) } }, { put: emptyEdge(level, grown.index + 1, position) });
-    carry = Buffer.from(subtreeRoot(tileHashes(grown))).toString('base64');
+    carry = Buffer.from(tileRoot(grown)).toString('base64');
   }
   return changes;
 }

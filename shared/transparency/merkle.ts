@@ -51,6 +51,26 @@ export function nodeHash(left: Hash, right: Hash): Hash {
   return sha256(nodeInput);
 }
 
+/**
+ * The root of a complete subtree from its `count` (a power of two) lowest hashes, packed in `bytes` `stride` bytes
+ * apart (each in the first 32), hashed level by level in place, `bytes` overwritten: no object per node, where
+ * filling a tile made three (a tenth of the projection's time, profiled).
+ */
+export function packedSubtreeRoot(bytes: Buffer, count: number, stride: number): Hash {
+  for (let width = count; width > 1; width /= 2) {
+    for (let i = 0; i < width; i += 2) {
+      const left = i * stride;
+      const right = left + stride;
+      for (let b = 0; b < HASH_SIZE; b += 1) {
+        nodeInput[1 + b] = bytes[left + b]!;
+        nodeInput[1 + HASH_SIZE + b] = bytes[right + b]!;
+      }
+      bytes.write(hash('sha256', nodeInput, 'binary'), (i / 2) * stride, 'latin1');
+    }
+  }
+  return bytes.subarray(0, HASH_SIZE);
+}
+
 /** The largest power of two strictly smaller than n (n >= 2): RFC 9162's split point k. */
 function split(n: number): number {
   let k = 1;
