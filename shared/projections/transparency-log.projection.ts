@@ -18,8 +18,8 @@ import { EVENT_TYPES } from '../events/index.ts';
 import { isUnreadable, storedTextsOf, type StoredEvent } from '../ports/event-store.ts';
 import type { TileDoc } from '../read-models/documents.ts';
 import { entryText } from '../transparency/log-entry.ts';
-import { leafHash } from '../transparency/merkle.ts';
-import { edgeId, subtreeRoot, tileHashes, tileId } from '../transparency/tile-docs.ts';
+import { leafHashBase64 } from '../transparency/merkle.ts';
+import { edgeId, tileId, tileRoot } from '../transparency/tile-docs.ts';
 import { divergence } from '../transparency/log-divergence.ts';
 import { signedCheckpointOf } from '../transparency/signed-checkpoints.ts';
 import { TileLog } from '../transparency/tile-log.ts';
@@ -34,48 +34,56 @@ const EDGE_IDS = Array.from({ length: LEVELS }, (_, level) => edgeId(level));
 export function logEntry(record: StoredEvent): string {
   const { stream, revision, id, type } = record;
   const texts = storedTextsOf(record);
-  if (texts) return entryText({ stream, revision, id, type, ...texts });
+  // Named, not spread: a spread copies through a slower path, about 3% of the projection (A/B, 200,000 events).
+  if (texts) return entryText({ stream, revision, id, type, data: texts.data, metadata: texts.metadata });
   if (isUnreadable(record)) throw new Error(`this version cannot read it and the store keeps no text of it: ${record.unreadable}`);
   return entryText({ stream, revision, id, type, data: JSON.stringify(record.data), metadata: JSON.stringify(record.metadata) });
 }
 
 const emptyEdge = (level: number, index: number, position: number): TileDoc =>
-  ({ _id: edgeId(level), level, index, width: 0, hashes: '', ...(level === 0 ? { positions: '' } : {}), position });
+  ({ _id: EDGE_IDS[level]!, level, index, width: 0, hashes: '', ...(level === 0 ? { positions: '' } : {}), position });
+
+/**
+ * `edge` with one more hash (base64) recorded at `position`, its fields in the order they always had; written
+ * field by field, as spreading the edge costs more.
+ */
+function grow(edge: TileDoc, hash: string, position: number): TileDoc {
+  const { _id, level, index, width, hashes } = edge;
+  return level === 0
+    ? { _id, level, index, width: width + 1, hashes: hashes + hash, positions: `${edge.positions ?? ''}${position},`, position, first_position: edge.first_position ?? position }
+    : { _id, level, index, width: width + 1, hashes: hashes + hash, position };
+}
 
 function apply(event: PositionedEvent, docs: ReadonlyMap<string, TileDoc>): DocChange<TileDoc>[] {
   // Every projection is handed stored events (the runner's and the rebuild's reads); this one reads their texts.
   const record = event as unknown as StoredEvent;
   const { position } = record;
   const changes: DocChange<TileDoc>[] = [];
-  let carry = leafHash(logEntry(record));
+  let carry = leafHashBase64(logEntry(record));
   for (let level = 0; level < LEVELS; level += 1) {
-    const edge = docs.get(edgeId(level));
+    const edge = docs.get(EDGE_IDS[level]!);
     // This level, and those above (written before it), already hold what this event brings: a replay.
     if (edge && edge.position >= position) break;
-    const current = edge ?? emptyEdge(level, 0, position);
-    const grown: TileDoc = {
-      ...current,
-      width: current.width + 1,
-      hashes: current.hashes + (Buffer.isBuffer(carry) ? carry : Buffer.from(carry)).toString('base64'),
-      position,
-      ...(level === 0 ? { positions: `${current.positions ?? ''}${position},`, first_position: current.first_position ?? position } : {}),
-    };
+    const grown = grow(edge ?? emptyEdge(level, 0, position), carry, position);
     if (grown.width < TILE_WIDTH) {
       changes.push({ put: grown });
       break;
     }
     changes.push({ put: { ...grown, _id: tileId(level, grown.index) } }, { put: emptyEdge(level, grown.index + 1, position) });
-    carry = subtreeRoot(tileHashes(grown));
+    carry = Buffer.from(tileRoot(grown)).toString('base64');
   }
   return changes;
 }
+
+/** What every event touches: the edge tiles. */
+const TOUCHES: Touches = { ids: EDGE_IDS };
 
 export const transparencyLogProjection: Projection<TileDoc> = {
   name: 'transparency-log',
   collection: 'tlog',
   handles: new Set(EVENT_TYPES),
   everyRecord: true,
-  touches: (): Touches => ({ ids: EDGE_IDS }),
+  touches: () => TOUCHES,
   apply,
   // Full tiles first, then the edges from the highest level down.
   writeRank: (id) => (id.startsWith('edge:') ? LEVELS - Number(id.slice(5)) : 0),

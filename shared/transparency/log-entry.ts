@@ -10,10 +10,15 @@ import { isUnreadable, type EventStore, type StoredEventText } from '../ports/ev
 
 export type EntryFields = Omit<StoredEventText, 'position'>;
 
+// JSON.stringify of a short string costs about as much as the rest of an entry (0.27 of 0.37 µs, building a log):
+// a string holding nothing it escapes (a quote, a backslash, a control character, a surrogate) is quoted as it is.
+const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
+const quoted = (text: string) => (ESCAPED.test(text) ? JSON.stringify(text) : `"${text}"`);
+
 /** The entry as text; its bytes are its UTF-8 encoding. */
 export function entryText({ stream, revision, id, type, data, metadata }: EntryFields): string {
   // The stored texts go in as they are: re-serialising them could only differ from what was hashed at append.
-  return `{"stream":${JSON.stringify(stream)},"revision":${revision},"id":${JSON.stringify(id)},"type":${JSON.stringify(type)},`
+  return `{"stream":${quoted(stream)},"revision":${revision},"id":${quoted(id)},"type":${quoted(type)},`
     + `"data":${data},"metadata":${metadata}}`;
 }
 

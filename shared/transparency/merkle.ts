@@ -23,22 +23,52 @@ export class ProofRangeError extends RangeError {}
 export const EMPTY_ROOT: Hash = createHash('sha256').digest();
 
 // Each hash's whole input in one buffer for the one-shot `hash`: building a log of a million events is about
-// twice as fast as with a Hash object per node (bench/transparency-log.ts).
+// twice as fast as with a Hash object per node (bench/transparency-log.ts). The digest is asked for as latin1 text
+// ('binary': one character a byte) and made bytes here: on Node 20 a digest answered as a Buffer costs three times as much
+// (about 1.1 µs a node hash against 0.37).
 const nodeInput = new Uint8Array(1 + 2 * HASH_SIZE);
 nodeInput[0] = 1;
 
-/** The hash of an entry, given as bytes or as text (hashed as its UTF-8 bytes, NUL being the one byte 0x00). */
+const sha256 = (input: Uint8Array | string): Hash => Buffer.from(hash('sha256', input, 'binary'), 'latin1');
+
+/** A leaf's input as text: NUL, then the entry (hashed as UTF-8, NUL being the one byte 0x00). */
+const leafText = (entry: string) => `\u0000${entry}`;
+
+/** The hash of an entry, given as bytes or as text (hashed as its UTF-8 bytes). */
 export function leafHash(entry: Uint8Array | string): Hash {
-  if (typeof entry === 'string') return hash('sha256', `\u0000${entry}`, 'buffer');
+  if (typeof entry === 'string') return sha256(leafText(entry));
   const input = new Uint8Array(1 + entry.length);
   input.set(entry, 1);
-  return hash('sha256', input, 'buffer');
+  return sha256(input);
 }
+
+/** `leafHash` of a text entry as base64, in one digest: the form the log's tile documents hold. */
+export const leafHashBase64 = (entry: string): string => hash('sha256', leafText(entry), 'base64');
 
 export function nodeHash(left: Hash, right: Hash): Hash {
   nodeInput.set(left, 1);
   nodeInput.set(right, 1 + HASH_SIZE);
-  return hash('sha256', nodeInput, 'buffer');
+  return sha256(nodeInput);
+}
+
+/**
+ * The root of a complete subtree from its `count` (a power of two) lowest hashes, packed in `bytes` `stride` bytes
+ * apart (each in the first 32), hashed level by level in place, `bytes` overwritten: no object per node, where
+ * filling a tile made three (a tenth of the projection's time, profiled).
+ */
+export function packedSubtreeRoot(bytes: Buffer, count: number, stride: number): Hash {
+  for (let width = count; width > 1; width /= 2) {
+    for (let i = 0; i < width; i += 2) {
+      const left = i * stride;
+      const right = left + stride;
+      for (let b = 0; b < HASH_SIZE; b += 1) {
+        nodeInput[1 + b] = bytes[left + b]!;
+        nodeInput[1 + HASH_SIZE + b] = bytes[right + b]!;
+      }
+      bytes.write(hash('sha256', nodeInput, 'binary'), (i / 2) * stride, 'latin1');
+    }
+  }
+  return bytes.subarray(0, HASH_SIZE);
 }
 
 /** The largest power of two strictly smaller than n (n >= 2): RFC 9162's split point k. */

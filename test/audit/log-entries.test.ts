@@ -64,4 +64,12 @@ describe('transparency log: entries are rebuilt from an audit export', () => {
     const guessed = { ...first!, id: '00000000-0000-4000-8000-000000000000' };
     expect(Buffer.from(leafHash(entry(guessed))).equals(Buffer.from(leafHash(entry(first!))))).to.equal(false);
   });
+
+  it('writes stream, id and type as JSON.stringify does, whatever characters they hold', () => {
+    for (const text of ['serial-SN-1', 'a"b', 'a\\b', 'line\nbreak', '\u0001', 'unit\u001fseparator', 'Régate \u2028', '\ud83d\ude00', 'lone \ud800', '']) {
+      const fields = { stream: `serial-${text}`, revision: 2, id: text, type: `${text}Type`, data: '{"n":1}', metadata: '{}' };
+      const expected = JSON.stringify({ ...fields, data: { n: 1 }, metadata: {} });
+      expect(entryText(fields), JSON.stringify(text)).to.equal(expected);
+    }
+  });
 });
