@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
-import { leaseId } from '../../shared/projections/control-docs.ts';
+import { checkpointId, checkpointPrefix, leaseId, type LeaseDoc } from '../../shared/projections/control-docs.ts';
 import { LeaseLostError, ProjectionLease, type LeaseClock } from '../../shared/projections/lease.ts';
 import { resumeProjection } from '../../shared/projections/parking.ts';
 import { readProjectionStates } from '../../shared/projections/projection-states.ts';
@@ -38,6 +38,9 @@ export function leaseContract(name: string, factory: () => Promise<ReadStore>): 
       await store?.close();
     });
     const acquire = (owner: string, preempt = false) => ProjectionLease.acquire(store, serials, owner, { ttlMs: TTL, clock, preempt });
+    const acquireStanding = (owner: string) => ProjectionLease.acquire(store, serials, owner, { ttlMs: TTL, clock, standing: true });
+    const leaseDoc = async () => (await store.readControl()).find((doc) => doc._id === leaseId('serials')) as LeaseDoc;
+    const standingUntil = () => ProjectionLease.standingUntil(store, 'serials', clock);
 
     it('one owner at a time: a live lease is refused to another, an expired or released one is taken with a higher token', async function () {
       const first = (await acquire('a'))!;
@@ -51,9 +54,21 @@ export function leaseContract(name: string, factory: () => Promise<ReadStore>): 
       expect(third.token).to.equal(3);
     });
 
-    it('of owners racing for a lease nobody ever held, exactly one gets it', async function () {
+    it('of owners racing for a lease nobody ever held, exactly one gets it, and the lease stored is its own: it renews it', async function () {
       const owners = await Promise.all(['a', 'b', 'c', 'd', 'e'].map((owner) => acquire(owner)));
-      expect(owners.filter((lease) => lease !== null).map((lease) => lease!.token)).to.deep.equal([1]);
+      const won = owners.filter((lease) => lease !== null);
+      expect(won.map((lease) => lease!.token)).to.deep.equal([1]);
+      expect(await leaseDoc(), 'not overwritten by a loser').to.deep.include({ owner: won[0]!.owner, token: 1 });
+      await won[0]!.ensure(true);
+    });
+
+    it('when the engine lets two owners\' writes of one expired lease both through, the checkpoint fence still lets only one of them in', async function () {
+      await acquire('a');
+      clock.advance(TTL + 1);
+      // The lease's compare-and-set not atomic across processes (FerretDB): each write lands, whatever its condition.
+      const lax: ReadStore = { ...store, setControl: (doc, condition, insert) => store.setControl(doc, doc._id === leaseId('serials') ? {} : condition, insert) };
+      const owners = await Promise.all(['b', 'c'].map((owner) => ProjectionLease.acquire(lax, serials, owner, { ttlMs: TTL, clock })));
+      expect(owners.filter((lease) => lease !== null).map((lease) => lease!.token)).to.deep.equal([2]);
     });
 
     it('a new owner fences the old one: its checkpoint and its renewal are refused, and the checkpoint keeps the new owner\'s position', async function () {
@@ -76,6 +91,17 @@ export function leaseContract(name: string, factory: () => Promise<ReadStore>): 
       expect(await acquire('b'), 'renewed: not free').to.equal(null);
     });
 
+    it('an owner renews its lease at the first check once a third of it has passed on its own clock, not at a check before', async function () {
+      const owner = (await acquire('a'))!;
+      const taken = clock.wall();
+      clock.advance(TTL / 3 - 1);
+      await owner.ensure();
+      expect((await leaseDoc()).expires_at, 'a millisecond before a third: not renewed').to.equal(taken + TTL);
+      clock.advance(1);
+      await owner.ensure();
+      expect((await leaseDoc()).expires_at, 'at a third: renewed').to.equal(clock.wall() + TTL);
+    });
+
     it('an owner renews once a third of its lease has passed on its own clock, so a live owner is never taken over', async function () {
       const owner = (await acquire('a'))!;
       // Checked every 0.4 TTL, each time before the owner's next check: at 1.2 TTL a lease renewed only at its
@@ -93,6 +119,31 @@ export function leaseContract(name: string, factory: () => Promise<ReadStore>): 
       expect(await acquire('b'), 'one millisecond left').to.equal(null);
       clock.advance(2);
       expect((await acquire('b'))?.token).to.equal(2);
+    });
+
+    it('at the very millisecond a lease expires, another owner may take it and it is no longer reported standing', async function () {
+      await acquireStanding('a');
+      clock.advance(TTL);
+      expect(await standingUntil(), 'expired: not standing').to.equal(null);
+      expect((await acquire('b'))?.token, 'expired: free').to.equal(2);
+    });
+
+    it('only a standing owner\'s unexpired lease is reported standing: not a lease nobody took, one taken without standing, or one expired', async function () {
+      expect(await standingUntil(), 'no lease').to.equal(null);
+      const rebuild = (await acquire('rebuild', true))!;
+      expect(await standingUntil(), 'taken without standing (a rebuild\'s)').to.equal(null);
+      await rebuild.release();
+      await acquireStanding('worker');
+      expect(await standingUntil(), 'a standing owner\'s').to.equal(clock.wall() + TTL);
+      clock.advance(TTL + 1);
+      expect(await standingUntil(), 'expired').to.equal(null);
+    });
+
+    it('a standing lease stays standing when its owner renews it, until the renewed expiry', async function () {
+      const owner = (await acquireStanding('worker'))!;
+      clock.advance(TTL / 2);
+      await owner.ensure();
+      expect(await standingUntil()).to.equal(clock.wall() + TTL);
     });
 
     it('an older lease of the same owner (a restarted worker under the same name) can neither renew nor release the newer one', async function () {
@@ -168,12 +219,13 @@ export function leaseContract(name: string, factory: () => Promise<ReadStore>): 
       expect(state).to.deep.include({ name: 'serials', position: 4, status: 'running', parked: null });
     });
 
-    it('a released lease cannot be renewed: its owner must take it again', async function () {
+    it('a released lease cannot be renewed: its owner must take it again; releasing it again, even once taken, says it was not fenced', async function () {
       const owner = (await acquire('a'))!;
-      await owner.release();
+      expect(await owner.release()).to.equal(true);
       expect(await refusal(owner.ensure(true))).to.be.instanceOf(LeaseLostError).and.have.property('message', 'lease of projection serials lost: released');
-      await owner.release();
       expect((await acquire('b'))?.token, 'free for the next owner').to.equal(2);
+      expect(await owner.release(), 'released before it was taken').to.equal(true);
+      expect(await acquire('c'), 'b still holds it').to.equal(null);
     });
 
     it('a generation opened by a newer owner cannot be opened again by an older one', async function () {
@@ -185,10 +237,40 @@ export function leaseContract(name: string, factory: () => Promise<ReadStore>): 
       await newer.saveCheckpoint(6, 2);
     });
 
+    it('a checkpoint of a generation that has none (removed with its generation) is refused, saying so', async function () {
+      const rebuild = (await acquire('rebuild', true))!;
+      await rebuild.startGeneration(2, 0);
+      await store.removeControl(checkpointId('serials', 2));
+      expect(await refusal(rebuild.saveCheckpoint(3, 2))).to.be.instanceOf(LeaseLostError)
+        .and.have.property('message', 'lease of projection serials lost: generation 2 has no checkpoint');
+    });
+
     it('resuming a projection that never ran, or runs, says it was not parked', async function () {
       expect(await resumeProjection(store, serialsProjection), 'never ran').to.equal(false);
       await (await acquire('a'))!.saveCheckpoint(3);
       expect(await resumeProjection(store, serialsProjection), 'running').to.equal(false);
+    });
+
+    it('a new owner\'s token is above a lease\'s whose owner stopped between its lease write and its token\'s record', async function () {
+      const stopping: ReadStore = {
+        ...store,
+        setControl: async (doc, condition, insert) => {
+          if (doc._id !== leaseId('serials')) throw new Error('stopped after the lease write');
+          return store.setControl(doc, condition, insert);
+        },
+      };
+      await refusal(ProjectionLease.acquire(stopping, serials, 'a', { ttlMs: TTL, clock }));
+      const { token: left } = await leaseDoc();
+      clock.advance(TTL + 1);
+      expect((await acquire('b'))!.token).to.be.above(left);
+    });
+
+    it('a new owner\'s token is above a checkpoint\'s that neither the lease nor the pointer shows, so the owner is not refused at its own fence', async function () {
+      await (await acquire('a'))!.release();
+      // Fenced under token 9, which neither the lease document nor the pointer records (stale writes an engine let through).
+      const checkpoint = (await store.readControl()).find((doc) => doc._id.startsWith(checkpointPrefix('serials')))!;
+      await store.setControl({ ...checkpoint, token: 9 }, {}, false);
+      expect((await acquire('b'))?.token).to.be.above(9);
     });
 
     it('an owner renewing between another\'s read of its expired lease and that one\'s write keeps its lease', async function () {
@@ -199,6 +281,21 @@ export function leaseContract(name: string, factory: () => Promise<ReadStore>): 
       expect(await ProjectionLease.acquire(late, serials, 'b', { ttlMs: TTL, clock }), 'the lease it read has changed').to.equal(null);
       await owner.saveCheckpoint(2);
       expect((await readProjectionStates(store)).map((state) => [state.name, state.position])).to.deep.equal([['serials', 2]]);
+    });
+
+    it('an owner whose lease is preempted just before it fences the checkpoint gets no lease, and leaves the newer token in place', async function () {
+      let preempting: ProjectionLease | null = null;
+      // A rebuild preempts after this worker wrote its lease and recorded its token, before its fence's write.
+      const raced: ReadStore = {
+        ...store,
+        setControl: async (doc, condition, insert) => {
+          if (doc._id.startsWith(checkpointPrefix('serials')) && preempting === null) preempting = await acquire('rebuild', true);
+          return store.setControl(doc, condition, insert);
+        },
+      };
+      expect(await ProjectionLease.acquire(raced, serials, 'worker', { ttlMs: TTL, clock })).to.equal(null);
+      await preempting!.saveCheckpoint(3);
+      expect((await readProjectionStates(store)).map((state) => [state.name, state.position])).to.deep.equal([['serials', 3]]);
     });
 
     it('an owner whose lease is preempted between its lease write and its fence gets no lease, and leaves the newer token in place', async function () {
