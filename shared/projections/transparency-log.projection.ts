@@ -54,6 +54,13 @@ function grow(edge: TileDoc, hash: string, position: number): TileDoc {
     : { _id, level, index, width: width + 1, hashes: hashes + hash, position };
 }
 
+/**
+ * `text` (digits and commas) copied in one piece. A filled tile keeps its positions for good: left as the rope of
+ * three strings a leaf that `grow` makes, they outlive the young generation and every scavenge copies them (about
+ * 88 bytes a leaf promoted, two fifths of the projection's, and a third of its scavenge time; bench, 200,000 events).
+ */
+const flat = (text: string) => Buffer.from(text, 'latin1').toString('latin1');
+
 function apply(event: PositionedEvent, docs: ReadonlyMap<string, TileDoc>): DocChange<TileDoc>[] {
   // Every projection is handed stored events (the runner's and the rebuild's reads); this one reads their texts.
   const record = event as unknown as StoredEvent;
@@ -69,7 +76,8 @@ function apply(event: PositionedEvent, docs: ReadonlyMap<string, TileDoc>): DocC
       changes.push({ put: grown });
       break;
     }
-    changes.push({ put: { ...grown, _id: tileId(level, grown.index) } }, { put: emptyEdge(level, grown.index + 1, position) });
+    const full = level === 0 ? { ...grown, positions: flat(grown.positions ?? '') } : grown;
+    changes.push({ put: { ...full, _id: tileId(level, grown.index) } }, { put: emptyEdge(level, grown.index + 1, position) });
     carry = Buffer.from(tileRoot(grown)).toString('base64');
   }
   return changes;
