@@ -78,6 +78,34 @@ describe('projector runner', () => {
     expect(await readStore.get('serials', 'LATE-0001')).to.include({ status: 'authentic', position });
   });
 
+  it('runs one projection one run at a time in a process, however the signals come', async () => {
+    // Each read of the events is slow, and appends come faster: signals arrive during runs and after them.
+    let reading = 0;
+    let mostAtOnce = 0;
+    const slow: EventStore = Object.assign(Object.create(eventStore) as EventStore, {
+      readAll: async (...args: Parameters<EventStore['readAll']>) => {
+        reading += 1;
+        mostAtOnce = Math.max(mostAtOnce, reading);
+        try {
+          await new Promise((resolve) => setTimeout(resolve, 15));
+          return await eventStore.readAll(...args);
+        } finally {
+          reading -= 1;
+        }
+      },
+    });
+    projector = createProjector({ eventStore: slow, readStore, queue, logger, projections: [serialsProjection], pollIntervalMs: 60_000 });
+    projector.start();
+    let head = 0;
+    for (let i = 0; i < 30; i += 1) {
+      head = await appendAll(eventStore, [serialRegistered(`ONE-${String(i).padStart(4, '0')}`)]);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await projector.waitFor(head, 5_000);
+    expect(mostAtOnce, 'reads of the events under way at once').to.equal(1);
+    expect(await readStore.get('serials', 'ONE-0029')).to.include({ status: 'authentic', position: head });
+  });
+
   it('waitFor rejects when the read models do not reach the position in time', async () => {
     projector = createProjector({ eventStore, readStore, queue, logger });
     let failure: unknown;
