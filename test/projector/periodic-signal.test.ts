@@ -14,6 +14,7 @@ import type { EventStore } from '../../shared/ports/event-store.ts';
 import { ReadStoreUnavailableError, type ReadStore } from '../../shared/ports/read-store.ts';
 import { createProjector } from '../../projector/runner.ts';
 import type { Projector, ProjectorOptions } from '../../projector/projector.ts';
+import { ProjectionLease } from '../../shared/projections/lease.ts';
 import { parkProjection } from '../../shared/projections/parking.ts';
 import { serialsProjection } from '../../shared/projections/serials.projection.ts';
 import { appendAll } from './support/history.ts';
@@ -76,6 +77,16 @@ describe('projector between signals: the periodic signal, and the defaults', () 
     expect(await readStore.get('serials', 'LOST-0002')).to.include({ status: 'authentic', position: head });
     expect(batches).to.have.length.at.least(1);
     for (const seconds of batches) expect(seconds, 'a batch\'s seconds').to.be.within(0, (performance.now() - since) / 1e3);
+  });
+
+  it('waits for a lease held but not standing (a rebuild at its switch), and runs once it is let go, with no further signal', async () => {
+    const rebuilding = (await ProjectionLease.acquire(readStore, serialsProjection, 'rebuild', { preempt: true }))!;
+    const runner = started({ pollIntervalMs: 60_000, backoff: { firstMs: 5, maxMs: 20 } });
+    const head = await appendAll(eventStore, [serialRegistered('WAIT-0001')]);
+    await until('the job found the lease held', () => runner.counters().leaseHeld >= 2);
+    await rebuilding.release();
+    await runner.waitFor(head, 2_000);
+    expect(await readStore.get('serials', 'WAIT-0001')).to.include({ status: 'authentic', position: head });
   });
 
   it('keeps an idle standing lease its own: renewed in the background, three of its lengths later still unexpired', async () => {
