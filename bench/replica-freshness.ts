@@ -89,7 +89,7 @@ try {
       pollStore ? after(started, async () => (await projectedPosition()) >= position) : Promise.resolve(Number.NaN),
       ...apiUrls.map((url) => after(started, async () => (await servedPosition(url)) >= position)),
     ]);
-    projected.push(toProjected);
+    if (pollStore) projected.push(toProjected);
     served.push(Math.max(...toServed));
     await sleep(100);
   }

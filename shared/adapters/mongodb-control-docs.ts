@@ -95,13 +95,13 @@ export async function controlDocs(collection: Collection<ControlDoc>): Promise<C
     set: async (doc, condition, insertIfAbsent) => {
       const matches = compileFilter(condition);
       const { _id: key, ...fields } = doc;
-      let fromMemory = remembered.has(key);
+      let guess = remembered.get(key);
       for (;;) {
-        const stored = fromMemory ? remembered.get(key)! : await latest(key);
         // A remembered version is only a guess at the latest: what it refuses, or what fails on it, is tried again
         // on the stored latest version.
-        const retryOnLatest = fromMemory;
-        fromMemory = false;
+        const retryOnLatest = guess !== undefined;
+        const stored = guess ?? await latest(key);
+        guess = undefined;
         if (stored ? !matches(asDoc(stored)) : !insertIfAbsent) {
           if (retryOnLatest) continue;
           return false;
