@@ -26,6 +26,11 @@ export interface ProjectorOptions {
   clock?: LeaseClock;
   /** Failures in a row of one event before its projection parks; default 3. */
   poisonAttempts?: number;
+  /**
+   * How long a started worker leaves unstored the checkpoint of a run that changed none of its projection's
+   * documents; default 250 ms.
+   */
+  unchangedCheckpointDelayMs?: number;
   /** Backoff between retries of an engine that fails: first delay, doubled up to the cap; default 100 ms, 2 s. */
   backoff?: { firstMs: number; maxMs: number };
   /**

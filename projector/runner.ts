@@ -52,6 +52,10 @@ export function createProjector(options: ProjectorOptions): Projector {
   const pollIntervalMs = options.pollIntervalMs ?? 5_000;
   const poisonAttempts = options.poisonAttempts ?? 3;
   const backoff = options.backoff ?? { firstMs: 100, maxMs: 2_000 };
+  // Each append wakes every projection and most change nothing (a stolen report, for the watches): storing their
+  // checkpoints at once put three round trips each into the burst of writes that the projections with changes wait
+  // behind (issue 29). Their documents are as of the head all the same; their checkpoints follow a moment later.
+  const unchangedCheckpointDelayMs = options.unchangedCheckpointDelayMs ?? 250;
   const owner = options.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const byName = new Map(projections.map((projection) => [projection.name, projection]));
   const board = new ProgressBoard([...byName.keys()]);
@@ -72,6 +76,9 @@ export function createProjector(options: ProjectorOptions): Projector {
    * still runs here.
    */
   const standingElsewhere = new Map<string, number>();
+  /** The timers of the runs that store the checkpoints left unstored, and the projections whose run that is next. */
+  const unchangedCheckpoints = new Map<string, NodeJS.Timeout>();
+  const checkpointDue = new Set<string>();
   /** Projections with a run in this process asked for and not started yet (signals meanwhile add nothing). */
   const pendingHere = new Set<string>();
   const stopped = new AbortController();
@@ -125,6 +132,7 @@ export function createProjector(options: ProjectorOptions): Projector {
         },
       };
       let position = checkpoint.position;
+      const storeEveryCheckpoint = !started || checkpointDue.delete(projection.name);
       while (!stopped.signal.aborted) {
         const readAt = clock.wall();
         const batchStarted = performance.now();
@@ -147,10 +155,14 @@ export function createProjector(options: ProjectorOptions): Projector {
           if (!(await countPoison(lease, error))) throw error;
           return 'parked';
         }
-        await lease.ensure();
-        if (ops.length > 0) await target.write(ops);
-        await lease.saveCheckpoint(last.position, lease.generation, confirmed);
-        options.onBatch?.(projection.name, (performance.now() - batchStarted) / 1e3);
+        // At the head with nothing of this projection changed, the checkpoint is stored a moment later.
+        if (ops.length === 0 && confirmed && !storeEveryCheckpoint) delayCheckpoint(projection.name);
+        else {
+          await lease.ensure();
+          if (ops.length > 0) await target.write(ops);
+          await lease.saveCheckpoint(last.position, lease.generation, confirmed);
+          options.onBatch?.(projection.name, (performance.now() - batchStarted) / 1e3);
+        }
         position = last.position;
         poison.delete(projection.name);
         board.advance(projection.name, position);
@@ -255,6 +267,16 @@ export function createProjector(options: ProjectorOptions): Projector {
     return projection;
   }
 
+  /** Asks for a run that stores the checkpoint of `name` a moment later, unless one is asked for already. */
+  function delayCheckpoint(name: string): void {
+    if (unchangedCheckpoints.has(name)) return;
+    unchangedCheckpoints.set(name, setTimeout(() => {
+      unchangedCheckpoints.delete(name);
+      checkpointDue.add(name);
+      runHere(name);
+    }, unchangedCheckpointDelayMs));
+  }
+
   /** Whether another worker's standing lease on `name` was seen lately, and is not known to have expired. */
   function isStandingElsewhere(name: string): boolean {
     const until = standingElsewhere.get(name);
@@ -349,6 +371,8 @@ export function createProjector(options: ProjectorOptions): Projector {
       unsubscribe?.();
       if (timer) clearInterval(timer);
       if (renewals) clearInterval(renewals);
+      // A checkpoint left for later is not stored: its next owner applies those events again, changing nothing.
+      for (const delayed of unchangedCheckpoints.values()) clearTimeout(delayed);
       await Promise.all(running.values());
       // The next owner takes them at once, instead of a lease's length later.
       await Promise.all([...standing].map(([name, lease]) => giveBack(projectionNamed(name), lease)));

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { pino } from 'pino';
-import { serialRegistered } from '../fixtures/events.ts';
+import { serialRegistered, watchPriceChanged } from '../fixtures/events.ts';
 import { createInlineJobQueue } from '../../shared/adapters/inline-job-queue.ts';
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
@@ -29,6 +29,12 @@ async function until(what: string, condition: () => boolean | Promise<boolean>):
     if (Date.now() > deadline) throw new Error(`${what}: not within 5 s`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/** The stored checkpoints: position and confirmed head, by projection. */
+async function stored(readStore: ReadStore): Promise<Record<string, { position: number; confirmedHead: number | undefined }>> {
+  const states = await readProjectionStates(readStore);
+  return Object.fromEntries(states.map((s) => [s.name, { position: s.position, confirmedHead: s.confirmed?.head }]));
 }
 
 /** What a clean rebuild of the same history gives. */
@@ -190,5 +196,73 @@ describe('projector runner', () => {
     await projector.catchUp();
     expect(await stateOf(readStore, 'serials')).to.deep.include({ status: 'running', position: head, parked: null });
     expect(projector.status()).to.deep.equal([{ name: 'serials', position: head, status: 'running', parked: null }]);
+  });
+  /**
+   * A started worker stores at once the checkpoints of the projections an append changed, and a moment later those of
+   * the projections it left unchanged (issue 29: each append woke five projections, and the round trips of each
+   * checkpoint were the burst the changed documents waited behind). The documents are as of the head either way;
+   * only the stored position follows, and it is never lost: a stop before it leaves those events to apply again.
+   */
+  describe('checkpoints of projections an append left unchanged', () => {
+    async function startedAtHead(delayMs: number): Promise<{ projector: Projector; head: number }> {
+      const head = await appendAll(eventStore, catalogueHistory(3));
+      projector = createProjector({ eventStore, readStore, queue, logger, pollIntervalMs: 60_000, unchangedCheckpointDelayMs: delayMs });
+      await projector.catchUp();
+      projector.start();
+      return { projector, head };
+    }
+
+    it('are stored later, while the projections it changed store theirs at once', async () => {
+      const { projector: started, head } = await startedAtHead(60_000);
+      const watchesBefore = await readStore.find('watches', {});
+      // A serial's registration changes the serials and the transparency log, and no watch, collection or option table.
+      const position = await appendAll(eventStore, [serialRegistered('LATER-0001', { reference: 'TMP-1', collection: 'tempo' })]);
+      await started.waitFor(position, 5_000);
+      await until('the serials checkpoint', async () => (await stored(readStore))['serials']?.position === position);
+      const checkpoints = await stored(readStore);
+      expect(checkpoints['serials']).to.deep.equal({ position, confirmedHead: position });
+      expect(checkpoints['transparency-log']).to.deep.equal({ position, confirmedHead: position });
+      for (const unchanged of ['watches', 'collections', 'configurators']) {
+        expect(checkpoints[unchanged], unchanged).to.deep.equal({ position: head, confirmedHead: head });
+      }
+      expect(await readStore.find('watches', {})).to.deep.equal(watchesBefore);
+    });
+
+    it('follow within the delay, confirming the head', async () => {
+      const { projector: started } = await startedAtHead(50);
+      const position = await appendAll(eventStore, [serialRegistered('LATER-0002', { reference: 'TMP-1', collection: 'tempo' })]);
+      await started.waitFor(position, 5_000);
+      const waited = performance.now();
+      await until('every checkpoint at the append', async () => Object.values(await stored(readStore)).every((s) => s.position === position));
+      expect(performance.now() - waited, 'the delay is not cut short to nothing, nor far longer').to.be.within(0, 2_000);
+      for (const [name, checkpoint] of Object.entries(await stored(readStore))) {
+        expect(checkpoint, name).to.deep.equal({ position, confirmedHead: position });
+      }
+    });
+
+    it('are stored at once by the next append that changes them, at its position', async () => {
+      const { projector: started } = await startedAtHead(60_000);
+      await appendAll(eventStore, [serialRegistered('LATER-0003', { reference: 'TMP-1', collection: 'tempo' })]);
+      // TMP-1 is at 12,500.00 EUR in the history (support/history.ts).
+      const position = await appendAll(eventStore, [watchPriceChanged('TMP-1', 1_300_000, 1_250_000)]);
+      await started.waitFor(position, 5_000);
+      await until('the watches checkpoint', async () => (await stored(readStore))['watches']?.position === position);
+      expect((await stored(readStore))['watches']).to.deep.equal({ position, confirmedHead: position });
+    });
+
+    it('are never lost: a projector stopped before storing them applies those events again on its next start', async () => {
+      const { projector: first, head } = await startedAtHead(60_000);
+      const position = await appendAll(eventStore, [serialRegistered('LATER-0004', { reference: 'TMP-1', collection: 'tempo' })]);
+      await first.waitFor(position, 5_000);
+      await first.stop();
+      projector = undefined;
+      expect((await stored(readStore))['watches']?.position, 'left unstored by the stop').to.equal(head);
+      projector = createProjector({ eventStore, readStore, queue, logger, pollIntervalMs: 60_000 });
+      await projector.catchUp();
+      for (const [name, checkpoint] of Object.entries(await stored(readStore))) {
+        expect(checkpoint, name).to.deep.equal({ position, confirmedHead: position });
+      }
+      expect(await snapshot(readStore)).to.deep.equal(await rebuiltFrom(eventStore));
+    });
   });
 });
