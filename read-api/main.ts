@@ -19,6 +19,10 @@ import { startTransparencyLog } from './transparency/log-publisher.ts';
 import { transparencyRoutes } from './transparency/transparency-routes.ts';
 import { transparencyLogMetrics } from './transparency/log-metrics.ts';
 import { logOrigin } from '../shared/transparency/checkpoint.ts';
+import { transparencyLogProjection } from '../shared/projections/transparency-log.projection.ts';
+
+/** How old the states and the log may get between the polls that cover a lost word, while the word is heard. */
+const WORD_HEARD_POLL_MS = 1_000;
 
 const config = loadConfigOrExit('read-api');
 const logger = createLogger(config.LOG_LEVEL, 'read-api');
@@ -33,10 +37,16 @@ const [signingKeys, logKeys] = await Promise.all([loadSigningKeys(config), loadL
   process.exit(1);
 });
 const readStore = await createReadStore(config);
+// The projectors' word that a read model moved: read at once, not at the next poll (best effort). While it is heard,
+// the polls of the states and of the log only cover a word lost, once a second: at scale, their reads every 100
+// and 200 ms were most of the store's load, which every append's writes waited behind (issue 29).
+const changes = config.REDIS_URL ? redisReadModelChanges(config.REDIS_URL, logger) : undefined;
+const pollAfterMs = () => (changes?.hearing() ? WORD_HEARD_POLL_MS : 0);
 // The log's tiles are a projection the projectors keep; every API process signs checkpoints of it with the one log
 // key of the deployment (TRANSPARENCY_LOG_KEY), the store deciding which signature of a size is kept.
 const transparency = await startTransparencyLog({
   readStore, key: logKeys.privateKey, previousKey: logKeys.previousKey, history: logKeys.history, origin: logOrigin(config.PUBLIC_BASE_URL), logger,
+  lookAfterMs: pollAfterMs,
 });
 const redis = config.REDIS_URL
   // Loaded only when used: ioredis costs tens of milliseconds at every start.
@@ -48,16 +58,16 @@ const api = await startReadApi({
   brand: publicBrand(config),
   signingKeys,
   ...(redis ? { rateLimitRedis: redis } : {}),
+  positionPollAfterMs: pollAfterMs,
   // A parked log states no checkpoint: it no longer stands behind the one it signed last.
   checkpoint: () => (transparency.parked() === undefined ? transparency.checkpoint() : undefined),
   extraRoutes: [discoveryRoutes({ operations: publicOperations, config, jwks: signingKeys.jwks }), transparencyRoutes(transparency)],
 });
 transparencyLogMetrics(api.registry, transparency);
 
-// The projectors' word that a read model moved: read at once, not at the next poll (best effort; the poll stays).
-const changes = config.REDIS_URL ? redisReadModelChanges(config.REDIS_URL, logger) : undefined;
-const stopListening = changes?.subscribe(() => {
+const stopListening = changes?.subscribe((projection) => {
   api.refreshReadModels().catch((error: unknown) => logger.debug({ err: error }, 'read-model refresh on a change failed'));
+  if (projection === transparencyLogProjection.name) void transparency.look();
 });
 
 onShutdownSignal(logger, 'read API', async () => {

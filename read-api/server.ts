@@ -48,6 +48,8 @@ export interface ReadApiOptions {
    * much, so the all-in-one server, whose states are in memory, reads them far more often.
    */
   positionPollMs?: number;
+  /** How old the latest states may be before that poll reads again (read-model-clock.ts, `pollAfterMs`). */
+  positionPollAfterMs?: () => number;
   /**
    * Longest time a client may take to send a whole request, head and body, on the public and operations ports
    * (default 15 s, see shared/http/server-timeouts.ts); a slower one gets 408 and its connection is closed.
@@ -121,6 +123,7 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
   let shuttingDown = false;
   const clock = await startReadModelClock(() => readSnapshotStates(readStore), {
     ...(options.positionPollMs ? { intervalMs: options.positionPollMs } : {}),
+    ...(options.positionPollAfterMs ? { pollAfterMs: options.positionPollAfterMs } : {}),
     maxLagMs: config.READ_MODEL_MAX_LAG_SECONDS * 1_000,
     // A poll still running when the stop closes the store fails by design (MongoClientClosedError): no warning.
     onError: (error) => {

@@ -60,6 +60,8 @@ export interface TransparencyLog {
   checkpoint(): PublishedCheckpoint | undefined;
   /** Why the log is parked, as this process last saw, or undefined. */
   parked(): string | undefined;
+  /** Looks at the log now (the projectors' word that it moved), or joins the look under way. */
+  look(): Promise<void>;
   /** Looks no more, and resolves once a look under way has ended (before the store it reads is closed). */
   stop(): Promise<void>;
 }
@@ -83,6 +85,11 @@ export interface LogPublisherOptions {
   logger: Logger;
   /** How often the log is looked at, in milliseconds (default 200). */
   intervalMs?: number;
+  /**
+   * How long after the last look the timer looks again, asked at each period; default 0 (every period). Longer
+   * while the projectors' word that the log moved is heard (`look()` on it): the timer then only covers a word lost.
+   */
+  lookAfterMs?: () => number;
 }
 
 const published = (doc: SignedCheckpointDoc | undefined): PublishedCheckpoint | undefined =>
@@ -102,7 +109,8 @@ export async function readLogView(readStore: ReadStore): Promise<LogView> {
   return viewOf(snapshot, await TileLog.read(snapshot));
 }
 
-export async function startTransparencyLog({ readStore, record, key, previousKey, history, origin, logger, intervalMs = 200 }: LogPublisherOptions): Promise<TransparencyLog> {
+export async function startTransparencyLog(options: LogPublisherOptions): Promise<TransparencyLog> {
+  const { readStore, record, key, previousKey, history, origin, logger, intervalMs = 200, lookAfterMs } = options;
   const keyHistory = logKeyHistory(origin, history ?? [{ ...(await publicJwk(key)), nbf: Math.floor(Date.now() / 1000) }]);
   const owner = `transparency-signer:${hostname()}:${process.pid}`;
   let last: LogView | undefined;
@@ -160,14 +168,18 @@ export async function startTransparencyLog({ readStore, record, key, previousKey
   }
 
   let running: Promise<void> | undefined;
+  let lookedAt = -Infinity;
   const tick = () => {
+    lookedAt = performance.now();
     running ??= look()
       .catch((error: unknown) => logger.warn({ err: error }, 'transparency log: could not look at the log or sign a checkpoint'))
       .finally(() => { running = undefined; });
     return running;
   };
   await tick();
-  const timer = setInterval(tick, intervalMs);
+  const timer = setInterval(() => {
+    if (performance.now() - lookedAt >= (lookAfterMs?.() ?? 0)) void tick();
+  }, intervalMs);
   timer.unref();
   return {
     verifierKey: verifierKey(origin, key),
@@ -175,6 +187,11 @@ export async function startTransparencyLog({ readStore, record, key, previousKey
     read: () => readLogView(readStore),
     checkpoint: () => last?.checkpoint,
     parked: () => last?.parked,
+    // A look under way may have read before the word it is asked for: one more after it.
+    look: async () => {
+      await running;
+      await tick();
+    },
     stop: async () => {
       clearInterval(timer);
       await running;

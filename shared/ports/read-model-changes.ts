@@ -7,7 +7,12 @@
 export interface ReadModelChanges {
   /** Tells every subscribed process that `projection` stored a new checkpoint. Never throws. */
   announce(projection: string): void;
-  /** Calls `listener` on every announcement, from any process; returns what ends it. */
-  subscribe(listener: () => void): () => void;
+  /** Calls `listener` with the projection's name on every announcement, from any process; returns what ends it. */
+  subscribe(listener: (projection: string) => void): () => void;
+  /**
+   * Whether announcements are heard now (subscribed, and connected): while they are, a replica's poll only covers a
+   * word lost, and may be slow.
+   */
+  hearing(): boolean;
   close(): Promise<void>;
 }

@@ -106,6 +106,12 @@ export interface PolledReadModelClock extends ReadModelClock {
 export interface ReadModelClockOptions {
   /** Period of the background poll; default 100 ms. */
   intervalMs?: number;
+  /**
+   * How old the latest snapshot may be before the background poll reads another, asked at each period; default 0
+   * (every period). Longer while the projectors' word of each move is heard (`refresh()` on it): the poll then only
+   * covers a word lost, and its reads were most of the store's load at scale (issue 29).
+   */
+  pollAfterMs?: () => number;
   /** How old a confirmation may be for its read model to count as fresh; default 30 s. */
   maxLagMs?: number;
   onError?: (error: unknown) => void;
@@ -268,7 +274,7 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
   await poll();
   let polling = false;
   const timer = setInterval(() => {
-    if (polling) return;
+    if (polling || (latest !== undefined && monotonic() - latest.sentAt < (options.pollAfterMs?.() ?? 0))) return;
     polling = true;
     poll().catch((error: unknown) => options.onError?.(error)).finally(() => { polling = false; });
   }, options.intervalMs ?? 100);

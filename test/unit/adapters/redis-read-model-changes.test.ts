@@ -19,6 +19,35 @@ describe('read-model changes over Redis pub/sub', function () {
   });
   after(() => redis.stop());
 
+  it('says whether announcements are heard: not before a subscription, once subscribed, not while Redis is away, again after; each heard with its projection\'s name', async () => {
+    const projector = redisReadModelChanges(redis.url, logger);
+    const replica = redisReadModelChanges(redis.url, logger);
+    const names: string[] = [];
+    try {
+      expect(replica.hearing(), 'before any subscription').to.equal(false);
+      replica.subscribe((projection) => names.push(projection));
+      await until('subscribed', () => replica.hearing());
+      await until('a word heard', () => {
+        projector.announce('serials');
+        return names.length > 0;
+      });
+      expect(new Set(names)).to.deep.equal(new Set(['serials']));
+      await redis.stop();
+      await until('not heard while Redis is away', () => !replica.hearing());
+      await redis.start();
+      await until('heard again once Redis is back', () => replica.hearing());
+      names.length = 0;
+      await until('a word heard after the outage', () => {
+        projector.announce('transparency-log');
+        return names.length > 0;
+      });
+      expect(new Set(names)).to.deep.equal(new Set(['transparency-log']));
+      expect(projector.hearing(), 'a process that only announces hears nothing').to.equal(false);
+    } finally {
+      await Promise.all([projector.close(), replica.close()]);
+    }
+  });
+
   it('tells every subscribed replica of each announcement, keeps the announcer safe through an outage, and is heard again after it', async () => {
     const projector = redisReadModelChanges(redis.url, logger);
     const replicas = [redisReadModelChanges(redis.url, logger), redisReadModelChanges(redis.url, logger)];

@@ -263,6 +263,40 @@ describe('read-model clock', () => {
       expect(reads, 'stopped').to.equal(5);
     });
 
+    it('reads only once the latest snapshot is pollAfterMs old (asked at each period), counting a refresh\'s read, and every period once that is 0', async () => {
+      let reads = 0;
+      let now = 0;
+      let pollAfterMs = 1_000;
+      const clock = await startReadModelClock(async () => {
+        reads += 1;
+        return reading([state('watches', 0, reads)]);
+      }, { intervalMs: 100, monotonic: () => now, pollAfterMs: () => pollAfterMs });
+      const advance = async (periods: number) => {
+        for (let i = 0; i < periods; i += 1) {
+          now += 100;
+          mock.timers.tick(100);
+          await settle();
+        }
+      };
+      try {
+        expect(reads, 'the first poll, at the start').to.equal(1);
+        await advance(9);
+        expect(reads, 'nine periods: the snapshot is 900 ms old').to.equal(1);
+        await advance(1);
+        expect(reads, 'at 1 s').to.equal(2);
+        await advance(5);
+        await clock.refresh();
+        expect(reads, 'a refresh (the projectors\' word) reads at once').to.equal(3);
+        await advance(9);
+        expect(reads, '900 ms after the refresh\'s read').to.equal(3);
+        pollAfterMs = 0;
+        await advance(2);
+        expect(reads, 'every period again once the word is not heard').to.equal(5);
+      } finally {
+        clock.stop();
+      }
+    });
+
     it('leaves no rejection unhandled when a background poll fails and nobody asked for its errors', async () => {
       const unhandled: unknown[] = [];
       const listener = (reason: unknown) => unhandled.push(reason);

@@ -1,0 +1,61 @@
+/**
+ * When an API process looks at the transparency log (read-api/transparency/log-publisher.ts): at each period while
+ * `lookAfterMs` says 0, and otherwise (the projectors' word heard, read-api/main.ts) only when told the log moved,
+ * or once the last look is that old. A grown log is signed at the look that finds it (README, "Transparency log":
+ * a checkpoint within a second of an append).
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import { expect } from 'chai';
+import { pino } from 'pino';
+import { createInlineJobQueue } from '../../../shared/adapters/inline-job-queue.ts';
+import { createMemoryReadStore } from '../../../shared/adapters/memory-read-store.ts';
+import { openSqliteEventStore } from '../../../shared/adapters/sqlite-event-store.ts';
+import { createLogger } from '../../../shared/logging/logger.ts';
+import { startTransparencyLog, type TransparencyLog } from '../../../read-api/transparency/log-publisher.ts';
+import { createProjector } from '../../../projector/runner.ts';
+import { serialRegistered } from '../../fixtures/events.ts';
+import { appendAll, catalogueHistory } from '../../projector/support/history.ts';
+import { logProjection } from '../../support/signed-log.ts';
+import { until } from '../../support/until.ts';
+
+describe('transparency log: when an API process looks at the log', () => {
+  it('looks at each period while told 0, then only when told the log moved or once its last look is that old', async () => {
+    const eventStore = openSqliteEventStore(':memory:');
+    const readStore = createMemoryReadStore();
+    const queue = createInlineJobQueue({ attempts: 1, backoffMs: 1 });
+    const project = () => createProjector({ eventStore, readStore, queue, logger: pino({ level: 'silent' }), projections: [logProjection] }).catchUp();
+    let lookAfterMs = 0;
+    let log: TransparencyLog | undefined;
+    try {
+      const first = await appendAll(eventStore, catalogueHistory(2));
+      await project();
+      log = await startTransparencyLog({
+        readStore, key: generateKeyPairSync('ed25519').privateKey, origin: 'watch.example/log', logger: createLogger('silent', 'look-test'),
+        intervalMs: 10, lookAfterMs: () => lookAfterMs,
+      });
+      const signed = log;
+      expect(signed.checkpoint()?.size, 'signed at the start').to.equal(first);
+
+      const second = await appendAll(eventStore, [serialRegistered('LOOK-0001')]);
+      await project();
+      await until('signed by a look of the timer', () => signed.checkpoint()?.size === second);
+
+      lookAfterMs = 60_000;
+      const third = await appendAll(eventStore, [serialRegistered('LOOK-0002')]);
+      await project();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(signed.checkpoint()?.size, 'twenty periods later, the last look under a minute old').to.equal(second);
+      await signed.look();
+      expect(signed.checkpoint()?.size, 'told the log moved').to.equal(third);
+
+      lookAfterMs = 150;
+      const fourth = await appendAll(eventStore, [serialRegistered('LOOK-0003')]);
+      await project();
+      await until('signed once the last look is 150 ms old', () => signed.checkpoint()?.size === fourth);
+    } finally {
+      await log?.stop();
+      await queue.close();
+      await eventStore.close();
+    }
+  });
+});
