@@ -3,8 +3,9 @@
  * --import tsx bench/replica-freshness.ts [rounds] [--store]`. The topology of README.md's one-machine recipe as real
  * processes (the admin API, two BullMQ projector workers, two read APIs, a private redis-server, this run's
  * FerretDB, one SQLite event store), over a small catalogue. Each round appends through the admin API (price
- * changes and stolen reports / recoveries alternating), then polls each replica's status `read_model.position`
- * every 5 ms until both served it. With `--store`, it also polls the projections' checkpoints in MongoDB (when the
+ * changes and stolen reports / recoveries alternating), then polls each replica every 5 ms until both serve the
+ * change itself (the watch's detail at its new price, the serial's verification STOLEN or AUTHENTIC again), then
+ * until their status's `read_model.position` (the lowest position over every projection) reached the append. With `--store`, it also polls the projections' checkpoints in MongoDB (when the
  * projectors had them): off by default, since a read of every control document every few ms is a load of its own
  * on FerretDB, which added about 25 ms to the median it measured. Prints percentiles, in ms from the admin answer, and one
  * JSON line.
@@ -38,7 +39,7 @@ await importCatalogue(createCommandService(seedStore), tinyCatalogue());
 await seedStore.close();
 const env = {
   DATA_DIR: dataDir, REDIS_URL: redis.url, MONGODB_URL: mongoUrl, MONGODB_DB: database, HOST: '127.0.0.1', LOG_LEVEL: 'info', REQUEST_LOG_SAMPLE: '0',
-  SEED_DEMO: 'false', RATE_LIMIT_PER_MINUTE: '100000000', ADMIN_API_KEYS: `${KEY}:catalogue,${KEY}:serials`,
+  SEED_DEMO: 'false', RATE_LIMIT_PER_MINUTE: '100000000', VERIFY_RATE_LIMIT_PER_MINUTE: '100000000', VERIFY_GLOBAL_RATE_LIMIT_PER_MINUTE: '100000000', ADMIN_API_KEYS: `${KEY}:catalogue,${KEY}:serials`,
 };
 const processes: WatchcatProcess[] = [];
 const adminPort = await freePort();
@@ -56,6 +57,7 @@ const mongo = await createMongoReadStore(mongoUrl, database);
 
 const servedPosition = async (url: string) =>
   ((await (await fetch(`${url}/api/public/status`)).json()) as { read_model: { position: number } }).read_model.position;
+const answerOf = async (url: string, path: string) => (await (await fetch(`${url}${path}`)).json()) as Record<string, unknown>;
 const projectedPosition = async () => Math.min(...(await readProjectionStates(mongo)).map((state) => state.position));
 async function after(started: number, reached: () => Promise<boolean>): Promise<number> {
   while (!(await reached())) {
@@ -66,31 +68,47 @@ async function after(started: number, reached: () => Promise<boolean>): Promise<
 }
 
 const ADMIN = `http://127.0.0.1:${adminPort}`;
-const CHANGES = [
-  () => ['PUT', '/admin/watches/AUR-LU-001/price', { price_eur: 15_000 + Math.floor(Math.random() * 9_999) }] as const,
-  () => ['POST', '/admin/serials/AUR-2024-000001/stolen', {}] as const,
-  () => ['POST', '/admin/serials/AUR-2024-000001/recovered', {}] as const,
+/** Each round's change, and the public answer that shows it served. */
+interface Change { kind: string; method: string; path: string; body: unknown; shownAt: string; shows: (answer: Record<string, unknown>) => boolean }
+const SERIAL = 'AUR-2024-000001';
+const CHANGES: Array<() => Change> = [
+  () => {
+    const price = 15_000 + Math.floor(Math.random() * 9_999);
+    return { kind: 'price', method: 'PUT', path: '/admin/watches/AUR-LU-001/price', body: { price_eur: price }, shownAt: '/api/public/catalogue/AUR-LU-001', shows: (answer) => answer['price_eur'] === price };
+  },
+  () => ({ kind: 'stolen', method: 'POST', path: `/admin/serials/${SERIAL}/stolen`, body: {}, shownAt: `/api/public/verify/${SERIAL}`, shows: (answer) => answer['verification_status'] === 'STOLEN' }),
+  () => ({ kind: 'recovered', method: 'POST', path: `/admin/serials/${SERIAL}/recovered`, body: {}, shownAt: `/api/public/verify/${SERIAL}`, shows: (answer) => answer['verification_status'] === 'AUTHENTIC' }),
 ];
 const projected: number[] = [];
 const served: number[] = [];
+const servedByKind = new Map<string, number[]>();
+const servedStatus: number[] = [];
 try {
   // Everything caught up with the seeded history first.
   const seeded = (await openSqliteEventStore(join(dataDir, 'events.sqlite3')).headPosition());
   await after(performance.now(), async () => (await projectedPosition()) >= seeded && (await Promise.all(apiUrls.map(servedPosition))).every((p) => p >= seeded));
   for (let round = 0; round < rounds; round += 1) {
-    const [method, path, body] = CHANGES[round % CHANGES.length]!();
-    const answer = await fetch(`${ADMIN}${path}`, {
-      method, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(body),
+    const change = CHANGES[round % CHANGES.length]!();
+    const answer = await fetch(`${ADMIN}${change.path}`, {
+      method: change.method, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(change.body),
     });
     const started = performance.now();
-    if (!answer.ok) throw new Error(`${method} ${path}: ${answer.status} ${await answer.text()}`);
+    if (!answer.ok) throw new Error(`${change.method} ${change.path}: ${answer.status} ${await answer.text()}`);
     const { position } = (await answer.json()) as { position: number };
-    const [toProjected, ...toServed] = await Promise.all([
+    // Each replica's status is polled once it shows the change (which it cannot show before): polling both at once
+    // would double the bench's own load on the two cores.
+    const replica = async (url: string) => {
+      const shown = await after(started, async () => change.shows(await answerOf(url, change.shownAt)));
+      return { shown, status: await after(started, async () => (await servedPosition(url)) >= position) };
+    };
+    const [toProjected, replicas] = await Promise.all([
       pollStore ? after(started, async () => (await projectedPosition()) >= position) : Promise.resolve(Number.NaN),
-      ...apiUrls.map((url) => after(started, async () => (await servedPosition(url)) >= position)),
+      Promise.all(apiUrls.map(replica)),
     ]);
     if (pollStore) projected.push(toProjected);
-    served.push(Math.max(...toServed));
+    served.push(Math.max(...replicas.map((r) => r.shown)));
+    servedByKind.set(change.kind, [...(servedByKind.get(change.kind) ?? []), served.at(-1)!]);
+    servedStatus.push(Math.max(...replicas.map((r) => r.status)));
     await sleep(100);
   }
 } finally {
@@ -109,9 +127,12 @@ const figures = {
   rounds,
   ...(pollStore ? { projected_ms: summary(projected) } : {}),
   served_every_replica_ms: summary(served),
+  served_every_replica_by_change_ms: Object.fromEntries([...servedByKind].map(([kind, values]) => [kind, summary(values)])),
+  status_position_every_replica_ms: summary(servedStatus),
 };
 if (figures.projected_ms) {
   process.stdout.write(`append -> all projections checkpointed: p50 ${figures.projected_ms.p50} ms, p99 ${figures.projected_ms.p99} ms\n`);
 }
-process.stdout.write(`append -> served by both replicas:     p50 ${figures.served_every_replica_ms.p50} ms, p99 ${figures.served_every_replica_ms.p99} ms\n`);
+process.stdout.write(`append -> change served by both replicas: p50 ${figures.served_every_replica_ms.p50} ms, p99 ${figures.served_every_replica_ms.p99} ms\n`);
+process.stdout.write(`append -> both status positions reached: p50 ${figures.status_position_every_replica_ms.p50} ms, p99 ${figures.status_position_every_replica_ms.p99} ms\n`);
 process.stdout.write(`${JSON.stringify(figures)}\n`);
