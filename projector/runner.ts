@@ -27,6 +27,7 @@ import { projectBatch, ProjectionEventError } from '../shared/projections/batch.
 import { DEFAULT_LEASE_TTL_MS, LeaseLostError, ProjectionLease, SYSTEM_CLOCK } from '../shared/projections/lease.ts';
 import { readProjectionStates } from '../shared/projections/projection-states.ts';
 import { headConfirmation, type CheckpointState } from '../shared/projections/control-docs.ts';
+import { LaterRuns } from './later-runs.ts';
 import { ProgressBoard } from './progress-board.ts';
 import type { Projector, ProjectorCounters, ProjectorOptions } from './projector.ts';
 import type { Projection } from '../shared/projections/projection.ts';
@@ -76,8 +77,8 @@ export function createProjector(options: ProjectorOptions): Projector {
    * still runs here.
    */
   const standingElsewhere = new Map<string, number>();
-  /** The timers of the runs that store the checkpoints left unstored, and the projections whose run that is next. */
-  const unchangedCheckpoints = new Map<string, NodeJS.Timeout>();
+  const later = new LaterRuns(runHere);
+  /** Projections whose next run stores the checkpoint a run that changed nothing left unstored. */
   const checkpointDue = new Set<string>();
   /** Projections with a run in this process asked for and not started yet (signals meanwhile add nothing). */
   const pendingHere = new Set<string>();
@@ -267,15 +268,8 @@ export function createProjector(options: ProjectorOptions): Projector {
     return projection;
   }
 
-  /** Asks for a run that stores the checkpoint of `name` a moment later, unless one is asked for already. */
-  function delayCheckpoint(name: string): void {
-    if (unchangedCheckpoints.has(name)) return;
-    unchangedCheckpoints.set(name, setTimeout(() => {
-      unchangedCheckpoints.delete(name);
-      checkpointDue.add(name);
-      runHere(name);
-    }, unchangedCheckpointDelayMs));
-  }
+  /** Asks for a run that stores the checkpoint of `name` a moment later. */
+  const delayCheckpoint = (name: string) => later.ask(name, unchangedCheckpointDelayMs, () => checkpointDue.add(name));
 
   /** Whether another worker's standing lease on `name` was seen lately, and is not known to have expired. */
   function isStandingElsewhere(name: string): boolean {
@@ -287,13 +281,14 @@ export function createProjector(options: ProjectorOptions): Projector {
   }
 
   /**
-   * Runs each projection this worker holds a standing lease on here, and hands to the queue those no other worker
-   * is known to hold standing.
+   * Runs each projection this worker holds a standing lease on here (`afterSignalMs` later, if it says so), and
+   * hands to the queue those no other worker is known to hold standing.
    */
   function signal(): void {
     if (stopped.signal.aborted) return;
-    for (const name of byName.keys()) {
-      if (standing.has(name)) runHere(name);
+    for (const [name, { afterSignalMs }] of byName) {
+      if (standing.has(name) && afterSignalMs !== undefined) later.ask(name, afterSignalMs);
+      else if (standing.has(name)) runHere(name);
       else if (!isStandingElsewhere(name)) queue.add(name, name).catch((error: unknown) => logger.warn({ err: error, projection: name }, 'could not enqueue a projection job'));
     }
   }
@@ -372,7 +367,7 @@ export function createProjector(options: ProjectorOptions): Projector {
       if (timer) clearInterval(timer);
       if (renewals) clearInterval(renewals);
       // A checkpoint left for later is not stored: its next owner applies those events again, changing nothing.
-      for (const delayed of unchangedCheckpoints.values()) clearTimeout(delayed);
+      later.cancel();
       await Promise.all(running.values());
       // The next owner takes them at once, instead of a lease's length later.
       await Promise.all([...standing].map(([name, lease]) => giveBack(projectionNamed(name), lease)));

@@ -40,6 +40,11 @@ export interface Projection<D extends StoredDoc = StoredDoc> {
    */
   readonly everyRecord?: boolean;
   /**
+   * How long after an append's signal a worker holding its lease runs it; default at once. The transparency log,
+   * which no answer waits for, runs after the read models' writes instead of beside them (issue 29).
+   */
+  readonly afterSignalMs?: number;
+  /**
    * The order of a batch's writes, ascending by rank (stable): for a projection whose documents are derived from
    * one another (the log's full tiles from its partial ones), so that a crash in the middle of a bulk never leaves
    * a document recording an event whose derived documents are not stored yet. Unranked: the order of first change.

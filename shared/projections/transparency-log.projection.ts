@@ -91,6 +91,7 @@ export const transparencyLogProjection: Projection<TileDoc> = {
   collection: 'tlog',
   handles: new Set(EVENT_TYPES),
   everyRecord: true,
+  afterSignalMs: 100,
   touches: () => TOUCHES,
   apply,
   // Full tiles first, then the edges from the highest level down.

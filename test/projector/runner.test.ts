@@ -13,8 +13,11 @@ import { resumeProjection } from '../../shared/projections/parking.ts';
 import { createProjector } from '../../projector/runner.ts';
 import type { Projector } from '../../projector/projector.ts';
 import { rebuild } from '../../shared/projections/rebuild.ts';
+import { ProjectionLease } from '../../shared/projections/lease.ts';
 import { PROJECTIONS } from '../../shared/projections/index.ts';
 import { serialsProjection } from '../../shared/projections/serials.projection.ts';
+import { watchesProjection } from '../../shared/projections/watches.projection.ts';
+import { collectionsProjection } from '../../shared/projections/collections.projection.ts';
 import type { Projection } from '../../shared/projections/projection.ts';
 import { appendAll, catalogueHistory, snapshot } from './support/history.ts';
 
@@ -197,6 +200,39 @@ describe('projector runner', () => {
     expect(await stateOf(readStore, 'serials')).to.deep.include({ status: 'running', position: head, parked: null });
     expect(projector.status()).to.deep.equal([{ name: 'serials', position: head, status: 'running', parked: null }]);
   });
+  describe('a projection that runs afterSignalMs after an append\'s signal (the transparency log)', () => {
+    /** The watches running `afterSignalMs` after the signal, the collections at once; at the head after catch-up. */
+    async function startedWith(afterSignalMs: number): Promise<Projector> {
+      await appendAll(eventStore, catalogueHistory(2));
+      const later = { ...watchesProjection, afterSignalMs } as Projection;
+      const started = createProjector({ eventStore, readStore, queue, logger, pollIntervalMs: 60_000, projections: [later, collectionsProjection as Projection] });
+      await started.catchUp();
+      started.start();
+      // The start's own runs take the leases and keep them (standing): from then on the appends' signals run here.
+      await until('both leases standing', async () =>
+        (await Promise.all(['watches', 'collections'].map((name) => ProjectionLease.standingUntil(readStore, name)))).every((until) => until !== null));
+      return (projector = started);
+    }
+    const priceOf = async () => (await readStore.get('watches', 'en:TMP-1') as { price_cents: number } | null)?.price_cents;
+
+    it('is not run at the signal, while the others are', async () => {
+      await startedWith(60_000);
+      // TMP-1 is at 12,500.00 EUR in the history; a price change moves the watches and the collections' price ranges.
+      const position = await appendAll(eventStore, [watchPriceChanged('TMP-1', 1_300_000, 1_250_000)]);
+      await until('the collections at the append', async () => (await stored(readStore))['collections']?.position === position);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await priceOf(), 'the watch 200 ms later').to.equal(1_250_000);
+      expect((await stored(readStore))['watches']?.position).to.be.below(position);
+    });
+
+    it('runs that long after it', async () => {
+      await startedWith(50);
+      const position = await appendAll(eventStore, [watchPriceChanged('TMP-1', 1_300_000, 1_250_000)]);
+      await until('the watches at the append', async () => (await stored(readStore))['watches']?.position === position);
+      expect(await priceOf()).to.equal(1_300_000);
+    });
+  });
+
   /**
    * A started worker stores at once the checkpoints of the projections an append changed, and a moment later those of
    * the projections it left unchanged (issue 29: each append woke five projections, and the round trips of each
