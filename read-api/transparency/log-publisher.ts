@@ -60,7 +60,7 @@ export interface TransparencyLog {
   checkpoint(): PublishedCheckpoint | undefined;
   /** Why the log is parked, as this process last saw, or undefined. */
   parked(): string | undefined;
-  /** Looks at the log now (the projectors' word that it moved), or joins the look under way. */
+  /** Looks at the log again on the projectors' word that it moved, after any look under way (it may have read before). */
   look(): Promise<void>;
   /** Looks no more, and resolves once a look under way has ended (before the store it reads is closed). */
   stop(): Promise<void>;
@@ -187,7 +187,6 @@ export async function startTransparencyLog(options: LogPublisherOptions): Promis
     read: () => readLogView(readStore),
     checkpoint: () => last?.checkpoint,
     parked: () => last?.parked,
-    // A look under way may have read before the word it is asked for: one more after it.
     look: async () => {
       await running;
       await tick();
