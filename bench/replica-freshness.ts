@@ -42,6 +42,7 @@ const env = {
   DATA_DIR: dataDir, REDIS_URL: redis.url, MONGODB_URL: mongoUrl, MONGODB_DB: database, HOST: '127.0.0.1', LOG_LEVEL: 'info', REQUEST_LOG_SAMPLE: '0',
   SEED_DEMO: 'false', RATE_LIMIT_PER_MINUTE: '100000000', VERIFY_RATE_LIMIT_PER_MINUTE: '100000000', VERIFY_GLOBAL_RATE_LIMIT_PER_MINUTE: '100000000', ADMIN_API_KEYS: `${KEY}:catalogue,${KEY}:serials`,
 };
+const mongo = await createMongoReadStore(mongoUrl, database);
 const processes: WatchcatProcess[] = [];
 const adminPort = await freePort();
 const admin = startWatchcatProcess('services', 'services/main.ts', { ...env, ADMIN_PORT: String(adminPort), HEALTH_PORT: '0' });
@@ -53,8 +54,6 @@ for (let i = 0; i < 2; i += 1) {
   processes.push(startWatchcatProcess('read-api', 'read-api/main.ts', { ...env, PORT: String(port), OPS_PORT: String(await freePort()) }));
   apiUrls.push(`http://127.0.0.1:${port}`);
 }
-await Promise.all(processes.map((p) => p.waitForLine(/listening|projector started/, 60_000)));
-const mongo = await createMongoReadStore(mongoUrl, database);
 
 interface StatusAnswer { read_model: { position: number; projections: Array<{ name: string; position: number }> } }
 const statusOf = async (url: string) => ((await (await fetch(`${url}/api/public/status`)).json()) as StatusAnswer).read_model;
@@ -90,6 +89,8 @@ const served: number[] = [];
 const servedByKind = new Map<string, number[]>();
 const servedStatus: number[] = [];
 try {
+  // A process that fails to start fails the run, and the finally below stops the others.
+  await Promise.all(processes.map((p) => p.waitForLine(/listening|projector started/, 60_000)));
   // Everything caught up with the seeded history first.
   const seeded = (await openSqliteEventStore(join(dataDir, 'events.sqlite3')).headPosition());
   await after(performance.now(), async () => (await projectedPosition()) >= seeded && (await Promise.all(apiUrls.map(servedPosition))).every((p) => p >= seeded));
