@@ -45,14 +45,25 @@ const env = {
 const mongo = await createMongoReadStore(mongoUrl, database);
 const processes: WatchcatProcess[] = [];
 const adminPort = await freePort();
-const admin = startWatchcatProcess('services', 'services/main.ts', { ...env, ADMIN_PORT: String(adminPort), HEALTH_PORT: '0' });
-processes.push(admin);
-for (let i = 0; i < 2; i += 1) processes.push(startWatchcatProcess('projector', 'projector/main.ts', { ...env, HEALTH_PORT: '0' }));
 const apiUrls: string[] = [];
-for (let i = 0; i < 2; i += 1) {
-  const port = await freePort();
-  processes.push(startWatchcatProcess('read-api', 'read-api/main.ts', { ...env, PORT: String(port), OPS_PORT: String(await freePort()) }));
-  apiUrls.push(`http://127.0.0.1:${port}`);
+/**
+ * The topology, each process started once the one before it took the ports it was given: a port found free is only
+ * free until someone binds it, and two replicas given the same one fail the run. A process that fails to start
+ * fails the run, and the `finally` below stops the others.
+ */
+async function startTopology(): Promise<void> {
+  const admin = startWatchcatProcess('services', 'services/main.ts', { ...env, ADMIN_PORT: String(adminPort), HEALTH_PORT: '0' });
+  processes.push(admin);
+  await admin.waitForLine(/listening/, 60_000);
+  for (let i = 0; i < 2; i += 1) processes.push(startWatchcatProcess('projector', 'projector/main.ts', { ...env, HEALTH_PORT: '0' }));
+  for (let i = 0; i < 2; i += 1) {
+    const port = await freePort();
+    const api = startWatchcatProcess('read-api', 'read-api/main.ts', { ...env, PORT: String(port), OPS_PORT: String(await freePort()) });
+    processes.push(api);
+    await api.waitForLine(/listening/, 60_000);
+    apiUrls.push(`http://127.0.0.1:${port}`);
+  }
+  await Promise.all(processes.map((p) => p.waitForLine(/listening|projector started/, 60_000)));
 }
 
 interface StatusAnswer { read_model: { position: number; projections: Array<{ name: string; position: number }> } }
@@ -89,8 +100,7 @@ const served: number[] = [];
 const servedByKind = new Map<string, number[]>();
 const servedStatus: number[] = [];
 try {
-  // A process that fails to start fails the run, and the finally below stops the others.
-  await Promise.all(processes.map((p) => p.waitForLine(/listening|projector started/, 60_000)));
+  await startTopology();
   // Everything caught up with the seeded history first.
   const seeded = (await openSqliteEventStore(join(dataDir, 'events.sqlite3')).headPosition());
   await after(performance.now(), async () => (await projectedPosition()) >= seeded && (await Promise.all(apiUrls.map(servedPosition))).every((p) => p >= seeded));
