@@ -12,7 +12,8 @@ import type { StoredEventText } from '../shared/ports/event-store.ts';
 import { entryText } from '../shared/transparency/log-entry.ts';
 import { MemoryTree } from '../shared/transparency/memory-tree.ts';
 import { createMemoryReadStore } from '../shared/adapters/memory-read-store.ts';
-import { withStoredTexts, type StoredEvent } from '../shared/ports/event-store.ts';
+import { withStoredTexts } from '../shared/ports/event-store.ts';
+import { toStoredEvent } from '../shared/adapters/event-records.ts';
 import { FIRST_GENERATION } from '../shared/ports/read-store.ts';
 import { projectBatch } from '../shared/projections/batch.ts';
 import type { PositionedRecord, Projection } from '../shared/projections/projection.ts';
@@ -39,7 +40,11 @@ const history = Array.from({ length: events }, (_, i) => syntheticEvent(i));
 const seconds = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e9;
 
 async function main(): Promise<void> {
-const records = history.map(({ data, metadata, ...event }) => withStoredTexts({ ...event, data: {}, metadata: {} } as unknown as StoredEvent, data, metadata));
+// Built as the SQLite store's read builds them (an object literal, then the texts attached), so they share one
+// hidden class. Copied by rest and spread from parsed objects, each had a map of its own: every read of an event's
+// field missed its inline cache, about 1 µs an event, a cost no store's events carry.
+const records = history.map(({ position, stream, revision, id, type, data, metadata }) =>
+  withStoredTexts(toStoredEvent(position, stream, revision, id, type, JSON.parse(data), JSON.parse(metadata)), data, metadata));
 const store = createMemoryReadStore();
 let start = process.hrtime.bigint();
 for (let from = 0; from < records.length; from += 2_000) {
