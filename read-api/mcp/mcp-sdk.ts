@@ -5,7 +5,8 @@
  */
 import type { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 
-async function load() {
+/** The SDK's modules, loaded anew (mcpSdk keeps one load for every request). */
+export async function loadMcpSdk() {
   const [server, transport, types, validation] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/index.js'),
     import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
@@ -21,7 +22,7 @@ async function load() {
   };
 }
 
-export type McpSdk = Awaited<ReturnType<typeof load>>;
+export type McpSdk = Awaited<ReturnType<typeof loadMcpSdk>>;
 
 /**
  * `load` run by the first call and its promise given to every later one; a load that fails (a missing file, say) is
@@ -40,4 +41,4 @@ export function keptOnceLoaded<T>(load: () => Promise<T>): () => Promise<T> {
   };
 }
 
-export const mcpSdk: () => Promise<McpSdk> = keptOnceLoaded(load);
+export const mcpSdk: () => Promise<McpSdk> = keptOnceLoaded(loadMcpSdk);

@@ -3,7 +3,7 @@
  * the same SDK, so its one schema validator (and what it compiled) serves every request instead of one per request.
  */
 import { expect } from 'chai';
-import { keptOnceLoaded, mcpSdk } from '../../../read-api/mcp/mcp-sdk.ts';
+import { keptOnceLoaded, loadMcpSdk, mcpSdk } from '../../../read-api/mcp/mcp-sdk.ts';
 
 describe('MCP SDK, loaded once', () => {
   it('hands every caller the same SDK and the same validator, however many ask, at once or later', async () => {
@@ -14,6 +14,23 @@ describe('MCP SDK, loaded once', () => {
     expect(later.validator).to.equal(first.validator);
     expect(first.Server).to.be.a('function');
     expect(first.WebStandardStreamableHTTPServerTransport).to.be.a('function');
+  });
+});
+
+describe('the MCP SDK\'s load', () => {
+  // Run here, not only through mcpSdk: the process keeps the first load, so a change to the load would otherwise go
+  // unseen by every test after it.
+  it('gives the server, the web-standard transport, the request schemas and a schema validator', async () => {
+    const sdk = await loadMcpSdk();
+    expect(sdk.Server).to.be.a('function');
+    expect(sdk.Server.name).to.equal('Server');
+    expect(sdk.WebStandardStreamableHTTPServerTransport.name).to.equal('WebStandardStreamableHTTPServerTransport');
+    for (const schema of ['InitializeRequestSchema', 'ListToolsRequestSchema', 'CallToolRequestSchema', 'ListResourcesRequestSchema', 'ReadResourceRequestSchema'] as const) {
+      expect(sdk.types[schema], schema).to.have.property('safeParse').that.is.a('function');
+    }
+    const isCount = sdk.validator.getValidator({ type: 'integer', minimum: 0 });
+    expect(isCount(3).valid).to.equal(true);
+    expect(isCount('3').valid).to.equal(false);
   });
 });
 
