@@ -5,7 +5,8 @@
  */
 import type { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 
-async function load() {
+/** The SDK's modules, loaded anew (mcpSdk keeps one load for every request). */
+export async function loadMcpSdk() {
   const [server, transport, types, validation] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/index.js'),
     import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
@@ -21,16 +22,23 @@ async function load() {
   };
 }
 
-export type McpSdk = Awaited<ReturnType<typeof load>>;
+export type McpSdk = Awaited<ReturnType<typeof loadMcpSdk>>;
 
-let loading: Promise<McpSdk> | undefined;
-
-export function mcpSdk(): Promise<McpSdk> {
-  if (loading === undefined) {
-    const started = load();
-    // A failed load (a missing file, say) is tried again by the next request instead of being kept.
-    started.catch(() => { if (loading === started) loading = undefined; });
-    loading = started;
-  }
-  return loading;
+/**
+ * `load` run by the first call and its promise given to every later one; a load that fails (a missing file, say) is
+ * tried again by the next call instead of being kept, so one failure does not refuse every MCP request to come.
+ */
+export function keptOnceLoaded<T>(load: () => Promise<T>): () => Promise<T> {
+  let loading: Promise<T> | undefined;
+  return () => {
+    if (loading === undefined) {
+      const started = load();
+      // Still the one kept when it fails: a load is replaced only once forgotten, and only this forgets it.
+      started.catch(() => { loading = undefined; });
+      loading = started;
+    }
+    return loading;
+  };
 }
+
+export const mcpSdk: () => Promise<McpSdk> = keptOnceLoaded(loadMcpSdk);

@@ -12,6 +12,7 @@ import { postJson, send, type TestResponse } from '../support/http.ts';
 import { connectedClient, postMcp } from '../support/mcp-client.ts';
 import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';
 import { CONTRACT_TOOLS } from '../support/contract-tools.ts';
+import { TEST_BRAND } from './support/test-app.ts';
 
 type Json = Record<string, any>;
 
@@ -54,12 +55,15 @@ describe('MCP tools over Streamable HTTP, with the SDK client', function () {
   let client: Client;
   let tools: Tool[];
 
-  before(async function () {
+  // A read API per test: what its start builds (the tools' descriptions, the instructions, the resources) then runs
+  // inside each test that looks at it. Started once in a `before` hook, the mutation tester credited all of it to the
+  // one test that ran before the hook, and tried its mutants against that test alone (test/README.md, "MCP").
+  beforeEach(async function () {
     api = await startReadApiUnderTest();
     client = await connectedClient(api.url);
     ({ tools } = await client.listTools());
   });
-  after(async function () {
+  afterEach(async function () {
     await client.close();
     await api.close();
   });
@@ -201,6 +205,22 @@ describe('MCP tools over Streamable HTTP, with the SDK client', function () {
     const instructions = client.getInstructions() ?? '';
     expect(instructions).to.match(/read-only/i);
     expect(instructions).to.include('`verify_serial`').and.include('1000000 requests per minute');
+  });
+
+  it('introduces itself as the service of the contract\'s version under the brand\'s name, offering tools and resources with no list-change notices', async function () {
+    const info = client.getServerVersion();
+    // The API's version as its status operation answers it over HTTP (CONTRACT.md: `version: "1.0.0"`).
+    const status = (await send(api.url, '/api/public/status')).json<{ version: string }>();
+    expect(status.version).to.equal('1.0.0');
+    expect(info?.version).to.equal(status.version);
+    expect(info?.name, 'a name an agent can show').to.be.a('string').and.not.equal('');
+    expect(info?.title).to.equal(TEST_BRAND.name);
+    const capabilities = client.getServerCapabilities();
+    expect(capabilities).to.have.property('tools');
+    expect(capabilities).to.have.property('resources');
+    // Stateless (CONTRACT.md): no session, so no notice of a changed list could ever reach the agent.
+    expect(capabilities?.tools?.listChanged ?? false, 'tools').to.equal(false);
+    expect(capabilities?.resources?.listChanged ?? false, 'resources').to.equal(false);
   });
 
   it('refuses to read a resource it does not serve with MCP\'s "Resource not found" error', async function () {

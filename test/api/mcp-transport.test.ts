@@ -182,6 +182,29 @@ describe('MCP endpoint: JSON-RPC errors, limits and the Koa chain', function () 
     expect(verification.headers['x-ratelimit-remaining']).to.equal('0');
   });
 
+  it('answers statelessly with the headers the chain gives every POST answer: no session id, nothing of the transport\'s own', async function () {
+    api = await startReadApiUnderTest();
+    // The other POST of the public port, whose answer went through the same chain: its header names, the read-model
+    // position apart (a tool call's stamp is not a header), are all an MCP answer may carry.
+    const price = await send(api.url, '/api/public/configurator/price', {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ collection: 'regate', model_ref: 'RG-100' }),
+    });
+    expect(price.status).to.equal(200);
+    const chain = Object.keys(price.headers).filter((name) => name !== 'x-read-model-position');
+    const answers = [
+      await postMcp(api.url, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'test', version: '1' } } }),
+      await postMcp(api.url, toolCall('get_watch', { reference: 'RG-100' })),
+      // The second, answered from the MCP answer cache.
+      await postMcp(api.url, toolCall('get_watch', { reference: 'RG-100' })),
+      await postMcp(api.url, { jsonrpc: '2.0', method: 'notifications/initialized' }),
+    ];
+    for (const [index, answer] of answers.entries()) {
+      expect(answer.status, `answer ${index}`).to.be.oneOf([200, 202]);
+      expect(answer.headers, `answer ${index}`).not.to.have.property('mcp-session-id');
+      expect(Object.keys(answer.headers).filter((name) => !chain.includes(name)), `answer ${index}: headers no other answer has`).to.deep.equal([]);
+    }
+  });
+
   it('answers a notification 202 with no body and no content type', async function () {
     api = await startReadApiUnderTest();
     const answer = await postMcp(api.url, { jsonrpc: '2.0', method: 'notifications/initialized' });
@@ -230,6 +253,10 @@ describe('MCP endpoint: JSON-RPC errors, limits and the Koa chain', function () 
     expect(answer.json().error).to.deep.equal({ code: -32603, message: 'MCP error -32603: Internal error' });
     expect(answer.text).not.to.include('secret');
     expect(api.errors().map((line) => line.msg)).to.deep.equal(['MCP tool call failed']);
+    // The operator's line names the tool and keeps the store's own error, which the client never sees.
+    const [logged] = api.errors();
+    expect(logged).to.include({ tool: 'get_watch' });
+    expect((logged!['err'] as { message?: string } | undefined)?.message).to.include('ECONNREFUSED');
   });
 
   it('is counted by the request metrics under its own route', async function () {

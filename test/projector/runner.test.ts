@@ -175,6 +175,73 @@ describe('projector runner', () => {
     expect(String(waitFailure)).to.match(/projection serials is parked/);
   });
 
+  /** The serials projection, failing every time on the registration of POISON-1; `attempts` counts its tries. */
+  function poisoned(): { projection: Projection<SerialDoc>; attempts: () => number } {
+    let attempts = 0;
+    const projection: Projection<SerialDoc> = {
+      ...serialsProjection,
+      apply(event, docs) {
+        if (event.type === 'SerialRegistered' && event.data.serial === 'POISON-1') {
+          attempts++;
+          throw new Error('cannot read this serial');
+        }
+        return serialsProjection.apply(event, docs);
+      },
+    };
+    return { projection, attempts: () => attempts };
+  }
+
+  /** A logger keeping its lines. */
+  function keptLines(): { logger: pino.Logger; lines: { msg?: string; projection?: string }[] } {
+    const lines: { msg?: string; projection?: string }[] = [];
+    return { lines, logger: pino({ level: 'debug' }, { write: (line: string) => { lines.push(JSON.parse(line) as { msg?: string }); } }) };
+  }
+
+  const PARKED_LINE = 'projection parked on an event it cannot apply';
+
+  it('a job that parks its projection ends with the park: no retry after it, no parked job counted, nothing logged after it', async () => {
+    await appendAll(eventStore, [serialRegistered('POISON-1')]);
+    const { projection, attempts } = poisoned();
+    const { logger: logged, lines } = keptLines();
+    let jobsEnded = 0;
+    const watched: JobQueue = {
+      ...queue,
+      process: (handle) => queue.process(async (name) => {
+        try {
+          await handle(name);
+        } finally {
+          jobsEnded += 1;
+        }
+      }),
+    };
+    projector = createProjector({ eventStore, readStore, queue: watched, logger: logged, projections: [projection], backoff: FAST_BACKOFF, pollIntervalMs: 60_000 });
+    // One signal, one job: it tries the event three times (the default), parks the projection, and ends.
+    projector.start();
+    await until('the job ended', () => jobsEnded === 1);
+    expect(projector.status()[0]).to.include({ status: 'parked' });
+    expect(attempts(), 'the default poison attempts').to.equal(3);
+    // "Retries after an engine error" (projection_engine_retries_total): the two failures before the third were
+    // retried; the failure that parked the projection is not retried, and the job did not find it parked: it parked it.
+    expect(projector.counters()).to.include({ retries: 2, parkedSkips: 0 });
+    const parkedAt = lines.findIndex((line) => line.msg === PARKED_LINE);
+    expect(parkedAt, 'the park is logged').to.be.at.least(0);
+    expect(lines.slice(parkedAt + 1).filter((line) => line.projection === 'serials').map((line) => line.msg), 'lines after the park').to.deep.equal([]);
+  });
+
+  it('a catch-up that parks its projection ends with the park: no failure logged, no job queued to retry it', async () => {
+    await appendAll(eventStore, [serialRegistered('POISON-1')]);
+    const { projection, attempts } = poisoned();
+    const { logger: logged, lines } = keptLines();
+    // Parked at its first failure: the catch-up itself parks it.
+    projector = createProjector({ eventStore, readStore, queue, logger: logged, projections: [projection], poisonAttempts: 1, backoff: FAST_BACKOFF });
+    await projector.catchUp();
+    expect(attempts()).to.equal(1);
+    expect(await stateOf(readStore, 'serials')).to.include({ status: 'parked' });
+    expect(lines.map((line) => line.msg).filter((msg) => msg !== PARKED_LINE && /fail|retr/i.test(msg ?? '')), 'failures or retries logged').to.deep.equal([]);
+    expect(await queue.depth(), 'jobs queued').to.equal(0);
+    expect(projector.counters()).to.include({ retries: 0, parkedSkips: 0 });
+  });
+
   it('a parked projection is skipped by every job, with a count, until resumed; then it applies its events', async () => {
     const head = await appendAll(eventStore, [serialRegistered('FLAKY-1')]);
     let healthy = false;

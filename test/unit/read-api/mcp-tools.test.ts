@@ -21,7 +21,9 @@ describe('MCP tools and their reference, as built', () => {
       expect(inputSchema.type, name).to.equal('object');
       expect(Object.keys(inputSchema.properties ?? {}), name).to.have.members(params.map((p) => p.replace('*', '')));
       expect(inputSchema.required ?? [], name).to.have.members(params.filter((p) => p.startsWith('*')).map((p) => p.slice(1)));
-      expect(annotations, name).to.include({ readOnlyHint: true, destructiveHint: false });
+      // Read-only (CONTRACT.md), so a call again with the same arguments changes nothing (idempotent), and no tool
+      // reaches beyond this service (closed world): MCP's hints as its specification defines them.
+      expect(annotations, name).to.include({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
       expect(`${tool.operation.spec.method} ${tool.operation.spec.path}`.replace(/:(\w+)/g, '{$1}'), name).to.equal(CONTRACT_TOOLS[name]!.operation);
     }
   });
@@ -43,7 +45,7 @@ describe('MCP tools and their reference, as built', () => {
     expect(section[1]).to.equal('');
     expect(text).to.include('`POST https://shop.example/mcp`').and.include('stateless').and.include('`GET` is 405');
     expect(text).to.include('`Accept: application/json, text/event-stream`').and.include('-32600');
-    expect(text).to.include('read-only').and.include('`structuredContent`');
+    expect(text).to.include('read-only').and.include('answers its JSON as `structuredContent` and as text');
     for (const [name, { operation }] of Object.entries(CONTRACT_TOOLS)) {
       const summary = publicOperations.find((spec) => `${spec.method} ${spec.path}`.replace(/:(\w+)/g, '{$1}') === operation)!.summary;
       expect(section, name).to.include(`  - \`${name}\`: ${operation} (${summary})`);
