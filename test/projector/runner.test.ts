@@ -146,23 +146,13 @@ describe('projector runner', () => {
   it('an event that fails its projection every time parks that projection (in the store, for every process) while the others reach the head', async () => {
     const head = await appendAll(eventStore, [...catalogueHistory(5), serialRegistered('POISON-1'), serialRegistered('AFTER-1')]);
     const poisonPosition = head - 1;
-    let attempts = 0;
-    const faulty: Projection<SerialDoc> = {
-      ...serialsProjection,
-      apply(event, docs) {
-        if (event.type === 'SerialRegistered' && event.data.serial === 'POISON-1') {
-          attempts++;
-          throw new Error('cannot read this serial');
-        }
-        return serialsProjection.apply(event, docs);
-      },
-    };
+    const { projection: faulty, attempts } = poisoned();
     const others = PROJECTIONS.filter((p) => p.name !== 'serials');
     projector = createProjector({ eventStore, readStore, queue, logger, projections: [...others, faulty], batchSize: 4, backoff: FAST_BACKOFF });
     projector.start();
     await projector.catchUp();
     await until('serials parked', () => projector!.status().find((s) => s.name === 'serials')?.status === 'parked');
-    expect(attempts, 'the default poison attempts').to.equal(3);
+    expect(attempts(), 'the default poison attempts').to.equal(3);
     const reason = `projection serials cannot apply SerialRegistered at position ${poisonPosition}: cannot read this serial`;
     const serials = projector.status().find((s) => s.name === 'serials');
     expect(serials?.parked).to.deep.equal({ position: poisonPosition, reason });
