@@ -37,6 +37,7 @@ const redis = await startTestRedis();
 const database = `wc_freshness_${process.pid}`;
 const seedStore = openSqliteEventStore(join(dataDir, 'events.sqlite3'));
 await importCatalogue(createCommandService(seedStore), tinyCatalogue());
+const seeded = await seedStore.headPosition();
 await seedStore.close();
 const env = {
   DATA_DIR: dataDir, REDIS_URL: redis.url, MONGODB_URL: mongoUrl, MONGODB_DB: database, HOST: '127.0.0.1', LOG_LEVEL: 'info', REQUEST_LOG_SAMPLE: '0',
@@ -81,8 +82,7 @@ async function after(started: number, reached: () => Promise<boolean>): Promise<
 }
 
 const ADMIN = `http://127.0.0.1:${adminPort}`;
-/** Each round's change, and the public answer that shows it served. */
-/** `projection`: the one whose read model `shownAt` answers from. */
+/** Each round's change, and the public answer that shows it served (`projection`: the read model it answers from). */
 interface Change {
   kind: string; method: string; path: string; body: unknown; projection: string; shownAt: string; shows: (answer: Record<string, unknown>) => boolean;
 }
@@ -102,7 +102,6 @@ const servedStatus: number[] = [];
 try {
   await startTopology();
   // Everything caught up with the seeded history first.
-  const seeded = (await openSqliteEventStore(join(dataDir, 'events.sqlite3')).headPosition());
   await after(performance.now(), async () => (await projectedPosition()) >= seeded && (await Promise.all(apiUrls.map(servedPosition))).every((p) => p >= seeded));
   for (let round = 0; round < rounds; round += 1) {
     const change = CHANGES[round % CHANGES.length]!();
@@ -125,8 +124,9 @@ try {
       Promise.all(apiUrls.map(replica)),
     ]);
     if (pollStore) projected.push(toProjected);
-    served.push(Math.max(...replicas.map((r) => r.shown)));
-    servedByKind.set(change.kind, [...(servedByKind.get(change.kind) ?? []), served.at(-1)!]);
+    const shown = Math.max(...replicas.map((r) => r.shown));
+    served.push(shown);
+    servedByKind.set(change.kind, (servedByKind.get(change.kind) ?? []).concat(shown));
     servedStatus.push(Math.max(...replicas.map((r) => r.status)));
     await sleep(100);
   }

@@ -59,7 +59,10 @@ for (let from = 0; from < records.length; from += 2_000) {
   await target.write(ops, { handOver: true });
   projectionSeconds += seconds(start);
   start = process.hrtime.bigint();
-  for (const event of history.slice(from, from + 2_000)) previous = chainHash(streamHash(event.type, event.data, event.metadata, GENESIS_HASH), previous);
+  for (let i = from; i < Math.min(from + 2_000, events); i += 1) {
+    const event = history[i]!;
+    previous = chainHash(streamHash(event.type, event.data, event.metadata, GENESIS_HASH), previous);
+  }
   chainSeconds += seconds(start);
 }
 

@@ -287,9 +287,10 @@ export function createProjector(options: ProjectorOptions): Projector {
   function signal(): void {
     if (stopped.signal.aborted) return;
     for (const [name, { afterSignalMs }] of byName) {
-      if (standing.has(name) && afterSignalMs !== undefined) later.ask(name, afterSignalMs);
-      else if (standing.has(name)) runHere(name);
-      else if (!isStandingElsewhere(name)) queue.add(name, name).catch((error: unknown) => logger.warn({ err: error, projection: name }, 'could not enqueue a projection job'));
+      if (!standing.has(name)) {
+        if (!isStandingElsewhere(name)) queue.add(name, name).catch((error: unknown) => logger.warn({ err: error, projection: name }, 'could not enqueue a projection job'));
+      } else if (afterSignalMs === undefined) runHere(name);
+      else later.ask(name, afterSignalMs);
     }
   }
 

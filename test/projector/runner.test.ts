@@ -11,7 +11,7 @@ import type { SerialDoc } from '../../shared/read-models/documents.ts';
 import { readProjectionStates } from '../../shared/projections/projection-states.ts';
 import { resumeProjection } from '../../shared/projections/parking.ts';
 import { createProjector } from '../../projector/runner.ts';
-import type { Projector } from '../../projector/projector.ts';
+import type { Projector, ProjectorOptions } from '../../projector/projector.ts';
 import { rebuild } from '../../shared/projections/rebuild.ts';
 import { ProjectionLease } from '../../shared/projections/lease.ts';
 import { PROJECTIONS } from '../../shared/projections/index.ts';
@@ -257,20 +257,27 @@ describe('projector runner', () => {
     expect(await stateOf(readStore, 'serials')).to.deep.include({ status: 'running', position: head, parked: null });
     expect(projector.status()).to.deep.equal([{ name: 'serials', position: head, status: 'running', parked: null }]);
   });
+  /**
+   * A projector started at the head of a small history, once the start's own runs took every lease and kept it
+   * (standing): from then on each append's signal runs its projections here, not through a job.
+   */
+  async function startedAtHead(options: Partial<ProjectorOptions>): Promise<{ projector: Projector; head: number }> {
+    const head = await appendAll(eventStore, catalogueHistory(3));
+    const started = createProjector({ eventStore, readStore, queue, logger, pollIntervalMs: 60_000, ...options });
+    await started.catchUp();
+    started.start();
+    await until('every lease standing', async () => (await Promise.all(Object.keys(started.positions())
+      .map((name) => ProjectionLease.standingUntil(readStore, name)))).every((expiry) => expiry !== null));
+    projector = started;
+    return { projector: started, head };
+  }
+
   describe('a projection that runs afterSignalMs after an append\'s signal (the transparency log)', () => {
-    /** The watches running `afterSignalMs` after the signal, the collections at once; at the head after catch-up. */
-    async function startedWith(afterSignalMs: number): Promise<Projector> {
-      await appendAll(eventStore, catalogueHistory(2));
-      const later = { ...watchesProjection, afterSignalMs } as Projection;
-      const started = createProjector({ eventStore, readStore, queue, logger, pollIntervalMs: 60_000, projections: [later, collectionsProjection as Projection] });
-      await started.catchUp();
-      started.start();
-      // The start's own runs take the leases and keep them (standing): from then on the appends' signals run here.
-      await until('both leases standing', async () =>
-        (await Promise.all(['watches', 'collections'].map((name) => ProjectionLease.standingUntil(readStore, name)))).every((until) => until !== null));
-      return (projector = started);
-    }
     const priceOf = async () => (await readStore.get('watches', 'en:TMP-1') as { price_cents: number } | null)?.price_cents;
+
+    /** The watches running `afterSignalMs` after the signal, the collections at once. */
+    const startedWith = (afterSignalMs: number) =>
+      startedAtHead({ projections: [{ ...watchesProjection, afterSignalMs } as Projection, collectionsProjection as Projection] });
 
     it('is not run at the signal, while the others are', async () => {
       await startedWith(60_000);
@@ -297,16 +304,8 @@ describe('projector runner', () => {
    * only the stored position follows, and it is never lost: a stop before it leaves those events to apply again.
    */
   describe('checkpoints of projections an append left unchanged', () => {
-    async function startedAtHead(delayMs: number): Promise<{ projector: Projector; head: number }> {
-      const head = await appendAll(eventStore, catalogueHistory(3));
-      projector = createProjector({ eventStore, readStore, queue, logger, pollIntervalMs: 60_000, unchangedCheckpointDelayMs: delayMs });
-      await projector.catchUp();
-      projector.start();
-      return { projector, head };
-    }
-
     it('are stored later, while the projections it changed store theirs at once', async () => {
-      const { projector: started, head } = await startedAtHead(60_000);
+      const { projector: started, head } = await startedAtHead({ unchangedCheckpointDelayMs: 60_000 });
       const watchesBefore = await readStore.find('watches', {});
       // A serial's registration changes the serials and the transparency log, and no watch, collection or option table.
       const position = await appendAll(eventStore, [serialRegistered('LATER-0001', { reference: 'TMP-1', collection: 'tempo' })]);
@@ -322,7 +321,7 @@ describe('projector runner', () => {
     });
 
     it('follow within the delay, confirming the head', async () => {
-      const { projector: started } = await startedAtHead(50);
+      const { projector: started } = await startedAtHead({ unchangedCheckpointDelayMs: 50 });
       const position = await appendAll(eventStore, [serialRegistered('LATER-0002', { reference: 'TMP-1', collection: 'tempo' })]);
       await started.waitFor(position, 5_000);
       const waited = performance.now();
@@ -334,7 +333,7 @@ describe('projector runner', () => {
     });
 
     it('are stored at once by the next append that changes them, at its position', async () => {
-      const { projector: started } = await startedAtHead(60_000);
+      const { projector: started } = await startedAtHead({ unchangedCheckpointDelayMs: 60_000 });
       await appendAll(eventStore, [serialRegistered('LATER-0003', { reference: 'TMP-1', collection: 'tempo' })]);
       // TMP-1 is at 12,500.00 EUR in the history (support/history.ts).
       const position = await appendAll(eventStore, [watchPriceChanged('TMP-1', 1_300_000, 1_250_000)]);
@@ -344,7 +343,7 @@ describe('projector runner', () => {
     });
 
     it('are never lost: a projector stopped before storing them applies those events again on its next start', async () => {
-      const { projector: first, head } = await startedAtHead(60_000);
+      const { projector: first, head } = await startedAtHead({ unchangedCheckpointDelayMs: 60_000 });
       const position = await appendAll(eventStore, [serialRegistered('LATER-0004', { reference: 'TMP-1', collection: 'tempo' })]);
       await first.waitFor(position, 5_000);
       await first.stop();
