@@ -25,6 +25,7 @@ import type { ValidRequest } from '../../shared/public-api/validation/request-va
 import { verifyOperation } from '../../shared/public-api/operations/verify.operation.ts';
 import { rebuild } from '../../shared/projections/rebuild.ts';
 import { DEFAULT_LEASE_TTL_MS } from '../../shared/projections/lease.ts';
+import { leaseId, type LeaseDoc } from '../../shared/projections/control-docs.ts';
 import { PROJECTION_NAMES } from '../../shared/projections/index.ts';
 import { between, seededRandom } from '../../shared/random/seeded-random.ts';
 import { appendAll } from '../projector/support/history.ts';
@@ -90,11 +91,15 @@ export async function runProjectionFuzz(eventStore: EventStore, shared: ReadStor
   });
   // Lease time moves two seconds a step: a worker paused for more than five steps is paused past its lease.
   const clock = fakeClock();
+  // Each worker's lease owner id is known, so that the settling below can tell a dead worker's lease from a live one's.
+  const owners = new Map<SimulatedWorker, string>();
   const newWorker = (): SimulatedWorker => {
+    const owner = `fuzz-worker-${owners.size + 1}`;
     const worker = simulatedWorker(eventStore, shared, {
       batchSize: between(random, 1, 40), policy: { attempts: 5, backoffMs: 2 }, pollIntervalMs: 25, clock,
-      ...(settings.queue ? { queue: settings.queue() } : {}),
+      ...(settings.queue ? { queue: settings.queue() } : {}), extra: { owner },
     });
+    owners.set(worker, owner);
     jitter(worker.control);
     worker.projector.start();
     return worker;
@@ -271,8 +276,12 @@ export async function runProjectionFuzz(eventStore: EventStore, shared: ReadStor
     if (reached() !== progress.reached) progress = { reached: reached(), at: performance.now() };
     else if (performance.now() - progress.at > STALL_MS) {
       // Time passes: a worker marked to die at its next write may have taken a lease after the advance above, and
-      // died holding it; it expires, as a dead process's lease does.
-      clock.advance(2 * DEFAULT_LEASE_TTL_MS);
+      // died holding it; it expires, as a dead process's lease does. Only then: moving the clock expires the live
+      // workers' leases too, which no real clock does to an owner that renews, and on a slow store (a batch over a
+      // second) moving it at every stall took each lease from its owner mid-run, again and again.
+      if (await deadOwnerHoldsALease(shared, new Set(workers.map((worker) => owners.get(worker))), clock.wall())) {
+        clock.advance(2 * DEFAULT_LEASE_TTL_MS);
+      }
       progress = { reached: progress.reached, at: performance.now() };
     }
   }
@@ -292,6 +301,13 @@ export async function runProjectionFuzz(eventStore: EventStore, shared: ReadStor
   ])))).filter(Boolean).length;
   if (unstopped > 0) console.log(`      ${unstopped} worker(s) did not stop within ${CLOSE_WITHIN_MS} ms`);
   return { actions, violations, settled, rebuilt: await cleanRebuildView(eventStore) };
+}
+
+/** Whether a lease unexpired at `now` is held by an owner other than the live workers (a killed worker's). */
+async function deadOwnerHoldsALease(store: ReadStore, live: ReadonlySet<string | undefined>, now: number): Promise<boolean> {
+  const leases = new Set(PROJECTION_NAMES.map(leaseId));
+  return (await store.readControl()).some((doc) => leases.has(doc._id)
+    && (doc as LeaseDoc).expires_at > now && !live.has((doc as LeaseDoc).owner));
 }
 
 /** How long the run waits for a worker to stop at its end. */
