@@ -6,6 +6,7 @@
  * verification's three limits go in one command, any other request's one limit alone, and a signed request counts
  * whatever its path ("Signed answers": signing is work).
  */
+import { mock } from 'node:test';
 import { expect } from 'chai';
 import { createRateLimits } from '../../read-api/rate-limit/rate-limits.ts';
 import { rateLimitBehaviour, serveWithLimits, silentLogger, statuses, testConfig, type Served } from './rate-limit-harness.ts';
@@ -17,6 +18,7 @@ describe('rate limits through the Redis driver, against an in-process stand-in f
   describe('what the path through Redis adds', () => {
     let served: Served | undefined;
     afterEach(async () => {
+      mock.timers.reset();
       await served?.close();
       served = undefined;
     });
@@ -42,6 +44,22 @@ describe('rate limits through the Redis driver, against an in-process stand-in f
       expect(await statuses(served, 3, '/llms.txt', () => ({ 'accept-signature': 'sig1=("@status")' }))).to.deep.equal([200, 200, 429]);
       expect(await statuses(served, 2, '/llms.txt')).to.deep.equal([200, 200]);
       expect(redis.trips).to.deep.equal([['rl:general:127.0.0.1'], ['rl:general:127.0.0.1'], ['rl:general:127.0.0.1']]);
+    });
+
+    it('keeps a passed answer\'s own type, and says Retry-After 1 in the window\'s last second, where the driver would say 0', async () => {
+      mock.timers.enable({ apis: ['Date'], now: 1_700_000_000_000 });
+      const redis = redisStandIn();
+      served = await serveWithLimits(createRateLimits({ config: testConfig({ RATE_LIMIT_PER_MINUTE: '1' }), logger: silentLogger, redis: redis.client }));
+      const signed = await served.get('/llms.txt', { 'accept-signature': 'sig1=("@status")' });
+      expect(signed.status).to.equal(200);
+      expect(signed.headers.get('content-type')).to.equal('text/plain; charset=utf-8');
+      // The window opened at 1_700_000_000 s and frees up 60 s later; half a second is left of it.
+      mock.timers.tick(59_500);
+      const refused = await served.get('/api/public/status');
+      expect(refused.status).to.equal(429);
+      expect(refused.headers.get('retry-after')).to.equal('1');
+      expect(refused.headers.get('x-ratelimit-reset')).to.equal('1700000060');
+      expect(refused.headers.get('content-type')).to.equal('application/json; charset=utf-8');
     });
   });
 });
