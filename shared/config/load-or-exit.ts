@@ -8,13 +8,20 @@ import { withProjectDataDir } from './project-data-dir.ts';
 
 export const BAD_CONFIGURATION_EXIT_CODE = 2;
 
-export function loadConfigOrExit(processName: string, defaults: ProcessDefaults = {}): Config {
+/** What of the process it reads and ends: `process` itself, or a stand-in in tests. */
+export interface ConfigHost {
+  env: NodeJS.ProcessEnv;
+  stderr: { write(text: string): unknown };
+  exit(code: number): never;
+}
+
+export function loadConfigOrExit(processName: string, defaults: ProcessDefaults = {}, host: ConfigHost = process): Config {
   try {
     // DATA_DIR read as the watchcat CLI reads it, so a command and a process started from other folders share one store.
-    return withProjectDataDir(loadConfig(process.env, defaults));
+    return withProjectDataDir(loadConfig(host.env, defaults));
   } catch (error) {
     if (!(error instanceof InvalidConfiguration)) throw error;
-    process.stderr.write(`${processName}: ${error.message}\n`);
-    process.exit(BAD_CONFIGURATION_EXIT_CODE);
+    host.stderr.write(`${processName}: ${error.message}\n`);
+    return host.exit(BAD_CONFIGURATION_EXIT_CODE);
   }
 }

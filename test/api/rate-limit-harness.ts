@@ -15,6 +15,8 @@ export const silentLogger = createLogger('silent', 'test');
 
 export interface Served {
   limits: RateLimits;
+  /** `http://127.0.0.1:<port>`, for requests other than a GET. */
+  base: string;
   get(path: string, headers?: Record<string, string>): Promise<Response>;
   close(): Promise<void>;
 }
@@ -31,6 +33,7 @@ export async function serveWithLimits(limits: RateLimits): Promise<Served> {
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     limits,
+    base,
     get: (path, headers = {}) => fetch(`${base}${path}`, { headers }),
     close: async () => {
       server.closeAllConnections();

@@ -12,55 +12,14 @@ import type { AddressInfo } from 'node:net';
 import { mock } from 'node:test';
 import Koa from 'koa';
 import { Router } from '@koa/router';
-import type { Redis } from 'ioredis';
 import { expect } from 'chai';
 import type { Logger } from '../../shared/logging/logger.ts';
 import { createRateLimits, type RateLimits } from '../../read-api/rate-limit/rate-limits.ts';
 import { testConfig } from './rate-limit-harness.ts';
+import { redisStandIn } from './support/redis-stand-in.ts';
 
 /** Only the wall clock is faked; timers stay real, so HTTP and Mocha run as usual. */
 const fakeClock = () => mock.timers.enable({ apis: ['Date'], now: 1_700_000_000_000 });
-
-/**
- * What the Redis driver asks of its client: the `ratelimiter` command (key, now in µs, window in ms, max, peek)
- * answered as async-ratelimiter's script does, `[remaining before this request, reset in Unix seconds, max]`,
- * counting the request when there is room. `down` makes every command fail at once.
- */
-function redisStandIn() {
-  const windows = new Map<string, number[]>();
-  const keys: string[] = [];
-  const state = { down: false };
-  const client = {
-    status: 'ready',
-    async ratelimiter(key: string, _nowMicro: number, duration: number, max: number): Promise<number[]> {
-      if (state.down) throw new Error('no answer from Redis');
-      keys.push(key);
-      const now = Date.now();
-      const kept = (windows.get(key) ?? []).filter((at) => at > now - duration);
-      const reset = Math.floor(((kept[0] ?? now) + duration) / 1000);
-      const remaining = max - kept.length;
-      if (remaining > 0) kept.push(now);
-      windows.set(key, kept);
-      return [Math.max(remaining, 0), reset, max];
-    },
-    /**
-     * The limits of one request in one round trip (read-api/rate-limit/one-trip-redis.ts): the script above for each
-     * key in order, `now`, `peek`, then duration and max per key, replies flattened, stopping at the first refusal.
-     */
-    async rateLimitsInOrder(keyCount: number, ...keysThenArgs: (string | number)[]): Promise<number[]> {
-      const keysOfTrip = keysThenArgs.slice(0, keyCount).map(String);
-      const [now, , ...limits] = keysThenArgs.slice(keyCount).map(Number);
-      const replies: number[] = [];
-      for (const [i, key] of keysOfTrip.entries()) {
-        const reply = await client.ratelimiter(key, now!, limits[2 * i]!, limits[2 * i + 1]!);
-        replies.push(...reply);
-        if (reply[0]! <= 0) break;
-      }
-      return replies;
-    },
-  };
-  return { client: client as unknown as Redis, keys, state };
-}
 
 interface Logged {
   level: string;
