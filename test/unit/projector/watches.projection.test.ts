@@ -110,6 +110,14 @@ describe('watches projection', () => {
     expect(doc(docs, 'fr:LUM-01')).to.include({ name: 'Aurore Dorée', sort_name: 'aurore doree' });
   });
 
+  it('gives each watch the name of its own collection when several are defined', async () => {
+    const docs = await given<WatchDoc>(watchesProjection, [
+      lumiere, collectionDefined('regate', { name: { en: 'Regatta', fr: 'Régate' } }), published, watchPublished('REG-01', 'regate'),
+    ]);
+    expect(doc(docs, 'en:LUM-01').collection).to.deep.equal({ code: 'lumiere', name: 'Lumière' });
+    expect(doc(docs, 'fr:REG-01').collection).to.deep.equal({ code: 'regate', name: 'Régate' });
+  });
+
   for (const batchSize of [1, 100]) {
     it(`renames the collection in every watch of it, in both languages (batches of ${batchSize})`, async () => {
       const docs = await given<WatchDoc>(watchesProjection, [
