@@ -160,6 +160,6 @@ describe('watches projection', () => {
   it('refuses a watch of a collection it never saw defined', async () => {
     let failure: unknown;
     await given(watchesProjection, [watchPublished('X-1', 'nowhere')]).catch((error: unknown) => { failure = error; });
-    expect(String(failure)).to.match(/WatchPublished at position 1/);
+    expect(String(failure)).to.match(/WatchPublished at position 1: WatchPublished at position 1 needs document collection:nowhere, which does not exist$/);
   });
 });
