@@ -132,6 +132,24 @@ describe('collections projection', () => {
     expect(doc(retyped, 'en:abysse')).to.include({ name: 'Abyss', sort_name: 'abyss', type: 'sport', description: 'Deep.', diameter_mm: 42 });
   });
 
+  it('applies a revision of the short description alone, and none to a collection never defined', async () => {
+    const docs = await given<CollectionDoc>(collectionsProjection, [abysse, event('CollectionRevised', { code: 'abysse', short_description: { en: 'Deep divers.', fr: 'Grands fonds.' } })]);
+    expect(doc(docs, 'fr:abysse')).to.include({ short_description: 'Grands fonds.', name: 'Abysse', position: 2 });
+    const none = await given<CollectionDoc>(collectionsProjection, [event('CollectionRevised', { code: 'nowhere', name: { en: 'N', fr: 'N' } })]);
+    expect([...none.keys()]).to.deep.equal([]);
+  });
+
+  it('counts a watch of a collection never defined nowhere, and changes nothing for the price or withdrawal of a watch withdrawn', async () => {
+    const orphan = await given(collectionsProjection, [abysse, watchPublished('X-1', 'nowhere')]);
+    expect([...orphan.keys()].sort()).to.deep.equal(['en:abysse', 'fr:abysse']);
+    const withdrawn = [abysse, watchPublished('ABY-1', 'abysse', { price_cents: 100_000 }), watchWithdrawn('ABY-1')];
+    const expected = await given(collectionsProjection, withdrawn);
+    expect(doc(expected, 'member:ABY-1')).to.deep.equal({ _id: 'member:ABY-1', reference: 'ABY-1', position: 3 });
+    expect(await given(collectionsProjection, [...withdrawn, watchPriceChanged('ABY-1', 90_000, 100_000), watchWithdrawn('ABY-1')])).to.deep.equal(expected);
+    const never = await given(collectionsProjection, [abysse, watchPriceChanged('ABY-2', 90_000, 100_000), watchWithdrawn('ABY-2')]);
+    expect([...never.keys()].sort()).to.deep.equal(['en:abysse', 'fr:abysse']);
+  });
+
   it('keeps count and price range equal to a model computed from the same publish, reprice, withdraw and move events', async () => {
     const references = ['W-1', 'W-2', 'W-3', 'W-4'];
     const codes = ['abysse', 'regate'] as const;

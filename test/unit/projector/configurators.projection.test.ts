@@ -48,6 +48,38 @@ describe('configurators projection', () => {
     expect(doc(docs, 'en:tempo').categories[0]?.options.map((o) => o.label)).to.deep.equal(['gold en', 'titanium en']);
   });
 
+  it('renames its collection in each language, and a revision that keeps the name changes nothing', async () => {
+    const renamed = await given<ConfiguratorDoc>(configuratorsProjection, [
+      tempo, offer('case', 'steel', 0), event('CollectionRevised', { code: 'tempo', name: { en: 'Tempo Two', fr: 'Tempo Deux' } }),
+    ]);
+    expect(doc(renamed, 'en:tempo')).to.deep.include({ collection: { code: 'tempo', name: 'Tempo Two' }, position: 3 });
+    expect(doc(renamed, 'fr:tempo')).to.deep.include({ collection: { code: 'tempo', name: 'Tempo Deux' }, position: 3 });
+    expect(doc(renamed, 'fr:tempo').categories[0]?.options).to.deep.equal([{ code: 'steel', label: 'steel fr', price_cents: 0, default: false }]);
+    const before = await given<ConfiguratorDoc>(configuratorsProjection, [tempo]);
+    const kept = await given<ConfiguratorDoc>(configuratorsProjection, [tempo, event('CollectionRevised', { code: 'tempo', diameter_mm: 41 })]);
+    expect(kept).to.deep.equal(before);
+  });
+
+  it('keeps the default of an option offered again, and offers a new option as no default', async () => {
+    const docs = await given<ConfiguratorDoc>(configuratorsProjection, [
+      tempo, offer('case', 'steel', 0), chooseDefault('case', 'steel'), offer('case', 'steel', 5_000), offer('case', 'gold', 450_000),
+    ]);
+    expect(doc(docs, 'en:tempo').categories[0]?.options).to.deep.equal([
+      { code: 'steel', label: 'steel en', price_cents: 5_000, default: true },
+      { code: 'gold', label: 'gold en', price_cents: 450_000, default: false },
+    ]);
+  });
+
+  it('reprices only the accessory named', async () => {
+    const docs = await given<ConfiguratorDoc>(configuratorsProjection, [
+      tempo,
+      event('AccessoryOffered', { collection: 'tempo', code: 'strap', label: { en: 'Strap', fr: 'Bracelet cuir' }, unit_price_cents: 25_000, max_quantity: 3 }),
+      event('AccessoryOffered', { collection: 'tempo', code: 'box', label: { en: 'Box', fr: 'Coffret' }, unit_price_cents: 9_000, max_quantity: 1 }),
+      event('AccessoryRepriced', { collection: 'tempo', code: 'box', unit_price_cents: 9_500 }),
+    ]);
+    expect(doc(docs, 'en:tempo').accessories.map((a) => [a.code, a.unit_price_cents])).to.deep.equal([['strap', 25_000], ['box', 9_500]]);
+  });
+
   it('offers, reprices and withdraws accessories in each language', async () => {
     const docs = await given<ConfiguratorDoc>(configuratorsProjection, [
       tempo,

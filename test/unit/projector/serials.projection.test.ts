@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { serialRecovered, serialRegistered, serialReportedStolen } from '../../fixtures/events.ts';
 import type { SerialDoc } from '../../../shared/read-models/documents.ts';
 import { serialsProjection } from '../../../shared/projections/serials.projection.ts';
-import { doc, event, given } from './support/projection-spec.ts';
+import { doc, event, given, positioned } from './support/projection-spec.ts';
 
 const registered = serialRegistered('LUM-0001', {
   reference: 'LUM-01', collection: 'lumiere', model: { en: 'Lumière Date', fr: 'Lumière Quantième' }, manufacture_year: 2023,
@@ -22,6 +22,18 @@ describe('serials projection', () => {
     expect(doc(stolen, 'LUM-0001')).to.include({ status: 'stolen', position: 2 });
     const recovered = await given<SerialDoc>(serialsProjection, [registered, serialReportedStolen('LUM-0001'), serialRecovered('LUM-0001')]);
     expect(doc(recovered, 'LUM-0001')).to.include({ status: 'authentic', position: 3 });
+  });
+
+  it('reaches the serials of a renamed watch by its reference alone, and none for a revision that keeps the name', async () => {
+    const [renamed, described] = positioned([
+      event('WatchRevised', { reference: 'LUM-01', name: { en: 'Lumière Night', fr: 'Lumière Nuit' } }),
+      event('WatchRevised', { reference: 'LUM-01', features: { en: [], fr: [] } }),
+    ], 2);
+    expect(serialsProjection.touches(renamed!)).to.deep.equal({ ids: [], filter: { reference: 'LUM-01' } });
+    expect(serialsProjection.touches(described!)).to.deep.equal({ ids: [] });
+    // Even with the watch's serials at hand, a revision that keeps the name changes none of them.
+    const held = await given<SerialDoc>(serialsProjection, [registered]);
+    expect(serialsProjection.apply(described!, held)).to.deep.equal([]);
   });
 
   for (const batchSize of [1, 10]) {

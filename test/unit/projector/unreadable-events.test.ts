@@ -66,5 +66,6 @@ describe('projections meeting events this version cannot read', () => {
       .then(() => undefined, (thrown: unknown) => thrown);
     expect(error).to.be.instanceOf(ProjectionEventError);
     expect(error).to.include({ projection: 'transparency-log', position: 3, eventType: 'SerialTransferred' });
+    expect((error as Error).message).to.match(/cannot read it and the store keeps no text of it: unknown event type$/);
   });
 });

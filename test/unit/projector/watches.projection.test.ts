@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { collectionDefined, watchPriceChanged, watchPublished, watchStockChanged, watchWithdrawn } from '../../fixtures/events.ts';
 import type { WatchDoc } from '../../../shared/read-models/documents.ts';
-import { watchesProjection } from '../../../shared/projections/watches.projection.ts';
-import { doc, event, given } from './support/projection-spec.ts';
+import { watchesProjection, type WatchesProjectionDoc } from '../../../shared/projections/watches.projection.ts';
+import { doc, event, given, positioned } from './support/projection-spec.ts';
 
 const lumiere = collectionDefined('lumiere', { name: { en: 'Lumière', fr: 'Lumière' } });
 const published = watchPublished('LUM-01', 'lumiere', {
@@ -110,6 +110,14 @@ describe('watches projection', () => {
     expect(doc(docs, 'fr:LUM-01')).to.include({ name: 'Aurore Dorée', sort_name: 'aurore doree' });
   });
 
+  it('gives each watch the name of its own collection when several are defined', async () => {
+    const docs = await given<WatchDoc>(watchesProjection, [
+      lumiere, collectionDefined('regate', { name: { en: 'Regatta', fr: 'Régate' } }), published, watchPublished('REG-01', 'regate'),
+    ]);
+    expect(doc(docs, 'en:LUM-01').collection).to.deep.equal({ code: 'lumiere', name: 'Lumière' });
+    expect(doc(docs, 'fr:REG-01').collection).to.deep.equal({ code: 'regate', name: 'Régate' });
+  });
+
   for (const batchSize of [1, 100]) {
     it(`renames the collection in every watch of it, in both languages (batches of ${batchSize})`, async () => {
       const docs = await given<WatchDoc>(watchesProjection, [
@@ -129,11 +137,29 @@ describe('watches projection', () => {
       lumiere, published, watchWithdrawn('LUM-01'), watchPriceChanged('LUM-01', 5_000, 1_250_050),
     ]);
     expect([...docs.values()].filter((d) => d.lang !== undefined)).to.deep.equal([]);
+    // Left: the collection's names and the record of the withdrawal, at the withdrawal's position, and nothing else.
+    expect([...docs.keys()].sort()).to.deep.equal(['collection:lumiere', 'withdrawn:LUM-01']);
+    expect(doc(docs, 'withdrawn:LUM-01')).to.include({ position: 3 });
+  });
+
+  it('refuses a publication older than the withdrawal delivered again, and publishes the watch again after it', async () => {
+    const [, republished] = positioned([published, published], 4);
+    const withdrawnAt3 = await given<WatchesProjectionDoc>(watchesProjection, [lumiere, published, watchWithdrawn('LUM-01')]);
+    const [replayed] = positioned([published], 2);
+    expect(watchesProjection.apply(replayed!, withdrawnAt3)).to.deep.equal([]);
+    const again = watchesProjection.apply(republished!, withdrawnAt3);
+    expect(again.map((change) => ('put' in change ? change.put._id : change.delete))).to.deep.equal(['en:LUM-01', 'fr:LUM-01']);
+  });
+
+  it('changes no watch for a collection revision that keeps the name', async () => {
+    const before = await given<WatchesProjectionDoc>(watchesProjection, [lumiere, published]);
+    const after = await given<WatchesProjectionDoc>(watchesProjection, [lumiere, published, event('CollectionRevised', { code: 'lumiere', diameter_mm: 40 })]);
+    expect(after).to.deep.equal(before);
   });
 
   it('refuses a watch of a collection it never saw defined', async () => {
     let failure: unknown;
     await given(watchesProjection, [watchPublished('X-1', 'nowhere')]).catch((error: unknown) => { failure = error; });
-    expect(String(failure)).to.match(/WatchPublished at position 1/);
+    expect(String(failure)).to.match(/WatchPublished at position 1: WatchPublished at position 1 needs document collection:nowhere, which does not exist$/);
   });
 });
