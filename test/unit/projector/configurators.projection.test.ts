@@ -6,6 +6,11 @@ import { configuratorsProjection } from '../../../shared/projections/configurato
 import { doc, event, given } from './support/projection-spec.ts';
 
 const tempo = collectionDefined('tempo', { name: { en: 'Tempo', fr: 'Tempo Chrono' } });
+/** Two accessories of the Tempo collection, offered in that order. */
+const strapAndBoxOffered = [
+  event('AccessoryOffered', { collection: 'tempo', code: 'strap', label: { en: 'Strap', fr: 'Bracelet cuir' }, unit_price_cents: 25_000, max_quantity: 3 }),
+  event('AccessoryOffered', { collection: 'tempo', code: 'box', label: { en: 'Box', fr: 'Coffret' }, unit_price_cents: 9_000, max_quantity: 1 }),
+];
 const offer = (category: 'case' | 'dial' | 'pushers', code: string, price: number) =>
   event('ConfiguratorOptionOffered', { collection: 'tempo', category, code, label: { en: `${code} en`, fr: `${code} fr` }, price_cents: price });
 const chooseDefault = (category: 'case' | 'dial' | 'pushers', code: string) =>
@@ -73,8 +78,7 @@ describe('configurators projection', () => {
   it('reprices only the accessory named', async () => {
     const docs = await given<ConfiguratorDoc>(configuratorsProjection, [
       tempo,
-      event('AccessoryOffered', { collection: 'tempo', code: 'strap', label: { en: 'Strap', fr: 'Bracelet cuir' }, unit_price_cents: 25_000, max_quantity: 3 }),
-      event('AccessoryOffered', { collection: 'tempo', code: 'box', label: { en: 'Box', fr: 'Coffret' }, unit_price_cents: 9_000, max_quantity: 1 }),
+      ...strapAndBoxOffered,
       event('AccessoryRepriced', { collection: 'tempo', code: 'box', unit_price_cents: 9_500 }),
     ]);
     expect(doc(docs, 'en:tempo').accessories.map((a) => [a.code, a.unit_price_cents])).to.deep.equal([['strap', 25_000], ['box', 9_500]]);
@@ -83,8 +87,7 @@ describe('configurators projection', () => {
   it('offers, reprices and withdraws accessories in each language', async () => {
     const docs = await given<ConfiguratorDoc>(configuratorsProjection, [
       tempo,
-      event('AccessoryOffered', { collection: 'tempo', code: 'strap', label: { en: 'Strap', fr: 'Bracelet cuir' }, unit_price_cents: 25_000, max_quantity: 3 }),
-      event('AccessoryOffered', { collection: 'tempo', code: 'box', label: { en: 'Box', fr: 'Coffret' }, unit_price_cents: 9_000, max_quantity: 1 }),
+      ...strapAndBoxOffered,
       event('AccessoryRepriced', { collection: 'tempo', code: 'strap', unit_price_cents: 27_500 }),
       event('AccessoryWithdrawn', { collection: 'tempo', code: 'box' }),
     ]);
