@@ -132,15 +132,18 @@ describe('watches projection', () => {
     });
   }
 
-  it('removes a withdrawn watch in both languages and ignores later events for it', async () => {
-    const docs = await given<WatchDoc>(watchesProjection, [
-      lumiere, published, watchWithdrawn('LUM-01'), watchPriceChanged('LUM-01', 5_000, 1_250_050),
-    ]);
-    expect([...docs.values()].filter((d) => d.lang !== undefined)).to.deep.equal([]);
-    // Left: the collection's names and the record of the withdrawal, at the withdrawal's position, and nothing else.
-    expect([...docs.keys()].sort()).to.deep.equal(['collection:lumiere', 'withdrawn:LUM-01']);
-    expect(doc(docs, 'withdrawn:LUM-01')).to.include({ position: 3 });
-  });
+  // In batches of one, the later events' batches read the withdrawn watch's documents back as the store's tombstones.
+  for (const batchSize of [1, 100]) {
+    it(`removes a withdrawn watch in both languages and ignores later events for it (batches of ${batchSize})`, async () => {
+      const docs = await given<WatchDoc>(watchesProjection, [
+        lumiere, published, watchWithdrawn('LUM-01'), watchPriceChanged('LUM-01', 5_000, 1_250_050),
+      ], batchSize);
+      expect([...docs.values()].filter((d) => d.lang !== undefined)).to.deep.equal([]);
+      // Left: the collection's names and the record of the withdrawal, at the withdrawal's position, and nothing else.
+      expect([...docs.keys()].sort()).to.deep.equal(['collection:lumiere', 'withdrawn:LUM-01']);
+      expect(doc(docs, 'withdrawn:LUM-01')).to.include({ position: 3 });
+    });
+  }
 
   it('refuses a publication older than the withdrawal delivered again, and publishes the watch again after it', async () => {
     const [, republished] = positioned([published, published], 4);
