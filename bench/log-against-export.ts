@@ -10,9 +10,7 @@
  *   hashed on the way), here over the same SQLite store.
  * `bench/transparency-log.ts` gives the floor under both, the hashing alone over texts already in memory.
  */
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
-import { once } from 'node:events';
-import { finished } from 'node:stream/promises';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMemoryReadStore } from '../shared/adapters/memory-read-store.ts';
@@ -21,6 +19,7 @@ import { rebuild } from '../shared/projections/rebuild.ts';
 import { transparencyLogProjection } from '../shared/projections/transparency-log.projection.ts';
 import type { Projection } from '../shared/projections/projection.ts';
 import { exportHistory } from '../services/audit/chain-audit.ts';
+import { lineFile } from '../services/audit/line-file.ts';
 import { recomputedLinkedRecords, sqliteLinkedRecords, type LinkedRecord } from '../services/audit/linked-history.ts';
 import { openSqliteAuditHistory } from '../services/audit/sqlite-audit-reader.ts';
 import { syntheticHistoryFile } from './fixtures/synthetic-history.ts';
@@ -46,14 +45,11 @@ async function buildLog(): Promise<void> {
   }
 }
 
-/** Written to a file with back-pressure, as `watchcat export --out` writes it. */
+/** Written to a file as `watchcat export --out` writes it. */
 async function exportTo(records: AsyncIterable<LinkedRecord> | Iterable<LinkedRecord>): Promise<void> {
-  const stream = createWriteStream(join(out, 'export.ndjson'), 'utf8');
-  await exportHistory(records, async (line) => {
-    if (!stream.write(`${line}\n`)) await once(stream, 'drain');
-  });
-  stream.end();
-  await finished(stream);
+  const sink = lineFile(join(out, 'export.ndjson'));
+  await exportHistory(records, sink.write);
+  await sink.end();
 }
 
 async function exportStoredHashes(): Promise<void> {

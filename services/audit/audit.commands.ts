@@ -3,15 +3,13 @@
  * the history with its audit hashes as NDJSON, and the recomputation of both chains from the live file or an export;
  * `watchcat audit projections` (projections-audit.command.ts); `watchcat audit log verify` and `watch` (log-verify.command.ts, log-watch.command.ts).
  */
-import { createWriteStream } from 'node:fs';
-import { once } from 'node:events';
-import { finished } from 'node:stream/promises';
 import { InvalidArgumentError } from 'commander';
 import type { CliContext } from '../cli/cli-context.ts';
 import type { CliModule } from '../cli/cli-module.ts';
 import { startProgress, stderrProgress } from './audit-progress.ts';
 import { AuditError, linkedHistory, liveRecords, type HistorySource } from './audit-sources.ts';
 import { countLines, exportHistory, readExportFile, verifyRecords, type ExportSummary, type OnEvent } from './chain-audit.ts';
+import { lineFile, type LineSink } from './line-file.ts';
 import { logVerifyCommand } from './log-verify.command.ts';
 import { logWatchCommand } from './log-watch.command.ts';
 import { projectionsAuditCommand } from './projections-audit.command.ts';
@@ -29,18 +27,8 @@ function hash(value: string): Buffer {
 }
 
 /** A sink for lines: the file (with back-pressure) or the command's output. */
-function lineSink(context: CliContext, file: string | undefined) {
-  if (!file) return { write: (line: string) => context.out(line), end: async () => {} };
-  const stream = createWriteStream(file, 'utf8');
-  return {
-    write: async (line: string) => {
-      if (!stream.write(`${line}\n`)) await once(stream, 'drain');
-    },
-    end: async () => {
-      stream.end();
-      await finished(stream);
-    },
-  };
+function lineSink(context: CliContext, file: string | undefined): LineSink {
+  return file ? lineFile(file) : { write: (line) => context.out(line), end: async () => {} };
 }
 
 async function runExport(context: CliContext, options: { from: number; out?: string }): Promise<void> {

@@ -8,8 +8,7 @@
 import { mock } from 'node:test';
 import type { Redis } from 'ioredis';
 import { expect } from 'chai';
-import { createRateLimits } from '../../read-api/rate-limit/rate-limits.ts';
-import { serveWithLimits, silentLogger, testConfig, type Served } from './rate-limit-harness.ts';
+import { servedEachTest } from './rate-limit-harness.ts';
 
 /** Only the wall clock is faked; timers stay real, so HTTP and Mocha run as usual. */
 const fakeWallClock = (at: number) => mock.timers.enable({ apis: ['Date'], now: at });
@@ -37,17 +36,7 @@ function unreachableRedis(status: string): { client: Redis; asked: () => number 
 }
 
 describe('rate limits on a fake wall clock', () => {
-  let served: Served | undefined;
-  afterEach(async () => {
-    mock.timers.reset();
-    await served?.close();
-    served = undefined;
-  });
-
-  const serve = async (env: Record<string, string>, redis?: Redis) => {
-    served = await serveWithLimits(createRateLimits({ config: testConfig(env), logger: silentLogger, ...(redis ? { redis } : {}) }));
-    return served;
-  };
+  const serve = servedEachTest();
 
   /** One request that opens a window for a limit of 1; then the wall clock is set `offsetMs` after its start. */
   async function refusedAt(offsetMs: number) {

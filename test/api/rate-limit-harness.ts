@@ -3,13 +3,15 @@
  * verification route), and the behaviours every rate-limit driver must show, run by the memory and Redis suites.
  */
 import { once } from 'node:events';
+import { mock } from 'node:test';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import { Router } from '@koa/router';
+import type { Redis } from 'ioredis';
 import { expect } from 'chai';
 import { loadConfig, type Config } from '../../shared/config/config.ts';
 import { createLogger } from '../../shared/logging/logger.ts';
-import { type LimitName, type RateLimitDeps, type RateLimits } from '../../read-api/rate-limit/rate-limits.ts';
+import { createRateLimits, type LimitName, type RateLimitDeps, type RateLimits } from '../../read-api/rate-limit/rate-limits.ts';
 
 export const silentLogger = createLogger('silent', 'test');
 
@@ -40,6 +42,21 @@ export async function serveWithLimits(limits: RateLimits): Promise<Served> {
       await new Promise((resolve) => server.close(resolve));
     },
   };
+}
+
+/**
+ * A test's way to serve the limits of a configuration (`env`; through `redis` when given): what it served is closed
+ * after each test, and a faked wall clock put back first.
+ */
+export function servedEachTest(): (env?: Record<string, string>, redis?: Redis) => Promise<Served> {
+  let served: Served | undefined;
+  afterEach(async () => {
+    mock.timers.reset();
+    await served?.close();
+    served = undefined;
+  });
+  return async (env = {}, redis) =>
+    (served = await serveWithLimits(createRateLimits({ config: testConfig(env), logger: silentLogger, ...(redis ? { redis } : {}) })));
 }
 
 export function testConfig(env: Record<string, string> = {}): Config {

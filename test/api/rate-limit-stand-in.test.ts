@@ -9,23 +9,18 @@
 import { mock } from 'node:test';
 import { expect } from 'chai';
 import { createRateLimits } from '../../read-api/rate-limit/rate-limits.ts';
-import { rateLimitBehaviour, serveWithLimits, silentLogger, statuses, testConfig, type Served } from './rate-limit-harness.ts';
+import { rateLimitBehaviour, servedEachTest, statuses } from './rate-limit-harness.ts';
 import { redisStandIn } from './support/redis-stand-in.ts';
 
 describe('rate limits through the Redis driver, against an in-process stand-in for Redis', () => {
   rateLimitBehaviour(() => (deps) => createRateLimits({ ...deps, redis: redisStandIn().client }));
 
   describe('what the path through Redis adds', () => {
-    let served: Served | undefined;
-    afterEach(async () => {
-      mock.timers.reset();
-      await served?.close();
-      served = undefined;
-    });
+    const serve = servedEachTest();
 
     it('sends a verification\'s three limits in one command, and any other request\'s general limit alone', async () => {
       const redis = redisStandIn();
-      served = await serveWithLimits(createRateLimits({ config: testConfig(), logger: silentLogger, redis: redis.client }));
+      const served = await serve({}, redis.client);
       expect(await statuses(served, 1, '/api/public/verify/AB-1234')).to.deep.equal([200]);
       expect(await statuses(served, 1, '/api/public/status')).to.deep.equal([200]);
       // A POST to the verification path is no verification: its general limit goes alone, no verification is counted.
@@ -40,7 +35,7 @@ describe('rate limits through the Redis driver, against an in-process stand-in f
 
     it('counts a request asking for a signature against the general limit whatever its path', async () => {
       const redis = redisStandIn();
-      served = await serveWithLimits(createRateLimits({ config: testConfig({ RATE_LIMIT_PER_MINUTE: '2' }), logger: silentLogger, redis: redis.client }));
+      const served = await serve({ RATE_LIMIT_PER_MINUTE: '2' }, redis.client);
       expect(await statuses(served, 3, '/llms.txt', () => ({ 'accept-signature': 'sig1=("@status")' }))).to.deep.equal([200, 200, 429]);
       expect(await statuses(served, 2, '/llms.txt')).to.deep.equal([200, 200]);
       expect(redis.trips).to.deep.equal([['rl:general:127.0.0.1'], ['rl:general:127.0.0.1'], ['rl:general:127.0.0.1']]);
@@ -49,7 +44,7 @@ describe('rate limits through the Redis driver, against an in-process stand-in f
     it('keeps a passed answer\'s own type, and says Retry-After 1 in the window\'s last second, where the driver would say 0', async () => {
       mock.timers.enable({ apis: ['Date'], now: 1_700_000_000_000 });
       const redis = redisStandIn();
-      served = await serveWithLimits(createRateLimits({ config: testConfig({ RATE_LIMIT_PER_MINUTE: '1' }), logger: silentLogger, redis: redis.client }));
+      const served = await serve({ RATE_LIMIT_PER_MINUTE: '1' }, redis.client);
       const signed = await served.get('/llms.txt', { 'accept-signature': 'sig1=("@status")' });
       expect(signed.status).to.equal(200);
       expect(signed.headers.get('content-type')).to.equal('text/plain; charset=utf-8');

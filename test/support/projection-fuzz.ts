@@ -303,10 +303,11 @@ export async function runProjectionFuzz(eventStore: EventStore, shared: ReadStor
   return { actions, violations, settled, rebuilt: await cleanRebuildView(eventStore) };
 }
 
+const LEASE_IDS = new Set(PROJECTION_NAMES.map(leaseId));
+
 /** Whether a lease unexpired at `now` is held by an owner other than the live workers (a killed worker's). */
 async function deadOwnerHoldsALease(store: ReadStore, live: ReadonlySet<string | undefined>, now: number): Promise<boolean> {
-  const leases = new Set(PROJECTION_NAMES.map(leaseId));
-  return (await store.readControl()).some((doc) => leases.has(doc._id)
+  return (await store.readControl()).some((doc) => LEASE_IDS.has(doc._id)
     && (doc as LeaseDoc).expires_at > now && !live.has((doc as LeaseDoc).owner));
 }
 
