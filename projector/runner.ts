@@ -228,8 +228,9 @@ export function createProjector(options: ProjectorOptions): Projector {
         const outcome = await runOnce(projection);
         failingSince = undefined;
         if (outcome !== 'held') return;
-        counters.leaseHeld += 1;
         const standingUntil = await ProjectionLease.standingUntil(readStore, projection.name, clock);
+        // Counted once the job knows what it found: a count seen then comes with the standing lease recorded.
+        counters.leaseHeld += 1;
         if (standingUntil !== null) {
           standingElsewhere.set(projection.name, Math.min(standingUntil, clock.wall() + STANDING_RECHECK_MS));
           logger.debug({ projection: projection.name }, 'projection lease standing with another worker, which runs it on its own signals');
