@@ -133,14 +133,17 @@ export async function runProjectionFuzz(eventStore: EventStore, shared: ReadStor
   };
 
   const look = async (step: number) => {
+    // Looks overlap (a rebuild's own writes start some): a reading is held to those that ended before it was sent,
+    // not to one sent earlier that ended later with less, as a process's reads, one after another, never could.
+    const floor = new Map(lastSeen);
     // The store may be down for readers too: then only what they answer is looked at.
     const positions = await positionsSeen(reader.store).catch(() => new Map<string, number>());
     for (const [name, position] of positions) {
-      const before = lastSeen.get(name) ?? 0;
+      const before = floor.get(name) ?? 0;
       const back = `${name} went back from position ${before} to ${position}`;
       // Once per drop: the reader keeps what it saw before, so later looks would repeat it.
       if (position < before && !violations.some((v) => v.endsWith(back))) violations.push(`step ${step}: ${back}`);
-      lastSeen.set(name, Math.max(before, position));
+      lastSeen.set(name, Math.max(lastSeen.get(name) ?? 0, position));
     }
     // Answered as the read API answers (answer-in-snapshot.ts): from one reading, stamped from it, or refused.
     await answers.clock.refresh().catch(() => undefined);
@@ -289,7 +292,8 @@ export async function runProjectionFuzz(eventStore: EventStore, shared: ReadStor
   const lagging = PROJECTION_NAMES.filter((name) => (positions.get(name) ?? 0) < head);
   if (lagging.length > 0) {
     const counters = workers.map((worker) => JSON.stringify(worker.projector.counters())).join(' ');
-    violations.push(`after ${settings.settleMs} ms without faults, ${lagging.map((name) => `${name} at ${positions.get(name) ?? 0}`).join(', ')} of head ${head} (workers' counters: ${counters})`);
+    const leases = await leaseHolders(shared, lagging, clock.wall());
+    violations.push(`after ${settings.settleMs} ms without faults, ${lagging.map((name) => `${name} at ${positions.get(name) ?? 0}`).join(', ')} of head ${head} (live workers ${workers.map((worker) => owners.get(worker)).join(', ')}; leases: ${leases}; workers' counters: ${counters})`);
   }
   // What readers see once every projection reached the head: the workers have nothing left to write.
   const settled = await readersView(shared);
@@ -309,6 +313,15 @@ const LEASE_IDS = new Set(PROJECTION_NAMES.map(leaseId));
 async function deadOwnerHoldsALease(store: ReadStore, live: ReadonlySet<string | undefined>, now: number): Promise<boolean> {
   return (await store.readControl()).some((doc) => LEASE_IDS.has(doc._id)
     && (doc as LeaseDoc).expires_at > now && !live.has((doc as LeaseDoc).owner));
+}
+
+/** Who holds the leases of `names`, and for how long yet on the lease clock: what a failure to settle needs said. */
+async function leaseHolders(store: ReadStore, names: readonly string[], now: number): Promise<string> {
+  const docs = new Map((await store.readControl()).map((doc) => [doc._id, doc as LeaseDoc]));
+  return names.map((name) => {
+    const held = docs.get(leaseId(name));
+    return held ? `${name} by ${held.owner} (token ${held.token}, ${held.expires_at - now} ms left${held.standing ? ', standing' : ''})` : `${name} free`;
+  }).join(', ');
 }
 
 /** How long the run waits for a worker to stop at its end. */
