@@ -115,7 +115,7 @@ describe('receipt verification: dates and key identity', () => {
     });
 
     // Mutation survivor of issue 31: the library's reason was dropped, leaving the auditor an empty problem.
-    it('a covered component the RFC 9421 library cannot derive: the problem gives the library\'s reason', async () => {
+    it('a covered component the RFC 9421 library cannot derive: the problem gives the reason the library gave', async () => {
       const withFoo = [...COVERED, '"@foo"'];
       VALUES['"@foo"'] = 'x';
       try {
