@@ -204,6 +204,17 @@ describe('POST /api/public/configurator/price', () => {
     expect(found[5]).to.include({ msg: "Value error, quantity of 'strap' must be between 0 and 3", input: 4 });
   });
 
+  // CONTRACT.md: a value_error's msg is `Value error, ...` saying what is unknown (mutation survivors, issue 31).
+  it('says in the value error of an unknown category, a category not offered and an unknown accessory which one it is', async () => {
+    const found = await errors({
+      collection: 'regate', model_ref: 'RG-100', options: { strap: 'x', pushers: 'red' }, accessories: { sticker: 1 },
+    });
+    expect(found.map((e) => e.loc)).to.deep.equal([['body', 'options', 'strap'], ['body', 'options', 'pushers'], ['body', 'accessories', 'sticker']]);
+    expect(found[0]!.msg).to.match(/^Value error, .*category.*'strap'/);
+    expect(found[1]!.msg).to.match(/^Value error, .*'pushers'/);
+    expect(found[2]!.msg).to.match(/^Value error, .*accessory.*'sticker'/);
+  });
+
   it('refuses a valid model with a single bad option or quantity: one wrong field is enough for a 422', async () => {
     const model = { collection: 'regate', model_ref: 'RG-100' };
     expect((await errors({ ...model, options: { dial: 'green' } })).map((e) => e.loc)).to.deep.equal([['body', 'options', 'dial']]);

@@ -47,4 +47,13 @@ describe('configuration', () => {
     expect(loadConfig({ HEALTH_PORT: '9470' }, { HEALTH_PORT: 9466 }).HEALTH_PORT).to.equal(9470);
     expect(loadConfig({}).HEALTH_PORT).to.equal(9465);
   });
+
+  // Mutation survivors of issue 31. A compose file's `PORT=` or `RATE_LIMIT_PER_MINUTE=` sets an empty value.
+  it('reads a setting set to the empty string as unset, so that its documented default applies', () => {
+    expect(loadConfig({ PORT: '', RATE_LIMIT_PER_MINUTE: '' })).to.include({ PORT: 3000, RATE_LIMIT_PER_MINUTE: 60 });
+  });
+
+  it('names a bad setting by its bare name, not a JSON pointer', () => {
+    expect(() => loadConfig({ PORT: 'abc' })).to.throw(InvalidConfiguration, /^invalid configuration: PORT must be integer$/);
+  });
 });

@@ -114,6 +114,19 @@ describe('receipt verification: dates and key identity', () => {
         .to.deep.equal(['Signature has no value for sig1']);
     });
 
+    // Mutation survivor of issue 31: the library's reason was dropped, leaving the auditor an empty problem.
+    it('a covered component the RFC 9421 library cannot derive: the problem gives the reason the library gave', async () => {
+      const withFoo = [...COVERED, '"@foo"'];
+      VALUES['"@foo"'] = 'x';
+      try {
+        const found = await problemsOf(`(${withFoo.join(' ')});created=${now() - 5};keyid="${keyid}";alg="ed25519"`, [key], (lines) => lines, withFoo);
+        expect(found).to.have.length(1);
+        expect(found[0]).to.match(/^the signature cannot be checked: .*"@foo"/);
+      } finally {
+        delete VALUES['"@foo"'];
+      }
+    });
+
     it('an answer without Content-Type need not cover it; one with it must', async () => {
       const withoutType = COVERED.filter((identifier) => identifier !== '"content-type"');
       const params = `(${withoutType.join(' ')});created=${now() - 5};keyid="${keyid}";alg="ed25519"`;

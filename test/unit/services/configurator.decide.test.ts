@@ -60,6 +60,29 @@ describe('configurator decider', () => {
       spec.given(twoDials, context).when({ type: 'RepriceOption', option: dialKey('black'), price_cents: 50_000 }).then([]);
     });
 
+    // Mutation survivors (issue 31): the surcharge check of a repricing, and a category never offered.
+    it('refuses to reprice an option to a negative price, naming the price, and an option of a category never offered', () => {
+      spec.given(twoDials, context).when({ type: 'RepriceOption', option: dialKey('black'), price_cents: -1 })
+        .thenRefuses('invalid', /^price must be zero or a positive whole number of cents/);
+      spec.given(twoDials, context).when({ type: 'RepriceOption', option: { ...dialKey('white'), category: 'case' }, price_cents: 1 })
+        .thenRefuses('not_found', 'unknown option white in category case of collection lumiere');
+    });
+
+    it('compares a repricing with the last price: the same again emits nothing, the former one a repricing', () => {
+      const repriced = [...twoDials, event('ConfiguratorOptionRepriced', { ...dialKey('black'), price_cents: 60_000 })];
+      spec.given(repriced, context).when({ type: 'RepriceOption', option: dialKey('black'), price_cents: 60_000 }).then([]);
+      spec.given(repriced, context).when({ type: 'RepriceOption', option: dialKey('black'), price_cents: 50_000 })
+        .then([event('ConfiguratorOptionRepriced', { ...dialKey('black'), price_cents: 50_000 })]);
+    });
+
+    it('keeps the other options and the default of a category once an option is withdrawn', () => {
+      const blue = anOption({ code: 'blue', label: { en: 'Blue', fr: 'Bleu' }, price_cents: 1_000 });
+      const withdrawn = [...twoDials, event('ConfiguratorOptionWithdrawn', dialKey('black'))];
+      // white is still the default, so a new option is offered without becoming it.
+      spec.given(withdrawn, context).when({ type: 'OfferOption', option: blue }).then([event('ConfiguratorOptionOffered', blue)]);
+      spec.given(withdrawn, context).when({ type: 'ChooseDefaultOption', option: dialKey('white') }).then([]);
+    });
+
     it('refuses to reprice an unknown option', () => {
       spec.given(twoDials, context).when({ type: 'RepriceOption', option: dialKey('blue'), price_cents: 1 })
         .thenRefuses('not_found', 'unknown option blue in category dial of collection lumiere');
@@ -165,6 +188,20 @@ describe('configurator decider', () => {
         .then([event('AccessoryRepriced', { ...strapKey, unit_price_cents: 30_000 })]);
       spec.given([event('AccessoryOffered', strap)], context).when({ type: 'RepriceAccessory', accessory: strapKey, unit_price_cents: 25_000 })
         .then([]);
+    });
+
+    it('refuses an accessory offered or repriced at a negative unit price, naming the unit price', () => {
+      spec.given([], context).when({ type: 'OfferAccessory', accessory: anAccessory({ unit_price_cents: -1 }) })
+        .thenRefuses('invalid', /^unit price must be zero or a positive whole number of cents/);
+      spec.given([event('AccessoryOffered', strap)], context).when({ type: 'RepriceAccessory', accessory: strapKey, unit_price_cents: -1 })
+        .thenRefuses('invalid', /^unit price must be zero or a positive whole number of cents/);
+    });
+
+    it('compares an accessory repricing with the last unit price: the same again emits nothing, the former one a repricing', () => {
+      const repriced = [event('AccessoryOffered', strap), event('AccessoryRepriced', { ...strapKey, unit_price_cents: 30_000 })];
+      spec.given(repriced, context).when({ type: 'RepriceAccessory', accessory: strapKey, unit_price_cents: 30_000 }).then([]);
+      spec.given(repriced, context).when({ type: 'RepriceAccessory', accessory: strapKey, unit_price_cents: 25_000 })
+        .then([event('AccessoryRepriced', { ...strapKey, unit_price_cents: 25_000 })]);
     });
 
     it('refuses to reprice an unknown accessory', () => {
