@@ -1,16 +1,19 @@
 /**
  * Generations left behind are dropped by the next rebuild, on every read store: one a rebuild that crashed before
  * its switch was building, and one a rebuild switched away from but crashed before dropping. A generation that a
- * running rebuild reserved is kept, and so is the live one.
+ * running rebuild reserved is kept, and so is the live one, and every projection's live checkpoint. The lease tokens
+ * recorded in the pointer only grow, and a switch holds only under the latest.
  */
 import { expect } from 'chai';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
-import { RESERVATION_TTL_MS, dropLeftBehind, releaseReservation, renewReservation, reserveGeneration, switchGenerations } from '../../shared/projections/generations.ts';
+import { RESERVATION_TTL_MS, dropLeftBehind, recordLeaseToken, releaseReservation, renewReservation, reserveGeneration, switchGenerations } from '../../shared/projections/generations.ts';
 import { GENERATIONS_ID } from '../../shared/ports/read-store.ts';
 import type { LeaseClock } from '../../shared/projections/lease.ts';
 import { rebuild } from '../../shared/projections/rebuild.ts';
+import { checkpointId, newCheckpoint, readControlDocs } from '../../shared/projections/control-docs.ts';
+import { serialsProjection } from '../../shared/projections/serials.projection.ts';
 import { watchesProjection } from '../../shared/projections/watches.projection.ts';
 import { appendAll, catalogueHistory } from '../projector/support/history.ts';
 
@@ -196,6 +199,31 @@ export function orphanGenerationsContract(name: string, factory: () => Promise<R
       await store.generation('watches', crashed).write([{ put: { _id: 'built', position: 1 } }]);
       expect(await dropLeftBehind(store, [watchesProjection], RESERVATION_TTL_MS + 1)).to.deep.equal([['watches', crashed]]);
       expect(await store.storedGenerations('watches')).to.deep.equal([1]);
+    });
+
+    // Each projection's checkpoints belong to its own collection's generations: serials rebuilt alone is live at 2
+    // while watches stays at 1, so serials' checkpoint at 2 is live, not left behind by watches' measure.
+    it('keeps the live checkpoint of a projection rebuilt alone, whose generation is not the live one of the others', async () => {
+      const serialsLive = await reserveGeneration(store, 0);
+      await store.resetGeneration('serials', serialsLive);
+      await switchGenerations(store, ['serials'], serialsLive, {});
+      await store.setControl(newCheckpoint('serials', serialsLive, 1, 5), {}, true);
+      await store.setControl(newCheckpoint('watches', 1, 1, 5), {}, true);
+      await dropLeftBehind(store, [watchesProjection, serialsProjection], 1);
+      const kept = [...(await readControlDocs(store)).keys()].filter((id) => id.startsWith('checkpoint:')).sort();
+      expect(kept).to.deep.equal([checkpointId('serials', serialsLive), checkpointId('watches', 1)]);
+    });
+
+    // An older owner recording its token late must neither win nor lower the newer one: the switch checks it.
+    it('a lease token lower than the one recorded is refused and leaves it: a switch under it is refused naming both tokens, one under the newer goes through', async () => {
+      expect(await recordLeaseToken(store, 'watches', 6)).to.equal(true);
+      expect(await recordLeaseToken(store, 'watches', 5)).to.equal(false);
+      const generation = await reserveGeneration(store, 0);
+      await store.resetGeneration('watches', generation);
+      // The older owner's switch is refused, and the operator is told which tokens: its own and the newer one.
+      const refusal = await switchGenerations(store, ['watches'], generation, { watches: 5 }).then(() => '', (error: Error) => error.message);
+      expect(refusal).to.match(/watches/).and.match(/\b6\b/).and.match(/\b5\b/);
+      expect(await switchGenerations(store, ['watches'], generation, { watches: 6 })).to.deep.equal(new Map([['watches', 1]]));
     });
   });
 }

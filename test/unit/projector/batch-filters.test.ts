@@ -78,3 +78,25 @@ describe('batch: check-ins', () => {
     expect(before).to.deep.equal([5_012]);
   });
 });
+
+describe('batch: what it asks the store', () => {
+  // MongoDB refuses `{ $or: [] }` ("$or/$and/$nor entries need to be non-empty arrays"), which the in-memory store
+  // reads as matching nothing: a batch with no filter must send no `find` at all, or every such batch fails there.
+  it('no find when every event reaches documents by id only, and the ids it names by one read', async () => {
+    const byIds = {
+      ...probe,
+      touches: (event: PositionedEvent) => ({ ids: [`d${event.position}`] }),
+    } as Projection;
+    const stored = await storedDocs();
+    const finds: Filter[] = [];
+    const reads: string[][] = [];
+    const source = {
+      getStored: async (ids: string[]) => { reads.push(ids); return stored.getStored(ids); },
+      find: async <D extends StoredDoc>(filter: Filter) => { finds.push(filter); return stored.find<D>(filter); },
+    };
+    const writes = await projectBatch(byIds, [reaching(1, {}), reaching(2, {})], source);
+    expect(finds).to.deep.equal([]);
+    expect(reads).to.deep.equal([['d1', 'd2']]);
+    expect(seenBy(writes)).to.deep.equal({ d1: [1], d2: [2] });
+  });
+});
