@@ -75,6 +75,16 @@ describe('configurators projection', () => {
     ]);
   });
 
+  it('replaces only the option offered again, keeping the other options of its category in place', async () => {
+    const docs = await given<ConfiguratorDoc>(configuratorsProjection, [
+      tempo, offer('case', 'steel', 0), offer('case', 'gold', 450_000), offer('case', 'steel', 5_000),
+    ]);
+    expect(doc(docs, 'fr:tempo').categories[0]?.options).to.deep.equal([
+      { code: 'steel', label: 'steel fr', price_cents: 5_000, default: false },
+      { code: 'gold', label: 'gold fr', price_cents: 450_000, default: false },
+    ]);
+  });
+
   it('reprices only the accessory named', async () => {
     const docs = await given<ConfiguratorDoc>(configuratorsProjection, [
       tempo,

@@ -110,6 +110,24 @@ describe('watches projection', () => {
     expect(doc(docs, 'fr:LUM-01')).to.include({ name: 'Aurore Dorée', sort_name: 'aurore doree' });
   });
 
+  // WatchRevised's texts are each optional (watch.events.ts): a revision without a name keeps the one published.
+  it('keeps the name and its keys on a revision that names only the description', async () => {
+    const docs = await given<WatchDoc>(watchesProjection, [lumiere, published, event('WatchRevised', {
+      reference: 'LUM-01', description: { en: 'A thin watch.', fr: 'Une montre mince.' },
+    })]);
+    expect(doc(docs, 'en:LUM-01')).to.include({
+      name: 'Lumière Édition', sort_name: 'lumiere edition', description: 'A thin watch.',
+      search_text: 'lumiere edition lum-01 a thin watch.', position: 3,
+    });
+    expect(doc(docs, 'fr:LUM-01')).to.include({ name: 'Lumière Édition Or', description: 'Une montre mince.' });
+  });
+
+  it('gives a manufacture without a workshop its name and origin in each language, and no workshop', async () => {
+    const docs = await given<WatchDoc>(watchesProjection, [lumiere, watchPublished('LUM-02', 'lumiere')]);
+    expect(doc(docs, 'en:LUM-02').manufacture).to.deep.equal({ name: 'Manufacture', origin: 'Switzerland' });
+    expect(doc(docs, 'fr:LUM-02').manufacture).to.deep.equal({ name: 'Manufacture', origin: 'Suisse' });
+  });
+
   it('gives each watch the name of its own collection when several are defined', async () => {
     const docs = await given<WatchDoc>(watchesProjection, [
       lumiere, collectionDefined('regate', { name: { en: 'Regatta', fr: 'Régate' } }), published, watchPublished('REG-01', 'regate'),
