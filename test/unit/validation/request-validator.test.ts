@@ -74,6 +74,13 @@ describe('request validation on an operation of its own, as pydantic v2 and Fast
     expect(compileRequestValidator(once)).to.equal(compileRequestValidator(once));
   });
 
+  it('answers a JSON `null` body with one 422 issue at `["body"]`, never a TypeError', () => {
+    // `null` is an object to `typeof`: reading fields of it would throw, a 500 instead of a validation answer.
+    const found = issuesOf({ body: null });
+    expect(found.map((one) => one.loc)).to.deep.equal([['body']]);
+    expect(found[0]).to.include({ input: null });
+  });
+
   it('a query parameter sent as undefined is absent', () => {
     expect(issuesOf({ query: { page: undefined } })).to.deep.equal([{ type: 'missing', loc: ['query', 'page'], msg: 'Field required', input: null }]);
   });
