@@ -24,6 +24,12 @@ describe('MCP params checked before the transport', () => {
     }
   });
 
+  it('says an item of a list that is there but of the wrong type must be of its type, not that it is required', () => {
+    const initialize = { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'c', version: '1', icons: [5] } };
+    expect(invalidParams(sdk, { jsonrpc: '2.0', id: 1, method: 'initialize', params: initialize })?.message)
+      .to.equal('Invalid params for initialize: params.clientInfo.icons.0 must be an object');
+  });
+
   it('answers to the request\'s id, string or number, naming the method', () => {
     expect(invalidParams(sdk, call('x'))).to.deep.equal({ id: 7, message: 'Invalid params for tools/call: params must be an object' });
     expect(invalidParams(sdk, { ...call('x'), id: 'seven' })?.id).to.equal('seven');
