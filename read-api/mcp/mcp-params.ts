@@ -4,7 +4,7 @@
  * the issues dumped as JSON. JSON-RPC says -32602 (invalid params), and an agent needs to read what is wrong, so
  * the requests this server handles are parsed here first with the SDK's own schemas.
  */
-import { isPlainObject } from '../../shared/public-api/validation/request-schema.ts';
+import { isPlainObject, valueAt } from '../../shared/public-api/validation/request-schema.ts';
 import type { McpSdk } from './mcp-sdk.ts';
 
 export interface InvalidParams {
@@ -31,21 +31,11 @@ const MAX_SEGMENT = 50;
 
 const KINDS: Readonly<Record<string, string>> = { record: 'an object', object: 'an object', array: 'an array', int: 'an integer' };
 
-/** The value at `path` in a message, through its objects and its lists (the SDK's schemas have both), or undefined. */
-function sentAt(message: unknown, path: readonly PropertyKey[]): unknown {
-  let value = message;
-  for (const key of path) {
-    const container = isPlainObject(value) || Array.isArray(value);
-    value = container && Object.hasOwn(value as object, key) ? (value as Record<PropertyKey, unknown>)[key] : undefined;
-  }
-  return value;
-}
-
 function described(message: unknown, issue: Issue): string {
   const path = issue.path.map((segment) => String(segment).slice(0, MAX_SEGMENT)).join('.') || 'params';
   if (issue.code !== 'invalid_type' || issue.expected === undefined) return `${path}: ${issue.message}`;
   // zod's issues do not carry the value: an absent one is looked up in the message.
-  if (sentAt(message, issue.path) === undefined) return `${path} is required`;
+  if (valueAt(message, issue.path.map(String)) === undefined) return `${path} is required`;
   return `${path} must be ${KINDS[issue.expected] ?? `a ${issue.expected}`}`;
 }
 

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { thrownBy } from '../support/rejection.ts';
 import Type, { type TSchema } from 'typebox';
 import type { OperationSpec } from '../../shared/public-api/operations/operation.ts';
 import { compileRequestValidator, type RawRequest, type RequestValidator } from '../../shared/public-api/validation/request-validator.ts';
@@ -13,13 +14,7 @@ function validatorFor(parts: { query?: TSchema; path?: TSchema; body?: TSchema }
 }
 
 function issuesOf(validate: RequestValidator, request: Partial<RawRequest>): ValidationIssue[] {
-  try {
-    validate({ query: {}, path: {}, ...request });
-  } catch (error) {
-    if (error instanceof RequestValidationError) return error.issues;
-    throw error;
-  }
-  throw new Error('the request was accepted');
+  return thrownBy(() => validate({ query: {}, path: {}, ...request }), RequestValidationError).issues;
 }
 
 describe('request validation: pydantic v2 lax coercion and errors on ajv-compiled schemas', () => {

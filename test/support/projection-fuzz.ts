@@ -25,7 +25,7 @@ import type { ValidRequest } from '../../shared/public-api/validation/request-va
 import { verifyOperation } from '../../shared/public-api/operations/verify.operation.ts';
 import { rebuild } from '../../shared/projections/rebuild.ts';
 import { DEFAULT_LEASE_TTL_MS } from '../../shared/projections/lease.ts';
-import { leaseId, type LeaseDoc } from '../../shared/projections/control-docs.ts';
+import { leaseId, readControlDocs, type LeaseDoc } from '../../shared/projections/control-docs.ts';
 import { PROJECTION_NAMES } from '../../shared/projections/index.ts';
 import { between, seededRandom } from '../../shared/random/seeded-random.ts';
 import { appendAll } from '../projector/support/history.ts';
@@ -317,9 +317,9 @@ async function deadOwnerHoldsALease(store: ReadStore, live: ReadonlySet<string |
 
 /** Who holds the leases of `names`, and for how long yet on the lease clock: what a failure to settle needs said. */
 async function leaseHolders(store: ReadStore, names: readonly string[], now: number): Promise<string> {
-  const docs = new Map((await store.readControl()).map((doc) => [doc._id, doc as LeaseDoc]));
+  const docs = await readControlDocs(store);
   return names.map((name) => {
-    const held = docs.get(leaseId(name));
+    const held = docs.get(leaseId(name)) as LeaseDoc | undefined;
     return held ? `${name} by ${held.owner} (token ${held.token}, ${held.expires_at - now} ms left${held.standing ? ', standing' : ''})` : `${name} free`;
   }).join(', ');
 }

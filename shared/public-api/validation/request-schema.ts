@@ -63,9 +63,11 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The value at `path` under `root`, or undefined. */
+/** The value at `path` under `root`, through its objects and its lists (MCP's params have both), or undefined. */
 export function valueAt(root: unknown, path: Path): unknown {
   let value = root;
-  for (const key of path) value = isPlainObject(value) && Object.hasOwn(value, key) ? value[key] : undefined;
+  for (const key of path) {
+    value = (isPlainObject(value) || Array.isArray(value)) && Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
+  }
   return value;
 }

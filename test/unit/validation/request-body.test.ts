@@ -7,15 +7,10 @@
 import { expect } from 'chai';
 import { decodeBody } from '../../../shared/public-api/validation/request-body.ts';
 import { RequestValidationError } from '../../../shared/public-api/validation/validation-issue.ts';
+import { thrownBy } from '../../support/rejection.ts';
 
 function issuesOf(text: string, contentType: string | undefined): unknown {
-  try {
-    decodeBody(text, contentType);
-  } catch (error) {
-    if (error instanceof RequestValidationError) return error.issues;
-    throw error;
-  }
-  throw new Error('decoded without an issue');
+  return thrownBy(() => decodeBody(text, contentType), RequestValidationError).issues;
 }
 
 describe('request body decoding (content type and JSON syntax errors)', () => {

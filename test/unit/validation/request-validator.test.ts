@@ -7,6 +7,7 @@
  */
 import { Ajv } from 'ajv';
 import { expect } from 'chai';
+import { thrownBy } from '../../support/rejection.ts';
 import type { OperationSpec } from '../../../shared/public-api/operations/operation.ts';
 import { issuesFromAjv } from '../../../shared/public-api/validation/ajv-issues.ts';
 import { compileRequestValidator, type RawRequest } from '../../../shared/public-api/validation/request-validator.ts';
@@ -53,14 +54,10 @@ const GOOD: RawRequest = { path: { code: 'ABCD' }, query: { page: '1' }, body: {
 
 function issuesOf(request: Partial<RawRequest>): ValidationIssue[] {
   const validate = compileRequestValidator(spec());
-  try {
-    validate({ ...GOOD, ...request });
-  } catch (error) {
-    expect(error).to.be.instanceOf(RequestValidationError);
-    expect((error as RequestValidationError).status).to.equal(422);
-    return (error as RequestValidationError).issues;
-  }
-  throw new Error('the request was valid');
+  const error = thrownBy(() => validate({ ...GOOD, ...request }));
+  expect(error).to.be.instanceOf(RequestValidationError);
+  expect((error as RequestValidationError).status).to.equal(422);
+  return (error as RequestValidationError).issues;
 }
 
 describe('request validation on an operation of its own, as pydantic v2 and FastAPI answer', () => {
