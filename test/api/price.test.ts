@@ -70,6 +70,13 @@ describe('POST /api/public/configurator/price', () => {
     ]);
   });
 
+  it('checks the value of every key of a record, a key holding a line break included (pydantic checks every key)', async () => {
+    expect(await errors({ collection: 'regate', model_ref: 'RG-100', options: { 'a\nb': 4 }, accessories: { 'c\rd': 'two' } })).to.deep.equal([
+      { type: 'string_type', loc: ['body', 'options', 'a\nb'], msg: 'Input should be a valid string', input: 4 },
+      { type: 'int_parsing', loc: ['body', 'accessories', 'c\rd'], msg: 'Input should be a valid integer, unable to parse string as an integer', input: 'two' },
+    ]);
+  });
+
   it('answers model_attributes_type for a body that is not an object, and missing for an empty body', async () => {
     expect(await errors([1, 2])).to.deep.equal([{
       type: 'model_attributes_type', loc: ['body'], msg: 'Input should be a valid dictionary or object to extract fields from', input: [1, 2],

@@ -9,6 +9,12 @@ export const LangParam = Type.Union([Type.Literal('en'), Type.Literal('fr')], {
 export const LangOnlyQuery = Type.Object({ lang: LangParam });
 export type LangOnlyQuery = Type.Static<typeof LangOnlyQuery>;
 
+/**
+ * The key of a record (`Type.Record(AnyKey, ...)`): any string. Typebox's own pattern for `Type.String()` keys is
+ * `^.*$`, which a key holding a line break does not match, so its value would escape the record's schema.
+ */
+export const AnyKey = Type.String({ pattern: '^[\\s\\S]*$' });
+
 /** An amount in euros: a JSON number with at most two decimals, computed from integer cents. */
 export const Euros = Type.Number({ description: 'Euros, at most two decimals.' });
 

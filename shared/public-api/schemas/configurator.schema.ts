@@ -2,7 +2,7 @@
 import Type from 'typebox';
 import { CategoryKey } from '../../events/common.ts';
 import { Lang } from '../../read-models/documents.ts';
-import { Euros } from './common.schema.ts';
+import { AnyKey, Euros } from './common.schema.ts';
 
 const CollectionRef = Type.Object({ code: Type.String(), name: Type.String() });
 
@@ -34,10 +34,10 @@ export type ConfiguratorOptions = Type.Static<typeof ConfiguratorOptions>;
 export const PriceRequest = Type.Object({
   collection: Type.String({ description: 'Collection code.' }),
   model_ref: Type.String({ description: 'Model reference; `model_reference` is accepted as an alias.', 'x-aliases': ['model_reference'] }),
-  options: Type.Optional(Type.Union([Type.Record(Type.String(), Type.String()), Type.Null()], {
+  options: Type.Optional(Type.Union([Type.Record(AnyKey, Type.String()), Type.Null()], {
     description: 'Category key -> option code; `case-back` and `caseback` are accepted for `case_back`.',
   })),
-  accessories: Type.Optional(Type.Union([Type.Record(Type.String(), Type.Integer()), Type.Null()], {
+  accessories: Type.Optional(Type.Union([Type.Record(AnyKey, Type.Integer()), Type.Null()], {
     description: 'Accessory code -> quantity (0 to the accessory\'s max_quantity).',
   })),
 }, { title: 'PriceRequest' });

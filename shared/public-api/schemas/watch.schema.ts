@@ -2,7 +2,7 @@
 import Type from 'typebox';
 import { StockStatus } from '../../events/common.ts';
 import { Lang } from '../../read-models/documents.ts';
-import { Euros } from './common.schema.ts';
+import { AnyKey, Euros } from './common.schema.ts';
 
 const ImageRef = Type.Object({ url: Type.String(), alt: Type.String() });
 
@@ -24,7 +24,7 @@ export const WatchDetail = Type.Object({
   ...WatchSummary.properties,
   description: Type.String(),
   tax_included: Type.Literal(true),
-  specifications: Type.Record(Type.String(), Type.String()),
+  specifications: Type.Record(AnyKey, Type.String()),
   images: Type.Array(Type.Object({ url: Type.String(), alt: Type.String(), role: Type.String() })),
   features: Type.Array(Type.String()),
   seo: Type.Object({
