@@ -4,7 +4,10 @@
  * one against the last: a smaller tree is a rollback, another root for the same size or a consistency proof that
  * fails is a fork; either exits 1. The verifier keys it trusts are kept in the state file too: first the one given,
  * or the one the service served the first time; then each key that co-signed a checkpoint with a trusted key during
- * a rotation (log-key-trust.ts). A checkpoint signed by no trusted key fails, exit 1.
+ * a rotation (log-key-trust.ts). Each check first reads the service's key history (one request, which also lists the
+ * keys a rotation may teach) and drops, for good, every trusted key it marks compromised; a history that cannot be
+ * read fails the check, since a monitor must not go on trusting keys it cannot check. A checkpoint signed by no
+ * trusted key fails, exit 1.
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -13,7 +16,7 @@ import { parseCheckpoint } from '../../shared/transparency/checkpoint.ts';
 import { verifyConsistency } from '../../shared/transparency/merkle.ts';
 import type { CliContext } from '../cli/cli-context.ts';
 import { AuditError } from './audit-sources.ts';
-import { openTrusted } from './log-key-trust.ts';
+import { listedKeys, openTrusted, readKeyHistory, withoutCompromised, type HistoryKey } from './log-key-trust.ts';
 
 interface SeenCheckpoint { size: number; root: string; note: string; seen_at: string }
 interface WatchState { url: string; verifier_keys: string[]; checkpoints: SeenCheckpoint[] }
@@ -31,11 +34,16 @@ async function fetchText(url: string): Promise<string> {
   return response.text();
 }
 
-/** The service's log keys as its history lists them, those marked compromised left out. */
-async function listedKeys(base: string): Promise<string[]> {
-  const { keys } = JSON.parse(await fetchText(`${base}/.well-known/transparency/keys`)) as { keys: { verifier_key: string; revoked?: unknown }[] };
-  return keys.filter((key) => key.revoked === undefined).map((key) => key.verifier_key);
+/** The service's log key history, each key with its `revoked` mark; an AuditError when it cannot be read. */
+async function keyHistory(base: string): Promise<HistoryKey[]> {
+  const url = `${base}/.well-known/transparency/keys`;
+  const history = readKeyHistory(await fetchText(url));
+  if (history === undefined) throw new AuditError(`${url} is not a key history: expected {"keys": [{"verifier_key": ...}]}`);
+  return history;
 }
+
+/** `<name> key id <hex>` of a verifier key. */
+const keyName = (key: string) => key.split('+').slice(0, 2).join(' key id ');
 
 function readState(file: string): WatchState | undefined {
   if (!existsSync(file)) return undefined;
@@ -53,12 +61,16 @@ function writeState(file: string, state: WatchState): void {
   renameSync(`${file}.tmp`, file);
 }
 
-/** Fetches the latest checkpoint and checks it against the last one kept; answers the state with it added. */
-async function checkOnce(context: CliContext, base: string, state: WatchState): Promise<WatchState> {
+/**
+ * Fetches the latest checkpoint and checks it against the last one kept, by the keys `state` trusts (the keys
+ * `dropped` as compromised already left out, named if no trusted key signed it); a co-signer is learned from the
+ * service's key `history`. Answers the state with the checkpoint added.
+ */
+async function checkOnce(context: CliContext, base: string, state: WatchState, history: readonly HistoryKey[], dropped: readonly string[]): Promise<WatchState> {
   const note = await fetchText(`${base}/.well-known/transparency/checkpoint`);
   let current, learned;
   try {
-    const opened = await openTrusted(note, state.verifier_keys, () => listedKeys(base));
+    const opened = await openTrusted(note, state.verifier_keys, async () => listedKeys(history), dropped);
     current = parseCheckpoint(opened.text);
     learned = opened.learned;
   } catch (error) {
@@ -80,7 +92,7 @@ async function checkOnce(context: CliContext, base: string, state: WatchState): 
     }
   }
   // Learned only from a checkpoint that passed every check above.
-  for (const key of learned) context.out(`${current.origin}: now trusts ${key.split('+').slice(0, 2).join(' key id ')}, which co-signed the tree of ${current.size} leaves`);
+  for (const key of learned) context.out(`${current.origin}: now trusts ${keyName(key)}, which co-signed the tree of ${current.size} leaves`);
   const verifier_keys = [...state.verifier_keys, ...learned];
   if (last && current.size === last.size) {
     context.out(`${current.origin}: ${current.size} leaves, unchanged`);
@@ -98,7 +110,15 @@ async function runWatch(context: CliContext, url: string, options: { state: stri
   }
   state ??= { url: base, verifier_keys: [options.key ?? (await fetchText(`${base}/.well-known/transparency/key`)).trim()], checkpoints: [] };
   for (;;) {
-    state = await checkOnce(context, base, state);
+    const history = await keyHistory(base);
+    const { kept, dropped } = withoutCompromised(state.verifier_keys, history);
+    if (dropped.length > 0) {
+      for (const key of dropped) context.out(`${key.split('+')[0]}: no longer trusts ${keyName(key)}, which the service's key history marks compromised`);
+      // Kept dropped even if the check below fails: a later history that forgets the mark does not bring the key back.
+      state = { ...state, verifier_keys: kept };
+      writeState(options.state, state);
+    }
+    state = await checkOnce(context, base, state, history, dropped);
     writeState(options.state, state);
     if (options.once) return;
     await sleep(options.every * 1_000);
@@ -113,7 +133,7 @@ function seconds(value: string): number {
 
 export function logWatchCommand(log: Command, context: CliContext): void {
   log.command('watch')
-    .description('monitor a service\'s transparency log: keep every checkpoint seen and check each new one for consistency with the last; exit code 1 on a fork, a rollback or a checkpoint signed by no trusted key')
+    .description('monitor a service\'s transparency log: keep every checkpoint seen and check each new one for consistency with the last; exit code 1 on a fork, a rollback, a checkpoint signed by no trusted key or a key history it cannot read (a trusted key the history marks compromised is dropped)')
     .argument('<url>', 'the service\'s public base URL')
     .option('--state <file>', 'where the checkpoints seen are kept', 'transparency-checkpoints.json')
     .option('--key <key>', 'the log\'s verifier key to trust first; default: the one the service served first, kept in the state file with each key that co-signs with a trusted one')

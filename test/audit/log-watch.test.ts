@@ -5,7 +5,7 @@
  * service that signs the rewritten history, which the monitor names a fork (another root for a size signed before,
  * or a tree that does not extend it) or a rollback (a smaller tree), exit 1. Across a rotation of the log key, the
  * monitor trusts the new key once it co-signed a checkpoint with the old one (TRANSPARENCY_LOG_PREVIOUS_KEY), and
- * fails on a checkpoint signed by no key it trusts.
+ * fails on a checkpoint signed by no key it trusts; a key the service's history later marks compromised is dropped.
  */
 import { createPrivateKey } from 'node:crypto';
 import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -181,6 +181,37 @@ describe('audit log watch: a monitor of the transparency log', function () {
       expect(stranded.notes.join('\n')).to.contain(
         `signed by no key this monitor trusts: it carries ${ORIGIN} key id ${idOf(newPem)}; trusted: ${ORIGIN} key id ${idOf(oldPem())}`);
       expect(keptKeys(neverCoSigned)).to.deep.equal([oldKey]);
+    });
+
+    it('drops a trusted key once the history marks it compromised: a monitor that learned the new key goes on, one that trusted only the old key fails', async () => {
+      const neverCoSigned = join(store.dataDir, 'never-co-signed.json');
+      copyFileSync(stateFile, neverCoSigned);
+      const newKey = specVerifierKey(ORIGIN, createPrivateKey(newPem));
+      await restartAfter(() => append('MW-0005'), { TRANSPARENCY_LOG_KEY: newPem, TRANSPARENCY_LOG_PREVIOUS_KEY: oldPem(), TRANSPARENCY_LOG_KEYS: history({ nbf: now - 3_600 }) });
+      const coSigned = await watch();
+      expect(coSigned.code, coSigned.notes.join('\n')).to.equal(0);
+      expect(keptKeys()).to.have.length(2);
+
+      // The old key leaked: the service signs with the new key alone, and its history marks the old one compromised.
+      await restartAfter(() => append('MW-0006'), {
+        TRANSPARENCY_LOG_KEY: newPem, TRANSPARENCY_LOG_KEYS: history({ nbf: now - 3_600, revoked: { revoked_at: now - 10, reason: 'compromised' } }),
+      });
+      const dropped = `${ORIGIN}: no longer trusts ${ORIGIN} key id ${idOf(oldPem())}, which the service's key history marks compromised`;
+      const goesOn = await watch();
+      expect(goesOn.code, goesOn.notes.join('\n')).to.equal(0);
+      expect(goesOn.out[0]).to.equal(dropped);
+      expect(goesOn.out[1]).to.match(/: 14 leaves, root .*, consistent with 13$/);
+      expect(keptKeys()).to.deep.equal([newKey]);
+      const again = await watch();
+      expect(again.out).to.have.length(1);
+      expect(again.out[0]).to.match(/: 14 leaves, unchanged$/);
+
+      const stranded = await watch(neverCoSigned);
+      expect(stranded.code).to.equal(1);
+      expect(stranded.out[0]).to.equal(dropped);
+      expect(stranded.notes.join('\n')).to.contain(`signed by no key this monitor trusts: it carries ${ORIGIN} key id ${idOf(newPem)}; trusted: none; `
+        + `dropped as compromised: ${ORIGIN} key id ${idOf(oldPem())}`);
+      expect(keptKeys(neverCoSigned), 'the drop is kept though the check failed').to.deep.equal([]);
     });
 
     it('loads a state file that pinned one key, as monitors wrote before, and keeps that key', async () => {
