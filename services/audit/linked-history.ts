@@ -3,10 +3,10 @@
  * file the hashes are the stored ones. A store that keeps no hashes (EventStoreDB, which is append-only by design)
  * gets them computed here with the same functions, so its export can be checked later, though only from then on.
  */
-import { chainHash, streamHash } from '../../shared/adapters/sqlite/event-hash.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import { EntryUnavailableError, reserialisedTexts } from '../../shared/transparency/log-entry.ts';
-import { GENESIS, type AuditRecord, type ClaimedLinks } from './audit-record.ts';
+import type { AuditRecord, ClaimedLinks } from './audit-record.ts';
+import { ChainLinks } from './chain-links.ts';
 import type { SqliteAuditHistory } from './sqlite-audit-reader.ts';
 
 export interface LinkedRecord { record: AuditRecord; links: ClaimedLinks }
@@ -31,26 +31,21 @@ const BATCH = 1_000;
  * to build the links, not yielded). Data is re-serialised with `JSON.stringify`, as the SQLite store writes it.
  */
 export async function* recomputedLinkedRecords(store: EventStore, after: number): AsyncGenerator<LinkedRecord> {
-  const tips = new Map<string, Buffer>();
-  let previousChain = GENESIS;
+  const chain = new ChainLinks();
   for (let from = 0; ;) {
     const batch = await reserialisedTexts(store, from, BATCH).catch((error: unknown) => {
       // Its stored bytes are not at hand here, and a hash of anything else would be a false entry.
       throw error instanceof EntryUnavailableError ? new Error(`cannot export ${error.message}`) : error;
     });
     for (const event of batch) {
-      const { position, stream, revision, id, type, data, metadata } = event;
-      const previousStream = tips.get(stream) ?? GENESIS;
-      const ownStream = streamHash(type, data, metadata, previousStream);
-      const ownChain = chainHash(ownStream, previousChain);
-      if (position > after) {
+      const { stream_hash, chain_hash, previous_stream_hash, previous_chain_hash } = chain.next(event);
+      if (event.position > after) {
+        const { position, stream, revision, id, type, data, metadata } = event;
         yield {
-          record: { position, stream, revision, id, type, data, metadata, stream_hash: ownStream, chain_hash: ownChain },
-          links: { previous_stream_hash: previousStream, previous_chain_hash: previousChain },
+          record: { position, stream, revision, id, type, data, metadata, stream_hash, chain_hash },
+          links: { previous_stream_hash, previous_chain_hash },
         };
       }
-      tips.set(stream, ownStream);
-      previousChain = ownChain;
     }
     const last = batch.at(-1);
     if (!last || batch.length < BATCH) return;
