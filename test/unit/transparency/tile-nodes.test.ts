@@ -45,9 +45,11 @@ describe('transparency log: tiles\' hashes and subtree nodes kept across reads',
     // A rebuild over a rewritten history could store other hashes under the same id: never answered from the old.
     const other = tile('edge:0', 'b', 100);
     expect(hex(nodes.levels(other.doc)[6]![0]!)).to.equal(hex(subtreeRoot(other.hashes.slice(0, 64))));
-    // The tile still filling, one hash longer after an append.
+    // The tile still filling, longer after appends.
     const grown = tile('edge:0', 'b', 128);
     expect(nodes.levels(grown.doc)[7]!.map(hex)).to.deep.equal([hex(subtreeRoot(grown.hashes))]);
+    // Its hashes are read up to its width (tile-docs.ts): the same text with another width is another tile.
+    expect(nodes.levels({ ...grown.doc, width: 100 })[0]!.map(hex)).to.deep.equal(grown.hashes.slice(0, 100).map(hex));
   });
 
   it('keeps at most its capacity of tiles, dropping the one used least recently', () => {
