@@ -2,12 +2,12 @@
  * `watchcat audit log watch URL [--state FILE] [--key KEY] [--once] [--every SECONDS]`: a monitor of the service's
  * transparency log, as a witness runs one. It keeps every checkpoint it has seen in a state file and checks each new
  * one against the last: a smaller tree is a rollback, another root for the same size or a consistency proof that
- * fails is a fork; either exits 1. The verifier keys it trusts are kept in the state file too: first the one given,
- * or the one the service served the first time; then each key that co-signed a checkpoint with a trusted key during
- * a rotation (log-key-trust.ts). Each check first reads the service's key history (one request, which also lists the
- * keys a rotation may teach) and drops, for good, every trusted key it marks compromised; a history that cannot be
- * read fails the check, since a monitor must not go on trusting keys it cannot check. A checkpoint signed by no
- * trusted key fails, exit 1.
+ * fails is a fork; either exits 1, naming the leaves rewritten among the trees it kept (rewrite-locator.ts). The
+ * verifier keys it trusts are kept in the state file too: first the one given, or the one the service served the
+ * first time; then each key that co-signed a checkpoint with a trusted key during a rotation (log-key-trust.ts).
+ * Each check first reads the service's key history (one request, which also lists the keys a rotation may teach)
+ * and drops, for good, every trusted key it marks compromised; a history that cannot be read fails the check, since
+ * a monitor must not go on trusting keys it cannot check. A checkpoint signed by no trusted key fails, exit 1.
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -17,6 +17,7 @@ import { verifyConsistency } from '../../shared/transparency/merkle.ts';
 import type { CliContext } from '../cli/cli-context.ts';
 import { AuditError } from './audit-sources.ts';
 import { listedKeys, openTrusted, readKeyHistory, withoutCompromised, type HistoryKey } from './log-key-trust.ts';
+import { describeRewrite, locateRewrite } from './rewrite-locator.ts';
 
 interface SeenCheckpoint { size: number; root: string; note: string; seen_at: string }
 interface WatchState { url: string; verifier_keys: string[]; checkpoints: SeenCheckpoint[] }
@@ -62,6 +63,19 @@ function writeState(file: string, state: WatchState): void {
 }
 
 /**
+ * Whether the service's tree of `size` leaves with root `root` (base64) extends `tree`, one this monitor saw: by a
+ * consistency proof from the service, checked against both roots.
+ */
+async function extendsTree(base: string, tree: Pick<SeenCheckpoint, 'size' | 'root'>, size: number, root: string): Promise<boolean> {
+  if (tree.size > size) return false;
+  if (tree.size === size) return tree.root === root;
+  if (tree.size === 0) return true;
+  const proof = JSON.parse(await fetchText(`${base}/api/public/transparency/consistency?from=${tree.size}&to=${size}`)) as { root?: string; proof?: string[] };
+  const hashes = (proof.proof ?? []).map((hash) => Buffer.from(hash, 'base64'));
+  return proof.root === root && verifyConsistency(tree.size, size, Buffer.from(tree.root, 'base64'), Buffer.from(root, 'base64'), hashes);
+}
+
+/**
  * Fetches the latest checkpoint and checks it against the last one kept, by the keys `state` trusts (the keys
  * `dropped` as compromised already left out, named if no trusted key signed it); a co-signer is learned from the
  * service's key `history`. Answers the state with the checkpoint added.
@@ -78,18 +92,19 @@ async function checkOnce(context: CliContext, base: string, state: WatchState, h
   }
   const root = Buffer.from(current.root).toString('base64');
   const last = state.checkpoints.at(-1);
+  /** The failure `what`, with where the rewrite lies among the trees seen; a proof the service refuses counts as not extending. */
+  const failure = async (what: string) => {
+    const rewrite = await locateRewrite(state.checkpoints, (tree) => extendsTree(base, tree, current.size, root).catch(() => false));
+    return new AuditError(rewrite ? `${what}; ${describeRewrite(rewrite)}` : what);
+  };
   if (last && current.size < last.size) {
-    throw new AuditError(`rollback: ${base} now signs a tree of ${current.size} leaves, after one of ${last.size} (root ${last.root})`);
+    throw await failure(`rollback: ${base} now signs a tree of ${current.size} leaves, after one of ${last.size} (root ${last.root})`);
   }
   if (last && current.size === last.size && root !== last.root) {
-    throw new AuditError(`fork: ${base} signs two trees of ${current.size} leaves, roots ${last.root} and ${root}`);
+    throw await failure(`fork: ${base} signs two trees of ${current.size} leaves, roots ${last.root} and ${root}`);
   }
-  if (last && last.size > 0 && current.size > last.size) {
-    const proof = JSON.parse(await fetchText(`${base}/api/public/transparency/consistency?from=${last.size}&to=${current.size}`)) as { root?: string; proof?: string[] };
-    const hashes = (proof.proof ?? []).map((hash) => Buffer.from(hash, 'base64'));
-    if (proof.root !== root || !verifyConsistency(last.size, current.size, Buffer.from(last.root, 'base64'), current.root, hashes)) {
-      throw new AuditError(`fork: the tree of ${current.size} leaves does not extend the tree of ${last.size} leaves (root ${last.root}) signed before`);
-    }
+  if (last && !(await extendsTree(base, last, current.size, root))) {
+    throw await failure(`fork: the tree of ${current.size} leaves does not extend the tree of ${last.size} leaves (root ${last.root}) signed before`);
   }
   // Learned only from a checkpoint that passed every check above.
   for (const key of learned) context.out(`${current.origin}: now trusts ${keyName(key)}, which co-signed the tree of ${current.size} leaves`);
@@ -133,7 +148,7 @@ function seconds(value: string): number {
 
 export function logWatchCommand(log: Command, context: CliContext): void {
   log.command('watch')
-    .description('monitor a service\'s transparency log: keep every checkpoint seen and check each new one for consistency with the last; exit code 1 on a fork, a rollback, a checkpoint signed by no trusted key or a key history it cannot read (a trusted key the history marks compromised is dropped)')
+    .description('monitor a service\'s transparency log: keep every checkpoint seen and check each new one for consistency with the last; exit code 1 on a fork or a rollback (naming the leaves rewritten among the trees seen), a checkpoint signed by no trusted key or a key history it cannot read (a trusted key the history marks compromised is dropped)')
     .argument('<url>', 'the service\'s public base URL')
     .option('--state <file>', 'where the checkpoints seen are kept', 'transparency-checkpoints.json')
     .option('--key <key>', 'the log\'s verifier key to trust first; default: the one the service served first, kept in the state file with each key that co-signs with a trusted one')

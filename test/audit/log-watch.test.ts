@@ -1,11 +1,13 @@
 /**
  * `watchcat audit log watch URL --once` (issue 32), against the embedded service: it keeps each checkpoint it sees
  * and accepts a grown log by its consistency proof. An event edited or removed in the store parks the service's own
- * log when its projection is built again (it keeps the checkpoint it signed last); an operator who also removes that record gets a
- * service that signs the rewritten history, which the monitor names a fork (another root for a size signed before,
- * or a tree that does not extend it) or a rollback (a smaller tree), exit 1. Across a rotation of the log key, the
- * monitor trusts the new key once it co-signed a checkpoint with the old one (TRANSPARENCY_LOG_PREVIOUS_KEY), and
- * fails on a checkpoint signed by no key it trusts; a key the service's history later marks compromised is dropped.
+ * log when its projection is built again (it keeps the checkpoint it signed last); an operator who also removes that
+ * record gets a service that signs the rewritten history, which the monitor names a fork (another root for a size
+ * signed before, or a tree that does not extend it) or a rollback (a smaller tree), exit 1, naming the leaves
+ * rewritten: between the last tree it saw that the new one extends and the first it does not (an event edited,
+ * removed, moved or inserted). Across a rotation of the log key, the monitor trusts the new key once it co-signed a
+ * checkpoint with the old one (TRANSPARENCY_LOG_PREVIOUS_KEY), and fails on a checkpoint signed by no key it trusts;
+ * a key the service's history later marks compromised is dropped.
  */
 import { createPrivateKey } from 'node:crypto';
 import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -128,6 +130,8 @@ describe('audit log watch: a monitor of the transparency log', function () {
     const result = await watch();
     expect(result.code).to.equal(1);
     expect(result.notes.join('\n')).to.match(/fork: .* signs two trees of 12 leaves/);
+    // The one tree it saw is the first it no longer finds: the rewrite lies anywhere in it.
+    expect(result.notes.join('\n')).to.match(/it extends no tree this monitor saw, not even the one of 12 leaves seen at [0-9T:.-]+Z: the history was rewritten in leaves 0 to 11/);
   });
 
   it('names a fork when an event was edited and the log grew since: the new tree does not extend the old', async () => {
@@ -145,6 +149,51 @@ describe('audit log watch: a monitor of the transparency log', function () {
     const result = await watch();
     expect(result.code).to.equal(1);
     expect(result.notes.join('\n')).to.match(/rollback: .* now signs a tree of 11 leaves, after one of 12/);
+  });
+
+  it('names the leaf rewritten among the trees it saw, for an event edited, removed, moved or inserted in the store', async () => {
+    // Trees of 12 to 15 leaves seen, one event appended (MW-0101 to MW-0103, positions 13 to 15) between two looks.
+    for (const serial of ['MW-0101', 'MW-0102', 'MW-0103']) {
+      await restartAfter(() => append(serial));
+      expect((await watch()).code, serial).to.equal(0);
+    }
+    await stop();
+    const untouched = `${store.file}.untouched`;
+    copyFileSync(store.file, untouched);
+    // Each rewrite changes leaf 13 (position 14, MW-0102) and what follows, and keeps leaves 0 to 12.
+    const rewrites: Record<string, { statements: string[]; failure: RegExp }> = {
+      edited: {
+        statements: [`UPDATE events SET data = replace(data, 'MW-0102', 'MW-0666') WHERE position = 14`],
+        failure: /fork: .* signs two trees of 15 leaves/,
+      },
+      removed: {
+        statements: ['DELETE FROM events WHERE position = 14'],
+        failure: /rollback: .* now signs a tree of 14 leaves, after one of 15/,
+      },
+      moved: {
+        statements: ['UPDATE events SET position = 1000 WHERE position = 14', 'UPDATE events SET position = 14 WHERE position = 15', 'UPDATE events SET position = 15 WHERE position = 1000'],
+        failure: /fork: .* signs two trees of 15 leaves/,
+      },
+      inserted: {
+        statements: [
+          'UPDATE events SET position = position + 1000 WHERE position >= 14', 'UPDATE events SET position = position - 999 WHERE position >= 1014',
+          `INSERT INTO events (position, stream, revision, id, type, data, metadata, stream_hash, chain_hash)
+             SELECT 14, 'serial-MW-0999', 0, 'inserted-event', type, replace(data, 'MW-0101', 'MW-0999'), metadata, stream_hash, chain_hash FROM events WHERE position = 13`,
+        ],
+        failure: /fork: the tree of 16 leaves does not extend the tree of 15 leaves/,
+      },
+    };
+    for (const [what, { statements, failure }] of Object.entries(rewrites)) {
+      copyFileSync(untouched, store.file);
+      await rewriteAndRestart(() => statements.forEach(sql));
+      const result = await watch();
+      expect(result.code, what).to.equal(1);
+      expect(result.notes.join('\n'), what).to.match(failure)
+        .and.to.match(/it extends the tree of 13 leaves seen at [0-9T:.-]+Z, not the one of 14 seen at [0-9T:.-]+Z: the history was rewritten in leaf 13 \(/);
+      await stop();
+    }
+    const kept = JSON.parse(readFileSync(stateFile, 'utf8')) as { checkpoints: { size: number }[] };
+    expect(kept.checkpoints.map((c) => c.size), 'a failed check keeps the state as it was').to.deep.equal([12, 13, 14, 15]);
   });
 
   describe('a rotation of the log key', () => {
