@@ -106,7 +106,7 @@ describe('audit log verify: an export against a signed checkpoint', () => {
     expect(result.notes.join('\n')).to.contain('starts mid-history (position 4)');
   });
 
-  it('names the first leaf that differs, by the service\'s consistency proofs checked against the signed root', async () => {
+  it('names the first leaf that differs (an event edited, removed, moved or inserted), by the service\'s consistency proofs checked against the signed root', async () => {
     const url = await serveLog();
     const positionOf = (line: string) => (JSON.parse(line) as { position: number; stream: string; revision: number });
     const edited = lines.map((line, i) => (i === 3 ? line.replace('"price_cents":1250000', '"price_cents":1') : line));
@@ -118,6 +118,16 @@ describe('audit log verify: an export against a signed checkpoint', () => {
     const at7 = positionOf(lines[7]!);
     expect(removed.notes.join('\n')).to.contain(`holds 11 events, the checkpoint 12`)
       .and.contain(`the first leaf that differs is leaf 6: the export's event at position ${at7.position}`);
+    // Moved: lines 4 and 5 swapped, the first leaf that differs is 4, which now holds the event of line 5.
+    const moved = await verifyWith([...lines.slice(0, 4), lines[5]!, lines[4]!, ...lines.slice(6)], '--log', url);
+    const at5 = positionOf(lines[5]!);
+    expect(moved.code).to.equal(1);
+    expect(moved.notes.join('\n')).to.contain(`the first leaf that differs is leaf 4: the export's event at position ${at5.position} (${at5.stream} revision ${at5.revision})`);
+    // Inserted: a copy of line 2 put in before line 7, the first leaf that differs is 7, the copy.
+    const inserted = await verifyWith([...lines.slice(0, 7), lines[2]!, ...lines.slice(7)], '--log', url);
+    const at2 = positionOf(lines[2]!);
+    expect(inserted.code).to.equal(1);
+    expect(inserted.notes.join('\n')).to.contain(`the first leaf that differs is leaf 7: the export's event at position ${at2.position} (${at2.stream} revision ${at2.revision})`);
     const cut = await verifyWith(lines.slice(0, 9), '--log', url);
     expect(cut.notes.join('\n')).to.contain('the export\'s first 9 events are the signed ones, leaf 9 on is missing from it');
     const unlocated = await verifyWith(edited);
