@@ -66,6 +66,9 @@ export interface TrustedOpening {
 
 const named = ({ name, id }: NoteSignature | Verifier) => `${name} key id ${id.toString('hex')}`;
 
+/** `<name> key id <hex>` of a verifier key. */
+export const keyName = (key: string): string => named(parseVerifierKey(key));
+
 /**
  * Opens `note` with the `trusted` verifier keys; `listed` gives the service's current keys (its history, the
  * compromised ones left out), asked only when the note carries a signature by a key not trusted yet. Throws a
@@ -80,7 +83,7 @@ export async function openTrusted(
   const trustedOf = (signature: NoteSignature) => verifiers.find((verifier) => isBy(signature, verifier));
   const others = signatures.filter((signature) => trustedOf(signature) === undefined);
   if (others.length === signatures.length) {
-    const leaked = dropped.length === 0 ? '' : `; dropped as compromised: ${dropped.map((key) => named(parseVerifierKey(key))).join(', ')}`;
+    const leaked = dropped.length === 0 ? '' : `; dropped as compromised: ${dropped.map(keyName).join(', ')}`;
     throw new NoteError(`signed by no key this monitor trusts: it carries ${signatures.map(named).join(', ')}; trusted: ${verifiers.map(named).join(', ') || 'none'}${leaked}`);
   }
   for (const signature of signatures) {

@@ -18,6 +18,7 @@ import { NoteError, openNote } from '../../shared/transparency/signed-note.ts';
 import type { CliContext } from '../cli/cli-context.ts';
 import { GENESIS } from './audit-record.ts';
 import { AuditError } from './audit-sources.ts';
+import { lastHolding } from './bisect.ts';
 import { readExportFile } from './chain-audit.ts';
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
@@ -66,14 +67,7 @@ async function proofHolds(base: string, checkpoint: Checkpoint, m: number, rootO
 /** The index of the first leaf of the export that is not the signed one (the export's size when it only lacks some). */
 async function firstDifferingLeaf(base: string, checkpoint: Checkpoint, tree: MemoryTree): Promise<number> {
   // The largest m whose first m leaves are the signed ones: m = 0 always is.
-  let low = 0;
-  let high = Math.min(tree.size, checkpoint.size);
-  while (low < high) {
-    const m = Math.ceil((low + high) / 2);
-    if (await proofHolds(base, checkpoint, m, tree.root(m))) low = m;
-    else high = m - 1;
-  }
-  return low;
+  return lastHolding(0, Math.min(tree.size, checkpoint.size), (m) => proofHolds(base, checkpoint, m, tree.root(m)));
 }
 
 async function runLogVerify(context: CliContext, file: string, options: { checkpoint: string; key?: string; log?: string }): Promise<void> {

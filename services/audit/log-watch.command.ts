@@ -13,10 +13,11 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InvalidArgumentError, type Command } from 'commander';
 import { parseCheckpoint } from '../../shared/transparency/checkpoint.ts';
-import { verifyConsistency } from '../../shared/transparency/merkle.ts';
+import { parseVerifierKey } from '../../shared/transparency/signed-note.ts';
+import { treeExtends, type ConsistencyProofSource } from '../../shared/transparency/tree-extension.ts';
 import type { CliContext } from '../cli/cli-context.ts';
 import { AuditError } from './audit-sources.ts';
-import { listedKeys, openTrusted, readKeyHistory, withoutCompromised, type HistoryKey } from './log-key-trust.ts';
+import { keyName, listedKeys, openTrusted, readKeyHistory, withoutCompromised, type HistoryKey } from './log-key-trust.ts';
 import { describeRewrite, locateRewrite } from './rewrite-locator.ts';
 
 interface SeenCheckpoint { size: number; root: string; note: string; seen_at: string }
@@ -43,9 +44,6 @@ async function keyHistory(base: string): Promise<HistoryKey[]> {
   return history;
 }
 
-/** `<name> key id <hex>` of a verifier key. */
-const keyName = (key: string) => key.split('+').slice(0, 2).join(' key id ');
-
 function readState(file: string): WatchState | undefined {
   if (!existsSync(file)) return undefined;
   try {
@@ -62,18 +60,9 @@ function writeState(file: string, state: WatchState): void {
   renameSync(`${file}.tmp`, file);
 }
 
-/**
- * Whether the service's tree of `size` leaves with root `root` (base64) extends `tree`, one this monitor saw: by a
- * consistency proof from the service, checked against both roots.
- */
-async function extendsTree(base: string, tree: Pick<SeenCheckpoint, 'size' | 'root'>, size: number, root: string): Promise<boolean> {
-  if (tree.size > size) return false;
-  if (tree.size === size) return tree.root === root;
-  if (tree.size === 0) return true;
-  const proof = JSON.parse(await fetchText(`${base}/api/public/transparency/consistency?from=${tree.size}&to=${size}`)) as { root?: string; proof?: string[] };
-  const hashes = (proof.proof ?? []).map((hash) => Buffer.from(hash, 'base64'));
-  return proof.root === root && verifyConsistency(tree.size, size, Buffer.from(tree.root, 'base64'), Buffer.from(root, 'base64'), hashes);
-}
+/** The service's consistency proofs. */
+const proofsOf = (base: string): ConsistencyProofSource => async (from, to) =>
+  JSON.parse(await fetchText(`${base}/api/public/transparency/consistency?from=${from}&to=${to}`)) as { root?: string; proof?: string[] };
 
 /**
  * Fetches the latest checkpoint and checks it against the last one kept, by the keys `state` trusts (the keys
@@ -92,9 +81,11 @@ async function checkOnce(context: CliContext, base: string, state: WatchState, h
   }
   const root = Buffer.from(current.root).toString('base64');
   const last = state.checkpoints.at(-1);
+  const signed = { size: current.size, root };
+  const proofs = proofsOf(base);
   /** The failure `what`, with where the rewrite lies among the trees seen; a proof the service refuses counts as not extending. */
   const failure = async (what: string) => {
-    const rewrite = await locateRewrite(state.checkpoints, (tree) => extendsTree(base, tree, current.size, root).catch(() => false));
+    const rewrite = await locateRewrite(state.checkpoints, (tree) => treeExtends(tree, signed, proofs).catch(() => false));
     return new AuditError(rewrite ? `${what}; ${describeRewrite(rewrite)}` : what);
   };
   if (last && current.size < last.size) {
@@ -103,7 +94,7 @@ async function checkOnce(context: CliContext, base: string, state: WatchState, h
   if (last && current.size === last.size && root !== last.root) {
     throw await failure(`fork: ${base} signs two trees of ${current.size} leaves, roots ${last.root} and ${root}`);
   }
-  if (last && !(await extendsTree(base, last, current.size, root))) {
+  if (last && !(await treeExtends(last, signed, proofs))) {
     throw await failure(`fork: the tree of ${current.size} leaves does not extend the tree of ${last.size} leaves (root ${last.root}) signed before`);
   }
   // Learned only from a checkpoint that passed every check above.
@@ -128,7 +119,7 @@ async function runWatch(context: CliContext, url: string, options: { state: stri
     const history = await keyHistory(base);
     const { kept, dropped } = withoutCompromised(state.verifier_keys, history);
     if (dropped.length > 0) {
-      for (const key of dropped) context.out(`${key.split('+')[0]}: no longer trusts ${keyName(key)}, which the service's key history marks compromised`);
+      for (const key of dropped) context.out(`${parseVerifierKey(key).name}: no longer trusts ${keyName(key)}, which the service's key history marks compromised`);
       // Kept dropped even if the check below fails: a later history that forgets the mark does not bring the key back.
       state = { ...state, verifier_keys: kept };
       writeState(options.state, state);

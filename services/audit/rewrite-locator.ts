@@ -5,6 +5,8 @@
  * its prefixes too), so a bisection finds the last seen tree it extends and the first it does not, in O(log c)
  * tests of the c kept: every changed, removed, moved or inserted leaf lies between their sizes.
  */
+import { lastHolding } from './bisect.ts';
+
 export interface SeenTree { size: number; seen_at: string }
 
 /** The last seen tree the new one extends (none: not even the first), and the first it does not. */
@@ -12,14 +14,9 @@ export interface Rewrite<T extends SeenTree> { kept?: T; broken: T }
 
 /** Where the rewrite lies among `seen` (ascending sizes); undefined when the new tree extends all of them. */
 export async function locateRewrite<T extends SeenTree>(seen: readonly T[], extendsTree: (tree: T) => Promise<boolean>): Promise<Rewrite<T> | undefined> {
-  // Invariant: the new tree extends seen[kept] (-1: the empty tree, which every tree extends) and not seen[broken].
-  let kept = -1;
-  let broken = seen.length;
-  while (broken - kept > 1) {
-    const middle = Math.floor((kept + broken) / 2);
-    if (await extendsTree(seen[middle]!)) kept = middle;
-    else broken = middle;
-  }
+  // -1 stands for the empty tree, which every tree extends.
+  const kept = await lastHolding(-1, seen.length - 1, (i) => extendsTree(seen[i]!));
+  const broken = kept + 1;
   if (broken === seen.length) return undefined;
   return kept === -1 ? { broken: seen[broken]! } : { kept: seen[kept]!, broken: seen[broken]! };
 }

@@ -5,17 +5,13 @@
  * knows the history the answer was given under is still the one the log stands behind.
  */
 import { parseCheckpoint, type Checkpoint } from '../../shared/transparency/checkpoint.ts';
-import { verifyConsistency } from '../../shared/transparency/merkle.ts';
 import { openNote } from '../../shared/transparency/signed-note.ts';
+import { treeExtends, type ConsistencyProofSource, type SignedTree } from '../../shared/transparency/tree-extension.ts';
 import type { SavedResponse } from './saved-response.ts';
 
 export const CHECKPOINT_FIELD = 'watchcat-checkpoint';
 
-export interface PinnedCheckpoint {
-  size: number;
-  /** Base64. */
-  root: string;
-}
+export type PinnedCheckpoint = SignedTree;
 
 /** The checkpoint a receipt pins, or why it pins none (absent, malformed, or not covered by its signature). */
 export function pinnedCheckpoint(response: SavedResponse, covered: readonly string[]): PinnedCheckpoint | string {
@@ -25,11 +21,6 @@ export function pinnedCheckpoint(response: SavedResponse, covered: readonly stri
   const match = /^(\d+) ([A-Za-z0-9+/]{43}=)$/.exec(values.join(', '));
   if (!match) return `the receipt's Watchcat-Checkpoint is not "<tree size> <root base64>": ${values.join(', ')}`;
   return { size: Number(match[1]), root: match[2]! };
-}
-
-export interface ConsistencyProofSource {
-  /** The consistency proof from `from` to `to` leaves, as the log's JSON endpoint answers it. */
-  (from: number, to: number): Promise<{ root?: string; proof?: string[] }>;
 }
 
 /**
@@ -45,14 +36,10 @@ export async function checkExtends(pinned: PinnedCheckpoint, note: string, verif
   }
   const root = Buffer.from(newer.root).toString('base64');
   if (newer.size < pinned.size) throw new Error(`the newer checkpoint holds ${newer.size} leaves, fewer than the ${pinned.size} the receipt pins: a rollback, or not a newer checkpoint`);
-  if (newer.size === pinned.size) {
-    if (root !== pinned.root) throw new Error(`fork: the receipt pins root ${pinned.root} for ${pinned.size} leaves, the newer checkpoint ${root}`);
-    return newer;
+  if (newer.size === pinned.size && root !== pinned.root) {
+    throw new Error(`fork: the receipt pins root ${pinned.root} for ${pinned.size} leaves, the newer checkpoint ${root}`);
   }
-  if (pinned.size === 0) return newer;
-  const proof = await proofOf(pinned.size, newer.size);
-  const hashes = (proof.proof ?? []).map((hash) => Buffer.from(hash, 'base64'));
-  if (proof.root !== root || !verifyConsistency(pinned.size, newer.size, Buffer.from(pinned.root, 'base64'), newer.root, hashes)) {
+  if (!(await treeExtends(pinned, { size: newer.size, root }, proofOf))) {
     throw new Error(`fork: the tree of ${newer.size} leaves does not extend the tree of ${pinned.size} leaves (root ${pinned.root}) the receipt pins`);
   }
   return newer;

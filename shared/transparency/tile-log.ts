@@ -29,9 +29,13 @@ function locate(level: number, index: number): { tile: number; tileIndex: number
  */
 const TILES = new TileNodes(256);
 
-/** The tile documents of a read, as stored hashes: each hash within a tile is looked up in `TILES`. */
+/**
+ * The tile documents of a read, as stored hashes: each tile's are looked up in `TILES` once a read, the first time a
+ * hash of it is asked for (a proof asks for dozens).
+ */
 class TileHashes implements SubtreeHashes {
   readonly #docs = new Map<string, TileDoc>();
+  readonly #levels = new Map<string, Hash[][]>();
 
   constructor(docs: readonly TileDoc[]) {
     for (const doc of docs) this.#docs.set(`${doc.level}/${doc.index}`, doc);
@@ -39,9 +43,12 @@ class TileHashes implements SubtreeHashes {
 
   get(level: number, index: number): Hash {
     const { tile, tileIndex, offset, count } = locate(level, index);
-    const doc = this.#docs.get(`${tile}/${tileIndex}`);
+    const key = `${tile}/${tileIndex}`;
+    const doc = this.#docs.get(key);
     if (!doc || doc.width < offset + count) throw new Error(`the log's tiles do not hold hash ${index} of level ${level}`);
-    return TILES.levels(doc)[Math.log2(count)]![offset / count]!;
+    let levels = this.#levels.get(key);
+    if (!levels) this.#levels.set(key, (levels = TILES.levels(doc)));
+    return levels[Math.log2(count)]![offset / count]!;
   }
 }
 
