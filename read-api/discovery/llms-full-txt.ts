@@ -25,7 +25,7 @@ export function buildLlmsFullTxt(operations: readonly OperationSpec[], config: D
     'two decimals; every total is exactly the sum of its parts.',
     `Custom orders are delivered ${BRAND.customOrderDeliveryWeeks.min} to ${BRAND.customOrderDeliveryWeeks.max} weeks after the order is confirmed.`,
     '',
-    ...operations.flatMap((op) => operationSection(op, base)),
+    ...operations.flatMap((op) => operationReference(op, base)),
     '## Errors',
     '',
     '- 422 validation error: `{"detail": [{"type", "loc", "msg", "input", "ctx"?}]}`, every failing field at once; `loc` starts',
@@ -73,13 +73,17 @@ export function buildLlmsFullTxt(operations: readonly OperationSpec[], config: D
   ].join('\n');
 }
 
-function operationSection(op: OperationSpec, base: string): string[] {
+/**
+ * One operation's reference (parameters, body, answers, an example), from its spec: a section of llms-full.txt, and
+ * of the repository's API reference (docs/api.md, written by scripts/api-reference.ts) under a deeper `heading`.
+ */
+export function operationReference(op: OperationSpec, base: string, heading = '##'): string[] {
   const params = parameterDocs(op);
   const example = op.method === 'GET'
     ? `curl '${base}${examplePath(op)}${op.params?.query ? '?lang=en' : ''}'`
     : `curl -X ${op.method} '${base}${examplePath(op)}' -H 'Content-Type: application/json' -d '${JSON.stringify(BODY_EXAMPLES[op.id])}'`;
   return [
-    `## ${op.method} ${openApiPath(op.path)}`,
+    `${heading} ${op.method} ${openApiPath(op.path)}`,
     '',
     `${op.summary}. ${op.description}`,
     '',
