@@ -149,6 +149,19 @@ describe('transparency log projection: hash tiles in the read store', function (
     }
   });
 
+  it('changes nothing when the last event comes again while the filling tile holds 255 hashes (one short of full)', async () => {
+    // A replay that reached the edge again would make it full: a bogus tile 0/000 and a bogus hash on level 1.
+    const few = history(258);
+    const whole = createMemoryReadStore();
+    await project(whole, few, 258);
+    const replayed = createMemoryReadStore();
+    await project(replayed, few.slice(0, 255), 255);
+    await project(replayed, few.slice(254, 255), 1);
+    await project(replayed, few.slice(255), 3);
+    expect(b64(await (await TileLog.read(replayed)).root(257))).to.equal(b64(tree.root(257)));
+    expect(await documents(replayed)).to.deep.equal(await documents(whole));
+  });
+
   it('makes a leaf of an event this version cannot read, from its stored texts', async () => {
     const unreadable: UnreadableEvent = { type: 'SerialTransferred', id: 'id-x', stream: 'serial-X', revision: 1, position: 2, metadata: null, unreadable: 'unknown event type' };
     const store = createMemoryReadStore();
