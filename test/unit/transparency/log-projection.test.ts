@@ -17,7 +17,7 @@ import { entryText } from '../../../shared/transparency/log-entry.ts';
 import { SIGNED_CHECKPOINT_ID, type SignedCheckpointDoc } from '../../../shared/transparency/signed-checkpoints.ts';
 import { MemoryTree } from '../../../shared/transparency/memory-tree.ts';
 import { TileLog } from '../../../shared/transparency/tile-log.ts';
-import { tileData } from '../../../shared/transparency/tiles.ts';
+import { expectedTile } from '../../support/tree-tiles.ts';
 
 const projection = transparencyLogProjection as unknown as Projection;
 
@@ -100,7 +100,7 @@ function tilesSpec(open: () => Promise<ReadStore>, count: number): void {
     const log = await TileLog.read(store);
     const last = { level: 0, index: Math.floor(n / 256), width: n % 256 };
     for (const tile of [{ level: 0, index: 0, width: 256 }, last, { level: 0, index: 255, width: 256 }, { level: 1, index: 0, width: 256 }, { level: 1, index: 1, width: 1 }, { level: 2, index: 0, width: 1 }]) {
-      const expected = tileData(tree, n, tile);
+      const expected = expectedTile(tree, n, tile);
       const actual = await log.tile(tile, n);
       expect(actual && b64(actual), JSON.stringify(tile)).to.equal(expected && b64(expected));
     }
