@@ -19,7 +19,7 @@ import { parseTilePath, tilePath, type Tile } from '../../shared/transparency/ti
 import type { TransparencyLog } from '../../read-api/transparency/log-publisher.ts';
 import { transparencyRoutes } from '../../read-api/transparency/transparency-routes.ts';
 import { serialRegistered } from '../fixtures/events.ts';
-import { askGo, buildGoTlog, type GoAnswer } from '../support/go-tlog.ts';
+import { askGo, buildGoTlog } from '../support/go-tlog.ts';
 import { cannotRun, registerLegSuite } from '../support/legs.ts';
 import { signedLogOf } from '../support/signed-log.ts';
 
@@ -40,15 +40,19 @@ describe('transparency log: what the service serves over HTTP, checked by Go\'s 
   registerLegSuite('Go', this);
   this.timeout(300_000);
 
-  let events: EventStore;
-  let log: TransparencyLog;
-  let server: Server;
-  const served: { checkpoint: string; key: string; tiles: Buffer[]; inclusion: Proof[]; consistency: Proof[] } = {
-    checkpoint: '', key: '', tiles: [], inclusion: [], consistency: [],
-  };
-  let go: GoAnswer;
+  let events: EventStore | undefined;
+  let log: TransparencyLog | undefined;
+  let server: Server | undefined;
+  afterEach(async () => {
+    if (server) await new Promise((resolve) => server!.close(resolve));
+    await log?.stop();
+    await events?.close();
+    [server, log, events] = [undefined, undefined, undefined];
+  });
 
-  before(async function () {
+  // One test, the log built inside it: the mutation tester credits what a `before` hook runs to another test
+  // (test/README.md, "Mutation score"), and the build is most of the cost.
+  it('serves a checkpoint, proofs and hash tiles that Go\'s note.Open, CheckRecord, CheckTree and ReadTileData find are Go\'s own', async function () {
     const built = await buildGoTlog();
     if ('why' in built) return cannotRun(this, 'Go', built.why);
     events = openSqliteEventStore(':memory:');
@@ -65,57 +69,39 @@ describe('transparency log: what the service serves over HTTP, checked by Go\'s 
       expect(response.status, path).to.equal(200);
       return response;
     };
-    served.checkpoint = await (await get('/.well-known/transparency/checkpoint')).text();
-    served.key = await (await get('/.well-known/transparency/key')).text();
-    served.tiles = await Promise.all(TILES.map(async (tile) => Buffer.from(await (await get(`/transparency/${tilePath(tile)}`)).arrayBuffer())));
-    served.inclusion = await Promise.all(INCLUSIONS.map(async ([index, size]) =>
+    const checkpoint = await (await get('/.well-known/transparency/checkpoint')).text();
+    const key = await (await get('/.well-known/transparency/key')).text();
+    const tiles = await Promise.all(TILES.map(async (tile) => Buffer.from(await (await get(`/transparency/${tilePath(tile)}`)).arrayBuffer())));
+    const inclusion = await Promise.all(INCLUSIONS.map(async ([index, size]) =>
       (await get(`/api/public/transparency/inclusion?index=${index}&tree_size=${size}`)).json() as Promise<Proof>));
-    served.consistency = await Promise.all(CONSISTENCIES.map(async ([from, to]) =>
+    const consistency = await Promise.all(CONSISTENCIES.map(async ([from, to]) =>
       (await get(`/api/public/transparency/consistency?from=${from}&to=${to}`)).json() as Promise<Proof>));
-    const entries = (await readEntryTexts(events, 0, SIZE)).map((texts) => Buffer.from(entryText(texts), 'utf8').toString('base64'));
-    go = await askGo(built.program, {
-      entries,
-      inclusion: INCLUSIONS.map(([index, size], i) => ({ index, size, proof: served.inclusion[i]!.proof })),
-      consistency: CONSISTENCIES.map(([from, to], i) => ({ from, to, proof: served.consistency[i]!.proof })),
-      notes: [served.checkpoint],
-      verifier_key: served.key,
-      tiles: TILES.map((tile, i) => ({ ...tile, data: served.tiles[i]!.toString('base64') })),
+    const go = await askGo(built.program, {
+      entries: (await readEntryTexts(events, 0, SIZE)).map((texts) => Buffer.from(entryText(texts), 'utf8').toString('base64')),
+      inclusion: INCLUSIONS.map(([index, size], i) => ({ index, size, proof: inclusion[i]!.proof })),
+      consistency: CONSISTENCIES.map(([from, to], i) => ({ from, to, proof: consistency[i]!.proof })),
+      notes: [checkpoint],
+      verifier_key: key,
+      tiles: TILES.map((tile, i) => ({ ...tile, data: tiles[i]!.toString('base64') })),
     });
-  });
-  after(async () => {
-    if (server) await new Promise((resolve) => server.close(resolve));
-    await log?.stop();
-    await events?.close();
-  });
 
-  it('serves a checkpoint of every stored event that Go\'s note.Open accepts with the served key, its root Go\'s root of the entries', function () {
+    // The checkpoint covers every stored event, opened with the served key; its root is Go's of the entries.
     expect(go.notes[0]).to.deep.include({ error: '', origin: ORIGIN, size: SIZE, root: go.roots[SIZE - 1], root_matches: true, verified: 1 });
-  });
-
-  it('serves inclusion proofs that Go\'s CheckRecord accepts against Go\'s roots, and that are Go\'s own proofs', function () {
     INCLUSIONS.forEach(([index, size], i) => {
-      const answer = go.inclusion[i]!;
-      expect(answer.error, `leaf ${index} of ${size}`).to.equal('');
-      expect(served.inclusion[i]!.proof, `leaf ${index} of ${size}`).to.deep.equal(answer.go_proof);
-      expect(served.inclusion[i]!.root, `root of ${size}`).to.equal(go.roots[size - 1]);
+      expect(go.inclusion[i]!.error, `CheckRecord: leaf ${index} of ${size}`).to.equal('');
+      expect(inclusion[i]!.proof, `leaf ${index} of ${size}`).to.deep.equal(go.inclusion[i]!.go_proof);
+      expect(inclusion[i]!.root, `root of ${size}`).to.equal(go.roots[size - 1]);
     });
-  });
-
-  it('serves consistency proofs that Go\'s CheckTree accepts against Go\'s roots, and that are Go\'s own proofs', function () {
     CONSISTENCIES.forEach(([from, to], i) => {
-      const answer = go.consistency[i]!;
-      expect(answer.error, `${from} to ${to}`).to.equal('');
-      expect(served.consistency[i]!.proof, `${from} to ${to}`).to.deep.equal(answer.go_proof);
-      expect(served.consistency[i]!.root, `root of ${to}`).to.equal(go.roots[to - 1]);
+      expect(go.consistency[i]!.error, `CheckTree: ${from} to ${to}`).to.equal('');
+      expect(consistency[i]!.proof, `${from} to ${to}`).to.deep.equal(go.consistency[i]!.go_proof);
+      expect(consistency[i]!.root, `root of ${to}`).to.equal(go.roots[to - 1]);
     });
-  });
-
-  it('serves the hash tiles Go reads from its own tree, at the paths Go names them (height 8)', function () {
+    // Each tile at the path Go names it (Go writes the height 8 into its paths), with the bytes Go reads from its tree.
     TILES.forEach((tile, i) => {
-      const answer = go.tiles[i]!;
-      expect(answer.error, tilePath(tile)).to.equal('');
-      expect(served.tiles[i]!.toString('base64'), tilePath(tile)).to.equal(answer.go_data);
-      expect(tilePath(tile)).to.equal(answer.path.replace('tile/8/', 'tile/'));
+      expect(go.tiles[i]!.error, tilePath(tile)).to.equal('');
+      expect(tiles[i]!.toString('base64'), tilePath(tile)).to.equal(go.tiles[i]!.go_data);
+      expect(tilePath(tile)).to.equal(go.tiles[i]!.path.replace('tile/8/', 'tile/'));
       expect(parseTilePath(tilePath(tile))).to.deep.equal(tile);
     });
   });
