@@ -4,7 +4,8 @@
  * hash tiles under /transparency/tile/, each fetched from the log's routes (transparency-routes.ts) over the log the
  * publisher signs (log-publisher.ts), built by a rebuild from an event store. Go builds its own tree from the stored
  * events' entries: its roots, proofs and tiles are the expected values, and its note.Open, CheckRecord and CheckTree
- * judge the served bytes.
+ * judge the served bytes; as a client of the log, Go also fetches tiles itself and reads the signed tree through them
+ * (tlog.TileHashReader checks each tile against the signed root before it uses a hash of it).
  */
 import { expect } from 'chai';
 import { generateKeyPairSync } from 'node:crypto';
@@ -52,7 +53,7 @@ describe('transparency log: what the service serves over HTTP, checked by Go\'s 
 
   // One test, the log built inside it: the mutation tester credits what a `before` hook runs to another test
   // (test/README.md, "Mutation score"), and the build is most of the cost.
-  it('serves a checkpoint, proofs and hash tiles that Go\'s note.Open, CheckRecord, CheckTree and ReadTileData find are Go\'s own', async function () {
+  it('serves a checkpoint, proofs and hash tiles that Go\'s note.Open, CheckRecord, CheckTree, ReadTileData and TileHashReader find are Go\'s own', async function () {
     const built = await buildGoTlog();
     if ('why' in built) return cannotRun(this, 'Go', built.why);
     events = openSqliteEventStore(':memory:');
@@ -83,6 +84,8 @@ describe('transparency log: what the service serves over HTTP, checked by Go\'s 
       notes: [checkpoint],
       verifier_key: key,
       tiles: TILES.map((tile, i) => ({ ...tile, data: tiles[i]!.toString('base64') })),
+      // Go as a client of the log: the signed tree's hashes read through the tiles it fetches, each checked first.
+      served: { url: base, size: SIZE, root: checkpoint.split('\n')[2]!, indexes: INCLUSIONS.filter(([, size]) => size === SIZE).map(([index]) => index) },
     });
 
     // The checkpoint covers every stored event, opened with the served key; its root is Go's of the entries.
@@ -97,6 +100,11 @@ describe('transparency log: what the service serves over HTTP, checked by Go\'s 
       expect(consistency[i]!.proof, `${from} to ${to}`).to.deep.equal(go.consistency[i]!.go_proof);
       expect(consistency[i]!.root, `root of ${to}`).to.equal(go.roots[to - 1]);
     });
+    // Go's TileHashReader, fed the served tiles alone, finds them of the signed tree and proves its leaves from them.
+    expect(go.served!.error, `tiles fetched: ${go.served!.paths.join(', ')}`).to.equal('');
+    expect(go.served!.root).to.equal(go.roots[SIZE - 1]);
+    expect(go.served!.paths, 'the tiles on the right edge of the tree at least').to.include.members(['tile/0/257.p/44', 'tile/1/001.p/1', 'tile/2/000.p/1']);
+    expect(go.served!.proofs).to.deep.equal(INCLUSIONS.flatMap(([, size], i) => (size === SIZE ? [go.inclusion[i]!.go_proof] : [])));
     // Each tile at the path Go names it (Go writes the height 8 into its paths), with the bytes Go reads from its tree.
     TILES.forEach((tile, i) => {
       expect(go.tiles[i]!.error, tilePath(tile)).to.equal('');
