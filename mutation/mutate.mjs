@@ -8,10 +8,10 @@
  * from the project's own `node_modules`, as in `npm test`.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { dirname, join, matchesGlob, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { MUTATED } from './stryker.config.mjs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { folderReport } from './folder-scores.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..');
@@ -19,6 +19,20 @@ const run = (command, args, cwd) => {
   const { status } = spawnSync(command, args, { cwd, stdio: 'inherit' });
   if (status !== 0) process.exit(status ?? 1);
 };
+
+/** `--profile NAME`: stryker.NAME.config.mjs instead of stryker.config.mjs (`trust`: the trust modules alone). */
+function profileOf(args) {
+  const at = args.indexOf('--profile');
+  if (at === -1) return { args, configFile: join(here, 'stryker.config.mjs') };
+  const configFile = join(here, `stryker.${args[at + 1]}.config.mjs`);
+  if (!args[at + 1] || !existsSync(configFile)) {
+    console.error(`mutate: --profile needs the name of a mutation/stryker.NAME.config.mjs, e.g. --profile trust`);
+    process.exit(2);
+  }
+  return { args: [...args.slice(0, at), ...args.slice(at + 2)], configFile };
+}
+const profile = profileOf(process.argv.slice(2));
+const { default: config, MUTATED } = await import(pathToFileURL(profile.configFile).href);
 
 if (!existsSync(join(here, 'node_modules', '.bin', 'stryker'))) run('npm', ['ci', '--no-audit', '--no-fund'], here);
 
@@ -54,5 +68,14 @@ function sinceArguments(args) {
   return [...args.slice(0, at), ...args.slice(at + 2), '--mutate', files.join(',')];
 }
 
-const strykerArgs = sinceArguments(process.argv.slice(2));
-run(join(here, 'node_modules', '.bin', 'stryker'), ['run', relative(root, join(here, 'stryker.config.mjs')), ...strykerArgs], root);
+const strykerArgs = sinceArguments(profile.args);
+const startedAt = Date.now();
+const { status } = spawnSync(join(here, 'node_modules', '.bin', 'stryker'), ['run', relative(root, profile.configFile), ...strykerArgs], { cwd: root, stdio: 'inherit' });
+
+// The same break for every folder as Stryker applies to the whole, from the report this run wrote.
+const reportFile = join(root, config.jsonReporter.fileName);
+if (!existsSync(reportFile) || statSync(reportFile).mtimeMs < startedAt) process.exit(status ?? 1);
+const { text, under } = folderReport(JSON.parse(readFileSync(reportFile, 'utf8')), config.thresholds.break);
+console.log(`\n${text}`);
+if (under.length > 0) console.error(`mutate: under ${config.thresholds.break} % in ${under.join(', ')}`);
+process.exit(status !== 0 ? status ?? 1 : under.length > 0 ? 1 : 0);

@@ -3,8 +3,6 @@
  * 256N + 255, concatenated; a partial tile `.p/W` the first W of them. Paths are `tile/<L>/<N>[.p/<W>]`, N written
  * in groups of three digits, every group but the last prefixed with `x` (1234067: `x001/x234/067`).
  */
-import { HASH_SIZE, type SubtreeHashes } from './merkle.ts';
-
 export const TILE_HEIGHT = 8;
 export const TILE_WIDTH = 2 ** TILE_HEIGHT;
 
@@ -39,16 +37,4 @@ export function parseTilePath(path: string): Tile | undefined {
   };
   const valid = Number.isSafeInteger(tile.index) && tile.width >= 1 && tile.width <= TILE_WIDTH && tilePath(tile) === path;
   return valid ? tile : undefined;
-}
-
-/** How many hashes of `level` the tree of `size` leaves has complete: what its tiles may hold. */
-const completeAt = (level: number, size: number) => Math.floor(size / 2 ** (TILE_HEIGHT * level));
-
-/** The tile's bytes in the tree of `size` leaves, or undefined when that tree does not hold it yet. */
-export function tileData(hashes: SubtreeHashes, size: number, { level, index, width }: Tile): Uint8Array | undefined {
-  const first = index * TILE_WIDTH;
-  if (first + width > completeAt(level, size)) return undefined;
-  const data = new Uint8Array(width * HASH_SIZE);
-  for (let i = 0; i < width; i += 1) data.set(hashes.get(TILE_HEIGHT * level, first + i), i * HASH_SIZE);
-  return data;
 }

@@ -133,4 +133,21 @@ describe('audit log verify: an export against a signed checkpoint', () => {
     const unlocated = await verifyWith(edited);
     expect(unlocated.notes.join('\n')).to.contain('give --log with the service\'s URL to name the first leaf that differs');
   });
+
+  it('names leaf 0 for an edit of the first event and leaf 11 for an edit of the last, the two ends of the bisection', async () => {
+    const url = await serveLog();
+    const positionOf = (line: string) => (JSON.parse(line) as { position: number; stream: string; revision: number });
+    const first = lines.map((line, i) => (i === 0 ? line.replace('"Regatta"', '"Regata"') : line));
+    expect(first[0]).to.not.equal(lines[0]);
+    const at0 = positionOf(lines[0]!);
+    const firstResult = await verifyWith(first, '--log', url);
+    expect(firstResult.code).to.equal(1);
+    expect(firstResult.notes.join('\n')).to.contain(`the first leaf that differs is leaf 0: the export's event at position ${at0.position} (${at0.stream} revision ${at0.revision})`);
+    const last = lines.map((line, i) => (i === 11 ? line.replace(/"price_cents":(\d+)/, '"price_cents":1$1') : line));
+    expect(last[11]).to.not.equal(lines[11]);
+    const at11 = positionOf(lines[11]!);
+    const lastResult = await verifyWith(last, '--log', url);
+    expect(lastResult.code).to.equal(1);
+    expect(lastResult.notes.join('\n')).to.contain(`the first leaf that differs is leaf 11: the export's event at position ${at11.position} (${at11.stream} revision ${at11.revision})`);
+  });
 });

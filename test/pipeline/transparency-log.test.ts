@@ -1,8 +1,8 @@
 /**
  * CONTRACT.md, "Transparency log", over HTTP against the embedded service (`npm start`'s wiring): the signed
- * checkpoint, the verifier key and the proofs a client fetches are checked by Go's golang.org/x/mod/sumdb note and
- * tlog packages (note.Open, tlog.CheckRecord, tlog.CheckTree), which also build the expected tree from the
- * entries; an appended event is covered by a checkpoint within one second; bad parameters are 422 in the usual
+ * checkpoint, the verifier key, the proofs and the hash tiles a client fetches are checked by Go's golang.org/x/mod/sumdb
+ * note and tlog packages (note.Open, tlog.CheckRecord, tlog.CheckTree, tlog.ReadTileData), which also build the
+ * expected tree from the entries; an appended event is covered by a checkpoint within one second; bad parameters are 422 in the usual
  * shape, written out here from the contract's table.
  */
 import { createHash } from 'node:crypto';
@@ -17,6 +17,7 @@ import { loadConfig } from '../../shared/config/config.ts';
 import { createLogger } from '../../shared/logging/logger.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import { entryText, readEntryTexts, type EntryFields } from '../../shared/transparency/log-entry.ts';
+import { tilePath, type Tile } from '../../shared/transparency/tiles.ts';
 import { serialRegistered } from '../fixtures/events.ts';
 import { askGo, buildGoTlog } from '../support/go-tlog.ts';
 import { send } from '../support/http.ts';
@@ -104,7 +105,7 @@ describe('transparency log over HTTP: checkpoint, key and proofs', function () {
   describe('checked by Go', function () {
     registerLegSuite('Go', this);
 
-    it('serves a checkpoint, key and proofs that Go\'s note and tlog packages accept', async function () {
+    it('serves a checkpoint, key, proofs and hash tiles that Go\'s note and tlog packages accept, the tiles Go\'s own', async function () {
       const built = await buildGoTlog();
       if ('why' in built) return cannotRun(this, 'Go', built.why);
       const { response, size } = await checkpoint();
@@ -120,10 +121,27 @@ describe('transparency log over HTTP: checkpoint, key and proofs', function () {
         return { from, to, proof: proof.proof };
       }));
       const key = (await send(api, '/.well-known/transparency/key')).text;
-      const go = await askGo(built.program, { entries, inclusion, consistency, notes: [response.text], verifier_key: key, tiles: [] });
+      // Every hash tile of the checkpoint's tree: the full and the partial ones of level 0, and of level 1 if any.
+      const full = Math.floor(size / 256);
+      const tiles: Tile[] = [
+        ...Array.from({ length: full }, (_, index) => ({ level: 0, index, width: 256 })),
+        ...(size % 256 > 0 ? [{ level: 0, index: full, width: size % 256 }] : []),
+        ...(full > 0 ? [{ level: 1, index: 0, width: full }] : []),
+      ];
+      const served = await Promise.all(tiles.map(async (tile) => {
+        const answer = await fetch(`${api}/transparency/${tilePath(tile)}`);
+        expect(answer.status, tilePath(tile)).to.equal(200);
+        return Buffer.from(await answer.arrayBuffer()).toString('base64');
+      }));
+      const go = await askGo(built.program, {
+        entries, inclusion, consistency, notes: [response.text], verifier_key: key,
+        tiles: tiles.map((tile, i) => ({ ...tile, data: served[i]! })),
+      });
       expect(go.notes[0]).to.deep.include({ error: '', origin: ORIGIN, size, root_matches: true });
       expect(go.inclusion.map((r) => r.error)).to.deep.equal(pairs.map(() => ''));
       expect(go.consistency.map((r) => r.error)).to.deep.equal(sizes.map(() => ''));
+      expect(go.tiles.map((r) => r.error)).to.deep.equal(tiles.map(() => ''));
+      expect(served, 'the served tiles are the ones Go reads from its tree of the entries').to.deep.equal(go.tiles.map((r) => r.go_data));
     });
   });
 

@@ -220,6 +220,41 @@ describe('rebuild', () => {
     }
   });
 
+  it('dates its head confirmation when it read the head under the leases, before its catch-up, and claims no head appended during it', async () => {
+    await appendAll(eventStore, catalogueHistory(3));
+    let wall = 1_700_000_000_000;
+    const clock: LeaseClock = { monotonic: () => wall, wall: () => wall };
+    let heads = 0;
+    let read: { head: number; at: number } | undefined;
+    let appendedDuringCatchUp = false;
+    const growing: EventStore = Object.assign(Object.create(eventStore) as EventStore, {
+      // The head read under the leases finds one serial more than the first read; the catch-up that applies it
+      // takes two seconds on the rebuild's clock, during which three more are appended.
+      headPosition: async () => {
+        heads += 1;
+        if (heads === 2) await appendAll(eventStore, [serialRegistered('FENCED-1')]);
+        const head = await eventStore.headPosition();
+        if (heads === 2) read = { head, at: wall };
+        return head;
+      },
+      readAll: async (range: Parameters<EventStore['readAll']>[0]) => {
+        if (read && !appendedDuringCatchUp) {
+          appendedDuringCatchUp = true;
+          wall += 2_000;
+          await appendAll(eventStore, [serialRegistered('LATE-1'), serialRegistered('LATE-2'), serialRegistered('LATE-3')]);
+        }
+        return eventStore.readAll(range);
+      },
+    });
+    const readStore = createMemoryReadStore();
+    // One event a batch: the catch-up stops at the head it read, short of the serials appended meanwhile.
+    const result = await rebuild({ eventStore: growing, readStore, projections: [serialsProjection], batchSize: 1, clock });
+    expect(appendedDuringCatchUp, 'serials were appended during the catch-up').to.equal(true);
+    expect(result.position).to.equal(read!.head);
+    const checkpoint = (await readStore.readControl()).find((doc) => doc._id.startsWith('checkpoint:serials@'))!;
+    expect(checkpoint['confirmed'], 'the head read under the leases, as of that read').to.deep.equal({ head: read!.head, at: new Date(read!.at).toISOString() });
+  });
+
   it('renews its reservation once a quarter of its life has passed since the last renewal, not at every batch', async () => {
     // Each batch of one event takes an eighth of the reservation's life on the rebuild's clock: twelve batches,
     // ended at 0, 1/8, ... 11/8 of it. A quarter of its life passes every second batch: renewed at 2/8, 4/8, ... 10/8.

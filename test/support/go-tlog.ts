@@ -24,7 +24,15 @@ export interface GoRequest {
   keyed_notes?: Array<{ note: string; verifier_key: string }>;
   /** Signer keys (note.NewSigner's format) Go signs `sign_text` with, in this order: answered as `go_signed`. */
   sign_keys?: string[];
+  /**
+   * A running service whose hash tiles Go fetches over HTTP (`url` + /transparency/tile/...) for the tree of `size`
+   * leaves and `root` (base64), each checked against that tree by tlog.TileHashReader: answered as `served`.
+   */
+  served?: { url: string; size: number; root: string; indexes: number[] };
 }
+
+/** The root and the proof of each leaf asked for, Go read through the served tiles; the paths it fetched. */
+export interface GoServed { error: string; root: string; proofs: string[][]; paths: string[] }
 
 /** What note.Open made of a note: the checkpoint it read, and how many signatures it verified and could not. */
 export interface GoOpened { error: string; origin: string; size: number; root: string; root_matches: boolean; verified: number; unverified: number }
@@ -39,6 +47,7 @@ export interface GoAnswer {
   tiles: Array<{ path: string; go_data: string; error: string }>;
   go_note: string;
   go_verifier_key: string;
+  served?: GoServed;
 }
 
 /** `$GO`, else `go` on the PATH, else Go's default install: where scripts/with-ferretdb.sh looks too. */

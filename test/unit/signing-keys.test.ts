@@ -1,6 +1,6 @@
 /** Response signing keys (read-api/signing/signing-keys.ts): where they come from, what stops the start, what never leaks. */
 import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
-import { chmod, mkdir, mkdtemp, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -49,6 +49,12 @@ describe('response signing keys', () => {
     const again = await loadSigningKeys({ DATA_DIR: join(dir, 'data') });
     expect(again.current.keyid).to.equal(first.current.keyid);
     expect(first.current.keyid).to.equal(thumbprintByHand(first.jwks.keys[0]!.x));
+    // A start long after: the key is still listed from the time its file was written, not from this start.
+    const written = 1_700_000_000;
+    await utimes(join(dir, 'data', 'keys', 'response-signing-key.pem'), written, written);
+    const later = await loadSigningKeys({ DATA_DIR: join(dir, 'data') });
+    expect(later.current.keyid).to.equal(first.current.keyid);
+    expect(later.jwks.keys[0]!.nbf, 'the file\'s time').to.equal(written);
   });
 
   it('stops with one message naming the setting or file, never quoting the key, for a bad, foreign or exposed key', async () => {

@@ -3,12 +3,17 @@
 //
 // Go builds its own tree from the entries (tlog.StoredHashes), gives its roots and proofs for comparison, checks
 // our proofs against its roots (tlog.CheckRecord, tlog.CheckTree) and opens our signed checkpoints (note.Open).
+// Given a running service's URL, it also reads the hash tiles that service serves, as a client of the log does
+// (tlog.TileHashReader, which checks every tile against the signed tree before using a hash of it).
 package main
 
 import (
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"strconv"
 	"strings"
@@ -55,6 +60,82 @@ type request struct {
 	KeyedNotes []keyedNote `json:"keyed_notes"`
 	// Signer keys (note.NewSigner's format) for Go to sign sign_text with, in this order.
 	SignKeys []string `json:"sign_keys"`
+	// A service whose tiles Go reads over HTTP, for the tree a checkpoint signed.
+	Served *served `json:"served"`
+}
+
+// served names a running log: its base URL (tiles under /transparency/tile/), the signed tree, and the leaves to prove.
+type served struct {
+	URL     string  `json:"url"`
+	Size    int64   `json:"size"`
+	Root    string  `json:"root"`
+	Indexes []int64 `json:"indexes"`
+}
+
+// servedAnswer is what Go made of the served tiles: the tree hash and a proof of each leaf, read through them, and
+// the paths of the tiles it fetched; error says why it could not (a tile missing, or not of the signed tree).
+type servedAnswer struct {
+	Error  string     `json:"error"`
+	Root   string     `json:"root"`
+	Proofs [][]string `json:"proofs"`
+	Paths  []string   `json:"paths"`
+}
+
+// httpTiles is a tlog.TileReader over a service's C2SP tlog-tiles paths (Go's own paths name the height: tile/8/).
+type httpTiles struct {
+	url   string
+	paths []string
+}
+
+func (h *httpTiles) Height() int { return 8 }
+
+func (h *httpTiles) ReadTiles(tiles []tlog.Tile) ([][]byte, error) {
+	data := make([][]byte, len(tiles))
+	for i, t := range tiles {
+		path := strings.Replace(t.Path(), "tile/8/", "tile/", 1)
+		h.paths = append(h.paths, path)
+		response, err := http.Get(h.url + "/transparency/" + path)
+		if err != nil {
+			return nil, err
+		}
+		body, err := io.ReadAll(response.Body)
+		response.Body.Close()
+		if err != nil {
+			return nil, err
+		}
+		if response.StatusCode != http.StatusOK {
+			return nil, fmt.Errorf("%s: %d", path, response.StatusCode)
+		}
+		data[i] = body
+	}
+	return data, nil
+}
+
+func (h *httpTiles) SaveTiles(tiles []tlog.Tile, data [][]byte) {}
+
+// readServed proves each leaf of the served tree through the tiles the service serves, checked by tlog.TileHashReader.
+func readServed(s served) servedAnswer {
+	root, err := tlog.ParseHash(s.Root)
+	if err != nil {
+		return servedAnswer{Error: "root: " + err.Error()}
+	}
+	tiles := &httpTiles{url: s.URL}
+	reader := tlog.TileHashReader(tlog.Tree{N: s.Size, Hash: root}, tiles)
+	answer := servedAnswer{Proofs: [][]string{}}
+	th, err := tlog.TreeHash(s.Size, reader)
+	if err != nil {
+		return servedAnswer{Error: err.Error(), Paths: tiles.paths}
+	}
+	answer.Root = th.String()
+	for _, index := range s.Indexes {
+		proof, err := tlog.ProveRecord(s.Size, index, reader)
+		if err != nil {
+			return servedAnswer{Error: err.Error(), Paths: tiles.paths}
+		}
+		answer.Proofs = append(answer.Proofs, texts(proof))
+	}
+	answer.Paths = tiles.paths
+	return answer
 }
 
 type keyedNote struct {
@@ -89,7 +170,8 @@ type answer struct {
 	GoKey       string       `json:"go_verifier_key"`
 	KeyedNotes  []opened     `json:"keyed_notes"`
 	// sign_text signed by Go with sign_keys.
-	GoSigned string `json:"go_signed"`
+	GoSigned string        `json:"go_signed"`
+	Served   *servedAnswer `json:"served"`
 }
 
 func must(err error) {
@@ -199,6 +281,10 @@ func main() {
 		signed, err := note.Sign(&note.Note{Text: req.SignText}, signer)
 		must(err)
 		out.GoNote, out.GoKey = string(signed), vkey
+	}
+	if req.Served != nil {
+		answer := readServed(*req.Served)
+		out.Served = &answer
 	}
 	must(json.NewEncoder(os.Stdout).Encode(out))
 }

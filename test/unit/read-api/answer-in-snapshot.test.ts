@@ -15,6 +15,7 @@ import { answerInSnapshot, type ReadingEnv } from '../../../shared/public-api/op
 import { ok, type PublicOperation } from '../../../shared/public-api/operations/public-operation.ts';
 import { startReadModelClock, type PolledReadModelClock, type StoreReading } from '../../../shared/public-api/read-model-clock.ts';
 import type { ValidRequest } from '../../../shared/public-api/validation/request-validator.ts';
+import { controlledReadStore } from '../../support/controlled-read-store.ts';
 
 /** Counts the watches of its snapshot: one read. */
 const counting: PublicOperation = {
@@ -155,6 +156,40 @@ describe('answers from one reading, or refused', function () {
     const after = await answer(reading, request);
     expect(after.answer.body).to.equal('stolen');
     expect(after.stamp?.key).to.equal('2.12');
+  });
+
+  it('stamps an answer from the reading its data came from when a poll lands while the operation reads (the clock moved on meanwhile)', async function () {
+    const store = createMemoryReadStore();
+    const controlled = controlledReadStore(store);
+    const serial = (status: string, position: number) => ({ _id: 'AUR-1', serial: 'AUR-1', status, position });
+    const checkpointAt = (generation: number, position: number) => ({
+      ...newCheckpoint('serials', generation, 1, position), confirmed: { head: position, at: new Date().toISOString() },
+    });
+    await store.write('serials', [{ put: serial('authentic', 10) }]);
+    await store.setControl(checkpointAt(1, 10), {}, true);
+    const clock = await startReadModelClock(() => readSnapshotStates(controlled.store), { intervalMs: 60_000 });
+    clock.stop();
+    const answer = answerInSnapshot({ clock } as Partial<ReadingEnv> as ReadingEnv);
+    // While the operation reads the serial through its snapshot, generation 2 (the theft at 12) goes live and this
+    // process's clock polls it: the poll completes before the read does.
+    controlled.intercept({
+      method: 'snapshot.get', times: 1, run: async () => {
+        await store.generation('serials', 2).write([{ put: serial('stolen', 12) }]);
+        await store.setControl(checkpointAt(2, 12), {}, true);
+        await store.setControl({ _id: GENERATIONS_ID, version: 1, live: { serials: 2 }, reserved: 2 }, {}, true);
+        await clock.refresh();
+      },
+    });
+    const reading: PublicOperation = {
+      ...verifying,
+      async handle(_request, { readStore }) {
+        return ok((await readStore.get<{ status: string } & StoredDoc>('serials', 'AUR-1'))?.status);
+      },
+    };
+    const during = await answer(reading, request);
+    expect(clock.view(['serials'])().key, 'the clock polled generation 2 during the read').to.equal('2.12');
+    expect(during.answer.body, 'read through the snapshot taken before the switch').to.equal('authentic');
+    expect(during.stamp?.key, 'stamped from that snapshot, not from the clock\'s newer one: generation 1 at 10').to.equal('1.10');
   });
 });
 

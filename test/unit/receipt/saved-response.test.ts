@@ -44,6 +44,12 @@ describe('a saved HTTP response (curl -si)', () => {
     expect(parseSavedResponse(saved('HTTP/1.1 200 OK\r\n\r\nHTTP/1.1 201 Created\r\n\r\n')).status).to.equal(200);
   });
 
+  it('takes a status under 100 as the final answer, not an interim one: a signed 200 behind it is not what was saved', () => {
+    const response = parseSavedResponse(saved('HTTP/1.1 099 Odd\r\nA: first\r\n\r\nHTTP/1.1 200 OK\r\nB: behind\r\n\r\nbody'));
+    expect(response.status).to.equal(99);
+    expect({ ...response.headers }).to.deep.equal({ a: ['first'] });
+  });
+
   it('keeps each value of a field sent on several lines, in order, under one name whatever its case', () => {
     const response = parseSavedResponse(saved('HTTP/1.1 200 OK\r\nSignature: a\r\nsignature: b\r\nSIGNATURE : c\r\n\r\n'));
     expect(response.headers['signature']).to.deep.equal(['a', 'b', 'c']);

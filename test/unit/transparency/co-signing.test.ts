@@ -2,7 +2,8 @@
  * Co-signing during a rotation of the log key (README, "Transparency log"; TRANSPARENCY_LOG_PREVIOUS_KEY): every
  * checkpoint is a C2SP signed note with two signature lines, the current key's then the outgoing key's, each
  * `— <origin> <base64(key id || Ed25519 signature of the text)>`; and since Ed25519 signatures are deterministic, two
- * API processes holding the same keys sign the same bytes for a size, whichever stores its checkpoint first.
+ * API processes holding the same keys sign the same bytes for a size, whichever stores its checkpoint first. That
+ * needs no second process to show: two publishers in this one, sharing nothing but the history and the keys, do.
  */
 import { generateKeyPairSync, verify, type KeyObject } from 'node:crypto';
 import { rmSync } from 'node:fs';
@@ -37,7 +38,7 @@ describe('transparency log: co-signing during a rotation of the log key', () => 
     }
   };
 
-  it('signs with the current key then the previous one, the same bytes in two processes holding both', async () => {
+  it('signs with the current key then the previous one, the same bytes from two publishers holding both (each over its own read store)', async () => {
     const current = generateKeyPairSync('ed25519').privateKey;
     const previous = generateKeyPairSync('ed25519').privateKey;
     const [one, two] = [await signedBy(current, previous), await signedBy(current, previous)];

@@ -76,7 +76,7 @@ describe('audit log watch: the keys a monitor trusts', () => {
     expect(withoutCompromised([oldKey], [])).to.deep.equal({ kept: [oldKey], dropped: [] });
   });
 
-  it('reads a key history as the service serves it, and lists for learning only the keys not marked compromised', () => {
+  it('reads a key history in the shape /.well-known/transparency/keys serves, and lists for learning only the keys not marked compromised', () => {
     const body = JSON.stringify({ keys: [{ verifier_key: oldKey, kid: 'a', nbf: 1, exp: 2, revoked }, { verifier_key: nextKey, kid: 'b', nbf: 2 }] });
     const history = readKeyHistory(body);
     expect(history).to.deep.equal([{ verifier_key: oldKey, revoked }, { verifier_key: nextKey }]);

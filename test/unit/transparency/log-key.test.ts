@@ -71,7 +71,7 @@ describe('transparency log: the log key', () => {
     expect((await loadLogKeys({ DATA_DIR: dataDir, TRANSPARENCY_LOG_KEY: pem, TRANSPARENCY_LOG_KEYS: historyOf(pem) })).previousKey).to.equal(undefined);
   });
 
-  it('serves its history as verifier keys with their dates, the key that signs among them', async () => {
+  it('makes the history it serves (logKeyHistory) of verifier keys with their dates, the key that signs among them', async () => {
     const old = newSigningKeyPem();
     const pem = newSigningKeyPem();
     const history = { keys: [historyEntry(old, { nbf: 1_700_000_000, exp: 1_750_000_000 }), historyEntry(pem, { nbf: 1_750_000_000 })] };

@@ -17,7 +17,7 @@ import { entryText } from '../../../shared/transparency/log-entry.ts';
 import { SIGNED_CHECKPOINT_ID, type SignedCheckpointDoc } from '../../../shared/transparency/signed-checkpoints.ts';
 import { MemoryTree } from '../../../shared/transparency/memory-tree.ts';
 import { TileLog } from '../../../shared/transparency/tile-log.ts';
-import { tileData } from '../../../shared/transparency/tiles.ts';
+import { expectedTile } from '../../support/tree-tiles.ts';
 
 const projection = transparencyLogProjection as unknown as Projection;
 
@@ -100,7 +100,7 @@ function tilesSpec(open: () => Promise<ReadStore>, count: number): void {
     const log = await TileLog.read(store);
     const last = { level: 0, index: Math.floor(n / 256), width: n % 256 };
     for (const tile of [{ level: 0, index: 0, width: 256 }, last, { level: 0, index: 255, width: 256 }, { level: 1, index: 0, width: 256 }, { level: 1, index: 1, width: 1 }, { level: 2, index: 0, width: 1 }]) {
-      const expected = tileData(tree, n, tile);
+      const expected = expectedTile(tree, n, tile);
       const actual = await log.tile(tile, n);
       expect(actual && b64(actual), JSON.stringify(tile)).to.equal(expected && b64(expected));
     }
@@ -147,6 +147,19 @@ describe('transparency log projection: hash tiles in the read store', function (
       await project(store, few, 600);
       expect(await documents(store), `cut after ${cut} writes`).to.deep.equal(await documents(whole));
     }
+  });
+
+  it('changes nothing when the last event comes again while the filling tile holds 255 hashes (one short of full)', async () => {
+    // A replay that reached the edge again would make it full: a bogus tile 0/000 and a bogus hash on level 1.
+    const few = history(258);
+    const whole = createMemoryReadStore();
+    await project(whole, few, 258);
+    const replayed = createMemoryReadStore();
+    await project(replayed, few.slice(0, 255), 255);
+    await project(replayed, few.slice(254, 255), 1);
+    await project(replayed, few.slice(255), 3);
+    expect(b64(await (await TileLog.read(replayed)).root(257))).to.equal(b64(tree.root(257)));
+    expect(await documents(replayed)).to.deep.equal(await documents(whole));
   });
 
   it('makes a leaf of an event this version cannot read, from its stored texts', async () => {

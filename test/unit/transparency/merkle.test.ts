@@ -72,8 +72,18 @@ describe('transparency log: RFC 9162 Merkle math', function () {
     expect(stored).to.equal(2047);
   });
 
+  /**
+   * How many hashes RFC 9162's PATH(m, D[n]) holds (2.1.3.1), counted from its definition: a proof of leaf m checked
+   * as the proof of a tree of another size is refused when that size's path has another length.
+   */
+  const pathLength = (m: number, n: number): number => {
+    if (n === 1) return 0;
+    const k = 2 ** Math.floor(Math.log2(n - 1));
+    return 1 + (m < k ? pathLength(m, k) : pathLength(m - k, n - k));
+  };
+
   it('verifies every proof it gives and refuses it for another leaf, size or root (random trees)', function () {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 300 }), fc.nat(), fc.nat(), (n, a, b) => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 300 }), fc.nat(), fc.nat(), fc.integer({ min: 1, max: 320 }), (n, a, b, otherSize) => {
       const d = entries(n);
       const tree = treeOf(d);
       const m = a % n;
@@ -82,6 +92,9 @@ describe('transparency log: RFC 9162 Merkle math', function () {
       expect(verifyInclusion(m, n, leafHash(d[m]!), proof, root)).to.equal(true);
       expect(verifyInclusion(m, n, leafHash(Buffer.from('forged')), proof, root)).to.equal(false);
       if (n > 1) expect(verifyInclusion((m + 1) % n, n, leafHash(d[m]!), proof, root)).to.equal(false);
+      if (otherSize > m && pathLength(m, otherSize) !== pathLength(m, n)) {
+        expect(verifyInclusion(m, otherSize, leafHash(d[m]!), proof, root), `leaf ${m} of ${n} checked as of ${otherSize}`).to.equal(false);
+      }
       const first = 1 + (b % n);
       const consistency = tree.consistency(first, n);
       expect(verifyConsistency(first, n, tree.root(first), root, consistency)).to.equal(true);
