@@ -67,4 +67,20 @@ describe('transparency log projection rebuilt', function () {
     expect(view.parked).to.equal(undefined);
     expect(view.checkpoint?.size).to.equal(12);
   });
+
+  it('stops before its switch over a history shorter than the tree signed, saying why: the live log left running and served', async () => {
+    const before = await tiles();
+    const { generation: live } = await logState();
+    const db = new Database(temp.file);
+    db.prepare('DELETE FROM events WHERE position = (SELECT MAX(position) FROM events)').run();
+    db.close();
+    const error = await rebuild({ eventStore: events, readStore, projections: [logProjection] }).then(() => undefined, (thrown: unknown) => thrown);
+    expect(error).to.be.instanceOf(RebuildRefusedError);
+    expect((error as Error).message).to.equal('rebuild of projection transparency-log stopped before its switch, the live generation left as it is: '
+      + 'the history holds 11 events, fewer than the 12 signed before');
+    expect(await logState()).to.deep.include({ generation: live, status: 'running', parked: null });
+    expect(await tiles()).to.deep.equal(before);
+    await log.look();
+    expect((await log.read()).parked).to.equal(undefined);
+  });
 });
