@@ -144,6 +144,25 @@ function logFenceSuite(name: string, openStore: () => Promise<ReadStore>): void 
       expect((await TileLog.read(await readStore.snapshot())).size).to.equal(3);
     });
 
+    it('signs only the tree the live checkpoint covers: leaves its owner wrote but has not yet checkpointed wait for their checkpoint', async () => {
+      await appendAll(eventStore, serials(5));
+      await make().catchUp();
+      const log = await publish();
+      expect(log.checkpoint()?.size).to.equal(5);
+      const head = await appendAll(eventStore, serials(2, 5));
+      const owner = (await ProjectionLease.acquire(readStore, logProjection, 'worker-a', { clock, ttlMs: TTL }))!;
+      const target = readStore.generation(logProjection.collection, owner.generation);
+      await owner.write(target, await projectBatch(logProjection, await eventStore.readAll({ after: owner.current.position, limit: 10 }), target));
+      expect((await TileLog.read(await readStore.snapshot())).size, 'leaves in the tiles').to.equal(7);
+
+      await log.look();
+      expect(log.checkpoint()?.size, 'before the checkpoint').to.equal(5);
+      await owner.saveCheckpoint(head);
+      await log.look();
+      expect(log.checkpoint()?.size, 'once checkpointed').to.equal(7);
+      expect(Buffer.from(log.checkpoint()!.root).toString('base64')).to.equal(await cleanRoot(eventStore, 7));
+    });
+
     /** A checkpoint of `size` leaves signed by the log key over a root no history of this test gives. */
     const forgeSigned = async (size: number) => {
       const doc = signedCheckpointDoc(signNote(checkpointBody({ origin: ORIGIN, size, root: new Uint8Array(32).fill(7) }), ORIGIN, KEY));
