@@ -9,7 +9,7 @@
  * new document.
  */
 import {
-  FencedWriteError, GENERATIONS_ID, StaleGenerationError, recordedToken, generationName, generationsAmong, liveGenerationOf,
+  GENERATIONS_ID, StaleGenerationError, checkFence, generationName, generationsAmong, liveGenerationOf,
   type ControlDoc, type FindOptions, type Filter, type GenerationStore, type ProjectedCollection, type ReadStore, type ReadView,
   type StoredDoc, type Tombstone,
 } from '../ports/read-store.ts';
@@ -91,9 +91,7 @@ export function createMemoryReadStore(): MemoryReadStore {
       const live = liveOf(collection);
       if (number < live) throw new StaleGenerationError(collection, number, live);
       // Checked and written in one synchronous step: no token can be recorded between the two.
-      const fence = options?.fence;
-      const newer = fence && recordedToken(control.get(GENERATIONS_ID), fence.projection);
-      if (fence && newer! > fence.token) throw new FencedWriteError(fence, newer!);
+      checkFence(control.get(GENERATIONS_ID), options?.fence);
       const table = tableOf(collection, number);
       if (options?.handOver) table.adopt(ops);
       else table.write(ops);

@@ -12,8 +12,8 @@ import {
   type Filter as MongoFilter, type Sort as MongoSort,
 } from 'mongodb';
 import {
-  FencedWriteError, GENERATION_DROP_DELAY_MS, GENERATIONS_ID, SNAPSHOT_TTL_MS, ReadStoreUnavailableError, SnapshotExpiredError, StaleGenerationError,
-  WriteConflictError, generationName, generationsAmong, liveGenerationOf, recordedToken,
+  GENERATION_DROP_DELAY_MS, GENERATIONS_ID, SNAPSHOT_TTL_MS, ReadStoreUnavailableError, SnapshotExpiredError, StaleGenerationError,
+  WriteConflictError, checkFence, generationName, generationsAmong, liveGenerationOf,
   type ControlDoc, type FindOptions, type Filter, type GenerationStore, type ProjectedCollection, type ReadSnapshot, type ReadStore, type ReadView,
   type StoredDoc, type Tombstone, type WriteOp,
 } from '../ports/read-store.ts';
@@ -127,8 +127,7 @@ export async function createMongoReadStore(url: string, dbName: string, options:
       const pointer = await readPointer();
       const live = liveGenerationOf(pointer, collection);
       if (number < live) throw new StaleGenerationError(collection, number, live);
-      const newer = options?.fence && recordedToken(pointer, options.fence.projection);
-      if (options?.fence && newer! > options.fence.token) throw new FencedWriteError(options.fence, newer!);
+      checkFence(pointer, options?.fence);
       await serialized(() => write(physical(collection, number), ops));
     },
   });

@@ -69,10 +69,11 @@ export interface WriteFence {
   token: number;
 }
 
-/** The newest lease token of `projection` recorded in the generation pointer (0: none yet). */
-export function recordedToken(pointer: ControlDoc | undefined | null, projection: string): number {
-  const token = (pointer?.['tokens'] as Record<string, number> | undefined)?.[projection];
-  return typeof token === 'number' ? token : 0;
+/** Throws `FencedWriteError` when the generation pointer records a newer lease token of the fence's projection. */
+export function checkFence(pointer: ControlDoc | undefined | null, fence: WriteFence | undefined): void {
+  if (!fence) return;
+  const newer = (pointer?.['tokens'] as Record<string, number> | undefined)?.[fence.projection];
+  if (typeof newer === 'number' && newer > fence.token) throw new FencedWriteError(fence, newer);
 }
 
 /** One generation of one projected collection, as a projection writer sees it. */
