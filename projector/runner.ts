@@ -160,7 +160,7 @@ export function createProjector(options: ProjectorOptions): Projector {
         if (ops.length === 0 && confirmed && !storeEveryCheckpoint) delayCheckpoint(projection.name);
         else {
           await lease.ensure();
-          if (ops.length > 0) await target.write(ops);
+          if (ops.length > 0) await lease.write(target, ops);
           await lease.saveCheckpoint(last.position, lease.generation, confirmed);
           options.onBatch?.(projection.name, (performance.now() - batchStarted) / 1e3);
         }

@@ -5,20 +5,19 @@
  * size: shared/transparency/signed-checkpoints.ts), so an appended event is covered by a published checkpoint within
  * a second of its projection, and every process serves the same latest one.
  *
- * Before signing, and whenever the log's live generation or size changed, the tiles must still give the root signed
- * last for its size: tiles that do not (a rebuild over a rewritten history, an edited store) park the log
- * projection, and an error is logged (the alert, with `transparency_log_parked`). A parked log signs nothing and
- * its routes refuse, until `watchcat projections resume transparency-log` after the history is restored.
+ * It signs only what extends the checkpoint signed last (kept in the store, and by `record` across starts) and only
+ * the tree that the live generation's checkpoint covers. A tree that does not extend it (a store filled again from
+ * a shorter or edited history, a rebuild over one) is refused: logged as an error (the alert), counted
+ * (`transparency_log_refused_trees_total`), never signed, and the log's routes refuse while it holds. The
+ * projection is never parked for it: the signer changes no projection state, so an operator's resume stands.
  *
  * `record` keeps the latest signed checkpoint outside the read store too, for the embedded store, which starts empty:
  * at start a kept checkpoint newer than the store's is put back, so the check holds across restarts.
  */
 import type { KeyObject } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { Logger } from '../../shared/logging/logger.ts';
 import type { ReadSnapshot, ReadStore } from '../../shared/ports/read-store.ts';
 import { liveCheckpointOf } from '../../shared/projections/control-docs.ts';
-import { parkProjection } from '../../shared/projections/parking.ts';
 import type { Projection } from '../../shared/projections/projection.ts';
 import { transparencyLogProjection } from '../../shared/projections/transparency-log.projection.ts';
 import { checkpointBody } from '../../shared/transparency/checkpoint.ts';
@@ -45,7 +44,10 @@ export interface PublishedCheckpoint {
 export interface LogView {
   log: TileLog;
   checkpoint: PublishedCheckpoint | undefined;
-  /** Why the log projection is parked, or undefined while it runs. */
+  /**
+   * Why the log is not served: its projection is parked, or (as the publisher's last look found) its tiles do not
+   * extend the checkpoint signed last; undefined while it runs.
+   */
   parked: string | undefined;
 }
 
@@ -58,8 +60,10 @@ export interface TransparencyLog {
   read(): Promise<LogView>;
   /** The latest signed checkpoint this process knows of (its last look), undefined before the first. */
   checkpoint(): PublishedCheckpoint | undefined;
-  /** Why the log is parked, as this process last saw, or undefined. */
+  /** Why the log is parked, or refused (see `LogView.parked`), as this process last saw; undefined while it runs. */
   parked(): string | undefined;
+  /** How many trees this process refused to sign since it started: they did not extend the checkpoint signed last. */
+  refusals(): number;
   /** Looks at the log again on the projectors' word that it moved, after any look under way (it may have read before). */
   look(): Promise<void>;
   /** Looks no more, and resolves once a look under way has ended (before the store it reads is closed). */
@@ -112,10 +116,10 @@ export async function readLogView(readStore: ReadStore): Promise<LogView> {
 export async function startTransparencyLog(options: LogPublisherOptions): Promise<TransparencyLog> {
   const { readStore, record, key, previousKey, history, origin, logger, intervalMs = 200, lookAfterMs } = options;
   const keyHistory = logKeyHistory(origin, history ?? [{ ...(await publicJwk(key)), nbf: Math.floor(Date.now() / 1000) }]);
-  const owner = `transparency-signer:${hostname()}:${process.pid}`;
   let last: LogView | undefined;
-  /** The live generation and size whose tiles were last found to give the signed root. */
-  let verified: string | undefined;
+  /** The tree last looked at (live generation, size its checkpoint covers, size signed) and whether it was refused. */
+  let looked: { tree: string; refused: string | undefined } | undefined;
+  let refusals = 0;
 
   const kept = record?.load();
   if (kept !== undefined) {
@@ -135,29 +139,35 @@ export async function startTransparencyLog(options: LogPublisherOptions): Promis
     const control = new Map(snapshot.control.map((doc) => [doc._id, doc]));
     const { generation, checkpoint: state } = liveCheckpointOf(control, projection);
     if (!state || view.parked !== undefined) {
-      verified = undefined;
+      looked = undefined;
       return;
     }
     const signed = signedCheckpointOf(control);
-    const looked = `${generation}:${log.size}`;
-    if (signed && signed.size === log.size && verified === looked) return;
+    // Only what the live owner's checkpoint covers: tiles past it are a bulk not yet checkpointed, or one a stale
+    // writer left (its checkpoint refused), which the generation a rebuild switches to may not hold.
+    const size = await log.sizeAt(state.position);
+    const tree = `${generation}:${size}:${signed?.size}:${signed?.root}`;
+    if (looked?.tree === tree) {
+      if (looked.refused !== undefined) last = { ...view, parked: looked.refused };
+      return;
+    }
     // At the head of the history once its owner confirmed a head it had reached; short of what was signed before
     // that, it is catching up (a store filled again), and nothing is checked or signed until it gets there.
     const atHead = state.confirmed !== undefined && state.confirmed !== null && state.confirmed.head <= state.position;
-    const reason = await divergence(log, signed, atHead);
-    if (reason) {
-      logger.error({ alert: 'transparency log parked', size: log.size, signed: signed?.size },
-        `transparency log parked: ${reason}; it signs nothing until the history is restored`);
-      await parkProjection(readStore, projection, owner, reason);
-      last = { ...view, parked: reason };
-      verified = undefined;
+    const refused = await divergence(log, signed, atHead, size);
+    looked = { tree, refused };
+    if (refused) {
+      // Refused, never signed, and the log served no further; the projection is left running, so that nothing a
+      // signer does can undo an operator's `watchcat projections resume`.
+      refusals += 1;
+      logger.error({ alert: 'transparency log refused', size, signed: signed?.size },
+        `transparency log: refused to sign a tree of ${size} leaves: ${refused}; it signs and serves nothing until the history is restored`);
+      last = { ...view, parked: refused };
       return;
     }
-    if (signed && log.size < signed.size) return;
-    verified = looked;
-    if (signed && signed.size === log.size) return;
+    if (signed && size <= signed.size) return;
     // The same keys in the same order give the same bytes in every process, so whichever stores first, a size has one note.
-    const body = checkpointBody({ origin, size: log.size, root: await log.root(log.size) });
+    const body = checkpointBody({ origin, size, root: await log.root(size) });
     const note = signNote(body, origin, key, ...(previousKey ? [previousKey] : []));
     const doc = signedCheckpointDoc(note);
     // Another process may have signed meanwhile: the next look reads what it stored.
@@ -184,9 +194,14 @@ export async function startTransparencyLog(options: LogPublisherOptions): Promis
   return {
     verifierKey: verifierKey(origin, key),
     keyHistory,
-    read: () => readLogView(readStore),
+    read: async () => {
+      const view = await readLogView(readStore);
+      // A tree refused at the last look is served no further, until a look finds the history restored.
+      return looked?.refused !== undefined && view.parked === undefined ? { ...view, parked: looked.refused } : view;
+    },
     checkpoint: () => last?.checkpoint,
     parked: () => last?.parked,
+    refusals: () => refusals,
     look: async () => {
       await running;
       await tick();

@@ -9,7 +9,7 @@
  * new document.
  */
 import {
-  GENERATIONS_ID, StaleGenerationError, generationName, generationsAmong, liveGenerationOf,
+  GENERATIONS_ID, StaleGenerationError, checkFence, generationName, generationsAmong, liveGenerationOf,
   type ControlDoc, type FindOptions, type Filter, type GenerationStore, type ProjectedCollection, type ReadStore, type ReadView,
   type StoredDoc, type Tombstone,
 } from '../ports/read-store.ts';
@@ -90,6 +90,8 @@ export function createMemoryReadStore(): MemoryReadStore {
     write: async (ops, options) => {
       const live = liveOf(collection);
       if (number < live) throw new StaleGenerationError(collection, number, live);
+      // Checked and written in one synchronous step: no token can be recorded between the two.
+      checkFence(control.get(GENERATIONS_ID), options?.fence);
       const table = tableOf(collection, number);
       if (options?.handOver) table.adopt(ops);
       else table.write(ops);

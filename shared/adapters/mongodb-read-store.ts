@@ -13,7 +13,7 @@ import {
 } from 'mongodb';
 import {
   GENERATION_DROP_DELAY_MS, GENERATIONS_ID, SNAPSHOT_TTL_MS, ReadStoreUnavailableError, SnapshotExpiredError, StaleGenerationError,
-  WriteConflictError, generationName, generationsAmong, liveGenerationOf,
+  WriteConflictError, checkFence, generationName, generationsAmong, liveGenerationOf,
   type ControlDoc, type FindOptions, type Filter, type GenerationStore, type ProjectedCollection, type ReadSnapshot, type ReadStore, type ReadView,
   type StoredDoc, type Tombstone, type WriteOp,
 } from '../ports/read-store.ts';
@@ -119,11 +119,15 @@ export async function createMongoReadStore(url: string, dbName: string, options:
     generation: number,
     getStored: (ids) => getMany(physical(collection, number), ids, {}),
     find: <D extends StoredDoc>(filter: Filter, options?: FindOptions) => find<D>(physical(collection, number), filter, options),
-    write: async (ops) => {
-      // Checked before each bulk; a bulk racing a switch lands in a generation nobody reads any more, and the
-      // checkpoint that would follow it is refused (its lease was taken by the rebuild).
-      const live = liveGenerationOf(await readPointer(), collection);
+    write: async (ops, options) => {
+      // Checked before each bulk, the generation and the fence from one pointer read. A conditional update is not
+      // atomic across processes here (FerretDB 1.x), so a writer paused between this read and its bulk may still
+      // land that one bulk: in a generation nobody reads any more, or beyond the live checkpoint, which is refused
+      // to it (control documents change by inserts under a unique key) and which bounds what the log signs.
+      const pointer = await readPointer();
+      const live = liveGenerationOf(pointer, collection);
       if (number < live) throw new StaleGenerationError(collection, number, live);
+      checkFence(pointer, options?.fence);
       await serialized(() => write(physical(collection, number), ops));
     },
   });

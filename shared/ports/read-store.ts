@@ -55,6 +55,25 @@ export interface WriteOptions {
    * frozen in place rather than copying them; an attempt to change one throws). For a rebuild's bulk writes.
    */
   handOver?: boolean;
+  /**
+   * The lease token the writer holds: the bulk is refused (`FencedWriteError`) once a newer token of the projection
+   * is recorded in the generation pointer (shared/projections/generations.ts, `recordLeaseToken`), so a preempted or
+   * paused owner adds nothing after a newer one took over.
+   */
+  fence?: WriteFence;
+}
+
+/** A projection's lease token, which a write is conditioned on. */
+export interface WriteFence {
+  projection: string;
+  token: number;
+}
+
+/** Throws `FencedWriteError` when the generation pointer records a newer lease token of the fence's projection. */
+export function checkFence(pointer: ControlDoc | undefined | null, fence: WriteFence | undefined): void {
+  if (!fence) return;
+  const newer = (pointer?.['tokens'] as Record<string, number> | undefined)?.[fence.projection];
+  if (typeof newer === 'number' && newer > fence.token) throw new FencedWriteError(fence, newer);
 }
 
 /** One generation of one projected collection, as a projection writer sees it. */
@@ -65,7 +84,10 @@ export interface GenerationStore {
   getStored(ids: string[]): Promise<(StoredDoc | Tombstone)[]>;
   /** As `ReadStore.find`, in this generation (tombstones are never found). */
   find<D extends StoredDoc>(filter: Filter, options?: FindOptions): Promise<D[]>;
-  /** Applies the writes in order; refused (`StaleGenerationError`) once a newer generation is live. */
+  /**
+   * Applies the writes in order; refused (`StaleGenerationError`) once a newer generation is live, and
+   * (`FencedWriteError`) under a `fence` whose token was superseded.
+   */
   write(ops: WriteOp[], options?: WriteOptions): Promise<void>;
 }
 
@@ -149,6 +171,14 @@ export class StaleGenerationError extends Error {
   constructor(readonly collection: string, readonly generation: number, readonly live: number) {
     super(`generation ${generation} of ${collection} is no longer written: generation ${live} is live`);
     this.name = 'StaleGenerationError';
+  }
+}
+
+/** A write under a lease token that a newer owner's token superseded (see `WriteOptions.fence`). */
+export class FencedWriteError extends Error {
+  constructor(readonly fence: WriteFence, readonly newer: number) {
+    super(`write of projection ${fence.projection} under token ${fence.token} refused: token ${newer} was taken since`);
+    this.name = 'FencedWriteError';
   }
 }
 

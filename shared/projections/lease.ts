@@ -3,12 +3,15 @@
  * new owner raises the lease's fencing token and stores it at once in the live checkpoint, so a checkpoint written
  * under an older token is refused. Before each bulk the owner checks its lease against its own monotonic clock and
  * renews it (conditional on its token) well before expiry: a worker paused past its lease (SIGSTOP, a long busy
- * event loop) finds out when it resumes and writes nothing more. Documents are guarded by compare-and-set on the
- * positions read (see batch.ts), so a stale owner's in-flight bulk cannot overwrite a newer state either; they carry
- * no token: a stale bulk lands only on documents nobody changed since its read, where it is the same fold of the
- * same events the new owner would write, and its checkpoint is refused.
+ * event loop) finds out when it resumes and writes nothing more. Every bulk it writes is fenced by its token too
+ * (`write`): refused once a newer owner recorded its own in the generation pointer, so a preempted owner that has not
+ * yet renewed (its lease taken by a rebuild, say) adds no document, no leaf of the log, after the takeover. Documents
+ * are also guarded by compare-and-set on the positions read (see batch.ts), so an in-flight bulk cannot overwrite a
+ * newer state either.
  */
-import type { ControlDoc, ProjectedCollection, ReadStore } from '../ports/read-store.ts';
+import {
+  FencedWriteError, type ControlDoc, type GenerationStore, type ProjectedCollection, type ReadStore, type WriteFence, type WriteOp, type WriteOptions,
+} from '../ports/read-store.ts';
 import {
   LeaseLostError, checkpointPrefix, generationsOf, leaseId, liveCheckpointOf, newCheckpoint, readCheckpoint, readControlDocs,
   type CheckpointState, type HeadConfirmation, type LeaseDoc,
@@ -121,6 +124,21 @@ export class ProjectionLease {
       throw new LeaseLostError(this.projection, `token ${this.token} was superseded`);
     }
     this.#renewedAt = now;
+  }
+
+  /** What every write of this owner is conditioned on (see `WriteOptions.fence`). */
+  get fence(): WriteFence {
+    return { projection: this.projection, token: this.token };
+  }
+
+  /** Writes `ops` into `target` under this lease's token; throws `LeaseLostError` once a newer owner took over. */
+  async write(target: GenerationStore, ops: WriteOp[], options: WriteOptions = {}): Promise<void> {
+    try {
+      await target.write(ops, { ...options, fence: this.fence });
+    } catch (error) {
+      if (error instanceof FencedWriteError) throw new LeaseLostError(this.projection, error.message);
+      throw error;
+    }
   }
 
   /**

@@ -53,7 +53,7 @@ export interface Projection<D extends StoredDoc = StoredDoc> {
   /**
    * Asked by a rebuild once its generation is at the head, before it switches readers to it: why that generation
    * must not go live (the transparency log's tiles giving another root than a checkpoint signed before), or
-   * undefined. A reason stops the rebuild and parks the live projection.
+   * undefined. A reason stops the rebuild before its switch; the live projection runs on as it was.
    */
   checkBeforeSwitch?(generation: GenerationStore, control: ReadonlyMap<string, ControlDoc>): Promise<string | undefined>;
   touches(event: PositionedEvent): Touches;

@@ -48,8 +48,8 @@ export interface RebuildOptions {
   batchSize?: number;
   onProgress?: (progress: RebuildProgress) => void;
   /**
-   * Called once every generation is complete, just before the switch (lets a test look at the old one); again if a
-   * lease was lost meanwhile and the fenced catch-up is done again.
+   * Called once every generation is complete, just before the projections' checks and the switch (lets a test look
+   * at the old one, or append meanwhile); again if a lease was lost meanwhile and the fenced catch-up is done again.
    */
   beforeSwitch?: () => Promise<void> | void;
   /** Lease length while catching up under the leases; default 10 s. */
@@ -67,10 +67,13 @@ export interface RebuildResult {
   generation: number;
 }
 
-/** A projection refused its rebuilt generation (`checkBeforeSwitch`): the rebuild stopped and parked it. */
+/**
+ * A projection refused its rebuilt generation (`checkBeforeSwitch`): the rebuild stopped before its switch and left
+ * the live generation as it was, running (a generation that does not extend the signed log is never made live).
+ */
 export class RebuildRefusedError extends Error {
   constructor(readonly projection: string, readonly reason: string) {
-    super(`rebuild of projection ${projection} stopped, the projection parked: ${reason}`);
+    super(`rebuild of projection ${projection} stopped before its switch, the live generation left as it is: ${reason}`);
     this.name = 'RebuildRefusedError';
   }
 }
@@ -114,10 +117,12 @@ export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
       const batch = await eventStore.readAll({ after: position, limit: batchSize });
       const last = batch.at(-1);
       if (!last) return;
-      for (const { projection, target } of built) {
+      for (const [i, { projection, target }] of built.entries()) {
         const ops = await projectBatch(projection, batch, target);
         await beforeWrite();
-        if (ops.length > 0) await target.write(ops, { handOver: true });
+        // Under the leases once they are taken: a rebuild that lost one adds nothing after its new owner took it.
+        const lease = leases[i];
+        if (ops.length > 0) await (lease ? lease.write(target, ops, { handOver: true }) : target.write(ops, { handOver: true }));
         // A turn of the event loop per projection's batch: a rebuild beside live workers or requests in one process
         // (the embedded store, the audit) must not starve them, and an in-memory store's reads and writes resolve
         // at once, so nothing else would let them in.
@@ -157,15 +162,15 @@ export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
     // The head read once the live workers were fenced, now applied: the new generation is built and fresh as of then.
     const confirmed = headConfirmation(Math.max(position, fencedHead), headReadAt);
     for (const lease of leases) await lease.saveCheckpoint(position, generation, confirmed);
+    await options.beforeSwitch?.();
+    // Last before the switch, the leases held: what was signed meanwhile (the live generation's checkpoint, fenced
+    // since, bounds it) is what the new generation must extend.
     const control = await readControlDocs(readStore);
-    for (const [i, { projection, target }] of built.entries()) {
+    for (const { projection, target } of built) {
       const refused = await projection.checkBeforeSwitch?.(target, control);
       for (const lease of leases) await lease.ensure();
-      if (refused === undefined) continue;
-      await leases[i]!.park(leases[i]!.checkpoint.position, refused);
-      throw new RebuildRefusedError(projection.name, refused);
+      if (refused !== undefined) throw new RebuildRefusedError(projection.name, refused);
     }
-    await options.beforeSwitch?.();
     for (const lease of leases) await lease.ensure(true);
   }
 

@@ -6,12 +6,15 @@ import type { SignedCheckpointDoc } from './signed-checkpoints.ts';
 import type { TileLog } from './tile-log.ts';
 
 /**
- * Why the log cannot stand behind `signed`, or undefined when it extends it (or is still short of it while it
- * catches up: `atHead` says it has every event of the history, so that being short means the history is).
+ * Why the tree of the log's first `size` leaves cannot stand behind `signed`, or undefined when it extends it (or is
+ * still short of it while it catches up: `atHead` says it has every event of the history, so that being short means
+ * the history is).
  */
-export async function divergence(log: TileLog, signed: SignedCheckpointDoc | undefined, atHead: boolean): Promise<string | undefined> {
+export async function divergence(
+  log: TileLog, signed: SignedCheckpointDoc | undefined, atHead: boolean, size = log.size,
+): Promise<string | undefined> {
   if (!signed) return undefined;
-  if (log.size < signed.size) return atHead ? `the history holds ${log.size} events, fewer than the ${signed.size} signed before` : undefined;
+  if (size < signed.size) return atHead ? `the history holds ${size} events, fewer than the ${signed.size} signed before` : undefined;
   const root = Buffer.from(await log.root(signed.size)).toString('base64');
   return root === signed.root ? undefined : `the first ${signed.size} events of the history give another root than the checkpoint signed for that size`;
 }

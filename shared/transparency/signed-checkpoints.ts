@@ -28,9 +28,10 @@ export function signedCheckpointDoc(note: string): SignedCheckpointDoc {
 }
 
 /**
- * Stores `next` as the latest signed checkpoint if the one stored is still `previous` (none: nothing stored); false
- * when another process stored one meanwhile.
+ * Stores `next` as the latest signed checkpoint if the one stored is still `previous` (none: nothing stored) and
+ * `next` is a larger tree; false when another process stored one meanwhile, or `next` would take the log back.
  */
-export function storeSignedCheckpoint(store: ReadStore, next: SignedCheckpointDoc, previous: SignedCheckpointDoc | undefined): Promise<boolean> {
+export async function storeSignedCheckpoint(store: ReadStore, next: SignedCheckpointDoc, previous: SignedCheckpointDoc | undefined): Promise<boolean> {
+  if (previous && next.size <= previous.size) return false;
   return store.setControl(next, previous ? { size: previous.size, root: previous.root } : { size: { $exists: false } }, previous === undefined);
 }

@@ -144,6 +144,17 @@ export class TileLog {
     return Buffer.concat(tileHashes(doc).slice(0, width));
   }
 
+  /**
+   * How many leaves hold events at or before `position` (at most the log's size): the tree a checkpoint at that
+   * position covers, whatever a writer left in the tiles beyond it.
+   */
+  async sizeAt(position: number): Promise<number> {
+    const [doc] = await this.view.find({ first_position: { $lte: position } }, { sort: { first_position: -1 }, limit: 1 });
+    if (!doc) return 0;
+    const within = leafPositions(doc).slice(0, doc.width).filter((leaf) => leaf <= position).length;
+    return Math.min(doc.index * TILE_WIDTH + within, this.size);
+  }
+
   /** The leaf index of the event at `position`, or undefined when no event of the log has it. */
   async indexOf(position: number): Promise<number | undefined> {
     const [doc] = await this.view.find({ first_position: { $lte: position } }, { sort: { first_position: -1 }, limit: 1 });

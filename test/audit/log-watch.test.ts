@@ -103,7 +103,7 @@ describe('audit log watch: a monitor of the transparency log', function () {
     expect(kept.checkpoints.map((c) => c.size)).to.deep.equal([12, 13]);
   });
 
-  it('parks the service\'s log when it restarts on an edited or shortened history: nothing served, the monitor fails', async () => {
+  it('refuses the service\'s log when it restarts on an edited or shortened history: nothing signed or served, the monitor fails', async () => {
     await restartAfter(() => sql(`UPDATE events SET data = replace(data, '1250000', '1') WHERE position = 4`));
     const base = `http://127.0.0.1:${service!.ports.public}`;
     for (const path of ['/.well-known/transparency/checkpoint', '/api/public/transparency/consistency?from=1&to=2', '/transparency/tile/0/000.p/1']) {
@@ -122,7 +122,7 @@ describe('audit log watch: a monitor of the transparency log', function () {
     await restartAfter(() => sql('DELETE FROM events WHERE position = 12'));
     expect((await fetch(`http://127.0.0.1:${service!.ports.public}/.well-known/transparency/checkpoint`)).status).to.equal(503);
     const shortened = await (await fetch(`http://127.0.0.1:${service!.ports.ops}/metrics`)).text();
-    expect(shortened, 'a history shorter than signed parks the log').to.match(/^transparency_log_parked 1$/m);
+    expect(shortened, 'a history shorter than signed is refused').to.match(/^transparency_log_parked 1$/m);
   });
 
   it('names a fork when an event signed before was edited: another root for the same size', async () => {

@@ -1,11 +1,12 @@
 /**
  * The ReadStore contract, generations: a rebuild's generation is invisible to readers until the pointer switches to
- * it, then replaces the old one whole; writes to a generation switched away from are refused. Every adapter's spec
+ * it, then replaces the old one whole; writes to a generation switched away from are refused, and so are writes
+ * fenced by a lease token once a newer one is recorded. Every adapter's spec
  * file calls `generationsContract` with a factory, as it calls `readStoreContract`; each test gets a fresh store.
  */
 import { expect } from 'chai';
-import { FIRST_GENERATION, StaleGenerationError, type ReadStore, type StoredDoc } from '../../shared/ports/read-store.ts';
-import { reserveGeneration, switchGenerations } from '../../shared/projections/generations.ts';
+import { FIRST_GENERATION, FencedWriteError, StaleGenerationError, type ReadStore, type StoredDoc } from '../../shared/ports/read-store.ts';
+import { recordLeaseToken, reserveGeneration, switchGenerations } from '../../shared/projections/generations.ts';
 import { item, type Item } from './read-store.contract.ts';
 
 const ids = (docs: StoredDoc[]) => docs.map((doc) => doc._id);
@@ -99,6 +100,20 @@ export function generationsContract(name: string, factory: () => Promise<ReadSto
       }
       await switchGenerations(store, ['collections'], next, {});
       expect(await store.get('collections', 'en:n1')).to.deep.equal(item('N1', { _id: 'en:n1', tags: ['steel'] }));
+    });
+
+    it('a write fenced by a lease token lands while that token is the latest recorded, and is refused, adding nothing, once a newer one is', async function () {
+      const live = store.generation('collections', FIRST_GENERATION);
+      expect(await recordLeaseToken(store, 'collections', 3)).to.equal(true);
+      await live.write([{ put: item('F1', { _id: 'en:f1' }) }], { fence: { projection: 'collections', token: 3 } });
+      expect(await recordLeaseToken(store, 'collections', 4)).to.equal(true);
+      const stale = await live.write([{ put: item('F2', { _id: 'en:f2' }) }], { fence: { projection: 'collections', token: 3 } })
+        .then(() => undefined, (error: unknown) => error);
+      expect(stale).to.be.instanceOf(FencedWriteError);
+      expect(stale).to.deep.include({ newer: 4 });
+      // Another projection's token fences nothing of this one.
+      await live.write([{ put: item('F3', { _id: 'en:f3' }) }], { fence: { projection: 'watches', token: 1 } });
+      expect(ids(await store.find('collections', {}, { sort: { _id: 1 } }))).to.deep.equal(['en:f1', 'en:f3', 'en:old']);
     });
   });
   });

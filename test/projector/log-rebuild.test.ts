@@ -1,7 +1,7 @@
 /**
  * The transparency log's projection rebuilt (issue 32): over the same history a rebuild reproduces the very tiles
  * the live projection holds and goes live; over a history edited since a checkpoint was signed it stops before its
- * switch, parks the log and leaves the live tiles as they were, and the signer then signs nothing and says why.
+ * switch, says why and leaves the live log as it was, running and served.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { rmSync } from 'node:fs';
@@ -49,7 +49,8 @@ describe('transparency log projection rebuilt', function () {
     expect((await logState()).status).to.equal('running');
   });
 
-  it('stops before its switch over a history edited since a checkpoint was signed: the log parked, its live tiles kept', async () => {
+  // Issue 40, item 4: the live log is left alone, running (it was parked before), and still served as signed.
+  it('stops before its switch over a history edited since a checkpoint was signed, saying why: the live log left running, its tiles kept', async () => {
     const before = await tiles();
     const { generation: live } = await logState();
     const db = new Database(temp.file);
@@ -57,13 +58,29 @@ describe('transparency log projection rebuilt', function () {
     db.close();
     const error = await rebuild({ eventStore: events, readStore, projections: [logProjection] }).then(() => undefined, (thrown: unknown) => thrown);
     expect(error).to.be.instanceOf(RebuildRefusedError);
-    expect((error as Error).message).to.equal('rebuild of projection transparency-log stopped, the projection parked: '
+    expect((error as Error).message).to.equal('rebuild of projection transparency-log stopped before its switch, the live generation left as it is: '
       + 'the first 12 events of the history give another root than the checkpoint signed for that size');
-    const state = await logState();
-    expect(state).to.deep.include({ generation: live, status: 'parked' });
-    expect(state.parked?.reason).to.contain('another root than the checkpoint signed');
+    expect(await logState()).to.deep.include({ generation: live, status: 'running', parked: null });
     expect(await tiles()).to.deep.equal(before);
+    await log.look();
     const view = await log.read();
-    expect(view.parked).to.contain('another root');
+    expect(view.parked).to.equal(undefined);
+    expect(view.checkpoint?.size).to.equal(12);
+  });
+
+  it('stops before its switch over a history shorter than the tree signed, saying why: the live log left running and served', async () => {
+    const before = await tiles();
+    const { generation: live } = await logState();
+    const db = new Database(temp.file);
+    db.prepare('DELETE FROM events WHERE position = (SELECT MAX(position) FROM events)').run();
+    db.close();
+    const error = await rebuild({ eventStore: events, readStore, projections: [logProjection] }).then(() => undefined, (thrown: unknown) => thrown);
+    expect(error).to.be.instanceOf(RebuildRefusedError);
+    expect((error as Error).message).to.equal('rebuild of projection transparency-log stopped before its switch, the live generation left as it is: '
+      + 'the history holds 11 events, fewer than the 12 signed before');
+    expect(await logState()).to.deep.include({ generation: live, status: 'running', parked: null });
+    expect(await tiles()).to.deep.equal(before);
+    await log.look();
+    expect((await log.read()).parked).to.equal(undefined);
   });
 });

@@ -15,7 +15,6 @@ import { ReadStoreUnavailableError, type ReadStore } from '../../shared/ports/re
 import { createProjector } from '../../projector/runner.ts';
 import type { Projector, ProjectorOptions } from '../../projector/projector.ts';
 import { ProjectionLease } from '../../shared/projections/lease.ts';
-import { parkProjection } from '../../shared/projections/parking.ts';
 import { serialsProjection } from '../../shared/projections/serials.projection.ts';
 import { appendAll } from './support/history.ts';
 import { until } from '../support/until.ts';
@@ -115,7 +114,9 @@ describe('projector between signals: the periodic signal, and the defaults', () 
       await until('the watcher found the lease standing elsewhere', () => watcher.counters().leaseHeld >= 1);
       // Its job ends a moment later, once it has read until when the lease stands.
       await sleep(50);
-      await parkProjection(readStore, serialsProjection, 'another-process', 'tiles disagree');
+      const other = (await ProjectionLease.acquire(readStore, serialsProjection, 'another-process', { preempt: true }))!;
+      await other.park(other.checkpoint.position, 'tiles disagree');
+      await other.release();
       await until('the status names the parked projection', () => watcher.status()[0]?.status === 'parked');
       expect(watcher.status()).to.deep.equal([{ name: 'serials', position: 1, status: 'parked', parked: { position: 1, reason: 'tiles disagree' } }]);
       expect(watcher.counters().parkedSkips, 'jobs of its own that found it parked').to.equal(0);

@@ -1,0 +1,268 @@
+/**
+ * Issue 40, item 4 and issue 41, item 3: a rebuild never rewinds the transparency log, and the log never signs what
+ * does not extend what it signed. Deterministic: a standing worker whose fake clock never tells it to renew is
+ * preempted by a rebuild, an event is appended while the rebuild waits just before its check (defect 4 of issue 40);
+ * a stale owner writes after a preemption; an operator resumes a log whose tree the signer refuses; the store is
+ * filled again from a shorter history. On the in-memory store always, on MongoDB in its leg.
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { pino } from 'pino';
+import { createInlineJobQueue } from '../../shared/adapters/inline-job-queue.ts';
+import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
+import { createMongoReadStore } from '../../shared/adapters/mongodb-read-store.ts';
+import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
+import type { EventStore, NewEvent } from '../../shared/ports/event-store.ts';
+import type { ReadStore, StoredDoc } from '../../shared/ports/read-store.ts';
+import { createProjector } from '../../projector/runner.ts';
+import type { Projector } from '../../projector/projector.ts';
+import { projectBatch } from '../../shared/projections/batch.ts';
+import { LeaseLostError, ProjectionLease, type LeaseClock } from '../../shared/projections/lease.ts';
+import { resumeProjection } from '../../shared/projections/parking.ts';
+import { readProjectionStates } from '../../shared/projections/projection-states.ts';
+import { rebuild } from '../../shared/projections/rebuild.ts';
+import { checkpointBody } from '../../shared/transparency/checkpoint.ts';
+import { signNote } from '../../shared/transparency/signed-note.ts';
+import { signedCheckpointDoc, signedCheckpointOf, storeSignedCheckpoint } from '../../shared/transparency/signed-checkpoints.ts';
+import { TileLog } from '../../shared/transparency/tile-log.ts';
+import { checkpointFile } from '../../read-api/transparency/checkpoint-file.ts';
+import { startTransparencyLog, type TransparencyLog } from '../../read-api/transparency/log-publisher.ts';
+import { serialRegistered } from '../fixtures/events.ts';
+import { describeMongo } from '../support/mongodb-leg.ts';
+import { logProjection } from '../support/signed-log.ts';
+import { until } from '../support/until.ts';
+import { appendAll } from './support/history.ts';
+
+const logger = pino({ level: 'silent' });
+const ORIGIN = 'watch.example/watchcat/events';
+const TTL = 10_000;
+const KEY = generateKeyPairSync('ed25519').privateKey;
+
+class FakeClock implements LeaseClock {
+  now = 1_000_000;
+  monotonic = (): number => this.now;
+  wall = (): number => this.now;
+}
+
+const serials = (count: number, from = 0): NewEvent[] =>
+  Array.from({ length: count }, (_, i) => serialRegistered(`LOG-${String(from + i).padStart(4, '0')}`));
+
+/** The root of the first `size` events of `eventStore`, as a log projected from nothing else gives it. */
+async function cleanRoot(eventStore: EventStore, size: number): Promise<string> {
+  const fresh = createMemoryReadStore();
+  await rebuild({ eventStore, readStore: fresh, projections: [logProjection] });
+  return Buffer.from(await (await TileLog.read(await fresh.snapshot())).root(size)).toString('base64');
+}
+
+function logFenceSuite(name: string, openStore: () => Promise<ReadStore>): void {
+  describe(`transparency log fenced to the end: ${name}`, function () {
+    this.timeout(30_000);
+    let eventStore: EventStore;
+    let readStore: ReadStore;
+    let clock: FakeClock;
+    const projectors: Projector[] = [];
+    const logs: TransparencyLog[] = [];
+
+    const make = (events = eventStore) => {
+      const projector = createProjector({
+        eventStore: events, readStore, queue: createInlineJobQueue({ attempts: 1, backoffMs: 1 }), logger,
+        projections: [logProjection], leaseTtlMs: TTL, clock, backoff: { firstMs: 1, maxMs: 5 }, pollIntervalMs: 60_000,
+      });
+      projectors.push(projector);
+      return projector;
+    };
+    /** A publisher that looks only when told (`look()`), besides its first look at its start. */
+    const publish = async () => {
+      const log = await startTransparencyLog({ readStore, key: KEY, origin: ORIGIN, logger, intervalMs: 60_000 });
+      logs.push(log);
+      return log;
+    };
+    const logState = async () => (await readProjectionStates(readStore)).find((state) => state.name === logProjection.name)!;
+    const tiles = async () => readStore.find<StoredDoc>('tlog', {}, { sort: { _id: 1 } });
+
+    beforeEach(async () => {
+      eventStore = openSqliteEventStore(':memory:');
+      readStore = await openStore();
+      clock = new FakeClock();
+    });
+    afterEach(async () => {
+      await Promise.all(logs.splice(0).map((log) => log.stop()));
+      await Promise.all(projectors.splice(0).map((projector) => projector.stop()));
+      await readStore.close();
+      await eventStore.close();
+    });
+
+    it('a rebuild while an event is appended just before its check: the preempted worker adds no leaf, nothing past the live checkpoint is signed, and the rebuild switches, the log running', async () => {
+      const live = make();
+      live.start();
+      await live.waitFor(await appendAll(eventStore, serials(5)), 5_000);
+      const log = await publish();
+      expect(log.checkpoint()?.size).to.equal(5);
+      const { generation: before } = await logState();
+
+      const result = await rebuild({
+        eventStore, readStore, projections: [logProjection], clock, leaseTtlMs: TTL,
+        beforeSwitch: async () => {
+          await appendAll(eventStore, serials(1, 5));
+          // The worker hears the append and runs on its standing lease, which its clock has not told it to renew.
+          await until('the preempted worker ran on the append', () => live.counters().leaseLost >= 1);
+          await log.look();
+        },
+      });
+      expect(result.generation).to.be.above(before);
+      expect(log.checkpoint()?.size, 'signed while the rebuild waited').to.equal(5);
+      expect(await logState()).to.deep.include({ generation: result.generation, status: 'running', parked: null });
+
+      // The live worker applies the appended event to the new generation at its next signal, and it is signed then.
+      const head = await appendAll(eventStore, serials(1, 6));
+      await live.waitFor(head, 5_000);
+      await log.look();
+      expect(log.parked()).to.equal(undefined);
+      expect(log.checkpoint()?.size).to.equal(7);
+      expect(Buffer.from(log.checkpoint()!.root).toString('base64')).to.equal(await cleanRoot(eventStore, 7));
+    });
+
+    it('a worker preempted before it renews adds no tile: its bulk is refused by the newer token, the tiles left as they were', async () => {
+      await make().catchUp();
+      await appendAll(eventStore, serials(3));
+      await make().catchUp();
+      await appendAll(eventStore, serials(1, 3));
+      const stale = (await ProjectionLease.acquire(readStore, logProjection, 'worker-a', { clock, ttlMs: TTL }))!;
+      const target = readStore.generation(logProjection.collection, stale.generation);
+      const ops = await projectBatch(logProjection, await eventStore.readAll({ after: stale.current.position, limit: 10 }), target);
+      expect(ops, 'the leaf it would add').to.not.be.empty;
+      const newer = await ProjectionLease.acquire(readStore, logProjection, 'rebuild', { clock, ttlMs: TTL, preempt: true });
+      expect(newer?.token).to.be.above(stale.token);
+      const before = await tiles();
+
+      const refused = await stale.write(target, ops).then(() => undefined, (error: unknown) => error);
+      expect(refused).to.be.instanceOf(LeaseLostError);
+      expect(await tiles()).to.deep.equal(before);
+      expect((await TileLog.read(await readStore.snapshot())).size).to.equal(3);
+    });
+
+    it('signs only the tree the live checkpoint covers: leaves its owner wrote but has not yet checkpointed wait for their checkpoint', async () => {
+      await appendAll(eventStore, serials(5));
+      await make().catchUp();
+      const log = await publish();
+      expect(log.checkpoint()?.size).to.equal(5);
+      const head = await appendAll(eventStore, serials(2, 5));
+      const owner = (await ProjectionLease.acquire(readStore, logProjection, 'worker-a', { clock, ttlMs: TTL }))!;
+      const target = readStore.generation(logProjection.collection, owner.generation);
+      await owner.write(target, await projectBatch(logProjection, await eventStore.readAll({ after: owner.current.position, limit: 10 }), target));
+      expect((await TileLog.read(await readStore.snapshot())).size, 'leaves in the tiles').to.equal(7);
+
+      await log.look();
+      expect(log.checkpoint()?.size, 'before the checkpoint').to.equal(5);
+      await owner.saveCheckpoint(head);
+      await log.look();
+      expect(log.checkpoint()?.size, 'once checkpointed').to.equal(7);
+      expect(Buffer.from(log.checkpoint()!.root).toString('base64')).to.equal(await cleanRoot(eventStore, 7));
+    });
+
+    /** A checkpoint of `size` leaves signed by the log key over a root no history of this test gives. */
+    const forgeSigned = async (size: number) => {
+      const doc = signedCheckpointDoc(signNote(checkpointBody({ origin: ORIGIN, size, root: new Uint8Array(32).fill(7) }), ORIGIN, KEY));
+      expect(await storeSignedCheckpoint(readStore, doc, signedCheckpointOf(await readStore.readControl()))).to.equal(true);
+    };
+
+    it('an operator\'s resume of the parked log is not undone by a signer that refuses its tree: the log runs, refused and counted', async () => {
+      await appendAll(eventStore, serials(4));
+      await make().catchUp();
+      const log = await publish();
+      await forgeSigned(9);
+      const operator = (await ProjectionLease.acquire(readStore, logProjection, 'operator', { clock, ttlMs: TTL, preempt: true }))!;
+      await operator.park(operator.current.position, 'parked by the test');
+      await operator.release();
+
+      expect(await resumeProjection(readStore, logProjection)).to.equal(true);
+      for (let look = 0; look < 3; look += 1) await log.look();
+      expect((await logState()).status, 'after three looks of the signer').to.equal('running');
+      expect(log.parked()).to.equal('the history holds 4 events, fewer than the 9 signed before');
+      expect(log.refusals(), 'one tree refused, counted once').to.equal(1);
+      expect(log.checkpoint()?.size).to.equal(9);
+    });
+
+    it('a signed rollback is refused once the store is filled again from a shorter history, by a publisher started again: never signed, counted', async () => {
+      const history = serials(6);
+      await appendAll(eventStore, history);
+      await make().catchUp();
+      const first = await publish();
+      expect(first.checkpoint()?.size).to.equal(6);
+
+      // The history rolled back to its first four events, and the log's live generation emptied and projected again,
+      // the publisher looking on while it is filled (short of its checkpoint, not yet at the head: nothing to sign).
+      const shorter = openSqliteEventStore(':memory:');
+      try {
+        await appendAll(shorter, history.slice(0, 4));
+        const lease = (await ProjectionLease.acquire(readStore, logProjection, 'refill', { clock, ttlMs: TTL, preempt: true }))!;
+        const emptied = (await tiles()).map((doc) => ({ delete: { _id: doc._id, position: 0 }, expected: doc.position }));
+        await lease.write(readStore.generation(logProjection.collection, lease.generation), emptied);
+        await lease.saveCheckpoint(0);
+        await lease.release();
+        await first.look();
+        await make(shorter).catchUp();
+        expect((await TileLog.read(await readStore.snapshot())).size).to.equal(4);
+        await first.stop();
+
+        const again = await publish();
+        expect(again.checkpoint()?.size, 'the checkpoint served').to.equal(6);
+        expect(signedCheckpointOf(await readStore.readControl())?.size, 'the checkpoint stored').to.equal(6);
+        expect(again.parked()).to.equal('the history holds 4 events, fewer than the 6 signed before');
+        expect(again.refusals()).to.equal(1);
+        expect((await again.read()).parked, 'what the routes serve from').to.equal(again.parked());
+      } finally {
+        await shorter.close();
+      }
+    });
+  });
+}
+
+logFenceSuite('in memory', async () => createMemoryReadStore());
+
+describe('transparency log of the embedded store: a signed rollback across a restart', function () {
+  this.timeout(30_000);
+  let dataDir: string;
+  const stores: EventStore[] = [];
+  beforeEach(() => { dataDir = mkdtempSync(join(tmpdir(), 'watchcat-logfence-')); });
+  afterEach(async () => {
+    await Promise.all(stores.splice(0).map((store) => store.close()));
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  /** A process's start: an empty in-memory store filled from `events`, and its publisher keeping its file record. */
+  async function start(events: readonly NewEvent[]) {
+    const eventStore = openSqliteEventStore(':memory:');
+    stores.push(eventStore);
+    await appendAll(eventStore, events);
+    const readStore = createMemoryReadStore();
+    await rebuild({ eventStore, readStore, projections: [logProjection] });
+    const log = await startTransparencyLog({ readStore, record: checkpointFile(dataDir), key: KEY, origin: ORIGIN, logger, intervalMs: 60_000 });
+    return { readStore, log };
+  }
+
+  it('refuses, after a restart over a history rolled back, to sign less than the checkpoint its file kept: never signed, counted', async () => {
+    const history = serials(6);
+    const before = await start(history);
+    expect(before.log.checkpoint()?.size).to.equal(6);
+    await before.log.stop();
+
+    const after = await start(history.slice(0, 4));
+    try {
+      expect(after.log.checkpoint()?.size, 'the checkpoint served').to.equal(6);
+      expect(signedCheckpointOf(await after.readStore.readControl())?.size, 'the checkpoint stored').to.equal(6);
+      expect(signedCheckpointDoc(checkpointFile(dataDir).load()!).size, 'the checkpoint kept').to.equal(6);
+      expect(after.log.parked()).to.equal('the history holds 4 events, fewer than the 6 signed before');
+      expect(after.log.refusals()).to.equal(1);
+    } finally {
+      await after.log.stop();
+    }
+  });
+});
+
+describeMongo('transparency log fenced to the end over MongoDB', 'the log fencing tests over MongoDB', (leg) => {
+  logFenceSuite('MongoDB', () => createMongoReadStore(leg.url, leg.database('logfence')));
+});

@@ -1,0 +1,90 @@
+/**
+ * Issue 41, item 3: no tile or proof is served beyond the latest signed checkpoint, while the log's projection is
+ * ahead of it (the events after it projected, not yet signed). The log's routes behind the front door, over a store
+ * whose projection holds 300 leaves and whose checkpoint signs 200: the tile 0/000 is full in the projection but
+ * partial (200 of 256) in the signed tree.
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { expect } from 'chai';
+import Koa from 'koa';
+import { pino } from 'pino';
+import { createInlineJobQueue } from '../../../shared/adapters/inline-job-queue.ts';
+import { createMemoryReadStore } from '../../../shared/adapters/memory-read-store.ts';
+import { openSqliteEventStore } from '../../../shared/adapters/sqlite-event-store.ts';
+import type { EventStore } from '../../../shared/ports/event-store.ts';
+import { rebuild } from '../../../shared/projections/rebuild.ts';
+import { TileLog } from '../../../shared/transparency/tile-log.ts';
+import { createProjector } from '../../../projector/runner.ts';
+import { frontDoor } from '../../../read-api/middleware/front-door.ts';
+import { startTransparencyLog, type TransparencyLog } from '../../../read-api/transparency/log-publisher.ts';
+import { transparencyRoutes } from '../../../read-api/transparency/transparency-routes.ts';
+import { serialRegistered } from '../../fixtures/events.ts';
+import { appendAll } from '../../projector/support/history.ts';
+import { logProjection } from '../../support/signed-log.ts';
+
+const logger = pino({ level: 'silent' });
+const ORIGIN = 'watch.example/watchcat/events';
+const serials = (count: number, from: number) => Array.from({ length: count }, (_, i) => serialRegistered(`BND-${String(from + i).padStart(4, '0')}`));
+
+describe('transparency log routes: nothing beyond the latest signed checkpoint while the projection is ahead', function () {
+  this.timeout(60_000);
+  let events: EventStore;
+  let log: TransparencyLog;
+  let server: ReturnType<Koa['listen']>;
+  let base: string;
+  /** Positions of the events of leaves 199 (the last signed) and 250 (projected, not signed). */
+  let signedPosition: number;
+  let aheadPosition: number;
+
+  before(async () => {
+    events = openSqliteEventStore(':memory:');
+    const readStore = createMemoryReadStore();
+    signedPosition = await appendAll(events, serials(200, 0));
+    await rebuild({ eventStore: events, readStore, projections: [logProjection] });
+    // Looks only at its start (and when told): it signs the 200 leaves and stays there.
+    log = await startTransparencyLog({ readStore, key: generateKeyPairSync('ed25519').privateKey, origin: ORIGIN, logger, intervalMs: 600_000 });
+    await appendAll(events, serials(50, 200));
+    aheadPosition = await appendAll(events, serials(1, 250));
+    await appendAll(events, serials(49, 251));
+    await createProjector({
+      eventStore: events, readStore, queue: createInlineJobQueue({ attempts: 1, backoffMs: 1 }), logger, projections: [logProjection],
+    }).catchUp();
+    expect((await TileLog.read(await readStore.snapshot())).size, 'leaves projected').to.equal(300);
+    expect(log.checkpoint()?.size, 'leaves signed').to.equal(200);
+    const app = new Koa();
+    app.use(frontDoor(logger));
+    app.use(transparencyRoutes(log));
+    server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await log.stop();
+    await events.close();
+  });
+
+  const status = async (path: string) => (await fetch(`${base}${path}`)).status;
+
+  it('serves the signed tree\'s partial tile, but neither a wider one nor the full tile the projection holds', async () => {
+    expect(await status('/transparency/tile/0/000.p/200')).to.equal(200);
+    expect(await status('/transparency/tile/0/000.p/201')).to.equal(404);
+    expect(await status('/transparency/tile/0/000')).to.equal(404);
+    expect(await status('/transparency/tile/0/001.p/44')).to.equal(404);
+  });
+
+  it('proves inclusion in the signed tree, and refuses a larger tree or a leaf only the projection holds (422)', async () => {
+    expect(await status('/api/public/transparency/inclusion?index=199&tree_size=200')).to.equal(200);
+    expect(await status(`/api/public/transparency/inclusion?position=${signedPosition}&tree_size=200`)).to.equal(200);
+    expect(await status('/api/public/transparency/inclusion?index=250&tree_size=300')).to.equal(422);
+    expect(await status('/api/public/transparency/inclusion?index=199&tree_size=201')).to.equal(422);
+    expect(await status(`/api/public/transparency/inclusion?position=${aheadPosition}&tree_size=200`)).to.equal(422);
+  });
+
+  it('proves consistency up to the signed tree, and refuses one to a larger tree (422)', async () => {
+    expect(await status('/api/public/transparency/consistency?from=100&to=200')).to.equal(200);
+    expect(await status('/api/public/transparency/consistency?from=100&to=300')).to.equal(422);
+    expect(await status('/api/public/transparency/consistency?from=200&to=201')).to.equal(422);
+  });
+});
