@@ -13,6 +13,7 @@ import { adminAuth, requireScope, type AuthFailureMetrics } from './require-scop
 import { entryBundleRoute, type EntryBundleSources } from './entry-bundles.ts';
 import { HttpError } from './json-body.ts';
 import { RequestValidationError } from '../../shared/public-api/validation/validation-issue.ts';
+import { boundedIssues } from '../../shared/public-api/validation/issue-bound.ts';
 
 const DOMAIN_STATUS = { not_found: 404, conflict: 409, invalid: 422 } as const;
 
@@ -23,7 +24,7 @@ function clientError(error: unknown): { status: number; body: object } | null {
   // What remains once the shape is checked (admin-routes.ts) spans entries (a serial listed twice): the whole body's.
   if (error instanceof CatalogueFileError) {
     const detail = error.problems.map((problem) => ({ type: 'value_error', loc: ['body'], msg: `Value error, ${problem}`, input: null, ctx: { error: problem } }));
-    return { status: 422, body: { detail } };
+    return { status: 422, body: { detail: boundedIssues(detail) } };
   }
   return null;
 }

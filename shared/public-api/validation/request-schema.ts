@@ -53,10 +53,20 @@ export function childSchema(schema: JsonSchema, key: string): JsonSchema | undef
   const own = nonNullSchema(schema);
   const properties = own.properties ?? {};
   if (Object.hasOwn(properties, key)) return properties[key];
-  for (const [pattern, child] of Object.entries(own.patternProperties ?? {})) {
-    if (new RegExp(pattern, 'u').test(key)) return child;
-  }
+  for (const [pattern, child] of patternsOf(own)) if (pattern.test(key)) return child;
   return undefined;
+}
+
+const compiledPatterns = new WeakMap<JsonSchema, [RegExp, JsonSchema][]>();
+
+/** A schema's `patternProperties`, each pattern compiled once: a record's every key is looked up here. */
+function patternsOf(schema: JsonSchema): [RegExp, JsonSchema][] {
+  let patterns = compiledPatterns.get(schema);
+  if (!patterns) {
+    patterns = Object.entries(schema.patternProperties ?? {}).map(([pattern, child]) => [new RegExp(pattern, 'u'), child]);
+    compiledPatterns.set(schema, patterns);
+  }
+  return patterns;
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -2,6 +2,9 @@
  * Validation errors in the exact shape FastAPI answers with pydantic v2: `{type, loc, msg, input, ctx?}`. Every
  * message is built here so the wording lives in one place.
  */
+import { cappedInput } from './capped-input.ts';
+import { boundedIssues, IssueCollector } from './issue-bound.ts';
+
 export type Loc = (string | number)[];
 
 export interface ValidationIssue {
@@ -12,12 +15,19 @@ export interface ValidationIssue {
   ctx?: Record<string, unknown>;
 }
 
-/** Thrown by request validation and by operations (price checks); answered as 422 `{detail: issues}`. */
+/**
+ * Thrown by request validation and by operations (price checks); answered as 422 `{detail: issues}`. `issues` is
+ * bounded here, whoever found them: at most the listed number, then the count of the rest (issue-bound.ts), each
+ * echoing a bounded input (capped-input.ts).
+ */
 export class RequestValidationError extends Error {
   readonly status = 422;
-  constructor(readonly issues: ValidationIssue[]) {
+  readonly issues: ValidationIssue[];
+  constructor(found: readonly ValidationIssue[] | IssueCollector) {
     super('request validation failed');
     this.name = 'RequestValidationError';
+    const listed = found instanceof IssueCollector ? found.detail() : boundedIssues(found);
+    this.issues = listed.map((one) => ({ ...one, input: cappedInput(one.input) }));
   }
 }
 
