@@ -18,6 +18,7 @@ import { issue, type Loc } from '../../shared/public-api/validation/validation-i
 interface DocumentSchema extends JsonSchema {
   additionalProperties?: boolean;
   items?: DocumentSchema;
+  propertyNames?: object;
 }
 
 const PIECE_VALUES = 256;
@@ -59,6 +60,8 @@ async function walk(schema: DocumentSchema, value: unknown, at: Loc, state: Walk
   for (const key of list ? (value as unknown[]).keys() : Object.keys(record)) {
     if (++state.children % CHILDREN_PER_TURN === 0) await new Promise(setImmediate);
     if (stopsHere(state)) return;
+    // As ajv says a refused name when it checks the object whole (ajv-issues.ts): at the key, marked `[key]`.
+    if (!list && schema.propertyNames) checkPiece(schema.propertyNames, key, [...at, key, '[key]'], state.issues);
     const child = list ? schema.items : childSchema(schema, key as string);
     const item = record[key];
     if (child !== undefined) await walk(child, item, [...at, key], state);
@@ -117,7 +120,7 @@ function isSmall(root: unknown): boolean {
 function shellOf(schema: DocumentSchema): object {
   let shell = shells.get(schema);
   if (!shell) {
-    const { properties: _p, patternProperties: _pp, additionalProperties: _ap, items: _i, ...own } = schema;
+    const { properties: _p, patternProperties: _pp, additionalProperties: _ap, items: _i, propertyNames: _pn, ...own } = schema;
     shells.set(schema, (shell = own));
   }
   return shell;
