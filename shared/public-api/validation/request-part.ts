@@ -22,6 +22,7 @@ export type PartValidator = (raw: unknown, issues: IssueCollector) => Record<str
 // `verbose` puts each failing schema on its error: a union's branches name the literals it expects.
 const ajv = new Ajv({ ...OWN_SCHEMAS, allErrors: true, useDefaults: true, verbose: true, strict: true });
 ajv.addKeyword({ keyword: 'x-aliases', metaSchema: { type: 'array', items: { type: 'string' } } });
+ajv.addKeyword({ keyword: 'x-canonical', metaSchema: { type: 'boolean' } });
 
 interface Field {
   name: string;

@@ -13,13 +13,15 @@ export interface JsonSchema {
   required?: string[];
   default?: unknown;
   'x-aliases'?: string[];
+  /** An integer given as text must be written canonically: decimal digits, no sign, no leading zero, no space. */
+  'x-canonical'?: boolean;
 }
 
 /** A property path inside one request part (query, path or body), with canonical property names. */
 export type Path = string[];
 
 const SUPPORTED = new Set([
-  'type', 'anyOf', 'const', 'enum', 'properties', 'patternProperties', 'required', 'default', 'x-aliases',
+  'type', 'anyOf', 'const', 'enum', 'properties', 'patternProperties', 'required', 'default', 'x-aliases', 'x-canonical',
   'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength', 'pattern',
   'title', 'description', 'examples',
 ]);

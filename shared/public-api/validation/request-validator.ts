@@ -27,7 +27,7 @@ export type RequestValidator = (request: RawRequest) => ValidRequest;
 
 const EMPTY: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
-/** FastAPI takes the last value of a repeated scalar query parameter. */
+/** FastAPI takes the last value of a repeated scalar query parameter (unless the operation refuses repeats). */
 function lastValues(query: RawRequest['query']): Record<string, string> {
   const out: Record<string, string> = {};
   for (const key in query) {
@@ -53,7 +53,7 @@ function compileNew(spec: OperationSpec): RequestValidator {
   return (request) => {
     const issues = new IssueCollector();
     const path = checkPath ? checkPath(request.path, issues) : EMPTY;
-    const query = checkQuery ? checkQuery(lastValues(request.query), issues) : EMPTY;
+    const query = checkQuery ? checkQuery(spec.refusesRepeatedQuery ? request.query : lastValues(request.query), issues) : EMPTY;
     const body = checkBody ? checkBody(request.body, issues) : undefined;
     if (issues.size > 0) throw new RequestValidationError(issues);
     return { path, query, body };
