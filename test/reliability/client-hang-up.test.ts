@@ -7,7 +7,10 @@
 import { expect } from 'chai';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { once } from 'node:events';
+import Koa from 'koa';
 import { pino } from 'pino';
+import { frontDoor } from '../../read-api/middleware/front-door.ts';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import { createAdminApp } from '../../services/admin/admin-app.ts';
@@ -69,6 +72,22 @@ describe('a client that hangs up mid-body (issue 42, item 2)', function () {
     } finally {
       await new Promise((resolve) => server.close(resolve));
       await store.close();
+    }
+  });
+
+  it('logs a server error with its path, never its query string (the request log leaves it out)', async () => {
+    const lines: LogLine[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => { lines.push(JSON.parse(line) as LogLine); } });
+    const server = new Koa().use(frontDoor(logger)).use(() => { throw new Error('a bug'); }).listen(0, '127.0.0.1');
+    try {
+      await once(server, 'listening');
+      const answer = await send(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, `/api/public/catalogue?${SECRET_QUERY}`);
+      expect(answer.status).to.equal(500);
+      const failed = lines.filter((line) => line.level >= 50);
+      expect(failed.map((line) => [line.msg, line['path']])).to.deep.equal([['request failed', '/api/public/catalogue']]);
+      expect(JSON.stringify(lines)).not.to.include(SECRET_QUERY);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 });
