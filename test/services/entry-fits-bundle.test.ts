@@ -72,7 +72,7 @@ describe('every accepted event fits an entry bundle (issue 42, item 5)', () => {
     const oneMore = await post(specs(21, 10, 'steel'));
     expect(oneMore.status).to.equal(422);
     expect(oneMore.detail).to.deep.equal([{
-      type: 'too_long', loc: ['body', 'specifications', 'en'], msg: 'Dictionary should have at most 20 items after validation, not 21', input: null,
+      type: 'too_long', loc: ['body', 'specifications', 'en'], msg: 'Dictionary should have at most 20 items after validation, not 21', input: specs(21, 10, 'steel'),
       ctx: { field_type: 'Dictionary', max_length: 20, actual_length: 21 },
     }]);
     const longKey = 'a'.repeat(41);

@@ -48,7 +48,7 @@ function toIssue(error: ErrorObject, path: Path, context: AjvIssueContext): Vali
       : issue.patternMismatch([...path, error.propertyName, '[key]'], error.propertyName, params['pattern'] as string);
     // Its key's own error above says it.
     case 'propertyNames': return undefined;
-    case 'maxProperties': return issue.dictTooLong(path, Object.keys(input as object).length, params['limit'] as number);
+    case 'maxProperties': return issue.dictTooLong(path, input as object, params['limit'] as number);
     case 'enum': return issue.literalError(path, input, expectedLiterals(params['allowedValues'] as unknown[]));
     // A constant inside a union is reported once, by the union's own error below.
     case 'const': return error.schemaPath.includes('/anyOf/') ? undefined : issue.literalError(path, input, expectedLiterals([params['allowedValue']]));

@@ -80,11 +80,13 @@ export const issue = {
     type: 'too_short', loc, msg: `List should have at least ${min} item${min === 1 ? '' : 's'} after validation, not ${input.length}`, input,
     ctx: { field_type: 'List', min_length: min, actual_length: input.length },
   }),
-  /** A dictionary with too many entries; its input, the dictionary itself, is not echoed (only its size matters). */
-  dictTooLong: (loc: Loc, actual: number, max: number): ValidationIssue => ({
-    type: 'too_long', loc, msg: `Dictionary should have at most ${max} item${max === 1 ? '' : 's'} after validation, not ${actual}`, input: null,
-    ctx: { field_type: 'Dictionary', max_length: max, actual_length: actual },
-  }),
+  dictTooLong: (loc: Loc, input: object, max: number): ValidationIssue => {
+    const actual = Object.keys(input).length;
+    return {
+      type: 'too_long', loc, msg: `Dictionary should have at most ${max} item${max === 1 ? '' : 's'} after validation, not ${actual}`, input,
+      ctx: { field_type: 'Dictionary', max_length: max, actual_length: actual },
+    };
+  },
   stringTooShort: (loc: Loc, input: unknown, min: number): ValidationIssue => ({
     type: 'string_too_short', loc, msg: `String should have at least ${min} character${min === 1 ? '' : 's'}`, input,
     ctx: { min_length: min },
