@@ -10,7 +10,7 @@
  * "at least" (`counted_all: false`) and the validation stops looking, so a huge body costs no more than that.
  * Below the bound every failing field is still listed at once, as the contract asks.
  */
-import type { ValidationIssue } from './validation-issue.ts';
+import type { ValidationIssue } from './issue-shape.ts';
 
 export const MAX_LISTED_ISSUES = 50;
 /** Issues counted, listed or not, before a validation may stop looking. */

@@ -4,16 +4,9 @@
  */
 import { cappedInput } from './capped-input.ts';
 import { boundedIssues, IssueCollector } from './issue-bound.ts';
+import type { Loc, ValidationIssue } from './issue-shape.ts';
 
-export type Loc = (string | number)[];
-
-export interface ValidationIssue {
-  type: string;
-  loc: Loc;
-  msg: string;
-  input: unknown;
-  ctx?: Record<string, unknown>;
-}
+export type { Loc, ValidationIssue } from './issue-shape.ts';
 
 /**
  * Thrown by request validation and by operations (price checks); answered as 422 `{detail: issues}`. `issues` is
