@@ -30,6 +30,7 @@ import { countedSigner } from './ops/signing-metrics.ts';
 import { listen } from '../shared/http/listen.ts';
 import { WITH_CORS } from './middleware/front-door.ts';
 import { serverTimeouts } from '../shared/http/server-timeouts.ts';
+import { closingFaultyFraming } from '../shared/http/faulty-framing.ts';
 
 export interface ReadApiOptions {
   config: Config;
@@ -180,11 +181,11 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
   const timeouts = serverTimeouts(options.requestTimeoutMs);
   const server = createServer(
     timeouts,
-    app.callback(),
+    closingFaultyFraming(app.callback()),
   );
   server.on('clientError', answerUnparsable);
   server.on('connect', refuseConnect);
-  const opsServer = createServer(timeouts, opsApp.callback());
+  const opsServer = createServer(timeouts, closingFaultyFraming(opsApp.callback()));
   opsServer.on('clientError', answerUnparsable);
   await listen(server, config.PORT, config.HOST);
   await listen(opsServer, config.OPS_PORT, config.OPS_HOST);

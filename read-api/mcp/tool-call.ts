@@ -8,7 +8,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { answerInSnapshot, type ReadingEnv } from '../../shared/public-api/operations/answer-in-snapshot.ts';
 import type { ReadStamp } from '../../shared/public-api/read-model-clock.ts';
-import { cappedInput } from '../../shared/public-api/validation/capped-input.ts';
 import { isPlainObject } from '../../shared/public-api/validation/request-schema.ts';
 import type { RawRequest } from '../../shared/public-api/validation/request-validator.ts';
 import { RequestValidationError } from '../../shared/public-api/validation/validation-issue.ts';
@@ -51,7 +50,7 @@ export async function callTool(tool: McpTool, args: unknown, env: ReadingEnv, st
     return answer.status === 200 ? result(answer.body) : errorResult(answer.body);
   } catch (error) {
     if (!(error instanceof RequestValidationError)) throw error;
-    // As the front door answers a 422: the echoed input cut below a fixed depth.
-    return errorResult({ detail: error.issues.map((issue) => ({ ...issue, input: cappedInput(issue.input) })) });
+    // As the front door answers a 422: the issues bounded, each echoed input too (validation-issue.ts).
+    return errorResult({ detail: error.issues });
   }
 }

@@ -2,7 +2,8 @@
  * The first middleware of the public app (inside the metrics), kept as one for speed: security and CORS headers on
  * every answer (errors included); a JSON 400 for a request target that names no path (one a URL parser refuses,
  * `*`, an authority); then the error rule of the contract: validation errors as 422 `{detail: [...]}`, other
- * client errors shown as `{detail: message}`, server errors logged and answered with nothing internal; the JSON
+ * client errors shown as `{detail: message}`, a client's hang-up as 499 (not a server error), server errors logged
+ * (method and path, never the query string: the request log leaves it out) and answered with nothing internal; the JSON
  * bodies of 404 (no route) and 405 (known path, wrong method); last, the signature of the final answer, whose
  * failure is a server error like any other. Nothing thrown leaves it: no request gets Koa's text/plain 500.
  */
@@ -11,6 +12,8 @@ import type { Logger } from '../../shared/logging/logger.ts';
 import { type AnswerSigner, withdrawSignature } from '../signing/sign-answers.ts';
 import { cappedInput } from '../../shared/public-api/validation/capped-input.ts';
 import { RequestValidationError } from '../../shared/public-api/validation/validation-issue.ts';
+import { ClientClosedRequestError } from '../../shared/public-api/validation/request-body.ts';
+import { loggedPath } from './request-log.ts';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -73,7 +76,7 @@ export function frontDoor(logger: Logger, sign?: AnswerSigner): Middleware {
         answerError(ctx, error, logger);
       } catch (failure) {
         // Building the error answer failed too: still the contract's shape, never Koa's text/plain default.
-        logger.error({ err: error, answerFailure: String(failure), method: ctx.method, url: ctx.url }, 'request failed');
+        logger.error({ err: error, answerFailure: String(failure), method: ctx.method, path: loggedPath(ctx) }, 'request failed');
         sendJsonBytes(ctx, 500, INTERNAL);
       }
     }
@@ -83,7 +86,7 @@ export function frontDoor(logger: Logger, sign?: AnswerSigner): Middleware {
       await sign(ctx);
     } catch (error) {
       withdrawSignature(ctx);
-      logger.error({ err: error, method: ctx.method, url: ctx.url }, 'signing the answer failed');
+      logger.error({ err: error, method: ctx.method, path: loggedPath(ctx) }, 'signing the answer failed');
       sendJsonBytes(ctx, 500, INTERNAL);
     }
   };
@@ -115,6 +118,11 @@ function answerError(ctx: ParameterizedContext, error: unknown, logger: Logger):
     sendJsonBytes(ctx, 422, Buffer.from(JSON.stringify({ detail })));
     return;
   }
+  // A hang-up: counted and logged as 499 by the metrics and the request log, never as a server error.
+  if (error instanceof ClientClosedRequestError) {
+    ctx.status = error.status;
+    return;
+  }
   const httpError = (typeof error === 'object' && error !== null ? error : {}) as HttpErrorLike;
   const status = typeof httpError.status === 'number' ? httpError.status : 500;
   if (status >= 400 && status < 500 && httpError.expose !== false) {
@@ -126,6 +134,6 @@ function answerError(ctx: ParameterizedContext, error: unknown, logger: Logger):
     sendJsonBytes(ctx, status, Buffer.from(JSON.stringify({ detail: String(httpError.message ?? 'Error') })));
     return;
   }
-  logger.error({ err: error, method: ctx.method, url: ctx.url }, 'request failed');
+  logger.error({ err: error, method: ctx.method, path: loggedPath(ctx) }, 'request failed');
   sendJsonBytes(ctx, 500, INTERNAL);
 }

@@ -1,15 +1,22 @@
 /**
  * One log line per public request, written once its answer is final: method, path (no query: search terms stay out
  * of the logs), status, duration and request id. `sample` (REQUEST_LOG_SAMPLE, 0..1) is the share of requests
- * logged, for a busy API whose logs would cost more than they tell; a 5xx is always logged, whatever the sample.
+ * logged, for a busy API whose logs would cost more than they tell; a 5xx, and a 499 (the client hung up before its
+ * body was read), is always logged, whatever the sample.
  * The request id is the client's or proxy's `X-Request-Id` when it is a plain token, else a new one, made only for
  * a line that is written.
  */
 import { randomUUID } from 'node:crypto';
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
+import { CLIENT_CLOSED_REQUEST } from '../../shared/public-api/validation/request-body.ts';
 import type { Logger } from '../../shared/logging/logger.ts';
 
 const PLAIN_ID = /^[\w.-]{1,100}$/;
+
+/** The path a log line names: the raw target's, without its query (Koa's `ctx.path` throws on targets it cannot parse). */
+export function loggedPath(ctx: Context): string {
+  return (ctx.req.url ?? '').split('?', 1)[0] ?? '';
+}
 
 export function requestLog(logger: Logger, sample: number, random: () => number = Math.random): Middleware {
   return async (ctx, next) => {
@@ -17,12 +24,11 @@ export function requestLog(logger: Logger, sample: number, random: () => number 
     try {
       await next();
     } finally {
-      if (ctx.status >= 500 || (sample > 0 && random() < sample)) {
+      if (ctx.status >= 500 || ctx.status === CLIENT_CLOSED_REQUEST || (sample > 0 && random() < sample)) {
         const presented = ctx.get('X-Request-Id');
         logger.info({
           method: ctx.method,
-          // The raw target's path: Koa's `ctx.path` throws on targets it cannot parse, which the front door answers.
-          path: (ctx.req.url ?? '').split('?', 1)[0],
+          path: loggedPath(ctx),
           status: ctx.status,
           ms: Math.round((performance.now() - started) * 100) / 100,
           request_id: PLAIN_ID.test(presented) ? presented : randomUUID(),

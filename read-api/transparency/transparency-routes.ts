@@ -33,6 +33,7 @@ const inclusionSpec: OperationSpec = {
   description: 'RFC 9162 inclusion proof of leaf `index` (or of the event at `position`) in the tree of `tree_size` leaves.',
   tags: ['Transparency'],
   params: { query: InclusionQuery },
+  refusesRepeatedQuery: true,
   responses: proofResponses,
 };
 
@@ -44,6 +45,7 @@ const consistencySpec: OperationSpec = {
   description: 'RFC 9162 consistency proof that the tree of `to` leaves extends the tree of its first `from` leaves.',
   tags: ['Transparency'],
   params: { query: ConsistencyQuery },
+  refusesRepeatedQuery: true,
   responses: proofResponses,
 };
 

@@ -13,17 +13,21 @@ import { adminAuth, requireScope, type AuthFailureMetrics } from './require-scop
 import { entryBundleRoute, type EntryBundleSources } from './entry-bundles.ts';
 import { HttpError } from './json-body.ts';
 import { RequestValidationError } from '../../shared/public-api/validation/validation-issue.ts';
+import { boundedIssues } from '../../shared/public-api/validation/issue-bound.ts';
+import { ClientClosedRequestError } from '../../shared/public-api/validation/request-body.ts';
 
 const DOMAIN_STATUS = { not_found: 404, conflict: 409, invalid: 422 } as const;
 
 function clientError(error: unknown): { status: number; body: object } | null {
   if (error instanceof HttpError) return { status: error.status, body: { detail: error.message } };
+  // Nobody is left to read it; the request line below says 499.
+  if (error instanceof ClientClosedRequestError) return { status: error.status, body: { detail: error.message } };
   if (error instanceof RequestValidationError) return { status: 422, body: { detail: error.issues } };
   if (error instanceof DomainError) return { status: DOMAIN_STATUS[error.kind], body: { detail: error.message } };
   // What remains once the shape is checked (admin-routes.ts) spans entries (a serial listed twice): the whole body's.
   if (error instanceof CatalogueFileError) {
     const detail = error.problems.map((problem) => ({ type: 'value_error', loc: ['body'], msg: `Value error, ${problem}`, input: null, ctx: { error: problem } }));
-    return { status: 422, body: { detail } };
+    return { status: 422, body: { detail: boundedIssues(detail) } };
   }
   return null;
 }
@@ -41,6 +45,9 @@ export function createAdminApp(
   const auth = adminAuth(config, options.authMetrics);
   const router = adminRouter(service, auth);
   const app = new Koa();
+  // Every failure of a request is answered and logged below. What Koa would still print, with its stack, on stderr
+  // is the connection's own end: a client gone mid-body, whose request line already says 499.
+  app.silent = true;
   app.use(async (ctx, next) => {
     const started = Date.now();
     try {

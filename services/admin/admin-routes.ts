@@ -52,13 +52,13 @@ export function adminRouter(service: CommandService, auth: AdminAuth): Router {
     ctx.body = { position: (await service.changeWatchStock(param(ctx, 'reference'), stock_status, optionsOf(ctx))).position };
   });
   router.post('/watches', catalogue, async (ctx) => {
-    const { price_eur, ...fields } = checkDocument(NewWatch, await body(ctx));
+    const { price_eur, ...fields } = await checkDocument(NewWatch, await body(ctx));
     const result = await service.publishWatch({ ...fields, price_cents: euros(price_eur) }, optionsOf(ctx));
     ctx.status = 201;
     ctx.body = { position: result.position };
   });
   router.patch('/watches/:reference', catalogue, async (ctx) => {
-    const changes = checkDocument(WatchEdit, await body(ctx));
+    const changes = await checkDocument(WatchEdit, await body(ctx));
     const reference = param(ctx, 'reference').toUpperCase();
     ctx.body = { position: (await service.reviseWatch({ ...changes, reference }, optionsOf(ctx))).position };
   });
@@ -72,7 +72,7 @@ export function adminRouter(service: CommandService, auth: AdminAuth): Router {
   });
   router.post('/import', catalogue, async (ctx) => {
     // The file's shape is checked here too, so a refusal lists each problem at its place in the body.
-    const file = checkDocument(CatalogueFile, await body(ctx, IMPORT_BODY_LIMIT));
+    const file = await checkDocument(CatalogueFile, await body(ctx, IMPORT_BODY_LIMIT));
     const report = await importCatalogue(service, file, undefined, optionsOf(ctx));
     ctx.body = report;
   });

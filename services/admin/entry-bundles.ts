@@ -10,7 +10,7 @@ import type { Middleware } from 'koa';
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
 import type { TileDoc } from '../../shared/read-models/documents.ts';
-import { entryText, readEntryTexts } from '../../shared/transparency/log-entry.ts';
+import { entryText, MAX_ENTRY_BYTES, readEntryTexts } from '../../shared/transparency/log-entry.ts';
 import { leafHash } from '../../shared/transparency/merkle.ts';
 import { edgeId, leafPositions, tileHashes, tileId } from '../../shared/transparency/tile-docs.ts';
 import { parseTilePath } from '../../shared/transparency/tiles.ts';
@@ -39,7 +39,7 @@ export async function entryBundle({ eventStore, readStore }: EntryBundleSources,
     if (!entry || !Buffer.from(leafHash(entry)).equals(Buffer.from(hashes[i]!))) {
       throw new HttpError(409, `the event store no longer gives the entry of leaf ${leaf} (position ${position}) that the log holds`);
     }
-    if (entry.length > 0xffff) throw new HttpError(409, `the entry of leaf ${leaf} is longer than an entry bundle can hold (65,535 bytes)`);
+    if (entry.length > MAX_ENTRY_BYTES) throw new HttpError(409, `the entry of leaf ${leaf} is longer than an entry bundle can hold (65,535 bytes)`);
     const length = Buffer.alloc(2);
     length.writeUInt16BE(entry.length);
     parts.push(length, entry);

@@ -44,13 +44,19 @@ class EventValidators {
   readonly #data = new Map<string, ValidateFunction>();
   #metadata: ValidateFunction | undefined;
 
-  constructor(options: { removeAdditional: boolean }) {
+  readonly #writerBounds: boolean;
+
+  constructor({ writerBounds, ...options }: { removeAdditional: boolean; writerBounds: boolean }) {
     this.#ajv = addFormats(new Ajv({ ...OWN_SCHEMAS, allErrors: true, strict: false, ...options }));
+    this.#writerBounds = writerBounds;
   }
 
   data(type: EventType): ValidateFunction {
     let validate = this.#data.get(type);
-    if (!validate) this.#data.set(type, (validate = this.#ajv.compile(eventSchemas[type] as object)));
+    if (!validate) {
+      const schema = eventSchemas[type] as object;
+      this.#data.set(type, (validate = this.#ajv.compile(this.#writerBounds ? schema : withoutWriterBounds(schema) as object)));
+    }
     return validate;
   }
 
@@ -63,10 +69,28 @@ class EventValidators {
   }
 }
 
-const writing = new EventValidators({ removeAdditional: false });
+/**
+ * Keywords that bind writers only: bounds added once events were already written (the specifications' number and
+ * names of keys, watch.events.ts), which an event an older version wrote may exceed and must still be read.
+ */
+const WRITER_ONLY_KEYWORDS = new Set(['maxProperties', 'propertyNames']);
+
+/** A copy of `schema` without the writer-only keywords; the names of properties are kept whatever they are. */
+function withoutWriterBounds(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutWriterBounds);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  return Object.fromEntries(Object.entries(schema).filter(([keyword]) => !WRITER_ONLY_KEYWORDS.has(keyword)).map(([keyword, value]) => [
+    keyword,
+    keyword === 'properties' || keyword === 'patternProperties'
+      ? Object.fromEntries(Object.entries(value as object).map(([name, child]) => [name, withoutWriterBounds(child)]))
+      : withoutWriterBounds(value),
+  ]));
+}
+
+const writing = new EventValidators({ removeAdditional: false, writerBounds: true });
 // Every event schema closes its objects (`additionalProperties: false`) and none has a union of objects, so
 // ajv's removal drops exactly the fields the schemas do not name, and nothing a later branch would need.
-const reading = new EventValidators({ removeAdditional: true });
+const reading = new EventValidators({ removeAdditional: true, writerBounds: false });
 
 export function isEventType(type: string): type is EventType {
   return knownTypes.has(type);

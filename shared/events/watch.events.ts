@@ -2,14 +2,26 @@
 import Type from 'typebox';
 import { CollectionCode, LocalizedList, LocalizedText, PriceCents, StockStatus, WatchReference } from './common.ts';
 
+/**
+ * Bounds of a language's specifications, so that an accepted watch can be served by the transparency log, whose
+ * entry bundles hold at most 65,535 bytes per event (shared/transparency/log-entry.ts). Worst case in an entry (the
+ * UTF-8 of `JSON.stringify`): a key of 40 ASCII characters is 43 bytes with its quotes and colon; a value of 500
+ * characters at most 6 bytes each (a control character is written `\u00XX`) is 3,002 bytes with its quotes; a
+ * comma: 3,046 bytes an entry, 20 x 3,046 + 2 = 60,922 bytes a language in the worst case, 20 x 546 = 10,920 for
+ * plain text. Texts elsewhere (up to 5,000 characters in fourteen places) make the worst whole event larger than any
+ * bundle whatever these bounds, so every event is also measured against the bundle when appended (event-records.ts):
+ * these bounds refuse an oversized record at its field, with a clear error, before that. The schema names every
+ * refusal: a 21st key (`maxProperties`), a key too long (`propertyNames`), a value too long (`maxLength`).
+ * `maxProperties` and `propertyNames` bind writers only (codec.ts): an event an older version wrote stays readable.
+ */
+export const SPECIFICATIONS_MAX_KEYS = 20;
+export const SPECIFICATION_KEY = '^[a-z_]{1,40}$';
+const SpecificationValues = Type.Record(Type.String({ pattern: '^[a-z_]+$' }), Type.String({ minLength: 1, maxLength: 500 }), {
+  maxProperties: SPECIFICATIONS_MAX_KEYS, propertyNames: { pattern: SPECIFICATION_KEY },
+});
+
 /** Specification values per language, keyed by a stable specification name (`case_diameter`, `movement`, ...). */
-export const Specifications = Type.Object(
-  {
-    en: Type.Record(Type.String({ pattern: '^[a-z_]+$' }), Type.String({ minLength: 1, maxLength: 500 })),
-    fr: Type.Record(Type.String({ pattern: '^[a-z_]+$' }), Type.String({ minLength: 1, maxLength: 500 })),
-  },
-  { additionalProperties: false },
-);
+export const Specifications = Type.Object({ en: SpecificationValues, fr: SpecificationValues }, { additionalProperties: false });
 
 export const WatchImage = Type.Object(
   {

@@ -10,6 +10,9 @@ import { isUnreadable, type EventStore, type StoredEventText } from '../ports/ev
 
 export type EntryFields = Omit<StoredEventText, 'position'>;
 
+/** An entry bundle (C2SP tlog-tiles) writes each entry's length as a big-endian uint16: no entry may be longer. */
+export const MAX_ENTRY_BYTES = 0xffff;
+
 // JSON.stringify of a short string costs about as much as the rest of an entry (0.27 of 0.37 µs, building a log):
 // a string holding nothing it escapes (a quote, a backslash, a control character, a surrogate) is quoted as it is.
 const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;

@@ -2,8 +2,8 @@
  * Issue 29, item 2: the Prometheus files beside the compose file, checked by Prometheus's own tool (Debian's
  * `prometheus` package, installed by .ci/run): both scrape configurations and the alert rules are valid, and the
  * rules' unit tests (infra/prometheus/alerts.test.yml: lag past the bound, a parked projection, 5xx and 503 rates,
- * the Redis fallback, the transparency log refusing a tree: issue 41) pass. A missing promtool skips here and fails
- * under CI=true.
+ * the Redis fallback, the transparency log refusing a tree: issue 41, hang-ups counted as 499 that page nobody: issue
+ * 42) pass. A missing promtool skips here and fails under CI=true.
  */
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

@@ -49,3 +49,21 @@ function parseAnswer(raw: Buffer): RawAnswer | undefined {
   }
   return { raw, status, headers, body: Buffer.from(text.slice(end + 4), 'latin1').toString('utf8') };
 }
+
+/**
+ * Sends a request head announcing a body longer than `partialBody`, then `partialBody`, then closes its side, as a
+ * client that hangs up mid-upload; resolves once the server has closed the connection too.
+ */
+export function sendHalfBodyAndClose(baseUrl: string, head: string, partialBody: string): Promise<void> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname, () => {
+      socket.write(head, 'latin1');
+      // Written apart from the head, so the server has begun reading the body when the connection ends.
+      setImmediate(() => socket.end(partialBody, 'latin1'));
+    });
+    socket.on('data', () => undefined);
+    socket.on('error', () => undefined);
+    socket.on('close', () => resolve());
+  });
+}

@@ -24,6 +24,11 @@ export interface OperationSpec {
   cacheControl?: string;
   /** Counts against the verification limit as well as the general one. */
   verifyLimited?: boolean;
+  /**
+   * A query parameter given more than once is refused (422: a list is not a valid value) instead of its last value
+   * being taken, as FastAPI does: for operations whose parameters name one thing each (a proof's tree sizes).
+   */
+  refusesRepeatedQuery?: boolean;
 }
 
 export type { ParameterizedContext };

@@ -27,7 +27,12 @@ export const ValidationError = Type.Object({
 }, { title: 'ValidationError' });
 
 export const HTTPValidationError = Type.Object({
-  detail: Type.Array(ValidationError),
+  detail: Type.Array(ValidationError, {
+    description: 'Every failing field, up to 50; past 50, one last entry `{"type": "too_many_errors", "loc": ["body"], '
+      + '"msg": "N more errors not listed", "input": null, "ctx": {"not_listed": N, "counted_all": true}}` counts the '
+      + 'rest (`counted_all` false and "At least N" once 10,000 are counted). An `input` larger than 256 values or '
+      + '4,096 characters, or its levels below 20, is echoed as `"[truncated]"`.',
+  }),
 }, { title: 'HTTPValidationError' });
 
 export const NotFound = Type.Object({ detail: Type.String() }, { title: 'NotFound' });

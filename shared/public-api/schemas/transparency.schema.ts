@@ -2,18 +2,28 @@
 import Type from 'typebox';
 import { LangParam } from './common.schema.ts';
 
+/**
+ * A count or index of the log, named one way only: canonical decimal digits (no sign, no leading zero, no space),
+ * at most 2^53 - 1 (beyond, a JSON number would round it); anything else is a 422, as is the parameter given twice
+ * (the proof operations refuse repeated parameters, transparency-routes.ts).
+ */
+const LogNumber = (minimum: number, description: string) => Type.Integer({
+  minimum, maximum: Number.MAX_SAFE_INTEGER, 'x-canonical': true,
+  description: `${description} Canonical decimal digits only, given once.`,
+});
+
 export const InclusionQuery = Type.Object({
   lang: LangParam,
-  index: Type.Optional(Type.Integer({ minimum: 0, description: 'Leaf index (0-based); `position` may name the event instead.' })),
-  position: Type.Optional(Type.Integer({ minimum: 1, description: 'Event-store position of the event, when `index` is not given.' })),
-  tree_size: Type.Integer({ minimum: 1, description: 'Size of the tree the proof is against, at most the latest checkpoint\'s.' }),
+  index: Type.Optional(LogNumber(0, 'Leaf index (0-based); `position` may name the event instead.')),
+  position: Type.Optional(LogNumber(1, 'Event-store position of the event, when `index` is not given.')),
+  tree_size: LogNumber(1, 'Size of the tree the proof is against, at most the latest checkpoint\'s.'),
 });
 export type InclusionQuery = Type.Static<typeof InclusionQuery>;
 
 export const ConsistencyQuery = Type.Object({
   lang: LangParam,
-  from: Type.Integer({ minimum: 1, description: 'Size of the earlier tree.' }),
-  to: Type.Integer({ minimum: 1, description: 'Size of the later tree, at most the latest checkpoint\'s.' }),
+  from: LogNumber(1, 'Size of the earlier tree.'),
+  to: LogNumber(1, 'Size of the later tree, at most the latest checkpoint\'s.'),
 });
 export type ConsistencyQuery = Type.Static<typeof ConsistencyQuery>;
 

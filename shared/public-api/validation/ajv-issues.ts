@@ -42,7 +42,13 @@ function toIssue(error: ErrorObject, path: Path, context: AjvIssueContext): Vali
     case 'exclusiveMinimum': return issue.greaterThan(path, input, params['limit'] as number);
     case 'maxLength': return issue.stringTooLong(path, input, params['limit'] as number);
     case 'minLength': return issue.stringTooShort(path, input, params['limit'] as number);
-    case 'pattern': return issue.patternMismatch(path, input, params['pattern'] as string);
+    // A key refused by `propertyNames`: pydantic says it at the key, marked `[key]`, with the key as input.
+    case 'pattern': return error.propertyName === undefined
+      ? issue.patternMismatch(path, input, params['pattern'] as string)
+      : issue.patternMismatch([...path, error.propertyName, '[key]'], error.propertyName, params['pattern'] as string);
+    // Its key's own error above says it.
+    case 'propertyNames': return undefined;
+    case 'maxProperties': return issue.dictTooLong(path, input as object, params['limit'] as number);
     case 'enum': return issue.literalError(path, input, expectedLiterals(params['allowedValues'] as unknown[]));
     // A constant inside a union is reported once, by the union's own error below.
     case 'const': return error.schemaPath.includes('/anyOf/') ? undefined : issue.literalError(path, input, expectedLiterals([params['allowedValue']]));

@@ -2,7 +2,8 @@
  * Pydantic v2's lax coercion, which ajv's `coerceTypes` does not reproduce: a query or path value is text, and a
  * JSON body may carry `"3"` for an integer. Runs before ajv, driven by the schema's declared types. A value that
  * does not parse yields its `*_parsing` issue and is left out of the result, so ajv does not report it again;
- * every other value passes unchanged and ajv judges it.
+ * every other value passes unchanged and ajv judges it. An integer marked `x-canonical` is not coerced laxly: only
+ * its canonical decimal spelling parses.
  */
 import { childSchema, isPlainObject, nonNullSchema, type JsonSchema, type Path } from './request-schema.ts';
 import { issue, type ValidationIssue } from './validation-issue.ts';
@@ -16,6 +17,7 @@ const UNPARSED = Symbol('unparsed');
 const TRUE_WORDS = new Set(['true', '1', 'yes', 'on', 't', 'y']);
 const FALSE_WORDS = new Set(['false', '0', 'no', 'off', 'f', 'n']);
 const INTEGER_TEXT = /^\s*[+-]?\d+(?:_\d+)*\s*$/;
+const CANONICAL_INTEGER_TEXT = /^(?:0|[1-9]\d*)$/;
 const NUMBER_TEXT = /^\s*[+-]?(?:\d+(?:_\d+)*\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
 
 /**
@@ -45,7 +47,9 @@ function coerceValue(value: unknown, schema: JsonSchema, source: ValueSource, pa
   if (value === null) return value;
   const own = nonNullSchema(schema);
   switch (own.type) {
-    case 'integer': return typeof value === 'string' ? parseText(value, path, issues, parseInteger, issue.intParsing) : value;
+    case 'integer':
+      if (typeof value !== 'string') return value;
+      return parseText(value, path, issues, own['x-canonical'] === true ? parseCanonicalInteger : parseInteger, issue.intParsing);
     case 'number': return typeof value === 'string' ? parseText(value, path, issues, parseNumber, issue.floatParsing) : value;
     case 'boolean':
       if (typeof value === 'string') return parseText(value, path, issues, parseBoolean, issue.boolParsing);
@@ -68,6 +72,11 @@ function parseText(
 
 function parseInteger(text: string): number | typeof UNPARSED {
   return INTEGER_TEXT.test(text) ? Number(text.replaceAll('_', '')) : UNPARSED;
+}
+
+/** Digits only, no leading zero: one spelling per number, for values that name one thing (a leaf, a tree size). */
+function parseCanonicalInteger(text: string): number | typeof UNPARSED {
+  return CANONICAL_INTEGER_TEXT.test(text) ? Number(text) : UNPARSED;
 }
 
 function parseNumber(text: string): number | typeof UNPARSED {

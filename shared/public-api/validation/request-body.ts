@@ -21,6 +21,22 @@ export class PayloadTooLargeError extends Error {
   }
 }
 
+export const CLIENT_CLOSED_REQUEST = 499;
+
+/**
+ * The client went away before its body was all sent: nothing to answer, and nothing wrong with the service. Its
+ * status is nginx's 499 (client closed request), so metrics count it apart from server errors and the request log
+ * says so; no alert on 5xx fires on it.
+ */
+export class ClientClosedRequestError extends Error {
+  readonly status = CLIENT_CLOSED_REQUEST;
+  readonly expose = false;
+  constructor() {
+    super('Client closed the request before its body was read');
+    this.name = 'ClientClosedRequestError';
+  }
+}
+
 /** The body as text, or `PayloadTooLargeError` as soon as it exceeds `limit` bytes (declared or received). */
 export function readBodyText(req: IncomingMessage, limit = BODY_LIMIT_BYTES): Promise<string> {
   const declared = Number(req.headers['content-length']);
@@ -40,18 +56,25 @@ export function readBodyText(req: IncomingMessage, limit = BODY_LIMIT_BYTES): Pr
       cleanup();
       resolve(Buffer.concat(chunks, size).toString('utf8'));
     };
+    // A body cut off mid-way (the client closed or reset its connection) ends with an `aborted` error, or a close.
     const onError = (error: Error) => {
       cleanup();
-      reject(error);
+      reject(req.complete ? error : new ClientClosedRequestError());
+    };
+    const onClose = () => {
+      cleanup();
+      reject(new ClientClosedRequestError());
     };
     const cleanup = () => {
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onError);
+      req.off('close', onClose);
     };
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onError);
+    req.on('close', onClose);
   });
 }
 

@@ -13,13 +13,15 @@ export interface JsonSchema {
   required?: string[];
   default?: unknown;
   'x-aliases'?: string[];
+  /** An integer given as text must be written canonically: decimal digits, no sign, no leading zero, no space. */
+  'x-canonical'?: boolean;
 }
 
 /** A property path inside one request part (query, path or body), with canonical property names. */
 export type Path = string[];
 
 const SUPPORTED = new Set([
-  'type', 'anyOf', 'const', 'enum', 'properties', 'patternProperties', 'required', 'default', 'x-aliases',
+  'type', 'anyOf', 'const', 'enum', 'properties', 'patternProperties', 'required', 'default', 'x-aliases', 'x-canonical',
   'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength', 'pattern',
   'title', 'description', 'examples',
 ]);
@@ -53,10 +55,20 @@ export function childSchema(schema: JsonSchema, key: string): JsonSchema | undef
   const own = nonNullSchema(schema);
   const properties = own.properties ?? {};
   if (Object.hasOwn(properties, key)) return properties[key];
-  for (const [pattern, child] of Object.entries(own.patternProperties ?? {})) {
-    if (new RegExp(pattern, 'u').test(key)) return child;
-  }
+  for (const [pattern, child] of patternsOf(own)) if (pattern.test(key)) return child;
   return undefined;
+}
+
+const compiledPatterns = new WeakMap<JsonSchema, [RegExp, JsonSchema][]>();
+
+/** A schema's `patternProperties`, each pattern compiled once: a record's every key is looked up here. */
+function patternsOf(schema: JsonSchema): [RegExp, JsonSchema][] {
+  let patterns = compiledPatterns.get(schema);
+  if (!patterns) {
+    patterns = Object.entries(schema.patternProperties ?? {}).map(([pattern, child]) => [new RegExp(pattern, 'u'), child]);
+    compiledPatterns.set(schema, patterns);
+  }
+  return patterns;
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {

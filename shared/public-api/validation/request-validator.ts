@@ -6,7 +6,8 @@
 import type { OperationSpec } from '../operations/operation.ts';
 import { compilePart, type PartValidator, type RequestPart } from './request-part.ts';
 import type { JsonSchema } from './request-schema.ts';
-import { RequestValidationError, type ValidationIssue } from './validation-issue.ts';
+import { IssueCollector } from './issue-bound.ts';
+import { RequestValidationError } from './validation-issue.ts';
 
 export interface RawRequest {
   /** As Koa parses it: a repeated parameter is an array. */
@@ -26,7 +27,7 @@ export type RequestValidator = (request: RawRequest) => ValidRequest;
 
 const EMPTY: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
-/** FastAPI takes the last value of a repeated scalar query parameter. */
+/** FastAPI takes the last value of a repeated scalar query parameter (unless the operation refuses repeats). */
 function lastValues(query: RawRequest['query']): Record<string, string> {
   const out: Record<string, string> = {};
   for (const key in query) {
@@ -50,11 +51,11 @@ function compileNew(spec: OperationSpec): RequestValidator {
   const checkQuery = optionalPart(spec.params?.query, 'query');
   const checkBody = optionalPart(spec.body, 'body');
   return (request) => {
-    const issues: ValidationIssue[] = [];
+    const issues = new IssueCollector();
     const path = checkPath ? checkPath(request.path, issues) : EMPTY;
-    const query = checkQuery ? checkQuery(lastValues(request.query), issues) : EMPTY;
+    const query = checkQuery ? checkQuery(spec.refusesRepeatedQuery ? request.query : lastValues(request.query), issues) : EMPTY;
     const body = checkBody ? checkBody(request.body, issues) : undefined;
-    if (issues.length > 0) throw new RequestValidationError(issues);
+    if (issues.size > 0) throw new RequestValidationError(issues);
     return { path, query, body };
   };
 }

@@ -2,22 +2,25 @@
  * Validation errors in the exact shape FastAPI answers with pydantic v2: `{type, loc, msg, input, ctx?}`. Every
  * message is built here so the wording lives in one place.
  */
-export type Loc = (string | number)[];
+import { cappedInput } from './capped-input.ts';
+import { boundedIssues, IssueCollector } from './issue-bound.ts';
+import type { Loc, ValidationIssue } from './issue-shape.ts';
 
-export interface ValidationIssue {
-  type: string;
-  loc: Loc;
-  msg: string;
-  input: unknown;
-  ctx?: Record<string, unknown>;
-}
+export type { Loc, ValidationIssue } from './issue-shape.ts';
 
-/** Thrown by request validation and by operations (price checks); answered as 422 `{detail: issues}`. */
+/**
+ * Thrown by request validation and by operations (price checks); answered as 422 `{detail: issues}`. `issues` is
+ * bounded here, whoever found them: at most the listed number, then the count of the rest (issue-bound.ts), each
+ * echoing a bounded input (capped-input.ts).
+ */
 export class RequestValidationError extends Error {
   readonly status = 422;
-  constructor(readonly issues: ValidationIssue[]) {
+  readonly issues: ValidationIssue[];
+  constructor(found: readonly ValidationIssue[] | IssueCollector) {
     super('request validation failed');
     this.name = 'RequestValidationError';
+    const listed = found instanceof IssueCollector ? found.detail() : boundedIssues(found);
+    this.issues = listed.map((one) => ({ ...one, input: cappedInput(one.input) }));
   }
 }
 
@@ -70,6 +73,13 @@ export const issue = {
     type: 'too_short', loc, msg: `List should have at least ${min} item${min === 1 ? '' : 's'} after validation, not ${input.length}`, input,
     ctx: { field_type: 'List', min_length: min, actual_length: input.length },
   }),
+  dictTooLong: (loc: Loc, input: object, max: number): ValidationIssue => {
+    const actual = Object.keys(input).length;
+    return {
+      type: 'too_long', loc, msg: `Dictionary should have at most ${max} item${max === 1 ? '' : 's'} after validation, not ${actual}`, input,
+      ctx: { field_type: 'Dictionary', max_length: max, actual_length: actual },
+    };
+  },
   stringTooShort: (loc: Loc, input: unknown, min: number): ValidationIssue => ({
     type: 'string_too_short', loc, msg: `String should have at least ${min} character${min === 1 ? '' : 's'}`, input,
     ctx: { min_length: min },

@@ -21,3 +21,17 @@ describe('cappedInput (the echoed input of an error answer)', () => {
     expect(echoed).to.equal('[truncated]');
   });
 });
+
+describe('cappedInput (the size of the echoed input, issue 42, item 1)', () => {
+  it('echoes an input of up to 256 values and 4,096 characters whole', () => {
+    const parent = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`k${i}`, i]));
+    expect(cappedInput(parent)).to.deep.equal(parent);
+    expect(cappedInput('x'.repeat(4_000))).to.equal('x'.repeat(4_000));
+  });
+
+  it('writes `[truncated]` in place of an input with more values or characters, however large', () => {
+    expect(cappedInput(Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`k${i}`, i])))).to.equal('[truncated]');
+    expect(cappedInput(Array.from({ length: 1_000_000 }, () => ({})))).to.equal('[truncated]');
+    expect(cappedInput({ description: 'x'.repeat(5_000) })).to.equal('[truncated]');
+  });
+});
