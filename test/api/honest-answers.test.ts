@@ -13,7 +13,8 @@ import { send } from '../support/http.ts';
 import { connectedClient, postMcp, toolCall } from '../support/mcp-client.ts';
 import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';
 import { until } from '../support/until.ts';
-import { checkpoint, confirmAgain, loadFixtureCatalogue, putAll } from './support/catalogue-fixture.ts';
+import { checkpoint, loadFixtureCatalogue, putAll } from './support/catalogue-fixture.ts';
+import { confirmAgain } from '../support/confirm-again.ts';
 
 const PREPARING = 'The catalogue is being prepared; try again shortly';
 const REGISTRY = 'The registry cannot be checked right now; try again shortly';

@@ -13,7 +13,8 @@ import { discoveryRoutes } from '../../read-api/discovery/discovery-routes.ts';
 import { publicOperations } from '../../shared/public-api/operations/index.ts';
 import { startReadApi, type RunningReadApi } from '../../read-api/server.ts';
 import type { ResponseSigningKeys } from '../../read-api/signing/signing-keys.ts';
-import { confirmAgain, loadFixtureCatalogue } from '../api/support/catalogue-fixture.ts';
+import { loadFixtureCatalogue } from '../api/support/catalogue-fixture.ts';
+import { confirmAgain } from './confirm-again.ts';
 import { TEST_BRAND } from '../api/support/test-app.ts';
 import { testSigningKeys } from './signing-keys.ts';
 

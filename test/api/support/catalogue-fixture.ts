@@ -139,24 +139,6 @@ export function checkpoint(name: string, position: number, updatedAt = '2025-01-
   };
 }
 
-let confirmedAgain = 0;
-
-/**
- * Every confirmed checkpoint's head confirmed again (another `at`), as a running projector does: a read API started
- * over a store counts as fresh only a confirmation it saw happen after its start (read-model-clock.ts), so a harness
- * calls this once the API's clock runs, then has it read the store again.
- */
-export async function confirmAgain(store: ReadStore): Promise<void> {
-  for (const doc of await store.readControl()) {
-    const { confirmed } = doc as Partial<CheckpointState>;
-    if (!doc._id.startsWith('checkpoint:') || !confirmed) continue;
-    confirmedAgain += 1;
-    // A marker unlike any before it (never read as a time by the API).
-    const at = new Date(Date.parse(confirmed.at) + confirmedAgain).toISOString();
-    await store.setControl({ ...doc, confirmed: { head: confirmed.head, at } }, {}, true);
-  }
-}
-
 /** Puts documents; checkpoints are control documents, set whatever is stored. */
 export async function putAll(store: ReadStore, collection: ReadCollection, docs: StoredDoc[]): Promise<void> {
   if (collection === 'checkpoints') {

@@ -9,7 +9,8 @@ import { readSnapshotStates } from '../../../shared/projections/projection-state
 import { startReadModelClock, type PolledReadModelClock } from '../../../shared/public-api/read-model-clock.ts';
 import { createMemoryReadStore } from '../../../shared/adapters/memory-read-store.ts';
 import { instrumentReadStore, type InstrumentedReadStore } from './instrumented-read-store.ts';
-import { confirmAgain, loadFixtureCatalogue } from './catalogue-fixture.ts';
+import { loadFixtureCatalogue } from './catalogue-fixture.ts';
+import { confirmAgain } from '../../support/confirm-again.ts';
 
 export const TEST_BRAND: PublicBrand = {
   name: 'Maison Test', tagline: { en: 'Test watches since 1900', fr: 'Montres de test depuis 1900' },
