@@ -16,7 +16,7 @@
  * own monotonic clock. A change seen by one poll happened after the poll before it began, so its lag counts from
  * then: never fresher than it is. The confirmation already there at the first poll was not seen happen: a process
  * that has just started (a rolling deploy, a restart with a wrong clock) is not fresh until it sees a new one. A
- * projector idle and alive confirms again every second or so (projector/runner.ts), well within the bounds.
+ * projector idle and alive confirms again every second or so (projector/reconfirmation.ts), well within the bounds.
  */
 import { ReadStoreUnavailableError, SNAPSHOT_TTL_MS, type ReadView as StoreView } from '../ports/read-store.ts';
 import type { ProjectionState } from '../projections/projection-states.ts';
@@ -49,7 +49,7 @@ export interface ProjectionFreshness {
   position: number;
   /** Its live generation has a checkpoint whose owner confirmed a head at least once. */
   built: boolean;
-  /** Confirmed within the bound (`maxLagMs`). */
+  /** Seen confirmed within the bound (`maxLagMs`). */
   fresh: boolean;
   /** Seconds since this process saw its owner confirm having applied the head; null when it has seen none happen. */
   lag_seconds: number | null;
