@@ -33,6 +33,7 @@ import { BENCH_SETTINGS } from './http/our-server.ts';
 import { readApiTargets, recordAnswers } from './http/targets.ts';
 import { startLoadClient } from './load/load-client.ts';
 import { median, round } from './report/stats.ts';
+import { confirmAgain } from '../test/support/confirm-again.ts';
 
 const [targetList = 'detail,verify', variantList = 'full,no-metrics,no-limits,bare,full-redis', secondsArg = '1.5', roundsArg = '3'] = process.argv.slice(2);
 const variants = variantList.split(',');
@@ -42,7 +43,12 @@ const rounds = Number(roundsArg);
 const readStore = await demoReadModel();
 const config = loadConfig({ PORT: '0', OPS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...BENCH_SETTINGS });
 const logger = pino({ level: 'warn', name: 'chain-cost' }, pino.destination(2));
-const clock = await startReadModelClock(() => readSnapshotStates(readStore), { intervalMs: 5, maxLagMs: config.READ_MODEL_MAX_LAG_SECONDS * 1_000 });
+const clock = await startReadModelClock(() => readSnapshotStates(readStore), {
+  intervalMs: 5, maxLagMs: config.READ_MODEL_MAX_LAG_SECONDS * 1_000, freshAnswerMaxLagMs: config.VERIFY_MAX_LAG_SECONDS * 1_000,
+});
+// A confirmation the clock sees happen, as beside a live projector (our-server.ts).
+await confirmAgain(readStore);
+await clock.refresh();
 let redisServer: TestRedis | undefined;
 let redis: Redis | undefined;
 if (variants.some((variant) => variant.endsWith('redis'))) {

@@ -26,25 +26,21 @@ import { StaleGenerationError, WriteConflictError } from '../shared/ports/read-s
 import { projectBatch, ProjectionEventError } from '../shared/projections/batch.ts';
 import { DEFAULT_LEASE_TTL_MS, LeaseLostError, ProjectionLease, SYSTEM_CLOCK } from '../shared/projections/lease.ts';
 import { readProjectionStates } from '../shared/projections/projection-states.ts';
-import { headConfirmation, type CheckpointState } from '../shared/projections/control-docs.ts';
+import { headConfirmation } from '../shared/projections/control-docs.ts';
 import { LaterRuns } from './later-runs.ts';
 import { ProgressBoard } from './progress-board.ts';
+import { OwnConfirmations, RECONFIRM_EVERY_MS } from './reconfirmation.ts';
 import type { Projector, ProjectorCounters, ProjectorOptions } from './projector.ts';
 import type { Projection } from '../shared/projections/projection.ts';
 import { PROJECTIONS } from '../shared/projections/index.ts';
 
 type Outcome = 'done' | 'parked' | 'held';
 
-/** How old a confirmation of the same head may be before a run that finds nothing new stores it again. */
-const RECONFIRM_AFTER_MS = 1_000;
 /**
  * How long a worker that found another's standing lease trusts it without looking again: a stopping owner releases
  * its lease, and the others' signals must find it free within about this long.
  */
 const STANDING_RECHECK_MS = 1_000;
-
-const confirmedLately = (checkpoint: CheckpointState, head: number, wallNow: number): boolean =>
-  checkpoint.confirmed?.head === head && wallNow - Date.parse(checkpoint.confirmed.at) < RECONFIRM_AFTER_MS;
 
 export function createProjector(options: ProjectorOptions): Projector {
   const { eventStore, readStore, queue, logger } = options;
@@ -67,6 +63,7 @@ export function createProjector(options: ProjectorOptions): Projector {
   const leaseTtlMs = options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
   const clock = options.clock ?? SYSTEM_CLOCK;
   const leaseOptions = { ttlMs: leaseTtlMs, clock };
+  const confirmations = new OwnConfirmations(() => clock.monotonic());
   /** The leases this worker keeps between runs, by projection. */
   const standing = new Map<string, ProjectionLease>();
   /**
@@ -87,6 +84,7 @@ export function createProjector(options: ProjectorOptions): Projector {
   let unsubscribe: (() => void) | undefined;
   let timer: NodeJS.Timeout | undefined;
   let renewals: NodeJS.Timeout | undefined;
+  let reconfirms: NodeJS.Timeout | undefined;
 
   /** Runs `work` for one projection after any run of it already under way in this process. */
   function exclusive(name: string, work: () => Promise<void>): Promise<void> {
@@ -145,7 +143,10 @@ export function createProjector(options: ProjectorOptions): Projector {
         if (!last) {
           // Nothing new. The head is confirmed again, unless this checkpoint confirmed this very head a moment ago:
           // a signal whose work another run did (several come for each append) then writes nothing at all.
-          if (!confirmedLately(lease.current, position, readAt)) await lease.saveCheckpoint(position, lease.generation, confirmed);
+          if (!confirmations.lately(projection.name, lease.current, position)) {
+            await lease.saveCheckpoint(position, lease.generation, confirmed);
+            confirmations.made(projection.name, confirmed);
+          }
           break;
         }
         let ops;
@@ -162,6 +163,7 @@ export function createProjector(options: ProjectorOptions): Projector {
           await lease.ensure();
           if (ops.length > 0) await lease.write(target, ops);
           await lease.saveCheckpoint(last.position, lease.generation, confirmed);
+          confirmations.made(projection.name, confirmed);
           options.onBatch?.(projection.name, (performance.now() - batchStarted) / 1e3);
         }
         position = last.position;
@@ -356,6 +358,7 @@ export function createProjector(options: ProjectorOptions): Projector {
       });
       unsubscribe = eventStore.onAppended(signal);
       renewals = setInterval(renewStanding, leaseTtlMs / 4);
+      reconfirms = setInterval(() => { for (const name of standing.keys()) runHere(name); }, RECONFIRM_EVERY_MS); // reconfirmation.ts
       timer = setInterval(() => {
         signal();
         refreshFromStore().catch((error: unknown) => logger.warn({ err: error }, 'could not read the projection states'));
@@ -368,6 +371,7 @@ export function createProjector(options: ProjectorOptions): Projector {
       unsubscribe?.();
       if (timer) clearInterval(timer);
       if (renewals) clearInterval(renewals);
+      if (reconfirms) clearInterval(reconfirms);
       // A checkpoint left for later is not stored: its next owner applies those events again, changing nothing.
       later.cancel();
       await Promise.all(running.values());

@@ -66,16 +66,18 @@ function operationHandler(operation: PublicOperation, env: RouterEnv, { cache, a
   const view = env.clock.view(operation.reads);
   const answerer = answerInSnapshot(env);
   const refusal = () => env.clock.refusal(operation.reads, operation.fresh === true);
+  // An answer that needs fresh read models says how old its data is, kept answers too.
+  const dataAge = operation.fresh === true ? () => env.clock.dataAge(operation.reads) : undefined;
   return async (ctx) => {
     const body = spec.body ? decodeBody(await readBodyText(ctx.req), ctx.req.headers['content-type']) : undefined;
     const request = validate({ query: ctx.query, path: ctx.params as Record<string, string>, body });
     const key = operation.cacheable ? spec.id + JSON.stringify(request.path) + JSON.stringify(request.query) : '';
     const entry = operation.cacheable && refusal() === undefined ? cache.get(key) : undefined;
     if (entry !== undefined) {
-      sendAnswer(ctx, entry.answer, entry.stamp.position, spec.cacheControl);
+      sendAnswer(ctx, entry.answer, entry.stamp.position, spec.cacheControl, dataAge?.());
       return;
     }
-    const { answer: result, stamp } = await answerer(operation, request);
+    const { answer: result, stamp, dataAge: age } = await answerer(operation, request);
     const answer = renderAnswer(result.status, result.body);
     if (stamp === undefined) {
       sendRefusal(ctx, answer, result.retryAfter);
@@ -84,17 +86,17 @@ function operationHandler(operation: PublicOperation, env: RouterEnv, { cache, a
     // The store went behind what was served (a reset, a switch to a generation not caught up): the answer says
     // what it reflects and is not kept, so no cached answer is older than its stamp.
     if (stamp.behindAt !== null) {
-      sendAnswer(ctx, answer, stamp.behindAt, spec.cacheControl);
+      sendAnswer(ctx, answer, stamp.behindAt, spec.cacheControl, age);
       return;
     }
     if (operation.cacheable && answer.status === 200) cache.set(key, { answer, stamp, view });
     const kept = operation.timeField === undefined ? answer : timedTemplate(answer, result.body, operation.timeField);
     if (recorded && ctx.method === 'GET' && answer.status === 200 && kept !== undefined) {
       answers.record(ctx, {
-        answer: kept, stamp, view, route: spec.path, cacheControl: spec.cacheControl, limit, perClient: spec.verifyLimited === true, refusal,
+        answer: kept, stamp, view, route: spec.path, cacheControl: spec.cacheControl, limit, perClient: spec.verifyLimited === true, refusal, dataAge,
       });
     }
-    sendAnswer(ctx, answer, stamp.position, spec.cacheControl);
+    sendAnswer(ctx, answer, stamp.position, spec.cacheControl, age);
   };
 }
 

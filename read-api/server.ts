@@ -126,6 +126,7 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
     ...(options.positionPollMs ? { intervalMs: options.positionPollMs } : {}),
     ...(options.positionPollAfterMs ? { pollAfterMs: options.positionPollAfterMs } : {}),
     maxLagMs: config.READ_MODEL_MAX_LAG_SECONDS * 1_000,
+    freshAnswerMaxLagMs: config.VERIFY_MAX_LAG_SECONDS * 1_000,
     // A poll still running when the stop closes the store fails by design (MongoClientClosedError): no warning.
     onError: (error) => {
       if (!shuttingDown) logger.warn({ err: error }, 'read-model position poll failed');

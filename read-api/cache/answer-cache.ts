@@ -23,6 +23,8 @@ export interface CachedAnswer extends Stamped {
   client: string | undefined;
   /** Why the operation may not be answered now (answer-in-snapshot.ts); the route then answers, and refuses. */
   refusal: () => string | undefined;
+  /** How old the kept answer's data is now (`X-Data-Age`), for an operation whose answers say it. */
+  dataAge?: (() => number | undefined) | undefined;
 }
 
 export interface AnswerCacheDeps {
@@ -50,7 +52,7 @@ export function createAnswerCache({ clientKey, maxEntries }: AnswerCacheDeps): A
       ctx['_matchedRoute'] = entry.route;
       const answer = () => {
         const bytes = 'template' in entry.answer ? renewTime(entry.answer, new Date()) : entry.answer;
-        sendAnswer(ctx, bytes, entry.stamp.position, entry.cacheControl);
+        sendAnswer(ctx, bytes, entry.stamp.position, entry.cacheControl, entry.dataAge?.());
       };
       return entry.limit ? entry.limit(ctx, async () => answer()) : answer();
     },
@@ -60,13 +62,17 @@ export function createAnswerCache({ clientKey, maxEntries }: AnswerCacheDeps): A
   };
 }
 
-/** Sends a rendered answer with the HTTP manners of a public operation (conditional-answer.ts). */
-export function sendAnswer(ctx: ParameterizedContext, answer: RenderedAnswer, position: number, cacheControl: string | undefined): void {
+/**
+ * Sends a rendered answer with the HTTP manners of a public operation (conditional-answer.ts); `dataAge`, when given,
+ * as `X-Data-Age` (seconds).
+ */
+export function sendAnswer(ctx: ParameterizedContext, answer: RenderedAnswer, position: number, cacheControl: string | undefined, dataAge?: number): void {
   const http = conditionalAnswer(answer, {
     position, cacheControl, conditional: ctx.method === 'GET' || ctx.method === 'HEAD', ifNoneMatch: ctx.req.headers['if-none-match'],
   });
   const res = ctx.res;
   for (const [name, value] of http.headers) res.setHeader(name, value);
+  if (dataAge !== undefined) res.setHeader('X-Data-Age', String(dataAge));
   ctx.status = http.status;
   if (http.body !== undefined) ctx.body = http.body;
 }

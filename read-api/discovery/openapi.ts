@@ -86,7 +86,7 @@ function operationObject(operation: OperationSpec, components: ComponentSchemas)
   for (const [status, response] of Object.entries(declared)) {
     const answer: Json = { description: response.description };
     if (response.schema) answer['content'] = { 'application/json': { schema: components.use(response.schema) } };
-    if (status.startsWith('2')) answer['headers'] = cacheHeaders(operation);
+    if (status.startsWith('2')) answer['headers'] = { ...cacheHeaders(operation), ...response.headers };
     if (status === '429') {
       answer['headers'] = { 'Retry-After': { description: 'Seconds until a request is accepted again.', schema: { type: 'integer' } }, ...RATE_LIMIT_HEADERS };
     }

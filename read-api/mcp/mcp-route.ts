@@ -92,8 +92,11 @@ async function answerMcp(ctx: Context, deps: McpRouteDeps): Promise<void> {
       return;
     }
     let stamp: ReadStamp | undefined;
-    const answer = await serveThroughTransport(ctx, deps, text, message, (read) => { stamp = read; });
+    let dataAge: number | undefined;
+    const answer = await serveThroughTransport(ctx, deps, text, message, (read, age) => { stamp = read; dataAge = age; });
     sendTransportAnswer(ctx, answer);
+    // A verify_serial answer says how old its data is, as GET /api/public/verify/{serial} does (one call per POST).
+    if (dataAge !== undefined) ctx.set('X-Data-Age', String(dataAge));
     call?.keep(answer, stamp);
   };
   if (deps.verifyLimit && isVerifyCall(message)) await deps.verifyLimit(ctx, serve);
@@ -115,7 +118,7 @@ function isVerifyCall(message: unknown): boolean {
 }
 
 async function serveThroughTransport(
-  ctx: Context, deps: McpRouteDeps, text: string, message: unknown, stamped: (stamp: ReadStamp) => void,
+  ctx: Context, deps: McpRouteDeps, text: string, message: unknown, stamped: (stamp: ReadStamp, dataAge?: number) => void,
 ): Promise<TransportAnswer> {
   const sdk = await mcpSdk();
   const server = createMcpServer(sdk, deps.kit, baseFor(ctx, deps.publicBase), stamped);

@@ -55,9 +55,9 @@ function httpPath(uri: string): string | undefined {
 
 /**
  * A server for one request; `base` is where resource URIs point (the public base URL, else this request's origin);
- * `stamped` is told the stamp of the reading a tool call's answer was read from.
+ * `stamped` is told the stamp of the reading a tool call's answer was read from (and its data's age, see tool-call.ts).
  */
-export function createMcpServer(sdk: McpSdk, kit: McpServerKit, base: string, stamped?: (stamp: ReadStamp) => void): Server {
+export function createMcpServer(sdk: McpSdk, kit: McpServerKit, base: string, stamped?: (stamp: ReadStamp, dataAge?: number) => void): Server {
   const { Server, validator, types: { CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema } } = sdk;
   const server = new Server(
     { name: 'watchcat', title: kit.env.brand.name, version: '1.0.0' },

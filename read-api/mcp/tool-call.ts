@@ -40,13 +40,16 @@ const errorResult = (body: unknown): CallToolResult => ({
 /**
  * `stamped` is told the stamp of the reading the answer was read from (answer-in-snapshot.ts), so that an answer
  * kept for repeated calls is kept under the stamp of its own data; a refusal (503: the read models cannot be vouched
- * for) is an `isError` result with the same detail, and tells no stamp.
+ * for) is an `isError` result with the same detail, and tells no stamp. With the stamp comes the data's age of an
+ * answer that needs fresh read models (the verification), which the POST /mcp answer carries as `X-Data-Age`.
  */
-export async function callTool(tool: McpTool, args: unknown, env: ReadingEnv, stamped?: (stamp: ReadStamp) => void): Promise<CallToolResult> {
+export async function callTool(
+  tool: McpTool, args: unknown, env: ReadingEnv, stamped?: (stamp: ReadStamp, dataAge?: number) => void,
+): Promise<CallToolResult> {
   try {
     const request = tool.validate(asRequest(tool, isPlainObject(args) ? args : {}));
-    const { answer, stamp } = await answerInSnapshot(env)(tool.operation, request);
-    if (stamp !== undefined) stamped?.(stamp);
+    const { answer, stamp, dataAge } = await answerInSnapshot(env)(tool.operation, request);
+    if (stamp !== undefined) stamped?.(stamp, dataAge);
     return answer.status === 200 ? result(answer.body) : errorResult(answer.body);
   } catch (error) {
     if (!(error instanceof RequestValidationError)) throw error;

@@ -29,7 +29,7 @@ const SECURITY_HEADERS: [string, string][] = [
   ['Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'"],
 ];
 const CORS_EXPOSED = 'ETag, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Read-Model-Position, '
-  + 'Content-Digest, Signature, Signature-Input, Signed-Request, Watchcat-Checkpoint';
+  + 'X-Data-Age, Content-Digest, Signature, Signature-Input, Signed-Request, Watchcat-Checkpoint';
 
 const BAD_REQUEST = Buffer.from('{"detail":"Bad Request"}');
 const NOT_FOUND = Buffer.from('{"detail":"Not Found"}');

@@ -19,6 +19,6 @@ export function readModelFreshnessMetrics(registry: Registry, projections: () =>
     },
   });
   gauge('read_model_built', 'Whether the projection\'s read model is built (its projector confirmed a head once): 1 or 0', (p) => Number(p.built));
-  gauge('read_model_fresh', 'Whether the read model was confirmed at the event store\'s head within READ_MODEL_MAX_LAG_SECONDS: 1 or 0', (p) => Number(p.fresh));
+  gauge('read_model_fresh', 'Whether this process saw the read model confirmed at the event store\'s head within READ_MODEL_MAX_LAG_SECONDS: 1 or 0', (p) => Number(p.fresh));
   gauge('read_model_lag_seconds', 'Seconds since the projector last confirmed having applied the event store\'s head', (p) => p.lag_seconds);
 }

@@ -11,9 +11,12 @@
  * behind, or a checkpoint reset, leaves the served state where it was until the store catches up).
  *
  * Freshness (CONTRACT.md, "Honest answers"): a projection's owner confirms in its checkpoint the event store head it
- * read and had applied, and when. Its lag is the larger of that confirmation's age on the wall clock and how long
- * this process has seen the same confirmation (its own monotonic clock), so a projector whose clock runs ahead
- * cannot make a stopped projection look fresh for longer than one bound after this process first saw it.
+ * read and had applied, and when. This process never compares that time with its own clock (clocks of different
+ * machines disagree): a confirmation is an opaque marker, and what counts is when this process saw it change, on its
+ * own monotonic clock. A change seen by one poll happened after the poll before it began, so its lag counts from
+ * then: never fresher than it is. The confirmation already there at the first poll was not seen happen: a process
+ * that has just started (a rolling deploy, a restart with a wrong clock) is not fresh until it sees a new one. A
+ * projector idle and alive confirms again every second or so (projector/reconfirmation.ts), well within the bounds.
  */
 import { ReadStoreUnavailableError, SNAPSHOT_TTL_MS, type ReadView as StoreView } from '../ports/read-store.ts';
 import type { ProjectionState } from '../projections/projection-states.ts';
@@ -46,9 +49,9 @@ export interface ProjectionFreshness {
   position: number;
   /** Its live generation has a checkpoint whose owner confirmed a head at least once. */
   built: boolean;
-  /** Confirmed within the bound (`maxLagMs`). */
+  /** Seen confirmed within the bound (`maxLagMs`). */
   fresh: boolean;
-  /** Seconds since its owner last confirmed having applied the head; null when never. */
+  /** Seconds since this process saw its owner confirm having applied the head; null when it has seen none happen. */
   lag_seconds: number | null;
 }
 
@@ -59,6 +62,8 @@ export type Refusal = 'unbuilt' | 'stale';
 export interface Reading {
   readonly view: StoreView;
   stamp(projections: readonly string[]): ReadStamp;
+  /** How old the data of `projections` is in this reading, in whole seconds rounded up; undefined when unknown. */
+  dataAge(projections: readonly string[]): number | undefined;
 }
 
 /** What the clock reads each time: the store's snapshot and the projection states in its control documents. */
@@ -89,8 +94,16 @@ export interface ReadModelClock extends ReadModelPosition {
    * store cannot be read.
    */
   reading(renew?: boolean): Promise<Reading>;
-  /** Why an answer made of `projections` may not be given now (`fresh`: it needs them fresh), or undefined. */
+  /**
+   * Why an answer made of `projections` may not be given now, or undefined. `fresh`: it needs them fresh, each seen
+   * confirmed within `freshAnswerMaxLagMs` (the verification's own bound); otherwise built is enough.
+   */
   refusal(projections: readonly string[], fresh: boolean): Refusal | undefined;
+  /**
+   * How old the data of `projections` served now is (see `Reading.dataAge`): for an answer kept while they stand
+   * where they stood when it was read, which any confirmation seen since covers too.
+   */
+  dataAge(projections: readonly string[]): number | undefined;
 }
 
 export interface PolledReadModelClock extends ReadModelClock {
@@ -112,11 +125,12 @@ export interface ReadModelClockOptions {
    * covers a word lost, and its reads were most of the store's load at scale (issue 29).
    */
   pollAfterMs?: () => number;
-  /** How old a confirmation may be for its read model to count as fresh; default 30 s. */
+  /** How long ago this process may have seen a confirmation happen for its read model to count as fresh; default 30 s. */
   maxLagMs?: number;
+  /** The same for an answer that needs its read models fresh (`refusal(…, true)`: the verification); default 5 s. */
+  freshAnswerMaxLagMs?: number;
   onError?: (error: unknown) => void;
-  /** Clocks in milliseconds (a test's fake ones); default `Date.now` and `performance.now`. */
-  wall?: () => number;
+  /** Monotonic clock in milliseconds (a test's fake one); default `performance.now`. */
   monotonic?: () => number;
 }
 
@@ -148,8 +162,11 @@ interface Projected {
   served: ServedState;
   /** The position the store holds while it is behind `served`, else null. */
   behindAt: number | null;
-  /** The head its owner last confirmed, when, and when this process first saw that confirmation (monotonic ms). */
-  confirmed: { head: number; atMs: number; seenAt: number } | null;
+  /**
+   * The head its owner last confirmed and when (as it wrote it: a marker, never read as a time here), and since when
+   * (monotonic ms) this process knows it happened: null for the one already there at this process's first poll.
+   */
+  confirmed: { head: number; at: string; seenAt: number | null } | null;
 }
 
 function stampOf(names: readonly string[], projected: ReadonlyMap<string, Projected>): ReadStamp {
@@ -178,9 +195,9 @@ const sameProjected = (a: Projected | undefined, b: Projected) =>
 
 /** A clock polling `read` (a store's snapshot and its projection states, see `readSnapshotStates`). */
 export async function startReadModelClock(read: () => Promise<StoreReading>, options: ReadModelClockOptions = {}): Promise<PolledReadModelClock> {
-  const wall = options.wall ?? Date.now;
   const monotonic = options.monotonic ?? (() => performance.now());
   const maxLagMs = options.maxLagMs ?? 30_000;
+  const freshAnswerMaxLagMs = options.freshAnswerMaxLagMs ?? 5_000;
   let projected = new Map<string, Projected>();
   let current = 0;
   let updatedAt: string | null = null;
@@ -193,16 +210,17 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
   const stampIn = (names: readonly string[], at: ReadonlyMap<string, Projected>, position: number): ReadStamp =>
     (names.length > 0 ? stampOf(names, at) : { key: String(position), position, behindAt: null });
 
-  const confirmationOf = (before: Projected | undefined, state: ProjectionState, now: number): Projected['confirmed'] => {
+  /** `since`: when the poll before this one began (a change it reads happened after), undefined at the first poll. */
+  const confirmationOf = (before: Projected | undefined, state: ProjectionState, since: number | undefined): Projected['confirmed'] => {
     if (state.confirmed === null) return null;
-    const atMs = Date.parse(state.confirmed.at);
+    const { head, at } = state.confirmed;
     const kept = before?.confirmed;
-    // The same confirmation keeps the time it was first seen, and the same object (nothing moved).
-    if (kept && kept.atMs === atMs && kept.head === state.confirmed.head) return kept;
-    return { head: state.confirmed.head, atMs, seenAt: now };
+    // The same confirmation keeps the time it was seen happen, and the same object (nothing moved).
+    if (kept && kept.at === at && kept.head === head) return kept;
+    return { head, at, seenAt: since ?? null };
   };
 
-  const apply = (states: ProjectionState[], now: number) => {
+  const apply = (states: ProjectionState[], since: number | undefined) => {
     const next = new Map(projected);
     let moved = false;
     for (const state of states) {
@@ -210,7 +228,7 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
       const served = nextServedState(before?.served, state);
       const behind = served.generation !== state.generation || served.position !== state.position;
       const after: Projected = {
-        served, behindAt: behind ? Math.min(state.position, served.position) : null, confirmed: confirmationOf(before, state, now),
+        served, behindAt: behind ? Math.min(state.position, served.position) : null, confirmed: confirmationOf(before, state, since),
       };
       if (sameProjected(before, after)) continue;
       next.set(state.name, after);
@@ -237,7 +255,7 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
           throw error instanceof ReadStoreUnavailableError ? error : new ReadStoreUnavailableError(error);
         });
         reachable = true;
-        apply(states, monotonic());
+        apply(states, latest?.sentAt);
         // The stamps of this snapshot are the projections as applied from it; a view's stamp is reused when equal.
         const at = projected;
         const position = current;
@@ -254,6 +272,7 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
             }
             return stamp;
           },
+          dataAge: (names) => dataAgeIn(names, at, monotonic()),
         };
         // Polls run one at a time, so the one that ends is always the newest.
         latest = { reading, sentAt };
@@ -268,8 +287,19 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
     return inFlight;
   };
 
-  const lagMsOf = (p: Projected, wallNow: number, monoNow: number): number | null =>
-    (p.confirmed === null ? null : Math.max(0, wallNow - p.confirmed.atMs, monoNow - p.confirmed.seenAt));
+  const lagMsOf = (p: Projected | undefined, monoNow: number): number | null =>
+    (p?.confirmed?.seenAt == null ? null : Math.max(0, monoNow - p.confirmed.seenAt));
+
+  /** The oldest lag of `names` in `at`, in seconds rounded up (never fresher than it is); undefined when one is unknown. */
+  const dataAgeIn = (names: readonly string[], at: ReadonlyMap<string, Projected>, monoNow: number): number | undefined => {
+    let oldest = 0;
+    for (const name of names) {
+      const lag = lagMsOf(at.get(name), monoNow);
+      if (lag === null) return undefined;
+      oldest = Math.max(oldest, lag);
+    }
+    return Math.ceil(oldest / 1_000);
+  };
 
   await poll();
   let polling = false;
@@ -296,21 +326,20 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
       return poll();
     },
     refusal(names, fresh) {
-      const wallNow = wall();
       const monoNow = monotonic();
       let refusal: Refusal | undefined;
       for (const name of names) {
         const p = projected.get(name);
         if (p === undefined || p.confirmed === null) return 'unbuilt';
-        if (fresh && (lagMsOf(p, wallNow, monoNow) ?? Infinity) > maxLagMs) refusal = 'stale';
+        if (fresh && (lagMsOf(p, monoNow) ?? Infinity) > freshAnswerMaxLagMs) refusal = 'stale';
       }
       return refusal;
     },
+    dataAge: (names) => dataAgeIn(names, projected, monotonic()),
     projections() {
-      const wallNow = wall();
       const monoNow = monotonic();
       return [...projected].map(([name, p]) => {
-        const lag = lagMsOf(p, wallNow, monoNow);
+        const lag = lagMsOf(p, monoNow);
         return {
           name, position: p.served.position, built: p.confirmed !== null, fresh: lag !== null && lag <= maxLagMs,
           lag_seconds: lag === null ? null : Math.round(lag) / 1000,

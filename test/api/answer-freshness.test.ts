@@ -121,9 +121,11 @@ describe('a generation switch as the API serves it (issue 20, case 4)', () => {
   let clock: PolledReadModelClock;
   // The projection states the clock reads, as a rebuild would leave them; set by each step of a test.
   let states: ProjectionState[];
+  let confirmations = 0;
+  // Each state confirmed anew (another marker), as a live projector keeps confirming its head.
   const state = (name: string, generation: number, position: number): ProjectionState => ({
     name, generation, position, status: 'running', parked: null, updated_at: '2025-03-01T00:00:00.000Z',
-    confirmed: { head: position, at: new Date().toISOString() },
+    confirmed: { head: position, at: new Date(Date.UTC(2025, 2, 1) + ++confirmations).toISOString() },
   });
   const setStates = async (...next: ProjectionState[]) => {
     states = next;
@@ -134,7 +136,8 @@ describe('a generation switch as the API serves it (issue 20, case 4)', () => {
     // Its first reading comes before the app's store exists, and is replaced before any request.
     clock = await startReadModelClock(async () => ({ view: app ? await app.store.snapshot() : createMemoryReadStore(), states }), { intervalMs: 60_000 });
     app = await startTestApp({ clock });
-    await clock.refresh();
+    // Confirmed again once the clock runs (the first confirmation it reads is not one it saw happen).
+    await setStates(state('watches', 0, 50), state('serials', 0, 50));
   });
   afterEach(async () => {
     clock.stop();

@@ -1,27 +1,26 @@
 /**
  * Issue 28, items 1 to 3 (CONTRACT.md, "Honest answers"), through the real read API (public and operations ports)
  * and the official MCP client: a read model that was never built is never served; a verification is answered only
- * from a serials model confirmed at the event store's head within READ_MODEL_MAX_LAG_SECONDS, cached answers
- * included; a store that cannot be reached gives 503 with Retry-After, never another 5xx, and after the bound no
- * cached verification. Every expected status, header and text is the contract's, written out here.
+ * from a serials model this process saw confirmed at the event store's head within VERIFY_MAX_LAG_SECONDS (issue 40:
+ * its own bound, on its own clock), cached answers included, and says how old its data is; status is degraded past
+ * READ_MODEL_MAX_LAG_SECONDS; a store that cannot be reached gives 503 with Retry-After, never another 5xx, and after
+ * the bound no cached verification. Every expected status, header and text is the contract's, written out here.
  */
 import { expect } from 'chai';
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import { ReadStoreUnavailableError, type ReadStore } from '../../shared/ports/read-store.ts';
 import { send } from '../support/http.ts';
-import { connectedClient } from '../support/mcp-client.ts';
+import { connectedClient, postMcp, toolCall } from '../support/mcp-client.ts';
 import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';
+import { until } from '../support/until.ts';
 import { checkpoint, loadFixtureCatalogue, putAll } from './support/catalogue-fixture.ts';
+import { confirmAgain } from '../support/confirm-again.ts';
 
 const PREPARING = 'The catalogue is being prepared; try again shortly';
 const REGISTRY = 'The registry cannot be checked right now; try again shortly';
 const READING_OPERATIONS = [
   '/api/public/catalogue', '/api/public/catalogue/RG-100', '/api/public/collections', '/api/public/configurator/options/regate',
 ];
-
-/** A checkpoint whose projector last confirmed the head `secondsAgo` seconds ago. */
-const confirmedAgo = (name: string, position: number, secondsAgo: number) =>
-  ({ ...checkpoint(name, position), confirmed: { head: position, at: new Date(Date.now() - secondsAgo * 1000).toISOString() } });
 
 /** `store`, cut off from this process while `cut.off`: its snapshots and reads fail as an unreachable engine's do. */
 function partitionable(store: ReadStore): { store: ReadStore; cut: { off: boolean } } {
@@ -107,28 +106,45 @@ describe('honest answers (issue 28)', function () {
     expect(Number(refused.headers['retry-after'])).to.be.within(1, 60);
   });
 
-  it('answers a verification only from a registry confirmed within the bound, the cached answer included, and over MCP alike', async function () {
+  // Issue 40 changed this test: the projector "stops" by confirming no more (this process's own clock runs the bounds
+  // out), where it used to write a confirmation dated 6 s back; the verification's bound is its own.
+  it('answers a verification only from a registry seen confirmed within its bound, the cached answer included, and over MCP alike', async function () {
     const store = createMemoryReadStore();
     await loadFixtureCatalogue(store);
-    api = await startReadApiUnderTest({ readStore: store, env: { READ_MODEL_MAX_LAG_SECONDS: '5' } });
+    const { url } = api = await startReadApiUnderTest({ readStore: store, env: { VERIFY_MAX_LAG_SECONDS: '2', READ_MODEL_MAX_LAG_SECONDS: '3' } });
     const path = '/api/public/verify/AUR-0666';
+    // Whole seconds: at most the 2 s bound, rounded up once the answer was read (a second more on a stalled machine).
+    const AGES = ['0', '1', '2', '3'];
+    // Over POST /mcp, verify_serial says how old its data is as the HTTP operation does; other tools do not.
+    const watch = await postMcp(url, toolCall('get_watch', { reference: 'RG-100' }));
+    expect(watch.status).to.equal(200);
+    expect(watch.headers['x-data-age'], 'an answer that needs no fresh read model').to.equal(undefined);
+    await confirmAgain(store);
+    await api.running.refreshReadModels();
+    const overMcp = await postMcp(url, toolCall('verify_serial', { serial: 'AUR-0666' }));
+    expect(overMcp.json<{ result: { structuredContent: { verification_status: string } } }>().result.structuredContent.verification_status).to.equal('STOLEN');
+    expect(overMcp.headers['x-data-age'], 'verify_serial over POST /mcp').to.be.oneOf(AGES);
     const first = await send(api.url, path);
     expect(first.json().verification_status).to.equal('STOLEN');
-    expect((await send(api.url, path)).json().verification_status, 'answered again (from the answer cache)').to.equal('STOLEN');
+    expect(first.headers['x-data-age'], 'how old its data is').to.be.oneOf(AGES);
+    const again = await send(api.url, path);
+    expect(again.json().verification_status, 'answered again (from the answer cache)').to.equal('STOLEN');
+    expect(again.headers['x-data-age']).to.be.oneOf(AGES);
 
-    // The projector stopped: its last confirmation is now 6 s old, past the 5 s bound.
-    await putAll(store, 'checkpoints', [confirmedAgo('serials', 40, 6)]);
-    await api.running.refreshReadModels();
-    const refused = await send(api.url, path);
+    // The projector stopped: nothing confirms the registry again, and the verification's 2 s run out.
+    let refused = await send(api.url, path);
+    await until('the verification refused', async () => (refused = await send(url, path)).status !== 200, 10_000);
     expect(refused.status).to.equal(503);
     expect(refused.json()).to.deep.equal({ detail: REGISTRY });
+    expect(refused.headers['x-data-age'], 'a refusal says no age').to.equal(undefined);
     expect(Number(refused.headers['retry-after'])).to.be.within(1, 60);
     expect((await send(api.url, '/api/public/catalogue/RG-100')).status, 'a built model is still served').to.equal(200);
-    const status = (await send(api.url, '/api/public/status')).json();
-    expect(status.status).to.equal('degraded');
+    // Then the catalogue's 3 s: status degraded.
+    let status = (await send(api.url, '/api/public/status')).json();
+    await until('status degraded', async () => (status = (await send(url, '/api/public/status')).json()).status === 'degraded', 10_000);
     const serials = status.read_model.projections.find((p: { name: string }) => p.name === 'serials');
     expect(serials).to.include({ name: 'serials', position: 40, built: true, fresh: false });
-    expect(serials.lag_seconds).to.be.at.least(6);
+    expect(serials.lag_seconds).to.be.above(3);
     expect((await send(api.opsUrl, '/metrics')).text).to.match(/^read_model_fresh\{projection="serials"\} 0$/m);
 
     const client = await connectedClient(api.url);
@@ -141,7 +157,7 @@ describe('honest answers (issue 28)', function () {
     }
 
     // Confirmed again: answered again.
-    await putAll(store, 'checkpoints', [confirmedAgo('serials', 40, 0)]);
+    await confirmAgain(store);
     await api.running.refreshReadModels();
     expect((await send(api.url, path)).json().verification_status).to.equal('STOLEN');
   });
@@ -150,7 +166,7 @@ describe('honest answers (issue 28)', function () {
     const inner = createMemoryReadStore();
     await loadFixtureCatalogue(inner);
     const { store, cut } = partitionable(inner);
-    api = await startReadApiUnderTest({ readStore: store, env: { READ_MODEL_MAX_LAG_SECONDS: '1' } });
+    const { url } = api = await startReadApiUnderTest({ readStore: store, env: { VERIFY_MAX_LAG_SECONDS: '2' } });
     const verify = '/api/public/verify/AUR-0001';
     expect((await send(api.url, verify)).json().verification_status).to.equal('AUTHENTIC');
     const cachedDetail = await send(api.url, '/api/public/catalogue/RG-100');
@@ -161,15 +177,19 @@ describe('honest answers (issue 28)', function () {
     expect(uncached.status, 'a request the cache cannot answer').to.equal(503);
     expect(uncached.headers['retry-after']).to.match(/^\d+$/);
     // Past the bound, nothing confirms the registry any more: the cached AUTHENTIC is not given.
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
-    const afterBound = await send(api.url, verify);
+    let afterBound = await send(api.url, verify);
+    await until('past the bound', async () => (afterBound = await send(url, verify)).status !== 200, 10_000);
     expect(afterBound.status).to.equal(503);
     expect(afterBound.json()).to.deep.equal({ detail: REGISTRY });
     expect((await send(api.opsUrl, '/readyz')).status).to.equal(503);
     expect(api.errors(), 'nothing logged as a server error').to.deep.equal([]);
 
+    // Confirmed again after the cut, twice: the first confirmation seen may have happened any time since the last
+    // poll that reached the store, before the cut; the second, after the poll that saw the first.
     cut.off = false;
-    await putAll(inner, 'checkpoints', [confirmedAgo('serials', 40, 0)]);
+    await confirmAgain(inner);
+    await api.running.refreshReadModels();
+    await confirmAgain(inner);
     await api.running.refreshReadModels();
     expect((await send(api.url, verify)).json().verification_status).to.equal('AUTHENTIC');
   });

@@ -6,6 +6,7 @@ import { startReadApi } from '../../read-api/server.ts';
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import { send } from '../support/http.ts';
 import { loadFixtureCatalogue } from './support/catalogue-fixture.ts';
+import { confirmAgain } from '../support/confirm-again.ts';
 import { TEST_BRAND } from './support/test-app.ts';
 import { closedWithin, trickle } from '../support/trickle.ts';
 import { testSigningKeys } from '../support/signing-keys.ts';
@@ -33,6 +34,9 @@ describe('the read API server (public port + operations port)', () => {
       config: loadConfig({ PORT: '0', OPS_PORT: '0', HOST: '127.0.0.1' }), logger: createLogger('silent', 'test'),
       readStore: store, brand: TEST_BRAND, signingKeys: await testSigningKeys(),
     });
+    // Confirmed again once the API runs, as by a live projector: the registry is fresh for the verification below.
+    await confirmAgain(store);
+    await api.refreshReadModels();
     const publicUrl = urlOf(api.server.address());
     const opsUrl = urlOf(api.opsServer.address());
     const status = await send(publicUrl, '/api/public/status');

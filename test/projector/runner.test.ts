@@ -272,6 +272,19 @@ describe('projector runner', () => {
     return { projector: started, head };
   }
 
+  // Issue 40: replicas judge freshness only by seeing a confirmation change, and refuse a verification past 5 s.
+  it('confirms the head of an idle projection it holds standing again and again, with no append and no periodic signal', async () => {
+    const { head } = await startedAtHead({});
+    const confirmation = async () => (await stateOf(readStore, 'serials'))?.confirmed;
+    const seen = new Set([(await confirmation())?.at]);
+    for (const nth of ['a first time', 'a second time']) {
+      await until(`confirmed again ${nth}`, async () => !seen.has((await confirmation())?.at));
+      const again = await confirmation();
+      expect(again?.head, 'the same head: nothing was appended').to.equal(head);
+      seen.add(again?.at);
+    }
+  });
+
   describe('a projection that runs afterSignalMs after an append\'s signal (the transparency log)', () => {
     const priceOf = async () => (await readStore.get('watches', 'en:TMP-1') as { price_cents: number } | null)?.price_cents;
 

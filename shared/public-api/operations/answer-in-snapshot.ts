@@ -3,8 +3,9 @@
  * answers"); the routes, the answer caches and the MCP tools all ask it. An answer is read through one snapshot of
  * the store (the clock's reading: its control documents and the generations they name) and stamped from that same
  * snapshot, so its stamp is never ahead of its data and its reads never mix generations. It is refused, 503 with
- * `Retry-After`, when a read model it needs was never built, when it needs a fresh one (verification) and the one
- * there is not, and when the store cannot be reached: never a confident answer from data nobody can vouch for.
+ * `Retry-After`, when a read model it needs was never built, when it needs a fresh one (verification, within its own
+ * bound: the clock's `refusal`) and the one there is not, and when the store cannot be reached: never a confident
+ * answer from data nobody can vouch for. An answer that needs fresh read models says how old its data is.
  */
 import type { Language } from '../../events/common.ts';
 import { ReadStoreUnavailableError, SnapshotExpiredError } from '../../ports/read-store.ts';
@@ -19,6 +20,11 @@ export type ReadingEnv = Omit<OperationEnv, 'readStore' | 'clock'> & { clock: Re
 export interface StampedAnswer {
   answer: Answer;
   stamp: ReadStamp | undefined;
+  /**
+   * Of an operation that needs its read models fresh (the verification): how old its data is, in whole seconds, as
+   * its reading says (`X-Data-Age`).
+   */
+  dataAge?: number | undefined;
 }
 
 /** Seconds a refused client is asked to wait: a few polls of the projector's confirmations. */
@@ -63,7 +69,8 @@ export function answerInSnapshot(env: ReadingEnv): Answerer {
         const why = env.clock.refusal(operation.reads, operation.fresh === true);
         if (why !== undefined) return refused(why);
         const stamp = reading.stamp(operation.reads);
-        return { answer: await operation.handle(request, { ...env, readStore: reading.view }), stamp };
+        const answer = await operation.handle(request, { ...env, readStore: reading.view });
+        return { answer, stamp, ...(operation.fresh === true ? { dataAge: reading.dataAge(operation.reads) } : {}) };
       } catch (error) {
         if (error instanceof ReadStoreUnavailableError) return refused('unreachable');
         if (!(error instanceof SnapshotExpiredError) || attempt === ATTEMPTS) throw error;

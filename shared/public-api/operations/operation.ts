@@ -18,8 +18,11 @@ export interface OperationSpec {
   /** Object schemas for each parameter location; every property is one parameter. */
   params?: { query?: TSchema; path?: TSchema };
   body?: TSchema;
-  /** Response schemas by status code (`'200'`, `'404'`, `'422'`, `'429'`, ...) with a description each. */
-  responses: Record<string, { description: string; schema?: TSchema }>;
+  /**
+   * Response schemas by status code (`'200'`, `'404'`, `'422'`, `'429'`, ...) with a description each, and the headers
+   * an answer of that status carries beyond those of every answer (OpenAPI header objects, by name).
+   */
+  responses: Record<string, { description: string; schema?: TSchema; headers?: Record<string, { description: string; schema: TSchema }> }>;
   /** `Cache-Control` of a 200, when it has one. */
   cacheControl?: string;
   /** Counts against the verification limit as well as the general one. */

@@ -54,7 +54,16 @@ export const verifySpec: OperationSpec = {
   tags: ['Verification'],
   params: { path: VerifyPath, query: LangOnlyQuery },
   responses: {
-    '200': { description: 'The verification result', schema: Verification },
+    '200': {
+      description: 'The verification result',
+      schema: Verification,
+      headers: {
+        'X-Data-Age': {
+          description: 'How old the data of this answer is, in whole seconds rounded up: the time since this server saw the registry confirmed at the event store\'s head. An answer is refused (503) rather than given from data older than the verification\'s bound (5 s by default).',
+          schema: Type.Integer({ minimum: 0 }),
+        },
+      },
+    },
     '422': validationResponse,
     '429': rateLimitedResponse,
     '503': unavailableResponse,

@@ -7,8 +7,8 @@ export const ProjectionFreshness = Type.Object({
   name: Type.String({ description: 'The projection, named after the read collection it writes.' }),
   position: Type.Integer({ description: 'Position of the last event it reflects, as served.' }),
   built: Type.Boolean({ description: 'Its projector has confirmed reaching the event store\'s head at least once: it is served.' }),
-  fresh: Type.Boolean({ description: 'Confirmed at the head within READ_MODEL_MAX_LAG_SECONDS: verifications are answered.' }),
-  lag_seconds: Type.Union([Type.Number(), Type.Null()], { description: 'Seconds since that last confirmation; null before any.' }),
+  fresh: Type.Boolean({ description: 'Seen confirmed at the head within READ_MODEL_MAX_LAG_SECONDS (verifications have their own, tighter bound).' }),
+  lag_seconds: Type.Union([Type.Number(), Type.Null()], { description: 'Seconds since this process saw that confirmation happen; null before it saw one.' }),
 }, { title: 'ProjectionFreshness' });
 
 export const ServiceStatus = Type.Object({

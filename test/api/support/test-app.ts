@@ -10,6 +10,7 @@ import { startReadModelClock, type PolledReadModelClock } from '../../../shared/
 import { createMemoryReadStore } from '../../../shared/adapters/memory-read-store.ts';
 import { instrumentReadStore, type InstrumentedReadStore } from './instrumented-read-store.ts';
 import { loadFixtureCatalogue } from './catalogue-fixture.ts';
+import { confirmAgain } from '../../support/confirm-again.ts';
 
 export const TEST_BRAND: PublicBrand = {
   name: 'Maison Test', tagline: { en: 'Test watches since 1900', fr: 'Montres de test depuis 1900' },
@@ -27,11 +28,19 @@ export interface TestApp {
 export async function startTestApp(overrides: Partial<PublicAppDeps> = {}, env: NodeJS.ProcessEnv = {}): Promise<TestApp> {
   const store = instrumentReadStore(createMemoryReadStore());
   await loadFixtureCatalogue(store);
+  // A verification's bound long enough for a suite on a busy machine: no projector confirms the fixture again after
+  // the start below (the freshness tests set their own bound).
+  const config = loadConfig({ VERIFY_MAX_LAG_SECONDS: '60', ...env });
   // The tests refresh the clock themselves; the timer stays out of their way.
-  const clock = await startReadModelClock(() => readSnapshotStates(store), { intervalMs: 60_000 });
+  const clock = await startReadModelClock(() => readSnapshotStates(store), {
+    intervalMs: 60_000, freshAnswerMaxLagMs: config.VERIFY_MAX_LAG_SECONDS * 1_000,
+  });
+  // A confirmation this process sees happen, as from a projector running beside it: the registry is fresh.
+  await confirmAgain(store);
+  await clock.refresh();
   const health = { status: 'ok' as HealthStatus };
   const app = createPublicApp({
-    readStore: store, clock, config: loadConfig(env), logger: createLogger('silent', 'test'), health: () => health.status,
+    readStore: store, clock, config, logger: createLogger('silent', 'test'), health: () => health.status,
     brand: TEST_BRAND, ...overrides,
   });
   const server: Server = await new Promise((resolve) => {

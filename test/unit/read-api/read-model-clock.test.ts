@@ -1,7 +1,8 @@
 /**
  * The read-model clock (shared/public-api/read-model-clock.ts), fed projection states by hand: what one process
  * serves never goes back, a new generation is taken only once it is not behind, and the stamp of a set of
- * projections moves only with them. Expected values follow these rules as issue 20 states them.
+ * projections moves only with them. Expected values follow these rules as issue 20 states them. Freshness has its
+ * own file (read-model-freshness.test.ts).
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
@@ -104,55 +105,6 @@ describe('read-model clock', () => {
     const clock = await startReadModelClock(async () => reading([state('watches', 0, 40, { position: 41, reason }), state('serials', 0, 45)]), { intervalMs: 60_000 });
     clock.stop();
     expect(clock.parked).to.deep.equal([{ name: 'watches', position: 41, reason }]);
-  });
-
-  describe('freshness (CONTRACT.md, "Honest answers": fresh while confirmed within the bound, 30 s by default)', () => {
-    const WALL = Date.parse('2026-01-01T00:00:00.000Z');
-    const confirmed = (name: string, position: number, at: number, head = position): ProjectionState => ({
-      ...state(name, 1, position), confirmed: { head, at: new Date(at).toISOString() },
-    });
-
-    it('reports each projection built, fresh within the bound (30 s included) and its lag in seconds, null when never confirmed', async () => {
-      const states = [
-        confirmed('watches', 10, WALL - 29_000), confirmed('collections', 11, WALL - 30_000),
-        confirmed('configurators', 12, WALL - 30_001), confirmed('serials', 13, WALL - 1_234), state('parts', 1, 14),
-      ];
-      const clock = await startReadModelClock(async () => reading(states), { intervalMs: 60_000, wall: () => WALL, monotonic: () => 0 });
-      clock.stop();
-      expect(clock.projections()).to.deep.equal([
-        { name: 'watches', position: 10, built: true, fresh: true, lag_seconds: 29 },
-        { name: 'collections', position: 11, built: true, fresh: true, lag_seconds: 30 },
-        { name: 'configurators', position: 12, built: true, fresh: false, lag_seconds: 30.001 },
-        { name: 'serials', position: 13, built: true, fresh: true, lag_seconds: 1.234 },
-        { name: 'parts', position: 14, built: false, fresh: false, lag_seconds: null },
-      ]);
-      expect(clock.refusal(['watches', 'collections'], true), 'confirmed 29 and 30 s ago').to.equal(undefined);
-      expect(clock.refusal(['collections', 'configurators'], true), 'one confirmed 30.001 s ago').to.equal('stale');
-      expect(clock.refusal(['configurators'], false), 'built, asked not fresh').to.equal(undefined);
-      expect(clock.refusal(['serials', 'parts'], false), 'one never confirmed').to.equal('unbuilt');
-      expect(clock.refusal(['serials', 'nowhere'], true), 'one with no checkpoint').to.equal('unbuilt');
-    });
-
-    it('counts a confirmation from a projector whose clock runs ahead stale once this process has seen it for longer than the bound', async () => {
-      let monotonic = 0;
-      let states = [confirmed('serials', 5, WALL + 3_600_000)];
-      const clock = await startReadModelClock(async () => reading(states), { intervalMs: 60_000, wall: () => WALL + monotonic, monotonic: () => monotonic });
-      clock.stop();
-      monotonic = 30_000;
-      await clock.refresh();
-      expect(clock.refusal(['serials'], true), 'the same confirmation, seen for 30 s').to.equal(undefined);
-      monotonic = 30_001;
-      await clock.refresh();
-      expect(clock.refusal(['serials'], true), 'the same confirmation, seen for 30.001 s').to.equal('stale');
-      expect(clock.projections()[0]).to.include({ fresh: false, lag_seconds: 30.001 });
-      // A projector whose wall clock is stuck confirms every new head at the same time: each is a new confirmation.
-      states = [confirmed('serials', 6, WALL + 3_600_000, 6)];
-      await clock.refresh();
-      expect(clock.refusal(['serials'], true), 'a new head confirmed').to.equal(undefined);
-      monotonic = 60_002;
-      await clock.refresh();
-      expect(clock.refusal(['serials'], true), 'that one, seen for 30.001 s in turn').to.equal('stale');
-    });
   });
 
   it('says the store unreachable after a poll that failed, and reachable again after one that read it', async () => {
