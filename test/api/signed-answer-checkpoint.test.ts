@@ -33,10 +33,10 @@ const ORIGIN = 'watch.example/watchcat/events';
 const SERIAL = 'AC-2024-0007';
 const VERIFY_PATH = `/api/public/verify/${SERIAL}`;
 
-/** A raw answer as `curl -si` saves it. */
+/** A raw answer as `curl -si` saves it, its bytes as latin1 text (written back as latin1, they are the same bytes). */
 async function curlSi(url: string): Promise<{ text: string; headers: Headers; body: string }> {
   const answer = await fetch(url, { headers: { 'Accept-Signature': 'sig1=("@status")' } });
-  const body = await answer.text();
+  const body = Buffer.from(await answer.arrayBuffer()).toString('latin1');
   const head = [...answer.headers].map(([name, value]) => `${name}: ${value}`).join('\r\n');
   return { text: `HTTP/1.1 ${answer.status} OK\r\n${head}\r\n\r\n${body}`, headers: answer.headers, body };
 }
@@ -87,18 +87,21 @@ describe('a signed verification read behind the transparency log pins a tree hol
     return { code, out, notes };
   }
 
+  /** The values of the signed components of the 200 to GET VERIFY_PATH, its fields from `field`. */
+  function componentValues(identifiers: string[], field: (name: string) => string): Record<string, string> {
+    const values: Record<string, string> = {
+      '"@status"': '200', '"@method";req': 'GET', '"@path";req': VERIFY_PATH, '"@query";req': '?', '"@authority";req': new URL(api.url).host,
+    };
+    for (const identifier of identifiers) if (!identifier.startsWith('"@')) values[identifier] = field(JSON.parse(identifier) as string);
+    return values;
+  }
+
   /** `answer` with the fields `changed`, signed by hand with the service's key over its components but `left`. */
   function signedByHand(answer: Awaited<ReturnType<typeof curlSi>>, changed: Record<string, string>, left: string[] = []): string {
     const input = readSignatureInput(answer.headers.get('signature-input')!);
     const identifiers = input.identifiers.filter((identifier) => !left.includes(identifier));
     const params = `(${identifiers.join(' ')})${input.params.slice(input.params.indexOf(')') + 1)}`;
-    const values: Record<string, string> = {
-      '"@status"': '200', '"@method";req': 'GET', '"@path";req': VERIFY_PATH, '"@query";req': '?', '"@authority";req': new URL(api.url).host,
-    };
-    for (const identifier of identifiers) {
-      const name = JSON.parse(identifier.split(';')[0]!) as string;
-      if (!name.startsWith('@')) values[identifier] = changed[name] ?? answer.headers.get(name)!;
-    }
+    const values = componentValues(identifiers, (name) => changed[name] ?? answer.headers.get(name)!);
     const signature = signBase(signatureBase(identifiers, values, params), createPrivateKey(signingPem)).toString('base64');
     let text = answer.text
       .replace(/^(signature-input: ).*$/m, `$1${input.label}=${params}`)
@@ -124,10 +127,7 @@ describe('a signed verification read behind the transparency log pins a tree hol
     expect((await fetch(`${api.url}/api/public/transparency/inclusion?position=${stolenAt}&tree_size=6`)).status).to.equal(422);
     const input = readSignatureInput(headers.get('signature-input')!);
     expect(input.identifiers).to.include.members(['"x-read-model-position"', '"watchcat-checkpoint"']);
-    const values: Record<string, string> = {
-      '"@status"': '200', '"@method";req': 'GET', '"@path";req': VERIFY_PATH, '"@query";req': '?', '"@authority";req': new URL(api.url).host,
-    };
-    for (const identifier of input.identifiers) if (!identifier.startsWith('"@')) values[identifier] = headers.get(JSON.parse(identifier) as string)!;
+    const values = componentValues(input.identifiers, (name) => headers.get(name)!);
     const [jwk] = (await (await fetch(`${api.url}/.well-known/jwks.json`)).json() as { keys: { x: string }[] }).keys;
     expect(verifyBase(signatureBase(input.identifiers, values, input.params), signatureBytes(headers.get('signature')!, input.label), publicKeyFromX(jwk!.x))).to.equal(true);
   });
