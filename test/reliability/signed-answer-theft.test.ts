@@ -94,16 +94,38 @@ describeMongo('a signed AUTHENTIC never pins a tree holding a theft its data had
 
   const servedAt = async (url: string) => (await send(url, '/api/public/status')).json<{ read_model: { position: number } }>().read_model.position;
 
-  /** The projector process whose worker holds `projection`'s lease now, if one does. */
-  async function ownerOf(projection: string): Promise<WatchcatProcess | undefined> {
+  /** The lease of `projection` as stored: its owner's process (if one of the projectors) and when it expires. */
+  async function leaseOf(projection: string): Promise<{ owner: WatchcatProcess | undefined; expiresAt: number }> {
     const lease = (await store.readControl()).find((doc) => doc._id === `lease:${projection}`);
-    return projectors.find((p) => String(lease?.['owner']).includes(`:${p.child.pid}:`) && Number(lease?.['expires_at']) > 0);
+    return { owner: projectors.find((p) => String(lease?.['owner']).includes(`:${p.child.pid}:`)), expiresAt: Number(lease?.['expires_at'] ?? 0) };
+  }
+
+  /** The projector process whose worker holds `projection`'s lease, if one does. */
+  async function ownerOf(projection: string): Promise<WatchcatProcess | undefined> {
+    const { owner, expiresAt } = await leaseOf(projection);
+    return expiresAt > 0 ? owner : undefined;
+  }
+
+  /**
+   * The worker that keeps `projection`'s lease, seen renewing it (a standing lease is renewed every quarter of its
+   * 10 s): a lease left behind by a worker that dropped it is not renewed, and its projection is not frozen with it.
+   */
+  async function keeperOf(projection: string): Promise<WatchcatProcess | undefined> {
+    const first = await leaseOf(projection);
+    const deadline = performance.now() + 6_000;
+    while (first.owner !== undefined && first.expiresAt > 0 && performance.now() < deadline) {
+      await sleep(100);
+      const now = await leaseOf(projection);
+      if (now.owner !== first.owner) return undefined;
+      if (now.expiresAt > first.expiresAt) return now.owner;
+    }
+    return undefined;
   }
 
   /** Puts the serials and the log on different workers (see the file's doc); the serials' worker and the log's. */
   async function splitLeases(): Promise<{ serials: WatchcatProcess; log: WatchcatProcess }> {
     for (let attempt = 1; attempt <= 6; attempt += 1) {
-      const [serials, log] = [await ownerOf('serials'), await ownerOf(LOG)];
+      const [serials, log] = await Promise.all([keeperOf('serials'), keeperOf(LOG)]);
       if (serials && log && serials !== log) {
         console.log(`      serials on pid ${serials.child.pid}, the log on pid ${log.child.pid} (attempt ${attempt})`);
         return { serials, log };
