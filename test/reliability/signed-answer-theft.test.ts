@@ -107,12 +107,12 @@ describeMongo('a signed AUTHENTIC never pins a tree holding a theft its data had
   }
 
   /**
-   * The worker that keeps `projection`'s lease, seen renewing it (a standing lease is renewed every quarter of its
-   * 10 s): a lease left behind by a worker that dropped it is not renewed, and its projection is not frozen with it.
+   * The worker that keeps `projection`'s lease, seen renewing it (a standing lease is renewed every few seconds of
+   * its 10): a lease left behind by a worker that dropped it is not renewed, and its projection is not frozen with it.
    */
   async function keeperOf(projection: string): Promise<WatchcatProcess | undefined> {
     const first = await leaseOf(projection);
-    const deadline = performance.now() + 6_000;
+    const deadline = performance.now() + 12_000;
     while (first.owner !== undefined && first.expiresAt > 0 && performance.now() < deadline) {
       await sleep(100);
       const now = await leaseOf(projection);
@@ -126,10 +126,8 @@ describeMongo('a signed AUTHENTIC never pins a tree holding a theft its data had
   async function splitLeases(): Promise<{ serials: WatchcatProcess; log: WatchcatProcess }> {
     for (let attempt = 1; attempt <= 6; attempt += 1) {
       const [serials, log] = await Promise.all([keeperOf('serials'), keeperOf(LOG)]);
-      if (serials && log && serials !== log) {
-        console.log(`      serials on pid ${serials.child.pid}, the log on pid ${log.child.pid} (attempt ${attempt})`);
-        return { serials, log };
-      }
+      console.log(`      attempt ${attempt}: serials kept by pid ${serials?.child.pid ?? 'none'}, the log by pid ${log?.child.pid ?? 'none'}`);
+      if (serials && log && serials !== log) return { serials, log };
       const frozen = serials ?? log ?? projectors[0]!;
       const other = projectors.find((p) => p !== frozen)!;
       frozen.child.kill('SIGSTOP');
