@@ -9,8 +9,8 @@
  * Covered, under the first label the request names (`sig1` when it names none): `"@status"`, `"content-type"`,
  * `"content-digest"`, and `"etag"`, `"retry-after"`, `"watchcat-checkpoint"`, `"x-read-model-position"` and
  * `"x-data-age"` when the answer has them (what its data is, how old, and the history it is read against), and the
- * request's `"@method";req`,
- * `"@authority";req`, `"@path";req`, `"@query";req`; then whatever else the request asks for that the answer has.
+ * request's `"@method";req`, `"@authority";req`, `"@path";req`, `"@query";req`; then whatever else the request asks
+ * for that the answer has.
  * A 304 and a HEAD answer send no content: their digest is that of empty content, and the covered `etag` names the
  * answer the client already holds. Parameters: `created`, `keyid` (the key's thumbprint), `alg="ed25519"`, and
  * the request's own `nonce` and `tag` when it gives them. No `expires`: a receipt is meant to be checked years
