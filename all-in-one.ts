@@ -34,6 +34,7 @@ import { publicOperations } from './shared/public-api/operations/index.ts';
 import { discoveryRoutes } from './read-api/discovery/discovery-routes.ts';
 import { loadSigningKeys } from './read-api/signing/signing-keys.ts';
 import { loadLogKeys } from './read-api/transparency/log-key.ts';
+import { answerCheckpoint } from './read-api/transparency/answer-checkpoint.ts';
 import { checkpointFile } from './read-api/transparency/checkpoint-file.ts';
 import { startTransparencyLog } from './read-api/transparency/log-publisher.ts';
 import { transparencyRoutes } from './read-api/transparency/transparency-routes.ts';
@@ -88,8 +89,8 @@ export async function startWatchcat(config: Config, logger: Logger): Promise<Run
     ...(redis ? { rateLimitRedis: redis } : {}),
     // In-memory checkpoints cost next to nothing to read; MongoDB ones are read at the default pace.
     ...(config.MONGODB_URL ? {} : { positionPollMs: 5 }),
-    // A parked log states no checkpoint: it no longer stands behind the one it signed last.
-    checkpoint: () => (transparency.parked() === undefined ? transparency.checkpoint() : undefined),
+    // A tree holding nothing after the answer's data; none while the log is parked (answer-checkpoint.ts).
+    checkpoint: answerCheckpoint(transparency),
     opsRoutes: [projectionsAuditRoute({ eventStore, live: readStore, auth: adminAuth(config) })],
     extraRoutes: [discoveryRoutes({ operations: publicOperations, config, jwks: signingKeys.jwks }), transparencyRoutes(transparency)],
     metricSources: {

@@ -16,6 +16,7 @@ import { startReadApi } from './server.ts';
 import { redisReadModelChanges } from '../shared/adapters/redis-read-model-changes.ts';
 import { loadLogKeys } from './transparency/log-key.ts';
 import { startTransparencyLog } from './transparency/log-publisher.ts';
+import { answerCheckpoint } from './transparency/answer-checkpoint.ts';
 import { transparencyRoutes } from './transparency/transparency-routes.ts';
 import { transparencyLogMetrics } from './transparency/log-metrics.ts';
 import { logOrigin } from '../shared/transparency/checkpoint.ts';
@@ -59,8 +60,8 @@ const api = await startReadApi({
   signingKeys,
   ...(redis ? { rateLimitRedis: redis } : {}),
   positionPollAfterMs: pollAfterMs,
-  // A parked log states no checkpoint: it no longer stands behind the one it signed last.
-  checkpoint: () => (transparency.parked() === undefined ? transparency.checkpoint() : undefined),
+  // A tree holding nothing after the answer's data; none while the log is parked (answer-checkpoint.ts).
+  checkpoint: answerCheckpoint(transparency),
   extraRoutes: [discoveryRoutes({ operations: publicOperations, config, jwks: signingKeys.jwks }), transparencyRoutes(transparency)],
 });
 transparencyLogMetrics(api.registry, transparency);

@@ -17,7 +17,8 @@ import { createPublicApp } from './app.ts';
 import { createOpsApp } from './ops/ops-app.ts';
 import { createMetricsRegistry, metricsMiddleware, rateLimitMetrics, type MetricSources } from './ops/metrics.ts';
 import { createRateLimits } from './rate-limit/rate-limits.ts';
-import { answerSigner, type CurrentCheckpoint } from './signing/sign-answers.ts';
+import { answerSigner } from './signing/sign-answers.ts';
+import type { AnswerCheckpoint } from './transparency/answer-checkpoint.ts';
 import type { ResponseSigningKeys } from './signing/signing-keys.ts';
 import type { PublicBrand } from '../shared/public-api/operations/public-operation.ts';
 import { readSnapshotStates } from '../shared/projections/projection-states.ts';
@@ -58,8 +59,8 @@ export interface ReadApiOptions {
   requestTimeoutMs?: number;
   /** Further routes on the operations port. */
   opsRoutes?: Koa.Middleware[];
-  /** The transparency log's checkpoint that signed answers state, where this process serves the log. */
-  checkpoint?: CurrentCheckpoint;
+  /** The transparency log's tree that a signed answer pins, by its data's position, where this process serves the log. */
+  checkpoint?: AnswerCheckpoint;
 }
 
 export interface RunningReadApi {

@@ -7,15 +7,19 @@
  * and a refused client gets none (every request asking for a signature counts against the general limit).
  *
  * Covered, under the first label the request names (`sig1` when it names none): `"@status"`, `"content-type"`,
- * `"content-digest"`, `"etag"` and `"retry-after"` when the answer has them, and the request's `"@method";req`,
- * `"@authority";req`, `"@path";req`, `"@query";req`; then whatever else the request asks for that the answer has.
+ * `"content-digest"`, and `"etag"`, `"retry-after"`, `"watchcat-checkpoint"`, `"x-read-model-position"` and
+ * `"x-data-age"` when the answer has them (what its data is, how old, and the history it is read against), and the
+ * request's `"@method";req`, `"@authority";req`, `"@path";req`, `"@query";req`; then whatever else the request asks
+ * for that the answer has.
  * A 304 and a HEAD answer send no content: their digest is that of empty content, and the covered `etag` names the
  * answer the client already holds. Parameters: `created`, `keyid` (the key's thumbprint), `alg="ed25519"`, and
  * the request's own `nonce` and `tag` when it gives them. No `expires`: a receipt is meant to be checked years
  * later. `Signed-Request` echoes the request, so a saved answer carries the request components it is signed over
- * (shared/signing/signed-request.ts). Where the process serves the transparency log, a signed answer also carries
- * `Watchcat-Checkpoint: <tree size> <root base64>`, the checkpoint it was served under, covered like the rest: a
- * receipt then pins one history (CONTRACT.md, "Transparency log").
+ * (shared/signing/signed-request.ts). Where the process serves the transparency log, a signed answer read at a
+ * position (`X-Read-Model-Position`) also carries `Watchcat-Checkpoint: <tree size> <root base64>`, covered like the
+ * rest: a tree of the log holding no event after that position (read-api/transparency/answer-checkpoint.ts), so
+ * that a receipt pins one history, and no event of it that its answer had not seen (CONTRACT.md, "Transparency log").
+ * An answer read at no position (a discovery file, an error) pins none.
  *
  * A request without `Accept-Signature` costs one header lookup (bench/signing-overhead.ts), so its answer carries
  * no `Vary: Accept-Signature` either; signed answers do. An `Accept-Signature` that is not a structured Dictionary
@@ -32,12 +36,17 @@ import {
   formatSignedRequest, isRequestComponent, requestAuthority, requestComponentParser, SIGNED_REQUEST_HEADER, type SignedRequest,
 } from '../../shared/signing/signed-request.ts';
 import type { ResponseSigningKeys } from './signing-keys.ts';
+import type { AnswerCheckpoint } from '../transparency/answer-checkpoint.ts';
 
 const DEFAULT_LABEL = 'sig1';
 
 export const CHECKPOINT_HEADER = 'Watchcat-Checkpoint';
+/** Where the answer's data was read (read-api/cache/conditional-answer.ts): the tree it pins holds nothing after it. */
+const POSITION_HEADER = 'X-Read-Model-Position';
 /** Covered whenever the answer has them, in this order. */
-const ALWAYS_COVERED = ['@status', 'content-type', 'content-digest', 'etag', 'retry-after', CHECKPOINT_HEADER.toLowerCase()];
+const ALWAYS_COVERED = [
+  '@status', 'content-type', 'content-digest', 'etag', 'retry-after', CHECKPOINT_HEADER.toLowerCase(), 'x-read-model-position', 'x-data-age',
+];
 const REQUEST_COVERED = ['@method', '@authority', '@path', '@query'].map((name) => serializeItem([name, new Map([['req', true]])]));
 /** The contract's bounds on what one `Accept-Signature` may ask for; beyond them it is ignored. */
 const ACCEPT_SIGNATURE_BOUNDS = { bytes: 1024, labels: 4, components: 16 } as const;
@@ -65,10 +74,7 @@ interface SignatureRequest {
  */
 export type AnswerSigner = (ctx: ParameterizedContext) => Promise<void> | undefined;
 
-/** The transparency log's checkpoint an answer is served under, or undefined where there is none to state. */
-export type CurrentCheckpoint = () => { size: number; root: Uint8Array } | undefined;
-
-export function answerSigner(keys: ResponseSigningKeys['current'], checkpoint?: CurrentCheckpoint): AnswerSigner {
+export function answerSigner(keys: ResponseSigningKeys['current'], checkpoint?: AnswerCheckpoint): AnswerSigner {
   const key = createSigner(keys.privateKey, 'ed25519', keys.keyid);
   return (ctx) => {
     const asked = ctx.req.headers['accept-signature'];
@@ -78,7 +84,7 @@ export function answerSigner(keys: ResponseSigningKeys['current'], checkpoint?: 
     if (request === undefined || authority === undefined) return undefined;
     // A shared cache must not hand this answer to a client that asked for another signature, or for none.
     ctx.vary('Accept-Signature');
-    return sign(ctx, key, request, { method: ctx.method, authority, path: ctx.path, query: ctx.querystring }, checkpoint?.());
+    return sign(ctx, key, request, { method: ctx.method, authority, path: ctx.path, query: ctx.querystring }, checkpoint);
   };
 }
 
@@ -120,15 +126,17 @@ function signatureRequest(header: string): SignatureRequest | undefined {
 
 async function sign(
   ctx: ParameterizedContext, key: SigningKey, { label, components, params }: SignatureRequest, target: SignedRequest,
-  checkpoint: ReturnType<CurrentCheckpoint>,
+  checkpoint: AnswerCheckpoint | undefined,
 ): Promise<void> {
   const content = contentSent(ctx);
   // A stream's bytes are not known before they are sent; no operation answers with one.
   if (content === undefined) return;
   const res = ctx.res;
+  const position = res.getHeader(POSITION_HEADER);
+  const pinned = checkpoint && position !== undefined ? await checkpoint(Number(position)) : undefined;
   res.setHeader('Content-Digest', serializeDictionary(new Map([['sha-256', [digest(content), new Map()]]])));
   res.setHeader(SIGNED_REQUEST_HEADER, formatSignedRequest(target));
-  if (checkpoint) res.setHeader(CHECKPOINT_HEADER, `${checkpoint.size} ${Buffer.from(checkpoint.root).toString('base64')}`);
+  if (pinned) res.setHeader(CHECKPOINT_HEADER, `${pinned.size} ${Buffer.from(pinned.root).toString('base64')}`);
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(res.getHeaders())) {
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);

@@ -145,7 +145,7 @@ export async function startTransparencyLog(options: LogPublisherOptions): Promis
     const signed = signedCheckpointOf(control);
     // Only what the live owner's checkpoint covers: tiles past it are a bulk not yet checkpointed, or one a stale
     // writer left (its checkpoint refused), which the generation a rebuild switches to may not hold.
-    const size = await log.sizeAt(state.position);
+    const size = await log.leavesThrough(state.position);
     const tree = `${generation}:${size}:${signed?.size}:${signed?.root}`;
     if (looked?.tree === tree) {
       if (looked.refused !== undefined) last = { ...view, parked: looked.refused };

@@ -9,7 +9,10 @@
  * With `--checkpoint`, the transparency checkpoint the receipt pins is checked against that newer signed checkpoint
  * (a file, or a URL, by default the deployment's) by a consistency proof from the deployment
  * (services/receipt/receipt-checkpoint.ts); the log's verifier key is `--log-key`, else the deployment's, under the
- * same rule as the key set.
+ * same rule as the key set. The pinned tree must also hold no event after the position the answer's data was read at
+ * (its signed `X-Read-Model-Position`), shown by the deployment's inclusion proof of the event at that position,
+ * checked against the pinned root; a receipt that pins a checkpoint without a signed position is refused. Without
+ * `--checkpoint`, the signed position and data age (`X-Data-Age`) are reported.
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -17,7 +20,7 @@ import { baseUrl } from '../../shared/public-base-url.ts';
 import { type JwkSet, parseJwkSet } from '../../shared/signing/jwk-set.ts';
 import { parseSavedResponse } from '../receipt/saved-response.ts';
 import { type ReceiptReport, verifyReceipt } from '../receipt/verify-receipt.ts';
-import { checkExtends, pinnedCheckpoint } from '../receipt/receipt-checkpoint.ts';
+import { checkExtends, checkHoldsNothingAfter, pinnedCheckpoint, type InclusionProof } from '../receipt/receipt-checkpoint.ts';
 import type { CliModule } from './cli-module.ts';
 
 /** A receipt that does not hold, or cannot be read: the CLI prints the message and exits 1. */
@@ -68,6 +71,8 @@ function describe(report: ReceiptReport, keySet: TrustedKeySet): string[] {
     `receipt holds: signature ${report.label} verified`,
     `answer: ${report.status} to ${report.request ?? 'a request it does not name'}, body ${report.bodyBytes} bytes matching Content-Digest sha-256`,
     `signed: ${report.covered?.join(' ')}`,
+    `data: ${report.position === undefined ? 'no signed read-model position' : `read at read-model position ${report.position} (signed)`}, `
+      + `${report.dataAge === undefined ? 'no signed age' : `${report.dataAge} s old (signed)`}`,
     `by key: ${report.keyid} (${key})`,
     `at: ${report.created?.toISOString()}`,
     `key set: ${keySet.source} (sha-256 ${keySet.sha256})`,
@@ -81,7 +86,9 @@ export const receiptCommands: CliModule = (program, context) => {
     .description('check a signed answer saved with curl -si: its body against Content-Digest, its signature against the key set')
     .argument('<file>', 'the raw HTTP response (status line, headers, blank line, body)')
     .option('--jwks <file|url>', 'the JWK Set to check against (default: PUBLIC_BASE_URL/.well-known/jwks.json, else the local server on PORT)')
-    .option('--checkpoint [file|url]', 'also check the transparency checkpoint the receipt pins against this newer signed one, by a consistency proof (default: the deployment\'s latest)')
+    .option('--checkpoint [file|url]', 'also check the transparency checkpoint the receipt pins against this newer signed one, by a consistency proof '
+      + '(default: the deployment\'s latest), and that the pinned tree holds no event after the signed position the answer\'s data was read at '
+      + '(X-Read-Model-Position), by an inclusion proof; a receipt pinning a checkpoint without a signed position is refused')
     .option('--log-key <key>', 'the transparency log\'s verifier key (default: the deployment\'s /.well-known/transparency/key)')
     .option(ALLOW_PLAIN_HTTP, 'fetch the key set over plain HTTP from a host other than loopback (it could be altered on the way)')
     .action(async (file: string, options: { jwks?: string; checkpoint?: string | true; logKey?: string; allowPlainHttp?: boolean }) => {
@@ -108,8 +115,21 @@ export const receiptCommands: CliModule = (program, context) => {
       const logKey = options.logKey ?? (await readSource(`${deployment}/.well-known/transparency/key`, 'the log key', allow)).toString('utf8').trim();
       const proofOf = async (from: number, to: number) =>
         JSON.parse((await readSource(`${logBase}/api/public/transparency/consistency?from=${from}&to=${to}`, 'the consistency proof', true)).toString('utf8')) as { root?: string; proof?: string[] };
+      const { position } = report;
+      if (position === undefined) {
+        throw new ReceiptError('receipt checkpoint does not hold: the receipt pins a checkpoint but its signature does not cover the position its data was read at (X-Read-Model-Position)');
+      }
+      const inclusionOf = async (at: number, size: number) => {
+        const url = `${logBase}/api/public/transparency/inclusion?position=${at}&tree_size=${size}`;
+        const answer = await fetch(url, { signal: AbortSignal.timeout(JWKS_FETCH_TIMEOUT_MS) });
+        // 422: that tree holds no event at that position.
+        if (answer.status === 422) return undefined;
+        if (!answer.ok) throw new Error(`cannot read the inclusion proof ${url}: HTTP ${answer.status}`);
+        return (await answer.json()) as InclusionProof;
+      };
       try {
         const newer = await checkExtends(pinned, note, logKey, proofOf);
+        context.out(`data: ${await checkHoldsNothingAfter(pinned, position, newer, inclusionOf)}, so the tree holds no event the answer had not seen`);
         context.out(`checkpoint: the receipt's tree of ${pinned.size} leaves (root ${pinned.root}) is extended by ${newer.origin}'s checkpoint of ${newer.size} leaves (${source})`);
       } catch (error) {
         throw new ReceiptError(`receipt checkpoint does not hold: ${(error as Error).message}`);

@@ -3,7 +3,9 @@
  * signature covers at least what the contract lists (so that what the report prints was signed), that the key
  * could have signed it then (shared/signing/key-validity.ts), the body against its `Content-Digest` (RFC 9530),
  * then the RFC 9421 signature over the covered components, the request ones rebuilt from the answer's
- * `Signed-Request` echo. Every check runs, so a report names each thing that does not match.
+ * `Signed-Request` echo. Every check runs, so a report names each thing that does not match. The position the
+ * answer's data was read at (`X-Read-Model-Position`) and how old it was (`X-Data-Age`, seconds) are reported when
+ * the signature covers them: what a checkpoint the receipt pins is checked against (receipt-checkpoint.ts).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createVerifier, httpbis } from 'http-message-signatures';
@@ -23,6 +25,10 @@ export interface ReceiptReport {
   created?: Date;
   covered?: string[];
   request?: string;
+  /** The read-model position the answer's data was read at, when the signature covers it. */
+  position?: number;
+  /** How old the answer's data was, in seconds, when the signature covers it. */
+  dataAge?: number;
   status: number;
   bodyBytes: number;
 }
@@ -35,6 +41,9 @@ const CLOCK_TOLERANCE_SECONDS = 60;
  * it answers, deployment included. `content-type` only when the answer has one (a 304 or an empty answer has none).
  */
 const REQUIRED_COVERAGE = ['"@status"', '"content-type"', '"content-digest"', '"@method";req', '"@path";req', '"@query";req', '"@authority";req'];
+
+/** What an answer says of its data, reported when signed: the field, and where the report keeps it. */
+const SIGNED_DATA = [['x-read-model-position', 'position'], ['x-data-age', 'dataAge']] as const;
 
 export async function verifyReceipt(response: SavedResponse, jwks: JwkSet): Promise<ReceiptReport> {
   const report: ReceiptReport = { problems: [], status: response.status, bodyBytes: response.body.length };
@@ -74,6 +83,13 @@ export async function verifyReceipt(response: SavedResponse, jwks: JwkSet): Prom
       const invalid = typeof created === 'number' ? keyValidityProblem(key, keyid, created) : undefined;
       if (invalid) problem(invalid);
     }
+  }
+
+  for (const [name, key] of SIGNED_DATA) {
+    const value = field(name);
+    if (value === undefined || !report.covered.includes(`"${name}"`)) continue;
+    if (/^(0|[1-9]\d{0,15})$/.test(value)) report[key] = Number(value);
+    else problem(`the signed ${name} is not a non-negative integer: ${value}`);
   }
 
   const digestProblem = checkDigest(field('content-digest'), response.body);

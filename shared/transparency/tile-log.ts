@@ -145,14 +145,25 @@ export class TileLog {
   }
 
   /**
-   * How many leaves hold events at or before `position` (at most the log's size): the tree a checkpoint at that
-   * position covers, whatever a writer left in the tiles beyond it.
+   * How many leaves hold events at positions up to `position`: the size of the largest tree of the log holding no
+   * event after it (positions rise with the leaf index), whatever a writer left in the tiles beyond it. The tree a
+   * checkpoint at that position covers, and the tree a signed answer read at that position pins.
    */
-  async sizeAt(position: number): Promise<number> {
+  async leavesThrough(position: number): Promise<number> {
     const [doc] = await this.view.find({ first_position: { $lte: position } }, { sort: { first_position: -1 }, limit: 1 });
     if (!doc) return 0;
-    const within = leafPositions(doc).slice(0, doc.width).filter((leaf) => leaf <= position).length;
-    return Math.min(doc.index * TILE_WIDTH + within, this.size);
+    const positions = leafPositions(doc).slice(0, doc.width);
+    let count = 0;
+    while (count < positions.length && positions[count]! <= position) count += 1;
+    return Math.min(doc.index * TILE_WIDTH + count, this.size);
+  }
+
+  /** The event position of leaf `index`, or undefined when the log does not hold that leaf. */
+  async positionOf(index: number): Promise<number | undefined> {
+    if (index < 0 || index >= this.size) return undefined;
+    const tile = Math.floor(index / TILE_WIDTH);
+    const [doc] = (await this.view.getMany([tileId(0, tile), edgeId(0)])).filter((found) => found.index === tile && found.width > index % TILE_WIDTH);
+    return doc ? leafPositions(doc)[index % TILE_WIDTH] : undefined;
   }
 
   /** The leaf index of the event at `position`, or undefined when no event of the log has it. */

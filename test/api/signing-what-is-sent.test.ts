@@ -14,6 +14,7 @@ import Koa from 'koa';
 import { expect } from 'chai';
 import { answerSigner, withdrawSignature } from '../../read-api/signing/sign-answers.ts';
 import type { ResponseSigningKeys } from '../../read-api/signing/signing-keys.ts';
+import { verifyReceipt } from '../../services/receipt/verify-receipt.ts';
 import { rawExchange } from '../support/raw-http.ts';
 import { contentDigest, publicKeyFromX, readSignatureInput, signatureBase, signatureBytes, verifyBase } from '../support/rfc9421-by-hand.ts';
 import { historyEntry, newSigningKeyPem, testSigningKeys } from '../support/signing-keys.ts';
@@ -42,6 +43,8 @@ async function serveSigned(keys: ResponseSigningKeys) {
       case '/204': ctx.body = JSON_BODY; ctx.status = 204; break;
       case '/304': ctx.body = JSON_BODY; ctx.status = 304; break;
       case '/many': ctx.res.setHeader('X-Many', ['a', 'b']); ctx.body = JSON_BODY; break;
+      // What a verification says of its data: where it was read, and how old it was (issue 40).
+      case '/aged': ctx.set('X-Read-Model-Position', '2460'); ctx.set('X-Data-Age', '3'); ctx.body = JSON_BODY; break;
       case '/withdrawn':
         for (const name of ['Content-Digest', 'Signed-Request', 'Signature-Input', 'Signature']) ctx.set(name, 'half-way');
         withdrawSignature(ctx);
@@ -133,6 +136,16 @@ describe('signing what is actually sent', () => {
     const { response } = await served.ask('/many', 'sig1=("x-many")');
     expect(response.headers.get('x-many')).to.equal('a, b');
     expect(verifiedByHand(served, keys, response, 'GET', '/many').identifiers).to.deep.equal([...DEFAULT_COMPONENTS, '"x-many"']);
+  });
+
+  it('covers X-Read-Model-Position and X-Data-Age whenever the answer has them, though the request names neither; receipt verify reports both', async () => {
+    const { response, bytes } = await served.ask('/aged', 'sig1=()');
+    expect(verifiedByHand(served, keys, response, 'GET', '/aged').identifiers)
+      .to.deep.equal(['"@status"', '"content-type"', '"content-digest"', '"x-read-model-position"', '"x-data-age"', ...DEFAULT_COMPONENTS.slice(3)]);
+    const headers = Object.fromEntries([...response.headers].map(([name, value]) => [name, [value]]));
+    const report = await verifyReceipt({ status: response.status, headers, body: bytes }, keys.jwks);
+    expect(report.problems).to.deep.equal([]);
+    expect(report).to.include({ position: 2460, dataAge: 3 });
   });
 
   it('signs under sig1 with the default components when Accept-Signature is present but empty', async () => {

@@ -87,7 +87,7 @@ describe('watchcat receipt verify', function () {
     api = await startReadApiUnderTest();
     const saved = (await curlSi(`${api.url}${VERIFY_PATH}?lang=fr`)).toString('latin1');
     const jwks = (await (await fetch(`${api.url}/.well-known/jwks.json`)).json()) as JwkSet;
-    const mismatch = /^the signature does not match: the status or a covered field \("@status" "content-type" "content-digest" "etag" "@method";req "@authority";req "@path";req "@query";req\) differs from what was signed$/;
+    const mismatch = /^the signature does not match: the status or a covered field \("@status" "content-type" "content-digest" "etag" "x-read-model-position" "@method";req "@authority";req "@path";req "@query";req\) differs from what was signed$/;
     const authority = new URL(api.url).host;
     expect(await problemsOf(saved, jwks)).to.deep.equal([]);
     expect(await problemsOf(saved.replace('"stolen":false', '"stolen":true '), jwks)).to.deep.equal([
@@ -97,6 +97,8 @@ describe('watchcat receipt verify', function () {
       saved.replace('HTTP/1.1 200 OK', 'HTTP/1.1 203 OK'),
       saved.replace('Content-Type: application/json; charset=utf-8', 'Content-Type: text/plain; charset=utf-8'),
       saved.replace(/ETag: "(.)/, 'ETag: "x'),
+      // The position its data was read at (issue 40): a receipt cannot claim newer data than it was read from.
+      saved.replace(/(X-Read-Model-Position: )(\d+)/i, (_, name: string, value: string) => `${name}${Number(value) + 1}`),
       saved.replace(`Signed-Request: GET //${authority}${VERIFY_PATH}?lang=fr`, `Signed-Request: GET //${authority}/api/public/verify/AUR-0002?lang=fr`),
       saved.replace(`Signed-Request: GET //${authority}`, 'Signed-Request: GET //watchcat.example'),
     ];

@@ -5,6 +5,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import type { Redis } from 'ioredis';
+import type Koa from 'koa';
 import { pino } from 'pino';
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import { loadConfig } from '../../shared/config/config.ts';
@@ -13,6 +14,7 @@ import { discoveryRoutes } from '../../read-api/discovery/discovery-routes.ts';
 import { publicOperations } from '../../shared/public-api/operations/index.ts';
 import { startReadApi, type RunningReadApi } from '../../read-api/server.ts';
 import type { ResponseSigningKeys } from '../../read-api/signing/signing-keys.ts';
+import type { AnswerCheckpoint } from '../../read-api/transparency/answer-checkpoint.ts';
 import { loadFixtureCatalogue } from '../api/support/catalogue-fixture.ts';
 import { confirmAgain } from './confirm-again.ts';
 import { TEST_BRAND } from '../api/support/test-app.ts';
@@ -44,6 +46,10 @@ export interface ReadApiUnderTestOptions {
   requestTimeoutMs?: number;
   /** The keys that sign answers; a fresh one when not given. */
   signingKeys?: ResponseSigningKeys;
+  /** Routes served beside the discovery files (the transparency log's, say). */
+  extraRoutes?: Koa.Middleware[];
+  /** The transparency log's tree a signed answer pins (read-api/transparency/answer-checkpoint.ts). */
+  checkpoint?: AnswerCheckpoint;
 }
 
 const urlOf = (running: { address(): AddressInfo | string | null }) => `http://127.0.0.1:${(running.address() as AddressInfo).port}`;
@@ -63,7 +69,8 @@ export async function startReadApiUnderTest(options: ReadApiUnderTestOptions = {
   const signingKeys = options.signingKeys ?? await testSigningKeys();
   const running = await startReadApi({
     config, logger, readStore: store, brand: TEST_BRAND, signingKeys,
-    extraRoutes: [discoveryRoutes({ operations: publicOperations, config, jwks: signingKeys.jwks })],
+    extraRoutes: [discoveryRoutes({ operations: publicOperations, config, jwks: signingKeys.jwks }), ...options.extraRoutes ?? []],
+    ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}),
     ...(options.rateLimitRedis ? { rateLimitRedis: options.rateLimitRedis } : {}),
     ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
   });

@@ -1,13 +1,14 @@
 /**
  * A receipt's pinned checkpoint (`services/receipt/receipt-checkpoint.ts`, issue 32) in process, without a service:
  * the header read as CONTRACT.md writes it (`Watchcat-Checkpoint: <size> <root base64>`, covered by the signature),
- * and a newer signed checkpoint checked against it. The trees and their consistency proofs are computed here by
+ * and a newer signed checkpoint checked against it, and the tree against the position its data was read at by
+ * inclusion proofs (issue 40). The trees and their consistency proofs are computed here by
  * hand from RFC 9162 (leaf `SHA-256(0x00 || entry)`, node `SHA-256(0x01 || left || right)`, `SUBPROOF` of 2.1.4),
  * not by the log's own Merkle code.
  */
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { expect } from 'chai';
-import { checkExtends, pinnedCheckpoint } from '../../../services/receipt/receipt-checkpoint.ts';
+import { checkExtends, checkHoldsNothingAfter, pinnedCheckpoint } from '../../../services/receipt/receipt-checkpoint.ts';
 import type { SavedResponse } from '../../../services/receipt/saved-response.ts';
 import { signNote, verifierKey } from '../../../shared/transparency/signed-note.ts';
 
@@ -111,6 +112,46 @@ describe('a newer checkpoint against the one a receipt pins', () => {
     await expectError(checkExtends({ size: 2, root: b64(root2) }, note(3, root3), other, noProof), /^the newer checkpoint does not hold: the note carries no signature of /);
     await expectError(checkExtends({ size: 2, root: b64(root2) }, signNote(`${ORIGIN}\nthree\n${b64(root3)}\n`, ORIGIN, privateKey), key, noProof),
       'the newer checkpoint does not hold: not a tlog checkpoint: expected an origin line, a tree size and a base64 root hash');
+  });
+});
+
+describe('a pinned tree against the position a receipt\'s data was read at (issue 40)', () => {
+  // Leaves a, b, c are the events at positions 10, 20, 30; RFC 9162 2.1.3 audit paths written out by hand.
+  const newer = { origin: ORIGIN, size: 3, root: root3 };
+  const inclusion = (root: Buffer, index: number, leafHash: Buffer, path: Buffer[]) => ({ root: b64(root), leaf_index: index, leaf_hash: b64(leafHash), proof: path.map(b64) });
+  const proofs = (answers: Record<string, ReturnType<typeof inclusion>>) => async (position: number, size: number) => answers[`${position}@${size}`];
+
+  it('holds when the event at that position is the pinned tree\'s last leaf, by a proof against the pinned root', async () => {
+    const shown = await checkHoldsNothingAfter({ size: 2, root: b64(root2) }, 20, newer, proofs({ '20@2': inclusion(root2, 1, l1, [l0]) }));
+    expect(shown).to.equal('the event at position 20, where the answer\'s data was read, is the last leaf of the pinned tree');
+  });
+
+  it('is refused when the pinned tree holds events after that position, naming how many', async () => {
+    await expectError(checkHoldsNothingAfter({ size: 3, root: b64(root3) }, 20, newer, proofs({ '20@3': inclusion(root3, 1, l1, [l0, l2]) })),
+      'the pinned tree of 3 leaves holds 1 event after position 20, where the answer\'s data was read: the answer had not seen it');
+    await expectError(checkHoldsNothingAfter({ size: 3, root: b64(root3) }, 10, newer, proofs({ '10@3': inclusion(root3, 0, l0, [l1, l2]) })),
+      'the pinned tree of 3 leaves holds 2 events after position 10, where the answer\'s data was read: the answer had not seen them');
+  });
+
+  it('is refused when the proof that the event is the last leaf does not verify against the pinned root', async () => {
+    await expectError(checkHoldsNothingAfter({ size: 3, root: b64(root3) }, 20, newer, proofs({ '20@3': inclusion(root3, 2, l1, [root2]) })),
+      `the inclusion proof of the event at position 20 does not verify against the pinned root ${b64(root3)}`);
+  });
+
+  it('holds when the event is not in the pinned tree but in the newer one, past the pinned leaves', async () => {
+    const shown = await checkHoldsNothingAfter({ size: 2, root: b64(root2) }, 30, newer, proofs({ '30@3': inclusion(root3, 2, l2, [root2]) }));
+    expect(shown).to.equal('the event at position 30, where the answer\'s data was read, is leaf 2 of the newer tree, after the 2 pinned leaves');
+  });
+
+  it('is refused when the newer tree puts the event inside the pinned one, or holds no event at that position', async () => {
+    await expectError(checkHoldsNothingAfter({ size: 2, root: b64(root2) }, 20, newer, proofs({ '20@3': inclusion(root3, 1, l1, [l0, l2]) })),
+      'the event at position 20 is leaf 1, inside the pinned tree of 2 leaves, though the deployment said it was not');
+    await expectError(checkHoldsNothingAfter({ size: 2, root: b64(root2) }, 40, newer, proofs({})),
+      /^the checkpoint of 3 leaves holds no event at position 40, where the answer's data was read, so what the pinned tree holds after it cannot be shown/);
+  });
+
+  it('holds over an empty pinned tree without a proof', async () => {
+    expect(await checkHoldsNothingAfter({ size: 0, root: b64(sha()) }, 20, newer, proofs({}))).to.equal('the pinned tree is empty');
   });
 });
 

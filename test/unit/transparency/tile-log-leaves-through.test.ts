@@ -1,5 +1,5 @@
 /**
- * `TileLog.sizeAt`: how many leaves hold events at or before a position, the tree a checkpoint at that position
+ * `TileLog.leavesThrough`: how many leaves hold events at or before a position, the tree a checkpoint at that position
  * covers (what the signer signs, log-publisher.ts). Over 300 leaves, across the first full tile and the edge after
  * it; the expected sizes are counted from the event store's own positions.
  */
@@ -25,10 +25,10 @@ describe('transparency log: the tree a checkpoint position covers', function () 
       const log = await TileLog.read(await readStore.snapshot());
       const covered = (position: number) => positions.filter((at) => at <= position).length;
       for (const leaf of [0, 1, 199, 254, 255, 256, 257, 298, 299]) {
-        expect(await log.sizeAt(positions[leaf]!), `the position of leaf ${leaf}`).to.equal(leaf + 1);
+        expect(await log.leavesThrough(positions[leaf]!), `the position of leaf ${leaf}`).to.equal(leaf + 1);
       }
-      expect(await log.sizeAt(positions[0]! - 1), 'before the first event').to.equal(0);
-      expect(await log.sizeAt(positions[299]! + 10), 'past the last event').to.equal(covered(positions[299]! + 10));
+      expect(await log.leavesThrough(positions[0]! - 1), 'before the first event').to.equal(0);
+      expect(await log.leavesThrough(positions[299]! + 10), 'past the last event').to.equal(covered(positions[299]! + 10));
     } finally {
       await events.close();
     }
