@@ -30,6 +30,7 @@ import { countedSigner } from './ops/signing-metrics.ts';
 import { listen } from '../shared/http/listen.ts';
 import { WITH_CORS } from './middleware/front-door.ts';
 import { serverTimeouts } from '../shared/http/server-timeouts.ts';
+import { PROCESS_IDENTITY } from '../shared/process/process-identity.ts';
 
 export interface ReadApiOptions {
   config: Config;
@@ -186,9 +187,9 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
   server.on('connect', refuseConnect);
   const opsServer = createServer(timeouts, opsApp.callback());
   opsServer.on('clientError', answerUnparsable);
-  await listen(server, config.PORT, config.HOST);
-  await listen(opsServer, config.OPS_PORT, config.OPS_HOST);
-  logger.info({ port: config.PORT, opsPort: config.OPS_PORT }, 'read API listening');
+  await listen(server, config.PORT, config.HOST, 'PORT');
+  await listen(opsServer, config.OPS_PORT, config.OPS_HOST, 'OPS_PORT');
+  logger.info({ port: config.PORT, opsPort: config.OPS_PORT, instance: PROCESS_IDENTITY.instance }, 'read API listening');
   return {
     server,
     opsServer,
