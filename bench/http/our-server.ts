@@ -19,6 +19,7 @@ export const BENCH_SETTINGS = {
   RATE_LIMIT_PER_MINUTE: '1000000000',
   VERIFY_RATE_LIMIT_PER_MINUTE: '1000000000',
   VERIFY_GLOBAL_RATE_LIMIT_PER_MINUTE: '1000000000',
+  FILE_RATE_LIMIT_PER_MINUTE: '1000000000',
   // No projector runs beside a benchmark's read model to confirm it again: its confirmation must not age past the
   // bound within the run, or verifications would be refused (503) and measured as such.
   READ_MODEL_MAX_LAG_SECONDS: '31536000',

@@ -5,7 +5,6 @@
  * entry tiles are not served: entries are not public). Proofs and tiles come from trees no larger than the
  * published checkpoint.
  */
-import { createHash } from 'node:crypto';
 import Router from '@koa/router';
 import type { Middleware, ParameterizedContext } from 'koa';
 import { rateLimitedResponse, validationResponse } from '../../shared/public-api/schemas/common.schema.ts';
@@ -15,6 +14,9 @@ import { TRANSPARENCY_KEY_PATH } from '../../shared/public-api/operations/status
 import { compileRequestValidator } from '../../shared/public-api/validation/request-validator.ts';
 import { issue, RequestValidationError } from '../../shared/public-api/validation/validation-issue.ts';
 import { JSON_TYPE } from '../middleware/front-door.ts';
+import { sendTagged } from '../cache/conditional-answer.ts';
+import { etagOf } from '../cache/rendered-answer.ts';
+import { nameRoute } from '../ops/metrics.ts';
 import { parseTilePath, TILE_WIDTH } from '../../shared/transparency/tiles.ts';
 import type { LogView, PublishedCheckpoint, TransparencyLog } from './log-publisher.ts';
 
@@ -92,18 +94,12 @@ async function consistencyAnswer(logs: TransparencyLog, query: ConsistencyQuery)
 
 function send(ctx: ParameterizedContext, type: string, text: string, cacheControl: string): void {
   const body = Buffer.from(text, 'utf8');
-  const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
-  ctx.set('Cache-Control', cacheControl);
-  ctx.set('ETag', etag);
-  if (ctx.get('If-None-Match') === etag) {
-    ctx.status = 304;
-    return;
-  }
-  ctx.type = type;
-  ctx.body = body;
+  sendTagged(ctx, type, body, etagOf(body), cacheControl);
 }
 
 const TILE_PREFIX = /^\/transparency\/(tile\/.+)$/;
+/** The route tiles are counted under in the metrics (no router matches them). */
+const TILE_ROUTE = '/transparency/tile/:level/:index';
 /** Full tiles never change; a partial one is replaced by wider ones as the log grows. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -113,11 +109,11 @@ const tiles = (logs: TransparencyLog): Middleware => async (ctx, next) => {
   const tile = path === undefined ? undefined : parseTilePath(path);
   if (!tile) return next();
   const { view: { log }, checkpoint } = await served(logs);
+  nameRoute(ctx, TILE_ROUTE);
   const data = await log.tile(tile, checkpoint.size);
   if (!data) return next();
-  ctx.set('Cache-Control', tile.width === TILE_WIDTH ? IMMUTABLE : 'public, max-age=60');
-  ctx.type = 'application/octet-stream';
-  ctx.body = Buffer.from(data);
+  const body = Buffer.from(data);
+  sendTagged(ctx, 'application/octet-stream', body, etagOf(body), tile.width === TILE_WIDTH ? IMMUTABLE : 'public, max-age=60');
 };
 
 /**
