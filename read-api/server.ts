@@ -151,7 +151,7 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
     health: () => (clock.reachable && clock.parked.length === 0 && rateLimits.mode() !== 'degraded'
       && clock.projections().every((projection) => projection.fresh) && unbuilt().length === 0 ? 'ok' : 'degraded'),
     metrics: metricsMiddleware(registry),
-    signing: countedSigner(answerSigner(options.signingKeys.current, options.checkpoint), registry),
+    signing: countedSigner(answerSigner(options.signingKeys.current, options.checkpoint, config), registry),
     rateLimits,
     ...(options.extraRoutes ? { extraRoutes: options.extraRoutes } : {}),
   });
