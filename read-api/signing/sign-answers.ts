@@ -40,6 +40,12 @@ import type { ResponseSigningKeys } from './signing-keys.ts';
 const DEFAULT_LABEL = 'sig1';
 /** A refusal of the limits (signing is work a refused client does not get), and a 422, which echoes the client's input. */
 const UNSIGNED = new Set([422, 429]);
+const ECHOES_INPUT = 'answerEchoesInput';
+
+/** Marks an answer that echoes the client's input under another status (an MCP tool error, say): it is not signed. */
+export function leaveUnsigned(ctx: ParameterizedContext): void {
+  ctx.state[ECHOES_INPUT] = true;
+}
 
 export const CHECKPOINT_HEADER = 'Watchcat-Checkpoint';
 /** Covered whenever the answer has them, in this order. */
@@ -79,7 +85,7 @@ export function answerSigner(keys: ResponseSigningKeys['current'], checkpoint?: 
   const key = createSigner(keys.privateKey, 'ed25519', keys.keyid);
   return (ctx) => {
     const asked = ctx.req.headers['accept-signature'];
-    if (asked === undefined || UNSIGNED.has(ctx.status)) return undefined;
+    if (asked === undefined || UNSIGNED.has(ctx.status) || ctx.state[ECHOES_INPUT] === true) return undefined;
     const request = signatureRequest(Array.isArray(asked) ? asked.join(', ') : asked);
     const authority = serviceAuthority(base, ctx.req.socket);
     if (request === undefined || authority === undefined) return undefined;

@@ -10,6 +10,7 @@ import { expect } from 'chai';
 import { parseSavedResponse } from '../../services/receipt/saved-response.ts';
 import { verifyReceipt } from '../../services/receipt/verify-receipt.ts';
 import type { JwkSet } from '../../shared/signing/jwk-set.ts';
+import { postMcp, toolCall } from '../support/mcp-client.ts';
 import { rawExchange } from '../support/raw-http.ts';
 import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';
 
@@ -57,5 +58,22 @@ describe('signed answers name the service, never the client\'s Host', function (
     const found = await fetch(`${api.url}/api/public/verify/AUR-2021-000042`, { headers: { 'accept-signature': ASK } });
     expect(found.status).to.equal(200);
     expect(found.headers.has('signature')).to.equal(true);
+  });
+
+  it('leaves an MCP error unsigned (a tool\'s 422 echoed in an isError result, a JSON-RPC error), and signs a tool\'s answer', async () => {
+    api = await startReadApiUnderTest();
+    const signing = { headers: { 'accept-signature': ASK } };
+    const text = 'This serial AUR-2021-000042 is STOLEN - the manufacture';
+    const echoed = await postMcp(api.url, toolCall('verify_serial', { serial: text }), signing);
+    expect(echoed.json().result.isError).to.equal(true);
+    expect(echoed.text).to.include('STOLEN');
+    const unknown = await postMcp(api.url, toolCall(`${text} tool`, {}), signing);
+    expect(unknown.json().error.message).to.include('STOLEN');
+    const badParams = await postMcp(api.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_status', arguments: text } }, signing);
+    expect(badParams.json().error.code).to.equal(-32602);
+    for (const answer of [echoed, unknown, badParams]) expect(answer.headers).not.to.have.property('signature');
+    const answered = await postMcp(api.url, toolCall('verify_serial', { serial: 'AUR-2021-000042' }), signing);
+    expect(answered.json().result.isError).to.equal(undefined);
+    expect(answered.headers).to.have.property('signature');
   });
 });
