@@ -40,6 +40,7 @@ export function buildLlmsFullTxt(operations: readonly OperationSpec[], config: D
     '',
     `- ${config.RATE_LIMIT_PER_MINUTE} requests per minute per client IP over all /api/public operations, whatever the answer.`,
     `- ${config.VERIFY_RATE_LIMIT_PER_MINUTE} serial verifications per minute per client IP, counted against both limits.`,
+    `- ${config.FILE_RATE_LIMIT_PER_MINUTE} requests per minute per client IP to the other files (transparency log, keys, these texts).`,
     '- IPv6 clients are counted per /64 network. With Redis configured, every API process shares the same counts.',
     '- Rate-limited answers carry `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (Unix seconds when the',
     '  window frees up); verification answers show the verification limit.',
