@@ -3,7 +3,8 @@
  * verifier key under `/.well-known/transparency/`, and the inclusion and consistency proofs under `/api/public/`
  * (so the general rate limit counts them), and the hash tiles under `/transparency/tile/` (C2SP tlog-tiles; the
  * entry tiles are not served: entries are not public). Proofs and tiles come from trees no larger than the
- * published checkpoint.
+ * published checkpoint. Every answer carries an `ETag` honoured in `If-None-Match` (cache/conditional-answer.ts);
+ * the files limit counts the routes outside `/api/public` (rate-limit/rate-limits.ts).
  */
 import Router from '@koa/router';
 import type { Middleware, ParameterizedContext } from 'koa';
@@ -108,8 +109,8 @@ const tiles = (logs: TransparencyLog): Middleware => async (ctx, next) => {
   const path = TILE_PREFIX.exec(ctx.path)?.[1];
   const tile = path === undefined ? undefined : parseTilePath(path);
   if (!tile) return next();
-  const { view: { log }, checkpoint } = await served(logs);
   nameRoute(ctx, TILE_ROUTE);
+  const { view: { log }, checkpoint } = await served(logs);
   const data = await log.tile(tile, checkpoint.size);
   if (!data) return next();
   const body = Buffer.from(data);
