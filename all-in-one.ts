@@ -15,6 +15,7 @@ import type { MemoryReadStore } from './shared/adapters/memory-read-store.ts';
 import type { ReadModelSnapshots } from './shared/adapters/read-model-snapshot/read-model-snapshots.ts';
 import { openEventStore } from './shared/adapters/event-store.factory.ts';
 import { listen } from './shared/http/listen.ts';
+import { PROCESS_IDENTITY } from './shared/process/process-identity.ts';
 import { createReadStore } from './shared/adapters/read-store.factory.ts';
 import { createJobQueue } from './shared/adapters/job-queue.factory.ts';
 import { createCommandService } from './services/command-service.ts';
@@ -106,9 +107,9 @@ export async function startWatchcat(config: Config, logger: Logger): Promise<Run
   const adminServer = createAdminServer(createAdminApp(commands, config, logger, {
     authMetrics: adminAuthMetrics(api.registry), entryBundles: { eventStore, readStore },
   }));
-  const adminPort = await listen(adminServer, config.ADMIN_PORT, config.ADMIN_HOST);
+  const adminPort = await listen(adminServer, config.ADMIN_PORT, config.ADMIN_HOST, 'ADMIN_PORT');
   const address = (server: Server) => (server.address() as { port: number }).port;
-  logger.info({ port: address(api.server), adminPort }, 'watchcat is serving');
+  logger.info({ port: address(api.server), adminPort, instance: PROCESS_IDENTITY.instance }, 'watchcat is serving');
   warnIfKeyless(config, logger);
 
   return {

@@ -3,11 +3,12 @@ import { startWatchcat } from './all-in-one.ts';
 import { loadConfigOrExit } from './shared/config/load-or-exit.ts';
 import { createLogger } from './shared/logging/logger.ts';
 import { onShutdownSignal } from './shared/process/shutdown.ts';
+import { exitIfPortUnavailable } from './shared/process/exit-if-port-unavailable.ts';
 
 const config = loadConfigOrExit('watchcat');
 const logger = createLogger(config.LOG_LEVEL, 'watchcat');
 try {
-  const running = await startWatchcat(config, logger);
+  const running = await exitIfPortUnavailable('watchcat', logger, startWatchcat(config, logger));
   onShutdownSignal(logger, 'watchcat', () => running.close());
 } catch (error) {
   logger.fatal({ err: error }, 'watchcat did not start');

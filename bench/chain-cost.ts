@@ -5,7 +5,8 @@
  * the load in its own process. CPU per request moves far less than requests/s when other processes share the
  * machine. Variants: `full` (metrics, limits, answer cache), `no-metrics`, `no-limits`, `bare` (front door and
  * answer cache only), `full-redis` (limits through Redis), `logged` (`full` with a request log line for every request,
- * written by a synchronous pino destination as `createLogger`'s, to /dev/null), and the peer of the read API section, Fastify +
+ * written by `createLogger`'s destination to /dev/null), `logged-sync` (the same, written by a synchronous pino
+ * destination as before issue 42, a write per line), and the peer of the read API section, Fastify +
  * @fastify/rate-limit with the same limits: `peer` (its memory store), `peer-redis` (its Redis store); and the
  * floor of the client's stack (http/koa-floor.ts): `koa` (Koa alone sending the recorded answer), `koa-ratelimit`
  * (the same behind koa-ratelimit memory limiters, one per limit ours counts).
@@ -14,6 +15,7 @@ import { createServer, type Server } from 'node:http';
 import { pino } from 'pino';
 import type { Redis } from 'ioredis';
 import { loadConfig } from '../shared/config/config.ts';
+import { createLogger } from '../shared/logging/logger.ts';
 import { publicBrand } from '../shared/brand.ts';
 import { createPublicApp } from '../read-api/app.ts';
 import { createMetricsRegistry, metricsMiddleware, rateLimitMetrics } from '../read-api/ops/metrics.ts';
@@ -71,7 +73,8 @@ for (const variant of variants.filter((name) => !PEERS.includes(name) && !FLOORS
   const app = createPublicApp({
     readStore, clock, config, brand: publicBrand(config), health: () => 'ok',
     // `full` keeps the level at warn, so its request log middleware runs but writes nothing.
-    logger: variant === 'logged' ? pino({ level: 'info', name: 'chain-cost' }, pino.destination('/dev/null')) : logger,
+    logger: variant === 'logged' ? createLogger('info', 'chain-cost', '/dev/null')
+      : variant === 'logged-sync' ? pino({ level: 'info', name: 'chain-cost' }, pino.destination('/dev/null')) : logger,
     ...(variant === 'no-metrics' || variant === 'bare' ? {} : { metrics: metricsMiddleware(registry) }),
     ...(rateLimits ? { rateLimits } : {}),
   });

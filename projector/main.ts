@@ -13,6 +13,8 @@ import { loadConfigOrExit } from '../shared/config/load-or-exit.ts';
 import { createLogger } from '../shared/logging/logger.ts';
 import { startHealthServer } from '../shared/process/health-server.ts';
 import { onShutdownSignal } from '../shared/process/shutdown.ts';
+import { exitIfPortUnavailable } from '../shared/process/exit-if-port-unavailable.ts';
+import { PROCESS_IDENTITY } from '../shared/process/process-identity.ts';
 import { PROJECTION_RETRY_POLICY } from './retry-policy.ts';
 import { createProjector } from './runner.ts';
 import { projectorMetrics } from './projector-metrics.ts';
@@ -44,11 +46,11 @@ projector.start();
 // Unhealthy while a projection is parked on an event it cannot apply (named, with the event's position and the
 // reason): the container's status then shows it. The job counters say what the jobs met (parked skips, leases
 // held or lost, conflicts, engine retries).
-const health = await startHealthServer(config.HEALTH_PORT, config.HEALTH_HOST, () => {
+const health = await exitIfPortUnavailable('projector', logger, startHealthServer(config.HEALTH_PORT, config.HEALTH_HOST, () => {
   const projections = projector.status();
   return { healthy: projections.every((p) => p.status === 'running'), checks: { projections, jobs: projector.counters() } };
-}, metrics.registry);
-logger.info({ projections: projector.positions(), healthPort: health.port }, 'projector started');
+}, metrics.registry));
+logger.info({ projections: projector.positions(), healthPort: health.port, instance: PROCESS_IDENTITY.instance }, 'projector started');
 
 onShutdownSignal(logger, 'projector', async () => {
   await health.close();

@@ -9,6 +9,7 @@ import { createLogger } from '../shared/logging/logger.ts';
 import { createReadStore } from '../shared/adapters/read-store.factory.ts';
 import { publicBrand } from '../shared/brand.ts';
 import { onShutdownSignal } from '../shared/process/shutdown.ts';
+import { exitIfPortUnavailable } from '../shared/process/exit-if-port-unavailable.ts';
 import { discoveryRoutes } from './discovery/discovery-routes.ts';
 import { publicOperations } from '../shared/public-api/operations/index.ts';
 import { loadSigningKeys } from './signing/signing-keys.ts';
@@ -52,7 +53,7 @@ const transparency = await startTransparencyLog({
 const redis = config.REDIS_URL
   // Loaded only when used: ioredis costs tens of milliseconds at every start.
   ? (await import('./rate-limit/rate-limit-redis.ts')).connectRateLimitRedis(config.REDIS_URL, logger) : undefined;
-const api = await startReadApi({
+const api = await exitIfPortUnavailable('read-api', logger, startReadApi({
   config,
   logger,
   readStore,
@@ -63,7 +64,7 @@ const api = await startReadApi({
   // A tree holding nothing after the answer's data; none while the log is parked (answer-checkpoint.ts).
   checkpoint: answerCheckpoint(transparency),
   extraRoutes: [discoveryRoutes({ operations: publicOperations, config, jwks: signingKeys.jwks }), transparencyRoutes(transparency)],
-});
+}));
 transparencyLogMetrics(api.registry, transparency);
 
 const stopListening = changes?.subscribe((projection) => {

@@ -32,6 +32,7 @@ import { listen } from '../shared/http/listen.ts';
 import { WITH_CORS } from './middleware/front-door.ts';
 import { serverTimeouts } from '../shared/http/server-timeouts.ts';
 import { closingFaultyFraming } from '../shared/http/faulty-framing.ts';
+import { PROCESS_IDENTITY } from '../shared/process/process-identity.ts';
 
 export interface ReadApiOptions {
   config: Config;
@@ -153,7 +154,7 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
     health: () => (clock.reachable && clock.parked.length === 0 && rateLimits.mode() !== 'degraded'
       && clock.projections().every((projection) => projection.fresh) && unbuilt().length === 0 ? 'ok' : 'degraded'),
     metrics: metricsMiddleware(registry),
-    signing: countedSigner(answerSigner(options.signingKeys.current, options.checkpoint), registry),
+    signing: countedSigner(answerSigner(options.signingKeys.current, options.checkpoint, config), registry),
     rateLimits,
     ...(options.extraRoutes ? { extraRoutes: options.extraRoutes } : {}),
   });
@@ -189,9 +190,9 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
   server.on('connect', refuseConnect);
   const opsServer = createServer(timeouts, closingFaultyFraming(opsApp.callback()));
   opsServer.on('clientError', answerUnparsable);
-  await listen(server, config.PORT, config.HOST);
-  await listen(opsServer, config.OPS_PORT, config.OPS_HOST);
-  logger.info({ port: config.PORT, opsPort: config.OPS_PORT }, 'read API listening');
+  await listen(server, config.PORT, config.HOST, 'PORT');
+  await listen(opsServer, config.OPS_PORT, config.OPS_HOST, 'OPS_PORT');
+  logger.info({ port: config.PORT, opsPort: config.OPS_PORT, instance: PROCESS_IDENTITY.instance }, 'read API listening');
   return {
     server,
     opsServer,

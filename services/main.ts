@@ -11,6 +11,8 @@ import { listen } from '../shared/http/listen.ts';
 import { createLogger } from '../shared/logging/logger.ts';
 import { startHealthServer } from '../shared/process/health-server.ts';
 import { onShutdownSignal } from '../shared/process/shutdown.ts';
+import { exitIfPortUnavailable } from '../shared/process/exit-if-port-unavailable.ts';
+import { PROCESS_IDENTITY } from '../shared/process/process-identity.ts';
 import { createAdminApp } from './admin/admin-app.ts';
 import { createAdminServer } from './admin/admin-server.ts';
 import { warnIfKeyless } from './admin/keyless-warning.ts';
@@ -33,14 +35,14 @@ const app = createAdminApp(createCommandService(store, { actor: 'admin-api', onO
 warnIfKeyless(config, logger);
 
 const server = createAdminServer(app);
-const port = await listen(server, config.ADMIN_PORT, config.ADMIN_HOST);
+const port = await exitIfPortUnavailable('watchcat-services', logger, listen(server, config.ADMIN_PORT, config.ADMIN_HOST, 'ADMIN_PORT'));
 // Healthy while the admin API listens: the process has nothing else to report.
-const health = await startHealthServer(
+const health = await exitIfPortUnavailable('watchcat-services', logger, startHealthServer(
   config.HEALTH_PORT, config.HEALTH_HOST,
   () => ({ healthy: server.listening, checks: { admin_api: server.listening ? 'listening' : 'closed' } }),
   registry,
-);
-logger.info({ port, healthPort: health.port }, 'admin API listening');
+));
+logger.info({ port, healthPort: health.port, instance: PROCESS_IDENTITY.instance }, 'admin API listening');
 
 onShutdownSignal(logger, 'admin API', async () => {
   await health.close();

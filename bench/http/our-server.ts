@@ -20,6 +20,7 @@ export const BENCH_SETTINGS = {
   RATE_LIMIT_PER_MINUTE: '1000000000',
   VERIFY_RATE_LIMIT_PER_MINUTE: '1000000000',
   VERIFY_GLOBAL_RATE_LIMIT_PER_MINUTE: '1000000000',
+  FILE_RATE_LIMIT_PER_MINUTE: '1000000000',
   // No projector runs beside a benchmark's read model to confirm it again (`confirmAgain` stands in for one, once, at
   // the start): what it saw must not age past the bounds within the run, or verifications would be refused (503)
   // and measured as such.

@@ -3,6 +3,7 @@
  * position it was made at, `Cache-Control` and `ETag` on a 200, and 304 when the client already holds it. The forms
  * an answer can take at a position are made once and kept on the answer, so sending it again builds nothing.
  */
+import type { Context } from 'koa';
 import { JSON_TYPE } from '../middleware/front-door.ts';
 import { matchesIfNoneMatch, type RenderedAnswer } from './rendered-answer.ts';
 
@@ -52,4 +53,19 @@ function formsOf(answer: RenderedAnswer, position: number, cacheControl: string 
   };
   answer.forms = forms;
   return forms;
+}
+
+/**
+ * A file of the public port (discovery files, the transparency log's checkpoint, keys, proofs and tiles) with its
+ * `ETag` (`etagOf` its bytes) and `Cache-Control`; a 304 with no body when `If-None-Match` names it.
+ */
+export function sendTagged(ctx: Context, type: string, body: Buffer, etag: string, cacheControl: string): void {
+  ctx.set('Cache-Control', cacheControl);
+  ctx.set('ETag', etag);
+  if (matchesIfNoneMatch(ctx.get('If-None-Match') || undefined, etag)) {
+    ctx.status = 304;
+    return;
+  }
+  ctx.type = type;
+  ctx.body = body;
 }

@@ -22,7 +22,8 @@ export interface TimedAnswer {
   last?: { time: number; answer: RenderedAnswer };
 }
 
-const etagOf = (bytes: Buffer) => `"${createHash('sha1').update(bytes).digest('base64url')}"`;
+/** The strong entity tag of `bytes`, quoted: the one every answer and file of the public port carries. */
+export const etagOf = (bytes: Buffer) => `"${createHash('sha1').update(bytes).digest('base64url')}"`;
 
 export function renderAnswer(status: number, body: unknown): RenderedAnswer {
   const bytes = Buffer.from(JSON.stringify(body));

@@ -4,7 +4,6 @@
  * absolute links when `PUBLIC_BASE_URL` is not set, the request's origin (request-origin.ts), so each is built once
  * (per origin), on first request.
  */
-import { createHash } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import { Router } from '@koa/router';
 import type { JwkSet } from '../../shared/signing/jwk-set.ts';
@@ -14,7 +13,8 @@ import { DOCS_ASSETS, DOCS_CSP, DOCS_PATH, OPENAPI_PATH, docsAsset, docsHtml, do
 import { buildLlmsFullTxt } from './llms-full-txt.ts';
 import { type DiscoveryConfig, buildLlmsTxt } from './llms-txt.ts';
 import { buildOpenApiDocument } from './openapi.ts';
-import { matchesIfNoneMatch } from '../cache/rendered-answer.ts';
+import { etagOf } from '../cache/rendered-answer.ts';
+import { sendTagged } from '../cache/conditional-answer.ts';
 import { baseUrl } from '../../shared/public-base-url.ts';
 import { baseFor, perBase, withBase } from './request-origin.ts';
 import { WATCH_IMAGE_ROUTE, watchImage } from './watch-images.ts';
@@ -83,23 +83,12 @@ export function discoveryRoutes({ operations, config, jwks }: DiscoveryDeps): Mi
   return router.routes() as Middleware;
 }
 
-function send(ctx: Context, file: Served): void {
-  ctx.set('Cache-Control', 'public, max-age=300');
-  ctx.set('ETag', file.etag);
-  if (matchesIfNoneMatch(ctx.get('If-None-Match') || undefined, file.etag)) {
-    ctx.status = 304;
-    return;
-  }
-  ctx.type = file.type;
-  ctx.body = file.body;
-}
+const send = (ctx: Context, file: Served) => sendTagged(ctx, file.type, file.body, file.etag, 'public, max-age=300');
 
 function served(type: string, text: string): Served {
   const body = Buffer.from(text, 'utf8');
   return { type, body, etag: etagOf(body) };
 }
-
-const etagOf = (body: Buffer) => `"${createHash('sha1').update(body).digest('base64url')}"`;
 
 function once<T>(build: () => T): () => T {
   let value: T | undefined;

@@ -8,6 +8,7 @@ import { openApiPath } from './openapi.ts';
 export interface DiscoveryConfig extends BaseUrlConfig {
   RATE_LIMIT_PER_MINUTE: number;
   VERIFY_RATE_LIMIT_PER_MINUTE: number;
+  FILE_RATE_LIMIT_PER_MINUTE: number;
 }
 
 export function buildLlmsTxt(operations: readonly OperationSpec[], config: DiscoveryConfig): string {

@@ -1,22 +1,16 @@
 /**
- * Absolute links without `PUBLIC_BASE_URL`: the discovery files and the MCP resources then name the origin the
- * request reached, so an example copied from them works where it was read (`curl 'http://host:3000/api/public/status'`,
- * not `curl '/api/public/status'`).
+ * Absolute links without `PUBLIC_BASE_URL`: the discovery files and the MCP resources then name the address the
+ * connection reached this process at (shared/public-base-url.ts, `listeningOrigin`), so an example copied from them
+ * works where it was read (`curl 'http://127.0.0.1:3000/api/public/status'`, not `curl '/api/public/status'`), and
+ * never the request's `Host`, which the client writes (issue 42, item 4).
  */
 import type { Context } from 'koa';
-import type { BaseUrlConfig } from '../../shared/public-base-url.ts';
+import { serviceBase, type BaseUrlConfig } from '../../shared/public-base-url.ts';
 
-/** A host name or IP address, with an optional port: anything else in `Host` gives no origin. */
-const HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+/** The configured base, else the listening origin of the request's connection, else empty (root-relative links). */
+export const baseFor = (ctx: Context, publicBase: string): string => serviceBase({ PUBLIC_BASE_URL: publicBase }, ctx.req.socket);
 
-/** The configured base, else the request's origin (scheme and host, lower case), else empty (root-relative links). */
-export function baseFor(ctx: Context, publicBase: string): string {
-  if (publicBase !== '') return publicBase;
-  const { host } = ctx;
-  return HOST.test(host) ? `${ctx.protocol}://${host.toLowerCase()}` : '';
-}
-
-/** Origins whose texts are kept: the Host header is the client's, so what it can make the process keep is bounded. */
+/** Origins whose texts are kept: the addresses of this process a client can reach are few, but bounded all the same. */
 const KEPT_BASES = 16;
 
 /** `build` once per base, for the first few bases; past them built on each call. */

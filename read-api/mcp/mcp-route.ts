@@ -8,13 +8,16 @@
  * refused with a JSON-RPC error (MCP no longer has batches, and one must not smuggle several calls past the
  * limits), and a `verify_serial` call goes through the verification limits, as `GET /api/public/verify/{serial}`
  * does; then params that are not the method's get -32602 saying what is wrong (mcp-params.ts). The general limit counts `/mcp` like any public path (rate-limit/public-path.ts). A repeated call of a
- * cacheable tool is answered with the SDK's earlier answer to it (mcp-answer-cache.ts), after those limits.
+ * cacheable tool is answered with the SDK's earlier answer to it (mcp-answer-cache.ts), after those limits. An error
+ * (a JSON-RPC error, or a tool result with `isError`, which carries the operation's 422 and its echoed input) is
+ * never signed, as a 422 is not (signing/sign-answers.ts).
  */
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { isPlainObject } from '../../shared/public-api/validation/request-schema.ts';
 import { readBodyText } from '../../shared/public-api/validation/request-body.ts';
 import { JSON_TYPE } from '../middleware/front-door.ts';
+import { leaveUnsigned } from '../signing/sign-answers.ts';
 import { baseFor } from '../discovery/request-origin.ts';
 import { MCP_PATH } from '../../shared/public-api/operations/status.operation.ts';
 import type { McpAnswerCache, TransportAnswer } from './mcp-answer-cache.ts';
@@ -94,6 +97,7 @@ async function answerMcp(ctx: Context, deps: McpRouteDeps): Promise<void> {
     let stamp: ReadStamp | undefined;
     let dataAge: number | undefined;
     const answer = await serveThroughTransport(ctx, deps, text, message, (read, age) => { stamp = read; dataAge = age; });
+    if (ctx.req.headers['accept-signature'] !== undefined && isErrorAnswer(answer)) leaveUnsigned(ctx);
     sendTransportAnswer(ctx, answer);
     // A verify_serial answer says how old its data is, as GET /api/public/verify/{serial} does (one call per POST).
     if (dataAge !== undefined) ctx.set('X-Data-Age', String(dataAge));
@@ -153,7 +157,15 @@ function sendTransportAnswer(ctx: Context, answer: TransportAnswer): void {
   else ctx.remove('Content-Type');
 }
 
+/** A JSON-RPC error, or a tool result that is an error. */
+function isErrorAnswer(answer: TransportAnswer): boolean {
+  if (!answer.json) return false;
+  const parsed = parsedOrUndefined(answer.body.toString());
+  return isPlainObject(parsed) && (parsed['error'] !== undefined || (isPlainObject(parsed['result']) && parsed['result']['isError'] === true));
+}
+
 function sendJsonRpcError(ctx: Context, status: number, code: number, message: string, id: string | number | null = null): void {
+  leaveUnsigned(ctx);
   ctx.status = status;
   ctx.set('Content-Type', JSON_TYPE);
   ctx.body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }));

@@ -2,7 +2,7 @@
  * Prometheus metrics of a read-api process: requests by route template and status, their latency, rate-limit
  * refusals, and the projection and queue figures, read from their owners only when Prometheus scrapes.
  */
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { createProcessRegistry } from '../../shared/metrics/process-registry.ts';
 import type { LimitName, RateLimitMetrics } from '../rate-limit/rate-limits.ts';
@@ -31,6 +31,13 @@ const DURATION = 'http_request_duration_seconds';
 const REJECTIONS = 'rate_limit_rejections_total';
 /** Requests no route matched share one label, so scanners cannot blow up the series count. */
 const UNMATCHED = 'unmatched';
+/** Where a route that no @koa/router matched (a middleware reading its own paths) leaves its name. */
+const NAMED_ROUTE = 'metricsRoute';
+
+/** Counts the request under `template` (a fixed route template, never the raw path). */
+export function nameRoute(ctx: Context, template: string): void {
+  ctx.state[NAMED_ROUTE] = template;
+}
 
 export function createMetricsRegistry(sources: MetricSources = {}): Registry {
   const registry = createProcessRegistry();
@@ -102,7 +109,8 @@ export function metricsMiddleware(registry: Registry): Middleware {
     try {
       await next();
     } finally {
-      const route = typeof ctx['_matchedRoute'] === 'string' ? ctx['_matchedRoute'] : UNMATCHED;
+      const named: unknown = ctx.state[NAMED_ROUTE] ?? ctx['_matchedRoute'];
+      const route = typeof named === 'string' ? named : UNMATCHED;
       tallies.add(ctx.method, route, ctx.status, (performance.now() - started) / 1e3);
     }
   };

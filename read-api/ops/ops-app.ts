@@ -1,10 +1,12 @@
 /**
  * The operations port: liveness, readiness and Prometheus metrics, on a port of their own so that neither the
- * public rate limits nor public clients reach them.
+ * public rate limits nor public clients reach them. Liveness and readiness say which process answers
+ * (shared/process/process-identity.ts), so a neighbour on the same port cannot pass for this one.
  */
 import Koa from 'koa';
 import { Router } from '@koa/router';
 import type { Registry } from 'prom-client';
+import { PROCESS_IDENTITY } from '../../shared/process/process-identity.ts';
 
 export interface Readiness {
   ready: boolean;
@@ -23,7 +25,7 @@ export interface OpsAppDeps {
 export function createOpsApp({ readiness, registry, extraRoutes = [] }: OpsAppDeps): Koa {
   const router = new Router();
   // Alive as long as the event loop answers: restarting would not fix what readiness reports.
-  router.get('/healthz', (ctx) => { ctx.body = { status: 'ok' }; });
+  router.get('/healthz', (ctx) => { ctx.body = { status: 'ok', process: PROCESS_IDENTITY }; });
   router.get('/readyz', async (ctx) => {
     let answer: Readiness;
     try {
@@ -33,7 +35,7 @@ export function createOpsApp({ readiness, registry, extraRoutes = [] }: OpsAppDe
       answer = { ready: false, checks: { error: 'readiness check failed' } };
     }
     ctx.status = answer.ready ? 200 : 503;
-    ctx.body = answer;
+    ctx.body = { ...answer, process: PROCESS_IDENTITY };
   });
   router.get('/metrics', async (ctx) => {
     ctx.type = registry.contentType;

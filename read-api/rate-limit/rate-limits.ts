@@ -3,6 +3,9 @@
  * every public request (`isPublicPath`), and every request asking for a signed answer whatever its path
  * ("Signed answers": signing is work), counts against the general per-IP limit, whatever its answer; a
  * verification also counts against the verification per-IP limit and then against a budget shared by all clients.
+ * Every other request to the public port (the transparency log's tiles, checkpoints and keys, the discovery files,
+ * /docs, a path that names nothing) counts against a limit of its own, per IP and far higher
+ * (`FILE_RATE_LIMIT_PER_MINUTE`): those answers are cheap and cacheable, but no route is unlimited (issue 42, item 3).
  *
  * koa-ratelimit decides; this module picks its driver and shapes what it sends to the contract:
  * - the memory driver in one process; with Redis, the Redis driver, so every API process shares the windows;
@@ -24,7 +27,7 @@ import { OneTripRedisDb, Trip, type FollowingLimit } from './one-trip-redis.ts';
 import { isPublicPath } from './public-path.ts';
 import { WindowMap } from './window-map.ts';
 
-export type LimitName = 'general' | 'verify' | 'verify_global';
+export type LimitName = 'general' | 'verify' | 'verify_global' | 'files';
 export type RateLimitMode = 'redis' | 'memory' | 'degraded';
 
 /** Told of every refused request, e.g. to count it in the metrics. */
@@ -33,7 +36,8 @@ export interface RateLimitMetrics {
 }
 
 export interface RateLimitDeps {
-  config: Pick<Config, 'TRUST_PROXY' | 'RATE_LIMIT_PER_MINUTE' | 'VERIFY_RATE_LIMIT_PER_MINUTE' | 'VERIFY_GLOBAL_RATE_LIMIT_PER_MINUTE'>;
+  config: Pick<Config,
+    'TRUST_PROXY' | 'RATE_LIMIT_PER_MINUTE' | 'VERIFY_RATE_LIMIT_PER_MINUTE' | 'VERIFY_GLOBAL_RATE_LIMIT_PER_MINUTE' | 'FILE_RATE_LIMIT_PER_MINUTE'>;
   /** A client made by `connectRateLimitRedis` (no offline queue, short command timeout); memory limits without it. */
   redis?: Redis;
   logger: Logger;
@@ -41,7 +45,7 @@ export interface RateLimitDeps {
 }
 
 export interface RateLimits {
-  /** Mount app-wide: it limits public paths and signing requests, and lets everything else through uncounted. */
+  /** Mount app-wide: public paths and signing requests count against the general limit, every other request against the files limit. */
   general: Middleware;
   /** Mount on the verification route only, after `general`: per-IP verification limit, then the global budget. */
   verify: Middleware;
@@ -95,9 +99,10 @@ export function createRateLimits({ config, redis, logger, metrics }: RateLimitDe
   });
   const perIpVerify = limit(perIpSpec);
   const globalVerify = limit(globalSpec);
+  const files = limit({ name: 'files', namespace: 'rl:files', max: config.FILE_RATE_LIMIT_PER_MINUTE, id: byClient, figures: 'always' });
 
   return {
-    general: (ctx, next) => (isPublicPath(ctx.path) || ctx.req.headers['accept-signature'] !== undefined ? general(ctx, next) : next()),
+    general: (ctx, next) => (isPublicPath(ctx.path) || ctx.req.headers['accept-signature'] !== undefined ? general(ctx, next) : files(ctx, next)),
     // The global budget counts only verifications the client's own limit let through.
     verify: (ctx, next) => perIpVerify(ctx, () => globalVerify(ctx, next)),
     mode: () => (link === undefined ? 'memory' : link.healthy() ? 'redis' : 'degraded'),

@@ -4,7 +4,9 @@
  * (`Signature-Input`, `Signature`) made with the Ed25519 key. Run by the front door once the answer is final
  * (middleware/front-door.ts), so it signs whatever the client receives: errors, answers replayed by the answer
  * cache, 304s; and a failure here goes out as the front door's JSON 500. A 429 is never signed: signing is work,
- * and a refused client gets none (every request asking for a signature counts against the general limit).
+ * and a refused client gets none (every request asking for a signature counts against the general limit). Nor is a
+ * 422: its issues echo what the client sent (`"input": ...`), and a signature vouches only for what the service says
+ * (issue 42: a signed 422 carried "This serial ... is STOLEN" under the manufacture's key).
  *
  * Covered, under the first label the request names (`sig1` when it names none): `"@status"`, `"content-type"`,
  * `"content-digest"`, and `"etag"`, `"retry-after"`, `"watchcat-checkpoint"`, `"x-read-model-position"` and
@@ -24,8 +26,9 @@
  * A request without `Accept-Signature` costs one header lookup (bench/signing-overhead.ts), so its answer carries
  * no `Vary: Accept-Signature` either; signed answers do. An `Accept-Signature` that is not a structured Dictionary
  * of inner lists is ignored, as RFC 8941 says of any field that fails to parse; so is one over 1 KiB, with more
- * than 4 labels or more than 16 components (the contract's bounds on the work one request may ask for), and a
- * request naming no well-formed authority.
+ * than 4 labels or more than 16 components (the contract's bounds on the work one request may ask for). The signed
+ * `@authority` is the service's own (`PUBLIC_BASE_URL`'s, else the address the connection reached), never the one
+ * the request's `Host` or absolute-form target names: a client cannot make the key vouch for another site (issue 42).
  */
 import { createHash } from 'node:crypto';
 import { Stream } from 'node:stream';
@@ -33,12 +36,21 @@ import type { ParameterizedContext } from 'koa';
 import { createSigner, httpbis, type SigningKey } from 'http-message-signatures';
 import { type InnerList, isInnerList, parseDictionary, serializeDictionary, serializeItem } from 'structured-headers';
 import {
-  formatSignedRequest, isRequestComponent, requestAuthority, requestComponentParser, SIGNED_REQUEST_HEADER, type SignedRequest,
+  formatSignedRequest, isRequestComponent, requestComponentParser, SIGNED_REQUEST_HEADER, type SignedRequest,
 } from '../../shared/signing/signed-request.ts';
+import { serviceAuthority, type BaseUrlConfig } from '../../shared/public-base-url.ts';
 import type { ResponseSigningKeys } from './signing-keys.ts';
 import type { AnswerCheckpoint } from '../transparency/answer-checkpoint.ts';
 
 const DEFAULT_LABEL = 'sig1';
+/** A refusal of the limits (signing is work a refused client does not get), and a 422, which echoes the client's input. */
+const UNSIGNED = new Set([422, 429]);
+const ECHOES_INPUT = 'answerEchoesInput';
+
+/** Marks an answer that echoes the client's input under another status (an MCP tool error, say): it is not signed. */
+export function leaveUnsigned(ctx: ParameterizedContext): void {
+  ctx.state[ECHOES_INPUT] = true;
+}
 
 export const CHECKPOINT_HEADER = 'Watchcat-Checkpoint';
 /** Where the answer's data was read (read-api/cache/conditional-answer.ts): the tree it pins holds nothing after it. */
@@ -70,17 +82,18 @@ interface SignatureRequest {
 
 /**
  * Signs the final answer in `ctx` when its request asks for it: undefined at once (no promise, no work) when it
- * does not, or when the answer is a 429.
+ * does not, or when the answer is one never signed (`UNSIGNED`).
  */
 export type AnswerSigner = (ctx: ParameterizedContext) => Promise<void> | undefined;
 
-export function answerSigner(keys: ResponseSigningKeys['current'], checkpoint?: AnswerCheckpoint): AnswerSigner {
+/** `base`: where the service is reached (`PUBLIC_BASE_URL`), whose authority answers are signed under; none: the listening address. */
+export function answerSigner(keys: ResponseSigningKeys['current'], checkpoint?: AnswerCheckpoint, base: BaseUrlConfig = {}): AnswerSigner {
   const key = createSigner(keys.privateKey, 'ed25519', keys.keyid);
   return (ctx) => {
     const asked = ctx.req.headers['accept-signature'];
-    if (asked === undefined || ctx.status === 429) return undefined;
+    if (asked === undefined || UNSIGNED.has(ctx.status) || ctx.state[ECHOES_INPUT] === true) return undefined;
     const request = signatureRequest(Array.isArray(asked) ? asked.join(', ') : asked);
-    const authority = requestAuthority(ctx.url, ctx.req.headers.host);
+    const authority = serviceAuthority(base, ctx.req.socket);
     if (request === undefined || authority === undefined) return undefined;
     // A shared cache must not hand this answer to a client that asked for another signature, or for none.
     ctx.vary('Accept-Signature');

@@ -3,9 +3,9 @@
  * verifier key under `/.well-known/transparency/`, and the inclusion and consistency proofs under `/api/public/`
  * (so the general rate limit counts them), and the hash tiles under `/transparency/tile/` (C2SP tlog-tiles; the
  * entry tiles are not served: entries are not public). Proofs and tiles come from trees no larger than the
- * published checkpoint.
+ * published checkpoint. Every answer carries an `ETag` honoured in `If-None-Match` (cache/conditional-answer.ts);
+ * the files limit counts the routes outside `/api/public` (rate-limit/rate-limits.ts).
  */
-import { createHash } from 'node:crypto';
 import Router from '@koa/router';
 import type { Middleware, ParameterizedContext } from 'koa';
 import { rateLimitedResponse, validationResponse } from '../../shared/public-api/schemas/common.schema.ts';
@@ -15,6 +15,9 @@ import { TRANSPARENCY_KEY_PATH } from '../../shared/public-api/operations/status
 import { compileRequestValidator } from '../../shared/public-api/validation/request-validator.ts';
 import { issue, RequestValidationError } from '../../shared/public-api/validation/validation-issue.ts';
 import { JSON_TYPE } from '../middleware/front-door.ts';
+import { sendTagged } from '../cache/conditional-answer.ts';
+import { etagOf } from '../cache/rendered-answer.ts';
+import { nameRoute } from '../ops/metrics.ts';
 import { parseTilePath, TILE_WIDTH } from '../../shared/transparency/tiles.ts';
 import type { LogView, PublishedCheckpoint, TransparencyLog } from './log-publisher.ts';
 
@@ -94,18 +97,12 @@ async function consistencyAnswer(logs: TransparencyLog, query: ConsistencyQuery)
 
 function send(ctx: ParameterizedContext, type: string, text: string, cacheControl: string): void {
   const body = Buffer.from(text, 'utf8');
-  const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
-  ctx.set('Cache-Control', cacheControl);
-  ctx.set('ETag', etag);
-  if (ctx.get('If-None-Match') === etag) {
-    ctx.status = 304;
-    return;
-  }
-  ctx.type = type;
-  ctx.body = body;
+  sendTagged(ctx, type, body, etagOf(body), cacheControl);
 }
 
 const TILE_PREFIX = /^\/transparency\/(tile\/.+)$/;
+/** The route tiles are counted under in the metrics (no router matches them). */
+const TILE_ROUTE = '/transparency/tile/:level/:index';
 /** Full tiles never change; a partial one is replaced by wider ones as the log grows. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -114,12 +111,12 @@ const tiles = (logs: TransparencyLog): Middleware => async (ctx, next) => {
   const path = TILE_PREFIX.exec(ctx.path)?.[1];
   const tile = path === undefined ? undefined : parseTilePath(path);
   if (!tile) return next();
+  nameRoute(ctx, TILE_ROUTE);
   const { view: { log }, checkpoint } = await served(logs);
   const data = await log.tile(tile, checkpoint.size);
   if (!data) return next();
-  ctx.set('Cache-Control', tile.width === TILE_WIDTH ? IMMUTABLE : 'public, max-age=60');
-  ctx.type = 'application/octet-stream';
-  ctx.body = Buffer.from(data);
+  const body = Buffer.from(data);
+  sendTagged(ctx, 'application/octet-stream', body, etagOf(body), tile.width === TILE_WIDTH ? IMMUTABLE : 'public, max-age=60');
 };
 
 /**

@@ -28,6 +28,8 @@ export const Env = Type.Object({
   VERIFY_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 10 }),
   /** Verifications per minute over all clients together (enumeration protection on top of the per-IP limit). */
   VERIFY_GLOBAL_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 600 }),
+  /** Requests per minute per client IP to the public port's other routes: log tiles, checkpoints, keys, discovery files. */
+  FILE_RATE_LIMIT_PER_MINUTE: Type.Integer({ minimum: 1, default: 1200 }),
   /** `key:scope` pairs separated by commas; scopes `catalogue` and `serials`. */
   ADMIN_API_KEYS: Type.String({ default: '' }),
   /** Failed admin authentications a client may make per minute before it is answered 429 without its key checked. */

@@ -1,11 +1,13 @@
 /**
  * The operations port of the processes without the read API's (the projector and the admin API): `GET /healthz`
  * for the container's healthcheck and `GET /metrics` for Prometheus, on a port of their own, on loopback by default.
+ * The health answer says which process gives it (process-identity.ts).
  */
 import { createServer } from 'node:http';
 import type { Registry } from 'prom-client';
 import { listen } from '../http/listen.ts';
 import { serverTimeouts } from '../http/server-timeouts.ts';
+import { PROCESS_IDENTITY } from './process-identity.ts';
 
 export interface Health {
   healthy: boolean;
@@ -42,10 +44,11 @@ export async function startHealthServer(
       (error: unknown) => answer(503, { healthy: false, checks: { error: error instanceof Error ? error.message : String(error) } }),
     );
     function answer(status: number, health: Health) {
-      res.writeHead(status, { 'content-type': 'application/json', connection: 'close' }).end(JSON.stringify(health));
+      const body = JSON.stringify({ ...health, process: PROCESS_IDENTITY });
+      res.writeHead(status, { 'content-type': 'application/json', connection: 'close' }).end(body);
     }
   });
-  const bound = await listen(server, port, host);
+  const bound = await listen(server, port, host, 'HEALTH_PORT');
   return {
     port: bound,
     close: () => new Promise((resolve) => {

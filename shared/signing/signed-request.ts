@@ -11,7 +11,10 @@ export const SIGNED_REQUEST_HEADER = 'Signed-Request';
 
 export interface SignedRequest {
   method: string;
-  /** The deployment asked (RFC 9421 section 2.2.3: host lower-cased, port as given); see `requestAuthority`. */
+  /**
+   * The deployment that answered (RFC 9421 section 2.2.3: host lower-cased), as the service names itself, never as
+   * the request's `Host` names it (shared/public-base-url.ts, `serviceAuthority`).
+   */
   authority: string;
   /** The request target's path, as sent (still percent-encoded). */
   path: string;
@@ -31,18 +34,8 @@ export function parseSignedRequest(value: string): SignedRequest | undefined {
 
 /** A host (registered name or IP literal in brackets) and an optional port, lower-case: what `@authority` may hold. */
 const AUTHORITY = /^(?:[a-z0-9._~%!$&'()*+,;=-]+|\[[0-9a-f:.]+\])(?::[0-9]{1,5})?$/;
-/** The authority of an absolute-form target, userinfo left out (RFC 9112 section 3.2.2). */
-const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?([^/?#]*)/i;
 
-/**
- * The authority a request names: that of its absolute-form target, else its `Host` header (RFC 9112 section 7.2),
- * lower-cased; undefined when neither holds a well-formed one, and the answer then goes out unsigned.
- */
-export function requestAuthority(target: string, host: string | undefined): string | undefined {
-  const named = target.startsWith('/') ? host : ABSOLUTE_FORM.exec(target)?.[1];
-  const authority = named?.toLowerCase();
-  return authority !== undefined && AUTHORITY.test(authority) ? authority : undefined;
-}
+export const isAuthority = (value: string): boolean => AUTHORITY.test(value);
 
 /** The request components this service signs, with their RFC 9421 (section 2.2) values. */
 const REQUEST_COMPONENTS = new Map<string, (request: SignedRequest) => string>([

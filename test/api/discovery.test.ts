@@ -40,7 +40,7 @@ describe('discovery files and /docs', () => {
     }
   });
 
-  it('links absolute URLs of the origin the request reached when PUBLIC_BASE_URL is not set, and keeps the OpenAPI servers at /', async () => {
+  it('links absolute URLs of the address the connection reached when PUBLIC_BASE_URL is not set, and keeps the OpenAPI servers at /', async () => {
     const app = new Koa();
     app.use(discoveryRoutes({ operations: publicOperations, config: loadConfig({ PORT: '3010' }), jwks: (await testSigningKeys()).jwks }));
     const own = app.listen(0, '127.0.0.1');
@@ -58,11 +58,12 @@ describe('discovery files and /docs', () => {
       expect(brief.api).to.include({ base_url: at, openapi: `${at}/.well-known/openapi-public.json` });
       const openapi = (await (await fetch(`${at}/.well-known/openapi-public.json`)).json()) as { servers: { url: string }[] };
       expect(openapi.servers.map((server) => server.url)).to.deep.equal(['/']);
-      // The origin the client named, in lower case; a Host that is no host name gives root-relative links, never its text.
+      // Never the origin the client names in Host (issue 42, item 4): the links stay those of the listening address.
       const named = await send(at, '/llms.txt', { headers: { host: 'Shop.EXAMPLE:8080' } });
-      expect(named.text).to.include('](http://shop.example:8080/llms-full.txt)');
+      expect(named.text).to.include(`](${at}/llms-full.txt)`);
+      expect(named.text.toLowerCase()).not.to.include('shop.example');
       const odd = await send(at, '/llms.txt', { headers: { host: "x'y" } });
-      expect(odd.text).to.include('](/llms-full.txt)');
+      expect(odd.text).to.include(`](${at}/llms-full.txt)`);
       expect(odd.text).not.to.include("x'y");
     } finally {
       own.closeAllConnections();

@@ -8,6 +8,14 @@ import { createOpsApp, type Readiness } from '../../read-api/ops/ops-app.ts';
 import { createMetricsRegistry, metricsMiddleware, rateLimitMetrics } from '../../read-api/ops/metrics.ts';
 import { adminAuthMetrics } from '../../services/admin/admin-metrics.ts';
 
+/** Which process answers (issue 42, item 7): this one, whose pid the test knows independently. */
+interface Answer { process: { pid: number; instance: string } }
+const thisProcess = (body: Answer) => {
+  expect(body.process.pid).to.equal(process.pid);
+  expect(body.process.instance).to.match(/^[0-9a-f]{16}$/);
+  return body.process;
+};
+
 async function listen(app: Koa): Promise<{ base: string; server: Server }> {
   const server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -23,11 +31,12 @@ describe('operations port', () => {
     return base;
   };
 
-  it('answers liveness with 200 even when the service is not ready', async () => {
+  it('answers liveness with 200 even when the service is not ready, saying which process answers', async () => {
     const base = await serveOps(async () => ({ ready: false, checks: {} }));
     const answer = await fetch(`${base}/healthz`);
     expect(answer.status).to.equal(200);
-    expect(await answer.json()).to.deep.equal({ status: 'ok' });
+    const body = await answer.json() as Answer;
+    expect(body).to.deep.equal({ status: 'ok', process: thisProcess(body) });
   });
 
   it('answers readiness 200 with its checks when ready, 503 when not', async () => {
@@ -35,11 +44,13 @@ describe('operations port', () => {
     const base = await serveOps(async () => ({ ready, checks: { read_store: ready ? 'ok' : 'unreachable' } }));
     const up = await fetch(`${base}/readyz`);
     expect(up.status).to.equal(200);
-    expect(await up.json()).to.deep.equal({ ready: true, checks: { read_store: 'ok' } });
+    const upBody = await up.json() as Answer;
+    expect(upBody).to.deep.equal({ ready: true, checks: { read_store: 'ok' }, process: thisProcess(upBody) });
     ready = false;
     const down = await fetch(`${base}/readyz`);
     expect(down.status).to.equal(503);
-    expect(await down.json()).to.deep.equal({ ready: false, checks: { read_store: 'unreachable' } });
+    const downBody = await down.json();
+    expect(downBody).to.deep.equal({ ready: false, checks: { read_store: 'unreachable' }, process: upBody.process });
   });
 
   it('answers readiness 503 when the check itself fails', async () => {
@@ -47,7 +58,8 @@ describe('operations port', () => {
     const answer = await fetch(`${base}/readyz`);
     expect(answer.status).to.equal(503);
     // The check's own text may name hosts or credentials (issue 17, finding 8).
-    expect(await answer.json()).to.deep.equal({ ready: false, checks: { error: 'readiness check failed' } });
+    const body = await answer.json() as Answer;
+    expect(body).to.deep.equal({ ready: false, checks: { error: 'readiness check failed' }, process: thisProcess(body) });
   });
 
   it('serves metrics in the Prometheus text format, projection figures and queue depth read at scrape time', async () => {

@@ -170,11 +170,18 @@ export function rateLimitBehaviour(makeLimits: () => MakeLimits, fresh: () => Pr
     expect((await from('2001:db8:1:3::1')).status).to.equal(200);
   });
 
-  it('leaves paths outside /api/public uncounted and without rate-limit headers', async () => {
-    const served = await serve({ RATE_LIMIT_PER_MINUTE: '1' });
+  it('counts paths outside /api/public against the files limit of their own, not the general one (issue 42)', async () => {
+    const rejected: LimitName[] = [];
+    const served = await serve({ RATE_LIMIT_PER_MINUTE: '1', FILE_RATE_LIMIT_PER_MINUTE: '3' }, rejected);
     expect(await statuses(served, 3, '/llms.txt')).to.deep.equal([200, 200, 200]);
-    expect((await served.get('/llms.txt')).headers.get('x-ratelimit-limit')).to.equal(null);
-    expect((await served.get('/api/public/status')).status).to.equal(200);
+    const refused = await served.get('/llms.txt');
+    expect(refused.status).to.equal(429);
+    expect(refused.headers.get('x-ratelimit-limit')).to.equal('3');
+    expect(await refused.json()).to.deep.equal({ detail: 'Rate limit exceeded: 3 per 1 minute' });
+    expect(rejected).to.deep.equal(['files']);
+    const status = await served.get('/api/public/status');
+    expect(status.status).to.equal(200);
+    expect(status.headers.get('x-ratelimit-limit')).to.equal('1');
   });
 
   it('caps verifications from all clients together with the global budget', async () => {

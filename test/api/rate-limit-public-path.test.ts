@@ -55,7 +55,7 @@ describe('public paths as the limits count them', () => {
     expect(codes).to.deep.equal([200, 200, 200, 429]);
   });
 
-  it('leaves paths that only look alike uncounted', async () => {
+  it('leaves paths that only look alike out of the general limit', async () => {
     api = await startReadApiUnderTest({ env: { RATE_LIMIT_PER_MINUTE: '1000' } });
     const before = await remaining(api.url);
     for (const path of ['/api/publicity', '/llms.txt', '/apis/public/catalogue']) await send(api.url, path);

@@ -38,7 +38,10 @@ describe('rate limits through the Redis driver, against an in-process stand-in f
       const served = await serve({ RATE_LIMIT_PER_MINUTE: '2' }, redis.client);
       expect(await statuses(served, 3, '/llms.txt', () => ({ 'accept-signature': 'sig1=("@status")' }))).to.deep.equal([200, 200, 429]);
       expect(await statuses(served, 2, '/llms.txt')).to.deep.equal([200, 200]);
-      expect(redis.trips).to.deep.equal([['rl:general:127.0.0.1'], ['rl:general:127.0.0.1'], ['rl:general:127.0.0.1']]);
+      // Unsigned, the file counts against the files limit (issue 42).
+      expect(redis.trips).to.deep.equal([
+        ['rl:general:127.0.0.1'], ['rl:general:127.0.0.1'], ['rl:general:127.0.0.1'], ['rl:files:127.0.0.1'], ['rl:files:127.0.0.1'],
+      ]);
     });
 
     it('keeps a passed answer\'s own type, and says Retry-After 1 in the window\'s last second, where the driver would say 0', async () => {

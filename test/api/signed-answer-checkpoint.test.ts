@@ -136,7 +136,10 @@ describe('a signed verification read behind the transparency log pins a tree hol
     const honest = await curlSi(`${api.url}${VERIFY_PATH}`);
     const accepted = await verifyReceipt(honest.text);
     expect(accepted.code, accepted.notes.join('\n')).to.equal(0);
-    expect(accepted.out).to.include(`data: read at read-model position ${registeredAt} (signed), no signed age`);
+    // Every verification says how old its data is (X-Data-Age), and a signature covers it.
+    const age = honest.headers.get('x-data-age');
+    expect(age, 'X-Data-Age on a verification').to.match(/^\d+$/);
+    expect(accepted.out).to.include(`data: read at read-model position ${registeredAt} (signed), ${age} s old (signed)`);
     expect(accepted.out).to.include(`data: the event at position ${registeredAt}, where the answer's data was read, is the last leaf of the pinned tree, so the tree holds no event the answer had not seen`);
 
     // The same answer as a signer that pins its latest checkpoint would give it, signed by hand with the same key.

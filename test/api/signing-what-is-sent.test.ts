@@ -176,11 +176,13 @@ describe('signing what is actually sent', () => {
     expect(verifiedByHand(served, keys, plain.response, 'GET', '/object').identifiers).to.deep.equal([...DEFAULT_COMPONENTS, '"x-extra"']);
   });
 
-  it('leaves unsigned an answer to a request whose Host names no well-formed authority', async () => {
-    const answer = await rawExchange(served.url, 'GET /object HTTP/1.1\r\nHost: bad host\r\nAccept-Signature: sig1=()\r\nConnection: close\r\n\r\n');
-    expect(answer?.status).to.equal(200);
-    expect(answer?.body).to.equal(JSON.stringify(JSON_BODY));
-    expect(Object.keys(answer!.headers)).not.to.include.members(['content-digest', 'signature-input', 'signature']);
+  it('signs under the address the connection reached whatever the Host says, well formed or not (issue 42)', async () => {
+    for (const host of ['bad host', 'evil.example']) {
+      const answer = await rawExchange(served.url, `GET /object HTTP/1.1\r\nHost: ${host}\r\nAccept-Signature: sig1=()\r\nConnection: close\r\n\r\n`);
+      expect(answer?.status, host).to.equal(200);
+      expect(answer?.body, host).to.equal(JSON.stringify(JSON_BODY));
+      expect(answer!.headers['signed-request'], host).to.equal(`GET //${served.authority}/object`);
+    }
   });
 
   it('takes back every field of a signature begun (withdrawSignature), as the front door does when signing fails', async () => {

@@ -21,7 +21,7 @@ interface Service {
   ports?: string[];
   volumes?: string[];
   networks?: string[] | Record<string, { ipv4_address?: string } | null>;
-  healthcheck?: { test: string[] };
+  healthcheck?: { test: string[]; interval?: string; timeout?: string; retries?: number };
   init?: boolean;
   stop_grace_period?: string;
   profiles?: string[];
@@ -119,6 +119,16 @@ describe('infra/docker-compose.yml', () => {
       const test = services[name]!.healthcheck!.test;
       expect(test.slice(0, 3), name).to.deep.equal(['CMD', 'node', '-e']);
     }
+  });
+
+  it('checks that Prometheus is ready, on the port it listens on, with the wget of its busybox image (issue 42)', () => {
+    const prometheus = services['prometheus']!;
+    // No --web.listen-address: Prometheus listens on its default 9090, the port the file publishes.
+    expect(prometheus.command!.some((flag) => flag.startsWith('--web.listen-address'))).to.equal(false);
+    expect(prometheus.ports).to.deep.equal(['127.0.0.1:9090:9090']);
+    expect(prometheus.healthcheck!.test).to.deep.equal(['CMD', 'wget', '-q', '-O', '/dev/null', 'http://127.0.0.1:9090/-/ready']);
+    expect(seconds(prometheus.healthcheck!.timeout!)).to.be.below(seconds(prometheus.healthcheck!.interval!));
+    expect(prometheus.healthcheck!.retries).to.be.at.least(1);
   });
 
   it('runs the compiled program (dist/) with plain node: no TypeScript loader in production', () => {

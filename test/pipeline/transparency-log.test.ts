@@ -214,7 +214,8 @@ describe('transparency log over HTTP: checkpoint, key and proofs', function () {
     expect(input.identifiers).to.include('"watchcat-checkpoint"');
     const values: Record<string, string> = {
       '"@status"': String(answer.status), '"@method";req': 'GET', '"@path";req': '/api/public/status', '"@query";req': '?',
-      '"@authority";req': new URL(api).host,
+      // The service's own authority, PUBLIC_BASE_URL's, never the Host the client sent (issue 42).
+      '"@authority";req': 'watch.example',
     };
     for (const identifier of input.identifiers) {
       const name = JSON.parse(identifier.split(';')[0]!) as string;

@@ -6,6 +6,14 @@ import { expect } from 'chai';
 import { Counter, Registry } from 'prom-client';
 import { startHealthServer, type HealthServer } from '../../../shared/process/health-server.ts';
 
+/** The answering process (issue 42, item 7): this one, by the pid the test knows independently. */
+interface Answer { process: { pid: number; instance: string } }
+const thisProcess = (body: Answer) => {
+  expect(body.process.pid).to.equal(process.pid);
+  expect(body.process.instance).to.match(/^[0-9a-f]{16}$/);
+  return body.process;
+};
+
 describe('health server', () => {
   let server: HealthServer | undefined;
   afterEach(async () => {
@@ -18,18 +26,20 @@ describe('health server', () => {
     server = await startHealthServer(0, '127.0.0.1', () => ({ healthy, checks: { projections: healthy ? 'ok' : 'failed' } }));
     const first = await fetch(`http://127.0.0.1:${server.port}/healthz`);
     expect(first.status).to.equal(200);
-    expect(await first.json()).to.deep.equal({ healthy: true, checks: { projections: 'ok' } });
+    const firstBody = await first.json() as Answer;
+    expect(firstBody).to.deep.equal({ healthy: true, checks: { projections: 'ok' }, process: thisProcess(firstBody) });
     healthy = false;
     const second = await fetch(`http://127.0.0.1:${server.port}/healthz`);
     expect(second.status).to.equal(503);
-    expect(await second.json()).to.deep.equal({ healthy: false, checks: { projections: 'failed' } });
+    expect(await second.json()).to.deep.equal({ healthy: false, checks: { projections: 'failed' }, process: firstBody.process });
   });
 
   it('answers 503 naming the error when the check throws, and 404 elsewhere', async () => {
     server = await startHealthServer(0, '127.0.0.1', () => { throw new Error('read store unreachable'); });
     const failed = await fetch(`http://127.0.0.1:${server.port}/healthz`);
     expect(failed.status).to.equal(503);
-    expect(await failed.json()).to.deep.equal({ healthy: false, checks: { error: 'read store unreachable' } });
+    const failedBody = await failed.json() as Answer;
+    expect(failedBody).to.deep.equal({ healthy: false, checks: { error: 'read store unreachable' }, process: thisProcess(failedBody) });
     expect((await fetch(`http://127.0.0.1:${server.port}/metrics`)).status).to.equal(404);
   });
 

@@ -1,12 +1,13 @@
 /**
  * The `Signed-Request` echo and the request components (shared/signing/signed-request.ts): the header's form
- * (`METHOD //authority/path[?query]`, a network-path reference, RFC 3986 section 4.2), the authority a request names
- * (RFC 9112 sections 3.2.2 and 7.2; RFC 9421 section 2.2.3: lower-cased), and the `;req` components' values
- * (RFC 9421 sections 2.2.2 to 2.2.7), all written out here.
+ * (`METHOD //authority/path[?query]`, a network-path reference, RFC 3986 section 4.2), the authority the service
+ * signs under (shared/public-base-url.ts: its own, never the request's `Host`; RFC 9421 section 2.2.3: lower-cased),
+ * and the `;req` components' values (RFC 9421 sections 2.2.2 to 2.2.7), all written out here.
  */
 import { expect } from 'chai';
+import { listeningOrigin, serviceAuthority } from '../../../shared/public-base-url.ts';
 import {
-  formatSignedRequest, parseSignedRequest, requestAuthority, requestComponentParser, type SignedRequest,
+  formatSignedRequest, parseSignedRequest, requestComponentParser, type SignedRequest,
 } from '../../../shared/signing/signed-request.ts';
 
 const withQuery: SignedRequest = { method: 'GET', authority: 'shop.example:8443', path: '/api/public/verify/AUR%2D1', query: 'lang=fr' };
@@ -31,17 +32,23 @@ describe('Signed-Request', () => {
     expect(parseSignedRequest('GET //Shop.Example/p'), 'an authority not lower-cased').to.equal(undefined);
   });
 
-  it('takes the authority of an absolute-form target over Host, without userinfo, lower-cased', () => {
-    expect(requestAuthority('http://user:pw@Shop.Example:8080/p?q', 'other.example')).to.equal('shop.example:8080');
-    expect(requestAuthority('/p', 'Shop.EXAMPLE:8443')).to.equal('shop.example:8443');
-    expect(requestAuthority('/p', '[::1]:3000')).to.equal('[::1]:3000');
+  it('signs under the authority of PUBLIC_BASE_URL, lower-cased, the default port left out, whatever the connection reached', () => {
+    const socket = { localAddress: '10.0.0.5', localPort: 3000 };
+    expect(serviceAuthority({ PUBLIC_BASE_URL: 'https://Shop.Example:8443/api/' }, socket)).to.equal('shop.example:8443');
+    expect(serviceAuthority({ PUBLIC_BASE_URL: 'https://shop.example:443' }, socket)).to.equal('shop.example');
+    expect(serviceAuthority({ PUBLIC_BASE_URL: 'http://[::1]:3000' }, socket)).to.equal('[::1]:3000');
   });
 
-  it('names no authority when there is none, or none well formed (the answer then goes out unsigned)', () => {
-    expect(requestAuthority('/p', undefined), 'no Host').to.equal(undefined);
-    expect(requestAuthority('*', 'shop.example'), 'an asterisk-form target').to.equal(undefined);
-    expect(requestAuthority('/p', 'shop.example/evil'), 'a Host with a path').to.equal(undefined);
-    expect(requestAuthority('/p', 'shop example'), 'a Host with a space').to.equal(undefined);
+  it('without PUBLIC_BASE_URL, signs under the address and port the connection reached (issue 42)', () => {
+    expect(serviceAuthority({}, { localAddress: '127.0.0.1', localPort: 3000 })).to.equal('127.0.0.1:3000');
+    expect(serviceAuthority({}, { localAddress: '::ffff:172.30.10.5', localPort: 3000 }), 'IPv4-mapped').to.equal('172.30.10.5:3000');
+    expect(serviceAuthority({}, { localAddress: '::1', localPort: 8080 })).to.equal('[::1]:8080');
+    expect(listeningOrigin({ localAddress: '127.0.0.1', localPort: 3000, encrypted: true })).to.equal('https://127.0.0.1:3000');
+  });
+
+  it('names no authority for a connection with no local end, or one no authority can spell (the answer then goes out unsigned)', () => {
+    expect(serviceAuthority({}, {})).to.equal(undefined);
+    expect(serviceAuthority({}, { localAddress: 'fe80::1%eth0', localPort: 3000 }), 'a zone id').to.equal(undefined);
   });
 
   it('gives the request components their RFC 9421 values, only as ";req" components', () => {

@@ -1,0 +1,99 @@
+/**
+ * Issue 42, item 3: the transparency log's routes are limited, validated and named like the operations. Against the
+ * embedded service (`npm start`'s wiring): tiles, checkpoint and keys count against the files limit
+ * (`FILE_RATE_LIMIT_PER_MINUTE`), and a client past it gets the contract's 429 (CONTRACT.md, "Rate limits"); the
+ * checkpoint and tiles carry an `ETag` honoured in `If-None-Match` as RFC 9110 compares it (weakly, any tag of a list);
+ * the metrics count them under route templates. On main at 6d537c4: no limit (1,150 tiles/s from one client), no
+ * `ETag` on tiles, the checkpoint's only matched verbatim, and `route="unmatched"` for every tile.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { startWatchcat, type RunningWatchcat } from '../../all-in-one.ts';
+import { loadConfig } from '../../shared/config/config.ts';
+import { createLogger } from '../../shared/logging/logger.ts';
+
+const FILE_LIMIT = 8;
+
+describe('the transparency log\'s routes: limit, validators, metrics', function () {
+  this.timeout(120_000);
+  let dataDir: string;
+  let service: RunningWatchcat;
+  let api: string;
+  /** Each test is its own client (a trusted proxy names it), so the limit's windows do not mix. */
+  let client = 0;
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    fetch(`${api}${path}`, { headers: { 'x-forwarded-for': `203.0.113.${client}`, ...headers } });
+
+  before(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'watchcat-log-routes-'));
+    service = await startWatchcat(
+      loadConfig({
+        DATA_DIR: dataDir, PORT: '0', OPS_PORT: '0', ADMIN_PORT: '0', HOST: '127.0.0.1', TRUST_PROXY: '127.0.0.1',
+        FILE_RATE_LIMIT_PER_MINUTE: String(FILE_LIMIT),
+      }),
+      createLogger('silent', 'log-routes-test'),
+    );
+    api = `http://127.0.0.1:${service.ports.public}`;
+  });
+  beforeEach(() => { client += 1; });
+  after(async () => {
+    await service.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  /** The path of the checkpoint's first tile (full, or partial when the log holds fewer than 256 leaves). */
+  const firstTile = async () => {
+    const size = Number((await (await get('/.well-known/transparency/checkpoint')).text()).split('\n')[1]);
+    return size >= 256 ? '/transparency/tile/0/000' : `/transparency/tile/0/000.p/${size}`;
+  };
+
+  it(`answers the ${FILE_LIMIT + 1}th tile, checkpoint or key request of a minute with 429 and the contract's headers`, async () => {
+    const tile = await firstTile();
+    const paths = ['/.well-known/transparency/key', '/.well-known/jwks.json', '/.well-known/transparency/keys'];
+    const passed = [];
+    while (passed.length < FILE_LIMIT - 1) {
+      const response = await get(paths[passed.length % paths.length]!);
+      await response.arrayBuffer();
+      passed.push(response.status);
+    }
+    expect(passed).to.deep.equal(Array(FILE_LIMIT - 1).fill(200));
+    const refused = await get(tile);
+    expect(refused.status).to.equal(429);
+    expect(refused.headers.get('x-ratelimit-limit')).to.equal(String(FILE_LIMIT));
+    expect(refused.headers.get('x-ratelimit-remaining')).to.equal('0');
+    const reset = Number(refused.headers.get('x-ratelimit-reset'));
+    expect(reset).to.be.within(Math.floor(Date.now() / 1000), Math.ceil(Date.now() / 1000) + 60);
+    expect(Number(refused.headers.get('retry-after'))).to.be.within(1, 60);
+    expect(refused.headers.get('content-type')).to.equal('application/json; charset=utf-8');
+    expect(await refused.json()).to.deep.equal({ detail: `Rate limit exceeded: ${FILE_LIMIT} per 1 minute` });
+    // The operations keep their own limit: the files did not use it up.
+    expect((await get('/api/public/status')).status).to.equal(200);
+  });
+
+  for (const [name, path] of [['the checkpoint', async () => '/.well-known/transparency/checkpoint'], ['a tile', firstTile]] as const) {
+    it(`gives ${name} an ETag, and 304 without a body to a matching If-None-Match, weak or in a list`, async () => {
+      const target = await path();
+      const first = await get(target);
+      expect(first.status).to.equal(200);
+      const etag = first.headers.get('etag')!;
+      expect(etag).to.match(/^"[^"]+"$/);
+      for (const ifNoneMatch of [etag, `W/${etag}`, `"other", W/${etag}`, '*']) {
+        const again = await get(target, { 'if-none-match': ifNoneMatch });
+        expect(again.status, ifNoneMatch).to.equal(304);
+        expect(again.headers.get('etag')).to.equal(etag);
+        expect((await again.arrayBuffer()).byteLength).to.equal(0);
+      }
+      expect((await get(target, { 'if-none-match': '"other"' })).status).to.equal(200);
+    });
+  }
+
+  it('counts tiles and the checkpoint under route templates in the metrics, not as unmatched', async () => {
+    await (await get(await firstTile())).arrayBuffer();
+    const metrics = await (await fetch(`http://127.0.0.1:${service.ports.ops}/metrics`)).text();
+    expect(metrics).to.match(/^http_requests_total\{method="GET",route="\/transparency\/tile\/:level\/:index",status="200"\} \d+$/m);
+    expect(metrics).to.match(/^http_requests_total\{method="GET",route="\/\.well-known\/transparency\/checkpoint",status="200"\} \d+$/m);
+    expect(metrics).not.to.match(/route="unmatched",status="200"/);
+  });
+});
