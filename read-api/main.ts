@@ -59,6 +59,7 @@ const api = await startReadApi({
   signingKeys,
   ...(redis ? { rateLimitRedis: redis } : {}),
   positionPollAfterMs: pollAfterMs,
+  ...(changes ? { queueReachable: () => changes.hearing() } : {}),
   // A parked log states no checkpoint: it no longer stands behind the one it signed last.
   checkpoint: () => (transparency.parked() === undefined ? transparency.checkpoint() : undefined),
   extraRoutes: [discoveryRoutes({ operations: publicOperations, config, jwks: signingKeys.jwks }), transparencyRoutes(transparency)],
