@@ -20,6 +20,8 @@ import { freePort, startTestRedis, type TestRedis } from './redis-server.ts';
 import { startWatchcatProcess, type WatchcatProcess } from './watchcat-process.ts';
 
 const KEY = 'lease-topology-key-0123456789abcdef';
+/** How long a process may take to start on a machine shared with others (a start is seconds alone). */
+const START_BOUND_MS = 120_000;
 
 export interface ProjectorProcess {
   process: WatchcatProcess;
@@ -67,8 +69,8 @@ export async function startLeaseTopology(leg: MongoLeg): Promise<LeaseTopology> 
   const [port, opsPort] = [await freePort(), await freePort()];
   const apiProcess = startWatchcatProcess('read-api', 'read-api/main.ts', { ...env, PORT: String(port), OPS_PORT: String(opsPort) });
   processes.push(apiProcess);
-  await admin.waitForLine(/admin API listening/);
-  await apiProcess.waitForLine(/read API listening/);
+  await admin.waitForLine(/admin API listening/, START_BOUND_MS);
+  await apiProcess.waitForLine(/read API listening/, START_BOUND_MS);
   const store = await createMongoReadStore(leg.url, env['MONGODB_DB']!);
   /** Client addresses (TRUST_PROXY): one per request, so that polling never meets the rate limit. */
   let nextClient = 1;
@@ -90,7 +92,7 @@ export async function startLeaseTopology(leg: MongoLeg): Promise<LeaseTopology> 
       };
       const projector = startWatchcatProcess('projector', 'projector/main.ts', { ...env, HEALTH_PORT: String(healthPort), ...offset });
       processes.push(projector);
-      await projector.waitForLine(/projector started/);
+      await projector.waitForLine(/projector started/, START_BOUND_MS);
       return { process: projector, healthUrl: `http://127.0.0.1:${healthPort}` };
     },
     async adminCall(method, path, body) {

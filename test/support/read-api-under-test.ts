@@ -43,6 +43,8 @@ export interface ReadApiUnderTestOptions {
   requestTimeoutMs?: number;
   /** The keys that sign answers; a fresh one when not given. */
   signingKeys?: ResponseSigningKeys;
+  /** Whether the projectors' queue can be reached (ReadApiOptions.queueReachable). */
+  queueReachable?: () => boolean;
 }
 
 const urlOf = (running: { address(): AddressInfo | string | null }) => `http://127.0.0.1:${(running.address() as AddressInfo).port}`;
@@ -63,6 +65,7 @@ export async function startReadApiUnderTest(options: ReadApiUnderTestOptions = {
     extraRoutes: [discoveryRoutes({ operations: publicOperations, config, jwks: signingKeys.jwks })],
     ...(options.rateLimitRedis ? { rateLimitRedis: options.rateLimitRedis } : {}),
     ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+    ...(options.queueReachable ? { queueReachable: options.queueReachable } : {}),
   });
   return {
     url: urlOf(running.server),
