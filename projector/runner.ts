@@ -72,10 +72,10 @@ export function createProjector(options: ProjectorOptions): Projector {
   const standing = new Map<string, ProjectionLease>();
   /**
    * Until when (monotonic ms) this worker counts on another's standing lease on a projection, as seen by a job: its
-   * expiry by this worker's watch, and at most STANDING_RECHECK_MS. Until then its signals queue no job for that projection, since that
-   * worker hears the same appends: each such job cost two reads of the control documents, for every projection on
-   * every append (issue 29). A job queued by another worker (one that lost its standing lease to a rebuild, say)
-   * still runs here.
+   * expiry by this worker's watch, and at most STANDING_RECHECK_MS. Until then its signals queue no job for that
+   * projection, since that worker hears the same appends: each such job cost two reads of the control documents,
+   * for every projection on every append (issue 29). A job queued by another worker (one that lost its standing lease
+   * to a rebuild, say) still runs here.
    */
   const standingElsewhere = new Map<string, number>();
   const later = new LaterRuns(runHere);
