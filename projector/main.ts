@@ -3,8 +3,8 @@
  * and queue (BullMQ when REDIS_URL is set, so several projector processes share the work). A composition root:
  * it alone picks adapters. SIGTERM/SIGINT stop taking signals, let the running batches finish, then close the
  * queue (its worker waits for the running job) and the stores. On HEALTH_PORT (loopback unless HEALTH_HOST says
- * otherwise, default 9466): `GET /healthz` tells whether every projection is running, `GET /metrics` is for
- * Prometheus (projector-metrics.ts).
+ * otherwise, default 9466): `GET /healthz` tells whether every projection is running and owned (projector-health.ts),
+ * `GET /metrics` is for Prometheus (projector-metrics.ts).
  */
 import { openEventStore } from '../shared/adapters/event-store.factory.ts';
 import { createJobQueue } from '../shared/adapters/job-queue.factory.ts';
@@ -18,6 +18,7 @@ import { PROCESS_IDENTITY } from '../shared/process/process-identity.ts';
 import { PROJECTION_RETRY_POLICY } from './retry-policy.ts';
 import { createProjector } from './runner.ts';
 import { projectorMetrics } from './projector-metrics.ts';
+import { projectorHealth } from './projector-health.ts';
 import { readProjectionStates } from '../shared/projections/projection-states.ts';
 import { redisReadModelChanges } from '../shared/adapters/redis-read-model-changes.ts';
 
@@ -44,12 +45,11 @@ const projector = createProjector({
 });
 projector.start();
 // Unhealthy while a projection is parked on an event it cannot apply (named, with the event's position and the
-// reason): the container's status then shows it. The job counters say what the jobs met (parked skips, leases
-// held or lost, conflicts, engine retries).
-const health = await exitIfPortUnavailable('projector', logger, startHealthServer(config.HEALTH_PORT, config.HEALTH_HOST, () => {
-  const projections = projector.status();
-  return { healthy: projections.every((p) => p.status === 'running'), checks: { projections, jobs: projector.counters() } };
-}, metrics.registry));
+// reason), has no live owner, or is stale while the queue is down: the container's status then shows it. The job
+// counters say what the jobs met (parked skips, leases held or lost, conflicts, engine retries).
+const health = await exitIfPortUnavailable('projector', logger, startHealthServer(config.HEALTH_PORT, config.HEALTH_HOST, projectorHealth({
+  projector, queue, headPosition: () => eventStore.headPosition(), staleAfterMs: config.READ_MODEL_MAX_LAG_SECONDS * 1_000,
+}), metrics.registry));
 logger.info({ projections: projector.positions(), healthPort: health.port, instance: PROCESS_IDENTITY.instance }, 'projector started');
 
 onShutdownSignal(logger, 'projector', async () => {

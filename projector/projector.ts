@@ -74,6 +74,8 @@ export interface Projector {
   positions(): Record<string, number>;
   status(): ProjectionStatus[];
   counters(): ProjectorCounters;
+  /** Projections whose lease this worker last saw unchanged for a whole lease: no live owner (lease-poll.ts). */
+  ownerless(): string[];
   /** Resolves once every projection has applied the history up to `position` (a writer reading its own writes). */
   waitFor(position: number, timeoutMs?: number): Promise<void>;
 }

@@ -11,7 +11,7 @@
  * at scale were most of the time from an append to the read models (issue 29). A job that finds a standing lease
  * held by another live worker ends: that worker has the same signals. One that finds a passing lease (a rebuild's
  * switch) waits for it as before. A standing lease that cannot be renewed is dropped; one whose worker died or
- * froze expires, and the next job takes it.
+ * froze expires, and the next job takes it, or this worker's own poll of the leases (lease-poll.ts) while no job comes.
  *
  * Failures heal or say why. An engine that is down or slow (store, event store, queue) is retried inside the job
  * without limit, with capped backoff, so the projection resumes by itself once it is back. A write conflict (another
@@ -25,7 +25,8 @@ import { setTimeout as delay, setImmediate as yieldToEventLoop } from 'node:time
 import { StaleGenerationError, WriteConflictError } from '../shared/ports/read-store.ts';
 import { projectBatch, ProjectionEventError } from '../shared/projections/batch.ts';
 import { DEFAULT_LEASE_TTL_MS, LeaseLostError, ProjectionLease, SYSTEM_CLOCK } from '../shared/projections/lease.ts';
-import { readProjectionStates } from '../shared/projections/projection-states.ts';
+import { LeaseWatch } from '../shared/projections/lease-watch.ts';
+import { leasePoll } from './lease-poll.ts';
 import { headConfirmation } from '../shared/projections/control-docs.ts';
 import { LaterRuns } from './later-runs.ts';
 import { ProgressBoard } from './progress-board.ts';
@@ -62,16 +63,16 @@ export function createProjector(options: ProjectorOptions): Projector {
   const counters: ProjectorCounters = { parkedSkips: 0, leaseHeld: 0, leaseLost: 0, conflicts: 0, retries: 0, handedBack: 0 };
   const leaseTtlMs = options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
   const clock = options.clock ?? SYSTEM_CLOCK;
-  const leaseOptions = { ttlMs: leaseTtlMs, clock };
+  const leaseOptions = { ttlMs: leaseTtlMs, clock, watch: new LeaseWatch() };
   const confirmations = new OwnConfirmations(() => clock.monotonic());
   /** The leases this worker keeps between runs, by projection. */
   const standing = new Map<string, ProjectionLease>();
   /**
-   * Until when (wall-clock ms) this worker counts on another's standing lease on a projection, as seen by a job: its
-   * expiry, and at most STANDING_RECHECK_MS. Until then its signals queue no job for that projection, since that
-   * worker hears the same appends: each such job cost two reads of the control documents, for every projection on
-   * every append (issue 29). A job queued by another worker (one that lost its standing lease to a rebuild, say)
-   * still runs here.
+   * Until when (monotonic ms) this worker counts on another's standing lease on a projection, as seen by a job: its
+   * expiry by this worker's watch, and at most STANDING_RECHECK_MS. Until then its signals queue no job for that
+   * projection, since that worker hears the same appends: each such job cost two reads of the control documents,
+   * for every projection on every append (issue 29). A job queued by another worker (one that lost its standing lease
+   * to a rebuild, say) still runs here.
    */
   const standingElsewhere = new Map<string, number>();
   const later = new LaterRuns(runHere);
@@ -85,6 +86,7 @@ export function createProjector(options: ProjectorOptions): Projector {
   let timer: NodeJS.Timeout | undefined;
   let renewals: NodeJS.Timeout | undefined;
   let reconfirms: NodeJS.Timeout | undefined;
+  let leasePolls: NodeJS.Timeout | undefined;
 
   /** Runs `work` for one projection after any run of it already under way in this process. */
   function exclusive(name: string, work: () => Promise<void>): Promise<void> {
@@ -230,11 +232,11 @@ export function createProjector(options: ProjectorOptions): Projector {
         const outcome = await runOnce(projection);
         failingSince = undefined;
         if (outcome !== 'held') return;
-        const standingUntil = await ProjectionLease.standingUntil(readStore, projection.name, clock);
+        const standingFor = await ProjectionLease.standingFor(readStore, projection.name, leaseOptions);
         // Counted once the job knows what it found: a count seen then comes with the standing lease recorded.
         counters.leaseHeld += 1;
-        if (standingUntil !== null) {
-          standingElsewhere.set(projection.name, Math.min(standingUntil, clock.wall() + STANDING_RECHECK_MS));
+        if (standingFor !== null) {
+          standingElsewhere.set(projection.name, clock.monotonic() + Math.min(standingFor, STANDING_RECHECK_MS));
           logger.debug({ projection: projection.name }, 'projection lease standing with another worker, which runs it on its own signals');
           return;
         }
@@ -278,7 +280,7 @@ export function createProjector(options: ProjectorOptions): Projector {
   function isStandingElsewhere(name: string): boolean {
     const until = standingElsewhere.get(name);
     if (until === undefined) return false;
-    if (until > clock.wall()) return true;
+    if (until > clock.monotonic()) return true;
     standingElsewhere.delete(name);
     return false;
   }
@@ -331,15 +333,10 @@ export function createProjector(options: ProjectorOptions): Projector {
     }
   }
 
-  /** Positions and parked states every process sees (several projectors share one queue at scale). */
-  async function refreshFromStore(): Promise<void> {
-    for (const state of await readProjectionStates(readStore)) {
-      if (!byName.has(state.name)) continue;
-      board.advance(state.name, state.position);
-      if (state.status === 'parked' && state.parked) board.park(state.name, state.parked);
-      else board.resume(state.name);
-    }
-  }
+  const leases = leasePoll({
+    readStore, board, watch: leaseOptions.watch, names: [...byName.keys()], ttlMs: leaseTtlMs, monotonic: () => clock.monotonic(),
+    holds: (name) => standing.has(name) || running.has(name), takeOver: runHere,
+  });
 
   return {
     start() {
@@ -359,10 +356,10 @@ export function createProjector(options: ProjectorOptions): Projector {
       unsubscribe = eventStore.onAppended(signal);
       renewals = setInterval(renewStanding, leaseTtlMs / 4);
       reconfirms = setInterval(() => { for (const name of standing.keys()) runHere(name); }, RECONFIRM_EVERY_MS); // reconfirmation.ts
-      timer = setInterval(() => {
-        signal();
-        refreshFromStore().catch((error: unknown) => logger.warn({ err: error }, 'could not read the projection states'));
-      }, pollIntervalMs);
+      timer = setInterval(signal, pollIntervalMs);
+      leasePolls = setInterval(() => {
+        leases.poll().catch((error: unknown) => logger.warn({ err: error }, 'could not read the projection states and leases'));
+      }, Math.min(pollIntervalMs, leaseTtlMs / 4));
       signal();
     },
 
@@ -372,6 +369,7 @@ export function createProjector(options: ProjectorOptions): Projector {
       if (timer) clearInterval(timer);
       if (renewals) clearInterval(renewals);
       if (reconfirms) clearInterval(reconfirms);
+      if (leasePolls) clearInterval(leasePolls);
       // A checkpoint left for later is not stored: its next owner applies those events again, changing nothing.
       later.cancel();
       await Promise.all(running.values());
@@ -394,6 +392,7 @@ export function createProjector(options: ProjectorOptions): Projector {
     positions: () => board.positions(),
     status: () => board.status(),
     counters: () => ({ ...counters }),
+    ownerless: () => leases.ownerless(),
     waitFor: (position, timeoutMs = 10_000) => board.waitFor(position, timeoutMs),
   };
 }

@@ -61,6 +61,7 @@ const api = await exitIfPortUnavailable('read-api', logger, startReadApi({
   signingKeys,
   ...(redis ? { rateLimitRedis: redis } : {}),
   positionPollAfterMs: pollAfterMs,
+  ...(changes ? { queueReachable: () => changes.hearing() } : {}),
   // A tree holding nothing after the answer's data; none while the log is parked (answer-checkpoint.ts).
   checkpoint: answerCheckpoint(transparency),
   extraRoutes: [discoveryRoutes({ operations: publicOperations, config, jwks: signingKeys.jwks }), transparencyRoutes(transparency)],

@@ -25,7 +25,10 @@ import { readSnapshotStates } from '../shared/projections/projection-states.ts';
 import { startReadModelClock } from '../shared/public-api/read-model-clock.ts';
 import { parkedProjectionsMetric } from '../shared/metrics/parked-projections.ts';
 import { readModelFreshnessMetrics } from './ops/read-model-freshness.ts';
-import { READ_MODEL_PROJECTIONS } from '../shared/projections/index.ts';
+import { PROJECTION_NAMES, READ_MODEL_PROJECTIONS } from '../shared/projections/index.ts';
+import { LeaseWatch } from '../shared/projections/lease-watch.ts';
+import { leasesOf, ownerlessProjections } from '../shared/projections/lease-ownership.ts';
+import { DEFAULT_LEASE_TTL_MS } from '../shared/projections/lease.ts';
 import { rateLimitModeMetric } from './ops/rate-limit-mode.ts';
 import { countedSigner } from './ops/signing-metrics.ts';
 import { listen } from '../shared/http/listen.ts';
@@ -62,6 +65,8 @@ export interface ReadApiOptions {
   opsRoutes?: Koa.Middleware[];
   /** The transparency log's tree that a signed answer pins, by its data's position, where this process serves the log. */
   checkpoint?: AnswerCheckpoint;
+  /** Whether the projectors' queue (Redis) can be reached now, where they have one: readiness says when it cannot. */
+  queueReachable?: () => boolean;
 }
 
 export interface RunningReadApi {
@@ -124,7 +129,16 @@ function answerRaw(socket: Duplex, status: number, detail: string): void {
 export async function startReadApi(options: ReadApiOptions): Promise<RunningReadApi> {
   const { config, logger, readStore } = options;
   let shuttingDown = false;
-  const clock = await startReadModelClock(() => readSnapshotStates(readStore), {
+  // Every snapshot read shows this process the projections' leases: one it has seen unchanged for a whole lease has
+  // no live owner, by this process's own clock (lease-watch.ts), whatever expiry its holder wrote.
+  const leaseWatch = new LeaseWatch();
+  let ownerless: string[] = [];
+  const readStates = async () => {
+    const reading = await readSnapshotStates(readStore);
+    ownerless = ownerlessProjections(leaseWatch, leasesOf(reading.view.control, PROJECTION_NAMES), performance.now(), DEFAULT_LEASE_TTL_MS);
+    return reading;
+  };
+  const clock = await startReadModelClock(readStates, {
     ...(options.positionPollMs ? { intervalMs: options.positionPollMs } : {}),
     ...(options.positionPollAfterMs ? { pollAfterMs: options.positionPollAfterMs } : {}),
     maxLagMs: config.READ_MODEL_MAX_LAG_SECONDS * 1_000,
@@ -171,12 +185,16 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
         store = 'unreachable';
       }
       const notBuilt = unbuilt();
-      const ready = !shuttingDown && store === 'ok' && clock.parked.length === 0 && notBuilt.length === 0;
+      const projections = clock.projections();
+      // The queue down and a read model stale: its projector cannot be told to catch up (issue 40).
+      const queue = options.queueReachable?.() === false ? 'unreachable' : 'ok';
+      const stranded = queue === 'unreachable' && projections.some((projection) => !projection.fresh);
+      const ready = !shuttingDown && store === 'ok' && clock.parked.length === 0 && notBuilt.length === 0 && ownerless.length === 0 && !stranded;
       return {
         ready,
         checks: {
-          read_store: store, parked_projections: clock.parked, unbuilt_projections: notBuilt, projections: clock.projections(),
-          position: clock.current(), shutting_down: shuttingDown,
+          read_store: store, parked_projections: clock.parked, unbuilt_projections: notBuilt, ownerless_projections: ownerless, queue,
+          projections, position: clock.current(), shutting_down: shuttingDown,
         },
       };
     },

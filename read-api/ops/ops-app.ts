@@ -15,7 +15,10 @@ export interface Readiness {
 }
 
 export interface OpsAppDeps {
-  /** Not ready when the read store is unreachable, a projection is parked, or the process is shutting down. */
+  /**
+   * Not ready when the read store is unreachable, a projection is parked, not built or without a live owner, the
+   * queue is unreachable while a read model is stale, or the process is shutting down.
+   */
   readiness: () => Promise<Readiness>;
   registry: Registry;
   /** Further operator routes of the process (e.g. the embedded server's read-model audit). */

@@ -69,6 +69,7 @@ export function createBullMqJobQueue(options: BullMqJobQueueOptions): JobQueue {
       const counts = await queue.getJobCounts('waiting', 'delayed', 'prioritized');
       return (counts['waiting'] ?? 0) + (counts['delayed'] ?? 0) + (counts['prioritized'] ?? 0);
     },
+    reachable: () => connection.status === 'ready',
     async close() {
       await worker?.close();
       await queue.close();

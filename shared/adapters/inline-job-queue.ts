@@ -87,6 +87,7 @@ export function createInlineJobQueue(policy: RetryPolicy): JobQueue {
       }
       return count;
     },
+    reachable: () => true,
     async close() {
       closed = true;
       for (const job of jobs.values()) clearTimeout(job.timer);

@@ -21,5 +21,7 @@ export interface JobQueue {
   onFailed(listener: (name: string, error: Error, attemptsMade: number) => void): void;
   /** Jobs waiting or delayed (for metrics). */
   depth(): Promise<number>;
+  /** Whether the queue's server is connected now (an in-process queue always is): what the projector's health says. */
+  reachable(): boolean;
   close(): Promise<void>;
 }

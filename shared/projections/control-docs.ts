@@ -3,7 +3,8 @@
  * atomic on every engine):
  * - the generation pointer (`generations`): the live generation of each projected collection, the highest
  *   generation a rebuild reserved, the reservations of the rebuilds at work, and each projection's latest lease token;
- * - a lease per projection (`lease:NAME`): its owner, its fencing token (raised by every new owner) and expiry;
+ * - a lease per projection (`lease:NAME`): its owner, its fencing token (raised by every new owner), its renewals and
+ *   length (others judge its expiry by their own clocks, see lease-watch.ts);
  * - a checkpoint per projection and generation (`checkpoint:NAME@G`): the position applied, the token of the
  *   owner that may move it, and whether the projection is parked on an event it cannot apply.
  */
@@ -29,8 +30,12 @@ export interface LeaseDoc extends ControlDoc {
   projection: string;
   owner: string;
   token: number;
-  /** Wall-clock milliseconds; 0 once released. */
+  /** Its owner's wall clock plus the ttl, for people to read: no process compares it with its own clock. 0 once released. */
   expires_at: number;
+  /** Raised by every write of its owner (a renewal, the release): what tells others it is alive (lease-watch.ts). */
+  renewals?: number;
+  /** How long it lasts without a renewal (ms), as its owner renews it. */
+  ttl_ms?: number;
   /**
    * Its owner keeps it between runs and runs the projection on its own signals (the event store's feed and its
    * periodic one), so a job that finds it held ends instead of waiting for it (see projector/runner.ts).

@@ -7,7 +7,8 @@
  * (`write`): refused once a newer owner recorded its own in the generation pointer, so a preempted owner that has not
  * yet renewed (its lease taken by a rebuild, say) adds no document, no leaf of the log, after the takeover. Documents
  * are also guarded by compare-and-set on the positions read (see batch.ts), so an in-flight bulk cannot overwrite a
- * newer state either.
+ * newer state either. Whether another's lease has expired is judged by the taker's own watch of it (lease-watch.ts),
+ * never by the time its holder wrote.
  */
 import {
   FencedWriteError, type ControlDoc, type GenerationStore, type ProjectedCollection, type ReadStore, type WriteFence, type WriteOp, type WriteOptions,
@@ -17,10 +18,11 @@ import {
   type CheckpointState, type HeadConfirmation, type LeaseDoc,
 } from './control-docs.ts';
 import { recordLeaseToken } from './generations.ts';
+import { LeaseWatch } from './lease-watch.ts';
 
 export { LeaseLostError };
 
-/** Clocks in milliseconds: `monotonic` for the owner's own view of time, `wall` for the expiry others read. */
+/** Clocks in milliseconds: `monotonic` for every judgement of time, `wall` only for the times written for people to read. */
 export interface LeaseClock {
   monotonic(): number;
   wall(): number;
@@ -32,6 +34,11 @@ export interface LeaseOptions {
   /** How long a lease lasts without renewal; default 10 s. */
   ttlMs?: number;
   clock?: LeaseClock;
+  /**
+   * What this process has seen of the leases, which its own writes add to; without one, nothing: a lease held by
+   * another is then never taken (unless preempted), only a free or released one.
+   */
+  watch?: LeaseWatch;
   /** Take the lease even from a live owner (a rebuild about to switch generations fences the live workers). */
   preempt?: boolean;
   /** Say in the lease that its owner keeps it between runs (LeaseDoc.standing). */
@@ -42,6 +49,8 @@ export const DEFAULT_LEASE_TTL_MS = 10_000;
 
 export class ProjectionLease {
   #renewedAt: number;
+  /** The lease's marker of liveness, raised by every write (LeaseDoc.renewals). */
+  #renewals = 0;
   #released = false;
   /** The checkpoints this owner last stored, by generation. */
   readonly #checkpoints = new Map<number, CheckpointState>();
@@ -57,50 +66,58 @@ export class ProjectionLease {
     private readonly ttlMs: number,
     private readonly clock: LeaseClock,
     private readonly standing: boolean,
+    private readonly watch: LeaseWatch,
     acquiredAt: number,
   ) {
     this.#renewedAt = acquiredAt;
   }
 
   /**
-   * Takes the lease of `projection` for `owner` if it is free, expired or already `owner`'s (or always, with
-   * `preempt`), then raises the live checkpoint's token to the new one. Null when another owner holds it.
+   * Takes the lease of `projection` for `owner` if it is free, released, lapsed by this process's watch or already
+   * `owner`'s (or always, with `preempt`), then raises the live checkpoint's token to the new one. Null when another
+   * owner holds it.
    */
   static async acquire(
     store: ReadStore, projection: { name: string; collection: ProjectedCollection }, owner: string, options: LeaseOptions = {},
   ): Promise<ProjectionLease | null> {
     const ttlMs = options.ttlMs ?? DEFAULT_LEASE_TTL_MS;
     const clock = options.clock ?? SYSTEM_CLOCK;
+    const watch = options.watch ?? new LeaseWatch();
     const acquiredAt = clock.monotonic();
     const docs = await readControlDocs(store);
     const held = docs.get(leaseId(projection.name)) as LeaseDoc | undefined;
-    const now = clock.wall();
-    if (held && held.owner !== owner && held.expires_at > now && !options.preempt) return null;
+    if (held && held.owner !== owner && !options.preempt && watch.remaining(projection.name, held, clock.monotonic(), ttlMs) > 0) return null;
     const token = highestToken(docs, projection.name, held) + 1;
     const standing = options.standing ?? false;
     const lease: LeaseDoc = {
-      _id: leaseId(projection.name), projection: projection.name, owner, token, expires_at: now + ttlMs, ...(standing ? { standing } : {}),
+      _id: leaseId(projection.name), projection: projection.name, owner, token, expires_at: clock.wall() + ttlMs, renewals: 0, ttl_ms: ttlMs,
+      ...(standing ? { standing } : {}),
     };
-    // On the expiry read too: an owner renewing meanwhile keeps its lease.
+    // On the marker read too: an owner renewing meanwhile keeps its lease.
     // None stored: any lease stored meanwhile has a token, so this insert then fails as the race it lost.
-    const condition = held ? { token: held.token, expires_at: held.expires_at } : { token: { $exists: false } };
+    const condition = held
+      ? { token: held.token, expires_at: held.expires_at, renewals: held.renewals ?? { $exists: false } } : { token: { $exists: false } };
     if (!(await store.setControl(lease, condition, held === undefined))) return null;
+    watch.see(projection.name, lease, clock.monotonic());
     // Before anything is fenced or written: from now on no switch made under an older token goes through.
     if (!(await recordLeaseToken(store, projection.name, token))) return null;
 
     const { generation, checkpoint: seen } = liveCheckpointOf(docs, projection);
     const checkpoint = await fenceCheckpoint(store, projection.name, generation, token, seen);
     if (!checkpoint) return null;
-    return new ProjectionLease(store, projection.name, owner, token, generation, checkpoint, ttlMs, clock, standing, acquiredAt);
+    return new ProjectionLease(store, projection.name, owner, token, generation, checkpoint, ttlMs, clock, standing, watch, acquiredAt);
   }
 
   /**
-   * When the standing lease of `projection` expires (wall-clock ms), if a standing owner (who runs it on its own
-   * signals) holds it now, unexpired; null otherwise.
+   * How long (ms, by `options.watch`) the lease of `projection` still stands, if a standing owner (who runs it on its
+   * own signals) holds it now; null otherwise (no lease, not standing, released or lapsed).
    */
-  static async standingUntil(store: ReadStore, projection: string, clock: LeaseClock = SYSTEM_CLOCK): Promise<number | null> {
+  static async standingFor(store: ReadStore, projection: string, options: LeaseOptions = {}): Promise<number | null> {
     const held = (await readControlDocs(store)).get(leaseId(projection)) as LeaseDoc | undefined;
-    return held?.standing === true && held.expires_at > clock.wall() ? held.expires_at : null;
+    if (held?.standing !== true) return null;
+    const clock = options.clock ?? SYSTEM_CLOCK;
+    const left = (options.watch ?? new LeaseWatch()).remaining(projection, held, clock.monotonic(), options.ttlMs ?? DEFAULT_LEASE_TTL_MS);
+    return left > 0 ? left : null;
   }
 
   /** The checkpoint of the live generation as this owner last stored it (or found it when taking the lease). */
@@ -116,13 +133,11 @@ export class ProjectionLease {
     if (this.#released) throw new LeaseLostError(this.projection, 'released');
     const now = this.clock.monotonic();
     if (!always && now - this.#renewedAt < this.ttlMs / 3) return;
-    const renewed: LeaseDoc = {
-      _id: leaseId(this.projection), projection: this.projection, owner: this.owner, token: this.token, expires_at: this.clock.wall() + this.ttlMs,
-      ...(this.standing ? { standing: true } : {}),
-    };
+    const renewed = { ...this.#written(this.clock.wall() + this.ttlMs), ...(this.standing ? { standing: true } : {}) };
     if (!(await this.store.setControl(renewed, { owner: this.owner, token: this.token }, false))) {
       throw new LeaseLostError(this.projection, `token ${this.token} was superseded`);
     }
+    this.watch.see(this.projection, renewed, this.clock.monotonic());
     this.#renewedAt = now;
   }
 
@@ -139,6 +154,15 @@ export class ProjectionLease {
       if (error instanceof FencedWriteError) throw new LeaseLostError(this.projection, error.message);
       throw error;
     }
+  }
+
+  /** The lease document this owner writes next, with a new marker. */
+  #written(expiresAt: number): LeaseDoc {
+    this.#renewals += 1;
+    return {
+      _id: leaseId(this.projection), projection: this.projection, owner: this.owner, token: this.token, expires_at: expiresAt,
+      renewals: this.#renewals, ttl_ms: this.ttlMs,
+    };
   }
 
   /**
@@ -171,8 +195,10 @@ export class ProjectionLease {
   async release(): Promise<boolean> {
     if (this.#released) return true;
     this.#released = true;
-    const released: LeaseDoc = { _id: leaseId(this.projection), projection: this.projection, owner: this.owner, token: this.token, expires_at: 0 };
-    return this.store.setControl(released, { owner: this.owner, token: this.token }, false);
+    const released = this.#written(0);
+    if (!(await this.store.setControl(released, { owner: this.owner, token: this.token }, false))) return false;
+    this.watch.see(this.projection, released, this.clock.monotonic());
+    return true;
   }
 
   async #changeCheckpoint(generation: number, change: (stored: CheckpointState) => CheckpointState): Promise<void> {

@@ -4,7 +4,7 @@
  * of the event store its owner confirmed having applied. Polled often by every API process (the read-model clock),
  * so it is one small query.
  */
-import type { ControlDoc, ReadStore, ReadView } from '../ports/read-store.ts';
+import type { ControlDoc, ReadSnapshot, ReadStore } from '../ports/read-store.ts';
 import { liveCheckpointOf, readControlDocs, type HeadConfirmation } from './control-docs.ts';
 import { PROJECTIONS } from './index.ts';
 
@@ -34,7 +34,7 @@ export async function readProjectionStates(store: ReadStore): Promise<Projection
 }
 
 /** A snapshot of the store and the projection states of its own control documents: what the read-model clock reads. */
-export async function readSnapshotStates(store: ReadStore): Promise<{ view: ReadView; states: ProjectionState[] }> {
+export async function readSnapshotStates(store: ReadStore): Promise<{ view: ReadSnapshot; states: ProjectionState[] }> {
   const snapshot = await store.snapshot();
   return { view: snapshot, states: projectionStatesOf(new Map(snapshot.control.map((doc) => [doc._id, doc]))) };
 }

@@ -46,7 +46,7 @@ describe('Redis connections through an outage', function () {
     }
   });
 
-  it('a job added while Redis is down is run once Redis is back', async function () {
+  it('a job added while Redis is down is run once Redis is back; the queue says whether Redis is reachable meanwhile', async function () {
     const queue = createBullMqJobQueue({ redisUrl: redis.url, queueName: `outage-${randomUUID()}`, policy: { attempts: 2, backoffMs: 10 } });
     try {
       const ran: string[] = [];
@@ -55,9 +55,13 @@ describe('Redis connections through an outage', function () {
       });
       await queue.add('warm-up', 'warm-up');
       await eventually(() => ran.length === 1, 'the first job ran');
+      expect(queue.reachable(), 'connected').to.equal(true);
       await redis.stop(true);
+      // What the projector's health reports (issue 40).
+      await eventually(() => !queue.reachable(), 'the queue says Redis is unreachable');
       const added = queue.add('watches', 'watches');
       await redis.start();
+      await eventually(() => queue.reachable(), 'the queue says Redis is reachable again', 10_000);
       await added;
       await eventually(() => ran.includes('watches'), 'the job added during the outage ran', 10_000);
     } finally {

@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
 import { checkpointId, checkpointPrefix, leaseId, type LeaseDoc } from '../../shared/projections/control-docs.ts';
 import { LeaseLostError, ProjectionLease, type LeaseClock } from '../../shared/projections/lease.ts';
+import { LeaseWatch } from '../../shared/projections/lease-watch.ts';
 import { resumeProjection } from '../../shared/projections/parking.ts';
 import { readProjectionStates } from '../../shared/projections/projection-states.ts';
 import { serialsProjection } from '../../shared/projections/serials.projection.ts';
@@ -30,17 +31,20 @@ export function leaseContract(name: string, factory: () => Promise<ReadStore>): 
   describe(`projection leases: ${name}`, function () {
     let store: ReadStore;
     let clock: FakeClock;
+    /** What this test's process has seen of the leases: its owners' own writes and its reads. */
+    let watch: LeaseWatch;
     beforeEach(async function () {
       store = await factory();
       clock = new FakeClock();
+      watch = new LeaseWatch();
     });
     afterEach(async function () {
       await store?.close();
     });
-    const acquire = (owner: string, preempt = false) => ProjectionLease.acquire(store, serials, owner, { ttlMs: TTL, clock, preempt });
-    const acquireStanding = (owner: string) => ProjectionLease.acquire(store, serials, owner, { ttlMs: TTL, clock, standing: true });
+    const acquire = (owner: string, preempt = false) => ProjectionLease.acquire(store, serials, owner, { ttlMs: TTL, clock, watch, preempt });
+    const acquireStanding = (owner: string) => ProjectionLease.acquire(store, serials, owner, { ttlMs: TTL, clock, watch, standing: true });
     const leaseDoc = async () => (await store.readControl()).find((doc) => doc._id === leaseId('serials')) as LeaseDoc;
-    const standingUntil = () => ProjectionLease.standingUntil(store, 'serials', clock);
+    const standingFor = () => ProjectionLease.standingFor(store, 'serials', { ttlMs: TTL, clock, watch });
 
     it('one owner at a time: a live lease is refused to another, an expired or released one is taken with a higher token', async function () {
       const first = (await acquire('a'))!;
@@ -67,7 +71,7 @@ export function leaseContract(name: string, factory: () => Promise<ReadStore>): 
       clock.advance(TTL + 1);
       // The lease's compare-and-set not atomic across processes (FerretDB): each write lands, whatever its condition.
       const lax: ReadStore = { ...store, setControl: (doc, condition, insert) => store.setControl(doc, doc._id === leaseId('serials') ? {} : condition, insert) };
-      const owners = await Promise.all(['b', 'c'].map((owner) => ProjectionLease.acquire(lax, serials, owner, { ttlMs: TTL, clock })));
+      const owners = await Promise.all(['b', 'c'].map((owner) => ProjectionLease.acquire(lax, serials, owner, { ttlMs: TTL, clock, watch })));
       expect(owners.filter((lease) => lease !== null).map((lease) => lease!.token)).to.deep.equal([2]);
     });
 
@@ -89,6 +93,85 @@ export function leaseContract(name: string, factory: () => Promise<ReadStore>): 
       await owner.ensure();
       await owner.saveCheckpoint(3);
       expect(await acquire('b'), 'renewed: not free').to.equal(null);
+    });
+
+    /**
+     * Another process: its own watch, a monotonic clock with an origin of its own, and a wall clock `wallOffsetMs`
+     * from the test's (a machine whose clock is wrong); time moves for all of them when the test moves it.
+     */
+    function otherProcess(wallOffsetMs: number, wallStandsStill = false) {
+      const origin = clock.wall();
+      const own: LeaseClock = {
+        monotonic: () => clock.monotonic() - 777_777,
+        wall: () => (wallStandsStill ? origin : clock.wall()) + wallOffsetMs,
+      };
+      const options = { ttlMs: TTL, clock: own, watch: new LeaseWatch(), standing: true };
+      return { acquire: (owner: string) => ProjectionLease.acquire(store, serials, owner, options) };
+    }
+
+    it('a holder whose wall clock runs 150 s ahead and dies is taken over a lease after the taker first saw it, not 150 s later', async function () {
+      const holder = (await otherProcess(150_000).acquire('ahead'))!;
+      expect((await leaseDoc()).expires_at, 'its expiry written on its own clock').to.equal(clock.wall() + 150_000 + TTL);
+      const taker = otherProcess(0);
+      expect(await taker.acquire('b'), 'seen for the first time').to.equal(null);
+      clock.advance(TTL - 1);
+      expect(await taker.acquire('b'), 'seen unchanged a millisecond less than a lease').to.equal(null);
+      clock.advance(1);
+      expect((await taker.acquire('b'))?.token, 'seen unchanged a whole lease').to.equal(holder.token + 1);
+    });
+
+    it('a live holder whose wall clock runs 150 s behind is not taken over while it renews, and is once it stops', async function () {
+      const holder = (await otherProcess(-150_000).acquire('behind'))!;
+      const taker = otherProcess(0);
+      for (let step = 0; step <= 6; step += 1) {
+        expect(await taker.acquire('b'), `after ${(step * 0.4).toFixed(1)} TTL, its written expiry long past on the taker's clock`).to.equal(null);
+        clock.advance(TTL * 0.4);
+        await holder.ensure();
+      }
+      expect(await taker.acquire('b'), 'its last renewal, seen now').to.equal(null);
+      clock.advance(TTL - 1);
+      expect(await taker.acquire('b'), 'its last renewal seen a millisecond less than a lease ago').to.equal(null);
+      clock.advance(1);
+      expect((await taker.acquire('b'))?.token, 'no renewal seen for a whole lease').to.equal(holder.token + 1);
+    });
+
+    it('a process that never saw a lease (just started) watches it a whole lease before taking it, however old its written expiry', async function () {
+      const holder = (await acquire('a'))!;
+      clock.advance(TTL * 3);
+      const started = otherProcess(0);
+      expect(await started.acquire('b'), 'its first sight of a lease that lapsed long ago by the written time').to.equal(null);
+      clock.advance(TTL - 1);
+      expect(await started.acquire('b'), 'watched a millisecond less than a lease').to.equal(null);
+      clock.advance(1);
+      expect((await started.acquire('b'))?.token).to.equal(holder.token + 1);
+    });
+
+    it('a renewal seen starts the watch again: the lease is taken a whole lease after the taker first saw the renewal, not after its written expiry', async function () {
+      const holder = (await otherProcess(0).acquire('a'))!;
+      const taker = otherProcess(0);
+      expect(await taker.acquire('b')).to.equal(null);
+      clock.advance(TTL * 0.9);
+      await holder.ensure();
+      clock.advance(TTL * 0.2);
+      expect(await taker.acquire('b'), 'the renewal, first seen now').to.equal(null);
+      clock.advance(TTL * 0.9);
+      expect(await taker.acquire('b'), 'past the renewed written expiry, not a lease after the renewal was seen').to.equal(null);
+      clock.advance(TTL * 0.1);
+      expect((await taker.acquire('b'))?.token).to.equal(holder.token + 1);
+    });
+
+    it('a renewal is seen even when the holder\'s wall clock stands still and writes the same expiry again', async function () {
+      const holder = (await otherProcess(0, true).acquire('still'))!;
+      const written = (await leaseDoc()).expires_at;
+      const taker = otherProcess(0);
+      expect(await taker.acquire('b')).to.equal(null);
+      clock.advance(TTL * 0.5);
+      await holder.ensure();
+      expect((await leaseDoc()).expires_at, 'the same expiry written again').to.equal(written);
+      clock.advance(TTL * 0.6);
+      expect(await taker.acquire('b'), 'renewed half a lease ago').to.equal(null);
+      clock.advance(TTL);
+      expect((await taker.acquire('b'))?.token, 'no renewal for a whole lease').to.equal(holder.token + 1);
     });
 
     it('an owner renews its lease at the first check once a third of it has passed on its own clock, not at a check before', async function () {
@@ -124,26 +207,28 @@ export function leaseContract(name: string, factory: () => Promise<ReadStore>): 
     it('at the very millisecond a lease expires, another owner may take it and it is no longer reported standing', async function () {
       await acquireStanding('a');
       clock.advance(TTL);
-      expect(await standingUntil(), 'expired: not standing').to.equal(null);
+      expect(await standingFor(), 'expired: not standing').to.equal(null);
       expect((await acquire('b'))?.token, 'expired: free').to.equal(2);
     });
 
     it('only a standing owner\'s unexpired lease is reported standing: not a lease nobody took, one taken without standing, or one expired', async function () {
-      expect(await standingUntil(), 'no lease').to.equal(null);
+      expect(await standingFor(), 'no lease').to.equal(null);
       const rebuild = (await acquire('rebuild', true))!;
-      expect(await standingUntil(), 'taken without standing (a rebuild\'s)').to.equal(null);
+      expect(await standingFor(), 'taken without standing (a rebuild\'s)').to.equal(null);
       await rebuild.release();
       await acquireStanding('worker');
-      expect(await standingUntil(), 'a standing owner\'s').to.equal(clock.wall() + TTL);
+      expect(await standingFor(), 'a standing owner\'s, just taken: a whole lease left').to.equal(TTL);
       clock.advance(TTL + 1);
-      expect(await standingUntil(), 'expired').to.equal(null);
+      expect(await standingFor(), 'expired').to.equal(null);
     });
 
     it('a standing lease stays standing when its owner renews it, until the renewed expiry', async function () {
       const owner = (await acquireStanding('worker'))!;
       clock.advance(TTL / 2);
       await owner.ensure();
-      expect(await standingUntil()).to.equal(clock.wall() + TTL);
+      expect(await standingFor()).to.equal(TTL);
+      clock.advance(TTL - 1);
+      expect(await standingFor(), 'a millisecond before the renewed expiry').to.equal(1);
     });
 
     it('an older lease of the same owner (a restarted worker under the same name) can neither renew nor release the newer one', async function () {
@@ -259,7 +344,7 @@ export function leaseContract(name: string, factory: () => Promise<ReadStore>): 
           return store.setControl(doc, condition, insert);
         },
       };
-      await refusal(ProjectionLease.acquire(stopping, serials, 'a', { ttlMs: TTL, clock }));
+      await refusal(ProjectionLease.acquire(stopping, serials, 'a', { ttlMs: TTL, clock, watch }));
       const { token: left } = await leaseDoc();
       clock.advance(TTL + 1);
       expect((await acquire('b'))!.token).to.be.above(left);
@@ -278,7 +363,7 @@ export function leaseContract(name: string, factory: () => Promise<ReadStore>): 
       clock.advance(TTL + 1);
       // The owner, paused past its lease, renews just after the other read the lease as expired.
       const late: ReadStore = { ...store, readControl: async () => { const docs = await store.readControl(); await owner.ensure(); return docs; } };
-      expect(await ProjectionLease.acquire(late, serials, 'b', { ttlMs: TTL, clock }), 'the lease it read has changed').to.equal(null);
+      expect(await ProjectionLease.acquire(late, serials, 'b', { ttlMs: TTL, clock, watch }), 'the lease it read has changed').to.equal(null);
       await owner.saveCheckpoint(2);
       expect((await readProjectionStates(store)).map((state) => [state.name, state.position])).to.deep.equal([['serials', 2]]);
     });

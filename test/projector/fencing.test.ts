@@ -111,6 +111,18 @@ function fencingSuite(name: string, openStore: () => Promise<ReadStore>): void {
     };
 
     /**
+     * A new worker's catch-up that takes over a lease whose owner renews it no more: a process judges expiry by its
+     * own watch (lease-watch.ts), so it first finds the lease held, then sees it unchanged for longer than a lease.
+     */
+    async function catchUpTakingOver(): Promise<void> {
+      const taker = make(readStore);
+      const run = taker.catchUp();
+      await until('the new worker found the lease held', () => taker.counters().leaseHeld >= 1);
+      clock.now += TTL + 1;
+      await run;
+    }
+
+    /**
      * A worker paused at its first batch's read or write while its lease expires and a new owner catches up on the
      * thefts appended meanwhile; then it resumes and its run ends. `writes` counts its bulks that landed.
      */
@@ -122,8 +134,7 @@ function fencingSuite(name: string, openStore: () => Promise<ReadStore>): void {
       const staleRun = stale.catchUp();
       await paused.reached;
       const head = await appendAll(eventStore, stolen(3));
-      clock.now += TTL + 1;
-      await make(readStore).catchUp();
+      await catchUpTakingOver();
       paused.open();
       await staleRun;
       return { stale, writes, head };
@@ -195,8 +206,7 @@ function fencingSuite(name: string, openStore: () => Promise<ReadStore>): void {
         eventStore, readStore, projections: [serialsProjection], clock, leaseTtlMs: TTL,
         beforeSwitch: async () => {
           head = await appendAll(eventStore, stolen(2));
-          clock.now += TTL + 1;
-          await make(readStore).catchUp();
+          await catchUpTakingOver();
         },
       }).then(() => undefined, (error: unknown) => error);
       expect(failure).to.be.instanceOf(LeaseLostError);
@@ -314,11 +324,12 @@ function fencingSuite(name: string, openStore: () => Promise<ReadStore>): void {
       const ttl = 200;
       const owner = freezable();
       const { projector: a, token: frozenToken } = await standingWorker(owner.store, { leaseTtlMs: ttl });
-      owner.freeze();
-      // Frozen past its lease: the lease has expired when the other worker comes.
-      clock.now += ttl + 1;
       const b = make(readStore, { pollIntervalMs: 60_000, leaseTtlMs: ttl });
       b.start();
+      await until('the other worker found the lease held', () => b.counters().leaseHeld >= 1);
+      owner.freeze();
+      // Frozen past its lease as the other worker watches it: its poll of the leases takes it.
+      clock.now += ttl + 1;
       await until('the other worker took the lease', async () => (await leaseDoc())!['token'] !== frozenToken);
       owner.thaw();
       await until('the frozen worker found its lease lost', () => a.counters().leaseLost >= 1);

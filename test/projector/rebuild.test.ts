@@ -6,6 +6,7 @@ import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.t
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import { GENERATIONS_ID, type ReadStore } from '../../shared/ports/read-store.ts';
+import { LeaseWatch } from '../../shared/projections/lease-watch.ts';
 import { leaseId } from '../../shared/projections/control-docs.ts';
 import { RESERVATION_TTL_MS } from '../../shared/projections/generations.ts';
 import { LeaseLostError, ProjectionLease, type LeaseClock } from '../../shared/projections/lease.ts';
@@ -161,8 +162,11 @@ describe('rebuild', () => {
       readAll: async (range: Parameters<EventStore['readAll']>[0]) => {
         if (heads === 2 && range.after >= 20 && worker === undefined) {
           rebuildToken = (await readStore.readControl()).find((doc) => doc._id === leaseId('serials'))?.['token'] as number;
+          // The worker judges expiry by its own watch: it sees the rebuild's lease held, then unchanged past a lease.
+          const watch = new LeaseWatch();
+          if (await ProjectionLease.acquire(readStore, serialsProjection, 'worker', { ttlMs: TTL, clock, watch })) throw new Error('the rebuild\'s live lease was taken');
           wall += TTL + 1;
-          worker = await ProjectionLease.acquire(readStore, serialsProjection, 'worker', { ttlMs: TTL, clock });
+          worker = await ProjectionLease.acquire(readStore, serialsProjection, 'worker', { ttlMs: TTL, clock, watch });
         }
         return eventStore.readAll(range);
       },

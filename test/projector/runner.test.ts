@@ -267,7 +267,7 @@ describe('projector runner', () => {
     await started.catchUp();
     started.start();
     await until('every lease standing', async () => (await Promise.all(Object.keys(started.positions())
-      .map((name) => ProjectionLease.standingUntil(readStore, name)))).every((expiry) => expiry !== null));
+      .map((name) => ProjectionLease.standingFor(readStore, name)))).every((left) => left !== null));
     projector = started;
     return { projector: started, head };
   }

@@ -20,6 +20,7 @@ import { PROJECTIONS } from '../../shared/projections/index.ts';
 import type { Projection } from '../../shared/projections/projection.ts';
 import { watchesProjection } from '../../shared/projections/watches.projection.ts';
 import { appendAll } from '../projector/support/history.ts';
+import { until } from '../support/until.ts';
 import { controlledReadStore, gate, isRead, within, type Call, type ControlledReadStore } from '../support/controlled-read-store.ts';
 import {
   cleanRebuildView, fakeClock, positionsSeen, readersView, simulatedWorker, type FakeClock, type SimulatedWorker,
@@ -81,6 +82,19 @@ describe('a rebuild beside live projector workers: one generation at a time, not
    * the leases, catching up under them, the switch, releasing, dropping the old generation). A reader looks after
    * each step. Answers how many steps there were.
    */
+  /**
+   * The live worker's catch-up once the rebuild stopped renewing its leases: it judges a lease by its own watch
+   * (lease-watch.ts), so it finds it held, then sees it unchanged past a lease (a lease let go it takes at once).
+   */
+  async function liveTakesOver(): Promise<void> {
+    const held = live.projector.counters().leaseHeld;
+    let ended = false;
+    const run = live.projector.catchUp().finally(() => { ended = true; });
+    await until('the live worker found the lease held, or ran', () => ended || live.projector.counters().leaseHeld > held);
+    clock.advance(DEFAULT_LEASE_TTL_MS + 1);
+    await run;
+  }
+
   async function rebuildWithSteps(
     projections: readonly Projection[], atFence: () => Promise<void>, onStep: (step: number) => Promise<void> = async () => {},
     beforeSwitch: () => Promise<void> = async () => {},
@@ -184,9 +198,8 @@ describe('a rebuild beside live projector workers: one generation at a time, not
       });
       const steps = at === undefined ? await rebuilt : await rebuilt.then(() => -1, () => at);
       // The dead rebuild's leases expire; the live worker takes the projection over.
-      clock.advance(DEFAULT_LEASE_TTL_MS + 1);
       await appendAll(eventStore, [watchStockChanged('TMP-2', 'low_stock')]);
-      await live.projector.catchUp();
+      await liveTakesOver();
       await expectCleanRebuild([watchesProjection], `crash after step ${at ?? 'none'}`);
       return steps;
     };
@@ -220,9 +233,8 @@ describe('a rebuild beside live projector workers: one generation at a time, not
     await setUp([watchesProjection]);
     await rebuildWithSteps([watchesProjection], async () => {}, async () => {}, async () => {
       // The rebuild's process stalls past its leases; the live worker takes the projection back and goes on.
-      clock.advance(DEFAULT_LEASE_TTL_MS + 1);
       await appendAll(eventStore, [watchPriceChanged('TMP-1', 1_100_000, 1_000_000)]);
-      await live.projector.catchUp();
+      await liveTakesOver();
       await look('the live worker went on');
     }).catch(() => undefined);
     await live.projector.catchUp();
@@ -237,9 +249,8 @@ describe('a rebuild beside live projector workers: one generation at a time, not
       method: 'setControl', times: 1, when: (call) => controlDoc(call)?._id === GENERATIONS_ID && Object.keys(controlDoc(call)?.['live'] ?? {}).length > 0,
       run: async () => {
         paused = true;
-        clock.advance(DEFAULT_LEASE_TTL_MS + 1);
         await appendAll(eventStore, [watchPriceChanged('TMP-1', 1_100_000, 1_000_000)]);
-        await live.projector.catchUp();
+        await liveTakesOver();
         await look('the live worker took over and went on');
       },
     });

@@ -25,6 +25,7 @@ import type { ValidRequest } from '../../shared/public-api/validation/request-va
 import { verifyOperation } from '../../shared/public-api/operations/verify.operation.ts';
 import { rebuild } from '../../shared/projections/rebuild.ts';
 import { DEFAULT_LEASE_TTL_MS } from '../../shared/projections/lease.ts';
+import { isReleased } from '../../shared/projections/lease-watch.ts';
 import { leaseId, readControlDocs, type LeaseDoc } from '../../shared/projections/control-docs.ts';
 import { PROJECTION_NAMES } from '../../shared/projections/index.ts';
 import { between, seededRandom } from '../../shared/random/seeded-random.ts';
@@ -282,7 +283,7 @@ export async function runProjectionFuzz(eventStore: EventStore, shared: ReadStor
       // died holding it; it expires, as a dead process's lease does. Only then: moving the clock expires the live
       // workers' leases too, which no real clock does to an owner that renews, and on a slow store (a batch over a
       // second) moving it at every stall took each lease from its owner mid-run, again and again.
-      if (await deadOwnerHoldsALease(shared, new Set(workers.map((worker) => owners.get(worker))), clock.wall())) {
+      if (await deadOwnerHoldsALease(shared, new Set(workers.map((worker) => owners.get(worker))))) {
         clock.advance(2 * DEFAULT_LEASE_TTL_MS);
       }
       progress = { reached: progress.reached, at: performance.now() };
@@ -309,10 +310,13 @@ export async function runProjectionFuzz(eventStore: EventStore, shared: ReadStor
 
 const LEASE_IDS = new Set(PROJECTION_NAMES.map(leaseId));
 
-/** Whether a lease unexpired at `now` is held by an owner other than the live workers (a killed worker's). */
-async function deadOwnerHoldsALease(store: ReadStore, live: ReadonlySet<string | undefined>, now: number): Promise<boolean> {
+/**
+ * Whether a lease not released is held by an owner other than the live workers (a killed worker's): the workers
+ * judge its expiry by their own watch of it (lease-watch.ts), whatever expiry it states.
+ */
+async function deadOwnerHoldsALease(store: ReadStore, live: ReadonlySet<string | undefined>): Promise<boolean> {
   return (await store.readControl()).some((doc) => LEASE_IDS.has(doc._id)
-    && (doc as LeaseDoc).expires_at > now && !live.has((doc as LeaseDoc).owner));
+    && !isReleased(doc as LeaseDoc) && !live.has((doc as LeaseDoc).owner));
 }
 
 /** Who holds the leases of `names`, and for how long yet on the lease clock: what a failure to settle needs said. */

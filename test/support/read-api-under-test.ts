@@ -50,6 +50,8 @@ export interface ReadApiUnderTestOptions {
   extraRoutes?: Koa.Middleware[];
   /** The transparency log's tree a signed answer pins (read-api/transparency/answer-checkpoint.ts). */
   checkpoint?: AnswerCheckpoint;
+  /** Whether the projectors' queue can be reached (ReadApiOptions.queueReachable). */
+  queueReachable?: () => boolean;
 }
 
 const urlOf = (running: { address(): AddressInfo | string | null }) => `http://127.0.0.1:${(running.address() as AddressInfo).port}`;
@@ -73,6 +75,7 @@ export async function startReadApiUnderTest(options: ReadApiUnderTestOptions = {
     ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}),
     ...(options.rateLimitRedis ? { rateLimitRedis: options.rateLimitRedis } : {}),
     ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+    ...(options.queueReachable ? { queueReachable: options.queueReachable } : {}),
   });
   // A confirmation the API sees happen, as from a projector running beside it: a registry confirmed before is fresh.
   await confirmAgain(store);
