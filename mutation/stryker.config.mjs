@@ -1,5 +1,5 @@
 // Mutation testing (issues 16, 23, 31 and 41): `npm run mutate`, not part of `npm test`. It mutates every module that
-// carries a guarantee of ARCHITECTURE.md or a rule of CONTRACT.md and runs the suites that hold them; the score and
+// carries a guarantee of ARCHITECTURE.md or a rule of docs/api.md and runs the suites that hold them; the score and
 // what survives are in test/README.md. `npm run mutate -- --since main` mutates only those of them a change touched,
 // `npm run mutate -- --profile trust` only the trust modules below with their suites (stryker.trust.config.mjs), and
 // every run breaks under 85 % in any folder, not only overall (mutation/mutate.mjs, folder-scores.mjs).

@@ -1,5 +1,5 @@
 /**
- * The public HTTP application: the seven operations of CONTRACT.md over a read store, with rate limits and
+ * The public HTTP application: the seven operations of docs/api.md over a read store, with rate limits and
  * discovery routes plugged in by their own modules. Every public request goes through this one chain, in order:
  * metrics (outermost, so they see every final status), the request log line, front door (headers, unparsable targets, errors, and last
  * the answer's signature, so it signs what the client receives), general rate limit (public paths, and every

@@ -100,7 +100,7 @@ function operationHandler(operation: PublicOperation, env: RouterEnv, { cache, a
   };
 }
 
-/** A refusal (CONTRACT.md, "Honest answers"): 503 with when to try again, kept by no cache on the way. */
+/** A refusal (docs/api.md, "Honest answers"): 503 with when to try again, kept by no cache on the way. */
 function sendRefusal(ctx: Parameters<Middleware>[0], answer: RenderedAnswer, retryAfter: number | undefined): void {
   ctx.set('Retry-After', String(retryAfter ?? 1));
   ctx.set('Cache-Control', 'no-store');

@@ -164,7 +164,7 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
   const app = createPublicApp({
     readStore, clock, config, logger, brand: options.brand,
     // Limits counted per process while Redis is down are a degradation too (issue 7: status says so), and so is a
-    // read model that is not built or not fresh (CONTRACT.md, "Honest answers").
+    // read model that is not built or not fresh (docs/api.md, "Honest answers").
     health: () => (clock.reachable && clock.parked.length === 0 && rateLimits.mode() !== 'degraded'
       && clock.projections().every((projection) => projection.fresh) && unbuilt().length === 0 ? 'ok' : 'degraded'),
     metrics: metricsMiddleware(registry),

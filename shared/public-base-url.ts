@@ -1,6 +1,6 @@
 /**
  * Where the public API is reached. Without `PUBLIC_BASE_URL` the service cannot know its own address (a proxy may
- * sit in front), so links are root-relative and resolve against whatever served them (CONTRACT.md: the OpenAPI
+ * sit in front), so links are root-relative and resolve against whatever served them (docs/api.md: the OpenAPI
  * `servers` entry is then `/`). Where a text needs absolute links, or a signature an authority, and no base is
  * configured, the service names the address the connection reached it at (`listeningOrigin`): never the request's
  * `Host` or an absolute-form target, which the client writes (issue 42, item 4: a signed llms.txt linking to

@@ -27,7 +27,7 @@ export interface RecordedAnswer {
 
 export const answerKey = (method: string, url: string): string => `${method} ${url}`;
 
-/** Every public operation of CONTRACT.md that reads the catalogue, with the catalogue's filters and each sort. */
+/** Every public operation of docs/api.md that reads the catalogue, with the catalogue's filters and each sort. */
 export function readApiTargets(sample: { reference: string; collection: string; model: string; serial: string }): Target[] {
   const price = JSON.stringify({ collection: sample.collection, model_ref: sample.model, options: null, accessories: null });
   return [

@@ -47,7 +47,7 @@ export function discoveryRoutes({ operations, config, jwks }: DiscoveryDeps): Mi
   const files: Record<string, (ctx: Context) => Served> = {
     '/llms.txt': linked((withBase) => served(TEXT, buildLlmsTxt(operations, withBase))),
     '/llms-full.txt': linked((withBase) => served(TEXT, buildLlmsFullTxt(operations, withBase))),
-    // Its `servers` entry stays `/` without a configured base (CONTRACT.md), so "Try it out" calls this very instance.
+    // Its `servers` entry stays `/` without a configured base (docs/api.md), so "Try it out" calls this very instance.
     [OPENAPI_PATH]: once(() => served(JSON_TYPE, JSON.stringify(buildOpenApiDocument(operations, config)))),
     '/.well-known/ai-brief.json': linked((withBase) => served(JSON_TYPE, JSON.stringify(buildAiBrief(operations, withBase)))),
     [JWKS_PATH]: once(() => served('application/jwk-set+json', JSON.stringify(jwks))),

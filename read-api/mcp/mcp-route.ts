@@ -1,5 +1,5 @@
 /**
- * `POST /mcp` (CONTRACT.md, "Agents over MCP"): the Model Context Protocol over the SDK's Streamable HTTP transport,
+ * `POST /mcp` (docs/api.md, "Agents over MCP"): the Model Context Protocol over the SDK's Streamable HTTP transport,
  * stateless, JSON answers, mounted in the public Koa app like every other route. The transport is the SDK's web
  * standard one: it takes a `Request` and gives back a `Response`, which is copied onto Koa's response, so the
  * answer goes back out through the whole chain (front door, signing, metrics) as any other answer does.

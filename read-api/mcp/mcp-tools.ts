@@ -1,5 +1,5 @@
 /**
- * The seven MCP tools (CONTRACT.md, "Agents over MCP"), one per public operation, described from the operation's
+ * The seven MCP tools (docs/api.md, "Agents over MCP"), one per public operation, described from the operation's
  * own typebox schemas: `inputSchema` merges its path, query and body parameters (same names, bounds, defaults and
  * descriptions), `outputSchema` is its 200 shape. Nothing is written twice: the OpenAPI document, request
  * validation and these tools all read the same `OperationSpec`.

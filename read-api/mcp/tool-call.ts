@@ -3,7 +3,7 @@
  * request validator as its path, query and body would, then its handler runs. A 200 becomes the tool's result;
  * a 422 or a 404 becomes an `isError` result carrying the very body the HTTP operation answers with, as text only:
  * the SDK's `Client.callTool` checks any `structuredContent` against the tool's output schema, error or not, and
- * would throw instead of handing the agent the error (CONTRACT.md, "Agents over MCP").
+ * would throw instead of handing the agent the error (docs/api.md, "Agents over MCP").
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { answerInSnapshot, type ReadingEnv } from '../../shared/public-api/operations/answer-in-snapshot.ts';

@@ -1,5 +1,5 @@
 /**
- * The read models as this API process can vouch for them (CONTRACT.md, "Honest answers"), read from the read-model
+ * The read models as this API process can vouch for them (docs/api.md, "Honest answers"), read from the read-model
  * clock when Prometheus scrapes: `read_model_built` and `read_model_fresh` (1 or 0) and `read_model_lag_seconds`
  * (since the projector last confirmed applying the event store's head; no series before it first did), per
  * projection. An alert on the lag beyond the bound says verifications are being refused.

@@ -1,5 +1,5 @@
 /**
- * What a public path is, decided once (CONTRACT.md "Rate limits"): `/api/public` and everything under it, and the
+ * What a public path is, decided once (docs/api.md "Rate limits"): `/api/public` and everything under it, and the
  * MCP endpoint `/mcp` ("Agents over MCP": each MCP request counts against the general limit), in any
  * letter case, with or without a trailing slash, percent-encoded or not. The router matches its routes the same
  * way (case-insensitive, trailing slash optional: `publicRouter` in routes.ts); a spelling it does not route (a

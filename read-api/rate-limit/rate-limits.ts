@@ -1,5 +1,5 @@
 /**
- * The public rate limits (CONTRACT.md, "Rate limits"), each a `koa-ratelimit` middleware with its own namespace:
+ * The public rate limits (docs/api.md, "Rate limits"), each a `koa-ratelimit` middleware with its own namespace:
  * every public request (`isPublicPath`), and every request asking for a signed answer whatever its path
  * ("Signed answers": signing is work), counts against the general per-IP limit, whatever its answer; a
  * verification also counts against the verification per-IP limit and then against a budget shared by all clients.

@@ -1,5 +1,5 @@
 /**
- * Signed answers (CONTRACT.md, "Signed answers"): to a request carrying `Accept-Signature` (RFC 9421, section
+ * Signed answers (docs/api.md, "Signed answers"): to a request carrying `Accept-Signature` (RFC 9421, section
  * 5.1), the final answer gets `Content-Digest` (RFC 9530, sha-256 of the content actually sent) and a signature
  * (`Signature-Input`, `Signature`) made with the Ed25519 key. Run by the front door once the answer is final
  * (middleware/front-door.ts), so it signs whatever the client receives: errors, answers replayed by the answer
@@ -20,7 +20,7 @@
  * (shared/signing/signed-request.ts). Where the process serves the transparency log, a signed answer read at a
  * position (`X-Read-Model-Position`) also carries `Watchcat-Checkpoint: <tree size> <root base64>`, covered like the
  * rest: a tree of the log holding no event after that position (read-api/transparency/answer-checkpoint.ts), so
- * that a receipt pins one history, and no event of it that its answer had not seen (CONTRACT.md, "Transparency log").
+ * that a receipt pins one history, and no event of it that its answer had not seen (docs/api.md, "Transparency log").
  * An answer read at no position (a discovery file, an error) pins none.
  *
  * A request without `Accept-Signature` costs one header lookup (bench/signing-overhead.ts), so its answer carries

@@ -1,5 +1,5 @@
 /**
- * The key that signs answers and the key history served beside it (CONTRACT.md, "Signed answers"). At scale every
+ * The key that signs answers and the key history served beside it (docs/api.md, "Signed answers"). At scale every
  * API process takes the same private key from RESPONSE_SIGNING_KEY (PKCS#8 PEM) and the same history from
  * RESPONSE_SIGNING_KEYS: a JWK Set of public keys, each with `nbf` (when it began, or will begin, signing), `exp`
  * once retired, and `revoked: {revoked_at, reason: "compromised"}` once its private half leaked; a next key is
@@ -55,7 +55,7 @@ export interface KeyWithHistorySource {
 }
 
 /**
- * The key that signs and its history, under one set of rules (CONTRACT.md, "Signed answers"): a key given in the
+ * The key that signs and its history, under one set of rules (docs/api.md, "Signed answers"): a key given in the
  * environment must be listed in the history with its `nbf`; one generated into its file is listed, when the history
  * does not list it, with the time its file was written; a key marked compromised, retired, or whose `nbf` is still
  * to come does not sign.

@@ -1,5 +1,5 @@
 /**
- * The transparency log's public routes (CONTRACT.md, "Transparency log"): the latest signed checkpoint and the
+ * The transparency log's public routes (docs/api.md, "Transparency log"): the latest signed checkpoint and the
  * verifier key under `/.well-known/transparency/`, and the inclusion and consistency proofs under `/api/public/`
  * (so the general rate limit counts them), and the hash tiles under `/transparency/tile/` (C2SP tlog-tiles; the
  * entry tiles are not served: entries are not public). Proofs and tiles come from trees no larger than the

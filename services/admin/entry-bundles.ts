@@ -1,6 +1,6 @@
 /**
  * The transparency log's entry bundles (C2SP tlog-tiles) for auditors: `GET /admin/transparency/tile/entries/<N>[.p/<W>]`
- * with the `audit` scope, never public (CONTRACT.md: the serial registry must not be enumerable). A bundle holds the
+ * with the `audit` scope, never public (docs/api.md: the serial registry must not be enumerable). A bundle holds the
  * entries of leaves 256N to 256N + W - 1, each as a big-endian uint16 length and its bytes. The leaves' event
  * positions come from the log's level-0 tile in the read store; the entries from the event store, each checked
  * against its leaf hash: a store that no longer gives a signed entry answers 409 naming the leaf, never other bytes.

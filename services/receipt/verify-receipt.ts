@@ -1,5 +1,5 @@
 /**
- * Checks a saved signed answer (CONTRACT.md, "Signed answers") against a key history (JWK Set), offline: that the
+ * Checks a saved signed answer (docs/api.md, "Signed answers") against a key history (JWK Set), offline: that the
  * signature covers at least what the contract lists (so that what the report prints was signed), that the key
  * could have signed it then (shared/signing/key-validity.ts), the body against its `Content-Digest` (RFC 9530),
  * then the RFC 9421 signature over the covered components, the request ones rebuilt from the answer's
@@ -37,7 +37,7 @@ export interface ReceiptReport {
 const CLOCK_TOLERANCE_SECONDS = 60;
 
 /**
- * What every receipt's signature must cover (CONTRACT.md): the answer's status, type and digest, and the request
+ * What every receipt's signature must cover (docs/api.md): the answer's status, type and digest, and the request
  * it answers, deployment included. `content-type` only when the answer has one (a 304 or an empty answer has none).
  */
 const REQUIRED_COVERAGE = ['"@status"', '"content-type"', '"content-digest"', '"@method";req', '"@path";req', '"@query";req', '"@authority";req'];

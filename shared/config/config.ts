@@ -48,12 +48,12 @@ export const Env = Type.Object({
   READ_SNAPSHOT_SECONDS: Type.Integer({ minimum: 0, default: 60 }),
   /**
    * How long ago this process may last have seen a projector confirm applying the event store's head for its read
-   * model to count as fresh: status says `degraded` beyond it (CONTRACT.md, "Honest answers").
+   * model to count as fresh: status says `degraded` beyond it (docs/api.md, "Honest answers").
    */
   READ_MODEL_MAX_LAG_SECONDS: Type.Integer({ minimum: 1, default: 30 }),
   /**
    * The verification's own bound, tighter than READ_MODEL_MAX_LAG_SECONDS: a verification is refused (503) unless this
-   * process saw its read model confirmed at the head within it (CONTRACT.md, "Honest answers").
+   * process saw its read model confirmed at the head within it (docs/api.md, "Honest answers").
    */
   VERIFY_MAX_LAG_SECONDS: Type.Integer({ minimum: 1, default: 5 }),
   /**

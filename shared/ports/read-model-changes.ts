@@ -2,7 +2,7 @@
  * Word from the projectors that a read model moved, so that API replicas read a new snapshot at once instead of at
  * their next poll (issue 29: an append served on every replica within milliseconds). Best effort by design: a word
  * lost costs one poll interval, never a wrong answer, since every answer is judged from the snapshot it was read
- * from (CONTRACT.md, "Honest answers").
+ * from (docs/api.md, "Honest answers").
  */
 export interface ReadModelChanges {
   /** Tells every subscribed process that `projection` stored a new checkpoint. Never throws. */

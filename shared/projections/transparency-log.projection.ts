@@ -1,5 +1,5 @@
 /**
- * The transparency log as a projection (CONTRACT.md, "Transparency log"): leaf i is the i-th stored event, its
+ * The transparency log as a projection (docs/api.md, "Transparency log"): leaf i is the i-th stored event, its
  * entry the event's stored texts (log-entry.ts), and the read collection `tlog` holds the tree as C2SP tlog-tiles
  * hash tiles of height 8 (TileDoc). Appending a leaf adds its hash to the level-0 tile still filling (`edge:0`);
  * when a tile fills it is stored whole under its own id (`tile:L/N`, never changed again) and its root goes into

@@ -10,7 +10,7 @@
  * generation is taken only once it has reached the position served (a rebuild switched to a generation still
  * behind, or a checkpoint reset, leaves the served state where it was until the store catches up).
  *
- * Freshness (CONTRACT.md, "Honest answers"): a projection's owner confirms in its checkpoint the event store head it
+ * Freshness (docs/api.md, "Honest answers"): a projection's owner confirms in its checkpoint the event store head it
  * read and had applied, and when. This process never compares that time with its own clock (clocks of different
  * machines disagree): a confirmation is an opaque marker, and what counts is when this process saw it change, on its
  * own monotonic clock. A change seen by one poll happened after the poll before it began, so its lag counts from
@@ -43,7 +43,7 @@ export interface ParkedProjection {
   reason: string;
 }
 
-/** One projection as status, readiness and metrics report it (CONTRACT.md, "Honest answers"). */
+/** One projection as status, readiness and metrics report it (docs/api.md, "Honest answers"). */
 export interface ProjectionFreshness {
   name: string;
   position: number;

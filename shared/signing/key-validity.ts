@@ -1,5 +1,5 @@
 /**
- * Whether a key of the history could have signed an answer dated `created` (CONTRACT.md, "Signed answers"): not
+ * Whether a key of the history could have signed an answer dated `created` (docs/api.md, "Signed answers"): not
  * if it is marked compromised (whatever the date: whoever holds a leaked key can write any `created`), nor before
  * its `nbf`, nor after its `exp`. The last two allow `ROTATION_TOLERANCE_SECONDS`, so that clocks a little apart,
  * or a replica that restarts a moment early or late during a rotation, make no receipt that is then refused.

@@ -11,7 +11,7 @@ export interface Checkpoint {
 }
 
 /**
- * The log's origin: `<host of PUBLIC_BASE_URL>/watchcat/events` (CONTRACT.md, "Transparency log"); `localhost`
+ * The log's origin: `<host of PUBLIC_BASE_URL>/watchcat/events` (docs/api.md, "Transparency log"); `localhost`
  * stands for the host of a deployment that does not know its address.
  */
 export const logOrigin = (publicBaseUrl: string | undefined): string =>

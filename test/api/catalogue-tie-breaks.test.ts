@@ -1,5 +1,5 @@
 /**
- * CONTRACT.md, catalogue sorting: "ties always broken by reference ascending (for every sort, `price_desc`
+ * docs/api.md, catalogue sorting: "ties always broken by reference ascending (for every sort, `price_desc`
  * included), so consecutive pages never repeat or skip a watch". The watches are written in descending reference
  * order and one is rewritten afterwards, so a store that breaks ties by the order of its writes (as the in-memory
  * one does without the reference key) answers a different order than the one written by hand below.

@@ -1,6 +1,6 @@
 /**
  * What `If-None-Match` may and may not turn into a 304, and what the answer cache may and may not answer (issue 23,
- * cases the mutation run found unproven). CONTRACT.md: "Every 200 to a GET carries an ETag; a request with a
+ * cases the mutation run found unproven). docs/api.md: "Every 200 to a GET carries an ETag; a request with a
  * matching If-None-Match gets 304 with no body"; RFC 9110, 13.1.2: a weak comparison, any tag of a list or `*`
  * matches, and 304 is an answer to GET and HEAD only.
  */

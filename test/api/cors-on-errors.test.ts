@@ -1,5 +1,5 @@
 /**
- * CONTRACT.md: "`Access-Control-Allow-Origin: *` on every public answer to a request that carries an `Origin`
+ * docs/api.md: "`Access-Control-Allow-Origin: *` on every public answer to a request that carries an `Origin`
  * header, errors included". A browser shows a client none of an answer that lacks it, so an error without it reads
  * as a network failure. Each error is provoked over HTTP on the whole server (rate limits included) and checked by
  * its status, body and header only, whichever middleware answers it.

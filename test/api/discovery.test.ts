@@ -109,7 +109,7 @@ describe('discovery files and /docs', () => {
     expect(brief.links.mcp).to.equal('https://api.aurele.example/mcp');
   });
 
-  it('names the MCP endpoint in llms.txt and llms-full.txt, with every tool of the contract (CONTRACT.md, "Agents over MCP")', async () => {
+  it('names the MCP endpoint in llms.txt and llms-full.txt, with every tool of the contract (docs/api.md, "Agents over MCP")', async () => {
     expect(await (await get('/llms.txt')).text()).to.include('](https://api.aurele.example/mcp)');
     const full = await (await get('/llms-full.txt')).text();
     expect(full).to.include('POST https://api.aurele.example/mcp');

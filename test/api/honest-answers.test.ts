@@ -1,5 +1,5 @@
 /**
- * Issue 28, items 1 to 3 (CONTRACT.md, "Honest answers"), through the real read API (public and operations ports)
+ * Issue 28, items 1 to 3 (docs/api.md, "Honest answers"), through the real read API (public and operations ports)
  * and the official MCP client: a read model that was never built is never served; a verification is answered only
  * from a serials model this process saw confirmed at the event store's head within VERIFY_MAX_LAG_SECONDS (issue 40:
  * its own bound, on its own clock), cached answers included, and says how old its data is; status is degraded past

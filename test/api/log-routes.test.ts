@@ -1,7 +1,7 @@
 /**
  * Issue 42, item 3: the transparency log's routes are limited, validated and named like the operations. Against the
  * embedded service (`npm start`'s wiring): tiles, checkpoint and keys count against the files limit
- * (`FILE_RATE_LIMIT_PER_MINUTE`), and a client past it gets the contract's 429 (CONTRACT.md, "Rate limits"); the
+ * (`FILE_RATE_LIMIT_PER_MINUTE`), and a client past it gets the contract's 429 (docs/api.md, "Rate limits"); the
  * checkpoint and tiles carry an `ETag` honoured in `If-None-Match` as RFC 9110 compares it (weakly, any tag of a list);
  * the metrics count them under route templates. On main at 6d537c4: no limit (1,150 tiles/s from one client), no
  * `ETag` on tiles, the checkpoint's only matched verbatim, and `route="unmatched"` for every tile.

@@ -2,7 +2,7 @@
  * What the `/mcp` endpoint is given when the read API starts (read-api/mcp/mcp-endpoint.ts): its resources and the
  * instructions an agent reads first. The test starts its own read API, so that this start-up runs inside it (the
  * mutation tester attributes code run in a `before` hook to one test only; `test/api/mcp-tools.test.ts` checks the
- * same over one shared API). Expected values: CONTRACT.md ("Agents over MCP": read-only tools, the verification
+ * same over one shared API). Expected values: docs/api.md ("Agents over MCP": read-only tools, the verification
  * limits, resources llms-full.txt and the OpenAPI document) and the discovery files as the API serves them.
  */
 import { expect } from 'chai';

@@ -1,7 +1,7 @@
 /**
  * The MCP endpoint as the MCP Inspector's command line sees it (`@modelcontextprotocol/inspector`, a client written
  * apart from the SDK version the service uses): the tools and resources it lists, a result, and error results it
- * hands over as sent (CONTRACT.md, "Agents over MCP"). The CLI exits 5 on an `isError` result, after printing it.
+ * hands over as sent (docs/api.md, "Agents over MCP"). The CLI exits 5 on an `isError` result, after printing it.
  */
 import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';

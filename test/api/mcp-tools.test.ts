@@ -1,5 +1,5 @@
 /**
- * The seven MCP tools (CONTRACT.md, "Agents over MCP") seen by the SDK's own client over Streamable HTTP: their
+ * The seven MCP tools (docs/api.md, "Agents over MCP") seen by the SDK's own client over Streamable HTTP: their
  * descriptions (names, parameters, read-only), every tool called in English and French with its result compared to
  * the HTTP operation's answer to the same request, the error results, and the two resources.
  */
@@ -209,7 +209,7 @@ describe('MCP tools over Streamable HTTP, with the SDK client', function () {
 
   it('introduces itself as the service of the contract\'s version under the brand\'s name, offering tools and resources with no list-change notices', async function () {
     const info = client.getServerVersion();
-    // The API's version as its status operation answers it over HTTP (CONTRACT.md: `version: "1.0.0"`).
+    // The API's version as its status operation answers it over HTTP (docs/api.md: `version: "1.0.0"`).
     const status = (await send(api.url, '/api/public/status')).json<{ version: string }>();
     expect(status.version).to.equal('1.0.0');
     expect(info?.version).to.equal(status.version);
@@ -218,7 +218,7 @@ describe('MCP tools over Streamable HTTP, with the SDK client', function () {
     const capabilities = client.getServerCapabilities();
     expect(capabilities).to.have.property('tools');
     expect(capabilities).to.have.property('resources');
-    // Stateless (CONTRACT.md): no session, so no notice of a changed list could ever reach the agent.
+    // Stateless (docs/api.md): no session, so no notice of a changed list could ever reach the agent.
     expect(capabilities?.tools?.listChanged ?? false, 'tools').to.equal(false);
     expect(capabilities?.resources?.listChanged ?? false, 'resources').to.equal(false);
   });

@@ -1,5 +1,5 @@
 /**
- * `/mcp` as an HTTP route of the public port (CONTRACT.md, "Agents over MCP", "Rate limits", "Signed answers"):
+ * `/mcp` as an HTTP route of the public port (docs/api.md, "Agents over MCP", "Rate limits", "Signed answers"):
  * malformed JSON-RPC gets JSON-RPC errors and never a 5xx, the body limit of every public body, the general and
  * verification limits counted as for the HTTP operations, 429s in the usual shape, and answers that go out through
  * the whole chain (a signed MCP answer verifies; the metrics count it).

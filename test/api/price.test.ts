@@ -211,7 +211,7 @@ describe('POST /api/public/configurator/price', () => {
     expect(found[5]).to.include({ msg: "Value error, quantity of 'strap' must be between 0 and 3", input: 4 });
   });
 
-  // CONTRACT.md: a value_error's msg is `Value error, ...` saying what is unknown (mutation survivors, issue 31).
+  // docs/api.md: a value_error's msg is `Value error, ...` saying what is unknown (mutation survivors, issue 31).
   it('says in the value error of an unknown category, a category not offered and an unknown accessory which one it is', async () => {
     const found = await errors({
       collection: 'regate', model_ref: 'RG-100', options: { strap: 'x', pushers: 'red' }, accessories: { sticker: 1 },

@@ -1,5 +1,5 @@
 /**
- * The rate limits' arithmetic of time (CONTRACT.md "Rate limits") on a fake wall clock, with no wait: Retry-After
+ * The rate limits' arithmetic of time (docs/api.md "Rate limits") on a fake wall clock, with no wait: Retry-After
  * is the seconds left in the window rounded up, never under 1 nor over the window, however the wall clock stands
  * against the limiter's own; and while Redis cannot decide, the limits decide in memory and ask Redis again only a
  * second after it failed. node:test's mock timers move `Date` only; the memory driver of koa-ratelimit keeps its

@@ -76,7 +76,7 @@ export async function statuses(served: Served, n: number, path: string, headers?
 
 type MakeLimits = (deps: Omit<RateLimitDeps, 'redis'>) => RateLimits;
 
-/** Every behaviour of CONTRACT.md "Rate limits", for one driver. `fresh` resets the shared state between tests. */
+/** Every behaviour of docs/api.md "Rate limits", for one driver. `fresh` resets the shared state between tests. */
 export function rateLimitBehaviour(makeLimits: () => MakeLimits, fresh: () => Promise<void> = async () => {}): void {
   const open: Served[] = [];
   const serve = async (env: Record<string, string> = {}, rejected: LimitName[] = []) => {

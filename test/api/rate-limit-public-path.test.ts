@@ -1,5 +1,5 @@
 /**
- * A public path is matched the same way by the routes and by the limits (CONTRACT.md "Rate limits"; issue 17,
+ * A public path is matched the same way by the routes and by the limits (docs/api.md "Rate limits"; issue 17,
  * finding 1): no spelling of a public request escapes the general limit, whether the router serves it (letter case,
  * trailing slash, HEAD) or not (percent-encoded letters or slashes).
  */

@@ -1,5 +1,5 @@
 /**
- * The rate limits with koa-ratelimit's Redis driver (CONTRACT.md "Rate limits"): every behaviour of the memory
+ * The rate limits with koa-ratelimit's Redis driver (docs/api.md "Rate limits"): every behaviour of the memory
  * driver, one budget shared by every API process, and no wait and no 5xx while Redis cannot answer, back to the
  * shared windows once it does.
  */

@@ -1,5 +1,5 @@
 /**
- * The rate limits shared through Redis (CONTRACT.md "Rate limits"; README "Rate limits"), against an in-process
+ * The rate limits shared through Redis (docs/api.md "Rate limits"; README "Rate limits"), against an in-process
  * stand-in for the one command koa-ratelimit's Redis driver sends (async-ratelimiter's `ratelimiter` script: a
  * sliding window per key, run for the limits of one request in one round trip), so that what the limits do with Redis answering, failing and answering again is seen
  * with no server and no wait: each limit keeps its windows under its own namespace, a failure degrades the limits

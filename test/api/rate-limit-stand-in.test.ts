@@ -1,5 +1,5 @@
 /**
- * The rate limits' behaviours of CONTRACT.md "Rate limits" (the same suite the memory and Redis drivers answer to)
+ * The rate limits' behaviours of docs/api.md "Rate limits" (the same suite the memory and Redis drivers answer to)
  * with the Redis driver in front of an in-process stand-in for its commands, so the path through Redis (its
  * refusals' `Retry-After` and reset, the verification figures kept past the global budget, one round trip per
  * request) runs under the mutation tester, which leaves the real-Redis suite out. And what only that path has: a

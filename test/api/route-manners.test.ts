@@ -2,7 +2,7 @@
  * What the operations' router sets up when the read API starts (read-api/routes.ts): the CORS preflight of each
  * operation, the spellings of a path it matches, and the headers of a refusal. Each test starts its own read API,
  * so that what the router builds at the start is run inside the test (the mutation tester attributes code run in a
- * `before` hook to one test only). Expected values: CONTRACT.md ("CORS": the price preflight allows POST and
+ * `before` hook to one test only). Expected values: docs/api.md ("CORS": the price preflight allows POST and
  * Content-Type; "Honest answers": a refusal is a 503 with `Retry-After`) and the signed answers' `Accept-Signature`
  * request header, which a page on another site sends to any operation.
  */
@@ -68,7 +68,7 @@ describe('routes as the read API sets them up', function () {
   });
 
   it('answers status afresh each time: degraded once a projection is no longer fresh, though no position moved', async () => {
-    // CONTRACT.md, "Honest answers": the other operations serve a built model that is not fresh; status is then
+    // docs/api.md, "Honest answers": the other operations serve a built model that is not fresh; status is then
     // degraded. The status keeps no answer: one given while every model was fresh must not be given again after.
     const store = createMemoryReadStore();
     await loadFixtureCatalogue(store);

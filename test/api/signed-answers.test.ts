@@ -1,5 +1,5 @@
 /**
- * Signed answers (CONTRACT.md, "Signed answers"; read-api/signing/sign-answers.ts) on the real read API: every
+ * Signed answers (docs/api.md, "Signed answers"; read-api/signing/sign-answers.ts) on the real read API: every
  * signature is checked with the independent RFC 9421 implementation of test/support/rfc9421-by-hand.ts, the
  * request components taken from the request the test sent, not from the answer's echo.
  */
@@ -256,7 +256,7 @@ describe('signed answers', () => {
     expect(keys).to.deep.equal(history.map((key) => ({ ...key, kid: thumbprintByHand(key.x), alg: 'EdDSA', use: 'sig' })));
     for (const key of keys) expect(key).not.to.have.property('d');
     expect(answer.headers['content-type']).to.equal('application/jwk-set+json');
-    // PUBLIC_BASE_URL unset: links are root-relative (CONTRACT.md, the OpenAPI `servers` entry is then `/`).
+    // PUBLIC_BASE_URL unset: links are root-relative (docs/api.md, the OpenAPI `servers` entry is then `/`).
     const jwksUrl = '/.well-known/jwks.json';
     expect((await send(api.url, '/api/public/status')).json().agents.jwks).to.equal(jwksUrl);
     for (const file of ['/llms.txt', '/llms-full.txt']) expect((await send(api.url, file)).text, file).to.include(jwksUrl);

@@ -1,7 +1,7 @@
 /**
  * Issue 29, item 2: the read API counts the answers it was asked to sign (`answers_signed_total{outcome}` on its
  * operations port): one signed, one whose `Accept-Signature` is ignored (not a structured-fields dictionary, as
- * CONTRACT.md's "Signed answers" lets it), and nothing for a request that asked for no signature.
+ * docs/api.md's "Signed answers" lets it), and nothing for a request that asked for no signature.
  */
 import { expect } from 'chai';
 import { send } from '../support/http.ts';

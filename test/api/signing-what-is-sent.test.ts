@@ -1,5 +1,5 @@
 /**
- * The signer of answers (read-api/signing/sign-answers.ts; CONTRACT.md "Signed answers") on answers no public
+ * The signer of answers (read-api/signing/sign-answers.ts; docs/api.md "Signed answers") on answers no public
  * operation gives today but Koa allows, mounted on a tiny Koa app the way the front door runs it (once the answer is
  * final): `Content-Digest` is that of the content actually sent whatever the body is (a JSON object, a string,
  * bytes; nothing for a HEAD, a 204 or a 304 even when a body was set), a streamed answer is left unsigned, a field

@@ -1,5 +1,5 @@
 /**
- * The transparency log's entries are the audit export's canonical bytes (CONTRACT.md, "Transparency log"): an
+ * The transparency log's entries are the audit export's canonical bytes (docs/api.md, "Transparency log"): an
  * auditor holding an export rebuilds every leaf from it. The expected entry is written from each export line's
  * own JSON, by JSON.stringify over the fields the contract names, not by the code under test.
  */

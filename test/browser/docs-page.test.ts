@@ -1,6 +1,6 @@
 /**
  * `/docs` in a real browser (issue 14, item 3): Debian's chromium, driven by playwright-core. The page loads,
- * lists the seven operations of CONTRACT.md, logs no console error and sends no request off this machine, and
+ * lists the seven operations of docs/api.md, logs no console error and sends no request off this machine, and
  * "Try it out" on the catalogue gets its 200 from the very instance that served the page (the OpenAPI `servers`
  * entry is relative when PUBLIC_BASE_URL is unset). On a service holding the demo catalogue, "Try it out" on the
  * price operation and on a watch's detail succeeds at the first click, with the document's examples as they are
@@ -17,7 +17,7 @@ import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-ap
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/', import.meta.url));
 
-/** The seven operations, as CONTRACT.md names them. */
+/** The seven operations, as docs/api.md names them. */
 const CONTRACT_OPERATIONS = [
   'GET /api/public/status',
   'GET /api/public/catalogue',

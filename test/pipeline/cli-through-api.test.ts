@@ -1,5 +1,5 @@
 /**
- * CONTRACT.md, back-office command line: `watchcat watch set-price | set-stock | withdraw` write to the same store as
+ * README.md, back-office tools: `watchcat watch set-price | set-stock | withdraw` write to the same store as
  * the service, "so a running API shows its effect after projection"; and status: "starting the service again on
  * the same data appends nothing and leaves [`read_model.position`] as it was". The CLI runs as its own process, as
  * an operator runs it, beside the embedded service (`npm start`'s wiring) on one DATA_DIR.

@@ -1,7 +1,7 @@
 /**
  * The whole pipeline as `npm start` wires it, with the projector's jobs on BullMQ and the rate limits in a real
  * Redis: commands go through the admin API and the command handlers, the projector turns the events into read
- * models, and the public API answers what CONTRACT.md says (shapes written from it by hand), in both languages, and
+ * models, and the public API answers what docs/api.md says (shapes written from it by hand), in both languages, and
  * what the served OpenAPI document declares.
  */
 import { expect } from 'chai';

@@ -1,5 +1,5 @@
 /**
- * A rolling deploy that updates the writers first (CONTRACT.md, "Honest answers": events are read tolerantly;
+ * A rolling deploy that updates the writers first (docs/api.md, "Honest answers": events are read tolerantly;
  * ARCHITECTURE.md, "Tolerant reader, strict writer"). A newer version appends to the event store while this
  * version's projector and read API keep serving:
  * - a price change with a new optional field (and new metadata, under schema_version 2), and an event of a new type:

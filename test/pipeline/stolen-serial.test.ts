@@ -1,5 +1,5 @@
 /**
- * CONTRACT.md, "GET /api/public/verify/{serial}" and "Back-office command line": a serial reported stolen answers
+ * docs/api.md, "GET /api/public/verify/{serial}", and README.md, "Back-office tools": a serial reported stolen answers
  * STOLEN until it is recovered, and `watchcat serial register` of a serial already registered fails with a clear
  * message. Together: a stolen watch cannot be laundered by registering its serial again, and a rebuild of the read
  * models from the history still says STOLEN. The projection writes `authentic` for every registration, so the

@@ -1,5 +1,5 @@
 /**
- * CONTRACT.md, "Transparency log", over HTTP against the embedded service (`npm start`'s wiring): the signed
+ * docs/api.md, "Transparency log", over HTTP against the embedded service (`npm start`'s wiring): the signed
  * checkpoint, the verifier key, the proofs and the hash tiles a client fetches are checked by Go's golang.org/x/mod/sumdb
  * note and tlog packages (note.Open, tlog.CheckRecord, tlog.CheckTree, tlog.ReadTileData), which also build the
  * expected tree from the entries; an appended event is covered by a checkpoint within one second; bad parameters are 422 in the usual

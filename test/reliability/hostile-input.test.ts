@@ -62,7 +62,7 @@ async function assertQuietly<T>(property: fc.IAsyncProperty<T>, parameters: fc.P
   throw new Error(`property failed (seed ${details.seed}, path ${details.counterexamplePath}): ${example.slice(0, 1500)}\n${String(details.errorInstance).slice(0, 1500)}`);
 }
 
-/** The error shape of CONTRACT.md: `{detail: string}` or `{detail: [ValidationError, ...]}`. */
+/** The error shape of docs/api.md: `{detail: string}` or `{detail: [ValidationError, ...]}`. */
 function expectErrorShape(response: TestResponse, what: string): void {
   const body = response.json<{ detail: unknown }>();
   expect(Object.keys(body), what).to.deep.equal(['detail']);

@@ -1,5 +1,5 @@
 /**
- * No request of any shape gets a 5xx from the public port (CONTRACT.md, "Signed answers", last item; issue 21):
+ * No request of any shape gets a 5xx from the public port (docs/api.md, "Signed answers", last item; issue 21):
  * request targets a URL parser refuses, or that name no path, get a JSON 400 with the security and CORS headers;
  * an error anywhere in the chain, signing included, goes out through the front door as JSON with those headers,
  * is logged by the logger (not on stderr) and is counted in the metrics with the status actually sent.

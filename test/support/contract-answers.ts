@@ -1,5 +1,5 @@
 /**
- * The public operations and the shapes of their answers, written by hand from CONTRACT.md ("The seven operations",
+ * The public operations and the shapes of their answers, written by hand from docs/api.md ("The seven operations",
  * "Conventions for every public operation"), never taken from the service: tests that check the contract compare
  * the service with these, so a fault in the service's own schemas or operation list cannot hide in what the tests
  * expect. Objects are closed (no field beyond the contract's) except where the contract leaves them open (`...`).

@@ -1,5 +1,5 @@
 /**
- * The MCP tools the contract names (CONTRACT.md, "Agents over MCP"), for the tests that check ours against it: each
+ * The MCP tools the contract names (docs/api.md, "Agents over MCP"), for the tests that check ours against it: each
  * tool's operation and parameters, from "The seven operations"; `*` marks a required one.
  */
 export const CONTRACT_TOOLS: Record<string, { operation: string; params: string[] }> = {

@@ -175,7 +175,7 @@ export const hostileAcceptSignature: fc.Arbitrary<string> = fc.oneof(
   { weight: 1, arbitrary: fc.string({ unit: 'grapheme-ascii', maxLength: 2_000 }) },
 ).map((value) => value.replace(/[^\u0020-\u007e]/g, ' ').trim());
 
-/** The tools and their parameters (CONTRACT.md, "Agents over MCP"), with names no tool has. */
+/** The tools and their parameters (docs/api.md, "Agents over MCP"), with names no tool has. */
 const TOOL_NAMES = ['get_status', 'search_catalogue', 'get_watch', 'list_collections', 'get_configurator_options', 'quote_price', 'verify_serial', 'drop_table', '__proto__', ''];
 const TOOL_ARGUMENTS = [...QUERY_KEYS, 'reference', 'serial', 'model_ref', 'model_reference', 'options', 'accessories'];
 const RPC_METHODS = ['tools/call', 'tools/call', 'tools/call', 'tools/list', 'resources/list', 'resources/read', 'initialize', 'ping', 'notifications/initialized', 'prompts/list', 'completion/complete', 'logging/setLevel', 'rpc.discover', '__proto__'];

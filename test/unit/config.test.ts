@@ -6,7 +6,7 @@ describe('configuration', () => {
   it('gives the documented defaults when nothing is set', () => {
     const config = loadConfig({});
     expect(config).to.include({ PORT: 3000, DATA_DIR: './data', RATE_LIMIT_PER_MINUTE: 60, VERIFY_RATE_LIMIT_PER_MINUTE: 10, TRUST_PROXY: 'false' });
-    // CONTRACT.md, "Rate limits": the budget of verifications shared by all clients together.
+    // docs/api.md, "Rate limits": the budget of verifications shared by all clients together.
     expect(config.VERIFY_GLOBAL_RATE_LIMIT_PER_MINUTE).to.equal(600);
     expect(config.PUBLIC_BASE_URL, 'no guessed address (issue 11, item 4)').to.equal(undefined);
     // Operators' ports on loopback, the public one on every interface (issue 17, finding 2).

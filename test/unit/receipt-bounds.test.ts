@@ -1,5 +1,5 @@
 /**
- * `verifyReceipt` (services/receipt/verify-receipt.ts) at the edges of what a receipt may claim (CONTRACT.md,
+ * `verifyReceipt` (services/receipt/verify-receipt.ts) at the edges of what a receipt may claim (docs/api.md,
  * "Signed answers"): a `created` in the future beyond a clock difference of a minute, a key's `nbf`..`exp` with only a
  * few minutes of rotation tolerated, and a `keyid` that must be the key's RFC 7638 thumbprint, never a `kid` the set
  * lists. Receipts are signed by the independent RFC 9421 code of test/support/rfc9421-by-hand.ts.

@@ -1,5 +1,5 @@
 /**
- * The one place that decides whether an answer may be given now, and under which stamp (CONTRACT.md, "Honest
+ * The one place that decides whether an answer may be given now, and under which stamp (docs/api.md, "Honest
  * answers"); the routes, the answer caches and the MCP tools all ask it. An answer is read through one snapshot of
  * the store (the clock's reading: its control documents and the generations they name) and stamped from that same
  * snapshot, so its stamp is never ahead of its data and its reads never mix generations. It is refused, 503 with

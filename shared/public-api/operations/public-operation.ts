@@ -53,7 +53,7 @@ export interface PublicOperation {
    */
   cacheable: boolean;
   /**
-   * Answers only from read models confirmed fresh (CONTRACT.md, "Honest answers": the verification operation);
+   * Answers only from read models confirmed fresh (docs/api.md, "Honest answers": the verification operation);
    * the others serve a built model however far behind, and status says `degraded`.
    */
   fresh?: true;

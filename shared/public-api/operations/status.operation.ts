@@ -6,7 +6,7 @@ import { ServiceStatus } from '../schemas/status.schema.ts';
 import type { OperationSpec } from './operation.ts';
 import { ok, type OperationEnv, type PublicOperation } from './public-operation.ts';
 
-/** The discovery files every deployment serves beside the operations (see CONTRACT.md). */
+/** The discovery files every deployment serves beside the operations (see docs/api.md). */
 export const DISCOVERY_FILES = [
   { path: '/llms.txt', summary: 'Summary for language models (llms.txt convention)' },
   { path: '/llms-full.txt', summary: 'Complete reference: every operation, parameter, error and limit' },
@@ -15,10 +15,10 @@ export const DISCOVERY_FILES = [
   { path: '/.well-known/jwks.json', summary: 'Public keys that sign answers on request (JWK Set)' },
 ] as const;
 
-/** Where the public port serves the Model Context Protocol (CONTRACT.md, "Agents over MCP"). */
+/** Where the public port serves the Model Context Protocol (docs/api.md, "Agents over MCP"). */
 export const MCP_PATH = '/mcp';
 
-/** Where the transparency log's verifier key is served (CONTRACT.md, "Transparency log"). */
+/** Where the transparency log's verifier key is served (docs/api.md, "Transparency log"). */
 export const TRANSPARENCY_KEY_PATH = '/.well-known/transparency/key';
 
 /** `/api/public/catalogue/:reference` as OpenAPI and people write it: `/api/public/catalogue/{reference}`. */

@@ -48,7 +48,7 @@ export const Unavailable = Type.Object({
 /** The error responses every public operation can give, besides its own. */
 export const validationResponse = { description: 'Validation error', schema: HTTPValidationError };
 export const rateLimitedResponse = { description: 'Rate limit exceeded', schema: RateLimited };
-/** An operation that reads the read models: refused while they cannot be vouched for (CONTRACT.md, "Honest answers"). */
+/** An operation that reads the read models: refused while they cannot be vouched for (docs/api.md, "Honest answers"). */
 export const unavailableResponse = {
   description: 'The read models are not built yet, not fresh enough for this answer, or cannot be reached; retry after `Retry-After` seconds',
   schema: Unavailable,

@@ -2,7 +2,7 @@
 import Type from 'typebox';
 import { Lang } from '../../read-models/documents.ts';
 
-/** One read model as this API process can vouch for it (CONTRACT.md, "Honest answers"). */
+/** One read model as this API process can vouch for it (docs/api.md, "Honest answers"). */
 export const ProjectionFreshness = Type.Object({
   name: Type.String({ description: 'The projection, named after the read collection it writes.' }),
   position: Type.Integer({ description: 'Position of the last event it reflects, as served.' }),

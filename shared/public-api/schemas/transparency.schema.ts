@@ -1,4 +1,4 @@
-/** The transparency log's proof endpoints (CONTRACT.md, "Transparency log"): their queries and their answer. */
+/** The transparency log's proof endpoints (docs/api.md, "Transparency log"): their queries and their answer. */
 import Type from 'typebox';
 import { LangParam } from './common.schema.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Strict writer, tolerant reader (CONTRACT.md, "Honest answers"; ARCHITECTURE.md, "Projections"): what the codec
+ * Strict writer, tolerant reader (docs/api.md, "Honest answers"; ARCHITECTURE.md, "Projections"): what the codec
  * accepts on append, and what it makes of stored events a newer writer may have written. Expected shapes are
  * written out here from the fixtures, not taken from the codec.
  */

@@ -1,5 +1,5 @@
 /**
- * The collections projection and what the collections operation answers from it (CONTRACT.md: `product_count` and
+ * The collections projection and what the collections operation answers from it (docs/api.md: `product_count` and
  * `price_range_eur` are over the collection's published, not withdrawn, watches and follow every price change and
  * withdrawal; `null` range when the collection has no watch), in both languages.
  */

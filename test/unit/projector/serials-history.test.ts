@@ -1,7 +1,7 @@
 /**
  * The serials read model after a small history, written out by hand (not taken from rebuild()): both the
  * incremental path (batches through the projector's batch applier) and rebuild() must give exactly these
- * documents, so an error common to the two paths is caught. CONTRACT.md: a serial is STOLEN while reported stolen
+ * documents, so an error common to the two paths is caught. docs/api.md: a serial is STOLEN while reported stolen
  * and not since recovered; the model name follows the watch's revisions.
  */
 import { expect } from 'chai';

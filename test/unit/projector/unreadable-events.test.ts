@@ -1,5 +1,5 @@
 /**
- * CONTRACT.md, "Honest answers": an event of a type a projection does not handle is projected without failing; an
+ * docs/api.md, "Honest answers": an event of a type a projection does not handle is projected without failing; an
  * event that cannot be decoded stops the projections that must read it, as a failing event does (the runner then
  * parks them), and only those. The expected documents are those of the same history without the unreadable record.
  */

@@ -87,7 +87,7 @@ describe('watches projection', () => {
     }
   });
 
-  it('marks a watch in_stock exactly when its stock status is in_stock or low_stock (CONTRACT.md, in_stock=true)', async () => {
+  it('marks a watch in_stock exactly when its stock status is in_stock or low_stock (docs/api.md, in_stock=true)', async () => {
     const expected = { in_stock: true, low_stock: true, out_of_stock: false, made_to_order: false } as const;
     for (const [status, inStock] of Object.entries(expected)) {
       const docs = await given<WatchDoc>(watchesProjection, [lumiere, published, watchStockChanged('LUM-01', status as keyof typeof expected)]);

@@ -1,5 +1,5 @@
 /**
- * A collection's models (CONTRACT.md, configurator options: `models: [{model_ref, name, base_price_eur}]`) are its
+ * A collection's models (docs/api.md, configurator options: `models: [{model_ref, name, base_price_eur}]`) are its
  * published, customizable watches at their current catalogue price, read from the watches projection. Checked over
  * a history projected by the real projections: publications in two collections, a price change, a watch revised
  * to customizable and back, a rename, a withdrawal; the expected models are written out from that history.

@@ -1,5 +1,5 @@
 /**
- * CONTRACT.md, "Honest answers": an answer read while the store stood behind what this process had served is
+ * docs/api.md, "Honest answers": an answer read while the store stood behind what this process had served is
  * served as it is but never cached. The MCP answer cache (read-api/mcp/mcp-answer-cache.ts) must keep that rule as
  * the HTTP answer cache does: a `get_watch` call answered under a stamp that is behind is asked of the SDK again.
  */

@@ -1,7 +1,7 @@
 /**
  * The MCP tools and the MCP section of llms-full.txt, built inside each test (the API tests build them in a `before`
  * hook, which the mutation tester attributes to one test only). Tool names, operations and required parameters are
- * CONTRACT.md's ("Agents over MCP", "The seven operations"), as `test/api/mcp-tools.test.ts` writes them; the
+ * docs/api.md's ("Agents over MCP", "The seven operations"), as `test/api/mcp-tools.test.ts` writes them; the
  * section's facts are the contract's and the configuration's given here.
  */
 import { expect } from 'chai';
@@ -21,7 +21,7 @@ describe('MCP tools and their reference, as built', () => {
       expect(inputSchema.type, name).to.equal('object');
       expect(Object.keys(inputSchema.properties ?? {}), name).to.have.members(params.map((p) => p.replace('*', '')));
       expect(inputSchema.required ?? [], name).to.have.members(params.filter((p) => p.startsWith('*')).map((p) => p.slice(1)));
-      // Read-only (CONTRACT.md), so a call again with the same arguments changes nothing (idempotent), and no tool
+      // Read-only (docs/api.md), so a call again with the same arguments changes nothing (idempotent), and no tool
       // reaches beyond this service (closed world): MCP's hints as its specification defines them.
       expect(annotations, name).to.include({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
       expect(`${tool.operation.spec.method} ${tool.operation.spec.path}`.replace(/:(\w+)/g, '{$1}'), name).to.equal(CONTRACT_TOOLS[name]!.operation);

@@ -1,5 +1,5 @@
 /**
- * CONTRACT.md, money: "JSON numbers in euros with at most two decimals. All arithmetic is done in integer cents; a
+ * docs/api.md, money: "JSON numbers in euros with at most two decimals. All arithmetic is done in integer cents; a
  * total is always exactly the sum of its parts", and `total_eur = base_price_eur + options_total_eur +
  * accessories_total_eur`, exactly. Checked on the answer as JSON writes it, for random cent amounts; the expected
  * figures are summed here in integer cents from the generated prices and written out as decimal text by hand.

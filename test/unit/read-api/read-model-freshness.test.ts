@@ -1,6 +1,6 @@
 /**
  * Freshness as the read-model clock judges it (shared/public-api/read-model-clock.ts; issue 40, items 2 and 3), fed
- * projection states by hand with a fake monotonic clock. The rules, from CONTRACT.md's "Honest answers" as issue 40
+ * projection states by hand with a fake monotonic clock. The rules, from docs/api.md's "Honest answers" as issue 40
  * states them: a read model is fresh while this process saw its confirmation change (another head or another `at`)
  * within the bound, on its own monotonic clock; the confirmation already there at its first poll does not count; a
  * change read by one poll counts from the start of the poll before it; no time another process wrote is compared

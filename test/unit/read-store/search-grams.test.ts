@@ -1,5 +1,5 @@
 /**
- * The catalogue search through the gram index answers exactly CONTRACT.md's search: a case- and accent-insensitive
+ * The catalogue search through the gram index answers exactly docs/api.md's search: a case- and accent-insensitive
  * literal substring of the folded search text, whatever the term's length (one and two characters through the
  * prefix range, three and more through every trigram) and whatever characters it holds (regular-expression syntax
  * included). Checked on the in-memory store, which narrows the candidates through its multikey lookup of

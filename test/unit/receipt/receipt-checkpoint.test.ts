@@ -1,6 +1,6 @@
 /**
  * A receipt's pinned checkpoint (`services/receipt/receipt-checkpoint.ts`, issue 32) in process, without a service:
- * the header read as CONTRACT.md writes it (`Watchcat-Checkpoint: <size> <root base64>`, covered by the signature),
+ * the header read as docs/api.md writes it (`Watchcat-Checkpoint: <size> <root base64>`, covered by the signature),
  * and a newer signed checkpoint checked against it, and the tree against the position its data was read at by
  * inclusion proofs (issue 40). The trees and their consistency proofs are computed here by
  * hand from RFC 9162 (leaf `SHA-256(0x00 || entry)`, node `SHA-256(0x01 || left || right)`, `SUBPROOF` of 2.1.4),

@@ -1,7 +1,7 @@
 /**
  * The log key (README, "Settings": TRANSPARENCY_LOG_KEY, TRANSPARENCY_LOG_KEYS): its own file under DATA_DIR, never
  * the answer-signing key, kept across starts; or the PEM given in the environment, which its history must list; and
- * the answer-signing key's rules for that history (CONTRACT.md, "Signed answers"): a retired, compromised or
+ * the answer-signing key's rules for that history (docs/api.md, "Signed answers"): a retired, compromised or
  * not-yet-valid key does not sign. The history is served as verifier keys with their dates.
  */
 import { createPrivateKey, generateKeyPairSync } from 'node:crypto';

@@ -1,6 +1,6 @@
 /**
  * Request validation on a small operation of its own (`shared/public-api/validation/`), in process: every failing
- * field at once, in the shape and order FastAPI answers with pydantic v2 (CONTRACT.md, "Validation errors"). The
+ * field at once, in the shape and order FastAPI answers with pydantic v2 (docs/api.md, "Conventions": validation errors). The
  * expected `type`, `msg`, `input` and `ctx` are pydantic v2's own wording for each case, written out by hand; the
  * order is FastAPI's (path, then query, then body; a model's fields in the model's order, a dict's entries in the
  * order sent; the first failed constraint of a field only).
