@@ -20,9 +20,7 @@ class FakeClock implements LeaseClock {
   #now = 1_000_000;
   monotonic = (): number => this.#now;
   wall = (): number => this.#now;
-  advance(ms: number): void {
-    this.#now += ms;
-  }
+  advance = (ms: number): void => { this.#now += ms; };
 }
 
 const refusal = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error);
@@ -109,15 +107,20 @@ export function leaseContract(name: string, factory: () => Promise<ReadStore>): 
       return { acquire: (owner: string) => ProjectionLease.acquire(store, serials, owner, options) };
     }
 
+    /** `taker` refuses the lease a millisecond short of a whole lease of watching it unchanged, and takes it then. */
+    async function takenAfterAWholeLease(taker: { acquire(owner: string): Promise<ProjectionLease | null> }, holderToken: number, watched: string) {
+      clock.advance(TTL - 1);
+      expect(await taker.acquire('b'), `${watched} a millisecond less than a lease`).to.equal(null);
+      clock.advance(1);
+      expect((await taker.acquire('b'))?.token, `${watched} a whole lease`).to.equal(holderToken + 1);
+    }
+
     it('a holder whose wall clock runs 150 s ahead and dies is taken over a lease after the taker first saw it, not 150 s later', async function () {
       const holder = (await otherProcess(150_000).acquire('ahead'))!;
       expect((await leaseDoc()).expires_at, 'its expiry written on its own clock').to.equal(clock.wall() + 150_000 + TTL);
       const taker = otherProcess(0);
       expect(await taker.acquire('b'), 'seen for the first time').to.equal(null);
-      clock.advance(TTL - 1);
-      expect(await taker.acquire('b'), 'seen unchanged a millisecond less than a lease').to.equal(null);
-      clock.advance(1);
-      expect((await taker.acquire('b'))?.token, 'seen unchanged a whole lease').to.equal(holder.token + 1);
+      await takenAfterAWholeLease(taker, holder.token, 'seen unchanged');
     });
 
     it('a live holder whose wall clock runs 150 s behind is not taken over while it renews, and is once it stops', async function () {
@@ -129,10 +132,7 @@ export function leaseContract(name: string, factory: () => Promise<ReadStore>): 
         await holder.ensure();
       }
       expect(await taker.acquire('b'), 'its last renewal, seen now').to.equal(null);
-      clock.advance(TTL - 1);
-      expect(await taker.acquire('b'), 'its last renewal seen a millisecond less than a lease ago').to.equal(null);
-      clock.advance(1);
-      expect((await taker.acquire('b'))?.token, 'no renewal seen for a whole lease').to.equal(holder.token + 1);
+      await takenAfterAWholeLease(taker, holder.token, 'no renewal seen for');
     });
 
     it('a process that never saw a lease (just started) watches it a whole lease before taking it, however old its written expiry', async function () {
@@ -140,10 +140,7 @@ export function leaseContract(name: string, factory: () => Promise<ReadStore>): 
       clock.advance(TTL * 3);
       const started = otherProcess(0);
       expect(await started.acquire('b'), 'its first sight of a lease that lapsed long ago by the written time').to.equal(null);
-      clock.advance(TTL - 1);
-      expect(await started.acquire('b'), 'watched a millisecond less than a lease').to.equal(null);
-      clock.advance(1);
-      expect((await started.acquire('b'))?.token).to.equal(holder.token + 1);
+      await takenAfterAWholeLease(started, holder.token, 'watched');
     });
 
     it('a renewal seen starts the watch again: the lease is taken a whole lease after the taker first saw the renewal, not after its written expiry', async function () {
