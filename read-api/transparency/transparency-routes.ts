@@ -1,6 +1,6 @@
 /**
- * The transparency log's public routes (docs/api.md, "Transparency log"): the latest signed checkpoint and the
- * verifier key under `/.well-known/transparency/`, and the inclusion and consistency proofs under `/api/public/`
+ * The transparency log's public routes (docs/api.md, "Transparency log"): the latest signed checkpoint (at
+ * `/transparency/checkpoint` beside the tiles, and under `/.well-known/transparency/`) and the verifier key, and the inclusion and consistency proofs under `/api/public/`
  * (so the general rate limit counts them), and the hash tiles under `/transparency/tile/` (C2SP tlog-tiles; the
  * entry tiles are not served: entries are not public). Proofs and tiles come from trees no larger than the
  * published checkpoint. Every answer carries an `ETag` honoured in `If-None-Match` (cache/conditional-answer.ts);
@@ -21,7 +21,11 @@ import { nameRoute } from '../ops/metrics.ts';
 import { parseTilePath, TILE_WIDTH } from '../../shared/transparency/tiles.ts';
 import type { LogView, PublishedCheckpoint, TransparencyLog } from './log-publisher.ts';
 
-const CHECKPOINT_PATH = '/.well-known/transparency/checkpoint';
+/**
+ * The latest checkpoint: beside the tiles under `/transparency`, so that a tlog-tiles client works from that one base
+ * URL (`<base>/checkpoint`, `<base>/tile/...`), and at its first address under `/.well-known`, kept as an alias.
+ */
+const CHECKPOINT_PATHS = ['/transparency/checkpoint', '/.well-known/transparency/checkpoint'];
 /** Every key of the log with its dates (log-key.ts), for monitors that follow a rotation. */
 const KEY_HISTORY_PATH = '/.well-known/transparency/keys';
 
@@ -138,7 +142,7 @@ const refuseUnavailable: Middleware = async (ctx, next) => {
 export function transparencyRoutes(logs: TransparencyLog): Middleware {
   // Case-insensitive, trailing slash optional: the way the rate limits read a public path.
   const router = new Router({ sensitive: false, strict: false });
-  router.get(CHECKPOINT_PATH, async (ctx) => send(ctx, TEXT, (await served(logs)).checkpoint.note, 'no-cache'));
+  router.get(CHECKPOINT_PATHS, async (ctx) => send(ctx, TEXT, (await served(logs)).checkpoint.note, 'no-cache'));
   router.get(TRANSPARENCY_KEY_PATH, (ctx) => send(ctx, TEXT, logs.verifierKey, 'public, max-age=300'));
   router.get(KEY_HISTORY_PATH, (ctx) => send(ctx, JSON_TYPE, logs.keyHistory, 'public, max-age=300'));
   const proof = <Q>(spec: OperationSpec, answer: (logs: TransparencyLog, query: Q) => Promise<LogProof>) => {

@@ -89,6 +89,20 @@ describe('the transparency log\'s routes: limit, validators, metrics', function 
     });
   }
 
+  it('serves the checkpoint beside the tiles, so that a tlog-tiles client works from the one base URL /transparency', async () => {
+    const beside = await get('/transparency/checkpoint');
+    expect(beside.status).to.equal(200);
+    expect(beside.headers.get('content-type')).to.equal('text/plain; charset=utf-8');
+    const note = await beside.text();
+    expect(note, 'the same signed note as at its .well-known address').to.equal(await (await get('/.well-known/transparency/checkpoint')).text());
+    // C2SP tlog-checkpoint: origin, tree size, root; then a blank line and the signatures.
+    const [origin, size, root] = note.split('\n');
+    expect(origin).to.match(/\/watchcat\/events$/);
+    expect(size).to.match(/^[1-9]\d*$/);
+    expect(Buffer.from(root!, 'base64')).to.have.length(32);
+    expect((await get(await firstTile())).status, 'a tile under the same base').to.equal(200);
+  });
+
   it('counts tiles and the checkpoint under route templates in the metrics, not as unmatched', async () => {
     await (await get(await firstTile())).arrayBuffer();
     const metrics = await (await fetch(`http://127.0.0.1:${service.ports.ops}/metrics`)).text();
