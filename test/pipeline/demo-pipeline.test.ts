@@ -16,6 +16,7 @@ import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.t
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import { rebuild } from '../../shared/projections/rebuild.ts';
 import { DEMO_SERIALS } from '../../services/demo/serials.ts';
+import { untilRegistryFresh } from '../support/registry-fresh.ts';
 import { send, postJson, type TestResponse } from '../support/http.ts';
 import { startTestRedis, type TestRedis } from '../support/redis-server.ts';
 import { contractAnswers } from '../support/contract-answers.ts';
@@ -80,6 +81,7 @@ function pipelineOver(suite: Mocha.Suite, timeoutMs: number, readStoreSettings: 
     api = `http://127.0.0.1:${service.ports.public}`;
     admin = `http://127.0.0.1:${service.ports.admin}`;
     servedDocument = responseValidator((await send(api, '/.well-known/openapi-public.json')).json());
+    await untilRegistryFresh(api);
   });
 
   after(async () => {
