@@ -37,7 +37,7 @@ const inclusionSpec: OperationSpec = {
   method: 'GET',
   path: '/api/public/transparency/inclusion',
   summary: 'Inclusion proof of an event in the transparency log',
-  description: 'RFC 9162 inclusion proof of leaf `index` (or of the event at `position`) in the tree of `tree_size` leaves.',
+  description: 'RFC 9162 inclusion proof of leaf `index` (or of the event at `position`) in the tree of `tree_size` leaves (the latest checkpoint\'s tree when `tree_size` is not given).',
   tags: ['Transparency'],
   params: { query: InclusionQuery },
   refusesRepeatedQuery: true,
@@ -76,18 +76,20 @@ class LogUnavailable extends Error {}
 async function inclusionAnswer(logs: TransparencyLog, query: InclusionQuery): Promise<LogProof> {
   const { view: { log }, checkpoint } = await served(logs);
   const published = checkpoint.size;
-  if (query.tree_size > published) throw outOfRange('tree_size', query.tree_size, `the latest checkpoint holds ${published} leaves`);
+  // Without a size, the proof is against the latest checkpoint: what a client holding only a position asks for.
+  const treeSize = query.tree_size ?? published;
+  if (treeSize > published) throw outOfRange('tree_size', treeSize, `the latest checkpoint holds ${published} leaves`);
   let index = query.index;
   if (index === undefined) {
     if (query.position === undefined) throw new RequestValidationError([issue.missing(['query', 'index'], null)]);
     index = await log.indexOf(query.position);
     if (index === undefined || index >= published) throw outOfRange('position', query.position, `no event of the log is at position ${query.position}`);
   }
-  if (index >= query.tree_size) {
-    throw outOfRange(query.index === undefined ? 'position' : 'index', query.index ?? query.position, `leaf ${index} is not in a tree of ${query.tree_size} leaves`);
+  if (index >= treeSize) {
+    throw outOfRange(query.index === undefined ? 'position' : 'index', query.index ?? query.position, `leaf ${index} is not in a tree of ${treeSize} leaves`);
   }
-  const { leaf, proof, root } = await log.inclusion(index, query.tree_size);
-  return { tree_size: query.tree_size, root: b64(root), leaf_index: index, leaf_hash: b64(leaf), proof: proof.map(b64) };
+  const { leaf, proof, root } = await log.inclusion(index, treeSize);
+  return { tree_size: treeSize, root: b64(root), leaf_index: index, leaf_hash: b64(leaf), proof: proof.map(b64) };
 }
 
 async function consistencyAnswer(logs: TransparencyLog, query: ConsistencyQuery): Promise<LogProof> {
@@ -145,16 +147,18 @@ export function transparencyRoutes(logs: TransparencyLog): Middleware {
   router.get(CHECKPOINT_PATHS, async (ctx) => send(ctx, TEXT, (await served(logs)).checkpoint.note, 'no-cache'));
   router.get(TRANSPARENCY_KEY_PATH, (ctx) => send(ctx, TEXT, logs.verifierKey, 'public, max-age=300'));
   router.get(KEY_HISTORY_PATH, (ctx) => send(ctx, JSON_TYPE, logs.keyHistory, 'public, max-age=300'));
-  const proof = <Q>(spec: OperationSpec, answer: (logs: TransparencyLog, query: Q) => Promise<LogProof>) => {
+  /** `sized`: whether the query names every size, so that its proof never changes. */
+  const proof = <Q>(spec: OperationSpec, answer: (logs: TransparencyLog, query: Q) => Promise<LogProof>, sized: (query: Q) => boolean) => {
     const validate = compileRequestValidator(spec);
     router.get(spec.id, spec.path, async (ctx) => {
       const { query } = validate({ query: ctx.query, path: {} });
-      // A proof for given sizes never changes: only its availability does, with the checkpoint.
-      send(ctx, JSON_TYPE, JSON.stringify(await answer(logs, query as Q)), 'public, max-age=3600');
+      // A proof for given sizes never changes: only its availability does, with the checkpoint. One against the
+      // latest checkpoint (no size given) changes as the log grows.
+      send(ctx, JSON_TYPE, JSON.stringify(await answer(logs, query as Q)), sized(query as Q) ? 'public, max-age=3600' : 'no-cache');
     });
   };
-  proof(inclusionSpec, inclusionAnswer);
-  proof(consistencySpec, consistencyAnswer);
+  proof(inclusionSpec, inclusionAnswer, (query: InclusionQuery) => query.tree_size !== undefined);
+  proof(consistencySpec, consistencyAnswer, () => true);
   const routes = router.routes() as Middleware;
   const tileRoute = tiles(logs);
   return (ctx, next) => refuseUnavailable(ctx, () => tileRoute(ctx, () => routes(ctx, next)));

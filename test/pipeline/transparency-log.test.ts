@@ -102,6 +102,27 @@ describe('transparency log over HTTP: checkpoint, key and proofs', function () {
     expect(byPosition.leaf_index).to.equal(before);
   });
 
+  it('proves the event at a position against the latest checkpoint when no tree size is given, an answer not kept an hour', async () => {
+    const before = (await checkpoint()).size;
+    const { position } = await events.append('serial-TL-0002', [serialRegistered('TL-0002')], 'no_stream');
+    let latest = await checkpoint();
+    const appended = Date.now();
+    while (latest.size <= before && Date.now() - appended < 5_000) {
+      await sleep(10);
+      latest = await checkpoint();
+    }
+    const alone = await send(api, `/api/public/transparency/inclusion?position=${position}`);
+    expect(alone.status).to.equal(200);
+    expect(alone.headers['cache-control'], 'it changes as the log grows').to.equal('no-cache');
+    const sized = await send(api, `/api/public/transparency/inclusion?position=${position}&tree_size=${latest.size}`);
+    expect(sized.headers['cache-control'], 'a proof for given sizes never changes').to.equal('public, max-age=3600');
+    // The same proof as one asked against the latest checkpoint's size, whose root is the checkpoint's.
+    expect(alone.json()).to.deep.equal(sized.json());
+    expect((alone.json() as Proof).root).to.equal(latest.root);
+    expect((alone.json() as Proof).leaf_index, 'the appended event, the last leaf').to.equal(before);
+    expect((alone.json() as Proof).tree_size).to.equal(latest.size);
+  });
+
   describe('checked by Go', function () {
     registerLegSuite('Go', this);
 
@@ -239,8 +260,8 @@ describe('transparency log over HTTP: checkpoint, key and proofs', function () {
       { type: 'missing', loc: ['query', 'index'], msg: 'Field required', input: null },
     ]);
     expect(await detail('/api/public/transparency/inclusion?index=abc')).to.deep.equal([
+      // No tree_size is no error: the proof is then against the latest checkpoint.
       { type: 'int_parsing', loc: ['query', 'index'], msg: 'Input should be a valid integer, unable to parse string as an integer', input: 'abc' },
-      { type: 'missing', loc: ['query', 'tree_size'], msg: 'Field required', input: null },
     ]);
     expect(await detail(`/api/public/transparency/inclusion?index=0&tree_size=${size + 1}`)).to.deep.equal([{
       type: 'value_error', loc: ['query', 'tree_size'], msg: `Value error, the latest checkpoint holds ${size} leaves`,

@@ -16,7 +16,7 @@ export const InclusionQuery = Type.Object({
   lang: LangParam,
   index: Type.Optional(LogNumber(0, 'Leaf index (0-based); `position` may name the event instead.')),
   position: Type.Optional(LogNumber(1, 'Event-store position of the event, when `index` is not given.')),
-  tree_size: LogNumber(1, 'Size of the tree the proof is against, at most the latest checkpoint\'s.'),
+  tree_size: Type.Optional(LogNumber(1, 'Size of the tree the proof is against, at most the latest checkpoint\'s; the latest checkpoint\'s when not given.')),
 });
 export type InclusionQuery = Type.Static<typeof InclusionQuery>;
 
