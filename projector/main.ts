@@ -9,6 +9,7 @@
 import { openEventStore } from '../shared/adapters/event-store.factory.ts';
 import { createJobQueue } from '../shared/adapters/job-queue.factory.ts';
 import { createReadStore } from '../shared/adapters/read-store.factory.ts';
+import { projectionsNamed } from '../shared/config/config.ts';
 import { loadConfigOrExit } from '../shared/config/load-or-exit.ts';
 import { createLogger } from '../shared/logging/logger.ts';
 import { startHealthServer } from '../shared/process/health-server.ts';
@@ -38,6 +39,8 @@ const metrics = projectorMetrics({
 const changes = config.REDIS_URL ? redisReadModelChanges(config.REDIS_URL, logger) : undefined;
 const projector = createProjector({
   eventStore, readStore, queue, logger,
+  // A worker may be given some projections only (the others run elsewhere): PROJECTIONS names them.
+  projections: projectionsNamed(config.PROJECTIONS),
   onBatch: (projection, seconds) => {
     metrics.onBatch(projection, seconds);
     changes?.announce(projection);

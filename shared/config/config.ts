@@ -5,6 +5,8 @@ import { parseTrustedProxies } from '../net/trusted-proxies.ts';
 import { parseAdminKeyEntries } from './admin-api-keys.ts';
 import { OWN_SCHEMAS } from '../schema/own-schemas.ts';
 import { readEd25519Pem } from '../signing/ed25519-pem.ts';
+import { selectProjections } from '../projections/index.ts';
+import type { Projection } from '../projections/projection.ts';
 
 export const Env = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
@@ -46,6 +48,8 @@ export const Env = Type.Object({
    * projection moved (one is also written at a graceful stop, and loaded at start); 0 turns snapshots off.
    */
   READ_SNAPSHOT_SECONDS: Type.Integer({ minimum: 0, default: 60 }),
+  /** The projections a projector process runs, by name, comma-separated; empty: every one. */
+  PROJECTIONS: Type.String({ default: '' }),
   /**
    * How long ago this process may last have seen a projector confirm applying the event store's head for its read
    * model to count as fresh: status says `degraded` beyond it (docs/api.md, "Honest answers").
@@ -112,6 +116,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: Proce
   return candidate as Config;
 }
 
+/** The projections `PROJECTIONS` names (every one when it names none); throws naming the unknown ones. */
+export function projectionsNamed(names: string): Projection[] {
+  const listed = names.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  try {
+    return selectProjections(listed);
+  } catch (error) {
+    throw new Error(`PROJECTIONS: ${(error as Error).message}`);
+  }
+}
+
 /** Only its shape: whether the key history lists it, and may sign, is checked when the keys are loaded (log-key.ts). */
 function previousLogKey(pem: string): void {
   if (readEd25519Pem(pem) === undefined) throw new Error('TRANSPARENCY_LOG_PREVIOUS_KEY is not an Ed25519 private key in PKCS#8 PEM');
@@ -121,6 +135,7 @@ function previousLogKey(pem: string): void {
 function settingProblems(candidate: Record<string, unknown>): string[] {
   const checks: [string, (value: string) => unknown][] = [
     ['TRUST_PROXY', parseTrustedProxies], ['ADMIN_API_KEYS', parseAdminKeyEntries], ['TRANSPARENCY_LOG_PREVIOUS_KEY', previousLogKey],
+    ['PROJECTIONS', (names) => projectionsNamed(names)],
   ];
   const problems: string[] = [];
   for (const [name, check] of checks) {

@@ -8,9 +8,8 @@
  * AUTHENTIC may pin a tree that holds the theft (asked of the log's inclusion endpoint), and `watchcat receipt verify
  * --checkpoint` must accept every receipt saved.
  *
- * The two projections are put on different workers by the lease rules alone: the worker holding both is frozen past
- * its leases, the log's job alone is queued (the other worker takes that lease), and the frozen worker is resumed at
- * once (it renews the leases nobody took). Bounded attempts, each printed.
+ * The two projections run on different workers as an operator puts them there: each worker is given its projections
+ * (`PROJECTIONS`), the log alone on one, the read models on the other.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,13 +18,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { createCliContext } from '../../services/cli/cli-context.ts';
 import { run } from '../../services/cli/program.ts';
-import { createJobQueue } from '../../shared/adapters/job-queue.factory.ts';
-import { createMongoReadStore } from '../../shared/adapters/mongodb-read-store.ts';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
-import type { JobQueue } from '../../shared/ports/job-queue.ts';
-import type { ReadStore } from '../../shared/ports/read-store.ts';
 import { between, seededRandom } from '../../shared/random/seeded-random.ts';
-import { PROJECTION_RETRY_POLICY } from '../../projector/retry-policy.ts';
 import { tinyCatalogue } from '../services/support/tiny-catalogue.ts';
 import { send } from '../support/http.ts';
 import { describeMongo } from '../support/mongodb-leg.ts';
@@ -70,10 +64,9 @@ describeMongo('a signed AUTHENTIC never pins a tree holding a theft its data had
   let env: Record<string, string>;
   let apis: string[] = [];
   let processes: WatchcatProcess[] = [];
-  let projectors: WatchcatProcess[] = [];
+  /** The worker of the read models (the serials among them), frozen once the theft is appended. */
+  let serialsWorker: WatchcatProcess;
   let adminUrl: string;
-  let store: ReadStore;
-  let queue: JobQueue;
 
   async function adminCall(method: string, path: string, body?: unknown): Promise<number> {
     const response = await send(adminUrl, path, {
@@ -93,58 +86,6 @@ describeMongo('a signed AUTHENTIC never pins a tree holding a theft its data had
   }
 
   const servedAt = async (url: string) => (await send(url, '/api/public/status')).json<{ read_model: { position: number } }>().read_model.position;
-
-  /** The lease of `projection` as stored: its owner's process (if one of the projectors) and when it expires. */
-  async function leaseOf(projection: string): Promise<{ owner: WatchcatProcess | undefined; expiresAt: number }> {
-    const lease = (await store.readControl()).find((doc) => doc._id === `lease:${projection}`);
-    return { owner: projectors.find((p) => String(lease?.['owner']).includes(`:${p.child.pid}:`)), expiresAt: Number(lease?.['expires_at'] ?? 0) };
-  }
-
-  /** The projector process whose worker holds `projection`'s lease, if one does. */
-  async function ownerOf(projection: string): Promise<WatchcatProcess | undefined> {
-    const { owner, expiresAt } = await leaseOf(projection);
-    return expiresAt > 0 ? owner : undefined;
-  }
-
-  /**
-   * The worker that keeps `projection`'s lease, seen renewing it (a standing lease is renewed every few seconds of
-   * its 10): a lease left behind by a worker that dropped it is not renewed, and its projection is not frozen with it.
-   */
-  async function keeperOf(projection: string): Promise<WatchcatProcess | undefined> {
-    const first = await leaseOf(projection);
-    const deadline = performance.now() + 12_000;
-    while (first.owner !== undefined && first.expiresAt > 0 && performance.now() < deadline) {
-      await sleep(100);
-      const now = await leaseOf(projection);
-      if (now.owner !== first.owner) return undefined;
-      if (now.expiresAt > first.expiresAt) return now.owner;
-    }
-    return undefined;
-  }
-
-  /** Puts the serials and the log on different workers (see the file's doc); the serials' worker and the log's. */
-  async function splitLeases(): Promise<{ serials: WatchcatProcess; log: WatchcatProcess }> {
-    for (let attempt = 1; attempt <= 6; attempt += 1) {
-      const [serials, log] = await Promise.all([keeperOf('serials'), keeperOf(LOG)]);
-      console.log(`      attempt ${attempt}: serials kept by pid ${serials?.child.pid ?? 'none'}, the log by pid ${log?.child.pid ?? 'none'}`);
-      if (serials && log && serials !== log) return { serials, log };
-      const frozen = serials ?? log ?? projectors[0]!;
-      const other = projectors.find((p) => p !== frozen)!;
-      frozen.child.kill('SIGSTOP');
-      try {
-        // Past its leases, the log's job alone: only the other worker runs jobs now.
-        await pollUntil('the other worker takes the log\'s lease', async () => {
-          await queue.add(LOG, LOG);
-          return (await ownerOf(LOG)) === other;
-        }, 30_000);
-      } finally {
-        frozen.child.kill('SIGCONT');
-      }
-      // The resumed worker renews the leases nobody took; the log's stays with the other.
-      await sleep(1_500);
-    }
-    throw new Error('the serials and the log never ran on different workers');
-  }
 
   /** `watchcat receipt verify FILE --checkpoint` in this process, against `api`. */
   async function receiptVerify(api: string, receipt: Buffer, name: string): Promise<{ code: number; notes: string[] }> {
@@ -172,12 +113,11 @@ describeMongo('a signed AUTHENTIC never pins a tree holding a theft its data had
     const admin = startWatchcatProcess('services', 'services/main.ts', { ...env, ADMIN_PORT: new URL(adminUrl).port });
     processes.push(admin);
     await admin.waitForLine(/admin API listening/, STARTUP_MS);
-    // One worker first, so that it holds every lease, then the other.
-    projectors = [startWatchcatProcess('projector', 'projector/main.ts', env)];
-    await projectors[0]!.waitForLine(/projector started/, STARTUP_MS);
-    projectors.push(startWatchcatProcess('projector', 'projector/main.ts', env));
-    await projectors[1]!.waitForLine(/projector started/, STARTUP_MS);
-    processes.push(...projectors);
+    // The read models on one worker, the log on the other.
+    serialsWorker = startWatchcatProcess('projector', 'projector/main.ts', { ...env, PROJECTIONS: 'watches,collections,configurators,serials' });
+    const logWorker = startWatchcatProcess('projector', 'projector/main.ts', { ...env, PROJECTIONS: LOG });
+    processes.push(serialsWorker, logWorker);
+    await Promise.all([serialsWorker.waitForLine(/projector started/, STARTUP_MS), logWorker.waitForLine(/projector started/, STARTUP_MS)]);
     for (let i = 0; i < 2; i += 1) {
       const [port, opsPort] = [await freePort(), await freePort()];
       const api = startWatchcatProcess('read-api', 'read-api/main.ts', { ...env, PORT: String(port), OPS_PORT: String(opsPort) });
@@ -185,13 +125,9 @@ describeMongo('a signed AUTHENTIC never pins a tree holding a theft its data had
       await api.waitForLine(/read API listening/, STARTUP_MS);
       apis.push(`http://127.0.0.1:${port}`);
     }
-    store = await createMongoReadStore(leg.url, env['MONGODB_DB']!);
-    queue = await createJobQueue(env, PROJECTION_RETRY_POLICY);
   });
 
   after(async function () {
-    await queue?.close();
-    await store?.close();
     await Promise.all(processes.map((p) => {
       p.child.kill('SIGCONT');
       return p.stop();
@@ -207,10 +143,7 @@ describeMongo('a signed AUTHENTIC never pins a tree holding a theft its data had
     const stolen = serials[between(random, 0, serials.length - 1)]!;
     const registered = await head();
     await pollUntil('both replicas serve the serials', async () => (await Promise.all(apis.map(servedAt))).every((at) => at >= registered), 40_000);
-    await pollUntil('a worker holds each lease', async () => Boolean(await ownerOf('serials')) && Boolean(await ownerOf(LOG)), 30_000);
-    const workers = await splitLeases();
-
-    workers.serials.child.kill('SIGSTOP');
+    serialsWorker.child.kill('SIGSTOP');
     let stolenAt: number;
     const answers: Answer[] = [];
     try {
@@ -236,7 +169,7 @@ describeMongo('a signed AUTHENTIC never pins a tree holding a theft its data had
         await sleep(between(random, 0, 40));
       }
     } finally {
-      workers.serials.child.kill('SIGCONT');
+      serialsWorker.child.kill('SIGCONT');
     }
 
     const authentic = answers.filter((a) => a.verification === 'AUTHENTIC' && a.checkpoint !== undefined);

@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { expect } from 'chai';
-import { InvalidConfiguration, loadConfig } from '../../shared/config/config.ts';
+import { InvalidConfiguration, loadConfig, projectionsNamed } from '../../shared/config/config.ts';
 
 describe('configuration', () => {
   it('gives the documented defaults when nothing is set', () => {
@@ -40,6 +40,16 @@ describe('configuration', () => {
     }
     const pem = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }) as string;
     expect(loadConfig({ TRANSPARENCY_LOG_PREVIOUS_KEY: pem.replace(/\n/g, '\\n') }).TRANSPARENCY_LOG_PREVIOUS_KEY).to.be.a('string');
+  });
+
+  it('gives a projector the projections PROJECTIONS names, every one when it names none, and names an unknown one with the other bad settings', () => {
+    const names = (value: string) => projectionsNamed(loadConfig({ PROJECTIONS: value }).PROJECTIONS).map((projection) => projection.name);
+    // The service's projections, written out here: shared/projections/index.ts.
+    expect(names('')).to.deep.equal(['watches', 'collections', 'configurators', 'serials', 'transparency-log']);
+    expect(names(' transparency-log ')).to.deep.equal(['transparency-log']);
+    expect(names('serials, watches')).to.deep.equal(['watches', 'serials']);
+    expect(() => loadConfig({ PORT: 'abc', PROJECTIONS: 'serials,orders' }))
+      .to.throw(InvalidConfiguration, /PORT must be integer; PROJECTIONS: unknown projection orders \(known: watches, /);
   });
 
   it("takes a process kind's own default, which the environment still overrides (issue 29, item 1)", () => {
