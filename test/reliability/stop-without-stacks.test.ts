@@ -10,16 +10,18 @@ import type { ReadStore } from '../../shared/ports/read-store.ts';
 import { loadFixtureCatalogue } from '../api/support/catalogue-fixture.ts';
 import { startReadApiUnderTest } from '../support/read-api-under-test.ts';
 
-/** A store whose snapshots (the clock's poll), after the first, wait until it is closed and then fail as a closed client does. */
-function storeClosingUnderAPoll(inner: ReadStore): { store: ReadStore; held: () => number } {
-  let reads = 0;
+/**
+ * A store whose snapshots (the clock's poll), once `hold()` was called, wait until it is closed and then fail as a
+ * closed client does; before, they are read as usual (the API's start reads a few).
+ */
+function storeClosingUnderAPoll(inner: ReadStore): { store: ReadStore; held: () => number; hold: () => void } {
+  let holding = false;
   let held = 0;
   let closed: () => void = () => {};
   const closing = new Promise<void>((resolve) => { closed = resolve; });
   const store = Object.create(inner) as ReadStore;
   store.snapshot = async () => {
-    reads += 1;
-    if (reads === 1) return inner.snapshot();
+    if (!holding) return inner.snapshot();
     held += 1;
     await closing;
     throw Object.assign(new Error('Operation interrupted because client was closed'), { name: 'MongoClientClosedError' });
@@ -28,7 +30,7 @@ function storeClosingUnderAPoll(inner: ReadStore): { store: ReadStore; held: () 
     closed();
     await inner.close();
   };
-  return { store, held: () => held };
+  return { store, held: () => held, hold: () => { holding = true; } };
 }
 
 describe('a graceful stop of the read API', function () {
@@ -37,8 +39,9 @@ describe('a graceful stop of the read API', function () {
   it('logs no warning or error with a stack when a poll fails because the store was closed by the stop', async () => {
     const memory = createMemoryReadStore();
     await loadFixtureCatalogue(memory);
-    const { store, held } = storeClosingUnderAPoll(memory);
+    const { store, held, hold } = storeClosingUnderAPoll(memory);
     const api = await startReadApiUnderTest({ readStore: store });
+    hold();
     while (held() === 0) await new Promise((resolve) => setTimeout(resolve, 20));
     await api.close();
     await store.close();

@@ -20,6 +20,7 @@ import { checkpointBody } from '../../shared/transparency/checkpoint.ts';
 import { signNote } from '../../shared/transparency/signed-note.ts';
 import { logKeyFile } from '../../read-api/transparency/log-key.ts';
 import { serialRegistered } from '../fixtures/events.ts';
+import { untilRegistryFresh } from '../support/registry-fresh.ts';
 
 const ORIGIN = 'watch.example/watchcat/events';
 
@@ -50,6 +51,7 @@ describe('watchcat receipt verify --checkpoint: a receipt\'s checkpoint against 
       createLogger('silent', 'receipt-checkpoint-test'),
     );
     api = `http://127.0.0.1:${service.ports.public}`;
+    await untilRegistryFresh(api);
     // A receipt as a buyer keeps it (curl -si's bytes: status line, headers, blank line, body).
     const answer = await fetch(`${api}/api/public/verify/AUR-0001`, { headers: { 'Accept-Signature': 'sig1=("@status")' } });
     const headers = [...answer.headers].map(([name, value]) => `${name}: ${value}`).join('\r\n');

@@ -87,7 +87,7 @@ describe('watchcat receipt verify', function () {
     api = await startReadApiUnderTest();
     const saved = (await curlSi(`${api.url}${VERIFY_PATH}?lang=fr`)).toString('latin1');
     const jwks = (await (await fetch(`${api.url}/.well-known/jwks.json`)).json()) as JwkSet;
-    const mismatch = /^the signature does not match: the status or a covered field \("@status" "content-type" "content-digest" "etag" "x-read-model-position" "@method";req "@authority";req "@path";req "@query";req\) differs from what was signed$/;
+    const mismatch = /^the signature does not match: the status or a covered field \("@status" "content-type" "content-digest" "etag" "x-read-model-position" "x-data-age" "@method";req "@authority";req "@path";req "@query";req\) differs from what was signed$/;
     const authority = new URL(api.url).host;
     expect(await problemsOf(saved, jwks)).to.deep.equal([]);
     expect(await problemsOf(saved.replace('"stolen":false', '"stolen":true '), jwks)).to.deep.equal([
