@@ -1,10 +1,11 @@
 /**
- * The transparency log's entry bundles (C2SP tlog-tiles) for auditors: `GET /admin/transparency/tile/entries/<N>[.p/<W>]`
- * with the `audit` scope, never public (docs/api.md: the serial registry must not be enumerable). A bundle holds the
- * entries of leaves 256N to 256N + W - 1, each as a big-endian uint16 length and its bytes. The leaves' event
- * positions come from the log's level-0 tile in the read store; the entries from the event store, each checked
- * against its leaf hash: a store that no longer gives a signed entry answers 409 naming the leaf, never other bytes.
- * Bundles of leaves the log does not hold yet are 404.
+ * The transparency log for auditors at one base URL, as C2SP tlog-tiles lays a log out: under `/admin/transparency`
+ * (the `audit` scope), the latest signed checkpoint (`checkpoint`), the hash tiles (`tile/<L>/<N>[.p/<W>]`) and the
+ * entry bundles (`tile/entries/<N>[.p/<W>]`), never public (docs/api.md: the serial registry must not be enumerable).
+ * A bundle holds the entries of leaves 256N to 256N + W - 1, each as a big-endian uint16 length and its bytes. The
+ * leaves' event positions come from the log's level-0 tile in the read store; the entries from the event store, each
+ * checked against its leaf hash: a store that no longer gives a signed entry answers 409 naming the leaf, never other
+ * bytes. Tiles and bundles of leaves beyond the latest signed checkpoint are 404, as on the public port.
  */
 import type { Middleware } from 'koa';
 import type { EventStore } from '../../shared/ports/event-store.ts';
@@ -13,10 +14,13 @@ import type { TileDoc } from '../../shared/read-models/documents.ts';
 import { entryText, MAX_ENTRY_BYTES, readEntryTexts } from '../../shared/transparency/log-entry.ts';
 import { leafHash } from '../../shared/transparency/merkle.ts';
 import { edgeId, leafPositions, tileHashes, tileId } from '../../shared/transparency/tile-docs.ts';
+import { signedCheckpointOf } from '../../shared/transparency/signed-checkpoints.ts';
+import { TileLog } from '../../shared/transparency/tile-log.ts';
 import { parseTilePath } from '../../shared/transparency/tiles.ts';
 import { HttpError } from './json-body.ts';
 
-const PATH = /^\/admin\/transparency\/(tile\/entries\/.+)$/;
+const PATH = /^\/admin\/transparency\/(checkpoint|tile\/.+)$/;
+const ENTRIES = 'tile/entries/';
 
 export interface EntryBundleSources {
   eventStore: EventStore;
@@ -47,18 +51,37 @@ export async function entryBundle({ eventStore, readStore }: EntryBundleSources,
   return Buffer.concat(parts);
 }
 
-/** The route, behind `audit` (a middleware checking the scope). */
+/** The latest signed checkpoint's note and a hash tile of its tree, from one snapshot; undefined where there is none. */
+async function logFile(readStore: ReadStore, path: string): Promise<{ type: string; body: Buffer } | undefined> {
+  const snapshot = await readStore.snapshot();
+  const signed = signedCheckpointOf(snapshot.control);
+  if (!signed) return undefined;
+  if (path === 'checkpoint') return { type: 'text/plain; charset=utf-8', body: Buffer.from(signed.note, 'utf8') };
+  const tile = parseTilePath(path);
+  const data = tile && (await (await TileLog.read(snapshot)).tile(tile, signed.size));
+  return data ? { type: 'application/octet-stream', body: Buffer.from(data) } : undefined;
+}
+
+/** The routes, behind `audit` (a middleware checking the scope). */
 export function entryBundleRoute(sources: EntryBundleSources, audit: Middleware): Middleware {
   return async (ctx, next) => {
     const path = PATH.exec(ctx.path)?.[1];
     if (path === undefined || ctx.method !== 'GET') return next();
     return audit(ctx, async () => {
-      const tile = parseTilePath(path.replace('tile/entries/', 'tile/0/'));
-      const bundle = tile && (await entryBundle(sources, tile.index, tile.width));
-      if (!bundle) throw new HttpError(404, 'no such entry bundle in the log');
+      let answer: { type: string; body: Buffer } | undefined;
+      if (path.startsWith(ENTRIES)) {
+        const tile = parseTilePath(path.replace(ENTRIES, 'tile/0/'));
+        const signed = signedCheckpointOf(await sources.readStore.readControl());
+        const covered = tile && signed && tile.index * 256 + tile.width <= signed.size;
+        const bundle = covered && (await entryBundle(sources, tile.index, tile.width));
+        answer = bundle && { type: 'application/octet-stream', body: bundle };
+      } else {
+        answer = await logFile(sources.readStore, path);
+      }
+      if (!answer) throw new HttpError(404, 'no such file in the log');
       ctx.set('Cache-Control', 'private, no-store');
-      ctx.type = 'application/octet-stream';
-      ctx.body = bundle;
+      ctx.type = answer.type;
+      ctx.body = answer.body;
     });
   };
 }

@@ -227,6 +227,27 @@ describe('transparency log over HTTP: checkpoint, key and proofs', function () {
     expect((await fetch(`${api}/transparency/tile/entries/000.p/1`)).status, 'never on the public port').to.equal(404);
   });
 
+  it('serves auditors the whole log at one base URL, /admin/transparency: the checkpoint and hash tiles beside the entry bundles', async () => {
+    const admin = `http://127.0.0.1:${service.ports.admin}/admin/transparency`;
+    const audited = (path: string) => fetch(`${admin}${path}`, { headers: { authorization: `Bearer ${AUDIT_KEY}` } });
+    const note = await audited('/checkpoint');
+    expect(note.status).to.equal(200);
+    const text = await note.text();
+    expect(text, 'the note the public port serves').to.equal((await checkpoint()).response.text);
+    const size = Number(text.split('\n')[1]);
+    const tile = `/tile/0/000${size >= 256 ? '' : `.p/${size}`}`;
+    const hashes = await audited(tile);
+    expect(hashes.status).to.equal(200);
+    expect(Buffer.from(await hashes.arrayBuffer()).equals(Buffer.from(await (await fetch(`${api}/transparency${tile}`)).arrayBuffer())),
+      'the hash tile the public port serves').to.equal(true);
+    // The tile holding leaf `size`, the first beyond the signed tree (C2SP tlog-tiles: index in three digits below 1000).
+    const beyond = `${String(Math.floor(size / 256)).padStart(3, '0')}${size % 256 === 255 ? '' : `.p/${(size % 256) + 1}`}`;
+    expect((await audited(`/tile/0/${beyond}`)).status, 'a tile beyond the signed tree').to.equal(404);
+    expect((await audited(`/tile/entries/${beyond}`)).status, 'a bundle beyond the signed tree').to.equal(404);
+    expect((await fetch(`${admin}/checkpoint`)).status, 'no key').to.equal(401);
+    expect((await fetch(`${admin}/checkpoint`, { headers: { authorization: `Bearer ${CATALOGUE_KEY}` } })).status, 'another scope').to.equal(403);
+  });
+
   it('states the checkpoint a signed answer was served under, covered by its signature', async () => {
     const { size, root } = await checkpoint();
     const answer = await send(api, '/api/public/status', { headers: { 'Accept-Signature': 'sig1=("@status")' } });
