@@ -72,8 +72,8 @@ export function entryBundleRoute(sources: EntryBundleSources, audit: Middleware)
       if (path.startsWith(ENTRIES)) {
         const tile = parseTilePath(path.replace(ENTRIES, 'tile/0/'));
         const signed = signedCheckpointOf(await sources.readStore.readControl());
-        const covered = tile && signed && tile.index * 256 + tile.width <= signed.size;
-        const bundle = covered && (await entryBundle(sources, tile.index, tile.width));
+        const covered = tile !== undefined && signed !== undefined && tile.index * 256 + tile.width <= signed.size;
+        const bundle = covered ? await entryBundle(sources, tile.index, tile.width) : undefined;
         answer = bundle && { type: 'application/octet-stream', body: bundle };
       } else {
         answer = await logFile(sources.readStore, path);
