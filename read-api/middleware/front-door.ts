@@ -10,7 +10,6 @@
 import type { Middleware, ParameterizedContext } from 'koa';
 import type { Logger } from '../../shared/logging/logger.ts';
 import { type AnswerSigner, withdrawSignature } from '../signing/sign-answers.ts';
-import { cappedInput } from '../../shared/public-api/validation/capped-input.ts';
 import { RequestValidationError } from '../../shared/public-api/validation/validation-issue.ts';
 import { ClientClosedRequestError } from '../../shared/public-api/validation/request-body.ts';
 import { loggedPath } from './request-log.ts';
@@ -114,8 +113,8 @@ function finishAnswer(ctx: ParameterizedContext): void {
 
 function answerError(ctx: ParameterizedContext, error: unknown, logger: Logger): void {
   if (error instanceof RequestValidationError) {
-    const detail = error.issues.map((issue) => ({ ...issue, input: cappedInput(issue.input) }));
-    sendJsonBytes(ctx, 422, Buffer.from(JSON.stringify({ detail })));
+    // Bounded where it is made (validation-issue.ts): at most the listed issues, each echoing a capped input.
+    sendJsonBytes(ctx, 422, Buffer.from(JSON.stringify({ detail: error.issues })));
     return;
   }
   // A hang-up: counted and logged as 499 by the metrics and the request log, never as a server error.
