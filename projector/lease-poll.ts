@@ -4,10 +4,13 @@
  * lease as it stands, so that it judges their expiry by its own clock (shared/projections/lease-watch.ts). A
  * projection whose lease it has seen lapse (its owner dead or frozen past it), or that nobody holds, it runs at once,
  * taking the lease: takeover does not wait for a queued job, so a dead worker's projections are taken even while the
- * queue (Redis) is down. One small read per period per projector, the control documents only.
+ * queue (Redis) is down. It watches the rebuilds' reservations the same way, and takes back one it has seen lapse
+ * (its rebuild crashed), so that the next rebuild drops the generation left behind (generations.ts). One small read
+ * per period per projector, the control documents only.
  */
 import type { ReadStore } from '../shared/ports/read-store.ts';
-import { readControlDocs } from '../shared/projections/control-docs.ts';
+import { generationsOf, readControlDocs } from '../shared/projections/control-docs.ts';
+import { lapsedReservations, takeBackLapsed } from '../shared/projections/generations.ts';
 import { leasesOf, ownerlessProjections } from '../shared/projections/lease-ownership.ts';
 import type { LeaseWatch } from '../shared/projections/lease-watch.ts';
 import { projectionStatesOf } from '../shared/projections/projection-states.ts';
@@ -57,6 +60,7 @@ export function leasePoll(options: LeasePollOptions): LeasePoll {
         if (parked.has(name) || options.holds(name)) continue;
         if (!lease || watch.remaining(name, lease, now, ttlMs) === 0) options.takeOver(name);
       }
+      if (lapsedReservations(watch, generationsOf(docs), now).length > 0) await takeBackLapsed(readStore, watch, now);
     },
     ownerless: () => ownerless,
   };

@@ -17,7 +17,10 @@ export interface GenerationsDoc extends ControlDoc {
   live: Record<string, number>;
   /** The highest generation reserved by a rebuild (live or being built). */
   reserved: number;
-  /** The generations running rebuilds build, each held until a wall-clock time (ms) its rebuild keeps renewing. */
+  /**
+   * The generations running rebuilds build, each with the count of its renewals: held while the count keeps moving
+   * (generations.ts judges it by the observer's own clock, never by a time written here).
+   */
   reservations?: Record<string, number>;
   /**
    * The token of each projection's latest lease owner, recorded by every new owner before it writes anything: a

@@ -3,16 +3,20 @@
  * generation number (above every live or reserved one, so two rebuilds never build into one generation) and, once
  * that generation is at the head under the projections' leases, switches readers to it in one compare-and-set.
  *
- * A reservation holds while its rebuild renews it; a generation that is neither live nor held by a reservation
- * (a rebuild crashed before its switch, or after it but before dropping the generation it replaced) is left
- * behind, and the next rebuild drops it with its checkpoints.
+ * A reservation holds while its rebuild renews it: each renewal raises its count, and it lapses once a process has
+ * seen the same count for RESERVATION_TTL_MS on its own monotonic clock (lease-watch.ts), never by a time another
+ * process wrote (issue 40). Whoever watches long enough takes a lapsed reservation back: a rebuild as it goes, and
+ * every projector at its lease poll (projector/lease-poll.ts). A generation that is neither live nor reserved (a
+ * rebuild crashed before its switch, or after it but before dropping the generation it replaced) is left behind, and
+ * the next rebuild drops it with its checkpoints.
  */
 import { FIRST_GENERATION, GENERATIONS_ID, type ProjectedCollection, type ReadStore } from '../ports/read-store.ts';
+import type { LeaseWatch } from './lease-watch.ts';
 import {
   LeaseLostError, checkpointPrefix, generationsOf, readControlDocs, type CheckpointState, type GenerationsDoc,
 } from './control-docs.ts';
 
-/** How long a rebuild's reservation holds unless renewed; after that its generation counts as left behind. */
+/** How long a rebuild's reservation holds unless renewed, by the watch of whoever looks at it. */
 export const RESERVATION_TTL_MS = 5 * 60_000;
 
 /** Applies `change` by compare-and-set, read again until it lands; a change that returns `current` writes nothing. */
@@ -36,21 +40,46 @@ function heldReservation(current: GenerationsDoc, generation: number): void {
   }
 }
 
-/** A generation number no other rebuild has, above every live one, reserved until `wallNow + RESERVATION_TTL_MS`. */
-export async function reserveGeneration(store: ReadStore, wallNow = Date.now()): Promise<number> {
+/** A generation number no other rebuild has, above every live one, reserved (renewal count 0). */
+export async function reserveGeneration(store: ReadStore): Promise<number> {
   const next = await changePointer(store, (current) => {
     const reserved = Math.max(current.reserved, ...Object.values(current.live)) + 1;
-    return { ...current, reserved, reservations: { ...current.reservations, [reserved]: wallNow + RESERVATION_TTL_MS } };
+    return { ...current, reserved, reservations: { ...current.reservations, [reserved]: 0 } };
   });
   return next.reserved;
 }
 
-/** Keeps the reservation of a rebuild still at work; refused once it lapsed and was taken back. */
-export async function renewReservation(store: ReadStore, generation: number, wallNow: number): Promise<void> {
+/** Keeps the reservation of a rebuild still at work (its count raised); refused once it lapsed and was taken back. */
+export async function renewReservation(store: ReadStore, generation: number): Promise<void> {
   await changePointer(store, (current) => {
     heldReservation(current, generation);
-    return { ...current, reservations: { ...current.reservations, [generation]: wallNow + RESERVATION_TTL_MS } };
+    return { ...current, reservations: { ...current.reservations, [generation]: current.reservations![generation]! + 1 } };
   });
+}
+
+/**
+ * The reservations of `pointer` that `watch` has now seen unchanged for RESERVATION_TTL_MS, as read at `now`
+ * (monotonic ms); every one is recorded as seen. A count written before renewal counts were (an expiry time) is a
+ * marker like any other.
+ */
+export function lapsedReservations(watch: LeaseWatch, pointer: GenerationsDoc | undefined, now: number): number[] {
+  return Object.entries(pointer?.reservations ?? {}).flatMap(([generation, count]) =>
+    (watch.seeMarker(`reservation:${generation}`, String(count), now) >= RESERVATION_TTL_MS ? [Number(generation)] : []));
+}
+
+/**
+ * Takes back the reservations `watch` has seen lapse, as read at `now` (their rebuilds' next renewal or switch is
+ * refused, and the next rebuild drops their generations); the generations taken back. Writes only when one lapsed.
+ */
+export async function takeBackLapsed(store: ReadStore, watch: LeaseWatch, now: number): Promise<number[]> {
+  if (lapsedReservations(watch, generationsOf(await readControlDocs(store)), now).length === 0) return [];
+  let taken: number[] = [];
+  await changePointer(store, (current) => {
+    // Judged again on the pointer about to be changed: a renewal that landed meanwhile keeps its reservation.
+    taken = lapsedReservations(watch, current, now);
+    return taken.length === 0 ? current : { ...current, reservations: taken.reduce(withoutReservation, current.reservations ?? {}) };
+  });
+  return taken;
 }
 
 /** Gives a reservation up (its rebuild failed and drops its generation itself). */
@@ -98,17 +127,14 @@ export async function switchGenerations(
 
 /**
  * Drops every generation of the projections' collections that is neither live nor held by a reservation, and the
- * projections' checkpoints in such generations, taking back the reservations that lapsed first (their rebuild's
- * next renewal or switch is refused). Only generations up to the highest reserved so far are looked at: one
- * reserved meanwhile belongs to a rebuild that just started.
+ * projections' checkpoints in such generations (takeBackLapsed first, to count lapsed reservations out). Only
+ * generations up to the highest reserved so far are looked at: one reserved meanwhile belongs to a rebuild that
+ * just started.
  */
 export async function dropLeftBehind(
-  store: ReadStore, projections: readonly { name: string; collection: ProjectedCollection }[], wallNow: number,
+  store: ReadStore, projections: readonly { name: string; collection: ProjectedCollection }[],
 ): Promise<[ProjectedCollection, number][]> {
-  const pointer = await changePointer(store, (current) => ({
-    ...current,
-    reservations: Object.fromEntries(Object.entries(current.reservations ?? {}).filter(([, until]) => until >= wallNow)),
-  }));
+  const pointer = generationsOf(await readControlDocs(store)) ?? { _id: GENERATIONS_ID, version: 0, live: {}, reserved: FIRST_GENERATION };
   const leftBehind = (collection: ProjectedCollection, generation: number): boolean =>
     generation !== (pointer.live[collection] ?? FIRST_GENERATION) && generation <= pointer.reserved && pointer.reservations?.[generation] === undefined;
   const left: [ProjectedCollection, number][] = [];

@@ -31,10 +31,17 @@ export class LeaseWatch {
 
   /** Records `lease` of `projection`, read or written at `now` (monotonic ms); how long it has been seen unchanged. */
   see(projection: string, lease: LeaseDoc, now: number): number {
-    const marker = markerOf(lease);
-    const seen = this.#seen.get(projection);
+    return this.seeMarker(projection, markerOf(lease), now);
+  }
+
+  /**
+   * Records the marker of anything held by renewals (a lease, a rebuild's reservation: generations.ts) under `key`,
+   * read at `now` (monotonic ms); how long this process has seen it unchanged.
+   */
+  seeMarker(key: string, marker: string, now: number): number {
+    const seen = this.#seen.get(key);
     if (seen?.marker === marker) return now - seen.since;
-    this.#seen.set(projection, { marker, since: now });
+    this.#seen.set(key, { marker, since: now });
     return 0;
   }
 

@@ -5,9 +5,11 @@
  * generation pointer): the new generation is never behind the live one, so no reader's position goes back. The
  * replaced generations are dropped last. The history is read once for all the projections rebuilt.
  *
- * It first drops the generations earlier rebuilds left behind (crashed before their switch, or before dropping
- * what they replaced), with their checkpoints: every one neither live nor reserved by a running rebuild, which
- * renews its reservation as it goes (generations.ts). A rebuild that fails drops its own generation and checkpoints.
+ * At its start and after its switch it drops the generations earlier rebuilds left behind (crashed before their
+ * switch, or before dropping what they replaced), with their checkpoints: every one neither live nor reserved by a
+ * running rebuild, which renews its reservation as it goes; a reservation this rebuild or a projector has seen
+ * unchanged for its whole length, by its own clock, is taken back first (generations.ts). A rebuild that fails drops
+ * its own generation and checkpoints.
  */
 import { randomUUID } from 'node:crypto';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
@@ -15,8 +17,11 @@ import type { EventStore } from '../ports/event-store.ts';
 import type { GenerationStore, ProjectedCollection, ReadStore } from '../ports/read-store.ts';
 import { projectBatch } from './batch.ts';
 import { checkpointId, headConfirmation, readControlDocs } from './control-docs.ts';
-import { RESERVATION_TTL_MS, dropLeftBehind, releaseReservation, renewReservation, reserveGeneration, switchGenerations } from './generations.ts';
+import {
+  RESERVATION_TTL_MS, dropLeftBehind, releaseReservation, renewReservation, reserveGeneration, switchGenerations, takeBackLapsed,
+} from './generations.ts';
 import { LeaseLostError, ProjectionLease, SYSTEM_CLOCK, type LeaseClock } from './lease.ts';
+import { LeaseWatch } from './lease-watch.ts';
 import type { Projection } from './projection.ts';
 import { PROJECTIONS } from './index.ts';
 
@@ -92,13 +97,20 @@ export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
   const batchSize = options.batchSize ?? 500;
   const clock = options.clock ?? SYSTEM_CLOCK;
   const leaseOptions = { preempt: true, clock, ...(options.leaseTtlMs ? { ttlMs: options.leaseTtlMs } : {}) };
-  const generation = await reserveGeneration(readStore, clock.wall());
-  let renewedAt = clock.wall();
-  /** Renews the reservation a few times per its lifetime, not per batch: it is a write to the pointer. */
+  // What this rebuild sees of the other rebuilds' reservations, on its own clock, from its start to its switch.
+  const reservations = new LeaseWatch();
+  const generation = await reserveGeneration(readStore);
+  await takeBackLapsed(readStore, reservations, clock.monotonic());
+  let renewedAt = clock.monotonic();
+  /**
+   * Renews the reservation a few times per its lifetime, not per batch (it is a write to the pointer), and looks at
+   * the others' meanwhile.
+   */
   const keepReservation = async (): Promise<void> => {
-    if (clock.wall() - renewedAt < RESERVATION_TTL_MS / 4) return;
-    renewedAt = clock.wall();
-    await renewReservation(readStore, generation, renewedAt);
+    if (clock.monotonic() - renewedAt < RESERVATION_TTL_MS / 4) return;
+    renewedAt = clock.monotonic();
+    await renewReservation(readStore, generation);
+    await takeBackLapsed(readStore, reservations, renewedAt);
   };
   const built: Built[] = projections.map((projection) => ({ projection, target: readStore.generation(projection.collection, generation) }));
   const leases: ProjectionLease[] = [];
@@ -174,8 +186,14 @@ export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
     for (const lease of leases) await lease.ensure(true);
   }
 
+  /** What earlier rebuilds left behind, counting out the reservations this one has seen lapse by its own clock. */
+  const dropLeftBehindSoFar = async (): Promise<void> => {
+    await takeBackLapsed(readStore, reservations, clock.monotonic());
+    await dropLeftBehind(readStore, PROJECTIONS);
+  };
+
   try {
-    await dropLeftBehind(readStore, PROJECTIONS, clock.wall());
+    await dropLeftBehindSoFar();
     for (const { projection } of built) await readStore.resetGeneration(projection.collection, generation);
     await projectUpTo(head, async () => {});
     const owner = `rebuild:${randomUUID().slice(0, 8)}`;
@@ -198,6 +216,8 @@ export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
     await Promise.all([...replaced].map(([collection, previous]) => readStore.dropGeneration(collection, previous)));
     // Their checkpoints go too (the control documents stay a few per projection): a late write to one is refused.
     for (const { projection } of built) await readStore.removeControl(checkpointId(projection.name, replaced.get(projection.collection)!));
+    // Again, now that this rebuild has watched the others' reservations for as long as it ran.
+    await dropLeftBehindSoFar();
     return { projections: projections.map((p) => p.name), position, events, seconds: (performance.now() - started) / 1000, generation };
   } catch (error) {
     await releaseAll(leases);

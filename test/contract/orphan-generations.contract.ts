@@ -1,16 +1,21 @@
 /**
  * Generations left behind are dropped by the next rebuild, on every read store: one a rebuild that crashed before
  * its switch was building, and one a rebuild switched away from but crashed before dropping. A generation that a
- * running rebuild reserved is kept, and so is the live one, and every projection's live checkpoint. The lease tokens
- * recorded in the pointer only grow, and a switch holds only under the latest.
+ * running rebuild reserved is kept, and so is the live one, and every projection's live checkpoint. A reservation
+ * lapses only once a process has seen it unchanged for its whole length on its own clock, never by a time another
+ * process wrote (issue 40). The lease tokens recorded in the pointer only grow, and a switch holds only under the
+ * latest.
  */
 import { expect } from 'chai';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
-import { RESERVATION_TTL_MS, dropLeftBehind, recordLeaseToken, releaseReservation, renewReservation, reserveGeneration, switchGenerations } from '../../shared/projections/generations.ts';
+import {
+  RESERVATION_TTL_MS, dropLeftBehind, recordLeaseToken, releaseReservation, renewReservation, reserveGeneration, switchGenerations, takeBackLapsed,
+} from '../../shared/projections/generations.ts';
 import { GENERATIONS_ID } from '../../shared/ports/read-store.ts';
 import type { LeaseClock } from '../../shared/projections/lease.ts';
+import { LeaseWatch } from '../../shared/projections/lease-watch.ts';
 import { rebuild } from '../../shared/projections/rebuild.ts';
 import { checkpointId, newCheckpoint, readControlDocs } from '../../shared/projections/control-docs.ts';
 import { serialsProjection } from '../../shared/projections/serials.projection.ts';
@@ -31,45 +36,77 @@ export function orphanGenerationsContract(name: string, factory: () => Promise<R
       eventStore.close();
     });
 
-    it('the next rebuild drops what crashed rebuilds left, and keeps the live generation and a running rebuild\'s', async () => {
+    /** A projector's watch of the reservations: it looks now, and again a whole reservation later by its clock. */
+    const lapseUnrenewed = async (): Promise<number[]> => {
+      const watch = new LeaseWatch();
+      await takeBackLapsed(store, watch, 0);
+      return takeBackLapsed(store, watch, RESERVATION_TTL_MS);
+    };
+
+    it('a rebuild that saw a crashed rebuild\'s reservation unchanged for its whole length drops its generation, and keeps the live one and a renewed one', async () => {
       await appendAll(eventStore, catalogueHistory(3));
-      let wall = 0;
-      const clock: LeaseClock = { monotonic: () => wall, wall: () => wall };
+      let now = 0;
+      const clock: LeaseClock = { monotonic: () => now, wall: () => now };
       const building = async (generation: number) => {
         await store.resetGeneration('watches', generation);
         await store.generation('watches', generation).write([{ put: { _id: `built-in-${generation}`, position: 1 } }]);
       };
       await store.write('watches', [{ put: { _id: 'live-1', position: 1 } }]);
       // Generation 2 went live, and the rebuild crashed before dropping generation 1.
-      const switched = await reserveGeneration(store, wall);
+      const switched = await reserveGeneration(store);
       await building(switched);
       await switchGenerations(store, ['watches'], switched, {});
       // Generation 3: a rebuild crashed before its switch.
-      const crashed = await reserveGeneration(store, wall);
+      const crashed = await reserveGeneration(store);
       await building(crashed);
-      // Generation 4: a rebuild still running, its reservation just taken.
-      wall = RESERVATION_TTL_MS;
-      const running = await reserveGeneration(store, wall);
+      // Generation 4: a rebuild still running, which renews its reservation as the other rebuild goes.
+      const running = await reserveGeneration(store);
       await building(running);
       expect(await store.storedGenerations('watches')).to.deep.equal([1, switched, crashed, running]);
 
-      wall = RESERVATION_TTL_MS + 1;
-      const result = await rebuild({ eventStore, readStore: store, projections: [watchesProjection], clock });
+      const renewals: Promise<void>[] = [];
+      const result = await rebuild({
+        eventStore, readStore: store, projections: [watchesProjection], clock, batchSize: 1,
+        onProgress: () => {
+          now += RESERVATION_TTL_MS / 10;
+          renewals.push(renewReservation(store, running));
+        },
+        beforeSwitch: async () => {
+          await Promise.all(renewals);
+          expect(now, 'the rebuild ran longer than a reservation').to.be.above(RESERVATION_TTL_MS);
+        },
+      });
       expect(await store.storedGenerations('watches')).to.deep.equal([running, result.generation]);
       expect(await store.generation('watches', running).getStored([`built-in-${running}`]), 'the running rebuild\'s work').to.have.length(1);
     });
 
+    it('a reservation first seen by a process whose clock reads far ahead is not taken back: what it holds is a count, not a time', async () => {
+      await store.write('watches', [{ put: { _id: 'live-1', position: 1 } }]);
+      const running = await reserveGeneration(store);
+      await store.resetGeneration('watches', running);
+      await store.generation('watches', running).write([{ put: { _id: 'built', position: 1 } }]);
+      const ahead = new LeaseWatch();
+      // A year ahead of anything: had the reservation held a writer's time, any reader this far ahead would see it lapsed.
+      expect(await takeBackLapsed(store, ahead, 365 * 86_400_000)).to.deep.equal([]);
+      expect(await dropLeftBehind(store, [watchesProjection])).to.deep.equal([]);
+      expect(await store.storedGenerations('watches')).to.deep.equal([1, running]);
+    });
+
     it('a rebuild whose reservation lapsed and was taken back can neither renew it nor switch readers to its generation', async () => {
       await store.write('watches', [{ put: { _id: 'live-1', position: 1 } }]);
-      const stalled = await reserveGeneration(store, 0);
+      const stalled = await reserveGeneration(store);
       await store.resetGeneration('watches', stalled);
       await store.generation('watches', stalled).write([{ put: { _id: 'built', position: 1 } }]);
-      const renewed = await reserveGeneration(store, 0);
-      await renewReservation(store, renewed, RESERVATION_TTL_MS);
-      const dropped = await dropLeftBehind(store, [watchesProjection], RESERVATION_TTL_MS + 1);
+      const renewed = await reserveGeneration(store);
+      const watch = new LeaseWatch();
+      expect(await takeBackLapsed(store, watch, 0), 'first seen').to.deep.equal([]);
+      await renewReservation(store, renewed);
+      expect(await takeBackLapsed(store, watch, RESERVATION_TTL_MS - 1), 'seen unchanged for less than its length').to.deep.equal([]);
+      expect(await takeBackLapsed(store, watch, RESERVATION_TTL_MS), 'the renewed one is kept').to.deep.equal([stalled]);
+      const dropped = await dropLeftBehind(store, [watchesProjection]);
       expect(dropped).to.deep.equal([['watches', stalled]]);
       const refusals = await Promise.all([
-        renewReservation(store, stalled, RESERVATION_TTL_MS + 1), switchGenerations(store, ['watches'], stalled, {}),
+        renewReservation(store, stalled), switchGenerations(store, ['watches'], stalled, {}),
       ].map((step) => step.then(() => 'done', (error: unknown) => (error as Error).message)));
       expect(refusals.every((message) => /lapsed/.test(message)), refusals.join('; ')).to.equal(true);
       expect(await store.get('watches', 'live-1'), 'readers stay on the live generation').to.deep.include({ _id: 'live-1' });
@@ -95,9 +132,7 @@ export function orphanGenerationsContract(name: string, factory: () => Promise<R
     it('the next rebuild removes the checkpoints of rebuilds that crashed before their switch, with their generations', async function () {
       this.timeout(60_000);
       await appendAll(eventStore, catalogueHistory(3));
-      let wall = 0;
-      const clock: LeaseClock = { monotonic: () => wall, wall: () => wall };
-      await rebuild({ eventStore, readStore: store, projections: [watchesProjection], clock });
+      await rebuild({ eventStore, readStore: store, projections: [watchesProjection] });
       const before = (await store.readControl()).length;
       for (let crash = 1; crash <= 3; crash += 1) {
         // The process dies at its switch: nothing it would clean up on failure reaches the store.
@@ -108,12 +143,12 @@ export function orphanGenerationsContract(name: string, factory: () => Promise<R
             return typeof value === 'function' ? (...args: unknown[]) => (dead ? Promise.reject(new Error('dead')) : value.apply(target, args)) : value;
           },
         });
-        const crashed = rebuild({ eventStore, readStore: dying, projections: [watchesProjection], clock, beforeSwitch: () => { dead = true; } });
+        const crashed = rebuild({ eventStore, readStore: dying, projections: [watchesProjection], beforeSwitch: () => { dead = true; } });
         await crashed.then(() => expect.fail('the crashed rebuild switched'), () => undefined);
       }
       expect((await store.readControl()).length, 'what the crashed rebuilds left').to.be.above(before);
-      wall = RESERVATION_TTL_MS + 1;
-      await rebuild({ eventStore, readStore: store, projections: [watchesProjection], clock });
+      expect(await lapseUnrenewed(), 'the crashed rebuilds\' reservations').to.have.length(3);
+      await rebuild({ eventStore, readStore: store, projections: [watchesProjection] });
       expect((await store.readControl()).length).to.equal(before);
       expect(await store.storedGenerations('watches')).to.have.length(1);
     });
@@ -126,33 +161,40 @@ export function orphanGenerationsContract(name: string, factory: () => Promise<R
         ...store,
         storedGenerations: async (collection) => {
           if (started === undefined) {
-            started = await reserveGeneration(store, 0);
+            started = await reserveGeneration(store);
             await store.resetGeneration('watches', started);
             await store.generation('watches', started).write([{ put: { _id: 'built', position: 1 } }]);
           }
           return store.storedGenerations(collection);
         },
       };
-      expect(await dropLeftBehind(racing, [watchesProjection], 0)).to.deep.equal([]);
+      expect(await dropLeftBehind(racing, [watchesProjection])).to.deep.equal([]);
       expect(await store.storedGenerations('watches')).to.deep.equal([1, started]);
       expect(await store.generation('watches', started!).getStored(['built'])).to.have.length(1);
     });
 
     it('a rebuild running longer than its reservation renews it: another rebuild starting meanwhile leaves its generation alone', async () => {
       await appendAll(eventStore, catalogueHistory(3));
-      let wall = 0;
-      const clock: LeaseClock = { monotonic: () => wall, wall: () => wall };
+      let now = 0;
+      const clock: LeaseClock = { monotonic: () => now, wall: () => now };
       let generation: number | undefined;
       let dropped: unknown[] = [];
+      // Another rebuild (or a projector) watches the reservations on a clock of its own, at every batch.
+      const other = new LeaseWatch();
+      const looks: Promise<number[]>[] = [];
       const result = await rebuild({
         eventStore, readStore: store, projections: [watchesProjection], clock, batchSize: 1,
-        // Each batch takes a tenth of the reservation's life on the rebuild's clock; past 1.5 lives, another
-        // rebuild starts and drops what it finds left behind.
-        onProgress: () => { wall += RESERVATION_TTL_MS / 10; },
+        // Each batch takes a tenth of the reservation's life on the rebuild's clock; past 1.5 lives, the other
+        // drops what it finds left behind.
+        onProgress: () => {
+          now += RESERVATION_TTL_MS / 10;
+          looks.push(takeBackLapsed(store, other, now + 150_000));
+        },
         beforeSwitch: async () => {
           generation ??= Math.max(...await store.storedGenerations('watches'));
-          expect(wall).to.be.above(RESERVATION_TTL_MS * 1.5);
-          dropped = await dropLeftBehind(store, [watchesProjection], wall);
+          expect(now).to.be.above(RESERVATION_TTL_MS * 1.5);
+          expect((await Promise.all(looks)).flat(), 'reservations taken back').to.deep.equal([]);
+          dropped = await dropLeftBehind(store, [watchesProjection]);
         },
       });
       expect(dropped).to.deep.equal([]);
@@ -176,40 +218,42 @@ export function orphanGenerationsContract(name: string, factory: () => Promise<R
 
     it('rebuilds reserving at once get distinct generations, and one giving its reservation up leaves the other\'s', async () => {
       await store.write('watches', [{ put: { _id: 'live-1', position: 1 } }]);
-      const [first, second] = await Promise.all([reserveGeneration(store, 0), reserveGeneration(store, 0)]);
+      const [first, second] = await Promise.all([reserveGeneration(store), reserveGeneration(store)]);
       expect([first, second].sort()).to.deep.equal([2, 3]);
       for (const generation of [first!, second!]) {
         await store.resetGeneration('watches', generation);
         await store.generation('watches', generation).write([{ put: { _id: `built-in-${generation}`, position: 1 } }]);
       }
       await releaseReservation(store, first!);
-      expect(await dropLeftBehind(store, [watchesProjection], 1)).to.deep.equal([['watches', first]]);
+      expect(await dropLeftBehind(store, [watchesProjection])).to.deep.equal([['watches', first]]);
       await switchGenerations(store, ['watches'], second!, {});
-      const third = await reserveGeneration(store, 1);
+      const third = await reserveGeneration(store);
       await store.resetGeneration('watches', third);
       await store.generation('watches', third).write([{ put: { _id: 'built-in-third', position: 1 } }]);
-      expect(await dropLeftBehind(store, [watchesProjection], 2)).to.deep.equal([['watches', 1]]);
+      expect(await dropLeftBehind(store, [watchesProjection])).to.deep.equal([['watches', 1]]);
       expect(await store.storedGenerations('watches')).to.deep.equal([second, third]);
     });
 
     it('the last generation reserved is dropped once its reservation lapsed', async () => {
       await store.write('watches', [{ put: { _id: 'live-1', position: 1 } }]);
-      const crashed = await reserveGeneration(store, 0);
+      const crashed = await reserveGeneration(store);
       await store.resetGeneration('watches', crashed);
       await store.generation('watches', crashed).write([{ put: { _id: 'built', position: 1 } }]);
-      expect(await dropLeftBehind(store, [watchesProjection], RESERVATION_TTL_MS + 1)).to.deep.equal([['watches', crashed]]);
+      expect(await dropLeftBehind(store, [watchesProjection]), 'while reserved').to.deep.equal([]);
+      expect(await lapseUnrenewed()).to.deep.equal([crashed]);
+      expect(await dropLeftBehind(store, [watchesProjection])).to.deep.equal([['watches', crashed]]);
       expect(await store.storedGenerations('watches')).to.deep.equal([1]);
     });
 
     // Each projection's checkpoints belong to its own collection's generations: serials rebuilt alone is live at 2
     // while watches stays at 1, so serials' checkpoint at 2 is live, not left behind by watches' measure.
     it('keeps the live checkpoint of a projection rebuilt alone, whose generation is not the live one of the others', async () => {
-      const serialsLive = await reserveGeneration(store, 0);
+      const serialsLive = await reserveGeneration(store);
       await store.resetGeneration('serials', serialsLive);
       await switchGenerations(store, ['serials'], serialsLive, {});
       await store.setControl(newCheckpoint('serials', serialsLive, 1, 5), {}, true);
       await store.setControl(newCheckpoint('watches', 1, 1, 5), {}, true);
-      await dropLeftBehind(store, [watchesProjection, serialsProjection], 1);
+      await dropLeftBehind(store, [watchesProjection, serialsProjection]);
       const kept = [...(await readControlDocs(store)).keys()].filter((id) => id.startsWith('checkpoint:')).sort();
       expect(kept).to.deep.equal([checkpointId('serials', serialsLive), checkpointId('watches', 1)]);
     });
@@ -218,7 +262,7 @@ export function orphanGenerationsContract(name: string, factory: () => Promise<R
     it('a lease token lower than the one recorded is refused and leaves it: a switch under it is refused naming both tokens, one under the newer goes through', async () => {
       expect(await recordLeaseToken(store, 'watches', 6)).to.equal(true);
       expect(await recordLeaseToken(store, 'watches', 5)).to.equal(false);
-      const generation = await reserveGeneration(store, 0);
+      const generation = await reserveGeneration(store);
       await store.resetGeneration('watches', generation);
       // The older owner's switch is refused, and the operator is told which tokens: its own and the newer one.
       const refusal = await switchGenerations(store, ['watches'], generation, { watches: 5 }).then(() => '', (error: Error) => error.message);

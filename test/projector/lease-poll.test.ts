@@ -2,7 +2,9 @@
  * Takeover that does not depend on the queue (issue 40, item 5; projector/lease-poll.ts): a worker whose queue is
  * down (Redis stopped: no job is ever added or run) takes a projection whose owner died, once it has itself watched
  * the lease unchanged for a whole lease, and runs it to the head; meanwhile it reports the projection as having no
- * live owner. On main (6d537c4) only a queued job took a lease over, so such a worker never did.
+ * live owner. On main (6d537c4) only a queued job took a lease over, so such a worker never did. The same poll
+ * takes back a crashed rebuild's reservation once it has watched it unchanged for a whole reservation, on its own
+ * clock: no time another process wrote decides it.
  */
 import { expect } from 'chai';
 import { pino } from 'pino';
@@ -14,6 +16,11 @@ import { leaseId } from '../../shared/projections/control-docs.ts';
 import { ProjectionLease } from '../../shared/projections/lease.ts';
 import { serialsProjection } from '../../shared/projections/serials.projection.ts';
 import { createProjector } from '../../projector/runner.ts';
+import { leasePoll } from '../../projector/lease-poll.ts';
+import { ProgressBoard } from '../../projector/progress-board.ts';
+import { RESERVATION_TTL_MS, renewReservation, reserveGeneration } from '../../shared/projections/generations.ts';
+import { GENERATIONS_ID } from '../../shared/ports/read-store.ts';
+import { LeaseWatch } from '../../shared/projections/lease-watch.ts';
 import type { Projector } from '../../projector/projector.ts';
 import { appendAll } from './support/history.ts';
 import { until } from '../support/until.ts';
@@ -59,5 +66,29 @@ describe('takeover through the lease poll, the queue down (issue 40)', () => {
     expect(lease['token'], 'taken under a new token').to.be.above(dead.token);
     expect(lease['owner']).to.not.equal('dead-worker');
     await until('no projection reported without a live owner once taken', () => survivor!.ownerless().length === 0, 5_000);
+  });
+});
+
+describe('a projector\'s lease poll and the rebuilds\' reservations (issue 40)', () => {
+  it('takes back a reservation it has seen unchanged for a whole reservation on its own clock, and keeps one whose count keeps moving', async () => {
+    const readStore = createMemoryReadStore();
+    const crashed = await reserveGeneration(readStore);
+    const running = await reserveGeneration(readStore);
+    // Its clock starts far from any other process's: only the time it has itself watched counts.
+    let now = 9e12;
+    const poll = leasePoll({
+      readStore, watch: new LeaseWatch(), board: new ProgressBoard([]), names: [], ttlMs: TTL, monotonic: () => now,
+      holds: () => true, takeOver: () => undefined,
+    });
+    const reservations = async () => Object.keys((await readStore.readControl()).find((doc) => doc._id === GENERATIONS_ID)?.['reservations'] ?? {}).map(Number);
+    for (const step of [0, RESERVATION_TTL_MS / 2, RESERVATION_TTL_MS - 1]) {
+      now = 9e12 + step;
+      await renewReservation(readStore, running);
+      await poll.poll();
+    }
+    expect(await reservations(), 'before a whole reservation').to.deep.equal([crashed, running]);
+    now = 9e12 + RESERVATION_TTL_MS;
+    await poll.poll();
+    expect(await reservations()).to.deep.equal([running]);
   });
 });

@@ -266,19 +266,21 @@ describe('rebuild', () => {
     let wall = 0;
     const clock: LeaseClock = { monotonic: () => wall, wall: () => wall };
     const readStore = createMemoryReadStore();
-    const reservedUntil: number[] = [];
+    /** When (on the rebuild's clock) the reservation's renewal count was written anew, and the count written. */
+    const renewals: [number, number][] = [];
     const watched: ReadStore = {
       ...readStore,
       setControl: async (doc, condition, insertIfAbsent) => {
         const written = await readStore.setControl(doc, condition, insertIfAbsent);
-        const until = doc._id === GENERATIONS_ID ? Object.values((doc['reservations'] ?? {}) as Record<string, number>)[0] : undefined;
-        if (written && until !== undefined && until !== reservedUntil.at(-1)) reservedUntil.push(until);
+        const count = doc._id === GENERATIONS_ID ? Object.values((doc['reservations'] ?? {}) as Record<string, number>)[0] : undefined;
+        if (written && count !== undefined && count !== renewals.at(-1)?.[1]) renewals.push([wall, count]);
         return written;
       },
     };
     const step = RESERVATION_TTL_MS / 8;
     await rebuild({ eventStore, readStore: watched, projections: [serialsProjection], batchSize: 1, clock, onProgress: () => { wall += step; } });
-    expect(reservedUntil.map((until) => (until - RESERVATION_TTL_MS) / step), 'reserved, then renewed at (in eighths of its life)').to.deep.equal([0, 2, 4, 6, 8, 10]);
+    expect(renewals.map(([at]) => at / step), 'reserved, then renewed at (in eighths of its life)').to.deep.equal([0, 2, 4, 6, 8, 10]);
+    expect(renewals.map(([, count]) => count), 'each renewal raises the count').to.deep.equal([0, 1, 2, 3, 4, 5]);
   });
 
   it('fails naming the projection whose lease it cannot take, and leaves readers on the live generation with nothing of its own', async () => {
