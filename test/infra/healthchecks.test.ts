@@ -34,13 +34,18 @@ function runHealthcheck(service: string, env: NodeJS.ProcessEnv): Promise<number
   });
 }
 
-async function healthyWithin(service: string, env: NodeJS.ProcessEnv, ms: number): Promise<void> {
+/** Waits until the healthcheck passes; past `ms`, fails with what `story` tells of the processes. */
+async function healthyWithin(service: string, env: NodeJS.ProcessEnv, ms: number, story: () => Promise<string>): Promise<void> {
   const deadline = Date.now() + ms;
   while ((await runHealthcheck(service, env)) !== 0) {
-    if (Date.now() > deadline) throw new Error(`${service}: healthcheck not passing within ${ms} ms`);
+    if (Date.now() > deadline) throw new Error(`${service}: healthcheck not passing within ${ms} ms\n${await story()}`);
     await sleep(200);
   }
 }
+
+/** What a process answers at `url` (its readiness, say), or why it answers nothing. */
+const answerAt = (url: string): Promise<string> =>
+  fetch(url).then(async (answer) => `${answer.status} ${await answer.text()}`, (error: unknown) => `no answer: ${String(error)}`);
 
 describe('compose healthchecks against the real processes', function () {
   this.timeout(60_000);
@@ -73,7 +78,11 @@ describe('compose healthchecks against the real processes', function () {
       const projector = mongo ? spawnTs(root('projector/main.ts'), [], { ...shared, HEALTH_PORT: String(await freePort()) }) : undefined;
       try {
         if (mongo) expect(await runHealthcheck(service, portEnv), 'ready before any projector ran').to.equal(1);
-        await healthyWithin(service, portEnv, 30_000);
+        await healthyWithin(service, portEnv, 30_000, async () => [
+          `${main} /readyz: ${await answerAt(`http://127.0.0.1:${portEnv[portVariable]}/readyz`)}`,
+          `${main} said:\n${child.lines.slice(-30).join('\n')}`,
+          ...(projector ? [`projector/main.ts said:\n${projector.lines.slice(-30).join('\n')}`] : []),
+        ].join('\n'));
       } finally {
         child.child.kill('SIGTERM');
         projector?.child.kill('SIGTERM');
