@@ -2,9 +2,9 @@
  * The public HTTP application: the seven operations of docs/api.md over a read store, with rate limits and
  * discovery routes plugged in by their own modules. Every public request goes through this one chain, in order:
  * metrics (outermost, so they see every final status), the request log line, front door (headers, unparsable targets, errors, and last
- * the answer's signature, so it signs what the client receives), general rate limit (public paths, and every
- * request asking for a signature), answer cache (a repeated GET ends here), the operations, allowed methods,
- * the MCP endpoint (mcp/mcp-route.ts), extra routes.
+ * the answer's signature, so it signs what the client receives), the JSON-RPC shape of a refused MCP request
+ * (mcp/mcp-refusal.ts), general rate limit (public paths, and every request asking for a signature), answer cache
+ * (a repeated GET ends here), the operations, allowed methods, the MCP endpoint (mcp/mcp-route.ts), extra routes.
  */
 import Koa from 'koa';
 import type { Config } from '../shared/config/config.ts';
@@ -18,6 +18,7 @@ import type { AnswerSigner } from './signing/sign-answers.ts';
 import { publicOperationHandlers, publicOperations } from '../shared/public-api/operations/index.ts';
 import type { HealthProbe, PublicBrand } from '../shared/public-api/operations/public-operation.ts';
 import { mcpEndpoint } from './mcp/mcp-endpoint.ts';
+import { mcpRefusals } from './mcp/mcp-refusal.ts';
 import { requestClientKey } from './rate-limit/client-ip.ts';
 import type { ReadModelClock } from '../shared/public-api/read-model-clock.ts';
 import { publicRouter } from './routes.ts';
@@ -59,7 +60,11 @@ export function createPublicApp(deps: PublicAppDeps): Koa {
   if (deps.metrics) app.use(deps.metrics);
   app.use(requestLog(deps.logger, deps.config.REQUEST_LOG_SAMPLE));
   app.use(frontDoor(deps.logger, deps.signing));
-  if (deps.rateLimits) app.use(deps.rateLimits.general);
+  if (deps.rateLimits) {
+    // In front of the limits: a refused request to /mcp is answered in JSON-RPC.
+    app.use(mcpRefusals);
+    app.use(deps.rateLimits.general);
+  }
   app.use(answers.middleware);
   app.use(mcpEndpoint({
     operations: publicOperationHandlers, env, logger: deps.logger, ...(deps.rateLimits ? { verifyLimit: deps.rateLimits.verify } : {}),

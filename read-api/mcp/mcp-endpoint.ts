@@ -44,8 +44,10 @@ export function mcpEndpoint({ operations, env, logger, verifyLimit, cacheEntries
   const instructions = [
     `Read-only tools over the public catalogue of ${env.brand.name}: watches, collections, configurator prices in EUR`,
     'and serial-number verification. Every tool takes `lang` (`en` default, or `fr`); results are the JSON of the',
-    `matching HTTP operation. Each MCP request counts against the limit of ${config.RATE_LIMIT_PER_MINUTE} requests per minute per client IP;`,
-    `\`${VERIFY_TOOL}\` also against ${config.VERIFY_RATE_LIMIT_PER_MINUTE} verifications per minute. No customer data, no credential.`,
+    `matching HTTP operation. Each tool call or resource read counts against the limit of ${config.RATE_LIMIT_PER_MINUTE} requests per minute per client IP;`,
+    `\`${VERIFY_TOOL}\` also against ${config.VERIFY_RATE_LIMIT_PER_MINUTE} verifications per minute. Opening a session, pings and lists do not.`,
+    'A refused request gets JSON-RPC error -32029 whose `data.retry_after` says in how many seconds to try again.',
+    'No customer data, no credential.',
   ].join(' ');
   const tools = mcpTools(operations);
   const kit = mcpServerKit({ tools, resources, env, logger, instructions });

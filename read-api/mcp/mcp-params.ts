@@ -51,6 +51,7 @@ export function invalidParams(sdk: McpSdk, message: unknown): InvalidParams | un
     ['tools/list', types.ListToolsRequestSchema],
     ['tools/call', types.CallToolRequestSchema],
     ['resources/list', types.ListResourcesRequestSchema],
+    ['resources/templates/list', types.ListResourceTemplatesRequestSchema],
     ['resources/read', types.ReadResourceRequestSchema],
   ]).get(method);
   const parsed = schema?.safeParse(message);

@@ -4,24 +4,26 @@
  * standard one: it takes a `Request` and gives back a `Response`, which is copied onto Koa's response, so the
  * answer goes back out through the whole chain (front door, signing, metrics) as any other answer does.
  *
- * Before the transport: the body is read under the same 16 KiB cap as every public body (413 beyond), a batch is
- * refused with a JSON-RPC error (MCP no longer has batches, and one must not smuggle several calls past the
- * limits), and a `verify_serial` call goes through the verification limits, as `GET /api/public/verify/{serial}`
- * does; then params that are not the method's get -32602 saying what is wrong (mcp-params.ts). The general limit counts `/mcp` like any public path (rate-limit/public-path.ts). A repeated call of a
- * cacheable tool is answered with the SDK's earlier answer to it (mcp-answer-cache.ts), after those limits. An error
- * (a JSON-RPC error, or a tool result with `isError`, which carries the operation's 422 and its echoed input) is
- * never signed, as a 422 is not (signing/sign-answers.ts).
+ * Before the transport: the body is read under the same 16 KiB cap as every public body (413 beyond; read once, by
+ * the general limit first: mcp-message.ts), a batch is refused with a JSON-RPC error (MCP no longer has batches,
+ * and one must not smuggle several calls past the limits), and a `verify_serial` call goes through the verification
+ * limits, as `GET /api/public/verify/{serial}` does; then params that are not the method's get -32602 saying what is
+ * wrong (mcp-params.ts). The general limit counts `/mcp` like any public path (rate-limit/public-path.ts), protocol
+ * housekeeping apart, and a refusal is a JSON-RPC error (mcp-refusal.ts). A repeated call of a cacheable tool is
+ * answered with the SDK's earlier answer to it (mcp-answer-cache.ts), after those limits. An error (a JSON-RPC error,
+ * or a tool result with `isError`, which carries the operation's 422 and its echoed input) is never signed, as a
+ * 422 is not (signing/sign-answers.ts).
  */
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { isPlainObject } from '../../shared/public-api/validation/request-schema.ts';
-import { readBodyText } from '../../shared/public-api/validation/request-body.ts';
 import { JSON_TYPE } from '../middleware/front-door.ts';
 import { leaveUnsigned } from '../signing/sign-answers.ts';
 import { baseFor } from '../discovery/request-origin.ts';
 import { MCP_PATH } from '../../shared/public-api/operations/status.operation.ts';
 import type { McpAnswerCache, TransportAnswer } from './mcp-answer-cache.ts';
 import type { ReadStamp } from '../../shared/public-api/read-model-clock.ts';
+import { MCP_ROUTE_PATH, mcpMessage, parsedOrUndefined } from './mcp-message.ts';
 import { invalidParams } from './mcp-params.ts';
 import { mcpSdk } from './mcp-sdk.ts';
 import { createMcpServer, type McpServerKit } from './mcp-server.ts';
@@ -52,9 +54,6 @@ const PREFLIGHT_HEADERS: [string, string][] = [
   ['Access-Control-Max-Age', '600'],
 ];
 
-/** The path the router below matches: `/mcp` in any case, trailing slash optional. */
-const MCP_ROUTE_PATH = /^\/mcp\/?$/i;
-
 /**
  * The route, its CORS preflight, and a 405 for other methods (answered in the contract's shape by the front door),
  * as one middleware that other paths pass straight through: mounted before the operations' router, an MCP request
@@ -74,8 +73,7 @@ export function mcpRoutes(deps: McpRouteDeps): Middleware {
 }
 
 async function answerMcp(ctx: Context, deps: McpRouteDeps): Promise<void> {
-  const text = await readBodyText(ctx.req);
-  const message = parsedOrUndefined(text);
+  const { text, message } = await mcpMessage(ctx);
   const sdk = await mcpSdk();
   if (Array.isArray(message)) {
     sendJsonRpcError(ctx, 400, sdk.types.ErrorCode.InvalidRequest, 'Invalid Request: batches are not accepted, send one message per request');
@@ -107,15 +105,6 @@ async function answerMcp(ctx: Context, deps: McpRouteDeps): Promise<void> {
   else await serve();
 }
 
-function parsedOrUndefined(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    // The transport reads the text again and answers with its JSON-RPC parse error.
-    return undefined;
-  }
-}
-
 function isVerifyCall(message: unknown): boolean {
   return isPlainObject(message) && message['method'] === 'tools/call' && isPlainObject(message['params'])
     && message['params']['name'] === VERIFY_TOOL;
@@ -134,6 +123,7 @@ async function serveThroughTransport(
       const value = ctx.req.headers[name];
       if (typeof value === 'string') headers.set(name, value);
     }
+    // Text that is not JSON goes to the transport as it is, which answers with its JSON-RPC parse error.
     const request = new Request(TRANSPORT_URL, { method: 'POST', headers, ...(message === undefined ? { body: text } : {}) });
     const response = await transport.handleRequest(request, message === undefined ? {} : { parsedBody: message });
     const answered: [string, string][] = [];

@@ -1,7 +1,8 @@
 /**
  * The MCP server of one request: the SDK's low-level `Server` answering `tools/list`, `tools/call`,
- * `resources/list` and `resources/read`. Stateless: a fresh server per HTTP request (the SDK's stateless
- * transport serves one request), built from parts made once (the tools, the resource bodies, the schema validator).
+ * `resources/list`, `resources/templates/list` (none: both resources have fixed URIs) and `resources/read`.
+ * Stateless: a fresh server per HTTP request (the SDK's stateless transport serves one request), built from parts
+ * made once (the tools, the resource bodies, the schema validator).
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Resource, Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -58,7 +59,10 @@ function httpPath(uri: string): string | undefined {
  * `stamped` is told the stamp of the reading a tool call's answer was read from (and its data's age, see tool-call.ts).
  */
 export function createMcpServer(sdk: McpSdk, kit: McpServerKit, base: string, stamped?: (stamp: ReadStamp, dataAge?: number) => void): Server {
-  const { Server, validator, types: { CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema } } = sdk;
+  const {
+    Server, validator,
+    types: { CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema },
+  } = sdk;
   const server = new Server(
     { name: 'watchcat', title: kit.env.brand.name, version: '1.0.0' },
     { capabilities: { tools: { listChanged: false }, resources: { listChanged: false } }, instructions: kit.instructions, jsonSchemaValidator: validator },
@@ -81,6 +85,8 @@ export function createMcpServer(sdk: McpSdk, kit: McpServerKit, base: string, st
       uri: uriOf(resource), name: resource.name, title: resource.title, description: resource.description, mimeType: resource.mimeType,
     })),
   }));
+  // A client that lists resources asks for templates too (the Go SDK, the Inspector): an empty list, not -32601.
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: [] }));
   server.setRequestHandler(ReadResourceRequestSchema, (request) => {
     const path = httpPath(request.params.uri);
     const resource = kit.resources.find((candidate) => candidate.path === path);

@@ -6,6 +6,8 @@
  * Every other request to the public port (the transparency log's tiles, checkpoints and keys, the discovery files,
  * /docs, a path that names nothing) counts against a limit of its own, per IP and far higher
  * (`FILE_RATE_LIMIT_PER_MINUTE`): those answers are cheap and cacheable, but no route is unlimited (issue 42, item 3).
+ * So does MCP's protocol housekeeping (`initialize`, notifications, `ping`, the lists: mcp/mcp-message.ts), whose
+ * body is read first to tell; a tool call counts against the general limit as the operation it runs (issue 44, item 3).
  *
  * koa-ratelimit decides; this module picks its driver and shapes what it sends to the contract:
  * - the memory driver in one process; with Redis, the Redis driver, so every API process shares the windows;
@@ -26,6 +28,7 @@ import { requestClientKey } from './client-ip.ts';
 import { OneTripRedisDb, Trip, type FollowingLimit } from './one-trip-redis.ts';
 import { isPublicPath } from './public-path.ts';
 import { WindowMap } from './window-map.ts';
+import { isMcpHousekeeping, MCP_ROUTE_PATH } from '../mcp/mcp-message.ts';
 
 export type LimitName = 'general' | 'verify' | 'verify_global' | 'files';
 export type RateLimitMode = 'redis' | 'memory' | 'degraded';
@@ -45,7 +48,10 @@ export interface RateLimitDeps {
 }
 
 export interface RateLimits {
-  /** Mount app-wide: public paths and signing requests count against the general limit, every other request against the files limit. */
+  /**
+   * Mount app-wide: public paths and signing requests count against the general limit, every other request (MCP's
+   * housekeeping included) against the files limit.
+   */
   general: Middleware;
   /** Mount on the verification route only, after `general`: per-IP verification limit, then the global budget. */
   verify: Middleware;
@@ -102,7 +108,12 @@ export function createRateLimits({ config, redis, logger, metrics }: RateLimitDe
   const files = limit({ name: 'files', namespace: 'rl:files', max: config.FILE_RATE_LIMIT_PER_MINUTE, id: byClient, figures: 'always' });
 
   return {
-    general: (ctx, next) => (isPublicPath(ctx.path) || ctx.req.headers['accept-signature'] !== undefined ? general(ctx, next) : files(ctx, next)),
+    general: (ctx, next) => {
+      if (ctx.req.headers['accept-signature'] !== undefined) return general(ctx, next);
+      if (!isPublicPath(ctx.path)) return files(ctx, next);
+      if (!MCP_ROUTE_PATH.test(ctx.path)) return general(ctx, next);
+      return isMcpHousekeeping(ctx).then((housekeeping) => (housekeeping ? files : general)(ctx, next));
+    },
     // The global budget counts only verifications the client's own limit let through.
     verify: (ctx, next) => perIpVerify(ctx, () => globalVerify(ctx, next)),
     mode: () => (link === undefined ? 'memory' : link.healthy() ? 'redis' : 'degraded'),

@@ -11,7 +11,7 @@ import { contractAnswers } from '../support/contract-answers.ts';
 import { postJson, send, type TestResponse } from '../support/http.ts';
 import { connectedClient, postMcp } from '../support/mcp-client.ts';
 import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';
-import { CONTRACT_TOOLS } from '../support/contract-tools.ts';
+import { CONTRACT_TOOLS, timeless } from '../support/contract-tools.ts';
 import { TEST_BRAND } from './support/test-app.ts';
 
 type Json = Record<string, any>;
@@ -34,16 +34,6 @@ const SAME_REQUESTS: { tool: string; args: Json; http: string; body?: Json }[] =
 ];
 
 const withLang = (path: string, lang: string) => `${path}${path.includes('?') ? '&' : '?'}lang=${lang}`;
-
-/** The answer without the time of the check, which differs between two verifications. */
-/** The answer without what moves with the time of the request: a verification's `checked_at`, the read models' lag. */
-const timeless = (body: Json): Json => {
-  const { checked_at: _checkedAt, ...rest } = body;
-  const readModel = rest['read_model'] as { projections?: Json[] } | undefined;
-  if (readModel?.projections === undefined) return rest;
-  const projections = readModel.projections.map(({ lag_seconds: _lag, ...projection }) => projection);
-  return { ...rest, read_model: { ...readModel, projections } };
-};
 
 function httpAnswer(api: ReadApiUnderTest, request: (typeof SAME_REQUESTS)[number], lang: string): Promise<TestResponse> {
   return request.body ? postJson(api.url, withLang(request.http, lang), request.body) : send(api.url, withLang(request.http, lang));

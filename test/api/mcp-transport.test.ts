@@ -1,14 +1,15 @@
 /**
  * `/mcp` as an HTTP route of the public port (docs/api.md, "Agents over MCP", "Rate limits", "Signed answers"):
  * malformed JSON-RPC gets JSON-RPC errors and never a 5xx, the body limit of every public body, the general and
- * verification limits counted as for the HTTP operations, 429s in the usual shape, and answers that go out through
- * the whole chain (a signed MCP answer verifies; the metrics count it).
+ * verification limits counted for calls as for the HTTP operations, 429s with the usual status and headers and a
+ * JSON-RPC error for body, and answers that go out through the whole chain (a signed MCP answer verifies; the
+ * metrics count it). Protocol housekeeping and what SDK clients make of a refusal: mcp-limits.test.ts.
  */
 import { expect } from 'chai';
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import { loadFixtureCatalogue } from './support/catalogue-fixture.ts';
 import { send, type TestResponse } from '../support/http.ts';
-import { postMcp, toolCall } from '../support/mcp-client.ts';
+import { expectMcpRefused, postMcp, toolCall } from '../support/mcp-client.ts';
 import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';
 import { contentDigest, publicKeyFromX, readSignatureInput, signatureBase, signatureBytes, verifyBase } from '../support/rfc9421-by-hand.ts';
 import { readsThrough } from '../support/reads-through.ts';
@@ -138,19 +139,20 @@ describe('MCP endpoint: JSON-RPC errors, limits and the Koa chain', function () 
     expect(api.errors().map((line) => line.msg)).to.deep.equal([]);
   });
 
-  it('counts every MCP request against the general per-IP limit, together with the HTTP operations, and refuses with the usual 429', async function () {
+  it('counts every call, resource read and refused message against the general per-IP limit, together with the HTTP operations', async function () {
     api = await startReadApiUnderTest({ env: { RATE_LIMIT_PER_MINUTE: '4' } });
     const first = await postMcp(api.url, toolCall('list_collections', {}));
     expect(first.status).to.equal(200);
     for (const name of RATE_HEADERS) expect(first.headers, name).to.have.property(name);
     expect(first.headers['x-ratelimit-limit']).to.equal('4');
     expect(first.headers['x-ratelimit-remaining']).to.equal('3');
-    // A notification and a refused message count too: every request, whatever its answer.
-    expect((await postMcp(api.url, { jsonrpc: '2.0', method: 'notifications/initialized' })).status).to.equal(202);
-    expect((await postMcp(api.url, '[]')).status).to.equal(400);
+    // A refused message counts too, whatever its answer; a batch is no housekeeping, even of pings.
+    expect((await postMcp(api.url, [{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', id: 2, method: 'ping' }])).status).to.equal(400);
+    const read = await postMcp(api.url, { jsonrpc: '2.0', id: 2, method: 'resources/read', params: { uri: '/llms-full.txt' } });
+    expect(read.headers['x-ratelimit-remaining'], 'a resource read is no housekeeping').to.equal('1');
     expect((await send(api.url, '/api/public/collections')).status).to.equal(200);
-    expectRefused(await postMcp(api.url, toolCall('list_collections', {})), 4, 'fifth request over MCP');
-    expectRefused(await send(api.url, '/api/public/collections'), 4, 'sixth request over HTTP');
+    expectMcpRefused(await postMcp(api.url, toolCall('list_collections', {}, 'fifth')), 4, 'fifth', 'fifth request, over MCP');
+    expectRefused(await send(api.url, '/api/public/collections'), 4, 'sixth request, over HTTP');
     // Another client has its own count.
     expect((await postMcp(api.url, toolCall('list_collections', {}), { localAddress: '127.0.0.2' })).status).to.equal(200);
   });
@@ -163,7 +165,7 @@ describe('MCP endpoint: JSON-RPC errors, limits and the Koa chain', function () 
     expect(first.headers['x-ratelimit-remaining']).to.equal('1');
     // An invalid serial costs a verification too, as over HTTP, where the limit stands before validation.
     expect((await send(api.url, '/api/public/verify/no!')).status).to.equal(422);
-    expectRefused(await postMcp(api.url, toolCall('verify_serial', { serial: 'AUR-0001' })), 2, 'third verification, over MCP');
+    expectMcpRefused(await postMcp(api.url, toolCall('verify_serial', { serial: 'AUR-0001' }, 3)), 2, 3, 'third verification, over MCP');
     expectRefused(await send(api.url, '/api/public/verify/AUR-0001'), 2, 'fourth verification, over HTTP');
     const other = await postMcp(api.url, toolCall('get_watch', { reference: 'RG-100' }));
     expect(other.status, 'other tools are not verifications').to.equal(200);
@@ -217,7 +219,7 @@ describe('MCP endpoint: JSON-RPC errors, limits and the Koa chain', function () 
     api = await startReadApiUnderTest({ env: { VERIFY_GLOBAL_RATE_LIMIT_PER_MINUTE: '2' } });
     expect((await postMcp(api.url, toolCall('verify_serial', { serial: 'AUR-0001' }), { localAddress: '127.0.0.2' })).status).to.equal(200);
     expect((await send(api.url, '/api/public/verify/AUR-0001', { localAddress: '127.0.0.3' })).status).to.equal(200);
-    expectRefused(await postMcp(api.url, toolCall('verify_serial', { serial: 'AUR-0666' }), { localAddress: '127.0.0.4' }), 2, 'a third client');
+    expectMcpRefused(await postMcp(api.url, toolCall('verify_serial', { serial: 'AUR-0666' }), { localAddress: '127.0.0.4' }), 2, 1, 'a third client');
   });
 
   it('signs an MCP answer on request, verifiable over the contract components with the key of the JWK Set', async function () {

@@ -14,3 +14,14 @@ export const CONTRACT_TOOLS: Record<string, { operation: string; params: string[
   quote_price: { operation: 'POST /api/public/configurator/price', params: ['*collection', '*model_ref', 'options', 'accessories', 'lang'] },
   verify_serial: { operation: 'GET /api/public/verify/{serial}', params: ['*serial', 'lang'] },
 };
+
+type Json = Record<string, any>;
+
+/** An answer without what moves with the time of the request: a verification's `checked_at`, the read models' lag. */
+export const timeless = (body: Json): Json => {
+  const { checked_at: _checkedAt, ...rest } = body;
+  const readModel = rest['read_model'] as { projections?: Json[] } | undefined;
+  if (readModel?.projections === undefined) return rest;
+  const projections = readModel.projections.map(({ lag_seconds: _lag, ...projection }) => projection);
+  return { ...rest, read_model: { ...readModel, projections } };
+};

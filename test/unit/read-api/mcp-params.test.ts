@@ -44,6 +44,8 @@ describe('MCP params checked before the transport', () => {
       .to.equal('Invalid params for tools/list: params.cursor must be a string');
     expect(invalidParams(sdk, { jsonrpc: '2.0', id: 1, method: 'resources/list', params: { cursor: 5 } })?.message)
       .to.equal('Invalid params for resources/list: params.cursor must be a string');
+    expect(invalidParams(sdk, { jsonrpc: '2.0', id: 1, method: 'resources/templates/list', params: { cursor: 5 } })?.message)
+      .to.equal('Invalid params for resources/templates/list: params.cursor must be a string');
   });
 
   it('names a few problems and counts the rest, and cuts a long key the client chose, so its message stays short', () => {
