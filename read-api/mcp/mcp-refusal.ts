@@ -2,7 +2,7 @@
  * A request to `/mcp` refused by a rate limit, answered in JSON-RPC (docs/api.md, "Agents over MCP"): still HTTP
  * 429 with `Retry-After` and the figures of the limit, but the body a JSON-RPC error, to the request's id, whose
  * message says when to try again and whose `data` holds the usual `detail` and `retry_after` (seconds, as the
- * header). The operations' `{detail}` body is no JSON-RPC message: mcp-go read it as an empty result ("unexpected
+ * header), the usual `detail` also beside it. The operations' `{detail}` body is no JSON-RPC message: mcp-go read it as an empty result ("unexpected
  * end of JSON input").
  *
  * A JSON-RPC error rather than an `isError` tool result: at 429 the SDK's `Client` (TypeScript) throws a
@@ -29,6 +29,8 @@ export const mcpRefusals: Middleware = async (ctx, next) => {
   const detail = String(refusal?.detail);
   const retryAfter = Number(ctx.response.get('Retry-After'));
   const error = { code: RATE_LIMITED, message: `${detail}; retry after ${retryAfter} s`, data: { detail, retry_after: retryAfter } };
-  ctx.body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: await mcpRequestId(ctx), error }));
+  // `detail` kept at the top as in every 429 (docs/api.md, "Rate limits"): JSON-RPC readers ignore a member they do
+  // not know, and a client that reads the usual body still finds it.
+  ctx.body = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: await mcpRequestId(ctx), error, detail }));
   ctx.set('Content-Type', JSON_TYPE);
 };

@@ -145,7 +145,7 @@ describe('MCP through the official Go SDK: handshake, lists, every tool, a refus
     expect(retryAfter).to.be.within(1, 60);
     const detail = `Rate limit exceeded: ${CALLS.length} per 1 minute`;
     expect(answer!.body).to.deep.include({
-      jsonrpc: '2.0', error: { code: -32029, message: `${detail}; retry after ${retryAfter} s`, data: { detail, retry_after: retryAfter } },
+      jsonrpc: '2.0', error: { code: -32029, message: `${detail}; retry after ${retryAfter} s`, data: { detail, retry_after: retryAfter } }, detail,
     });
     expect(answer!.body!['id'], 'the id the SDK gave the call').to.be.a('number');
 

@@ -37,7 +37,7 @@ export const toolCall = (name: string, args: Record<string, unknown>, id: number
 /**
  * A request to `/mcp` refused by a limit (docs/api.md, "Agents over MCP"): 429 with the limit's figures and
  * `Retry-After` within the window, its body a JSON-RPC error to the request's id (-32029) whose message and `data`
- * give the usual detail and the header's retry time.
+ * give the usual detail and the header's retry time; the usual `{detail}` member is kept beside them.
  */
 export function expectMcpRefused(answer: TestResponse, max: number, id: string | number | null, what: string): void {
   expect(answer.status, what).to.equal(429);
@@ -47,7 +47,8 @@ export function expectMcpRefused(answer: TestResponse, max: number, id: string |
   const retryAfter = Number(answer.headers['retry-after']);
   expect(retryAfter, what).to.be.within(1, 60);
   const detail = `Rate limit exceeded: ${max} per 1 minute`;
+  // The contract's `detail` stays at the top, beside the JSON-RPC members, for clients that read the usual body.
   expect(answer.json(), what).to.deep.equal({
-    jsonrpc: '2.0', id, error: { code: -32029, message: `${detail}; retry after ${retryAfter} s`, data: { detail, retry_after: retryAfter } },
+    jsonrpc: '2.0', id, error: { code: -32029, message: `${detail}; retry after ${retryAfter} s`, data: { detail, retry_after: retryAfter } }, detail,
   });
 }
