@@ -75,6 +75,17 @@ export type CommandOutcome = 'appended' | 'unchanged' | 'refused' | 'failed';
 /** References and serials are upper-case identifiers; people type them in any case. */
 const id = (value: string) => value.trim().toUpperCase();
 
+/** The earliest time zone, UTC+14: a new year begins there first. */
+const EARLIEST_OFFSET_MS = 14 * 60 * 60 * 1000;
+
+/**
+ * The latest year begun anywhere at `now`: a manufacture year after it is in the future wherever the watch was
+ * made, and one equal to it is refused nowhere, not even in the first hours of a year in Switzerland.
+ */
+export function latestYearBegun(now: Date): number {
+  return new Date(now.getTime() + EARLIEST_OFFSET_MS).getUTCFullYear();
+}
+
 export function createCommandService(store: EventStore, settings: CommandServiceOptions = {}): CommandService {
   const clock = settings.clock ?? (() => new Date());
   const defaultActor = settings.actor ?? 'watchcat';
@@ -128,7 +139,9 @@ export function createCommandService(store: EventStore, settings: CommandService
       run(configuratorAggregate, { type: 'RepriceAccessory', accessory, unit_price_cents }, o),
     withdrawAccessory: (accessory, o) => run(configuratorAggregate, { type: 'WithdrawAccessory', accessory }, o),
     registerSerial: (serial, reference, manufacture_year, o) =>
-      run(serialAggregate, { type: 'RegisterSerial', serial: id(serial), reference: id(reference), manufacture_year }, o),
+      run(serialAggregate, {
+        type: 'RegisterSerial', serial: id(serial), reference: id(reference), manufacture_year, current_year: latestYearBegun(clock()),
+      }, o),
     reportSerialStolen: (serial, o) => run(serialAggregate, { type: 'ReportSerialStolen', serial: id(serial) }, o),
     recoverSerial: (serial, o) => run(serialAggregate, { type: 'RecoverSerial', serial: id(serial) }, o),
     collectionState: (code) => stateOf(collectionAggregate, streams.collection(code)),

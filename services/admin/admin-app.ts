@@ -12,23 +12,29 @@ import { adminRouter } from './admin-routes.ts';
 import { adminAuth, requireScope, type AuthFailureMetrics } from './require-scope.ts';
 import { entryBundleRoute, type EntryBundleSources } from './entry-bundles.ts';
 import { HttpError } from './json-body.ts';
-import { RequestValidationError } from '../../shared/public-api/validation/validation-issue.ts';
+import { issue, RequestValidationError } from '../../shared/public-api/validation/validation-issue.ts';
 import { boundedIssues } from '../../shared/public-api/validation/issue-bound.ts';
 import { ClientClosedRequestError } from '../../shared/public-api/validation/request-body.ts';
 
 const DOMAIN_STATUS = { not_found: 404, conflict: 409, invalid: 422 } as const;
+
+/** Refusals that span the body (a serial listed twice in a file, a year in the future), as a 422's list. */
+function bodyRefusals(problems: readonly string[]): object {
+  const detail = problems.map((problem) => issue.valueError(['body'], null, problem));
+  return { detail: boundedIssues(detail) };
+}
 
 function clientError(error: unknown): { status: number; body: object } | null {
   if (error instanceof HttpError) return { status: error.status, body: { detail: error.message } };
   // Nobody is left to read it; the request line below says 499.
   if (error instanceof ClientClosedRequestError) return { status: error.status, body: { detail: error.message } };
   if (error instanceof RequestValidationError) return { status: 422, body: { detail: error.issues } };
-  if (error instanceof DomainError) return { status: DOMAIN_STATUS[error.kind], body: { detail: error.message } };
-  // What remains once the shape is checked (admin-routes.ts) spans entries (a serial listed twice): the whole body's.
-  if (error instanceof CatalogueFileError) {
-    const detail = error.problems.map((problem) => ({ type: 'value_error', loc: ['body'], msg: `Value error, ${problem}`, input: null, ctx: { error: problem } }));
-    return { status: 422, body: { detail: boundedIssues(detail) } };
+  // Every 422 has the list shape (docs/api.md); a 404 or a 409 says its one reason.
+  if (error instanceof DomainError) {
+    return { status: DOMAIN_STATUS[error.kind], body: error.kind === 'invalid' ? bodyRefusals([error.message]) : { detail: error.message } };
   }
+  // What remains once the shape is checked (admin-routes.ts) spans entries (a serial listed twice): the whole body's.
+  if (error instanceof CatalogueFileError) return { status: 422, body: bodyRefusals(error.problems) };
   return null;
 }
 

@@ -9,20 +9,12 @@ import type { CommandService } from '../command-service.ts';
 import { importCatalogue } from '../import/import-catalogue.ts';
 import { CatalogueFile } from '../catalogue/catalogue-file.ts';
 import { NewWatch, WatchEdit } from '../catalogue/watch-entry.ts';
-import { checkBody, checkDocument, CustomizableBody, PriceBody, RegisterSerialBody, StockBody } from './admin-bodies.ts';
+import { checkDocument, CustomizableBody, PriceBody, RegisterSerialBody, StockBody } from './admin-bodies.ts';
 import { requireScope, type AdminAuth, type AdminState } from './require-scope.ts';
-import { ADMIN_BODY_LIMIT, HttpError, IMPORT_BODY_LIMIT, readJsonBody } from './json-body.ts';
+import { ADMIN_BODY_LIMIT, IMPORT_BODY_LIMIT, readJsonBody } from './json-body.ts';
 
 const optionsOf = (ctx: Context) => (ctx.state as AdminState).commandOptions;
 const param = (ctx: Context, name: string) => String((ctx as unknown as { params: Record<string, string> }).params[name]);
-
-function euros(value: number): number {
-  try {
-    return eurosToCents(value);
-  } catch (error) {
-    throw new HttpError(422, (error as Error).message);
-  }
-}
 
 export function adminRouter(service: CommandService, auth: AdminAuth): Router {
   const router = new Router({ prefix: '/admin' });
@@ -31,7 +23,7 @@ export function adminRouter(service: CommandService, auth: AdminAuth): Router {
   const body = (ctx: Context, limit = ADMIN_BODY_LIMIT) => readJsonBody(ctx.req, limit);
 
   router.post('/serials', serials, async (ctx) => {
-    const { serial, reference, year } = checkBody(RegisterSerialBody, await body(ctx));
+    const { serial, reference, year } = await checkDocument(RegisterSerialBody, await body(ctx));
     const result = await service.registerSerial(serial, reference, year, optionsOf(ctx));
     ctx.status = 201;
     ctx.body = { position: result.position };
@@ -44,16 +36,16 @@ export function adminRouter(service: CommandService, auth: AdminAuth): Router {
   });
 
   router.put('/watches/:reference/price', catalogue, async (ctx) => {
-    const { price_eur } = checkBody(PriceBody, await body(ctx));
-    ctx.body = { position: (await service.changeWatchPrice(param(ctx, 'reference'), euros(price_eur), optionsOf(ctx))).position };
+    const { price_eur } = await checkDocument(PriceBody, await body(ctx));
+    ctx.body = { position: (await service.changeWatchPrice(param(ctx, 'reference'), eurosToCents(price_eur), optionsOf(ctx))).position };
   });
   router.put('/watches/:reference/stock', catalogue, async (ctx) => {
-    const { stock_status } = checkBody(StockBody, await body(ctx));
+    const { stock_status } = await checkDocument(StockBody, await body(ctx));
     ctx.body = { position: (await service.changeWatchStock(param(ctx, 'reference'), stock_status, optionsOf(ctx))).position };
   });
   router.post('/watches', catalogue, async (ctx) => {
     const { price_eur, ...fields } = await checkDocument(NewWatch, await body(ctx));
-    const result = await service.publishWatch({ ...fields, price_cents: euros(price_eur) }, optionsOf(ctx));
+    const result = await service.publishWatch({ ...fields, price_cents: eurosToCents(price_eur) }, optionsOf(ctx));
     ctx.status = 201;
     ctx.body = { position: result.position };
   });
@@ -63,7 +55,7 @@ export function adminRouter(service: CommandService, auth: AdminAuth): Router {
     ctx.body = { position: (await service.reviseWatch({ ...changes, reference }, optionsOf(ctx))).position };
   });
   router.put('/watches/:reference/customizable', catalogue, async (ctx) => {
-    const { customizable } = checkBody(CustomizableBody, await body(ctx));
+    const { customizable } = await checkDocument(CustomizableBody, await body(ctx));
     const reference = param(ctx, 'reference').toUpperCase();
     ctx.body = { position: (await service.reviseWatch({ reference, customizable }, optionsOf(ctx))).position };
   });

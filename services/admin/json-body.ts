@@ -17,8 +17,25 @@ export class HttpError extends Error {
   }
 }
 
+/** At most this much of a refused `Content-Type` is echoed: enough to recognise it, whatever a client sends. */
+const ECHOED_CONTENT_TYPE = 100;
+
+/**
+ * A body not declared as JSON is refused before it is read, 415, with the header to send: a back-office tool that
+ * posts a form (`curl -d` does by default) would otherwise be told only that its body is not an object. Unlike the
+ * public API, which follows FastAPI in reading a body without `Content-Type` as JSON, the admin API writes: it takes
+ * what is declared as JSON only (`application/json` or a `+json` type).
+ */
+function assertJsonContentType(contentType: string | undefined): void {
+  const mediaType = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+  if (mediaType === 'application/json' || mediaType.endsWith('+json')) return;
+  const sent = contentType === undefined ? 'no Content-Type' : `Content-Type: ${contentType.slice(0, ECHOED_CONTENT_TYPE)}`;
+  throw new HttpError(415, `Unsupported Media Type: send the body as JSON with the header Content-Type: application/json (this request has ${sent})`);
+}
+
 /** The body as JSON; an absent or malformed one is refused as the public API refuses it (`missing`, `json_invalid`). */
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  assertJsonContentType(req.headers['content-type']);
   const text = await readBodyText(req, limit).catch((error: unknown) => {
     throw error instanceof PayloadTooLargeError ? new HttpError(413, error.message) : error;
   });

@@ -1,6 +1,7 @@
 /** Parsers for CLI arguments; a bad value is a usage error (commander's `InvalidArgumentError`, exit code 2). */
 import { InvalidArgumentError } from 'commander';
-import { eurosToCents } from '../../shared/money/cents.ts';
+import { MAX_PRICE_CENTS } from '../../shared/events/index.ts';
+import { centsToEuros, eurosToCents } from '../../shared/money/cents.ts';
 
 /** Serial numbers and references are upper-case identifiers; people type them in any case. */
 export function identifier(value: string): string {
@@ -12,13 +13,23 @@ export function year(value: string): number {
   return Number(value);
 }
 
+const PRICE_TEXT = /^\d+(\.\d{1,2})?$/;
+
 /**
- * A catalogue price: `12500`, `12500.50` or `12 500,50` euros to integer cents. Refused here in euros, as typed, rather
- * than by the domain, whose rule speaks of cents.
+ * A catalogue price typed in euros, `12500` or `12500.50`, to integer cents: written as the JSON number the admin API
+ * and the watch file take. `12 500` or `12,5` is refused saying how to write it rather than read as a guess (issue 44,
+ * item 5); refused in euros, as typed, rather than by the domain, whose rule speaks of cents.
  */
 export function euros(value: string): number {
-  const normalised = value.replace(/[\s_]/g, '').replace(',', '.');
-  const cents = /^\d+(\.\d{1,2})?$/.test(normalised) ? eurosToCents(Number(normalised)) : 0;
-  if (cents <= 0) throw new InvalidArgumentError('expected a price in euros above 0, with at most two decimals, e.g. 12500.50');
+  const typed = value.trim();
+  const highest = centsToEuros(MAX_PRICE_CENTS);
+  const expected = `expected a price in euros above 0 and at most ${highest}, with at most two decimals, e.g. 12500.50`;
+  if (!PRICE_TEXT.test(typed)) {
+    const plain = typed.replace(/[\s_\u00a0\u202f]/gu, '').replace(',', '.');
+    if (!PRICE_TEXT.test(plain)) throw new InvalidArgumentError(expected);
+    throw new InvalidArgumentError(`write ${plain}: a price in euros is a plain number, without spaces or separators, with a point before the decimals`);
+  }
+  const cents = eurosToCents(Number(typed));
+  if (cents <= 0 || cents > MAX_PRICE_CENTS) throw new InvalidArgumentError(expected);
   return cents;
 }

@@ -1,16 +1,17 @@
 /**
  * `watchcat seed` and `watchcat import FILE`: bring the store to a catalogue's state, idempotently. `import --check`
- * only checks a file (every problem, each with its path in the file) and `import --schema` prints the file's JSON
- * Schema: neither opens a store.
+ * only checks a file (every problem, each with its place in the file and what the field takes) and `import --schema`
+ * prints the file's JSON Schema: neither opens a store, nor does an import of a file with problems.
  */
 import { readFile } from 'node:fs/promises';
-import { catalogueFileJsonSchema } from '../catalogue/catalogue-file.ts';
+import { CatalogueFile, catalogueFileJsonSchema } from '../catalogue/catalogue-file.ts';
 import { CatalogueFileError, validateCatalogueFile } from '../import/catalogue-validation.ts';
 import { importCatalogue } from '../import/import-catalogue.ts';
 import type { ImportReport } from '../import/import-progress.ts';
 import { seedDemo } from '../import/seed-demo.ts';
 import type { CliContext } from './cli-context.ts';
 import type { CliModule } from './cli-module.ts';
+import { documentProblems, problemCount } from './document-problems.ts';
 import { importProgress } from './import-progress-bar.ts';
 
 /** A file a command reads (a catalogue, one watch) that cannot be read or is not what it should be. */
@@ -50,16 +51,25 @@ async function withProgress(context: CliContext, what: string, run: (onProgress:
     : `${what}: ${report.commands} commands, ${report.events} events appended, up to position ${report.position}`);
 }
 
-function checkCatalogue(context: CliContext, file: string, catalogue: unknown): void {
-  try {
-    const valid = validateCatalogueFile(catalogue);
-    context.out(`${file}: a valid catalogue file (${valid.collections.length} collections, ${valid.watches.length} watches, `
-      + `${valid.configurators.length} configurators, ${valid.serials.length} serials)`);
-  } catch (error) {
-    if (!(error instanceof CatalogueFileError)) throw error;
-    for (const problem of error.problems) context.out(problem);
-    throw new CatalogueReadError(file, `${error.problems.length} problem${error.problems.length === 1 ? '' : 's'} (listed above)`);
+/**
+ * The catalogue file `catalogue` typed, or a refusal after one line per problem written with `write`: first its shape,
+ * each problem at its place with what the field takes (document-problems.ts), then what spans entries (a serial
+ * listed twice).
+ */
+async function checkedCatalogue(file: string, catalogue: unknown, write: (line: string) => void): Promise<CatalogueFile> {
+  const shape = await documentProblems(CatalogueFile, catalogue, 'the file');
+  let problems: { lines: string[]; count: string };
+  if (shape !== null) problems = { lines: shape.lines, count: problemCount(shape) };
+  else {
+    try {
+      return validateCatalogueFile(catalogue);
+    } catch (error) {
+      if (!(error instanceof CatalogueFileError)) throw error;
+      problems = { lines: error.problems, count: `${error.problems.length} problem${error.problems.length === 1 ? '' : 's'}` };
+    }
   }
+  for (const line of problems.lines) write(line);
+  throw new CatalogueReadError(file, `${problems.count} (listed above)`);
 }
 
 export const catalogueCommands: CliModule = (program, context) => {
@@ -79,8 +89,13 @@ export const catalogueCommands: CliModule = (program, context) => {
       if (options.schema) return context.out(JSON.stringify(catalogueFileJsonSchema(), null, 2));
       if (file === undefined) throw new CatalogueReadError('(none)', 'name a catalogue file, or --schema');
       const catalogue = await readJsonFile(file);
-      if (options.check) return checkCatalogue(context, file, catalogue);
+      if (options.check) {
+        const valid = await checkedCatalogue(file, catalogue, context.out);
+        return context.out(`${file}: a valid catalogue file (${valid.collections.length} collections, ${valid.watches.length} watches, `
+          + `${valid.configurators.length} configurators, ${valid.serials.length} serials)`);
+      }
+      const valid = await checkedCatalogue(file, catalogue, context.note);
       const service = await context.service();
-      await withProgress(context, file, (onProgress) => importCatalogue(service, catalogue, onProgress, { actor: context.actor() }));
+      await withProgress(context, file, (onProgress) => importCatalogue(service, valid, onProgress, { actor: context.actor() }));
     });
 };

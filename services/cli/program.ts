@@ -11,6 +11,7 @@ import { AuditError } from '../audit/audit-sources.ts';
 import { CLI_MODULES } from './commands.ts';
 import { ReceiptError } from './receipt.commands.ts';
 import { ProjectionsCommandError } from './projections.commands.ts';
+import { WatchDocumentError } from './watch-document.ts';
 
 export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
@@ -19,8 +20,10 @@ export function buildProgram(context: CliContext): Command {
   const program = new Command('watchcat')
     .description('back-office commands of the watch catalogue: they append events to the configured event store')
     .option('--actor <name>', 'who the events name as having sent the command (default: WATCHCAT_ACTOR, else the OS user)')
-    // Inherited by every subcommand added below: parse errors are thrown to run() instead of exiting.
+    // Inherited by every subcommand added below: parse errors are thrown to run() instead of exiting, and said where
+    // the context writes its notes (a test keeps them).
     .exitOverride()
+    .configureOutput({ writeErr: (text) => context.note(text.replace(/\n$/, '')) })
     .hook('preAction', (command) => context.actAs(command.opts<{ actor?: string }>().actor));
   for (const register of CLI_MODULES) register(program, context);
   return program;
@@ -30,7 +33,8 @@ export function buildProgram(context: CliContext): Command {
 function report(error: unknown, context: CliContext): number {
   if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : EXIT_USAGE;
   const known = error instanceof DomainError || error instanceof CatalogueFileError || error instanceof CatalogueReadError
-    || error instanceof AuditError || error instanceof ReceiptError || error instanceof ProjectionsCommandError || error instanceof NoStoreError;
+    || error instanceof AuditError || error instanceof ReceiptError || error instanceof ProjectionsCommandError || error instanceof NoStoreError
+    || error instanceof WatchDocumentError;
   const message = error instanceof Error ? error.message : String(error);
   context.note(`watchcat: ${known ? message : `failed: ${message}`}`);
   return EXIT_FAILURE;

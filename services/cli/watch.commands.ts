@@ -1,51 +1,50 @@
-/** `watchcat watch create | edit | set-price | set-stock | set-customizable | withdraw`. */
+/** `watchcat watch create | example | edit | set-price | set-stock | set-customizable | withdraw`. */
 import { Argument } from 'commander';
 import { STOCK_STATUSES, type StockStatus } from '../../shared/events/index.ts';
 import { centsToEuros, eurosToCents } from '../../shared/money/cents.ts';
 import { NewWatch, WatchEdit } from '../catalogue/watch-entry.ts';
-import { shapeProblems } from '../import/catalogue-validation.ts';
-import { CatalogueReadError, readJsonFile } from './catalogue.commands.ts';
-import type { CliContext } from './cli-context.ts';
+import { WATCH_EXAMPLE } from '../catalogue/watch-example.ts';
+import { readJsonFile } from './catalogue.commands.ts';
 import type { CommandResult } from '../command-service.ts';
 import type { CliModule } from './cli-module.ts';
 import { euros, identifier } from './arguments.ts';
+import { checkedWatch, watchFlagOptions, withFlags } from './watch-document.ts';
 
 const outcome = (result: CommandResult, done: string, unchanged: string) =>
   result.appended > 0 ? `${done} at position ${result.position}` : unchanged;
 
-/** The watch file `file` as `schema` says, or a refusal after one note per problem, each with its path. */
-async function readWatchFile<T>(context: CliContext, schema: object, file: string): Promise<T> {
-  const candidate = await readJsonFile(file, 'watch file');
-  const problems = shapeProblems(schema, candidate);
-  if (problems.length === 0) return candidate as T;
-  for (const problem of problems) context.note(`${file}: ${problem}`);
-  throw new CatalogueReadError(file, `${problems.length} problem${problems.length === 1 ? '' : 's'} (listed above)`, 'watch file');
-}
-
 export const watchCommands: CliModule = (program, context) => {
   const watch = program.command('watch').description('the catalogue: publication, texts, prices, stock and withdrawals of watches');
 
-  watch.command('create')
-    .description('publish one watch, described in a JSON file: a watch of the catalogue file with price_eur instead of price_cents (see `import --schema`)')
-    .argument('<file>', 'the watch, as JSON')
-    .action(async (file: string) => {
-      const { price_eur, ...fields } = await readWatchFile<NewWatch>(context, NewWatch, file);
-      let price_cents: number;
-      try {
-        price_cents = eurosToCents(price_eur);
-      } catch (error) {
-        throw new CatalogueReadError(file, `price_eur: ${(error as Error).message}`, 'watch file');
-      }
-      const result = await (await context.service()).publishWatch({ ...fields, price_cents });
-      context.out(`watch ${fields.reference} published at ${centsToEuros(price_cents)} EUR, at position ${result.position}`);
+  const create = watch.command('create')
+    .description('publish one watch: a JSON file (`watch example` prints one to start from; a watch of the catalogue file with '
+      + 'price_eur instead of price_cents), with flags for the fields typed most, each laid over the file\'s')
+    .argument('[file]', 'the watch, as JSON (the same as --file)')
+    .option('--file <file>', 'the watch, as JSON');
+  for (const option of watchFlagOptions()) create.addOption(option);
+  create.action(async (positional: string | undefined, flags: Record<string, unknown> & { file?: string }) => {
+    if (positional !== undefined && flags.file !== undefined) create.error('error: give the watch file once, as an argument or with --file');
+    const file = flags.file ?? positional;
+    const base = file === undefined ? {} : await readJsonFile(file, 'watch file');
+    const { price_eur, ...fields } = await checkedWatch<NewWatch>(NewWatch, withFlags(base, flags), context, {
+      what: 'watch not published', source: file, withFlagHints: true,
     });
+    const price_cents = eurosToCents(price_eur);
+    const result = await (await context.service()).publishWatch({ ...fields, price_cents });
+    context.out(`watch ${fields.reference} published at ${centsToEuros(price_cents)} EUR, at position ${result.position}`);
+  });
+
+  watch.command('example')
+    .description('print a complete watch file, which `watch create --file` publishes as it is into the demo catalogue: change what differs')
+    .action(() => context.out(JSON.stringify(WATCH_EXAMPLE, null, 2)));
 
   watch.command('edit')
     .description('change texts and details of a watch (name, descriptions, specifications, images, features, seo, manufacture, customizable) from a JSON file holding only those to change')
     .argument('<ref>', 'reference of the watch (upper-cased)', identifier)
     .argument('<file>', 'the fields to change, as JSON')
     .action(async (reference: string, file: string) => {
-      const changes = await readWatchFile<WatchEdit>(context, WatchEdit, file);
+      const candidate = await readJsonFile(file, 'watch file');
+      const changes = await checkedWatch<WatchEdit>(WatchEdit, candidate, context, { what: `watch ${reference} not revised`, source: file });
       const result = await (await context.service()).reviseWatch({ ...changes, reference });
       context.out(outcome(result, `watch ${reference} revised`, `watch ${reference} already reads so; nothing changed`));
     });

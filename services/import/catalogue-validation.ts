@@ -28,7 +28,7 @@ function shapeValidator(schema: object): ValidateFunction {
 }
 
 /** Every way `candidate` departs from `schema`, one line each naming where (`/images/0/role must be one of ...`). */
-export function shapeProblems(schema: object, candidate: unknown): string[] {
+function shapeProblems(schema: object, candidate: unknown): string[] {
   const validate = shapeValidator(schema);
   return validate(candidate) ? [] : (validate.errors ?? []).map(shapeProblem).filter((problem) => problem !== undefined);
 }

@@ -1,6 +1,6 @@
 /**
- * Rules of the serial registry: a serial is registered once, only for a published (not withdrawn) watch; only a
- * registered serial can be reported stolen, and only a stolen one recovered.
+ * Rules of the serial registry: a serial is registered once, only for a published (not withdrawn) watch, with a
+ * manufacture year that has begun; only a registered serial can be reported stolen, and only a stolen one recovered.
  */
 import { assertNever } from '../../shared/events/index.ts';
 import type { Decider, Decision } from '../domain/decider.ts';
@@ -13,19 +13,21 @@ import { evolveSerial, initialSerialState, type SerialEvent, type SerialState } 
 export type SerialContext = { watch?: WatchState };
 
 export const FIRST_MANUFACTURE_YEAR = 1800;
-export const LAST_MANUFACTURE_YEAR = 2200;
 
 export function decideSerial(command: SerialCommand, state: SerialState, context: SerialContext): Decision<SerialEvent> {
   const { serial } = command;
   switch (command.type) {
     case 'RegisterSerial': {
       if (state.status !== 'unregistered') return conflict(`serial ${serial} is already registered`);
-      const { reference, manufacture_year } = command;
+      const { reference, manufacture_year, current_year } = command;
       const watch = context.watch;
       if (!watch || watch.status === 'unpublished') return unknown('watch', reference);
       if (watch.status === 'withdrawn') return conflict(`watch ${reference} is withdrawn: no serial can be registered for it`);
-      if (!Number.isInteger(manufacture_year) || manufacture_year < FIRST_MANUFACTURE_YEAR || manufacture_year > LAST_MANUFACTURE_YEAR) {
-        return invalid(`manufacture year must be a whole year from ${FIRST_MANUFACTURE_YEAR} to ${LAST_MANUFACTURE_YEAR}, got ${manufacture_year}`);
+      if (!Number.isInteger(manufacture_year) || manufacture_year < FIRST_MANUFACTURE_YEAR) {
+        return invalid(`manufacture year must be a whole year from ${FIRST_MANUFACTURE_YEAR}, got ${manufacture_year}`);
+      }
+      if (manufacture_year > current_year) {
+        return invalid(`manufacture year ${manufacture_year} is in the future: by the service's clock at registration the latest year begun anywhere is ${current_year}`);
       }
       return [{
         type: 'SerialRegistered',

@@ -27,8 +27,10 @@ export const LocalizedList = Type.Object(
 );
 export type LocalizedList = Type.Static<typeof LocalizedList>;
 
+/** The highest catalogue price, in cents: 100 million euros. */
+export const MAX_PRICE_CENTS = 100_000_000_00;
 /** A catalogue price: integer cents, strictly positive. */
-export const PriceCents = Type.Integer({ minimum: 1, maximum: 100_000_000_00 });
+export const PriceCents = Type.Integer({ minimum: 1, maximum: MAX_PRICE_CENTS });
 /** An option or accessory surcharge: integer cents, zero allowed (defaults usually cost nothing). */
 export const SurchargeCents = Type.Integer({ minimum: 0, maximum: 100_000_000_00 });
 

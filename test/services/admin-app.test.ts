@@ -102,7 +102,7 @@ describe('admin API', () => {
     expect(badPrice.status).to.equal(422);
   });
 
-  it('refuses a bad body in the contract\'s shape: every field at once, the allowed values, the extra property, no event name', async () => {
+  it('refuses a bad body in the contract\'s shape: every field at once, the allowed values, the extra property, what each takes, no event name', async () => {
     const head = await store.headPosition();
     const serial = await call('POST', '/admin/serials', bearer(SER), { serial: 'bad serial!', reference: 'AUR-LU-001', year: '2024x', colour: 'red' });
     expect(serial.status).to.equal(422);
@@ -111,8 +111,15 @@ describe('admin API', () => {
     expect(JSON.parse(text)).to.deep.equal({
       detail: [
         { type: 'string_pattern_mismatch', loc: ['body', 'serial'], msg: "String should match pattern '^[A-Za-z0-9-]{4,32}$'", input: 'bad serial!', ctx: { pattern: '^[A-Za-z0-9-]{4,32}$' } },
-        { type: 'int_parsing', loc: ['body', 'year'], msg: 'Input should be a valid integer, unable to parse string as an integer', input: '2024x' },
-        { type: 'extra_forbidden', loc: ['body', 'colour'], msg: 'Extra inputs are not permitted', input: 'red' },
+        // A number is a JSON number: the admin API writes events, so it reads JSON strictly (issue 44, item 5).
+        {
+          type: 'int_type', loc: ['body', 'year'], msg: 'Input should be a valid integer; expected a whole JSON number, not a string', input: '2024x',
+          ctx: { expected: 'a whole JSON number' },
+        },
+        {
+          type: 'extra_forbidden', loc: ['body', 'colour'], msg: 'Extra inputs are not permitted; expected an object {serial, reference, year}', input: 'red',
+          ctx: { expected: 'an object {serial, reference, year}' },
+        },
       ],
     });
     const stock = await call('PUT', '/admin/watches/AUR-LU-001/stock', bearer(CAT), { stock_status: 'plenty' });

@@ -1,6 +1,6 @@
 /**
  * The catalogue file for people who write one (issue 30): `watchcat import --check FILE` reports every problem at
- * once, each with its path in the file and the allowed values or the stray property, and opens no store;
+ * once, each with its place in the file and what the field takes (issue 44), and opens no store;
  * `watchcat import --schema` prints the published JSON Schema (services/catalogue/catalogue-file.schema.json), which
  * a separate Ajv checks catalogue files with.
  */
@@ -21,7 +21,7 @@ describe('catalogue file: import --check and the published JSON Schema', () => {
   beforeEach(async () => { dir = await mkdtemp(join(tmpdir(), 'watchcat-check-')); });
   afterEach(() => rm(dir, { recursive: true, force: true }));
 
-  it('reports every problem of a file at once, each with its path, and opens no store', async () => {
+  it('reports every problem of a file at once, each with its place and what the field takes, and opens no store', async () => {
     const file = tinyCatalogue() as unknown as { watches: Record<string, unknown>[]; serials: Record<string, unknown>[] };
     file.watches[0]!['stock_status'] = 'plenty';
     file.watches[0]!['colour'] = 'red';
@@ -31,14 +31,29 @@ describe('catalogue file: import --check and the published JSON Schema', () => {
     const data = join(dir, 'data');
     const result = await watchcat({ DATA_DIR: data }, 'import', '--check', join(dir, 'catalogue.json'));
     expect(result.code).to.equal(1);
+    // Said as `watch create` and the admin API say them: the place, then what the field takes (issue 44, item 5).
     expect(result.out).to.have.members([
-      '/watches/0/colour is not a property of this entry',
-      '/watches/0/stock_status must be one of "in_stock", "low_stock", "out_of_stock", "made_to_order"',
-      "/watches/1 must have required property 'price_cents'",
-      '/serials/0/manufacture_year must be >= 1800',
+      'watches[0].colour: Extra inputs are not permitted; expected an object {reference, collection, name, short_description, description, '
+        + 'specifications, images, features, seo, manufacture, customizable, price_cents, stock_status}',
+      "watches[0].stock_status: Input should be 'in_stock', 'low_stock', 'out_of_stock' or 'made_to_order'",
+      'watches[1].price_cents: Field required; expected a whole JSON number at least 1 and at most 10000000000',
+      'serials[0].manufacture_year: Input should be greater than or equal to 1800',
     ]);
     expect(result.notes).to.deep.equal([`watchcat: cannot read catalogue file ${join(dir, 'catalogue.json')}: 4 problems (listed above)`]);
     expect(existsSync(data)).to.equal(false);
+  });
+
+  it('refuses to import a file with problems before it opens a store, saying each as --check does', async () => {
+    const file = tinyCatalogue() as unknown as { watches: Record<string, unknown>[] };
+    file.watches[0]!['name'] = 'Lumière';
+    await writeFile(join(dir, 'catalogue.json'), JSON.stringify(file));
+    const result = await watchcat({ DATA_DIR: join(dir, 'data') }, 'import', join(dir, 'catalogue.json'));
+    expect(result.code).to.equal(1);
+    expect(result.notes).to.deep.equal([
+      'watches[0].name: Input should be a valid dictionary; expected an object {en, fr}',
+      `watchcat: cannot read catalogue file ${join(dir, 'catalogue.json')}: 1 problem (listed above)`,
+    ]);
+    expect(await readdir(dir)).to.deep.equal(['catalogue.json']);
   });
 
   it('says a good file is valid, with what it holds, and still opens no store', async () => {

@@ -19,10 +19,10 @@ describe('command metrics', () => {
       await importCatalogue(createCommandService(store), tinyCatalogue());
       const registry = new Registry();
       const commands = createCommandService(store, { onOutcome: commandMetrics(registry) });
-      await commands.registerSerial('AUR-2030-000001', 'AUR-LU-001', 2030);
+      await commands.registerSerial('AUR-2025-000001', 'AUR-LU-001', 2025);
       await commands.changeWatchPrice('AUR-LU-002', 21_000);
       await commands.changeWatchPrice('AUR-LU-002', 21_000);
-      await commands.registerSerial('AUR-2030-000002', 'NO-SUCH-WATCH', 2030).catch(() => undefined);
+      await commands.registerSerial('AUR-2025-000002', 'NO-SUCH-WATCH', 2025).catch(() => undefined);
       const { values } = (await registry.getSingleMetric('commands_total')!.get());
       const counted = Object.fromEntries(values.map(({ labels, value }) => [`${labels['command']} ${labels['outcome']}`, value]));
       expect(counted).to.deep.equal({

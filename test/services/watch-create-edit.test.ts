@@ -1,7 +1,8 @@
 /**
- * One watch added and edited without a catalogue file (issue 30): `watchcat watch create FILE` publishes the watch a
- * JSON file describes (the catalogue file's watch, its price in euros), `watchcat watch edit REF FILE` changes the
- * texts and details a file names; a bad file is refused with every problem and its path, and appends nothing. The
+ * One watch added and edited without a catalogue file (issue 30): `watchcat watch create --file FILE` publishes the
+ * watch a JSON file describes (the catalogue file's watch, its price in euros), flags laid over it, and `watchcat
+ * watch example` prints one to start from (issue 44); `watchcat watch edit REF FILE` changes the texts and details a
+ * file names; a bad file is refused with every problem, its place and what the field takes, and appends nothing. The
  * admin API does the same with `POST /admin/watches` and `PATCH /admin/watches/REF`, refusing in the contract's shape.
  */
 import { readable } from '../support/readable-events.ts';
@@ -14,6 +15,8 @@ import { aWatch } from '../unit/services/support/builders.ts';
 import { watchcat } from '../audit/support/watchcat-run.ts';
 import { tinyCatalogue } from './support/tiny-catalogue.ts';
 import { adminOverTinyCatalogue } from './support/admin-over-tiny-catalogue.ts';
+import { NewWatch } from '../../services/catalogue/watch-entry.ts';
+import { demoCatalogue } from '../../services/demo/demo-catalogue.ts';
 
 describe('watchcat watch create and edit', () => {
   let dir: string;
@@ -25,6 +28,15 @@ describe('watchcat watch create and edit', () => {
     expect((await watchcat(env, 'import', join(dir, 'catalogue.json'))).code).to.equal(0);
   });
   afterEach(() => rm(dir, { recursive: true, force: true }));
+
+  async function headOf() {
+    const store = openSqliteEventStore(join(dir, 'data', 'events.sqlite3'));
+    try {
+      return await store.headPosition();
+    } finally {
+      await store.close();
+    }
+  }
 
   async function streamOf(reference: string) {
     const store = openSqliteEventStore(join(dir, 'data', 'events.sqlite3'));
@@ -54,19 +66,76 @@ describe('watchcat watch create and edit', () => {
     });
   });
 
-  it('refuses a bad watch file with every problem and its path, and appends nothing', async () => {
+  it('refuses a bad watch file with every problem, its place and what the field takes, and appends nothing (issue 44, item 5)', async () => {
     const { price_cents: _cents, ...described } = aWatch({ reference: 'AUR-LU-004' });
-    await writeFile(join(dir, 'watch.json'), JSON.stringify({ ...described, stock_status: 'plenty', price_eur: 0, colour: 'red' }));
-    const refused = await watchcat(env, 'watch', 'create', join(dir, 'watch.json'));
+    await writeFile(join(dir, 'watch.json'), JSON.stringify({
+      ...described, name: 'Lumière Four', stock_status: 'plenty', price_eur: '12 500', colour: 'red',
+      images: [{ ...described.images[0], role: 'side' }],
+    }));
+    const refused = await watchcat(env, 'watch', 'create', '--file', join(dir, 'watch.json'));
     expect(refused.code).to.equal(1);
     const file = join(dir, 'watch.json');
     expect(refused.notes.slice(0, -1)).to.have.members([
-      `${file}: /colour is not a property of this entry`,
-      `${file}: /stock_status must be one of "in_stock", "low_stock", "out_of_stock", "made_to_order"`,
-      `${file}: /price_eur must be > 0`,
+      `${file}: name: Input should be a valid dictionary; expected an object {en, fr}`,
+      `${file}: images[0].role: Input should be 'main', 'gallery', 'detail' or 'wrist'`,
+      `${file}: stock_status: Input should be 'in_stock', 'low_stock', 'out_of_stock' or 'made_to_order'`,
+      `${file}: price_eur: Input should be a valid number; expected a JSON number above 0 and at most 100000000 (euros, at most two decimals), `
+        + 'not a string: write 12500 without quotes or spaces',
+      `${file}: colour: Extra inputs are not permitted; expected an object {reference, collection, name, short_description, description, `
+        + 'specifications, images, features, seo, manufacture, customizable, stock_status, price_eur}',
     ]);
-    expect(refused.notes.at(-1)).to.equal(`watchcat: cannot read watch file ${file}: 3 problems (listed above)`);
+    expect(refused.notes.at(-1)).to.equal('watchcat: watch not published: 5 problems (listed above); `watchcat watch example` prints a complete watch file to start from');
     expect(await streamOf('AUR-LU-004')).to.deep.equal([]);
+  });
+
+  it('prints with `watch example` a complete watch file that `watch create --file` publishes unchanged', async () => {
+    const example = await watchcat(env, 'watch', 'example');
+    expect(example.code, example.notes.join('\n')).to.equal(0);
+    const file = join(dir, 'example.json');
+    await writeFile(file, `${example.out.join('\n')}\n`);
+    const created = await watchcat(env, 'watch', 'create', '--file', file);
+    expect(created.code, created.notes.join('\n')).to.equal(0);
+    const { price_eur, ...described } = JSON.parse(example.out.join('\n')) as Record<string, unknown> & { price_eur: number; reference: string };
+    const [published] = await streamOf(described.reference);
+    expect(published).to.deep.include({ type: 'WatchPublished', data: { ...described, price_cents: Math.round(price_eur * 100) } });
+    // Every field a watch takes is in it, the optional workshop of its manufacture included.
+    expect(Object.keys(described).length + 1).to.equal(Object.keys(NewWatch.properties).length);
+    expect(described).to.have.nested.property('manufacture.workshop');
+  });
+
+  it('gives the example a collection of the demo catalogue and a reference none of its watches has, so it publishes there too', async () => {
+    const example = JSON.parse((await watchcat(env, 'watch', 'example')).out.join('\n')) as { reference: string; collection: string };
+    const demo = demoCatalogue();
+    expect(demo.collections.map((collection) => collection.code)).to.include(example.collection);
+    expect(demo.watches.map((watch) => watch.reference)).not.to.include(example.reference);
+  });
+
+  it('lays the flags over the file: a second watch from the example with its own reference, names, price and stock', async () => {
+    const file = join(dir, 'example.json');
+    await writeFile(file, (await watchcat(env, 'watch', 'example')).out.join('\n'));
+    const created = await watchcat(env, 'watch', 'create', '--file', file, '--reference', 'aur-dr-102', '--name-en', 'Lumière Opaline Green',
+      '--name-fr', 'Lumière Opaline Verte', '--price', '15250.50', '--stock', 'low_stock', '--customizable', 'no');
+    expect(created.code, created.notes.join('\n')).to.equal(0);
+    expect(created.out[0]).to.match(/^watch AUR-DR-102 published at 15250.5 EUR, at position \d+$/);
+    const [published] = await streamOf('AUR-DR-102');
+    expect(published!.data).to.deep.include({
+      reference: 'AUR-DR-102', name: { en: 'Lumière Opaline Green', fr: 'Lumière Opaline Verte' }, price_cents: 1_525_050,
+      stock_status: 'low_stock', customizable: false, collection: 'lumiere',
+    });
+  });
+
+  it('names, for a watch given by flags alone, each missing field, what it takes and the flags that give it; appends nothing', async () => {
+    const head = await headOf();
+    const refused = await watchcat(env, 'watch', 'create', '--reference', 'AUR-LU-009', '--name-en', 'Lumière Nine', '--price', '9000');
+    expect(refused.code).to.equal(1);
+    expect(refused.notes).to.include.members([
+      'name.fr: Field required; expected a non-empty text of at most 5000 characters (--name-fr)',
+      'collection: Field required; expected a text matching ^[a-z0-9][a-z0-9-]{0,39}$ (--collection)',
+      'short_description: Field required; expected an object {en, fr} (--short-description-en, --short-description-fr)',
+      'manufacture: Field required; expected an object {name, origin, workshop?}',
+    ]);
+    expect(refused.notes.at(-1)).to.match(/^watchcat: watch not published: 11 problems \(listed above\); `watchcat watch example` prints/);
+    expect(await headOf()).to.equal(head);
   });
 });
 

@@ -1,3 +1,5 @@
+import { expect } from 'chai';
+import { latestYearBegun } from '../../../services/command-service.ts';
 import { serialDecider } from '../../../services/serial/serial.decide.ts';
 import type { WatchState } from '../../../services/watch/watch.state.ts';
 import { aWatch, event } from './support/builders.ts';
@@ -6,7 +8,7 @@ import { deciderSpec } from './support/decider-spec.ts';
 const spec = deciderSpec(serialDecider);
 const serial = 'AUR-2024-000001';
 const published: WatchState = { status: 'published', watch: aWatch() };
-const register = { type: 'RegisterSerial', serial, reference: 'AUR-LU-001', manufacture_year: 2024 } as const;
+const register = { type: 'RegisterSerial', serial, reference: 'AUR-LU-001', manufacture_year: 2024, current_year: 2026 } as const;
 const registered = event('SerialRegistered', {
   serial, reference: 'AUR-LU-001', collection: 'lumiere', model: aWatch().name, manufacture_year: 2024,
 });
@@ -42,18 +44,19 @@ describe('serial decider', () => {
 
     it('refuses a manufacture year out of range', () => {
       spec.given([], { watch: published }).when({ ...register, manufacture_year: 1700 })
-        .thenRefuses('invalid', /manufacture year must be a whole year from 1800 to 2200, got 1700/);
+        .thenRefuses('invalid', /manufacture year must be a whole year from 1800, got 1700/);
     });
 
-    it('takes both ends of the manufacture years, 1800 and 2200, and refuses the years just beyond them', () => {
-      for (const year of [1800, 2200]) {
+    it('takes both ends of the manufacture years, 1800 and the current year, and refuses the years just beyond them', () => {
+      for (const year of [1800, 2026]) {
         spec.given([], { watch: published }).when({ ...register, manufacture_year: year })
           .then([event('SerialRegistered', { ...registered.data, manufacture_year: year })]);
       }
-      for (const year of [1799, 2201]) {
-        spec.given([], { watch: published }).when({ ...register, manufacture_year: year })
-          .thenRefuses('invalid', new RegExp(`got ${year}$`));
-      }
+      spec.given([], { watch: published }).when({ ...register, manufacture_year: 1799 }).thenRefuses('invalid', /got 1799$/);
+      // The year is the command's, read from the service's clock when it was sent: the decider reads no clock.
+      spec.given([], { watch: published }).when({ ...register, manufacture_year: 2027 }).thenRefuses(
+        'invalid', "manufacture year 2027 is in the future: by the service's clock at registration the latest year begun anywhere is 2026",
+      );
     });
   });
 
@@ -85,6 +88,14 @@ describe('serial decider', () => {
 
     it('lets a recovered serial be reported stolen again', () => {
       spec.given([registered, stolen, event('SerialRecovered', { serial })], {}).when({ type: 'ReportSerialStolen', serial }).then([stolen]);
+    });
+  });
+
+  describe('the current year a registration is judged by', () => {
+    it('is the latest year begun anywhere: a new year counts from midnight at UTC+14, 10:00 UTC the day before', () => {
+      expect(latestYearBegun(new Date('2026-12-31T09:59:59Z'))).to.equal(2026);
+      expect(latestYearBegun(new Date('2026-12-31T10:00:00Z'))).to.equal(2027);
+      expect(latestYearBegun(new Date('2026-01-01T00:00:00Z'))).to.equal(2026);
     });
   });
 });
