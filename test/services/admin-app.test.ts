@@ -76,19 +76,22 @@ describe('admin API', () => {
     });
   });
 
-  it('registers a serial, reports it stolen and recovered, answering each appended position', async () => {
+  it('registers a serial, reports it stolen and recovered, answering each appended position in the body and in X-Position', async () => {
     const registered = await call('POST', '/admin/serials', { 'x-api-key': SER }, { serial: 'aur-2024-6666', reference: 'aur-lu-001', year: 2024 });
     expect(registered.status).to.equal(201);
     const { position } = (await registered.json()) as { position: number };
     const [event] = readable(await store.readStream('serial-AUR-2024-6666'));
     expect(event?.position).to.equal(position);
+    expect(registered.headers.get('x-position'), 'the header says the body\'s position').to.equal(String(position));
     // The serials key is the second key listed: the history names it by that id, never by anything of the key.
     expect(event?.metadata.actor).to.equal('admin-api:key-2');
 
     const stolen = await call('POST', '/admin/serials/AUR-2024-6666/stolen', bearer(BOTH));
     expect(stolen.status).to.equal(200);
+    expect(stolen.headers.get('x-position')).to.equal(String(((await stolen.json()) as { position: number }).position));
     const recovered = await call('POST', '/admin/serials/AUR-2024-6666/recovered', bearer(BOTH));
     expect(((await recovered.json()) as { position: number }).position).to.equal(await store.headPosition());
+    expect(recovered.headers.get('x-position')).to.equal(String(await store.headPosition()));
   });
 
   it('maps refusals to 404, 409 and 422 with their message', async () => {
@@ -180,6 +183,7 @@ describe('admin API', () => {
     file.watches[0] = { ...file.watches[0]!, price_cents: 1_300_050, stock_status: 'low_stock' };
     const again = await call('POST', '/admin/import', bearer(CAT), file);
     expect(await again.json()).to.deep.include({ commands: 0, position: head });
+    expect(again.headers.get('x-position'), 'an import answers the position it brought the store to').to.equal(String(head));
     expect(await store.headPosition()).to.equal(head);
   });
 
