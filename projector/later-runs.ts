@@ -1,5 +1,5 @@
 /**
- * Runs of a projection asked for a moment later (projector/runner.ts): a checkpoint left unstored by a run that
+ * Runs of a projection asked for a moment later (wake-ups.ts): a checkpoint left unstored by a run that
  * changed nothing, a projection that runs after the others (`afterSignalMs`). One per projection at a time: asking
  * again before it runs adds nothing.
  */

@@ -1,6 +1,7 @@
 /**
  * What a projector is to those who run it (the process mains, the tests, the bench): its options, the counters of
- * what its jobs met, and its operations. The runner (runner.ts) is the one implementation.
+ * what its jobs met, and its operations. The runner (runner.ts, composing ownership.ts, catch-up-agent.ts and
+ * wake-ups.ts) is the one implementation.
  */
 import type { Logger } from '../shared/logging/logger.ts';
 import type { EventStore } from '../shared/ports/event-store.ts';

@@ -8,44 +8,17 @@
  * figures stay exact through publications, price changes, withdrawals and a watch published into another collection.
  * A withdrawn watch keeps its record without `member_of`, its position refusing an older publication delivered again.
  */
-import { assertNever, LANGUAGES, type EventType } from '../../shared/events/index.ts';
+import { LANGUAGES } from '../../shared/events/index.ts';
 import { fold } from '../../shared/text/fold.ts';
 import type { CollectionDoc, CollectionMemberDoc } from '../../shared/read-models/documents.ts';
-import { langId, langIds, type DocChange, type PositionedEvent, type Projection, type Touches } from './projection.ts';
+import { langId, langIds, projectionOf, type Touches } from './projection.ts';
 
 export type CollectionsProjectionDoc = CollectionDoc | CollectionMemberDoc;
 
 export const memberId = (reference: string): string => `member:${reference}`;
 
-const HANDLED: EventType[] = ['CollectionDefined', 'CollectionRevised', 'WatchPublished', 'WatchPriceChanged', 'WatchWithdrawn'];
-
-function touches(event: PositionedEvent): Touches {
-  switch (event.type) {
-    case 'CollectionDefined':
-    case 'CollectionRevised':
-      return { ids: langIds(event.data.code) };
-    case 'WatchPublished':
-      return { ids: [...langIds(event.data.collection), memberId(event.data.reference)] };
-    case 'WatchPriceChanged':
-    case 'WatchWithdrawn':
-      return { ids: [memberId(event.data.reference)] };
-    case 'WatchRevised':
-    case 'WatchStockChanged':
-    case 'ConfiguratorOptionOffered':
-    case 'ConfiguratorOptionRepriced':
-    case 'ConfiguratorOptionWithdrawn':
-    case 'ConfiguratorDefaultChosen':
-    case 'AccessoryOffered':
-    case 'AccessoryRepriced':
-    case 'AccessoryWithdrawn':
-    case 'SerialRegistered':
-    case 'SerialReportedStolen':
-    case 'SerialRecovered':
-      return { ids: [] };
-    default:
-      return assertNever(event);
-  }
-}
+/** A watch's price and withdrawal touch its record. */
+const memberRecord = (event: { data: { reference: string } }): Touches => ({ ids: [memberId(event.data.reference)] });
 
 const isMember = (doc: CollectionsProjectionDoc | undefined): doc is CollectionMemberDoc => doc !== undefined && 'reference' in doc;
 
@@ -55,69 +28,62 @@ function publishedMember(docs: ReadonlyMap<string, CollectionsProjectionDoc>, re
   return isMember(doc) && doc.member_of !== undefined ? doc : undefined;
 }
 
-function apply(event: PositionedEvent, docs: ReadonlyMap<string, CollectionsProjectionDoc>): DocChange<CollectionsProjectionDoc>[] {
-  const { position } = event;
-  switch (event.type) {
-    case 'CollectionDefined': {
-      const data = event.data;
-      return LANGUAGES.map((lang) => ({
-        put: {
-          _id: langId(lang, data.code), lang, code: data.code, name: data.name[lang],
-          short_description: data.short_description[lang], description: data.description[lang], type: data.type,
-          diameter_mm: data.diameter_mm, sort_name: fold(data.name[lang]), position,
-        },
-      }));
-    }
-    case 'CollectionRevised': {
-      const { name, short_description, description, type, diameter_mm } = event.data;
-      return langIds(event.data.code).flatMap((id) => {
-        const doc = docs.get(id);
-        if (!doc || isMember(doc)) return [];
-        const next: CollectionDoc = { ...doc, position };
-        if (name) Object.assign(next, { name: name[doc.lang], sort_name: fold(name[doc.lang]) });
-        if (short_description) next.short_description = short_description[doc.lang];
-        if (description) next.description = description[doc.lang];
-        if (type) next.type = type;
-        if (diameter_mm !== undefined) next.diameter_mm = diameter_mm;
-        return [{ put: next }];
-      });
-    }
-    case 'WatchPublished': {
-      const { reference, collection, price_cents } = event.data;
-      // A watch of a collection never defined is not counted anywhere, as before its collection exists.
-      if (!langIds(collection).some((id) => docs.has(id))) return [];
-      return [{ put: { _id: memberId(reference), reference, member_of: collection, price_cents, position } }];
-    }
-    case 'WatchPriceChanged': {
-      const member = publishedMember(docs, event.data.reference);
-      return member ? [{ put: { ...member, price_cents: event.data.price_cents, position } }] : [];
-    }
-    case 'WatchWithdrawn': {
-      const { reference } = event.data;
-      return publishedMember(docs, reference) ? [{ put: { _id: memberId(reference), reference, position } }] : [];
-    }
-    case 'WatchRevised':
-    case 'WatchStockChanged':
-    case 'ConfiguratorOptionOffered':
-    case 'ConfiguratorOptionRepriced':
-    case 'ConfiguratorOptionWithdrawn':
-    case 'ConfiguratorDefaultChosen':
-    case 'AccessoryOffered':
-    case 'AccessoryRepriced':
-    case 'AccessoryWithdrawn':
-    case 'SerialRegistered':
-    case 'SerialReportedStolen':
-    case 'SerialRecovered':
-      return [];
-    default:
-      return assertNever(event);
-  }
-}
-
-export const collectionsProjection: Projection<CollectionsProjectionDoc> = {
+export const collectionsProjection = projectionOf<CollectionsProjectionDoc>({
   name: 'collections',
   collection: 'collections',
-  handles: new Set(HANDLED),
-  touches,
-  apply,
-};
+  on: {
+    CollectionDefined: {
+      touches: (event) => ({ ids: langIds(event.data.code) }),
+      apply: (event) => {
+        const { data, position } = event;
+        return LANGUAGES.map((lang) => ({
+          put: {
+            _id: langId(lang, data.code), lang, code: data.code, name: data.name[lang],
+            short_description: data.short_description[lang], description: data.description[lang], type: data.type,
+            diameter_mm: data.diameter_mm, sort_name: fold(data.name[lang]), position,
+          },
+        }));
+      },
+    },
+    CollectionRevised: {
+      touches: (event) => ({ ids: langIds(event.data.code) }),
+      apply: (event, docs) => {
+        const { name, short_description, description, type, diameter_mm } = event.data;
+        return langIds(event.data.code).flatMap((id) => {
+          const doc = docs.get(id);
+          if (!doc || isMember(doc)) return [];
+          const next: CollectionDoc = { ...doc, position: event.position };
+          if (name) Object.assign(next, { name: name[doc.lang], sort_name: fold(name[doc.lang]) });
+          if (short_description) next.short_description = short_description[doc.lang];
+          if (description) next.description = description[doc.lang];
+          if (type) next.type = type;
+          if (diameter_mm !== undefined) next.diameter_mm = diameter_mm;
+          return [{ put: next }];
+        });
+      },
+    },
+    WatchPublished: {
+      touches: (event) => ({ ids: [...langIds(event.data.collection), memberId(event.data.reference)] }),
+      apply: (event, docs) => {
+        const { reference, collection, price_cents } = event.data;
+        // A watch of a collection never defined is not counted anywhere, as before its collection exists.
+        if (!langIds(collection).some((id) => docs.has(id))) return [];
+        return [{ put: { _id: memberId(reference), reference, member_of: collection, price_cents, position: event.position } }];
+      },
+    },
+    WatchPriceChanged: {
+      touches: memberRecord,
+      apply: (event, docs) => {
+        const member = publishedMember(docs, event.data.reference);
+        return member ? [{ put: { ...member, price_cents: event.data.price_cents, position: event.position } }] : [];
+      },
+    },
+    WatchWithdrawn: {
+      touches: memberRecord,
+      apply: (event, docs) => {
+        const { reference } = event.data;
+        return publishedMember(docs, reference) ? [{ put: { _id: memberId(reference), reference, position: event.position } }] : [];
+      },
+    },
+  },
+});

@@ -4,42 +4,13 @@
  * customizable watches, which the read side takes from `watches` (shared/public-api/operations/collection-models.ts),
  * so a price change costs no configurator write whatever the size of its collection.
  */
-import { assertNever, LANGUAGES, type EventType } from '../../shared/events/index.ts';
-import { langIds, type DocChange, type PositionedEvent, type Projection, type Touches } from './projection.ts';
+import { LANGUAGES } from '../../shared/events/index.ts';
+import { langIds, projectionOf, type DocChange, type Touches } from './projection.ts';
 import type { ConfiguratorDoc } from '../../shared/read-models/documents.ts';
 import { editAccessories, editOptions, emptyConfigurator, upsertByCode } from './configurator-document.ts';
 
-const HANDLED: EventType[] = [
-  'CollectionDefined', 'CollectionRevised', 'ConfiguratorOptionOffered', 'ConfiguratorOptionRepriced', 'ConfiguratorOptionWithdrawn', 'ConfiguratorDefaultChosen',
-  'AccessoryOffered', 'AccessoryRepriced', 'AccessoryWithdrawn',
-];
-
-function touches(event: PositionedEvent): Touches {
-  switch (event.type) {
-    case 'CollectionDefined':
-    case 'CollectionRevised':
-      return { ids: langIds(event.data.code) };
-    case 'ConfiguratorOptionOffered':
-    case 'ConfiguratorOptionRepriced':
-    case 'ConfiguratorOptionWithdrawn':
-    case 'ConfiguratorDefaultChosen':
-    case 'AccessoryOffered':
-    case 'AccessoryRepriced':
-    case 'AccessoryWithdrawn':
-      return { ids: langIds(event.data.collection) };
-    case 'WatchPublished':
-    case 'WatchRevised':
-    case 'WatchPriceChanged':
-    case 'WatchWithdrawn':
-    case 'WatchStockChanged':
-    case 'SerialRegistered':
-    case 'SerialReportedStolen':
-    case 'SerialRecovered':
-      return { ids: [] };
-    default:
-      return assertNever(event);
-  }
-}
+/** An option's or accessory's events touch the configurator of its collection, in each language. */
+const configuratorDocs = (event: { data: { collection: string } }): Touches => ({ ids: langIds(event.data.collection) });
 
 type Docs = ReadonlyMap<string, ConfiguratorDoc>;
 type Change = DocChange<ConfiguratorDoc>;
@@ -49,71 +20,80 @@ function each(docs: Docs, edit: (doc: ConfiguratorDoc) => ConfiguratorDoc): Chan
   return [...docs.values()].map((doc) => ({ put: edit(doc) }));
 }
 
-function apply(event: PositionedEvent, docs: Docs): Change[] {
-  const { position } = event;
-  switch (event.type) {
-    case 'CollectionDefined': {
-      const { code, name } = event.data;
-      return LANGUAGES.map((lang) => ({ put: emptyConfigurator(lang, code, name[lang], position) }));
-    }
-    case 'CollectionRevised': {
-      const { name } = event.data;
-      if (!name) return [];
-      return each(docs, (doc) => ({ ...doc, collection: { ...doc.collection, name: name[doc.lang] }, position }));
-    }
-    case 'ConfiguratorOptionOffered': {
-      const { category, code, label, price_cents } = event.data;
-      return each(docs, (doc) => editOptions(doc, category, (options) => {
-        const wasDefault = options.find((option) => option.code === code)?.default ?? false;
-        return upsertByCode(options, { code, label: label[doc.lang], price_cents, default: wasDefault });
-      }, position));
-    }
-    case 'ConfiguratorOptionRepriced': {
-      const { category, code, price_cents } = event.data;
-      return each(docs, (doc) => editOptions(doc, category, (options) =>
-        options.map((option) => (option.code === code ? { ...option, price_cents } : option)), position));
-    }
-    case 'ConfiguratorOptionWithdrawn': {
-      const { category, code } = event.data;
-      return each(docs, (doc) => editOptions(doc, category, (options) => options.filter((option) => option.code !== code), position));
-    }
-    case 'ConfiguratorDefaultChosen': {
-      const { category, code } = event.data;
-      return each(docs, (doc) => editOptions(doc, category, (options) =>
-        options.map((option) => ({ ...option, default: option.code === code })), position));
-    }
-    case 'AccessoryOffered': {
-      const { code, label, unit_price_cents, max_quantity } = event.data;
-      return each(docs, (doc) => editAccessories(doc, (accessories) =>
-        upsertByCode(accessories, { code, label: label[doc.lang], unit_price_cents, max_quantity }), position));
-    }
-    case 'AccessoryRepriced': {
-      const { code, unit_price_cents } = event.data;
-      return each(docs, (doc) => editAccessories(doc, (accessories) =>
-        accessories.map((accessory) => (accessory.code === code ? { ...accessory, unit_price_cents } : accessory)), position));
-    }
-    case 'AccessoryWithdrawn': {
-      const { code } = event.data;
-      return each(docs, (doc) => editAccessories(doc, (accessories) => accessories.filter((accessory) => accessory.code !== code), position));
-    }
-    case 'WatchPublished':
-    case 'WatchRevised':
-    case 'WatchPriceChanged':
-    case 'WatchWithdrawn':
-    case 'WatchStockChanged':
-    case 'SerialRegistered':
-    case 'SerialReportedStolen':
-    case 'SerialRecovered':
-      return [];
-    default:
-      return assertNever(event);
-  }
-}
-
-export const configuratorsProjection: Projection<ConfiguratorDoc> = {
+export const configuratorsProjection = projectionOf<ConfiguratorDoc>({
   name: 'configurators',
   collection: 'configurators',
-  handles: new Set(HANDLED),
-  touches,
-  apply,
-};
+  on: {
+    CollectionDefined: {
+      touches: (event) => ({ ids: langIds(event.data.code) }),
+      apply: (event) => {
+        const { code, name } = event.data;
+        return LANGUAGES.map((lang) => ({ put: emptyConfigurator(lang, code, name[lang], event.position) }));
+      },
+    },
+    CollectionRevised: {
+      touches: (event) => ({ ids: langIds(event.data.code) }),
+      apply: (event, docs) => {
+        const { name } = event.data;
+        if (!name) return [];
+        return each(docs, (doc) => ({ ...doc, collection: { ...doc.collection, name: name[doc.lang] }, position: event.position }));
+      },
+    },
+    ConfiguratorOptionOffered: {
+      touches: configuratorDocs,
+      apply: (event, docs) => {
+        const { category, code, label, price_cents } = event.data;
+        return each(docs, (doc) => editOptions(doc, category, (options) => {
+          const wasDefault = options.find((option) => option.code === code)?.default ?? false;
+          return upsertByCode(options, { code, label: label[doc.lang], price_cents, default: wasDefault });
+        }, event.position));
+      },
+    },
+    ConfiguratorOptionRepriced: {
+      touches: configuratorDocs,
+      apply: (event, docs) => {
+        const { category, code, price_cents } = event.data;
+        return each(docs, (doc) => editOptions(doc, category, (options) =>
+          options.map((option) => (option.code === code ? { ...option, price_cents } : option)), event.position));
+      },
+    },
+    ConfiguratorOptionWithdrawn: {
+      touches: configuratorDocs,
+      apply: (event, docs) => {
+        const { category, code } = event.data;
+        return each(docs, (doc) => editOptions(doc, category, (options) => options.filter((option) => option.code !== code), event.position));
+      },
+    },
+    ConfiguratorDefaultChosen: {
+      touches: configuratorDocs,
+      apply: (event, docs) => {
+        const { category, code } = event.data;
+        return each(docs, (doc) => editOptions(doc, category, (options) =>
+          options.map((option) => ({ ...option, default: option.code === code })), event.position));
+      },
+    },
+    AccessoryOffered: {
+      touches: configuratorDocs,
+      apply: (event, docs) => {
+        const { code, label, unit_price_cents, max_quantity } = event.data;
+        return each(docs, (doc) => editAccessories(doc, (accessories) =>
+          upsertByCode(accessories, { code, label: label[doc.lang], unit_price_cents, max_quantity }), event.position));
+      },
+    },
+    AccessoryRepriced: {
+      touches: configuratorDocs,
+      apply: (event, docs) => {
+        const { code, unit_price_cents } = event.data;
+        return each(docs, (doc) => editAccessories(doc, (accessories) =>
+          accessories.map((accessory) => (accessory.code === code ? { ...accessory, unit_price_cents } : accessory)), event.position));
+      },
+    },
+    AccessoryWithdrawn: {
+      touches: configuratorDocs,
+      apply: (event, docs) => {
+        const { code } = event.data;
+        return each(docs, (doc) => editAccessories(doc, (accessories) => accessories.filter((accessory) => accessory.code !== code), event.position));
+      },
+    },
+  },
+});

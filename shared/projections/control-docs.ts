@@ -41,7 +41,7 @@ export interface LeaseDoc extends ControlDoc {
   ttl_ms?: number;
   /**
    * Its owner keeps it between runs and runs the projection on its own signals (the event store's feed and its
-   * periodic one), so a job that finds it held ends instead of waiting for it (see projector/runner.ts).
+   * periodic one), so a job that finds it held ends instead of waiting for it (see projector/ownership.ts).
    */
   standing?: boolean;
 }

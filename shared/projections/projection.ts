@@ -2,14 +2,20 @@
  * What a projection is: a pure function from (the documents an event touches, the event with its position) to
  * the changes it makes to one read collection. The runner and the rebuild load the touched documents, apply
  * events in order in memory and write the result; a projection itself knows nothing of stores or queues.
+ *
+ * A projection declares the event types it handles once, each with its handler (`projectionOf`); what the batch
+ * asks of it (the types it handles, the documents an event touches, the changes it makes) is derived from that.
  */
-import type { DomainEvent, EventType, Language } from '../events/index.ts';
+import type { DomainEvent, EventOf, EventType, Language } from '../events/index.ts';
 import { LANGUAGES } from '../events/index.ts';
 import type { UnreadableEvent } from '../ports/event-store.ts';
 import type { ControlDoc, Filter, GenerationStore, ProjectedCollection, StoredDoc } from '../ports/read-store.ts';
 
 /** An event as projections see it: its data and its global position (a `RecordedEvent` is one). */
 export type PositionedEvent = DomainEvent & { position: number };
+
+/** A positioned event of one type. */
+export type PositionedEventOf<T extends EventType> = EventOf<T> & { position: number };
 
 /** What a batch is handed: events, and in their place the stored events this version cannot read. */
 export type PositionedRecord = PositionedEvent | UnreadableEvent;
@@ -62,6 +68,35 @@ export interface Projection<D extends StoredDoc = StoredDoc> {
    * them: returns new documents carrying `position: event.position`.
    */
   apply(event: PositionedEvent, docs: ReadonlyMap<string, D>): DocChange<D>[];
+}
+
+/** What a projection does with the events of one type: the documents such an event touches, and its changes to them. */
+export interface EventHandler<T extends EventType, D extends StoredDoc> {
+  touches(event: PositionedEventOf<T>): Touches;
+  /** As `Projection.apply`: pure, `docs` not mutated. */
+  apply(event: PositionedEventOf<T>, docs: ReadonlyMap<string, D>): DocChange<D>[];
+}
+
+/** The event types a projection handles, each with its handler: the one place it names them. */
+export type EventHandlers<D extends StoredDoc> = { readonly [T in EventType]?: EventHandler<T, D> };
+
+/** A projection as declared: a `Projection` whose `handles`, `touches` and `apply` come from its handlers (`on`). */
+export type ProjectionDeclaration<D extends StoredDoc> = Omit<Projection<D>, 'handles' | 'touches' | 'apply'> & { on: EventHandlers<D> };
+
+/**
+ * The projection a declaration describes: it handles the types of `on`, and an event of another type touches
+ * nothing and changes nothing (the batch skips those before asking; ARCHITECTURE.md, "Projections").
+ */
+export function projectionOf<D extends StoredDoc>({ on, ...declaration }: ProjectionDeclaration<D>): Projection<D> {
+  // Each handler takes the events of its own type, which is the type it is filed under.
+  const handlers = new Map(Object.entries(on) as [EventType, EventHandler<EventType, D> | undefined][]);
+  const handlerOf = (event: PositionedEvent) => handlers.get(event.type);
+  return {
+    ...declaration,
+    handles: new Set(handlers.keys()),
+    touches: (event) => handlerOf(event)?.touches(event) ?? { ids: [] },
+    apply: (event, docs) => handlerOf(event)?.apply(event, docs) ?? [],
+  };
 }
 
 /** `_id` of a per-language document: `${lang}:${key}`. */
