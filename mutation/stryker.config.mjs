@@ -37,7 +37,9 @@ export const MUTATED = [
   'services/*/*.state.ts',
   // Projections, their leases, generations, rebuild and parking.
   'shared/projections/*.ts',
-  // The public answers: operations, validation, money, and the read-model clock that says what may be served.
+  // The public answers: the answer policy that says what may be served, operations, validation, money, and the
+  // read-model clock it reads.
+  'shared/public-api/answer-policy.ts',
   'shared/public-api/operations/*.ts',
   'shared/public-api/validation/*.ts',
   'shared/public-api/read-model-clock.ts',

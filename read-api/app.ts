@@ -40,6 +40,8 @@ export interface PublicAppDeps {
   signing?: AnswerSigner;
   /** Largest number of cached GET answers, per canonical request and per URL (default 2000 each). */
   cacheEntries?: number;
+  /** The time answers say (answer-policy.ts, `now`): the wall clock by default. */
+  now?: () => Date;
 }
 
 export function createPublicApp(deps: PublicAppDeps): Koa {
@@ -47,7 +49,7 @@ export function createPublicApp(deps: PublicAppDeps): Koa {
   const app = new Koa({ proxy: false });
   const env = {
     readStore: deps.readStore, clock: deps.clock, config: deps.config, health: deps.health, brand: deps.brand,
-    operations: publicOperations,
+    operations: publicOperations, ...(deps.now ? { now: deps.now } : {}),
   };
   const answers = createAnswerCache({
     clientKey: requestClientKey(deps.config), ...(deps.cacheEntries ? { maxEntries: deps.cacheEntries } : {}),

@@ -1,17 +1,18 @@
 /**
  * Mounts the public operations on a router: validate, answer from the cache or the operation, serialize once,
  * then the HTTP manners of a GET (ETag, 304, Cache-Control) and the read-model position header. GET answers are
- * also recorded by URL for the answer cache in front of the router (cache/answer-cache.ts). Each answer is read
- * and stamped from one reading of the store (answer-in-snapshot.ts), or refused (503) when the read models it needs
- * cannot be vouched for; its header says the lowest position of the projections it read.
+ * also recorded by URL for the answer cache in front of the router (cache/answer-cache.ts). Whether an answer may
+ * be given, kept or given again from the cache, and what it says of its data, is the answer policy's
+ * (shared/public-api/answer-policy.ts): each answer is read and stamped from one reading of the store, or refused
+ * (503) when the read models it needs cannot be vouched for.
  */
 import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { type AnswerCache, sendAnswer } from './cache/answer-cache.ts';
+import { sendRefusal } from './cache/conditional-answer.ts';
 import type { ResponseCache, Stamped } from './cache/response-cache.ts';
 import { renderAnswer, timedTemplate, type RenderedAnswer } from './cache/rendered-answer.ts';
-import { JSON_TYPE } from './middleware/front-door.ts';
-import { answerInSnapshot, type ReadingEnv } from '../shared/public-api/operations/answer-in-snapshot.ts';
+import { operationPolicy, type ReadingEnv } from '../shared/public-api/answer-policy.ts';
 import type { PublicOperation } from '../shared/public-api/operations/public-operation.ts';
 import { decodeBody, readBodyText } from '../shared/public-api/validation/request-body.ts';
 import { compileRequestValidator } from '../shared/public-api/validation/request-validator.ts';
@@ -61,50 +62,35 @@ const preflight = (headers: [string, string][]): Middleware => (ctx) => {
 function operationHandler(operation: PublicOperation, env: RouterEnv, { cache, answers, verifyLimit }: RouteOptions): Middleware {
   const { spec } = operation;
   const validate = compileRequestValidator(spec);
-  const recorded = spec.method === 'GET' && (operation.cacheable || operation.timeField !== undefined);
+  const policy = operationPolicy(env, operation);
+  // Kept by canonical request: answers kept whole. By URL: those too, and those whose time is renewed (GET only).
+  const canonical = policy.keeping === 'whole';
+  const recorded = spec.method === 'GET' && policy.keeping !== 'none';
   const limit = spec.verifyLimited ? verifyLimit : undefined;
-  const view = env.clock.view(operation.reads);
-  const answerer = answerInSnapshot(env);
-  const refusal = () => env.clock.refusal(operation.reads, operation.fresh === true);
-  // An answer that needs fresh read models says how old its data is, kept answers too.
-  const dataAge = operation.fresh === true ? () => env.clock.dataAge(operation.reads) : undefined;
   return async (ctx) => {
     const body = spec.body ? decodeBody(await readBodyText(ctx.req), ctx.req.headers['content-type']) : undefined;
     const request = validate({ query: ctx.query, path: ctx.params as Record<string, string>, body });
-    const key = operation.cacheable ? spec.id + JSON.stringify(request.path) + JSON.stringify(request.query) : '';
-    const entry = operation.cacheable && refusal() === undefined ? cache.get(key) : undefined;
-    if (entry !== undefined) {
-      sendAnswer(ctx, entry.answer, entry.stamp.position, spec.cacheControl, dataAge?.());
+    const key = canonical ? spec.id + JSON.stringify(request.path) + JSON.stringify(request.query) : '';
+    const entry = canonical ? cache.get(key) : undefined;
+    const serving = entry === undefined ? undefined : policy.serving(entry);
+    if (entry !== undefined && serving !== undefined) {
+      sendAnswer(ctx, entry.answer, serving.position, spec.cacheControl, serving.dataAge);
       return;
     }
-    const { answer: result, stamp, dataAge: age } = await answerer(operation, request);
+    const { answer: result, stamp, position, dataAge } = await policy.answer(request);
     const answer = renderAnswer(result.status, result.body);
     if (stamp === undefined) {
-      sendRefusal(ctx, answer, result.retryAfter);
+      sendRefusal(ctx, answer.status, answer.body, result.retryAfter ?? 1);
       return;
     }
-    // The store went behind what was served (a reset, a switch to a generation not caught up): the answer says
-    // what it reflects and is not kept, so no cached answer is older than its stamp.
-    if (stamp.behindAt !== null) {
-      sendAnswer(ctx, answer, stamp.behindAt, spec.cacheControl, age);
-      return;
-    }
-    if (operation.cacheable && answer.status === 200) cache.set(key, { answer, stamp, view });
-    const kept = operation.timeField === undefined ? answer : timedTemplate(answer, result.body, operation.timeField);
-    if (recorded && ctx.method === 'GET' && answer.status === 200 && kept !== undefined) {
+    const kept = policy.keep(stamp, answer.status === 200);
+    if (kept && canonical) cache.set(key, { answer, ...kept });
+    const template = operation.timeField === undefined ? answer : timedTemplate(answer, result.body, operation.timeField);
+    if (kept && recorded && ctx.method === 'GET' && template !== undefined) {
       answers.record(ctx, {
-        answer: kept, stamp, view, route: spec.path, cacheControl: spec.cacheControl, limit, perClient: spec.verifyLimited === true, refusal, dataAge,
+        answer: template, ...kept, policy, route: spec.path, cacheControl: spec.cacheControl, limit, perClient: spec.verifyLimited === true,
       });
     }
-    sendAnswer(ctx, answer, stamp.position, spec.cacheControl, age);
+    sendAnswer(ctx, answer, position, spec.cacheControl, dataAge);
   };
-}
-
-/** A refusal (docs/api.md, "Honest answers"): 503 with when to try again, kept by no cache on the way. */
-function sendRefusal(ctx: Parameters<Middleware>[0], answer: RenderedAnswer, retryAfter: number | undefined): void {
-  ctx.set('Retry-After', String(retryAfter ?? 1));
-  ctx.set('Cache-Control', 'no-store');
-  ctx.set('Content-Type', JSON_TYPE);
-  ctx.status = answer.status;
-  ctx.body = answer.body;
 }

@@ -23,6 +23,7 @@ import type { ResponseSigningKeys } from './signing/signing-keys.ts';
 import type { PublicBrand } from '../shared/public-api/operations/public-operation.ts';
 import { readSnapshotStates } from '../shared/projections/projection-states.ts';
 import { startReadModelClock } from '../shared/public-api/read-model-clock.ts';
+import { readModelStanding } from '../shared/public-api/answer-policy.ts';
 import { parkedProjectionsMetric } from '../shared/metrics/parked-projections.ts';
 import { readModelFreshnessMetrics } from './ops/read-model-freshness.ts';
 import { PROJECTION_NAMES, READ_MODEL_PROJECTIONS } from '../shared/projections/index.ts';
@@ -148,12 +149,9 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
       if (!shuttingDown) logger.warn({ err: error }, 'read-model position poll failed');
     },
   });
-  /** The projections whose read models this API serves that are not built yet (none without a checkpoint either). */
-  const unbuilt = () => {
-    const built = new Set(clock.projections().flatMap((projection) => (projection.built ? [projection.name] : [])));
-    // The transparency log's tiles are no read model of the operations: its routes refuse until it has a checkpoint.
-    return READ_MODEL_PROJECTIONS.flatMap(({ name }) => (built.has(name) ? [] : [name]));
-  };
+  // The transparency log's tiles are no read model of the operations: its routes refuse until it has a checkpoint.
+  const served = READ_MODEL_PROJECTIONS.map(({ name }) => name);
+  const readModels = () => readModelStanding(clock, served);
   const registry = createMetricsRegistry(options.metricSources);
   parkedProjectionsMetric(registry, () => clock.parked);
   readModelFreshnessMetrics(registry, () => clock.projections());
@@ -165,8 +163,7 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
     readStore, clock, config, logger, brand: options.brand,
     // Limits counted per process while Redis is down are a degradation too (issue 7: status says so), and so is a
     // read model that is not built or not fresh (docs/api.md, "Honest answers").
-    health: () => (clock.reachable && clock.parked.length === 0 && rateLimits.mode() !== 'degraded'
-      && clock.projections().every((projection) => projection.fresh) && unbuilt().length === 0 ? 'ok' : 'degraded'),
+    health: () => (readModels().degraded || rateLimits.mode() === 'degraded' ? 'degraded' : 'ok'),
     metrics: metricsMiddleware(registry),
     signing: countedSigner(answerSigner(options.signingKeys.current, options.checkpoint, config), registry),
     rateLimits,
@@ -184,16 +181,15 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
         logger.warn({ err: error }, 'read store ping failed');
         store = 'unreachable';
       }
-      const notBuilt = unbuilt();
-      const projections = clock.projections();
+      const { unbuilt, parked, projections, fresh } = readModels();
       // The queue down and a read model stale: its projector cannot be told to catch up (issue 40).
       const queue = options.queueReachable?.() === false ? 'unreachable' : 'ok';
-      const stranded = queue === 'unreachable' && projections.some((projection) => !projection.fresh);
-      const ready = !shuttingDown && store === 'ok' && clock.parked.length === 0 && notBuilt.length === 0 && ownerless.length === 0 && !stranded;
+      const stranded = queue === 'unreachable' && !fresh;
+      const ready = !shuttingDown && store === 'ok' && parked.length === 0 && unbuilt.length === 0 && ownerless.length === 0 && !stranded;
       return {
         ready,
         checks: {
-          read_store: store, parked_projections: clock.parked, unbuilt_projections: notBuilt, ownerless_projections: ownerless, queue,
+          read_store: store, parked_projections: parked, unbuilt_projections: unbuilt, ownerless_projections: ownerless, queue,
           projections, position: clock.current(), shutting_down: shuttingDown,
         },
       };

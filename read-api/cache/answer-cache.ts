@@ -1,8 +1,9 @@
 /**
  * The answer cache, an early middleware of the public app (after the front door, the metrics and the general
  * limit, before routing): a GET or HEAD whose exact URL an operation answered is answered from the bytes the
- * operation produced, as long as the projections the operation read stand where they stood when it read them
- * (response-cache.ts), so a repeated GET costs a lookup instead of routing, validation and rendering. The route records its answers (routes.ts) and both send them with `sendAnswer`, so an answer from
+ * operation produced, as long as the answer policy lets that answer be given again (shared/public-api/answer-policy.ts:
+ * the projections it read stand where they stood, and a verification's registry is still fresh), so a repeated GET
+ * costs a lookup instead of routing, validation and rendering. The route records its answers (routes.ts) and both send them with `sendAnswer`, so an answer from
  * the cache is the route's own: same status, headers and bytes, the route's own limits run again (a verification
  * still counts against the verification limits), and the metrics label it with the route's template.
  */
@@ -11,6 +12,7 @@ import type { Context, Middleware, ParameterizedContext } from 'koa';
 import { conditionalAnswer } from './conditional-answer.ts';
 import { type RenderedAnswer, renewTime, type TimedAnswer } from './rendered-answer.ts';
 import { ResponseCache, type Stamped } from './response-cache.ts';
+import type { KeptAnswerPolicy } from '../../shared/public-api/answer-policy.ts';
 
 export interface CachedAnswer extends Stamped {
   answer: RenderedAnswer | TimedAnswer;
@@ -21,10 +23,8 @@ export interface CachedAnswer extends Stamped {
   limit: Middleware | undefined;
   /** Answered from the cache to this client only: one client's timing must not tell it what another just verified. */
   client: string | undefined;
-  /** Why the operation may not be answered now (answer-in-snapshot.ts); the route then answers, and refuses. */
-  refusal: () => string | undefined;
-  /** How old the kept answer's data is now (`X-Data-Age`), for an operation whose answers say it. */
-  dataAge?: (() => number | undefined) | undefined;
+  /** The policy of the operation that answered: asked before the answer is given again (the route answers otherwise). */
+  policy: KeptAnswerPolicy;
 }
 
 export interface AnswerCacheDeps {
@@ -47,12 +47,13 @@ export function createAnswerCache({ clientKey, maxEntries }: AnswerCacheDeps): A
       const entry = cache.get(ctx.url);
       if (entry === undefined || (entry.client !== undefined && entry.client !== clientKey(ctx.req))) return next();
       // A verification kept while the registry was fresh is not given once it is not (a partition, a stopped projector).
-      if (entry.refusal() !== undefined) return next();
+      const serving = entry.policy.serving(entry);
+      if (serving === undefined) return next();
       // The metrics read the route template where the router leaves it.
       ctx['_matchedRoute'] = entry.route;
       const answer = () => {
-        const bytes = 'template' in entry.answer ? renewTime(entry.answer, new Date()) : entry.answer;
-        sendAnswer(ctx, bytes, entry.stamp.position, entry.cacheControl, entry.dataAge?.());
+        const bytes = 'template' in entry.answer ? renewTime(entry.answer, entry.policy.now()) : entry.answer;
+        sendAnswer(ctx, bytes, serving.position, entry.cacheControl, serving.dataAge);
       };
       return entry.limit ? entry.limit(ctx, async () => answer()) : answer();
     },

@@ -69,3 +69,15 @@ export function sendTagged(ctx: Context, type: string, body: Buffer, etag: strin
   ctx.type = type;
   ctx.body = body;
 }
+
+/**
+ * A refusal (docs/api.md, "Honest answers"; a transparency log that cannot be served): the status with when to try
+ * again, kept by no cache on the way. JSON, as every error of the public port.
+ */
+export function sendRefusal(ctx: Context, status: number, body: Buffer, retryAfterSeconds: number): void {
+  ctx.set('Retry-After', String(retryAfterSeconds));
+  ctx.set('Cache-Control', 'no-store');
+  ctx.set('Content-Type', JSON_TYPE);
+  ctx.status = status;
+  ctx.body = body;
+}

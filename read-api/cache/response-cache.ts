@@ -1,17 +1,13 @@
 /**
- * Values by request key, each valid while the projections it was read from stay where they were: an entry keeps
- * the stamp taken before its data was read and the view of those projections, and is served only while the view's
- * key is the stamp's (read-model-clock.ts). Bounded, least recently used entries leave first, so arbitrary query
- * strings cannot grow memory.
+ * A plain store of kept answers by request key, for the answer caches: what may be kept, and when a kept answer may
+ * be given again, is the answer policy's (shared/public-api/answer-policy.ts), which the caches ask. The store only
+ * drops an entry once the policy says its projections no longer stand where it was read (it can never be given
+ * again), and is bounded, least recently used entries leaving first, so arbitrary query strings cannot grow memory.
  */
-import type { ReadStamp, ReadView } from '../../shared/public-api/read-model-clock.ts';
+import { type Kept, standsWhereRead } from '../../shared/public-api/answer-policy.ts';
 
-export interface Stamped {
-  /** Taken before the data was read. */
-  readonly stamp: ReadStamp;
-  /** Where the projections read stand now. */
-  readonly view: ReadView;
-}
+/** Every entry holds the stamp of the reading its answer came from, and the view of the projections it read. */
+export type Stamped = Kept;
 
 export class ResponseCache<V extends Stamped> {
   readonly #entries = new Map<string, V>();
@@ -23,7 +19,7 @@ export class ResponseCache<V extends Stamped> {
     const entry = this.#entries.get(key);
     if (entry === undefined) return undefined;
     this.#entries.delete(key);
-    if (entry.stamp.key !== entry.view().key) return undefined;
+    if (!standsWhereRead(entry)) return undefined;
     // Re-inserting marks the entry as most recently used (a Map iterates in insertion order).
     this.#entries.set(key, entry);
     return entry;

@@ -1,14 +1,17 @@
 /**
  * Repeated MCP tool calls answered as a repeated GET is (cache/answer-cache.ts): a `tools/call` of a tool whose
- * operation is cacheable, with the same parameters, `Accept` and protocol version as an earlier call, gets the
- * bytes the SDK answered that call with, its JSON-RPC id replaced, as long as the projections the operation reads
- * stand where they stood in the reading that call's answer was read from. The SDK answers every first call and everything else; only a
- * successful result (no `isError`) whose answer ends with its id, as the SDK writes it, is kept.
+ * answers the answer policy keeps whole (shared/public-api/answer-policy.ts), with the same parameters, `Accept` and
+ * protocol version as an earlier call, gets the bytes the SDK answered that call with, its JSON-RPC id replaced,
+ * while the policy lets that answer be given again (the projections the operation reads stand where they stood in
+ * the reading it was read from; fresh, for one that needs them so, with its data's age). The SDK answers every
+ * first call and everything else; the policy keeps only a successful result (no `isError`) read while the store was
+ * not behind, and this store only one whose answer ends with its id, as the SDK writes it.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { ResponseCache, type Stamped } from '../cache/response-cache.ts';
 import { isPlainObject } from '../../shared/public-api/validation/request-schema.ts';
-import type { ReadModelClock, ReadStamp, ReadView } from '../../shared/public-api/read-model-clock.ts';
+import { keptAnswerPolicy, type KeptAnswerPolicy } from '../../shared/public-api/answer-policy.ts';
+import type { ReadModelClock, ReadStamp } from '../../shared/public-api/read-model-clock.ts';
 import type { McpTool } from './mcp-tools.ts';
 
 /** What the transport answered, as Koa sends it. */
@@ -40,31 +43,39 @@ export interface McpAnswerCache {
 
 export function createMcpAnswerCache(tools: ReadonlyMap<string, McpTool>, clock: ReadModelClock, maxEntries?: number): McpAnswerCache {
   const cache = new ResponseCache<KeptAnswer>(maxEntries);
-  const views = new Map<string, ReadView>();
+  // A result's text cannot have its time renewed: only answers kept whole.
+  const policies = new Map<string, KeptAnswerPolicy>();
   for (const [name, tool] of tools) {
-    if (tool.operation.cacheable && tool.operation.timeField === undefined) views.set(name, clock.view(tool.operation.reads));
+    const policy = keptAnswerPolicy({ clock }, tool.operation);
+    if (policy.keeping === 'whole') policies.set(name, policy);
   }
   return {
     call(message, headers) {
       if (!isPlainObject(message) || message['method'] !== 'tools/call' || !isPlainObject(message['params'])) return undefined;
       const { id, params } = message;
-      const view = views.get(params['name'] as string);
-      if (view === undefined || !(typeof id === 'string' || typeof id === 'number')) return undefined;
+      const policy = policies.get(params['name'] as string);
+      if (policy === undefined || !(typeof id === 'string' || typeof id === 'number')) return undefined;
       const idText = JSON.stringify(id);
       const key = `${JSON.stringify(params)}\n${headers['accept'] ?? ''}\n${headers['mcp-protocol-version'] ?? ''}`;
       return {
         cached() {
           const kept = cache.get(key);
+          const serving = kept === undefined ? undefined : policy.serving(kept);
+          if (kept === undefined || serving === undefined) return undefined;
+          // As the route says of an answer the SDK gives (a verification's).
+          const sent = kept.answer.headers;
+          const aged: [string, string][] = serving.dataAge === undefined ? sent : [...sent, ['X-Data-Age', String(serving.dataAge)]];
           // Bytes joined, not text encoded again: the answer is kilobytes of (often accented) JSON.
-          return kept && { ...kept.answer, body: Buffer.concat([kept.beforeId, Buffer.from(`${idText}}`)]) };
+          return { ...kept.answer, headers: aged, body: Buffer.concat([kept.beforeId, Buffer.from(`${idText}}`)]) };
         },
         keep(answer, stamp) {
           const text = answer.body.toString();
-          if (stamp === undefined || stamp.behindAt !== null || answer.status !== 200 || !answer.json || !text.endsWith(`"id":${idText}}`)) return;
+          if (answer.status !== 200 || !answer.json || !text.endsWith(`"id":${idText}}`)) return;
           const parsed = JSON.parse(text) as { result?: { isError?: boolean } };
-          if (parsed.result === undefined || parsed.result.isError === true) return;
+          const kept = policy.keep(stamp, parsed.result !== undefined && parsed.result.isError !== true);
+          if (kept === undefined) return;
           const beforeId = answer.body.subarray(0, answer.body.length - Buffer.byteLength(idText) - 1);
-          cache.set(key, { answer, beforeId, stamp, view });
+          cache.set(key, { answer, beforeId, ...kept });
         },
       };
     },

@@ -15,7 +15,7 @@ import { TRANSPARENCY_KEY_PATH } from '../../shared/public-api/operations/status
 import { compileRequestValidator } from '../../shared/public-api/validation/request-validator.ts';
 import { issue, RequestValidationError } from '../../shared/public-api/validation/validation-issue.ts';
 import { JSON_TYPE } from '../middleware/front-door.ts';
-import { sendTagged } from '../cache/conditional-answer.ts';
+import { sendRefusal, sendTagged } from '../cache/conditional-answer.ts';
 import { etagOf } from '../cache/rendered-answer.ts';
 import { nameRoute } from '../ops/metrics.ts';
 import { parseTilePath, TILE_WIDTH } from '../../shared/transparency/tiles.ts';
@@ -125,19 +125,19 @@ const tiles = (logs: TransparencyLog): Middleware => async (ctx, next) => {
   sendTagged(ctx, 'application/octet-stream', body, etagOf(body), tile.width === TILE_WIDTH ? IMMUTABLE : 'public, max-age=60');
 };
 
+const UNAVAILABLE = Buffer.from(JSON.stringify({ detail: 'The transparency log is unavailable; try again later' }));
+
 /**
  * A parked log (log-publisher.ts) serves nothing: no checkpoint, proof or tile of a history that was rewritten; nor
- * does a log whose tiles are not yet built up to its latest checkpoint (a read store being filled again).
+ * does a log whose tiles are not yet built up to its latest checkpoint (a read store being filled again). Refused as
+ * every refused answer is (cache/conditional-answer.ts), with `Retry-After: 60`.
  */
 const refuseUnavailable: Middleware = async (ctx, next) => {
   try {
     await next();
   } catch (error) {
     if (!(error instanceof LogUnavailable)) throw error;
-    ctx.set('Retry-After', '60');
-    ctx.set('Cache-Control', 'no-store');
-    ctx.status = 503;
-    ctx.body = { detail: 'The transparency log is unavailable; try again later' };
+    sendRefusal(ctx, 503, UNAVAILABLE, 60);
   }
 };
 

@@ -1,7 +1,8 @@
 /**
- * What the public API answers from a read store, built by the very operations and presenters the read API serves
+ * What the public API answers from a read store, built by the very operations the read API serves
  * (shared/public-api), requests validated by the same schemas, so defaults and shapes cannot differ from the live
- * API. Used on a scratch store projected up to a point in time.
+ * API. Used on a scratch store projected up to a point in time: the operations are given that moment as their time
+ * (a verification's `checked_at`), as the answer policy gives the live API's (shared/public-api/answer-policy.ts).
  */
 import type { Config } from '../../shared/config/config.ts';
 import { publicBrand } from '../../shared/brand.ts';
@@ -14,7 +15,7 @@ import { publicOperations } from '../../shared/public-api/operations/index.ts';
 import { optionsOperation } from '../../shared/public-api/operations/options.operation.ts';
 import { priceOperation } from '../../shared/public-api/operations/price.operation.ts';
 import type { Answer, OperationEnv, PublicOperation } from '../../shared/public-api/operations/public-operation.ts';
-import { toVerification } from '../../shared/public-api/operations/verify.operation.ts';
+import { verifyOperation } from '../../shared/public-api/operations/verify.operation.ts';
 import { watchDetailOperation } from '../../shared/public-api/operations/watch-detail.operation.ts';
 import { compileRequestValidator, type RawRequest } from '../../shared/public-api/validation/request-validator.ts';
 import { RequestValidationError } from '../../shared/public-api/validation/validation-issue.ts';
@@ -22,10 +23,10 @@ import { RequestValidationError } from '../../shared/public-api/validation/valid
 /** The largest page the catalogue operation allows. */
 const PAGE = 100;
 
-/** An operation environment over `readStore`, frozen at `position` / `asOf`. */
+/** An operation environment over `readStore`, frozen at `position` / `asOf`, which is the time its answers say. */
 export function frozenEnv(readStore: ReadStore, config: Config, position: number, asOf: Date): OperationEnv {
   return {
-    readStore, config, operations: publicOperations, brand: publicBrand(config),
+    readStore, config, operations: publicOperations, brand: publicBrand(config), now: asOf,
     clock: { current: () => position, updatedAt: asOf.toISOString(), projections: () => [] },
     health: () => 'ok',
   };
@@ -65,10 +66,12 @@ export async function optionsAnswers(env: OperationEnv, lang: Language): Promise
   return answers;
 }
 
-/** The verification answer of every registered serial, checked at `asOf`. */
-export async function serialAnswers(env: OperationEnv, lang: Language, asOf: Date): Promise<unknown[]> {
+/** The verification operation's answer for every registered serial, checked at the env's moment. */
+export async function serialAnswers(env: OperationEnv, lang: Language): Promise<unknown[]> {
   const docs = await env.readStore.find<SerialDoc>('serials', {}, { sort: { _id: 1 } });
-  return docs.map((doc) => toVerification(doc.serial, doc, lang, asOf));
+  const answers: unknown[] = [];
+  for (const { serial } of docs) answers.push(await serialAnswer(env, lang, serial));
+  return answers;
 }
 
 /** The detail operation's answer for one watch (`GET /api/public/catalogue/{reference}`): 200, or its 404. */
@@ -76,10 +79,12 @@ export async function watchAnswer(env: OperationEnv, lang: Language, reference: 
   return (await ask(watchDetailOperation, env, { query: { lang }, path: { reference } })).body;
 }
 
-/** The verification of one serial as it would have been answered at `asOf` (NOT_FOUND when not registered then). */
-export async function serialAnswer(env: OperationEnv, lang: Language, serial: string, asOf: Date): Promise<unknown> {
-  const id = serial.toUpperCase();
-  return toVerification(id, await env.readStore.get<SerialDoc>('serials', id), lang, asOf);
+/**
+ * The verification operation's answer for one serial (`GET /api/public/verify/{serial}`) at the env's moment:
+ * NOT_FOUND when it was not registered then, the 422 of a serial the operation does not take.
+ */
+export async function serialAnswer(env: OperationEnv, lang: Language, serial: string): Promise<unknown> {
+  return (await ask(verifyOperation, env, { query: { lang }, path: { serial } })).body;
 }
 
 /** The price operation's answer to `body`: 200 with the price, or 422 with the issues, as the API would say. */

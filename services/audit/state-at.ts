@@ -83,7 +83,6 @@ export async function stateAnswers(
   state: ProjectedState, config: Config, lang: Language, sections: readonly StateSection[], filters: StateFilters = {},
 ): Promise<Record<string, unknown>> {
   const env = envAt(state, config);
-  const asOf = new Date(state.asOf.at);
   const answers: Record<string, unknown> = { as_of: state.asOf, lang };
   for (const section of sections) {
     switch (section) {
@@ -93,7 +92,7 @@ export async function stateAnswers(
       case 'collections': answers[section] = await collectionsAnswer(env, lang); break;
       case 'options': answers[section] = await optionsAnswers(env, lang); break;
       case 'serials':
-        answers[section] = filters.serial === undefined ? await serialAnswers(env, lang, asOf) : await serialAnswer(env, lang, filters.serial, asOf);
+        answers[section] = filters.serial === undefined ? await serialAnswers(env, lang) : await serialAnswer(env, lang, filters.serial);
         break;
       default: throw new Error(`unknown section ${String(section satisfies never)}`);
     }

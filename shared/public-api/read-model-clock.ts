@@ -31,6 +31,11 @@ export interface ReadStamp {
    * process served; null otherwise. An answer read then reflects only this, and is not cached.
    */
   readonly behindAt: number | null;
+  /**
+   * Set when a projection read is not built (never confirmed in the generation the store holds): an answer kept
+   * while it was is not given again (answer-policy.ts), though its key may stand where it was.
+   */
+  readonly unbuilt?: true;
 }
 
 /** The current stamp of one set of projections, as of the latest snapshot; the same object until one of them moves. */
@@ -62,6 +67,8 @@ export type Refusal = 'unbuilt' | 'stale';
 export interface Reading {
   readonly view: StoreView;
   stamp(projections: readonly string[]): ReadStamp;
+  /** Why an answer made of `projections` may not be given from this reading, or undefined (as `ReadModelClock.refusal`). */
+  refusal(projections: readonly string[], fresh: boolean): Refusal | undefined;
   /** How old the data of `projections` is in this reading, in whole seconds rounded up; undefined when unknown. */
   dataAge(projections: readonly string[]): number | undefined;
 }
@@ -173,22 +180,30 @@ function stampOf(names: readonly string[], projected: ReadonlyMap<string, Projec
   let position = Number.POSITIVE_INFINITY;
   let stored = Number.POSITIVE_INFINITY;
   let behind = false;
+  let unbuilt = false;
   const parts: string[] = [];
   for (const name of names) {
     const p = projected.get(name);
     if (p === undefined) {
       parts.push('-');
+      unbuilt = true;
       continue;
     }
     parts.push(`${p.served.generation}.${p.served.position}`);
     position = Math.min(position, p.served.position);
     stored = Math.min(stored, p.behindAt ?? p.served.position);
     if (p.behindAt !== null) behind = true;
+    if (p.confirmed === null) unbuilt = true;
   }
+  const built = unbuilt ? { unbuilt: true as const } : {};
   // Nothing projected yet: position 0, as the contract's status says before any event.
-  if (position === Number.POSITIVE_INFINITY) return { key: parts.join(' '), position: 0, behindAt: null };
-  return { key: parts.join(' '), position, behindAt: behind ? stored : null };
+  if (position === Number.POSITIVE_INFINITY) return { key: parts.join(' '), position: 0, behindAt: null, ...built };
+  return { key: parts.join(' '), position, behindAt: behind ? stored : null, ...built };
 }
+
+/** The same stamp: a view keeps its object, so that a cache hit compares one string with itself. */
+const sameStamp = (a: ReadStamp, b: ReadStamp) =>
+  a.key === b.key && a.behindAt === b.behindAt && a.unbuilt === b.unbuilt;
 
 const sameProjected = (a: Projected | undefined, b: Projected) =>
   a !== undefined && a.served === b.served && a.behindAt === b.behindAt && a.confirmed === b.confirmed;
@@ -242,7 +257,7 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
     for (const view of views.values()) {
       const stamp = stampIn(view.names, projected, current);
       // Kept as it was when its own projections did not move, so a cache hit compares one string with itself.
-      if (stamp.key !== view.stamp.key || stamp.behindAt !== view.stamp.behindAt) view.stamp = stamp;
+      if (!sameStamp(view.stamp, stamp)) view.stamp = stamp;
     }
   };
 
@@ -268,10 +283,11 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
             if (stamp === undefined) {
               const fresh = stampIn(names, at, position);
               const shared = views.get(key)?.stamp;
-              stamps.set(key, (stamp = shared?.key === fresh.key && shared.behindAt === fresh.behindAt ? shared : fresh));
+              stamps.set(key, (stamp = shared !== undefined && sameStamp(shared, fresh) ? shared : fresh));
             }
             return stamp;
           },
+          refusal: (names, fresh) => refusalIn(names, fresh, at, monotonic()),
           dataAge: (names) => dataAgeIn(names, at, monotonic()),
         };
         // Polls run one at a time, so the one that ends is always the newest.
@@ -301,6 +317,17 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
     return Math.ceil(oldest / 1_000);
   };
 
+  /** Why `names` may not be answered from `at` now: never built, or (`fresh`) not seen confirmed within the bound. */
+  const refusalIn = (names: readonly string[], fresh: boolean, at: ReadonlyMap<string, Projected>, monoNow: number): Refusal | undefined => {
+    let refusal: Refusal | undefined;
+    for (const name of names) {
+      const p = at.get(name);
+      if (p === undefined || p.confirmed === null) return 'unbuilt';
+      if (fresh && (lagMsOf(p, monoNow) ?? Infinity) > freshAnswerMaxLagMs) refusal = 'stale';
+    }
+    return refusal;
+  };
+
   await poll();
   let polling = false;
   const timer = setInterval(() => {
@@ -325,16 +352,7 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
       if (!renew && latest !== undefined && monotonic() - latest.sentAt <= READING_REUSE_MS) return latest.reading;
       return poll();
     },
-    refusal(names, fresh) {
-      const monoNow = monotonic();
-      let refusal: Refusal | undefined;
-      for (const name of names) {
-        const p = projected.get(name);
-        if (p === undefined || p.confirmed === null) return 'unbuilt';
-        if (fresh && (lagMsOf(p, monoNow) ?? Infinity) > freshAnswerMaxLagMs) refusal = 'stale';
-      }
-      return refusal;
-    },
+    refusal: (names, fresh) => refusalIn(names, fresh, projected, monotonic()),
     dataAge: (names) => dataAgeIn(names, projected, monotonic()),
     projections() {
       const monoNow = monotonic();

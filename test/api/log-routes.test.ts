@@ -89,6 +89,21 @@ describe('the transparency log\'s routes: limit, validators, metrics', function 
     });
   }
 
+  // Issue 43, item 1: the log's files and proofs answer through the same conditional path as every GET.
+  for (const path of ['/transparency/checkpoint', '/.well-known/transparency/keys', '/api/public/transparency/inclusion?index=0&tree_size=1']) {
+    it(`answers ${path} with 304 to its tag given weakly or in a list, and 200 to another tag`, async () => {
+      const first = await get(path);
+      expect(first.status).to.equal(200);
+      const etag = first.headers.get('etag')!;
+      for (const ifNoneMatch of [`W/${etag}`, `"other", W/${etag}`]) {
+        const again = await get(path, { 'if-none-match': ifNoneMatch });
+        expect(again.status, ifNoneMatch).to.equal(304);
+        expect((await again.arrayBuffer()).byteLength).to.equal(0);
+      }
+      expect((await get(path, { 'if-none-match': `W/"other", "${etag.slice(1, -1)}x"` })).status).to.equal(200);
+    });
+  }
+
   it('serves the checkpoint beside the tiles, so that a tlog-tiles client works from the one base URL /transparency', async () => {
     const beside = await get('/transparency/checkpoint');
     expect(beside.status).to.equal(200);

@@ -23,9 +23,14 @@ export interface PublicBrand {
 }
 
 export interface OperationEnv {
-  /** The reads of this request, all in one generation (answer-in-snapshot.ts). */
+  /** The reads of this request, all in one generation (../answer-policy.ts). */
   readStore: ReadView;
   clock: ReadModelPosition;
+  /**
+   * The time the answer says (the verification's `checked_at`), as the answer policy gives it (../answer-policy.ts);
+   * an audit gives the moment it answers for. Absent only where an operation is called for its reads alone.
+   */
+  now?: Date;
   config: Config;
   health: HealthProbe;
   brand: PublicBrand;

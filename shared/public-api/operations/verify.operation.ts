@@ -30,7 +30,7 @@ const MESSAGES: Record<VerificationStatus, Record<Language, string>> = {
   },
 };
 
-export function toVerification(serial: string, doc: SerialDoc | null, lang: Language, checkedAt: Date): Verification {
+function toVerification(serial: string, doc: SerialDoc | null, lang: Language, checkedAt: Date): Verification {
   const status: VerificationStatus = doc === null ? 'NOT_FOUND' : doc.status === 'stolen' ? 'STOLEN' : 'AUTHENTIC';
   return {
     serial,
@@ -79,10 +79,10 @@ export const verifyOperation: PublicOperation = {
   fresh: true,
   cacheable: false,
   timeField: 'checked_at',
-  async handle(request, { readStore }) {
+  async handle(request, { readStore, now }) {
     const { lang } = request.query as LangOnlyQuery;
     const serial = (request.path['serial'] as string).toUpperCase();
     const doc = await readStore.get<SerialDoc>('serials', serial);
-    return ok(toVerification(serial, doc, lang, new Date()));
+    return ok(toVerification(serial, doc, lang, now ?? new Date()));
   },
 };

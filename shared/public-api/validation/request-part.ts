@@ -55,12 +55,15 @@ export function compilePart(schema: JsonSchema, part: RequestPart): PartValidato
     // A value that did not parse is absent for ajv, which may call it missing: the parsing issue, listed first,
     // is the one kept for that field.
     if (!validate(value)) found.push(...issuesFromAjv(validate.errors ?? [], { source, sent, raw }));
-    const { first, rest: notListed } = firstIssues(found, schema, sent, issues.room);
-    for (const one of first) {
-      const [head, ...rest] = one.loc as string[];
-      issues.add({ ...one, loc: head === undefined ? [part] : [part, spelling.get(head) ?? head, ...rest] });
+    // A valid part (every request but a 422) has no issues to order.
+    if (found.length > 0) {
+      const { first, rest: notListed } = firstIssues(found, schema, sent, issues.room);
+      for (const one of first) {
+        const [head, ...rest] = one.loc as string[];
+        issues.add({ ...one, loc: head === undefined ? [part] : [part, spelling.get(head) ?? head, ...rest] });
+      }
+      issues.leaveOut(notListed, part);
     }
-    issues.leaveOut(notListed, part);
     // Schema order, whatever was sent or defaulted, so equal requests give equal values (and cache keys).
     const ordered: Record<string, unknown> = {};
     for (const { name } of fields) if (Object.hasOwn(value, name)) ordered[name] = value[name];
