@@ -1,14 +1,14 @@
 /**
  * Go's golang.org/x/mod/sumdb/tlog and note, through the small program in test/interop/tlog: an implementation of
- * the transparency log this project did not write. Modules come through the Go module proxy (or Go's module cache).
+ * the transparency log this project did not write; and a C2SP tlog-tiles client on filippo.io/torchwood with
+ * transparency-dev/merkle, test/interop/tlog-client (`buildGoProgram`). Modules come through the Go module proxy (or
+ * Go's module cache), at the versions each folder's go.mod and go.sum pin.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-
-const SOURCE = fileURLToPath(new URL('../interop/tlog/', import.meta.url));
 
 export interface GoRequest {
   entries: string[];
@@ -66,30 +66,40 @@ function run(file: string, args: string[], options: { cwd?: string; input?: stri
   });
 }
 
-let built: Promise<{ program: string } | { why: string }> | undefined;
+const built = new Map<string, Promise<{ program: string } | { why: string }>>();
 
 /**
- * Builds the program once per test process (removed when the process ends); resolves to why it cannot be had
- * instead when Go or its modules are missing.
+ * Builds the Go program of a folder under test/interop once per test process (removed when the process ends);
+ * resolves to why it cannot be had instead when Go or its modules are missing.
  */
-export function buildGoTlog(): Promise<{ program: string } | { why: string }> {
-  return (built ??= build());
+export function buildGoProgram(folder: string): Promise<{ program: string } | { why: string }> {
+  let program = built.get(folder);
+  if (!program) built.set(folder, (program = build(fileURLToPath(new URL(`../interop/${folder}/`, import.meta.url)), folder)));
+  return program;
 }
 
-async function build(): Promise<{ program: string } | { why: string }> {
+/** The program of test/interop/tlog. */
+export const buildGoTlog = () => buildGoProgram('tlog');
+
+async function build(source: string, folder: string): Promise<{ program: string } | { why: string }> {
   const go = goBinary();
   if (go === undefined) return { why: 'no Go toolchain (not $GO, nor go on the PATH, nor /usr/local/go/bin/go)' };
-  const dir = mkdtempSync(join(tmpdir(), 'watchcat-go-tlog-'));
+  const dir = mkdtempSync(join(tmpdir(), 'watchcat-go-'));
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-  const program = join(dir, 'tlog-interop');
+  const program = join(dir, folder);
   try {
-    await run(go, ['build', '-o', program, '.'], { cwd: SOURCE });
+    await run(go, ['build', '-o', program, '.'], { cwd: source });
   } catch (error) {
-    return { why: `cannot build test/interop/tlog with golang.org/x/mod: ${(error as Error).message.split('\n')[0]}` };
+    return { why: `cannot build test/interop/${folder} with the modules its go.mod names: ${(error as Error).message.split('\n')[0]}` };
   }
   return { program };
 }
 
 export async function askGo(program: string, request: GoRequest): Promise<GoAnswer> {
-  return JSON.parse(await run(program, [], { input: JSON.stringify(request) })) as GoAnswer;
+  return askGoProgram<GoAnswer>(program, request);
+}
+
+/** Runs a built program on one JSON request (its standard input) and reads its one JSON answer. */
+export async function askGoProgram<Answer>(program: string, request: object): Promise<Answer> {
+  return JSON.parse(await run(program, [], { input: JSON.stringify(request) })) as Answer;
 }
