@@ -1,14 +1,14 @@
 /**
  * Go's golang.org/x/mod/sumdb/tlog and note, through the small program in test/interop/tlog: an implementation of
- * the transparency log this project did not write; and a C2SP tlog-tiles client on filippo.io/torchwood with
- * transparency-dev/merkle, test/interop/tlog-client (`buildGoProgram`). Modules come through the Go module proxy (or
- * Go's module cache), at the versions each folder's go.mod and go.sum pin.
+ * the transparency log this project did not write. Modules come through the Go module proxy (or Go's module cache).
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+const SOURCE = fileURLToPath(new URL('../interop/tlog/', import.meta.url));
 
 export interface GoRequest {
   entries: string[];
@@ -66,40 +66,30 @@ function run(file: string, args: string[], options: { cwd?: string; input?: stri
   });
 }
 
-const built = new Map<string, Promise<{ program: string } | { why: string }>>();
+let built: Promise<{ program: string } | { why: string }> | undefined;
 
 /**
- * Builds the Go program of a folder under test/interop once per test process (removed when the process ends);
- * resolves to why it cannot be had instead when Go or its modules are missing.
+ * Builds the program once per test process (removed when the process ends); resolves to why it cannot be had
+ * instead when Go or its modules are missing.
  */
-export function buildGoProgram(folder: string): Promise<{ program: string } | { why: string }> {
-  let program = built.get(folder);
-  if (!program) built.set(folder, (program = build(fileURLToPath(new URL(`../interop/${folder}/`, import.meta.url)), folder)));
-  return program;
+export function buildGoTlog(): Promise<{ program: string } | { why: string }> {
+  return (built ??= build());
 }
 
-/** The program of test/interop/tlog. */
-export const buildGoTlog = () => buildGoProgram('tlog');
-
-async function build(source: string, folder: string): Promise<{ program: string } | { why: string }> {
+async function build(): Promise<{ program: string } | { why: string }> {
   const go = goBinary();
   if (go === undefined) return { why: 'no Go toolchain (not $GO, nor go on the PATH, nor /usr/local/go/bin/go)' };
-  const dir = mkdtempSync(join(tmpdir(), 'watchcat-go-'));
+  const dir = mkdtempSync(join(tmpdir(), 'watchcat-go-tlog-'));
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-  const program = join(dir, folder);
+  const program = join(dir, 'tlog-interop');
   try {
-    await run(go, ['build', '-o', program, '.'], { cwd: source });
+    await run(go, ['build', '-o', program, '.'], { cwd: SOURCE });
   } catch (error) {
-    return { why: `cannot build test/interop/${folder} with the modules its go.mod names: ${(error as Error).message.split('\n')[0]}` };
+    return { why: `cannot build test/interop/tlog with golang.org/x/mod: ${(error as Error).message.split('\n')[0]}` };
   }
   return { program };
 }
 
 export async function askGo(program: string, request: GoRequest): Promise<GoAnswer> {
-  return askGoProgram<GoAnswer>(program, request);
-}
-
-/** Runs a built program on one JSON request (its standard input) and reads its one JSON answer. */
-export async function askGoProgram<Answer>(program: string, request: object): Promise<Answer> {
-  return JSON.parse(await run(program, [], { input: JSON.stringify(request) })) as Answer;
+  return JSON.parse(await run(program, [], { input: JSON.stringify(request) })) as GoAnswer;
 }
