@@ -2,13 +2,10 @@
  * Go's golang.org/x/mod/sumdb/tlog and note, through the small program in test/interop/tlog: an implementation of
  * the transparency log this project did not write. Modules come through the Go module proxy (or Go's module cache).
  */
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { askGoProgram, buildGoProgram } from './go-program.ts';
 
-const SOURCE = fileURLToPath(new URL('../interop/tlog/', import.meta.url));
+const SOURCE = fileURLToPath(new URL('../interop/tlog', import.meta.url));
 
 export interface GoRequest {
   entries: string[];
@@ -50,46 +47,11 @@ export interface GoAnswer {
   served?: GoServed;
 }
 
-/** `$GO`, else `go` on the PATH, else Go's default install: where scripts/with-ferretdb.sh looks too. */
-function goBinary(): string | undefined {
-  const onPath = (process.env['PATH'] ?? '').split(delimiter).map((dir) => join(dir, 'go')).find((file) => existsSync(file));
-  return process.env['GO'] || onPath || (existsSync('/usr/local/go/bin/go') ? '/usr/local/go/bin/go' : undefined);
-}
-
-function run(file: string, args: string[], options: { cwd?: string; input?: string } = {}): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = execFile(file, args, { cwd: options.cwd, maxBuffer: 256 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${file} ${args.join(' ')}: ${error.message}\n${stderr}`));
-      else resolve(stdout);
-    });
-    if (options.input !== undefined) child.stdin!.end(options.input);
-  });
-}
-
-let built: Promise<{ program: string } | { why: string }> | undefined;
-
-/**
- * Builds the program once per test process (removed when the process ends); resolves to why it cannot be had
- * instead when Go or its modules are missing.
- */
+/** Builds the program once per test process; resolves to why it cannot be had instead when Go or its modules are missing. */
 export function buildGoTlog(): Promise<{ program: string } | { why: string }> {
-  return (built ??= build());
+  return buildGoProgram(SOURCE, 'golang.org/x/mod');
 }
 
-async function build(): Promise<{ program: string } | { why: string }> {
-  const go = goBinary();
-  if (go === undefined) return { why: 'no Go toolchain (not $GO, nor go on the PATH, nor /usr/local/go/bin/go)' };
-  const dir = mkdtempSync(join(tmpdir(), 'watchcat-go-tlog-'));
-  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
-  const program = join(dir, 'tlog-interop');
-  try {
-    await run(go, ['build', '-o', program, '.'], { cwd: SOURCE });
-  } catch (error) {
-    return { why: `cannot build test/interop/tlog with golang.org/x/mod: ${(error as Error).message.split('\n')[0]}` };
-  }
-  return { program };
-}
-
-export async function askGo(program: string, request: GoRequest): Promise<GoAnswer> {
-  return JSON.parse(await run(program, [], { input: JSON.stringify(request) })) as GoAnswer;
+export function askGo(program: string, request: GoRequest): Promise<GoAnswer> {
+  return askGoProgram<GoAnswer>(program, request);
 }

@@ -1,7 +1,8 @@
 /**
  * The legs of the suite that need more than Node: a MongoDB server, redis-server, chromium, the build, an
- * EventStoreDB server, Go with golang.org/x/mod (the transparency log's interop). Their suites are recorded here so that the root hook (leg-report.ts) can count, at the end
- * of the run, the tests of each leg that ran.
+ * EventStoreDB server, Go with its modules (the interop of the transparency log and of MCP: test/interop). Their
+ * suites are recorded here so that the root hook (leg-report.ts) can count, at the end of the run, the tests of each
+ * leg that ran.
  *
  * CI (`.ci/run`, which runs with CI=true) promises every leg but EventStoreDB, of which no server can be had on its
  * machine: there a promised leg that cannot run fails the run, naming why, since a skip would make a green run
