@@ -15,8 +15,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { askGoProgram, buildGoProgram } from '../support/go-tlog.ts';
+import { askGoProgram, buildGoProgram } from '../support/go-program.ts';
 import { cannotRun, registerLegSuite } from '../support/legs.ts';
 import { goSignerKey } from '../support/note-keys.ts';
 import { responseValidator } from '../support/openapi-response-validator.ts';
@@ -24,6 +25,7 @@ import { freePort } from '../support/redis-server.ts';
 import { historyEntry, newSigningKeyPem } from '../support/signing-keys.ts';
 import { startWatchcatProcess, type WatchcatProcess } from '../support/watchcat-process.ts';
 
+const CLIENT_SOURCE = fileURLToPath(new URL('./tlog-client', import.meta.url));
 const PUBLIC_BASE_URL = 'https://watch.example';
 /** The contract's origin: `<host of PUBLIC_BASE_URL>/watchcat/events`. */
 const ORIGIN = 'watch.example/watchcat/events';
@@ -92,7 +94,7 @@ describe('the running service\'s transparency log, read by torchwood from one ba
   });
 
   it('serves a checkpoint, tiles and entries that a tlog-tiles client reads and verifies from <public>/transparency and <admin>/admin/transparency', async function () {
-    const built = await buildGoProgram('tlog-client');
+    const built = await buildGoProgram(CLIENT_SOURCE, 'filippo.io/torchwood, golang.org/x/mod and github.com/transparency-dev/merkle');
     if ('why' in built) return cannotRun(this, 'Go', built.why);
     const logKey = newSigningKeyPem();
     const keys = { catalogue: randomBytes(24).toString('hex'), serials: randomBytes(24).toString('hex'), audit: randomBytes(24).toString('hex') };
