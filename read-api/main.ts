@@ -20,7 +20,7 @@ import { startTransparencyLog } from './transparency/log-publisher.ts';
 import { answerCheckpoint } from './transparency/answer-checkpoint.ts';
 import { transparencyRoutes } from './transparency/transparency-routes.ts';
 import { transparencyLogMetrics } from './transparency/log-metrics.ts';
-import { logOrigin } from '../shared/transparency/checkpoint.ts';
+import { transparencyLogOrigin } from './transparency/log-origin.ts';
 import { transparencyLogProjection } from '../shared/projections/transparency-log.projection.ts';
 
 /** How old the states and the log may get between the polls that cover a lost word, while the word is heard. */
@@ -47,7 +47,7 @@ const pollAfterMs = () => (changes?.hearing() ? WORD_HEARD_POLL_MS : 0);
 // The log's tiles are a projection the projectors keep; every API process signs checkpoints of it with the one log
 // key of the deployment (TRANSPARENCY_LOG_KEY), the store deciding which signature of a size is kept.
 const transparency = await startTransparencyLog({
-  readStore, key: logKeys.privateKey, previousKey: logKeys.previousKey, history: logKeys.history, origin: logOrigin(config.PUBLIC_BASE_URL), logger,
+  readStore, key: logKeys.privateKey, previousKey: logKeys.previousKey, history: logKeys.history, origin: transparencyLogOrigin(config, logger), logger,
   lookAfterMs: pollAfterMs,
 });
 const redis = config.REDIS_URL

@@ -1,6 +1,7 @@
 /**
  * `/llms-full.txt`: the complete reference for language models and people, generated from the operation specs
- * (parameters, bodies, answers) and the configuration (limits), so it says what the service really does.
+ * (parameters, bodies, answers) of the public operations and of the transparency log's endpoints, and the
+ * configuration (limits), so it says what the service really does.
  */
 import type { TSchema } from 'typebox';
 import type { OperationSpec } from '../../shared/public-api/operations/operation.ts';
@@ -9,7 +10,8 @@ import { baseUrl } from '../../shared/public-base-url.ts';
 import type { DiscoveryConfig } from './llms-txt.ts';
 import { mcpReferenceSection } from '../mcp/mcp-reference.ts';
 import { openApiPath } from './openapi.ts';
-import { BODY_EXAMPLES, examplePath, parameterDocs } from './parameter-docs.ts';
+import { LOG_PREFIX, transparencyEndpoints } from '../../shared/public-api/operations/transparency-endpoints.ts';
+import { BODY_EXAMPLES, examplePath, parameterDocs, QUERY_EXAMPLES } from './parameter-docs.ts';
 
 export function buildLlmsFullTxt(operations: readonly OperationSpec[], config: DiscoveryConfig): string {
   const base = baseUrl(config);
@@ -26,6 +28,7 @@ export function buildLlmsFullTxt(operations: readonly OperationSpec[], config: D
     `Custom orders are delivered ${BRAND.customOrderDeliveryWeeks.min} to ${BRAND.customOrderDeliveryWeeks.max} weeks after the order is confirmed.`,
     '',
     ...operations.flatMap((op) => operationReference(op, base)),
+    ...transparencyLogSection(base),
     '## Errors',
     '',
     '- 422 validation error: `{"detail": [{"type", "loc", "msg", "input", "ctx"?}]}`, every failing field at once; `loc` starts',
@@ -81,8 +84,9 @@ export function buildLlmsFullTxt(operations: readonly OperationSpec[], config: D
  */
 export function operationReference(op: OperationSpec, base: string, heading = '##'): string[] {
   const params = parameterDocs(op);
+  const query = QUERY_EXAMPLES[op.id] ?? (op.params?.query ? 'lang=en' : undefined);
   const example = op.method === 'GET'
-    ? `curl '${base}${examplePath(op)}${op.params?.query ? '?lang=en' : ''}'`
+    ? `curl '${base}${examplePath(op)}${query === undefined ? '' : `?${query}`}'`
     : `curl -X ${op.method} '${base}${examplePath(op)}' -H 'Content-Type: application/json' -d '${JSON.stringify(BODY_EXAMPLES[op.id])}'`;
   return [
     `${heading} ${op.method} ${openApiPath(op.path)}`,
@@ -98,7 +102,7 @@ export function operationReference(op: OperationSpec, base: string, heading = '#
     ...(op.body ? ['', `Request body (JSON, required): ${fieldList(op.body)}`] : []),
     '',
     'Answers:',
-    ...Object.entries(op.responses).map(([status, r]) => `- ${status} ${r.description}${status === '200' && r.schema ? `: ${fieldList(r.schema)}` : ''}`),
+    ...Object.entries(op.responses).map(([status, r]) => `- ${status} ${r.description}${status === '200' && r.schema ? answerShape(r.schema, r.mediaType) : ''}`),
     ...(op.cacheControl ? [`- Cache-Control of a 200: \`${op.cacheControl}\``] : []),
     ...(op.verifyLimited ? ['- Also counted against the verification rate limit.'] : []),
     '',
@@ -107,6 +111,30 @@ export function operationReference(op: OperationSpec, base: string, heading = '#
     `    ${example}`,
     '',
   ];
+}
+
+/**
+ * The log's endpoints, under a heading of their own: the base URL a C2SP tlog-tiles client is given, and what is not
+ * public (entries).
+ */
+function transparencyLogSection(base: string): string[] {
+  return [
+    '## Transparency log',
+    '',
+    'Every event is a leaf of an append-only Merkle tree (RFC 9162), so that no one, the operator included, rewrites the',
+    `history unseen. \`${base}${LOG_PREFIX}\` is the log's base URL as C2SP tlog-tiles lays a log out: \`checkpoint\` (a signed`,
+    'note) and the hash tiles `tile/<L>/<N>[.p/<W>]`, so a tlog-tiles client works from it alone. Entries (`tile/entries/...`)',
+    'are not public: the admin API serves them, the checkpoint and the tiles under `/admin/transparency` to a key of scope `audit`.',
+    '',
+    ...transparencyEndpoints.flatMap((op) => operationReference(op, base, '###')),
+  ];
+}
+
+/** A 200's shape: the fields of a JSON object, or the media type and what the text or bytes hold. */
+function answerShape(schema: TSchema, mediaType: string | undefined): string {
+  if (mediaType === undefined) return `: ${fieldList(schema)}`;
+  const { description } = schema as { description?: string };
+  return ` (\`${mediaType}\`)${description ? `: ${description}` : ''}`;
 }
 
 /** The top-level fields of an object schema, `name (type)`, with `?` for those not always present. */

@@ -1,8 +1,9 @@
-/** `/llms.txt` in the llms.txt convention: H1 brand, `>` summary, then sections of links. */
+/** `/llms.txt` in the llms.txt convention: H1 brand, `>` summary, then sections of links (the transparency log's among them). */
 import type { OperationSpec } from '../../shared/public-api/operations/operation.ts';
 import { BRAND } from '../../shared/brand.ts';
 import { MCP_PATH } from '../../shared/public-api/operations/status.operation.ts';
 import { baseUrl, type BaseUrlConfig } from '../../shared/public-base-url.ts';
+import { LOG_PREFIX, transparencyEndpoints } from '../../shared/public-api/operations/transparency-endpoints.ts';
 import { openApiPath } from './openapi.ts';
 
 export interface DiscoveryConfig extends BaseUrlConfig {
@@ -13,6 +14,7 @@ export interface DiscoveryConfig extends BaseUrlConfig {
 
 export function buildLlmsTxt(operations: readonly OperationSpec[], config: DiscoveryConfig): string {
   const base = baseUrl(config);
+  const link = (op: OperationSpec) => `- [${op.method} ${openApiPath(op.path)}](${base}${openApiPath(op.path)}): ${op.summary}`;
   const lines = [
     `# ${BRAND.name}`,
     '',
@@ -24,7 +26,14 @@ export function buildLlmsTxt(operations: readonly OperationSpec[], config: Disco
     '',
     '## Operations',
     '',
-    ...operations.map((op) => `- [${op.method} ${openApiPath(op.path)}](${base}${openApiPath(op.path)}): ${op.summary}`),
+    ...operations.map(link),
+    '',
+    '## Transparency log',
+    '',
+    `Every event is a leaf of an append-only Merkle tree: ${base}${LOG_PREFIX} is its base URL for a C2SP tlog-tiles client`,
+    '(checkpoint and hash tiles; entries are for auditors, on the admin API).',
+    '',
+    ...transparencyEndpoints.map(link),
     '',
     '## Reference',
     '',

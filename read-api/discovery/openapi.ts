@@ -1,20 +1,22 @@
 /**
- * The OpenAPI 3.1 document of the public operations, built from the very schemas that validate requests and type
- * answers (each operation's `OperationSpec`), plus the section 2.4 shapes of the seed under `components.schemas`.
+ * The OpenAPI 3.1 document of the public operations and of the transparency log's public endpoints, built from the
+ * very schemas that validate requests and type answers (each one's `OperationSpec`), plus the section 2.4 shapes of
+ * the seed under `components.schemas`.
  */
 import type { TSchema } from 'typebox';
 import type { Config } from '../../shared/config/config.ts';
 import type { OperationSpec } from '../../shared/public-api/operations/operation.ts';
-import { HTTPValidationError, RateLimited } from '../../shared/public-api/schemas/common.schema.ts';
+import { RateLimited } from '../../shared/public-api/schemas/common.schema.ts';
 import { BRAND } from '../../shared/brand.ts';
 import { baseUrl, baseUrlOrRoot } from '../../shared/public-base-url.ts';
+import { LOG_PREFIX, transparencyEndpoints } from '../../shared/public-api/operations/transparency-endpoints.ts';
 import { legacyShapes } from './legacy-shapes/index.ts';
 import { BODY_EXAMPLES, PATH_EXAMPLES } from './parameter-docs.ts';
 import { ComponentSchemas } from './schema-components.ts';
 
 type Json = Record<string, unknown>;
 
-export type OpenApiConfig = Pick<Config, 'PUBLIC_BASE_URL' | 'RATE_LIMIT_PER_MINUTE' | 'VERIFY_RATE_LIMIT_PER_MINUTE'>;
+export type OpenApiConfig = Pick<Config, 'PUBLIC_BASE_URL' | 'RATE_LIMIT_PER_MINUTE' | 'VERIFY_RATE_LIMIT_PER_MINUTE' | 'FILE_RATE_LIMIT_PER_MINUTE'>;
 
 const TAG_DESCRIPTIONS: Record<string, string> = {
   Status: 'Health and capability discovery.',
@@ -22,6 +24,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Collections: 'The collections and their price ranges.',
   Configurator: 'Customization options and prices of custom configurations.',
   Verification: 'Authenticity and stolen status of serial numbers.',
+  Transparency: 'The append-only log of every event: signed checkpoints, hash tiles and proofs (RFC 9162, C2SP tlog-tiles).',
 };
 
 const RATE_LIMIT_HEADERS = {
@@ -33,15 +36,17 @@ const RATE_LIMIT_HEADERS = {
 /** `/api/public/catalogue/:reference` as OpenAPI writes it: `/api/public/catalogue/{reference}`. */
 export const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
+/** `operations`: the public operations; the log's endpoints follow them. */
 export function buildOpenApiDocument(operations: readonly OperationSpec[], config: OpenApiConfig): Json {
   const components = new ComponentSchemas();
   const paths: Record<string, Json> = {};
-  for (const operation of operations) {
+  const documented = [...operations, ...transparencyEndpoints];
+  for (const operation of documented) {
     const path = openApiPath(operation.path);
     paths[path] = { ...paths[path], [operation.method.toLowerCase()]: operationObject(operation, components) };
   }
   for (const shape of legacyShapes) components.register(shape);
-  const tags = [...new Set(operations.flatMap((op) => op.tags))].map((name) => ({
+  const tags = [...new Set(documented.flatMap((op) => op.tags))].map((name) => ({
     name, description: TAG_DESCRIPTIONS[name] ?? `${name} operations.`,
   }));
   return {
@@ -53,7 +58,7 @@ export function buildOpenApiDocument(operations: readonly OperationSpec[], confi
       description: [
         `${BRAND.summary.en}`,
         '',
-        'Read-only and public: no credential, no customer data. Every operation takes `lang` (`en` default, or `fr`).',
+        'Read-only and public: no credential, no customer data. Every operation under `/api/public` takes `lang` (`en` default, or `fr`).',
         `Rate limits per client IP: ${config.RATE_LIMIT_PER_MINUTE} requests per minute over all operations, and`,
         `${config.VERIFY_RATE_LIMIT_PER_MINUTE} per minute for serial verification (counted against both).`,
         `Custom orders are delivered ${BRAND.customOrderDeliveryWeeks.min} to ${BRAND.customOrderDeliveryWeeks.max} weeks after confirmation.`,
@@ -61,6 +66,11 @@ export function buildOpenApiDocument(operations: readonly OperationSpec[], confi
         'Signed answers: a request with `Accept-Signature` (RFC 9421) gets `Content-Digest` (RFC 9530), `Signature-Input`,',
         '`Signature` and `Signed-Request` on its answer, an Ed25519 signature whose `keyid` is the thumbprint of a key of',
         `${baseUrl(config)}/.well-known/jwks.json (a JWK Set).`,
+        '',
+        `Transparency log: every event is a leaf of an append-only Merkle tree (RFC 9162). \`${LOG_PREFIX}\` is its base URL`,
+        'as C2SP tlog-tiles lays a log out (`checkpoint`, `tile/<L>/<N>[.p/<W>]`), so a tlog-tiles client works from it alone;',
+        `entry bundles are served to auditors only, by the admin API. The log's checkpoint, tiles and keys count against a limit of`,
+        `their own: ${config.FILE_RATE_LIMIT_PER_MINUTE} requests per minute per client IP; its proofs against the general one.`,
       ].join('\n'),
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       // OpenAPI wants an absolute contact URL: none without a configured base.
@@ -81,11 +91,12 @@ function operationObject(operation: OperationSpec, components: ComponentSchemas)
     ...parametersOf(operation.params?.query, 'query', components),
   ];
   const responses: Record<string, Json> = {};
-  const declared: OperationSpec['responses'] = { '422': { description: 'Validation error', schema: HTTPValidationError }, ...operation.responses };
+  // What an operation answers is what it declares (a 422 only where it validates something), and a 429 besides.
+  const declared: OperationSpec['responses'] = { ...operation.responses };
   declared['429'] ??= { description: 'Rate limit exceeded', schema: RateLimited };
   for (const [status, response] of Object.entries(declared)) {
     const answer: Json = { description: response.description };
-    if (response.schema) answer['content'] = { 'application/json': { schema: components.use(response.schema) } };
+    if (response.schema) answer['content'] = { [response.mediaType ?? 'application/json']: { schema: components.use(response.schema) } };
     if (status.startsWith('2')) answer['headers'] = { ...cacheHeaders(operation), ...response.headers };
     if (status === '429') {
       answer['headers'] = { 'Retry-After': { description: 'Seconds until a request is accepted again.', schema: { type: 'integer' } }, ...RATE_LIMIT_HEADERS };

@@ -17,7 +17,16 @@ export interface ParameterDoc {
  * Examples from the demo catalogue (services/demo), so that the ones shown in llms-full.txt and the OpenAPI document
  * (which "Try it out" in /docs sends as they are) get a 200 from a service started with the defaults.
  */
-export const PATH_EXAMPLES: Record<string, string> = { reference: 'AUR-SP-001', collection: 'tempo', serial: 'AUR-2021-000042' };
+export const PATH_EXAMPLES: Record<string, string> = {
+  reference: 'AUR-SP-001', collection: 'tempo', serial: 'AUR-2021-000042',
+  // The log's first tile, full once 256 events are in it (the demo catalogue holds thousands).
+  level: '0', index: '000',
+};
+
+/** Query strings of the examples by operation id, where `lang=en` alone would not be a valid request. */
+export const QUERY_EXAMPLES: Readonly<Record<string, string>> = {
+  getInclusionProof: 'position=1', getConsistencyProof: 'from=1&to=2',
+};
 
 /** Request bodies by operation id: a price request for a customizable demo watch, with options and an accessory. */
 export const BODY_EXAMPLES: Readonly<Record<string, unknown>> = {

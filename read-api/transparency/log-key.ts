@@ -16,6 +16,7 @@ import type { KeyObject } from 'node:crypto';
 import { join } from 'node:path';
 import type { Config } from '../../shared/config/config.ts';
 import { publicJwk, publicKeyOf, type Ed25519PublicJwk } from '../../shared/signing/jwk-set.ts';
+import type { LogKeyHistory } from '../../shared/public-api/schemas/transparency.schema.ts';
 import { verifierKey } from '../../shared/transparency/signed-note.ts';
 import { checkMaySign, ed25519Key, loadKeyWithHistory, SigningKeyError } from '../signing/signing-keys.ts';
 
@@ -59,8 +60,9 @@ export async function loadLogKey(config: LogKeySettings): Promise<KeyObject> {
 
 /** The history as `/.well-known/transparency/keys` serves it: each key as Go's note package reads it, with its dates. */
 export function logKeyHistory(origin: string, history: readonly Ed25519PublicJwk[]): string {
-  const keys = history.map(({ kid, nbf, exp, revoked, ...jwk }) => ({
-    verifier_key: verifierKey(origin, publicKeyOf({ kid, ...jwk } as Ed25519PublicJwk)), kid, nbf,
+  // Each key's `nbf` was required when the history was loaded (signing-keys.ts); the shape is the documented one.
+  const keys: LogKeyHistory['keys'] = history.map(({ kid, nbf, exp, revoked, ...jwk }) => ({
+    verifier_key: verifierKey(origin, publicKeyOf({ kid, ...jwk } as Ed25519PublicJwk)), kid, nbf: nbf!,
     ...(exp === undefined ? {} : { exp }), ...(revoked === undefined ? {} : { revoked }),
   }));
   return `${JSON.stringify({ keys }, null, 2)}\n`;

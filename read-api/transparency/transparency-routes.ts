@@ -8,10 +8,12 @@
  */
 import Router from '@koa/router';
 import type { Middleware, ParameterizedContext } from 'koa';
-import { rateLimitedResponse, validationResponse } from '../../shared/public-api/schemas/common.schema.ts';
-import { ConsistencyQuery, InclusionQuery, LogProof } from '../../shared/public-api/schemas/transparency.schema.ts';
+import type { ConsistencyQuery, InclusionQuery, LogProof } from '../../shared/public-api/schemas/transparency.schema.ts';
 import type { OperationSpec } from '../../shared/public-api/operations/operation.ts';
 import { TRANSPARENCY_KEY_PATH } from '../../shared/public-api/operations/status.operation.ts';
+import {
+  checkpointSpec, consistencySpec, inclusionSpec, KEY_HISTORY_PATH, WELL_KNOWN_CHECKPOINT_PATH,
+} from '../../shared/public-api/operations/transparency-endpoints.ts';
 import { compileRequestValidator } from '../../shared/public-api/validation/request-validator.ts';
 import { issue, RequestValidationError } from '../../shared/public-api/validation/validation-issue.ts';
 import { JSON_TYPE } from '../middleware/front-door.ts';
@@ -25,36 +27,9 @@ import type { LogView, PublishedCheckpoint, TransparencyLog } from './log-publis
  * The latest checkpoint: beside the tiles under `/transparency`, so that a tlog-tiles client works from that one base
  * URL (`<base>/checkpoint`, `<base>/tile/...`), and at its first address under `/.well-known`, kept as an alias.
  */
-const CHECKPOINT_PATHS = ['/transparency/checkpoint', '/.well-known/transparency/checkpoint'];
-/** Every key of the log with its dates (log-key.ts), for monitors that follow a rotation. */
-const KEY_HISTORY_PATH = '/.well-known/transparency/keys';
+const CHECKPOINT_PATHS = [checkpointSpec.path, WELL_KNOWN_CHECKPOINT_PATH];
 
 const TEXT = 'text/plain; charset=utf-8';
-const proofResponses = { '200': { description: 'The proof', schema: LogProof }, '422': validationResponse, '429': rateLimitedResponse };
-
-const inclusionSpec: OperationSpec = {
-  id: 'getInclusionProof',
-  method: 'GET',
-  path: '/api/public/transparency/inclusion',
-  summary: 'Inclusion proof of an event in the transparency log',
-  description: 'RFC 9162 inclusion proof of leaf `index` (or of the event at `position`) in the tree of `tree_size` leaves (the latest checkpoint\'s tree when `tree_size` is not given).',
-  tags: ['Transparency'],
-  params: { query: InclusionQuery },
-  refusesRepeatedQuery: true,
-  responses: proofResponses,
-};
-
-const consistencySpec: OperationSpec = {
-  id: 'getConsistencyProof',
-  method: 'GET',
-  path: '/api/public/transparency/consistency',
-  summary: 'Consistency proof between two sizes of the transparency log',
-  description: 'RFC 9162 consistency proof that the tree of `to` leaves extends the tree of its first `from` leaves.',
-  tags: ['Transparency'],
-  params: { query: ConsistencyQuery },
-  refusesRepeatedQuery: true,
-  responses: proofResponses,
-};
 
 const b64 = (hash: Uint8Array) => Buffer.from(hash).toString('base64');
 

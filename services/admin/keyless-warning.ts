@@ -7,7 +7,7 @@ import type { Config } from '../../shared/config/config.ts';
 import type { Logger } from '../../shared/logging/logger.ts';
 
 export const KEYLESS_ADMIN_WARNING = 'ADMIN_API_KEYS is empty: the admin API refuses every request (401). Give it a key per scope'
-  + ' and start again: ADMIN_API_KEYS="$(openssl rand -hex 24):catalogue,$(openssl rand -hex 24):serials"';
+  + ' and start again: ADMIN_API_KEYS="$(openssl rand -hex 24):catalogue,$(openssl rand -hex 24):serials,$(openssl rand -hex 24):audit"';
 
 export function warnIfKeyless(config: Pick<Config, 'ADMIN_API_KEYS'>, logger: Logger): void {
   if (config.ADMIN_API_KEYS.trim() === '') logger.warn(KEYLESS_ADMIN_WARNING);

@@ -8,7 +8,7 @@ import { discoveryRoutes } from '../../read-api/discovery/discovery-routes.ts';
 import { BRAND } from '../../shared/brand.ts';
 import { publicOperations } from '../../shared/public-api/operations/index.ts';
 import { testSigningKeys } from '../support/signing-keys.ts';
-import { CONTRACT_OPERATIONS } from '../support/contract-answers.ts';
+import { CONTRACT_LOG_ENDPOINTS, CONTRACT_OPERATIONS } from '../support/contract-answers.ts';
 import { send } from '../support/http.ts';
 
 describe('discovery files and /docs', () => {
@@ -91,7 +91,7 @@ describe('discovery files and /docs', () => {
     expect(answer.headers.get('content-type')).to.equal('application/json; charset=utf-8');
     const document = await answer.json() as { openapi: string; paths: object };
     expect(document.openapi).to.equal('3.1.0');
-    expect(Object.keys(document.paths)).to.have.members([...new Set(CONTRACT_OPERATIONS.map((op) => op.path))]);
+    expect(Object.keys(document.paths)).to.have.members([...new Set([...CONTRACT_OPERATIONS, ...CONTRACT_LOG_ENDPOINTS].map((op) => op.path))]);
   });
 
   it('serves the brand brief with offers, languages, policies and links', async () => {
@@ -107,6 +107,20 @@ describe('discovery files and /docs', () => {
     expect(brief.policies.custom_order_delivery_weeks).to.deep.equal({ min: 8, max: 12 });
     expect(brief.links.openapi).to.equal('https://api.aurele.example/.well-known/openapi-public.json');
     expect(brief.links.mcp).to.equal('https://api.aurele.example/mcp');
+  });
+
+  it('lists the transparency log\'s public endpoints in llms.txt and llms-full.txt, with the one base URL a tlog-tiles client is given (issue 44, item 4)', async () => {
+    const llms = await (await get('/llms.txt')).text();
+    const section = llms.slice(llms.indexOf('## Transparency log'));
+    expect(section, 'a section of its own').to.match(/^## Transparency log\n/);
+    expect(section).to.include('https://api.aurele.example/transparency is its base URL');
+    for (const op of CONTRACT_LOG_ENDPOINTS) expect(section).to.include(`- [${op.method} ${op.path}](https://api.aurele.example${op.path})`);
+    const full = await (await get('/llms-full.txt')).text();
+    for (const op of CONTRACT_LOG_ENDPOINTS) expect(full).to.include(`### ${op.method} ${op.path}\n`);
+    expect(full).to.include('`https://api.aurele.example/transparency` is the log\'s base URL');
+    expect(full).to.include('under `/admin/transparency` to a key of scope `audit`');
+    expect(full).to.include("curl 'https://api.aurele.example/api/public/transparency/inclusion?position=1'");
+    expect(full).to.include('- 200 The signed checkpoint (`text/plain; charset=utf-8`)');
   });
 
   it('names the MCP endpoint in llms.txt and llms-full.txt, with every tool of the contract (docs/api.md, "Agents over MCP")', async () => {

@@ -9,7 +9,7 @@ import { loadConfig } from '../../shared/config/config.ts';
 import { buildOpenApiDocument } from '../../read-api/discovery/openapi.ts';
 import { legacyShapes } from '../../read-api/discovery/legacy-shapes/index.ts';
 import { publicOperations } from '../../shared/public-api/operations/index.ts';
-import { CONTRACT_OPERATIONS } from '../support/contract-answers.ts';
+import { CONTRACT_LOG_ENDPOINTS, CONTRACT_OPERATIONS } from '../support/contract-answers.ts';
 
 type Json = Record<string, any>;
 
@@ -54,12 +54,12 @@ describe('OpenAPI document of the public operations', () => {
     expect(unset['info']['contact']).to.deep.equal({ name: document['info']['contact']['name'] });
   });
 
-  it('describes the seven operations of the contract, and no other, each with its own id and declared tags', () => {
+  it('describes the seven operations of the contract and the transparency log\'s public endpoints, and no other, each with its own id and declared tags', () => {
     const described = Object.entries(document['paths'] as Json).flatMap(([path, item]) => Object.keys(item as Json).map((method) => `${method.toUpperCase()} ${path}`));
-    expect(described).to.have.members(CONTRACT_OPERATIONS.map((op) => `${op.method} ${op.path}`));
+    expect(described).to.have.members([...CONTRACT_OPERATIONS, ...CONTRACT_LOG_ENDPOINTS].map((op) => `${op.method} ${op.path}`));
     const operations = Object.values(document['paths'] as Json).flatMap((item) => Object.values(item as Json) as Json[]);
     const ids = operations.map((op) => op['operationId']);
-    expect(new Set(ids).size, 'operation ids are unique').to.equal(7);
+    expect(new Set(ids).size, 'operation ids are unique').to.equal(7 + 6);
     for (const id of ids) expect(id).to.be.a('string').and.match(/^[a-zA-Z]+$/);
     const tags = (document['tags'] as Json[]).map((t) => t['name']);
     for (const op of operations) expect(tags).to.include.members(op['tags']);
@@ -82,20 +82,45 @@ describe('OpenAPI document of the public operations', () => {
     expect(parameter('/api/public/catalogue/{reference}', 'reference')).to.include({ in: 'path', required: true });
   });
 
-  it('gives the price operation its required JSON body and every operation 200, 422 and 429 answers', () => {
+  it('gives the price operation its required JSON body, every operation and log proof 200, 422 and 429 answers, the log\'s files no 422', () => {
     const body = operation('/api/public/configurator/price', 'post')['requestBody'];
     expect(body['required']).to.equal(true);
     const ref = body['content']['application/json']['schema']['$ref'] as string;
     const price = document['components']['schemas'][ref.split('/').pop()!];
     expect(price['required']).to.include.members(['collection', 'model_ref']);
-    for (const item of Object.values(document['paths'] as Json)) {
+    // The log's files take no query and answer a path they do not know with 404: nothing of theirs is validated.
+    const files = new Set<string>(CONTRACT_LOG_ENDPOINTS.filter((op) => !op.path.startsWith('/api/public/')).map((op) => op.path));
+    for (const [path, item] of Object.entries(document['paths'] as Json)) {
       for (const op of Object.values(item as Json) as Json[]) {
-        expect(op['responses']).to.include.keys('200', '422', '429');
-        expect(op['responses']['422']['content']['application/json']['schema']).to.deep.equal({ $ref: '#/components/schemas/HTTPValidationError' });
+        expect(op['responses'], path).to.include.keys('200', '429');
         expect(op['responses']['429']['headers']).to.include.keys('Retry-After', 'X-RateLimit-Reset');
+        if (files.has(path)) {
+          expect(op['responses'], path).not.to.have.property('422');
+          continue;
+        }
+        expect(op['responses']['422']['content']['application/json']['schema'], path).to.deep.equal({ $ref: '#/components/schemas/HTTPValidationError' });
       }
     }
+    expect(files.size).to.equal(4);
     expect(operation('/api/public/catalogue/{reference}')['responses']).to.include.keys('404');
+  });
+
+  it('gives the log\'s files their own media types: the checkpoint and the verifier key as text, a tile as bytes, the key history as JSON (issue 44, item 4)', () => {
+    const media = (path: string) => Object.keys(operation(path)['responses']['200']['content'] as Json);
+    expect(media('/transparency/checkpoint')).to.deep.equal(['text/plain; charset=utf-8']);
+    expect(media('/.well-known/transparency/key')).to.deep.equal(['text/plain; charset=utf-8']);
+    expect(media('/transparency/tile/{level}/{index}')).to.deep.equal(['application/octet-stream']);
+    const history = operation('/.well-known/transparency/keys')['responses']['200']['content']['application/json']['schema'];
+    expect(history).to.deep.equal({ $ref: '#/components/schemas/LogKeyHistory' });
+    const key = document['components']['schemas']['LogKey'] as Json;
+    expect(key['required']).to.have.members(['verifier_key', 'nbf']);
+    expect(Object.keys(key['properties'])).to.have.members(['verifier_key', 'kid', 'nbf', 'exp', 'revoked']);
+    // While the log refuses a rewritten history, each of its answers that reads the tree is a 503.
+    for (const path of ['/transparency/checkpoint', '/transparency/tile/{level}/{index}', '/api/public/transparency/inclusion', '/api/public/transparency/consistency']) {
+      expect(operation(path)['responses'], path).to.include.keys('503');
+    }
+    expect(document['servers']).to.have.length(1);
+    expect(document['info']['description']).to.include('`/transparency` is its base URL');
   });
 
   it('names shared shapes in components and points to them, with no dangling reference', () => {

@@ -1,6 +1,6 @@
 /**
  * `/docs` in a real browser (issue 14, item 3): Debian's chromium, driven by playwright-core. The page loads,
- * lists the seven operations of docs/api.md, logs no console error and sends no request off this machine, and
+ * lists the seven operations of docs/api.md and the transparency log's public endpoints, logs no console error and sends no request off this machine, and
  * "Try it out" on the catalogue gets its 200 from the very instance that served the page (the OpenAPI `servers`
  * entry is relative when PUBLIC_BASE_URL is unset). On a service holding the demo catalogue, "Try it out" on the
  * price operation and on a watch's detail succeeds at the first click, with the document's examples as they are
@@ -10,6 +10,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { chromium, type Browser } from 'playwright-core';
+import { CONTRACT_LOG_ENDPOINTS } from '../support/contract-answers.ts';
 import { demoReadStore } from '../support/demo-read-store.ts';
 import { cannotRun, registerLegSuite } from '../support/legs.ts';
 import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';
@@ -49,7 +50,7 @@ describe('/docs in a real browser (chromium)', function () {
     await api?.close();
   });
 
-  it('lists the seven operations with no console error and no request off this machine, and Try it out reaches this instance', async () => {
+  it('lists the seven operations and the log\'s endpoints with no console error and no request off this machine, and Try it out reaches this instance', async () => {
     const origin = new URL(api.url).origin;
     const page = await browser.newPage();
     const consoleErrors: string[] = [];
@@ -70,7 +71,7 @@ describe('/docs in a real browser (chromium)', function () {
       const path = block.querySelector('.opblock-summary-path')?.getAttribute('data-path') ?? '';
       return `${method} ${path}`;
     }));
-    expect([...listed].sort()).to.deep.equal([...CONTRACT_OPERATIONS].sort());
+    expect([...listed].sort()).to.deep.equal([...CONTRACT_OPERATIONS, ...CONTRACT_LOG_ENDPOINTS.map((op) => `${op.method} ${op.path}`)].sort());
 
     const catalogue = page.locator('.opblock-get').filter({ has: page.locator('[data-path="/api/public/catalogue"]') });
     await catalogue.locator('.opblock-summary').click();

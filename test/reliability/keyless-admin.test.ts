@@ -28,7 +28,7 @@ describe('an admin API without keys', function () {
         const { level, msg } = JSON.parse(warning) as { level: number; msg: string };
         expect(level, 'a warning').to.equal(40);
         expect(msg).to.match(/refuses every request \(401\)/);
-        expect(msg).to.match(/ADMIN_API_KEYS="\$\(openssl rand -hex \d+\):catalogue,\$\(openssl rand -hex \d+\):serials"/);
+        expect(msg).to.match(/ADMIN_API_KEYS="\$\(openssl rand -hex \d+\):catalogue,\$\(openssl rand -hex \d+\):serials,\$\(openssl rand -hex \d+\):audit"/);
       } finally {
         await child.stop();
         rmSync(dir, { recursive: true, force: true });

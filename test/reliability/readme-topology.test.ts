@@ -5,8 +5,9 @@
  * line does, so that line is left out) and with a private redis-server on a free port in place of the one on 6379.
  * Every other line runs verbatim, with the default ports it names. Then: every process is up on its own ports
  * (on main at 204df55 the projectors and the second API died with EADDRINUSE), a price changed through the admin
- * API is served by both replicas, a real Prometheus (the block's last line) scrapes all five processes and reads the
- * projection lag through its query API, and on SIGTERM every process stops without an error line or a stack.
+ * API is served by both replicas, the block's audit key reads the transparency log at the admin API (issue 44), a
+ * real Prometheus (the block's last line) scrapes all five processes and reads the projection lag through its query
+ * API, and on SIGTERM every process stops without an error line or a stack.
  */
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
@@ -162,6 +163,13 @@ describeMongo('README "At scale on one machine" run as written (real processes, 
       servedAfter.push(Date.now() - appended);
     }
     console.log(`      price change served by both replicas after ${servedAfter.join(' and ')} ms (polled every 250 ms)`);
+
+    // The block's audit key reads the transparency log at the admin API's base URL, the checkpoint the replicas sign.
+    const auditKey = keyLine.slice(5).split(',').find((entry) => entry.endsWith(':audit'))?.split(':')[0];
+    expect(auditKey, 'the block makes an audit key').to.be.a('string');
+    const audited = await fetch(`http://127.0.0.1:${PORTS.admin}/admin/transparency/checkpoint`, { headers: { authorization: `Bearer ${auditKey}` } });
+    expect(audited.status, await audited.clone().text()).to.equal(200);
+    expect((await audited.text()).split('\n')[0], 'the origin, PUBLIC_BASE_URL being unset').to.equal('localhost/watchcat/events');
 
     // Prometheus scrapes the five operations ports and answers the lag from their metrics.
     const targets = await until('five targets up in Prometheus', 60_000, async () => {

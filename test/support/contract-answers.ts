@@ -19,6 +19,20 @@ export const CONTRACT_OPERATIONS = [
   { method: 'GET', path: '/api/public/verify/{serial}' },
 ] as const;
 
+/**
+ * The transparency log's public endpoints (docs/api.md, "Transparency log"), which the discovery files describe too
+ * (issue 44, item 4): the checkpoint beside the hash tiles under `/transparency`, the verifier key and its history,
+ * the proofs.
+ */
+export const CONTRACT_LOG_ENDPOINTS = [
+  { method: 'GET', path: '/transparency/checkpoint' },
+  { method: 'GET', path: '/transparency/tile/{level}/{index}' },
+  { method: 'GET', path: '/.well-known/transparency/key' },
+  { method: 'GET', path: '/.well-known/transparency/keys' },
+  { method: 'GET', path: '/api/public/transparency/inclusion' },
+  { method: 'GET', path: '/api/public/transparency/consistency' },
+] as const;
+
 /** The discovery files besides `/.well-known/jwks.json`, which comes with signed answers (issue 13). */
 export const CONTRACT_DISCOVERY_FILES = ['/llms.txt', '/llms-full.txt', '/.well-known/openapi-public.json', '/.well-known/ai-brief.json'] as const;
 

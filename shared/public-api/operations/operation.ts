@@ -20,9 +20,16 @@ export interface OperationSpec {
   body?: TSchema;
   /**
    * Response schemas by status code (`'200'`, `'404'`, `'422'`, `'429'`, ...) with a description each, and the headers
-   * an answer of that status carries beyond those of every answer (OpenAPI header objects, by name).
+   * an answer of that status carries beyond those of every answer (OpenAPI header objects, by name). The OpenAPI
+   * document states these, and a 429 whether declared or not.
    */
-  responses: Record<string, { description: string; schema?: TSchema; headers?: Record<string, { description: string; schema: TSchema }> }>;
+  responses: Record<string, {
+    description: string;
+    schema?: TSchema;
+    /** The answer's media type when it is not JSON (a checkpoint's text, a tile's bytes). */
+    mediaType?: string;
+    headers?: Record<string, { description: string; schema: TSchema }>;
+  }>;
   /** `Cache-Control` of a 200, when it has one. */
   cacheControl?: string;
   /** Counts against the verification limit as well as the general one. */
