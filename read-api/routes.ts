@@ -15,7 +15,7 @@ import { renderAnswer, timedTemplate, type RenderedAnswer } from './cache/render
 import { operationPolicy, type ReadingEnv } from '../shared/public-api/answer-policy.ts';
 import type { PublicOperation } from '../shared/public-api/operations/public-operation.ts';
 import { decodeBody, readBodyText } from '../shared/public-api/validation/request-body.ts';
-import { compileRequestValidator } from '../shared/public-api/validation/request-validator.ts';
+import { compileRequestValidator, readModelHeaders } from '../shared/public-api/validation/request-validator.ts';
 
 export interface RouteOptions {
   /** Extra limit in front of operations flagged `verifyLimited`. */
@@ -69,10 +69,10 @@ function operationHandler(operation: PublicOperation, env: RouterEnv, { cache, a
   const limit = spec.verifyLimited ? verifyLimit : undefined;
   return async (ctx) => {
     const body = spec.body ? decodeBody(await readBodyText(ctx.req), ctx.req.headers['content-type']) : undefined;
-    const request = validate({ query: ctx.query, path: ctx.params as Record<string, string>, body });
+    const request = validate({ query: ctx.query, path: ctx.params as Record<string, string>, header: readModelHeaders(ctx.req.headers), body });
     const key = canonical ? spec.id + JSON.stringify(request.path) + JSON.stringify(request.query) : '';
     const entry = canonical ? cache.get(key) : undefined;
-    const serving = entry === undefined ? undefined : policy.serving(entry);
+    const serving = entry === undefined ? undefined : policy.serving(entry, request.header['x-min-position'] as number | undefined);
     if (entry !== undefined && serving !== undefined) {
       sendAnswer(ctx, entry.answer, serving.position, spec.cacheControl, serving.dataAge);
       return;

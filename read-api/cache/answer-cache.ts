@@ -43,7 +43,9 @@ export function createAnswerCache({ clientKey, maxEntries }: AnswerCacheDeps): A
   const cache = new ResponseCache<CachedAnswer>(maxEntries);
   return {
     middleware: (ctx, next) => {
-      if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+      // A request asking for a minimum position (`X-Min-Position`) goes to its route, which checks the header and
+      // waits for that position if need be (shared/public-api/answer-policy.ts).
+      if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || ctx.req.headers['x-min-position'] !== undefined) return next();
       const entry = cache.get(ctx.url);
       if (entry === undefined || (entry.client !== undefined && entry.client !== clientKey(ctx.req))) return next();
       // A verification kept while the registry was fresh is not given once it is not (a partition, a stopped projector).

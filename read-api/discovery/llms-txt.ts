@@ -10,6 +10,7 @@ export interface DiscoveryConfig extends BaseUrlConfig {
   RATE_LIMIT_PER_MINUTE: number;
   VERIFY_RATE_LIMIT_PER_MINUTE: number;
   FILE_RATE_LIMIT_PER_MINUTE: number;
+  MIN_POSITION_WAIT_MS: number;
 }
 
 export function buildLlmsTxt(operations: readonly OperationSpec[], config: DiscoveryConfig): string {

@@ -89,6 +89,7 @@ function operationObject(operation: OperationSpec, components: ComponentSchemas)
   const parameters = [
     ...parametersOf(operation.params?.path, 'path', components),
     ...parametersOf(operation.params?.query, 'query', components),
+    ...parametersOf(operation.params?.header, 'header', components),
   ];
   const responses: Record<string, Json> = {};
   // What an operation answers is what it declares (a 422 only where it validates something), and a 429 besides.
@@ -116,8 +117,11 @@ function operationObject(operation: OperationSpec, components: ComponentSchemas)
   };
 }
 
+/** A header's name as HTTP documents spell it (`X-Min-Position`); the schema holds it as Node gives it, lower case. */
+const headerSpelling = (name: string): string => name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => dash + letter.toUpperCase());
+
 /** One parameter per property of a location's object schema; a defaulted query parameter is optional. */
-function parametersOf(schema: TSchema | undefined, location: 'query' | 'path', components: ComponentSchemas): Json[] {
+function parametersOf(schema: TSchema | undefined, location: 'query' | 'path' | 'header', components: ComponentSchemas): Json[] {
   if (!schema) return [];
   const object = components.use(schema) as { properties?: Record<string, Json>; required?: string[] };
   const required = new Set(object.required ?? []);
@@ -126,7 +130,7 @@ function parametersOf(schema: TSchema | undefined, location: 'query' | 'path', c
     const propertySchema = { ...rest, ...(description ? { description } : {}) };
     const example = location === 'path' ? PATH_EXAMPLES[name] : undefined;
     const parameter = {
-      name, in: location,
+      name: location === 'header' ? headerSpelling(name) : name, in: location,
       required: location === 'path' || (required.has(name) && !('default' in rest)),
       ...(description ? { description } : {}),
       schema: propertySchema,

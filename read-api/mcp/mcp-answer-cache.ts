@@ -52,6 +52,8 @@ export function createMcpAnswerCache(tools: ReadonlyMap<string, McpTool>, clock:
   return {
     call(message, headers) {
       if (!isPlainObject(message) || message['method'] !== 'tools/call' || !isPlainObject(message['params'])) return undefined;
+      // A call asking for a minimum position is answered by its operation, which waits for it (answer-policy.ts).
+      if (headers['x-min-position'] !== undefined) return undefined;
       const { id, params } = message;
       const policy = policies.get(params['name'] as string);
       if (policy === undefined || !(typeof id === 'string' || typeof id === 'number')) return undefined;
@@ -62,8 +64,8 @@ export function createMcpAnswerCache(tools: ReadonlyMap<string, McpTool>, clock:
           const kept = cache.get(key);
           const serving = kept === undefined ? undefined : policy.serving(kept);
           if (kept === undefined || serving === undefined) return undefined;
-          // As the route says of an answer the SDK gives (a verification's).
-          const sent = kept.answer.headers;
+          // As the route says of an answer the SDK gives: where its data stands, and how old it is (a verification's).
+          const sent: [string, string][] = [...kept.answer.headers, ['X-Read-Model-Position', String(serving.position)]];
           const aged: [string, string][] = serving.dataAge === undefined ? sent : [...sent, ['X-Data-Age', String(serving.dataAge)]];
           // Bytes joined, not text encoded again: the answer is kilobytes of (often accented) JSON.
           return { ...kept.answer, headers: aged, body: Buffer.concat([kept.beforeId, Buffer.from(`${idText}}`)]) };

@@ -17,6 +17,7 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { isPlainObject } from '../../shared/public-api/validation/request-schema.ts';
+import { readModelHeaders } from '../../shared/public-api/validation/request-validator.ts';
 import { JSON_TYPE } from '../middleware/front-door.ts';
 import { leaveUnsigned } from '../signing/sign-answers.ts';
 import { baseFor } from '../discovery/request-origin.ts';
@@ -97,7 +98,10 @@ async function answerMcp(ctx: Context, deps: McpRouteDeps): Promise<void> {
     const answer = await serveThroughTransport(ctx, deps, text, message, (read, age) => { stamp = read; dataAge = age; });
     if (ctx.req.headers['accept-signature'] !== undefined && isErrorAnswer(answer)) leaveUnsigned(ctx);
     sendTransportAnswer(ctx, answer);
-    // A verify_serial answer says how old its data is, as GET /api/public/verify/{serial} does (one call per POST).
+    // A tool call's answer says where its data stands, and a verify_serial answer how old it is, as the HTTP operations
+    // do (one call per POST); a signed one then pins a tree of the log holding no event after it (sign-answers.ts).
+    const read = stamp as ReadStamp | undefined;
+    if (read !== undefined) ctx.set('X-Read-Model-Position', String(read.behindAt ?? read.position));
     if (dataAge !== undefined) ctx.set('X-Data-Age', String(dataAge));
     call?.keep(answer, stamp);
   };
@@ -114,7 +118,7 @@ async function serveThroughTransport(
   ctx: Context, deps: McpRouteDeps, text: string, message: unknown, stamped: (stamp: ReadStamp, dataAge?: number) => void,
 ): Promise<TransportAnswer> {
   const sdk = await mcpSdk();
-  const server = createMcpServer(sdk, deps.kit, baseFor(ctx, deps.publicBase), stamped);
+  const server = createMcpServer(sdk, deps.kit, baseFor(ctx, deps.publicBase), stamped, readModelHeaders(ctx.req.headers));
   const transport = new sdk.WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {

@@ -9,6 +9,7 @@ import type { Resource, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../../shared/logging/logger.ts';
 import type { ReadingEnv } from '../../shared/public-api/operations/answer-in-snapshot.ts';
 import type { ReadStamp } from '../../shared/public-api/read-model-clock.ts';
+import type { RawRequest } from '../../shared/public-api/validation/request-validator.ts';
 import type { McpTool } from './mcp-tools.ts';
 import type { McpSdk } from './mcp-sdk.ts';
 import { callTool } from './tool-call.ts';
@@ -56,9 +57,12 @@ function httpPath(uri: string): string | undefined {
 
 /**
  * A server for one request; `base` is where resource URIs point (the public base URL, else this request's origin);
- * `stamped` is told the stamp of the reading a tool call's answer was read from (and its data's age, see tool-call.ts).
+ * `stamped` is told the stamp of the reading a tool call's answer was read from (and its data's age, see tool-call.ts);
+ * `header` holds the HTTP request's headers that the operations read (`X-Min-Position`).
  */
-export function createMcpServer(sdk: McpSdk, kit: McpServerKit, base: string, stamped?: (stamp: ReadStamp, dataAge?: number) => void): Server {
+export function createMcpServer(
+  sdk: McpSdk, kit: McpServerKit, base: string, stamped?: (stamp: ReadStamp, dataAge?: number) => void, header?: RawRequest['header'],
+): Server {
   const {
     Server, validator,
     types: { CallToolRequestSchema, ErrorCode, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema },
@@ -72,7 +76,7 @@ export function createMcpServer(sdk: McpSdk, kit: McpServerKit, base: string, st
     const tool = kit.tools.get(request.params.name);
     if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name.slice(0, 100)}`);
     try {
-      return await callTool(tool, request.params.arguments, kit.env, stamped);
+      return await callTool(tool, request.params.arguments, kit.env, stamped, header);
     } catch (error) {
       // A failure inside (the read store, say) is logged; its text, which may name hosts, stays here.
       kit.logger.error({ err: error, tool: tool.description.name }, 'MCP tool call failed');

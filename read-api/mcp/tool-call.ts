@@ -18,13 +18,13 @@ import type { McpTool } from './mcp-tools.ts';
  * client may send any parameter there: each part reads only its own fields (and their aliases) and ignores the
  * rest, as unknown query parameters and body fields are ignored over HTTP.
  */
-function asRequest(tool: McpTool, args: Record<string, unknown>): RawRequest {
+function asRequest(tool: McpTool, args: Record<string, unknown>, header: RawRequest['header']): RawRequest {
   const path: Record<string, string> = {};
   const pathSchema = tool.operation.spec.params?.path as { properties?: Record<string, unknown> } | undefined;
   for (const name of Object.keys(pathSchema?.properties ?? {})) {
     if (Object.hasOwn(args, name)) path[name] = args[name] as string;
   }
-  return { path, query: args as RawRequest['query'], ...(tool.operation.spec.body ? { body: args } : {}) };
+  return { path, query: args as RawRequest['query'], header, ...(tool.operation.spec.body ? { body: args } : {}) };
 }
 
 const result = (body: unknown): CallToolResult => ({
@@ -44,10 +44,10 @@ const errorResult = (body: unknown): CallToolResult => ({
  * answer that needs fresh read models (the verification), which the POST /mcp answer carries as `X-Data-Age`.
  */
 export async function callTool(
-  tool: McpTool, args: unknown, env: ReadingEnv, stamped?: (stamp: ReadStamp, dataAge?: number) => void,
+  tool: McpTool, args: unknown, env: ReadingEnv, stamped?: (stamp: ReadStamp, dataAge?: number) => void, header: RawRequest['header'] = {},
 ): Promise<CallToolResult> {
   try {
-    const request = tool.validate(asRequest(tool, isPlainObject(args) ? args : {}));
+    const request = tool.validate(asRequest(tool, isPlainObject(args) ? args : {}, header));
     const { answer, stamp, dataAge } = await answerInSnapshot(env)(tool.operation, request);
     if (stamp !== undefined) stamped?.(stamp, dataAge);
     return answer.status === 200 ? result(answer.body) : errorResult(answer.body);

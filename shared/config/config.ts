@@ -61,6 +61,11 @@ export const Env = Type.Object({
    */
   VERIFY_MAX_LAG_SECONDS: Type.Integer({ minimum: 1, default: 5 }),
   /**
+   * How long a public request with `X-Min-Position` waits for the read models to reach that position before its 503
+   * (docs/api.md, "Read your writes"); 0 answers at once or refuses.
+   */
+  MIN_POSITION_WAIT_MS: Type.Integer({ minimum: 0, maximum: 30_000, default: 2_000 }),
+  /**
    * Seconds a stopping read API keeps answering on its public port after its readiness turned 503, before it stops
    * accepting: time for a load balancer polling readiness to send no more (a listener closed under load resets the
    * connections still in its backlog). 0 stops accepting at once.

@@ -7,6 +7,9 @@
  * - **Refusal.** 503 with `Retry-After` when a read model the answer reads was never built, when it needs them fresh
  *   (the verification, within its own bound) and they are not, or when the store cannot be reached: never a
  *   confident answer from data nobody can vouch for. A snapshot that expired under a slow request is read again, once.
+ * - **Read your writes.** A request with `X-Min-Position: P` is read from a snapshot at or past `P`, waited for up to
+ *   `MIN_POSITION_WAIT_MS` (this process reads the store again every few milliseconds meanwhile, one reading shared
+ *   by every waiting request), else refused; no kept answer below `P` is given to it.
  * - **Stamp.** `X-Read-Model-Position` is the lowest position of the projections read, or, read while the store stood
  *   behind what was served, the store's position: never newer than the data, and its reads never mix generations. A
  *   signed answer pins a tree of the transparency log holding no event after it (read-api/transparency/answer-checkpoint.ts).
@@ -20,11 +23,12 @@
  * The answer caches (read-api/cache/, read-api/mcp/mcp-answer-cache.ts) are plain stores that ask `keep` before
  * keeping and `serving` before giving.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Language } from '../events/common.ts';
 import { ReadStoreUnavailableError, SnapshotExpiredError } from '../ports/read-store.ts';
 import type { Answer, OperationEnv, PublicOperation } from './operations/public-operation.ts';
 import type {
-  ParkedProjection, PolledReadModelClock, ProjectionFreshness, ReadModelClock, ReadStamp, ReadView, Refusal,
+  ParkedProjection, PolledReadModelClock, ProjectionFreshness, Reading, ReadModelClock, ReadStamp, ReadView, Refusal,
 } from './read-model-clock.ts';
 import type { ValidRequest } from './validation/request-validator.ts';
 
@@ -72,8 +76,11 @@ export interface KeptAnswerPolicy {
   now(): Date;
   /** What to keep of an answer given under `stamp` (none: refused) that `succeeded`; undefined when it may not be kept. */
   keep(stamp: ReadStamp | undefined, succeeded: boolean): Kept | undefined;
-  /** How a kept answer is given now; undefined when it may not be (read it again: it is then answered, or refused). */
-  serving(kept: Kept): Serving | undefined;
+  /**
+   * How a kept answer is given now, to a request that needs data at or past `minPosition` (`X-Min-Position`) if
+   * given; undefined when it may not be (read it again: it is then answered, or refused).
+   */
+  serving(kept: Kept, minPosition?: number): Serving | undefined;
 }
 
 /** The policy as it applies to one operation. */
@@ -85,7 +92,7 @@ export interface OperationPolicy extends KeptAnswerPolicy {
 /** Seconds a refused client is asked to wait: a few polls of the projector's confirmations. */
 export const REFUSAL_RETRY_AFTER_SECONDS = 5;
 
-const REFUSALS: Record<'unbuilt' | 'unreachable' | 'registry', Record<Language, string>> = {
+const REFUSALS: Record<'unbuilt' | 'unreachable' | 'registry' | 'behind', Record<Language, string>> = {
   unbuilt: {
     en: 'The catalogue is being prepared; try again shortly',
     fr: 'Le catalogue est en cours de préparation ; réessayez dans un instant',
@@ -99,7 +106,37 @@ const REFUSALS: Record<'unbuilt' | 'unreachable' | 'registry', Record<Language, 
     en: 'The catalogue cannot be read right now; try again shortly',
     fr: 'Le catalogue ne peut pas être lu pour le moment ; réessayez dans un instant',
   },
+  // The read models did not reach the request's `X-Min-Position` in time: they are on their way, soon there.
+  behind: {
+    en: 'The answer is not yet up to date with your change; try again shortly',
+    fr: 'La réponse n\'est pas encore à jour de votre modification ; réessayez dans un instant',
+  },
 };
+
+/** Seconds a request refused for its `X-Min-Position` is asked to wait: the read models are on their way. */
+const BEHIND_RETRY_AFTER_SECONDS = 1;
+
+/** How often a request waiting for its `X-Min-Position` asks for a new reading (shared: one at a time per process). */
+const MIN_POSITION_POLL_MS = 10;
+
+/** Where the data of a reading stands for an answer: the store's position while it stood behind what was served. */
+const dataPosition = (stamp: ReadStamp): number => stamp.behindAt ?? stamp.position;
+
+/**
+ * A reading whose data for `reads` is at or past `minPosition`, read within `waitMs` of the call; undefined when the
+ * read models did not get there in time.
+ */
+async function readingAtLeast(clock: ReadModelClock, reads: readonly string[], minPosition: number, waitMs: number): Promise<Reading | undefined> {
+  const deadline = performance.now() + waitMs;
+  let reading = await clock.reading();
+  while (dataPosition(reading.stamp(reads)) < minPosition) {
+    const left = deadline - performance.now();
+    if (left <= 0) return undefined;
+    await sleep(Math.min(left, MIN_POSITION_POLL_MS));
+    reading = await clock.reading(true);
+  }
+  return reading;
+}
 
 /** The 503 of an operation refused for `why`, in the request's language. */
 function refusedAnswer(operation: PublicOperation, why: Refusal | 'unreachable', lang: Language): Answer {
@@ -131,7 +168,8 @@ export function keptAnswerPolicy(env: AnswerPolicyEnv, operation: PublicOperatio
       if (keeping === 'none' || !succeeded || stamp === undefined || stamp.behindAt !== null) return undefined;
       return { stamp, view: (view ??= clock.view(reads)) };
     },
-    serving(kept) {
+    serving(kept, minPosition) {
+      if (minPosition !== undefined && kept.stamp.position < minPosition) return undefined;
       // Standing where it was read, a kept answer's models may have lost their confirmation (a switch to a generation
       // never confirmed leaves the key as it was): the stamp says so. Fresh lapses with time alone: the clock is asked.
       const standing = kept.view();
@@ -151,9 +189,15 @@ export function operationPolicy(env: ReadingEnv, operation: PublicOperation): Op
     async answer(request) {
       const lang = (request.query['lang'] as Language | undefined) ?? 'en';
       const refused = (why: Refusal | 'unreachable'): StampedAnswer => ({ answer: refusedAnswer(operation, why, lang), stamp: undefined });
+      const minPosition = request.header['x-min-position'] as number | undefined;
       for (let attempt = 1; ; attempt += 1) {
         try {
-          const reading = await env.clock.reading(attempt > 1);
+          const reading = minPosition === undefined
+            ? await env.clock.reading(attempt > 1)
+            : await readingAtLeast(env.clock, reads, minPosition, env.config.MIN_POSITION_WAIT_MS);
+          if (reading === undefined) {
+            return { answer: { status: 503, body: { detail: REFUSALS.behind[lang] }, retryAfter: BEHIND_RETRY_AFTER_SECONDS }, stamp: undefined };
+          }
           // Judged on the snapshot the data is read from, as the stamp and the data's age are.
           const why = reading.refusal(reads, fresh);
           if (why !== undefined) return refused(why);

@@ -99,13 +99,15 @@ describe('one answer policy for every cache', () => {
     const mcp = createMcpAnswerCache(mcpTools([freshDetail]), clock);
     const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_watch', arguments: { reference: 'RG-100' } } });
     const answered: TransportAnswer = { status: 200, headers: [], json: true, body: Buffer.from('{"result":{"content":[]},"jsonrpc":"2.0","id":1}') };
-    mcp.call(call(1), {})!.keep(answered, (await clock.reading()).stamp(freshDetail.reads));
+    const keptAt = (await clock.reading()).stamp(freshDetail.reads);
+    mcp.call(call(1), {})!.keep(answered, keptAt);
+    const keptHeaders = [['X-Read-Model-Position', String(keptAt.position)], ['X-Data-Age', '1']];
 
     const queries = store.queries;
     expect((await send(harness.url, byUrl)).text, 'from the cache by URL').to.equal(first.text);
     expect((await send(harness.url, byRequest)).text, 'from the canonical cache').to.equal(first.text);
     expect(store.queries, 'neither read the store').to.equal(queries);
-    expect(mcp.call(call(2), {})!.cached()?.headers, 'the MCP answer, with its data\'s age').to.deep.equal([['X-Data-Age', '1']]);
+    expect(mcp.call(call(2), {})!.cached()?.headers, 'the MCP answer, with its data\'s position and age').to.deep.equal(keptHeaders);
 
     // Past the bound with no confirmation seen since: stale.
     mono.ms = 1_000 + FRESH_BOUND_MS + 1;
@@ -124,7 +126,7 @@ describe('one answer policy for every cache', () => {
     expect((await send(harness.url, byUrl)).text).to.equal(first.text);
     expect((await send(harness.url, byRequest)).text).to.equal(first.text);
     expect(store.queries, 'from the caches').to.equal(again);
-    expect(mcp.call(call(4), {})!.cached()?.headers).to.deep.equal([['X-Data-Age', '1']]);
+    expect(mcp.call(call(4), {})!.cached()?.headers).to.deep.equal(keptHeaders);
   });
 
   it('never gives a kept answer under a stamp newer than its data: one read while the clock moved on is read again', async () => {
@@ -190,7 +192,7 @@ describe('one answer policy for every cache', () => {
       expect((await send(app.url, path)).json().checked_at, 'from the cache, renewed').to.equal('2031-05-06T07:08:10.020Z');
       expect(app.store.queries, 'the kept answer: no read').to.equal(queries);
       // Over MCP and in the operation alike: the reading's time.
-      const request = { query: { lang: 'en' }, path: { serial: 'AUR-0001' } } as unknown as ValidRequest;
+      const request = { query: { lang: 'en' }, path: { serial: 'AUR-0001' }, header: {} } as unknown as ValidRequest;
       const answer = await answerInSnapshot({ clock: app.clock, now: () => times[0]! } as Partial<ReadingEnv> as ReadingEnv)(verifyOperation, request);
       expect((answer.answer.body as { checked_at: string }).checked_at).to.equal('2031-05-06T07:08:09.010Z');
     } finally {

@@ -5,7 +5,8 @@
  * that position, not the latest checkpoint; its signature covers `X-Read-Model-Position` (checked by the independent
  * RFC 9421 code of test/support/rfc9421-by-hand.ts); the log's own inclusion endpoint shows the theft outside the
  * pinned tree; `watchcat receipt verify --checkpoint` accepts the receipt, and refuses the same answer signed by hand
- * over the latest tree (which holds the theft), naming the event the answer had not seen.
+ * over the latest tree (which holds the theft), naming the event the answer had not seen. The same verification
+ * signed over MCP pins the same tree.
  */
 import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,6 +25,7 @@ import type { EventStore } from '../../shared/ports/event-store.ts';
 import { PROJECTIONS } from '../../shared/projections/index.ts';
 import { rebuild } from '../../shared/projections/rebuild.ts';
 import { serialRegistered, serialReportedStolen } from '../fixtures/events.ts';
+import { MCP_HEADERS } from '../support/mcp-client.ts';
 import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';
 import { publicKeyFromX, readSignatureInput, signatureBase, signBase, signatureBytes, verifyBase } from '../support/rfc9421-by-hand.ts';
 import { newSigningKeyPem, testSigningKeys } from '../support/signing-keys.ts';
@@ -130,6 +132,19 @@ describe('a signed verification read behind the transparency log pins a tree hol
     const values = componentValues(input.identifiers, (name) => headers.get(name)!);
     const [jwk] = (await (await fetch(`${api.url}/.well-known/jwks.json`)).json() as { keys: { x: string }[] }).keys;
     expect(verifyBase(signatureBase(input.identifiers, values, input.params), signatureBytes(headers.get('signature')!, input.label), publicKeyFromX(jwk!.x))).to.equal(true);
+  });
+
+  it('pins the same tree to a signed verify_serial over MCP, whose answer says and signs its data\'s position too', async () => {
+    const answer = await fetch(`${api.url}/mcp`, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, 'Accept-Signature': 'sig1=("@status")' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'verify_serial', arguments: { serial: SERIAL } } }),
+    });
+    const result = (await answer.json() as { result: { structuredContent: { verification_status: string } } }).result;
+    expect(result.structuredContent.verification_status).to.equal('AUTHENTIC');
+    expect(answer.headers.get('x-read-model-position')).to.equal(String(registeredAt));
+    expect(answer.headers.get('watchcat-checkpoint')?.split(' ')[0], 'the six events up to the registration').to.equal('6');
+    expect(readSignatureInput(answer.headers.get('signature-input')!).identifiers).to.include.members(['"x-read-model-position"', '"watchcat-checkpoint"']);
   });
 
   it('receipt verify --checkpoint accepts that receipt, and refuses one signed over the latest tree, which holds the theft', async () => {

@@ -149,7 +149,7 @@ export async function runProjectionFuzz(eventStore: EventStore, shared: ReadStor
     // Answered as the read API answers (answer-in-snapshot.ts): from one reading, stamped from it, or refused.
     await answers.clock.refresh().catch(() => undefined);
     for (const [serial, changes] of serials) {
-      const asked = await answers.verify(verifyOperation, { query: { lang: 'en' }, path: { serial } } as unknown as ValidRequest).catch(() => undefined);
+      const asked = await answers.verify(verifyOperation, { query: { lang: 'en' }, path: { serial }, header: {} } as unknown as ValidRequest).catch(() => undefined);
       // A refusal (the store down, the registry not fresh) is an honest answer; so is a failure the API maps to one.
       if (asked === undefined || asked.stamp === undefined) continue;
       const status = (asked.answer.body as { verification_status?: string }).verification_status;

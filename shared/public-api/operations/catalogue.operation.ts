@@ -4,7 +4,7 @@ import { escapeRegExp, fold } from '../../text/fold.ts';
 import { gramCondition } from '../../text/grams.ts';
 import type { Filter, Sort } from '../../ports/read-store.ts';
 import { Lang, type WatchDoc } from '../../read-models/documents.ts';
-import { LangParam, rateLimitedResponse, unavailableResponse, validationResponse } from '../schemas/common.schema.ts';
+import { LangParam, rateLimitedResponse, unavailableResponse, validationResponse, ReadModelHeaders } from '../schemas/common.schema.ts';
 import { WatchSummary } from '../schemas/watch.schema.ts';
 import type { OperationSpec } from './operation.ts';
 import { ok, type PublicOperation } from './public-operation.ts';
@@ -73,7 +73,7 @@ export const catalogueSpec: OperationSpec = {
   summary: 'Browse the watch catalogue',
   description: 'Published watches filtered by collection, text, price and stock, sorted and paged. `total` counts every match before paging.',
   tags: ['Catalogue'],
-  params: { query: CatalogueQuery },
+  params: { query: CatalogueQuery, header: ReadModelHeaders },
   responses: {
     '200': { description: 'A page of watches', schema: CatalogueAnswer },
     '422': validationResponse,

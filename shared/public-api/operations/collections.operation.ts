@@ -3,7 +3,7 @@ import Type from 'typebox';
 import { centsToEuros } from '../../money/cents.ts';
 import { Lang, type CollectionDoc } from '../../read-models/documents.ts';
 import { Collection } from '../schemas/collection.schema.ts';
-import { LangOnlyQuery, rateLimitedResponse, unavailableResponse, validationResponse } from '../schemas/common.schema.ts';
+import { LangOnlyQuery, rateLimitedResponse, unavailableResponse, validationResponse, ReadModelHeaders } from '../schemas/common.schema.ts';
 import { collectionFigures, type CollectionFigures } from './collection-figures.ts';
 import type { OperationSpec } from './operation.ts';
 import { ok, type PublicOperation } from './public-operation.ts';
@@ -31,7 +31,7 @@ export const collectionsSpec: OperationSpec = {
   summary: 'List the collections',
   description: 'Every collection with its descriptions, type, diameter, count of published watches and their price range.',
   tags: ['Catalogue'],
-  params: { query: LangOnlyQuery },
+  params: { query: LangOnlyQuery, header: ReadModelHeaders },
   responses: {
     '200': { description: 'The collections, sorted by name', schema: CollectionsAnswer },
     '422': validationResponse,

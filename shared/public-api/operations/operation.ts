@@ -16,7 +16,7 @@ export interface OperationSpec {
   description: string;
   tags: string[];
   /** Object schemas for each parameter location; every property is one parameter. */
-  params?: { query?: TSchema; path?: TSchema };
+  params?: { query?: TSchema; path?: TSchema; header?: TSchema };
   body?: TSchema;
   /**
    * Response schemas by status code (`'200'`, `'404'`, `'422'`, `'429'`, ...) with a description each, and the headers

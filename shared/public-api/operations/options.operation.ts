@@ -2,7 +2,7 @@
 import Type from 'typebox';
 import { centsToEuros } from '../../money/cents.ts';
 import type { ConfiguratorDoc } from '../../read-models/documents.ts';
-import { LangOnlyQuery, NotFound, rateLimitedResponse, unavailableResponse, validationResponse } from '../schemas/common.schema.ts';
+import { LangOnlyQuery, NotFound, rateLimitedResponse, unavailableResponse, validationResponse, ReadModelHeaders } from '../schemas/common.schema.ts';
 import { ConfiguratorOptions } from '../schemas/configurator.schema.ts';
 import { collectionModels, type CollectionModel } from './collection-models.ts';
 import type { OperationSpec } from './operation.ts';
@@ -38,7 +38,7 @@ export const optionsSpec: OperationSpec = {
   summary: 'Customization options of a collection',
   description: 'Models, the eleven option categories (empty when not offered) and accessories of a collection, with prices in EUR.',
   tags: ['Configurator'],
-  params: { path: OptionsPath, query: LangOnlyQuery },
+  params: { path: OptionsPath, query: LangOnlyQuery, header: ReadModelHeaders },
   responses: {
     '200': { description: 'The options', schema: ConfiguratorOptions },
     '404': { description: 'Unknown collection: `{"detail": "Collection not found"}`', schema: NotFound },

@@ -1,6 +1,6 @@
 /** POST /api/public/configurator/price: prices a custom configuration. Reads the configurator and the model's watch, stores nothing. */
 import type { ConfiguratorDoc } from '../../read-models/documents.ts';
-import { LangOnlyQuery, PayloadTooLarge, rateLimitedResponse, unavailableResponse, validationResponse } from '../schemas/common.schema.ts';
+import { LangOnlyQuery, PayloadTooLarge, rateLimitedResponse, unavailableResponse, validationResponse, ReadModelHeaders } from '../schemas/common.schema.ts';
 import { PriceRequest, PriceResult } from '../schemas/configurator.schema.ts';
 import { RequestValidationError } from '../validation/validation-issue.ts';
 import { collectionModel } from './collection-models.ts';
@@ -15,7 +15,7 @@ export const priceSpec: OperationSpec = {
   summary: 'Price a custom configuration',
   description: 'Base price + options (chosen or default, for every offered category) + accessories = total, in EUR, computed in integer cents. Stores nothing.',
   tags: ['Configurator'],
-  params: { query: LangOnlyQuery },
+  params: { query: LangOnlyQuery, header: ReadModelHeaders },
   body: PriceRequest,
   responses: {
     '200': { description: 'The price', schema: PriceResult },

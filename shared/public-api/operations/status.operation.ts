@@ -1,7 +1,7 @@
 /** GET /api/public/status: health and capability discovery for people and automated agents. */
 import { LANGUAGES } from '../../events/common.ts';
 import { baseUrl } from '../../public-base-url.ts';
-import { LangOnlyQuery, rateLimitedResponse, validationResponse } from '../schemas/common.schema.ts';
+import { LangOnlyQuery, rateLimitedResponse, unavailableResponse, validationResponse, ReadModelHeaders } from '../schemas/common.schema.ts';
 import { ServiceStatus } from '../schemas/status.schema.ts';
 import type { OperationSpec } from './operation.ts';
 import { ok, type OperationEnv, type PublicOperation } from './public-operation.ts';
@@ -60,11 +60,12 @@ export const statusSpec: OperationSpec = {
   summary: 'Service status and capabilities',
   description: 'Health, brand, endpoints, rate limits, links for automated agents and the read-model position served.',
   tags: ['Status'],
-  params: { query: LangOnlyQuery },
+  params: { query: LangOnlyQuery, header: ReadModelHeaders },
   responses: {
     '200': { description: 'The status', schema: ServiceStatus },
     '422': validationResponse,
     '429': rateLimitedResponse,
+    '503': { ...unavailableResponse, description: 'Only when `X-Min-Position` was sent: the read models did not reach it in time; retry after `Retry-After` seconds' },
   },
   cacheControl: 'no-cache',
 };

@@ -6,7 +6,7 @@
 import Type from 'typebox';
 import type { Language } from '../../events/common.ts';
 import type { SerialDoc } from '../../read-models/documents.ts';
-import { LangOnlyQuery, rateLimitedResponse, unavailableResponse, validationResponse } from '../schemas/common.schema.ts';
+import { LangOnlyQuery, rateLimitedResponse, unavailableResponse, validationResponse, ReadModelHeaders } from '../schemas/common.schema.ts';
 import { Verification, type VerificationStatus } from '../schemas/verification.schema.ts';
 import type { OperationSpec } from './operation.ts';
 import { ok, type PublicOperation } from './public-operation.ts';
@@ -52,7 +52,7 @@ export const verifySpec: OperationSpec = {
   summary: 'Verify a serial number',
   description: 'Whether a serial number is registered (AUTHENTIC), reported stolen (STOLEN) or unknown (NOT_FOUND). No customer data. Limited to 10 requests per minute per IP.',
   tags: ['Verification'],
-  params: { path: VerifyPath, query: LangOnlyQuery },
+  params: { path: VerifyPath, query: LangOnlyQuery, header: ReadModelHeaders },
   responses: {
     '200': {
       description: 'The verification result',

@@ -1,7 +1,7 @@
 /** GET /api/public/catalogue/{reference}: one published watch, by reference in any case. */
 import Type from 'typebox';
 import type { WatchDoc } from '../../read-models/documents.ts';
-import { LangOnlyQuery, NotFound, rateLimitedResponse, unavailableResponse, validationResponse } from '../schemas/common.schema.ts';
+import { LangOnlyQuery, NotFound, rateLimitedResponse, unavailableResponse, validationResponse, ReadModelHeaders } from '../schemas/common.schema.ts';
 import { WatchDetail } from '../schemas/watch.schema.ts';
 import type { OperationSpec } from './operation.ts';
 import { notFound, ok, type PublicOperation } from './public-operation.ts';
@@ -18,7 +18,7 @@ export const watchDetailSpec: OperationSpec = {
   summary: 'Full detail of one watch',
   description: 'Specifications, images, description, price, features and SEO metadata of a published watch.',
   tags: ['Catalogue'],
-  params: { path: WatchDetailPath, query: LangOnlyQuery },
+  params: { path: WatchDetailPath, query: LangOnlyQuery, header: ReadModelHeaders },
   responses: {
     '200': { description: 'The watch', schema: WatchDetail },
     '404': { description: 'Unknown or withdrawn reference: `{"detail": "Watch not found"}`', schema: NotFound },

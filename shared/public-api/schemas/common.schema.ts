@@ -10,6 +10,19 @@ export const LangOnlyQuery = Type.Object({ lang: LangParam });
 export type LangOnlyQuery = Type.Static<typeof LangOnlyQuery>;
 
 /**
+ * The headers every read-model operation reads (docs/api.md, "Read your writes"): `X-Min-Position`, the event-store
+ * position an answer must reflect at least (an admin append's `X-Position`), canonical digits like the log's numbers.
+ */
+export const ReadModelHeaders = Type.Object({
+  'x-min-position': Type.Optional(Type.Integer({
+    minimum: 0, maximum: Number.MAX_SAFE_INTEGER, 'x-canonical': true,
+    description: 'Answer from read models at or past this event-store position (an admin change\'s `X-Position`), '
+      + 'waiting for them up to `MIN_POSITION_WAIT_MS` (2 s by default), else 503 with `Retry-After`. Canonical decimal digits.',
+  })),
+});
+export type ReadModelHeaders = Type.Static<typeof ReadModelHeaders>;
+
+/**
  * The key of a record (`Type.Record(AnyKey, ...)`): any string. Typebox's own pattern for `Type.String()` keys is
  * `^.*$`, which a key holding a line break does not match, so its value would escape the record's schema.
  */
@@ -50,7 +63,7 @@ export const validationResponse = { description: 'Validation error', schema: HTT
 export const rateLimitedResponse = { description: 'Rate limit exceeded', schema: RateLimited };
 /** An operation that reads the read models: refused while they cannot be vouched for (docs/api.md, "Honest answers"). */
 export const unavailableResponse = {
-  description: 'The read models are not built yet, not fresh enough for this answer, or cannot be reached; retry after `Retry-After` seconds',
+  description: 'The read models are not built yet, not fresh enough for this answer, behind the `X-Min-Position` asked, or cannot be reached; retry after `Retry-After` seconds',
   schema: Unavailable,
 };
 

@@ -14,7 +14,7 @@ import { firstIssues } from './issue-order.ts';
 import { assertSupported, isPlainObject, type JsonSchema } from './request-schema.ts';
 import { issue, type ValidationIssue } from './validation-issue.ts';
 
-export type RequestPart = 'path' | 'query' | 'body';
+export type RequestPart = 'path' | 'query' | 'header' | 'body';
 
 /** Adds the part's issues (locs starting with the part's name) and returns its coerced value with defaults. */
 export type PartValidator = (raw: unknown, issues: IssueCollector) => Record<string, unknown>;

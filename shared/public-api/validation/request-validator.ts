@@ -1,9 +1,11 @@
 /**
- * Validates one operation's request (path, query, body: in that order, as FastAPI lists errors) against the
+ * Validates one operation's request (path, query, headers, body: in that order, as FastAPI lists errors) against the
  * schemas of its `OperationSpec`. Each operation's validator is compiled by ajv once per process and shared by
  * everything that validates its requests (its route, its MCP tool, the audit's answers).
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import type { OperationSpec } from '../operations/operation.ts';
+import { ReadModelHeaders } from '../schemas/common.schema.ts';
 import { compilePart, type PartValidator, type RequestPart } from './request-part.ts';
 import type { JsonSchema } from './request-schema.ts';
 import { IssueCollector } from './issue-bound.ts';
@@ -13,6 +15,8 @@ export interface RawRequest {
   /** As Koa parses it: a repeated parameter is an array. */
   query: Record<string, string | string[] | undefined>;
   path: Record<string, string>;
+  /** The request's headers by lower-case name (only those its operation names are read); none: none sent. */
+  header?: Record<string, string | string[] | undefined>;
   /** The decoded JSON body, for operations that take one. */
   body?: unknown;
 }
@@ -20,10 +24,21 @@ export interface RawRequest {
 export interface ValidRequest {
   query: Record<string, unknown>;
   path: Record<string, unknown>;
+  /** The headers the operation reads (`x-min-position`), parsed. */
+  header: Record<string, unknown>;
   body: unknown;
 }
 
 export type RequestValidator = (request: RawRequest) => ValidRequest;
+
+const READ_MODEL_HEADER_NAMES = Object.keys(ReadModelHeaders.properties);
+
+/** The headers an operation may read (`X-Min-Position`), from an HTTP request's, for a RawRequest's `header`. */
+export function readModelHeaders(headers: IncomingHttpHeaders): RawRequest['header'] {
+  const read: RawRequest['header'] = {};
+  for (const name of READ_MODEL_HEADER_NAMES) if (headers[name] !== undefined) read[name] = headers[name];
+  return read;
+}
 
 const EMPTY: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
@@ -49,14 +64,16 @@ export function compileRequestValidator(spec: OperationSpec): RequestValidator {
 function compileNew(spec: OperationSpec): RequestValidator {
   const checkPath = optionalPart(spec.params?.path, 'path');
   const checkQuery = optionalPart(spec.params?.query, 'query');
+  const checkHeader = optionalPart(spec.params?.header, 'header');
   const checkBody = optionalPart(spec.body, 'body');
   return (request) => {
     const issues = new IssueCollector();
     const path = checkPath ? checkPath(request.path, issues) : EMPTY;
     const query = checkQuery ? checkQuery(spec.refusesRepeatedQuery ? request.query : lastValues(request.query), issues) : EMPTY;
+    const header = checkHeader ? checkHeader(request.header ?? EMPTY, issues) : EMPTY;
     const body = checkBody ? checkBody(request.body, issues) : undefined;
     if (issues.size > 0) throw new RequestValidationError(issues);
-    return { path, query, body };
+    return { path, query, header, body };
   };
 }
 

@@ -55,7 +55,7 @@ async function harness(next: Harness['next']): Promise<Harness> {
   return h;
 }
 
-const request = { query: { lang: 'fr' }, path: {} } as unknown as ValidRequest;
+const request = { query: { lang: 'fr' }, path: {}, header: {} } as unknown as ValidRequest;
 const refusal = (detail: string) => ({ status: 503, body: { detail }, retryAfter: 5 });
 
 describe('answers from one reading, or refused', function () {
@@ -102,14 +102,14 @@ describe('answers from one reading, or refused', function () {
 
   it('refuses a verification whose read model was never confirmed, even when its checkpoint exists, with the registry\'s refusal', async function () {
     const h = await harness(() => ({ view: createMemoryReadStore(), states: [state('serials', 9, null), state('watches', 9, null)] }));
-    const english = { query: { lang: 'en' }, path: {} } as unknown as ValidRequest;
+    const english = { query: { lang: 'en' }, path: {}, header: {} } as unknown as ValidRequest;
     expect((await h.answer(verifying, english)).answer).to.deep.equal(refusal('The registry cannot be checked right now; try again shortly'));
     expect((await h.answer(counting, english)).answer).to.deep.equal(refusal('The catalogue is being prepared; try again shortly'));
   });
 
   it('refuses in English a request that names no language (the contract\'s default)', async function () {
     const h = await harness(() => ({ view: createMemoryReadStore(), states: [state('serials', 9, null), state('watches', 9, null)] }));
-    const noLanguage = { query: {}, path: {} } as unknown as ValidRequest;
+    const noLanguage = { query: {}, path: {}, header: {} } as unknown as ValidRequest;
     expect((await h.answer(counting, noLanguage)).answer).to.deep.equal(refusal('The catalogue is being prepared; try again shortly'));
   });
 

@@ -53,7 +53,7 @@ async function withWallOffset<T>(offsetMs: number, body: () => Promise<T>): Prom
   }
 }
 
-const request = { query: { lang: 'en' }, path: {} } as unknown as ValidRequest;
+const request = { query: { lang: 'en' }, path: {}, header: {} } as unknown as ValidRequest;
 
 describe('read-model freshness: judged only on what this process saw happen, on its own monotonic clock', () => {
   it('counts the confirmation already there at the first poll as not seen: built, stale, lag unknown, until one happens', async () => {

@@ -170,7 +170,7 @@ describe('request validation on an operation of its own, as pydantic v2 and Fast
   it('an operation with a body and no parameters validates its body alone', () => {
     const bodyOnly = { ...spec(), params: undefined } as unknown as OperationSpec;
     const validate = compileRequestValidator(bodyOnly);
-    expect(validate({ query: { page: 'x' }, path: {}, body: { name: 'ab' } })).to.deep.equal({ path: {}, query: {}, body: { name: 'ab' } });
+    expect(validate({ query: { page: 'x' }, path: {}, body: { name: 'ab' } })).to.deep.equal({ path: {}, query: {}, header: {}, body: { name: 'ab' } });
     expect(() => validate({ query: {}, path: {}, body: {} })).to.throw(RequestValidationError);
   });
 });

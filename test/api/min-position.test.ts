@@ -1,0 +1,119 @@
+/**
+ * `X-Min-Position` against a projector that lags (docs/api.md, "Read your writes"): the routes behind the answer
+ * cache, as the public app mounts them, over a store whose checkpoint only this test moves. A request asking for a
+ * position the read models have not reached waits for it and is answered from it; a kept answer below it is given
+ * by neither cache; one never reached within `MIN_POSITION_WAIT_MS` is refused with the documented 503.
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { expect } from 'chai';
+import Koa from 'koa';
+import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
+import { loadConfig } from '../../shared/config/config.ts';
+import type { StoredDoc } from '../../shared/ports/read-store.ts';
+import { newCheckpoint } from '../../shared/projections/control-docs.ts';
+import { readSnapshotStates } from '../../shared/projections/projection-states.ts';
+import { ok, type PublicOperation } from '../../shared/public-api/operations/public-operation.ts';
+import { verifyOperation } from '../../shared/public-api/operations/verify.operation.ts';
+import { startReadModelClock, type PolledReadModelClock } from '../../shared/public-api/read-model-clock.ts';
+import { watchDetailOperation } from '../../shared/public-api/operations/watch-detail.operation.ts';
+import { createMcpAnswerCache } from '../../read-api/mcp/mcp-answer-cache.ts';
+import { mcpTools } from '../../read-api/mcp/mcp-tools.ts';
+import { createAnswerCache } from '../../read-api/cache/answer-cache.ts';
+import { ResponseCache } from '../../read-api/cache/response-cache.ts';
+import { publicRouter } from '../../read-api/routes.ts';
+import { send } from '../support/http.ts';
+import { TEST_BRAND } from './support/test-app.ts';
+
+const WAIT_MS = 1_500;
+
+/** What the registry holds for a serial, kept whole: an operation whose answers both caches keep. */
+const { fresh: _needsFresh, ...verifyWithoutBound } = verifyOperation;
+const registry: PublicOperation = {
+  ...verifyWithoutBound, spec: { ...verifyOperation.spec, id: 'registryStatus' }, cacheable: true, timeField: undefined,
+  async handle(request, { readStore }) {
+    return ok((await readStore.get<{ status: string } & StoredDoc>('serials', request.path['serial'] as string))?.status);
+  },
+};
+
+describe('X-Min-Position against a lagging projector (issue 44)', () => {
+  const store = createMemoryReadStore();
+  let server: Server;
+  let url: string;
+  let clock: PolledReadModelClock;
+
+  /** The serial as the projector leaves it at `position`, its checkpoint confirmed there. */
+  async function projectedAt(status: string, position: number): Promise<void> {
+    const serial = { _id: 'AUR-0001', serial: 'AUR-0001', status, position };
+    await store.write('serials', [{ put: serial }]);
+    await store.setControl({ ...newCheckpoint('serials', 1, 1, position), confirmed: { head: position, at: new Date(position).toISOString() } }, {}, true);
+  }
+
+  before(async () => {
+    await projectedAt('authentic', 10);
+    // Polled by nothing but the requests: the read models move only when this test says, and no timer reads them.
+    clock = await startReadModelClock(() => readSnapshotStates(store), { intervalMs: 3_600_000 });
+    const env = { clock, config: loadConfig({ MIN_POSITION_WAIT_MS: String(WAIT_MS) }), health: () => 'ok' as const, brand: TEST_BRAND, operations: [] };
+    const answers = createAnswerCache({ clientKey: () => 'one client' });
+    const router = publicRouter([registry], env, { cache: new ResponseCache(), answers });
+    const app = new Koa();
+    app.use(answers.middleware);
+    app.use(router.routes());
+    server = await new Promise((resolve) => {
+      const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+    });
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => {
+    clock.stop();
+    server.closeAllConnections();
+    server.close();
+  });
+
+  const asking = (path: string, position: number) => send(url, path, { headers: { 'x-min-position': String(position) } });
+
+  it('waits for a position the read models have not reached, and answers from it', async () => {
+    const asked = asking('/api/public/verify/AUR-0001', 12);
+    await sleep(200);
+    await projectedAt('stolen', 12);
+    const answer = await asked;
+    expect(answer.status, answer.text).to.equal(200);
+    expect(answer.json()).to.equal('stolen');
+    expect(answer.headers['x-read-model-position']).to.equal('12');
+  });
+
+  it('gives a kept answer below the position asked from neither cache, while the clock has not yet seen the store move', async () => {
+    await projectedAt('recovered-at-20', 20);
+    const byUrl = '/api/public/verify/AUR-0001?lang=fr';
+    const byRequest = '/api/public/verify/AUR-0001?lang=fr&';
+    // Kept at 20 by URL and by canonical request, then the projector moves on: nothing polls the store meanwhile.
+    const kept = await asking(byUrl, 20);
+    expect([kept.json(), (await send(url, byUrl)).json()]).to.deep.equal(['recovered-at-20', 'recovered-at-20']);
+    expect((await send(url, byRequest)).json(), 'the canonical cache holds it').to.equal('recovered-at-20');
+    await projectedAt('stolen-at-21', 21);
+    expect((await send(url, byUrl)).json(), 'without the header: the kept answer').to.equal('recovered-at-20');
+    for (const path of [byUrl, byRequest]) {
+      const answer = await asking(path, 21);
+      expect(answer.json(), path).to.equal('stolen-at-21');
+      expect(answer.headers['x-read-model-position'], path).to.equal('21');
+    }
+  });
+
+  it('refuses a position never reached within MIN_POSITION_WAIT_MS with the documented 503 and Retry-After', async () => {
+    const started = performance.now();
+    const answer = await asking('/api/public/verify/AUR-0001', 99);
+    expect(performance.now() - started).to.be.at.least(WAIT_MS - 20);
+    expect(answer.status).to.equal(503);
+    expect(answer.headers['retry-after']).to.equal('1');
+    expect(answer.headers['cache-control']).to.equal('no-store');
+    expect(answer.json()).to.deep.equal({ detail: 'The answer is not yet up to date with your change; try again shortly' });
+  });
+
+  it('answers no MCP tool call that asks for a position from the MCP cache: its operation waits for it', () => {
+    const mcp = createMcpAnswerCache(mcpTools([watchDetailOperation]), clock);
+    const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_watch', arguments: { reference: 'RG-100' } } };
+    expect(mcp.call(call, {}), 'a cacheable call').to.not.equal(undefined);
+    expect(mcp.call(call, { 'x-min-position': '5' })).to.equal(undefined);
+  });
+});
