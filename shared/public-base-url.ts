@@ -14,6 +14,9 @@ export type BaseUrlConfig = Pick<Config, 'PUBLIC_BASE_URL'>;
 /** The base without a trailing slash, prefixed to absolute paths; empty when none is configured. */
 export const baseUrl = (config: BaseUrlConfig): string => (config.PUBLIC_BASE_URL ?? '').replace(/\/$/, '');
 
+/** Where a back-office tool on the same machine reaches the public API: the configured base, else this host's `PORT`. */
+export const deploymentUrl = (config: BaseUrlConfig & Pick<Config, 'PORT'>): string => baseUrl(config) || `http://127.0.0.1:${config.PORT}`;
+
 /** The base itself as a URL reference: the configured one, else `/`. */
 export const baseUrlOrRoot = (config: BaseUrlConfig): string => baseUrl(config) || '/';
 

@@ -8,6 +8,12 @@ export function identifier(value: string): string {
   return value.trim().toUpperCase();
 }
 
+/** Seconds to wait for something, 1 to 3600. */
+export function seconds(value: string): number {
+  if (!/^\d{1,4}$/.test(value.trim()) || Number(value) < 1 || Number(value) > 3600) throw new InvalidArgumentError('expected whole seconds, 1 to 3600');
+  return Number(value);
+}
+
 export function year(value: string): number {
   if (!/^\d{4}$/.test(value.trim())) throw new InvalidArgumentError('expected a four-digit year, e.g. 2024');
   return Number(value);

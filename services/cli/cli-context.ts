@@ -19,6 +19,8 @@ export interface CliContext {
    */
   store(options?: { existing?: boolean }): Promise<EventStore>;
   service(): Promise<CommandService>;
+  /** Whether the command opened the event store (and so may have appended to it). */
+  opened(): boolean;
   /** Who the events name as their actor: `--actor` when given (program.ts), else as `cliActor` finds. */
   actAs(name: string | undefined): void;
   /** The actor the events name: `watchcat-cli:NAME`. */
@@ -71,6 +73,7 @@ export function createCliContext(env: NodeJS.ProcessEnv = process.env, output: C
       return store;
     },
     service: async () => createCommandService(await context.store(), { actor: context.actor() }),
+    opened: () => store !== undefined,
     actAs: (name) => { actor = name; },
     actor: () => `watchcat-cli:${actor ?? cliActor(env)}`,
     out: output.out,

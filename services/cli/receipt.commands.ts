@@ -16,7 +16,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { baseUrl } from '../../shared/public-base-url.ts';
+import { deploymentUrl } from '../../shared/public-base-url.ts';
 import { type JwkSet, parseJwkSet } from '../../shared/signing/jwk-set.ts';
 import { parseSavedResponse } from '../receipt/saved-response.ts';
 import { type ReceiptReport, verifyReceipt } from '../receipt/verify-receipt.ts';
@@ -99,7 +99,7 @@ export const receiptCommands: CliModule = (program, context) => {
         throw new ReceiptError(`cannot read the receipt ${file}: ${(error as Error).message}`);
       }
       const config = context.config();
-      const deployment = baseUrl(config) || `http://127.0.0.1:${config.PORT}`;
+      const deployment = deploymentUrl(config);
       const keySet = await readJwks(options.jwks ?? `${deployment}/.well-known/jwks.json`, options.allowPlainHttp === true);
       const report = await verifyReceipt(saved, keySet.jwks);
       if (report.problems.length > 0) throw new ReceiptError(`receipt does not hold: ${report.problems.join('; ')}`);
