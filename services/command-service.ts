@@ -7,6 +7,7 @@ import type {
   AccessoryOffered, CategoryKey, CollectionDefined, CollectionRevised, ConfiguratorOptionOffered, DomainEvent,
   StockStatus, WatchPublished, WatchRevised,
 } from '../shared/events/index.ts';
+import { canonicalId } from '../shared/events/index.ts';
 import { streams, type EventStore } from '../shared/ports/event-store.ts';
 import { collectionAggregate } from './collection/collection.aggregate.ts';
 import type { CollectionState } from './collection/collection.state.ts';
@@ -72,8 +73,6 @@ export interface CommandServiceOptions {
 /** `appended` events, `unchanged` (the state already was so), `refused` (a domain error), or `failed` otherwise. */
 export type CommandOutcome = 'appended' | 'unchanged' | 'refused' | 'failed';
 
-/** References and serials are upper-case identifiers; people type them in any case. */
-const id = (value: string) => value.trim().toUpperCase();
 
 /** The earliest time zone, UTC+14: a new year begins there first. */
 const EARLIEST_OFFSET_MS = 14 * 60 * 60 * 1000;
@@ -126,10 +125,10 @@ export function createCommandService(store: EventStore, settings: CommandService
     publishWatch: (watch, o) => run(watchAggregate, { type: 'PublishWatch', watch }, o),
     reviseWatch: (revision, o) => run(watchAggregate, { type: 'ReviseWatch', revision }, o),
     changeWatchPrice: (reference, price_cents, o) =>
-      run(watchAggregate, { type: 'ChangeWatchPrice', reference: id(reference), price_cents }, o),
+      run(watchAggregate, { type: 'ChangeWatchPrice', reference: canonicalId(reference), price_cents }, o),
     changeWatchStock: (reference, stock_status, o) =>
-      run(watchAggregate, { type: 'ChangeWatchStock', reference: id(reference), stock_status }, o),
-    withdrawWatch: (reference, o) => run(watchAggregate, { type: 'WithdrawWatch', reference: id(reference) }, o),
+      run(watchAggregate, { type: 'ChangeWatchStock', reference: canonicalId(reference), stock_status }, o),
+    withdrawWatch: (reference, o) => run(watchAggregate, { type: 'WithdrawWatch', reference: canonicalId(reference) }, o),
     offerOption: (option, o) => run(configuratorAggregate, { type: 'OfferOption', option }, o),
     repriceOption: (option, price_cents, o) => run(configuratorAggregate, { type: 'RepriceOption', option, price_cents }, o),
     withdrawOption: (option, o) => run(configuratorAggregate, { type: 'WithdrawOption', option }, o),
@@ -140,13 +139,13 @@ export function createCommandService(store: EventStore, settings: CommandService
     withdrawAccessory: (accessory, o) => run(configuratorAggregate, { type: 'WithdrawAccessory', accessory }, o),
     registerSerial: (serial, reference, manufacture_year, o) =>
       run(serialAggregate, {
-        type: 'RegisterSerial', serial: id(serial), reference: id(reference), manufacture_year, current_year: latestYearBegun(clock()),
+        type: 'RegisterSerial', serial: canonicalId(serial), reference: canonicalId(reference), manufacture_year, current_year: latestYearBegun(clock()),
       }, o),
-    reportSerialStolen: (serial, o) => run(serialAggregate, { type: 'ReportSerialStolen', serial: id(serial) }, o),
-    recoverSerial: (serial, o) => run(serialAggregate, { type: 'RecoverSerial', serial: id(serial) }, o),
+    reportSerialStolen: (serial, o) => run(serialAggregate, { type: 'ReportSerialStolen', serial: canonicalId(serial) }, o),
+    recoverSerial: (serial, o) => run(serialAggregate, { type: 'RecoverSerial', serial: canonicalId(serial) }, o),
     collectionState: (code) => stateOf(collectionAggregate, streams.collection(code)),
-    watchState: (reference) => stateOf(watchAggregate, streams.watch(id(reference))),
+    watchState: (reference) => stateOf(watchAggregate, streams.watch(canonicalId(reference))),
     configuratorState: (collection) => stateOf(configuratorAggregate, streams.configurator(collection)),
-    serialState: (serial) => stateOf(serialAggregate, streams.serial(id(serial))),
+    serialState: (serial) => stateOf(serialAggregate, streams.serial(canonicalId(serial))),
   };
 }

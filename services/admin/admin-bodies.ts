@@ -5,7 +5,7 @@
  * each property the body should not have, and what a field takes (teaching-issues.ts).
  */
 import Type from 'typebox';
-import { StockStatus } from '../../shared/events/index.ts';
+import { REFERENCE_AS_TYPED, SERIAL_AS_TYPED, StockStatus } from '../../shared/events/index.ts';
 import { isPlainObject } from '../../shared/public-api/validation/request-schema.ts';
 import { issue, RequestValidationError } from '../../shared/public-api/validation/validation-issue.ts';
 import { PriceEuros } from '../catalogue/watch-entry.ts';
@@ -14,10 +14,10 @@ import { teachingIssue } from './teaching-issues.ts';
 
 const closed = { additionalProperties: false } as const;
 
-// The patterns of the events' serials and references (shared/events/common.ts) in any case: the service upper-cases.
+// The patterns of the events' serials and references in any case: the service upper-cases (canonicalId).
 export const RegisterSerialBody = Type.Object({
-  serial: Type.String({ pattern: '^[A-Za-z0-9-]{4,32}$' }),
-  reference: Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9.-]{0,39}$' }),
+  serial: Type.String({ pattern: SERIAL_AS_TYPED }),
+  reference: Type.String({ pattern: REFERENCE_AS_TYPED }),
   year: Type.Integer(),
 }, closed);
 export const PriceBody = Type.Object({ price_eur: PriceEuros }, closed);

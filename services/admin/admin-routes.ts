@@ -6,6 +6,7 @@
 import Router from '@koa/router';
 import type { Context } from 'koa';
 import { eurosToCents } from '../../shared/money/cents.ts';
+import { canonicalId } from '../../shared/events/index.ts';
 import type { CommandService } from '../command-service.ts';
 import { importCatalogue } from '../import/import-catalogue.ts';
 import { CatalogueFile } from '../catalogue/catalogue-file.ts';
@@ -55,12 +56,12 @@ export function adminRouter(service: CommandService, auth: AdminAuth): Router {
   });
   router.patch('/watches/:reference', catalogue, async (ctx) => {
     const changes = await checkDocument(WatchEdit, await body(ctx));
-    const reference = param(ctx, 'reference').toUpperCase();
+    const reference = canonicalId(param(ctx, 'reference'));
     appended(ctx, (await service.reviseWatch({ ...changes, reference }, optionsOf(ctx))).position);
   });
   router.put('/watches/:reference/customizable', catalogue, async (ctx) => {
     const { customizable } = await checkDocument(CustomizableBody, await body(ctx));
-    const reference = param(ctx, 'reference').toUpperCase();
+    const reference = canonicalId(param(ctx, 'reference'));
     appended(ctx, (await service.reviseWatch({ reference, customizable }, optionsOf(ctx))).position);
   });
   router.delete('/watches/:reference', catalogue, async (ctx) => {

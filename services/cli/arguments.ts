@@ -1,12 +1,10 @@
 /** Parsers for CLI arguments; a bad value is a usage error (commander's `InvalidArgumentError`, exit code 2). */
 import { InvalidArgumentError } from 'commander';
-import { MAX_PRICE_CENTS } from '../../shared/events/index.ts';
+import { canonicalId, MAX_PRICE_CENTS } from '../../shared/events/index.ts';
 import { centsToEuros, eurosToCents } from '../../shared/money/cents.ts';
 
-/** Serial numbers and references are upper-case identifiers; people type them in any case. */
-export function identifier(value: string): string {
-  return value.trim().toUpperCase();
-}
+/** Serial numbers and references, read as the events hold them. */
+export const identifier = canonicalId;
 
 /** Seconds to wait for something, 1 to 3600. */
 export function seconds(value: string): number {

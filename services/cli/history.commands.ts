@@ -5,13 +5,14 @@ import type { EventStore, StoredEvent } from '../../shared/ports/event-store.ts'
 import { addHistoryFilterOptions, historyFilter, type HistoryFilterOptions } from '../audit/history-filter.ts';
 import type { CliModule } from './cli-module.ts';
 import { jsonLine, tableRows } from './history-format.ts';
+import { canonicalId } from '../../shared/events/index.ts';
 
 const BATCH = 1_000;
 
 /** `watch-` and `serial-` streams are named by upper-case identifiers; accept them typed in any case. */
 export function streamName(stream: string): string {
   const match = /^(watch|serial)-(.+)$/i.exec(stream.trim());
-  return match ? `${match[1]!.toLowerCase()}-${match[2]!.toUpperCase()}` : stream.trim();
+  return match ? `${match[1]!.toLowerCase()}-${canonicalId(match[2]!)}` : stream.trim();
 }
 
 async function* history(store: EventStore, stream: string | undefined): AsyncGenerator<StoredEvent> {

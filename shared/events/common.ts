@@ -35,8 +35,22 @@ export const PriceCents = Type.Integer({ minimum: 1, maximum: MAX_PRICE_CENTS })
 export const SurchargeCents = Type.Integer({ minimum: 0, maximum: 100_000_000_00 });
 
 export const CollectionCode = Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,39}$' });
-export const WatchReference = Type.String({ pattern: '^[A-Z0-9][A-Z0-9.-]{0,39}$' });
-export const SerialNumber = Type.String({ pattern: '^[A-Z0-9-]{4,32}$' });
+
+/**
+ * Watch references and serial numbers are upper-case identifiers, and people type them in any case: every way in
+ * (the admin API, the CLI, the public operations) reads them through `canonicalId`, and accepts them as typed by the
+ * `*_AS_TYPED` patterns, which are the events' patterns in any case.
+ */
+export const canonicalId = (typed: string): string => typed.trim().toUpperCase();
+const REFERENCE_CHARS = { first: 'A-Z0-9', rest: 'A-Z0-9.-', length: '{0,39}' };
+const SERIAL_CHARS = { chars: 'A-Z0-9-', length: '{4,32}' };
+const anyCase = (chars: string): string => chars.replace('A-Z', 'A-Za-z');
+export const WatchReference = Type.String({ pattern: `^[${REFERENCE_CHARS.first}][${REFERENCE_CHARS.rest}]${REFERENCE_CHARS.length}$` });
+export const SerialNumber = Type.String({ pattern: `^[${SERIAL_CHARS.chars}]${SERIAL_CHARS.length}$` });
+/** A reference as a request may spell it. */
+export const REFERENCE_AS_TYPED = `^[${anyCase(REFERENCE_CHARS.first)}][${anyCase(REFERENCE_CHARS.rest)}]${REFERENCE_CHARS.length}$`;
+/** A serial number as a request may spell it. */
+export const SERIAL_AS_TYPED = `^[${anyCase(SERIAL_CHARS.chars)}]${SERIAL_CHARS.length}$`;
 export const OptionCode = Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,39}$' });
 
 export const STOCK_STATUSES = ['in_stock', 'low_stock', 'out_of_stock', 'made_to_order'] as const;

@@ -3,7 +3,7 @@
  * watches projection (one price, one source) through the `{collection.code, lang, customizable, reference}` index,
  * so the configurator document holds no watch and a price change writes no configurator.
  */
-import type { Language } from '../../events/common.ts';
+import { canonicalId, type Language } from '../../events/common.ts';
 import type { ReadView } from '../../ports/read-store.ts';
 import type { WatchDoc } from '../../read-models/documents.ts';
 import { withdrawnId } from '../../projections/watches.projection.ts';
@@ -32,7 +32,7 @@ export interface ModelRefusal {
  * another collection, one not customizable, one withdrawn (its marker in the watches projection), or none at all.
  */
 export async function collectionModel(readStore: ReadView, lang: Language, code: string, modelRef: string): Promise<CollectionModel | ModelRefusal> {
-  const reference = modelRef.toUpperCase();
+  const reference = canonicalId(modelRef);
   const watch = await readStore.get<WatchDoc>('watches', `${lang}:${reference}`);
   if (watch) {
     if (watch.collection.code !== code) return { refused: `model '${modelRef}' is a watch of collection '${watch.collection.code}', not of collection '${code}'` };

@@ -4,7 +4,7 @@
  * exists in the read model to leak.
  */
 import Type from 'typebox';
-import type { Language } from '../../events/common.ts';
+import { canonicalId, SERIAL_AS_TYPED, type Language } from '../../events/common.ts';
 import type { SerialDoc } from '../../read-models/documents.ts';
 import { LangOnlyQuery, rateLimitedResponse, unavailableResponse, validationResponse, ReadModelHeaders } from '../schemas/common.schema.ts';
 import { Verification, type VerificationStatus } from '../schemas/verification.schema.ts';
@@ -12,7 +12,7 @@ import type { OperationSpec } from './operation.ts';
 import { ok, type PublicOperation } from './public-operation.ts';
 
 export const VerifyPath = Type.Object({
-  serial: Type.String({ pattern: '^[A-Za-z0-9-]{4,32}$', description: 'Serial number, case-insensitive.' }),
+  serial: Type.String({ pattern: SERIAL_AS_TYPED, description: 'Serial number, case-insensitive.' }),
 });
 
 const MESSAGES: Record<VerificationStatus, Record<Language, string>> = {
@@ -81,7 +81,7 @@ export const verifyOperation: PublicOperation = {
   timeField: 'checked_at',
   async handle(request, { readStore, now }) {
     const { lang } = request.query as LangOnlyQuery;
-    const serial = (request.path['serial'] as string).toUpperCase();
+    const serial = canonicalId(request.path['serial'] as string);
     const doc = await readStore.get<SerialDoc>('serials', serial);
     return ok(toVerification(serial, doc, lang, now ?? new Date()));
   },

@@ -1,5 +1,6 @@
 /** GET /api/public/catalogue/{reference}: one published watch, by reference in any case. */
 import Type from 'typebox';
+import { canonicalId } from '../../events/common.ts';
 import type { WatchDoc } from '../../read-models/documents.ts';
 import { LangOnlyQuery, NotFound, rateLimitedResponse, unavailableResponse, validationResponse, ReadModelHeaders } from '../schemas/common.schema.ts';
 import { WatchDetail } from '../schemas/watch.schema.ts';
@@ -35,7 +36,7 @@ export const watchDetailOperation: PublicOperation = {
   cacheable: true,
   async handle(request, { readStore }) {
     const { lang } = request.query as LangOnlyQuery;
-    const reference = (request.path['reference'] as string).toUpperCase();
+    const reference = canonicalId(request.path['reference'] as string);
     const doc = await readStore.get<WatchDoc>('watches', `${lang}:${reference}`);
     return doc ? ok(toWatchDetail(doc, lang)) : notFound('Watch not found');
   },
