@@ -14,8 +14,3 @@ export interface Decider<C, S, E extends DomainEvent, Ctx = undefined> {
   /** `context` holds other aggregates' state the handler loaded, e.g. the collection of a watch. */
   decide(command: C, state: S, context: Ctx): Decision<E>;
 }
-
-/** The state after `events`. */
-export function foldEvents<S, E extends DomainEvent>(decider: Pick<Decider<never, S, E, never>, 'initialState' | 'evolve'>, events: readonly E[]): S {
-  return events.reduce((state, event) => decider.evolve(state, event), decider.initialState());
-}

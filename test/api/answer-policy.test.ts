@@ -15,7 +15,7 @@ import { GENERATIONS_ID, type ReadStore, type StoredDoc } from '../../shared/por
 import { newCheckpoint } from '../../shared/projections/control-docs.ts';
 import { readSnapshotStates } from '../../shared/projections/projection-states.ts';
 import { keptAnswerPolicy } from '../../shared/public-api/answer-policy.ts';
-import { answerInSnapshot, type ReadingEnv } from '../../shared/public-api/operations/answer-in-snapshot.ts';
+import { answerInSnapshot, type ReadingEnv } from '../../shared/public-api/answer-policy.ts';
 import { ok, type PublicOperation } from '../../shared/public-api/operations/public-operation.ts';
 import { verifyOperation } from '../../shared/public-api/operations/verify.operation.ts';
 import { watchDetailOperation } from '../../shared/public-api/operations/watch-detail.operation.ts';

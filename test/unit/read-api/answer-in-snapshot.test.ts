@@ -1,5 +1,5 @@
 /**
- * The one decision every answer goes through (answer-in-snapshot.ts): an answer is read from one reading of the
+ * The one decision every answer goes through (shared/public-api/answer-policy.ts): an answer is read from one reading of the
  * store and stamped from that same reading; one whose snapshot expired while it read is answered again from a new
  * reading, once; and it is refused (503, `Retry-After`) when a read model it needs was never built, when a
  * verification's read model is not fresh, and when the store cannot be read. Expected answers are the contract's
@@ -11,7 +11,7 @@ import { GENERATIONS_ID, ReadStoreUnavailableError, SnapshotExpiredError, type R
 import { newCheckpoint } from '../../../shared/projections/control-docs.ts';
 import { readSnapshotStates } from '../../../shared/projections/projection-states.ts';
 import type { ProjectionState } from '../../../shared/projections/projection-states.ts';
-import { answerInSnapshot, type ReadingEnv } from '../../../shared/public-api/operations/answer-in-snapshot.ts';
+import { answerInSnapshot, type ReadingEnv } from '../../../shared/public-api/answer-policy.ts';
 import { ok, type PublicOperation } from '../../../shared/public-api/operations/public-operation.ts';
 import { startReadModelClock, type PolledReadModelClock, type StoreReading } from '../../../shared/public-api/read-model-clock.ts';
 import type { ValidRequest } from '../../../shared/public-api/validation/request-validator.ts';

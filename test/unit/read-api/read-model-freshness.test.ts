@@ -10,7 +10,7 @@
 import { expect } from 'chai';
 import { createMemoryReadStore } from '../../../shared/adapters/memory-read-store.ts';
 import type { ProjectionState } from '../../../shared/projections/projection-states.ts';
-import { answerInSnapshot, type ReadingEnv } from '../../../shared/public-api/operations/answer-in-snapshot.ts';
+import { answerInSnapshot, type ReadingEnv } from '../../../shared/public-api/answer-policy.ts';
 import { ok, type PublicOperation } from '../../../shared/public-api/operations/public-operation.ts';
 import { startReadModelClock } from '../../../shared/public-api/read-model-clock.ts';
 import type { ValidRequest } from '../../../shared/public-api/validation/request-validator.ts';
