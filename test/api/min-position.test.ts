@@ -100,7 +100,7 @@ describe('X-Min-Position against a lagging projector (issue 44)', () => {
     }
   });
 
-  it('refuses a position never reached within MIN_POSITION_WAIT_MS with the documented 503 and Retry-After', async () => {
+  it('refuses a position never reached within MIN_POSITION_WAIT_MS with the documented 503 and Retry-After, in the request\'s language', async () => {
     const started = performance.now();
     const answer = await asking('/api/public/verify/AUR-0001', 99);
     expect(performance.now() - started).to.be.at.least(WAIT_MS - 20);
@@ -108,6 +108,9 @@ describe('X-Min-Position against a lagging projector (issue 44)', () => {
     expect(answer.headers['retry-after']).to.equal('1');
     expect(answer.headers['cache-control']).to.equal('no-store');
     expect(answer.json()).to.deep.equal({ detail: 'The answer is not yet up to date with your change; try again shortly' });
+    const french = await asking('/api/public/verify/AUR-0001?lang=fr', 99);
+    expect(french.status).to.equal(503);
+    expect(french.json()).to.deep.equal({ detail: 'La réponse n\'est pas encore à jour de votre modification ; réessayez dans un instant' });
   });
 
   it('answers no MCP tool call that asks for a position from the MCP cache: its operation waits for it', () => {
