@@ -12,6 +12,7 @@ import { CLI_MODULES } from './commands.ts';
 import { ReceiptError } from './receipt.commands.ts';
 import { ProjectionsCommandError } from './projections.commands.ts';
 import { WatchDocumentError } from './watch-document.ts';
+import { WitnessError } from '../witness/witness.ts';
 
 export const EXIT_FAILURE = 1;
 export const EXIT_USAGE = 2;
@@ -34,7 +35,7 @@ function report(error: unknown, context: CliContext): number {
   if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : EXIT_USAGE;
   const known = error instanceof DomainError || error instanceof CatalogueFileError || error instanceof CatalogueReadError
     || error instanceof AuditError || error instanceof ReceiptError || error instanceof ProjectionsCommandError || error instanceof NoStoreError
-    || error instanceof WatchDocumentError;
+    || error instanceof WatchDocumentError || error instanceof WitnessError;
   const message = error instanceof Error ? error.message : String(error);
   context.note(`watchcat: ${known ? message : `failed: ${message}`}`);
   return EXIT_FAILURE;
