@@ -7,7 +7,7 @@
  */
 import { sign, verify, type KeyObject } from 'node:crypto';
 import {
-  COSIGNATURE_V1, isBy, keyId, parseTypedVerifierKey, rawPublicKey, signatureLine, verifierKey, type NoteSignature, type Verifier,
+  COSIGNATURE_V1, isBy, keyId, parseNote, parseTypedVerifierKey, rawPublicKey, signatureLine, verifierKey, type NoteSignature, type Verifier,
 } from './signed-note.ts';
 
 const TIMESTAMP_BYTES = 8;
@@ -43,4 +43,15 @@ export function cosignatureTime(body: string, signature: NoteSignature, verifier
   if (stamp === 0n || stamp > BigInt(Number.MAX_SAFE_INTEGER)) return undefined;
   const time = Number(stamp);
   return verify(null, cosignedMessage(body, time), verifier.key, signature.signature.subarray(TIMESTAMP_BYTES)) ? time : undefined;
+}
+
+/**
+ * `note` with the cosignature `lines` (each a signature line, newline included) added after its signatures, each
+ * replacing a line of the same witness (name and key id) it held: one cosignature per witness, the latest.
+ */
+export function withCosignatures(note: string, lines: readonly string[]): string {
+  const { text, signatures } = parseNote(note);
+  const added = parseNote(`${text}\n${lines.join('')}`).signatures;
+  const kept = signatures.filter((signature) => !added.some((line) => line.name === signature.name && line.id.equals(signature.id)));
+  return `${text}\n${[...kept, ...added].map(signatureLine).join('')}`;
 }

@@ -25,6 +25,10 @@ export function parseWitnessEndpoint(entry: string): WitnessEndpoint {
   return { url: url.replace(/\/$/, ''), verifier: parseCosignerKey(key) };
 }
 
+/** The witnesses of the TRANSPARENCY_WITNESSES setting: entries separated by commas; none when it is empty. */
+export const parseWitnessList = (list: string): WitnessEndpoint[] =>
+  list.split(',').filter((entry) => entry.trim() !== '').map(parseWitnessEndpoint);
+
 /** The consistency proof from `from` to `to` leaves of the log. */
 export type ProofSource = (from: number, to: number) => Promise<Hash[]>;
 
