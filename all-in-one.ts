@@ -41,6 +41,7 @@ import { startTransparencyLog } from './read-api/transparency/log-publisher.ts';
 import { transparencyRoutes } from './read-api/transparency/transparency-routes.ts';
 import { transparencyLogMetrics } from './read-api/transparency/log-metrics.ts';
 import { transparencyLogOrigin } from './read-api/transparency/log-origin.ts';
+import { parseWitnessList } from './shared/transparency/witness-client.ts';
 import { publicBrand } from './shared/brand.ts';
 
 export interface RunningWatchcat {
@@ -79,6 +80,7 @@ export async function startWatchcat(config: Config, logger: Logger): Promise<Run
   // The log is a projection, built by the catch-up above; this process signs its checkpoints.
   const transparency = await startTransparencyLog({
     readStore, record: checkpointFile(config.DATA_DIR), key: logKeys.privateKey, previousKey: logKeys.previousKey, history: logKeys.history, origin: transparencyLogOrigin(config, logger), logger,
+    witnesses: { witnesses: parseWitnessList(config.TRANSPARENCY_WITNESSES) },
   });
   const redis: Redis | undefined = config.REDIS_URL
     // Loaded only when used: ioredis costs tens of milliseconds at every start.

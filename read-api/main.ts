@@ -21,6 +21,7 @@ import { answerCheckpoint } from './transparency/answer-checkpoint.ts';
 import { transparencyRoutes } from './transparency/transparency-routes.ts';
 import { transparencyLogMetrics } from './transparency/log-metrics.ts';
 import { transparencyLogOrigin } from './transparency/log-origin.ts';
+import { parseWitnessList } from '../shared/transparency/witness-client.ts';
 import { transparencyLogProjection } from '../shared/projections/transparency-log.projection.ts';
 
 /** How old the states and the log may get between the polls that cover a lost word, while the word is heard. */
@@ -48,7 +49,7 @@ const pollAfterMs = () => (changes?.hearing() ? WORD_HEARD_POLL_MS : 0);
 // key of the deployment (TRANSPARENCY_LOG_KEY), the store deciding which signature of a size is kept.
 const transparency = await startTransparencyLog({
   readStore, key: logKeys.privateKey, previousKey: logKeys.previousKey, history: logKeys.history, origin: transparencyLogOrigin(config, logger), logger,
-  lookAfterMs: pollAfterMs,
+  lookAfterMs: pollAfterMs, witnesses: { witnesses: parseWitnessList(config.TRANSPARENCY_WITNESSES) },
 });
 const redis = config.REDIS_URL
   // Loaded only when used: ioredis costs tens of milliseconds at every start.

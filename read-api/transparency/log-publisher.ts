@@ -30,6 +30,7 @@ import { TileLog } from '../../shared/transparency/tile-log.ts';
 import { publicJwk, type Ed25519PublicJwk } from '../../shared/signing/jwk-set.ts';
 import { logKeyHistory } from './log-key.ts';
 import { divergence } from '../../shared/transparency/log-divergence.ts';
+import { startWitnessCosigning, type WitnessCosigningOptions } from './witness-cosigning.ts';
 
 const projection = transparencyLogProjection as unknown as Projection;
 
@@ -94,6 +95,8 @@ export interface LogPublisherOptions {
    * while the projectors' word that the log moved is heard (`look()` on it): the timer then only covers a word lost.
    */
   lookAfterMs?: () => number;
+  /** The witnesses each new checkpoint is submitted to, whose cosignatures it is served with (witness-cosigning.ts). */
+  witnesses?: Omit<WitnessCosigningOptions, 'readStore' | 'logger'>;
 }
 
 const published = (doc: SignedCheckpointDoc | undefined): PublishedCheckpoint | undefined =>
@@ -114,7 +117,8 @@ export async function readLogView(readStore: ReadStore): Promise<LogView> {
 }
 
 export async function startTransparencyLog(options: LogPublisherOptions): Promise<TransparencyLog> {
-  const { readStore, record, key, previousKey, history, origin, logger, intervalMs = 200, lookAfterMs } = options;
+  const { readStore, record, key, previousKey, history, origin, logger, intervalMs = 200, lookAfterMs, witnesses } = options;
+  const cosigning = witnesses && witnesses.witnesses.length > 0 ? startWitnessCosigning({ ...witnesses, readStore, logger }) : undefined;
   const keyHistory = logKeyHistory(origin, history ?? [{ ...(await publicJwk(key)), nbf: Math.floor(Date.now() / 1000) }]);
   let last: LogView | undefined;
   /** The tree last looked at (live generation, size its checkpoint covers, size signed) and whether it was refused. */
@@ -174,6 +178,7 @@ export async function startTransparencyLog(options: LogPublisherOptions): Promis
     if (await storeSignedCheckpoint(readStore, doc, signed)) {
       record?.save(note);
       last = { ...view, checkpoint: published(doc) };
+      cosigning?.submit();
     }
   }
 
@@ -209,6 +214,7 @@ export async function startTransparencyLog(options: LogPublisherOptions): Promis
     stop: async () => {
       clearInterval(timer);
       await running;
+      await cosigning?.stop();
     },
   };
 }

@@ -1,11 +1,12 @@
 /**
- * `watchcat audit log verify EXPORT --checkpoint FILE [--key KEY] [--log URL]`: rebuilds the transparency log from an
+ * `watchcat audit log verify EXPORT --checkpoint FILE [--key KEY] [--log URL] [--policy FILE]`: rebuilds the transparency log from an
  * export (the whole history, from its first event) and checks it against a checkpoint the service signed. A
  * checkpoint holds only a size and a root, so by itself a mismatch says that the first `size` events differ from
  * the history signed, not which one. With `--log`, the service's consistency proofs locate the first leaf that
  * differs by bisection, O(log n) proofs: the export's first m leaves are the signed ones exactly when the proof from
  * m to the checkpoint's size verifies from the export's root of m to the checkpoint's root. The proofs are checked
- * against the signed root, so the service is trusted for nothing.
+ * against the signed root, so the service is trusted for nothing. With `--policy` (C2SP tlog-policy), the checkpoint
+ * must also carry the witnesses' cosignatures the policy's quorum asks for: one history that they all saw.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type { Command } from 'commander';
@@ -15,6 +16,7 @@ import { MemoryTree } from '../../shared/transparency/memory-tree.ts';
 import { verifyConsistency, type Hash } from '../../shared/transparency/merkle.ts';
 import type { Checkpoint } from '../../shared/transparency/checkpoint.ts';
 import { NoteError, openNote } from '../../shared/transparency/signed-note.ts';
+import { readPolicyFile, requirePolicy, witnessedLine, type TlogPolicy } from '../../shared/transparency/tlog-policy.ts';
 import type { CliContext } from '../cli/cli-context.ts';
 import { GENESIS } from './audit-record.ts';
 import { AuditError } from './audit-sources.ts';
@@ -31,9 +33,20 @@ function readText(file: string, what: string): string {
   }
 }
 
-/** The checkpoint's body: signature checked with `key` (the text, or a file holding it) when given. */
-function checkpointText(context: CliContext, file: string, key: string | undefined): string {
+/**
+ * The checkpoint's body: signature checked with `key` (the text, or a file holding it) when given, and the witnesses'
+ * cosignatures against `policy` (whose logs then stand for the key when it is not given).
+ */
+function checkpointText(context: CliContext, file: string, key: string | undefined, policy: TlogPolicy | undefined): string {
   const note = readText(file, 'checkpoint');
+  if (policy) {
+    try {
+      context.out(witnessedLine(policy, requirePolicy(policy, note)));
+    } catch (error) {
+      throw new AuditError(`checkpoint ${file}: ${(error as Error).message}`);
+    }
+  }
+  if (key === undefined && policy && policy.logs.length > 0) return note.slice(0, note.lastIndexOf('\n\n') + 1);
   if (key === undefined) {
     context.note('note: signature not checked (give --key, as /.well-known/transparency/key serves it)');
     return note.slice(0, note.indexOf('\n\n') + 1) || note;
@@ -70,10 +83,11 @@ async function firstDifferingLeaf(base: string, checkpoint: Checkpoint, tree: Me
   return lastHolding(0, Math.min(tree.size, checkpoint.size), (m) => proofHolds(base, checkpoint, m, tree.root(m)));
 }
 
-async function runLogVerify(context: CliContext, file: string, options: { checkpoint: string; key?: string; log?: string }): Promise<void> {
+async function runLogVerify(context: CliContext, file: string, options: { checkpoint: string; key?: string; log?: string; policy?: string }): Promise<void> {
   let checkpoint;
   try {
-    checkpoint = parseCheckpoint(checkpointText(context, options.checkpoint, options.key));
+    const policy = options.policy === undefined ? undefined : readPolicyFile(options.policy);
+    checkpoint = parseCheckpoint(checkpointText(context, options.checkpoint, options.key, policy));
   } catch (error) {
     throw error instanceof AuditError ? error : new AuditError(`checkpoint ${options.checkpoint}: ${(error as Error).message}`);
   }
@@ -114,5 +128,6 @@ export function logVerifyCommand(log: Command, context: CliContext): void {
     .requiredOption('--checkpoint <file>', 'a checkpoint saved from /.well-known/transparency/checkpoint')
     .option('--key <key>', 'the log\'s verifier key (as /.well-known/transparency/key serves it), or a file holding it')
     .option('--log <url>', 'the service\'s public base URL: its consistency proofs name the first leaf that differs')
-    .action((file: string, options: { checkpoint: string; key?: string; log?: string }) => runLogVerify(context, file, options));
+    .option('--policy <file>', 'a witness policy (C2SP tlog-policy): the checkpoint must carry the cosignatures its quorum asks for (and a signature of one of its logs)')
+    .action((file: string, options: { checkpoint: string; key?: string; log?: string; policy?: string }) => runLogVerify(context, file, options));
 }

@@ -1,5 +1,5 @@
 /**
- * `watchcat audit log watch URL [--state FILE] [--key KEY] [--once] [--every SECONDS]`: a monitor of the service's
+ * `watchcat audit log watch URL [--state FILE] [--key KEY] [--once] [--every SECONDS] [--policy FILE]`: a monitor of the service's
  * transparency log, as a witness runs one. It keeps every checkpoint it has seen in a state file and checks each new
  * one against the last: a smaller tree is a rollback, another root for the same size or a consistency proof that
  * fails is a fork; either exits 1, naming the leaves rewritten among the trees it kept (rewrite-locator.ts). The
@@ -7,13 +7,15 @@
  * first time; then each key that co-signed a checkpoint with a trusted key during a rotation (log-key-trust.ts).
  * Each check first reads the service's key history (one request, which also lists the keys a rotation may teach)
  * and drops, for good, every trusted key it marks compromised; a history that cannot be read fails the check, since
- * a monitor must not go on trusting keys it cannot check. A checkpoint signed by no trusted key fails, exit 1.
+ * a monitor must not go on trusting keys it cannot check. A checkpoint signed by no trusted key fails, exit 1; so,
+ * with `--policy` (C2SP tlog-policy), does one without the witnesses' cosignatures its quorum asks for.
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InvalidArgumentError, type Command } from 'commander';
 import { parseCheckpoint } from '../../shared/transparency/checkpoint.ts';
 import { parseVerifierKey } from '../../shared/transparency/signed-note.ts';
+import { readPolicyFile, requirePolicy, type TlogPolicy } from '../../shared/transparency/tlog-policy.ts';
 import { treeExtends, type ConsistencyProofSource } from '../../shared/transparency/tree-extension.ts';
 import type { CliContext } from '../cli/cli-context.ts';
 import { AuditError } from './audit-sources.ts';
@@ -69,13 +71,16 @@ const proofsOf = (base: string): ConsistencyProofSource => async (from, to) =>
  * `dropped` as compromised already left out, named if no trusted key signed it); a co-signer is learned from the
  * service's key `history`. Answers the state with the checkpoint added.
  */
-async function checkOnce(context: CliContext, base: string, state: WatchState, history: readonly HistoryKey[], dropped: readonly string[]): Promise<WatchState> {
+async function checkOnce(
+  context: CliContext, base: string, state: WatchState, history: readonly HistoryKey[], dropped: readonly string[], policy: TlogPolicy | undefined,
+): Promise<WatchState> {
   const note = await fetchText(`${base}/.well-known/transparency/checkpoint`);
   let current, learned;
   try {
     const opened = await openTrusted(note, state.verifier_keys, async () => listedKeys(history), dropped);
     current = parseCheckpoint(opened.text);
     learned = opened.learned;
+    if (policy) requirePolicy(policy, note);
   } catch (error) {
     throw error instanceof AuditError ? error : new AuditError(`checkpoint of ${base}: ${(error as Error).message}`);
   }
@@ -108,8 +113,14 @@ async function checkOnce(context: CliContext, base: string, state: WatchState, h
   return { ...state, verifier_keys, checkpoints: [...state.checkpoints, { size: current.size, root, note, seen_at: new Date().toISOString() }] };
 }
 
-async function runWatch(context: CliContext, url: string, options: { state: string; key?: string; once?: boolean; every: number }): Promise<void> {
+async function runWatch(context: CliContext, url: string, options: { state: string; key?: string; once?: boolean; every: number; policy?: string }): Promise<void> {
   const base = url.replace(/\/$/, '');
+  let policy;
+  try {
+    policy = options.policy === undefined ? undefined : readPolicyFile(options.policy);
+  } catch (error) {
+    throw new AuditError((error as Error).message);
+  }
   let state = readState(options.state);
   if (state && options.key !== undefined && !state.verifier_keys.includes(options.key)) {
     throw new AuditError(`the state file ${options.state} was kept under other verifier keys: start a new state file`);
@@ -124,7 +135,7 @@ async function runWatch(context: CliContext, url: string, options: { state: stri
       state = { ...state, verifier_keys: kept };
       writeState(options.state, state);
     }
-    state = await checkOnce(context, base, state, history, dropped);
+    state = await checkOnce(context, base, state, history, dropped, policy);
     writeState(options.state, state);
     if (options.once) return;
     await sleep(options.every * 1_000);
@@ -145,5 +156,6 @@ export function logWatchCommand(log: Command, context: CliContext): void {
     .option('--key <key>', 'the log\'s verifier key to trust first; default: the one the service served first, kept in the state file with each key that co-signs with a trusted one')
     .option('--once', 'check once and stop')
     .option('--every <seconds>', 'how often to check', seconds, 10)
-    .action((url: string, options: { state: string; key?: string; once?: boolean; every: number }) => runWatch(context, url, options));
+    .option('--policy <file>', 'a witness policy (C2SP tlog-policy): each checkpoint must carry the cosignatures its quorum asks for; exit code 1 when one does not')
+    .action((url: string, options: { state: string; key?: string; once?: boolean; every: number; policy?: string }) => runWatch(context, url, options));
 }

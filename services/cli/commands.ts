@@ -13,6 +13,7 @@ import { historyCommands } from './history.commands.ts';
 import { receiptCommands } from './receipt.commands.ts';
 import { serialCommands } from './serial.commands.ts';
 import { watchCommands } from './watch.commands.ts';
+import { witnessCommand } from '../witness/witness.command.ts';
 
 export const CLI_MODULES: readonly CliModule[] = [
   serialCommands, watchCommands, catalogueCommands, historyCommands,
@@ -21,4 +22,5 @@ export const CLI_MODULES: readonly CliModule[] = [
   registerRebuildCommand,
   registerProjectionsCommands,
   receiptCommands,
+  witnessCommand,
 ];

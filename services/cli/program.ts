@@ -15,6 +15,7 @@ import { WatchDocumentError } from './watch-document.ts';
 import { deploymentUrl } from '../../shared/public-base-url.ts';
 import { seconds } from './arguments.ts';
 import { NotServedError, waitUntilServed } from './served-wait.ts';
+import { WitnessError } from '../witness/witness.ts';
 
 /** `--wait` without a number of seconds. */
 const DEFAULT_WAIT_SECONDS = 30;
@@ -50,7 +51,7 @@ function report(error: unknown, context: CliContext): number {
   if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : EXIT_USAGE;
   const known = error instanceof DomainError || error instanceof CatalogueFileError || error instanceof CatalogueReadError
     || error instanceof AuditError || error instanceof ReceiptError || error instanceof ProjectionsCommandError || error instanceof NoStoreError
-    || error instanceof WatchDocumentError || error instanceof NotServedError;
+    || error instanceof WatchDocumentError || error instanceof NotServedError || error instanceof WitnessError;
   const message = error instanceof Error ? error.message : String(error);
   context.note(`watchcat: ${known ? message : `failed: ${message}`}`);
   return EXIT_FAILURE;

@@ -1,5 +1,5 @@
 /**
- * `watchcat receipt verify FILE [--jwks FILE|URL] [--checkpoint FILE|URL [--log-key KEY]] [--allow-plain-http]`:
+ * `watchcat receipt verify FILE [--jwks FILE|URL] [--checkpoint FILE|URL [--log-key KEY]] [--policy FILE] [--allow-plain-http]`:
  * checks a signed answer saved with
  * `curl -si` (see services/receipt/). Exit 0 printing what was signed, by which key and when, and which key set it
  * trusted (where from, and the SHA-256 of its bytes, so that two people can tell they trusted the same); exit 1
@@ -12,7 +12,9 @@
  * same rule as the key set. The pinned tree must also hold no event after the position the answer's data was read at
  * (its signed `X-Read-Model-Position`), shown by the deployment's inclusion proof of the event at that position,
  * checked against the pinned root; a receipt that pins a checkpoint without a signed position is refused. Without
- * `--checkpoint`, the signed position and data age (`X-Data-Age`) are reported.
+ * `--checkpoint`, the signed position and data age (`X-Data-Age`) are reported. With `--policy` (C2SP tlog-policy,
+ * shared/transparency/tlog-policy.ts), the newer checkpoint must also carry the witnesses' cosignatures its quorum
+ * asks for: witnesses saw one history holding the receipt's tree.
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -20,6 +22,7 @@ import { deploymentUrl } from '../../shared/public-base-url.ts';
 import { type JwkSet, parseJwkSet } from '../../shared/signing/jwk-set.ts';
 import { parseSavedResponse } from '../receipt/saved-response.ts';
 import { type ReceiptReport, verifyReceipt } from '../receipt/verify-receipt.ts';
+import { readPolicyFile, requirePolicy, witnessedLine, type TlogPolicy } from '../../shared/transparency/tlog-policy.ts';
 import { checkExtends, checkHoldsNothingAfter, pinnedCheckpoint, type InclusionProof } from '../receipt/receipt-checkpoint.ts';
 import type { CliModule } from './cli-module.ts';
 
@@ -40,6 +43,23 @@ interface TrustedKeySet {
 const isLoopback = (hostname: string) => hostname === 'localhost' || hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 
 /** The bytes of a file or a URL; `what` names it in errors. Plain HTTP only from loopback unless allowed. */
+function policyOf(file: string): TlogPolicy {
+  try {
+    return readPolicyFile(file);
+  } catch (error) {
+    throw new ReceiptError((error as Error).message);
+  }
+}
+
+/** The line saying which witnesses cosigned `note`, or a ReceiptError when they do not meet `policy`. */
+function witnessedBy(policy: TlogPolicy, note: string): string {
+  try {
+    return witnessedLine(policy, requirePolicy(policy, note));
+  } catch (error) {
+    throw new ReceiptError(`receipt checkpoint does not hold: ${(error as Error).message}`);
+  }
+}
+
 async function readSource(source: string, what: string, allowPlainHttp: boolean): Promise<Buffer> {
   const remote = /^https?:\/\//i.test(source);
   if (remote && !allowPlainHttp && /^http:/i.test(source) && !isLoopback(new URL(source).hostname)) {
@@ -90,8 +110,11 @@ export const receiptCommands: CliModule = (program, context) => {
       + '(default: the deployment\'s latest), and that the pinned tree holds no event after the signed position the answer\'s data was read at '
       + '(X-Read-Model-Position), by an inclusion proof; a receipt pinning a checkpoint without a signed position is refused')
     .option('--log-key <key>', 'the transparency log\'s verifier key (default: the deployment\'s /.well-known/transparency/key)')
+    .option('--policy <file>', 'a witness policy (C2SP tlog-policy): the newer checkpoint (--checkpoint, by default the deployment\'s) must carry the cosignatures its quorum asks for')
     .option(ALLOW_PLAIN_HTTP, 'fetch the key set over plain HTTP from a host other than loopback (it could be altered on the way)')
-    .action(async (file: string, options: { jwks?: string; checkpoint?: string | true; logKey?: string; allowPlainHttp?: boolean }) => {
+    .action(async (file: string, options: { jwks?: string; checkpoint?: string | true; logKey?: string; policy?: string; allowPlainHttp?: boolean }) => {
+      const policy = options.policy === undefined ? undefined : policyOf(options.policy);
+      const checkpoint = options.checkpoint ?? (policy ? true : undefined);
       let saved;
       try {
         saved = parseSavedResponse(await readFile(file));
@@ -104,14 +127,15 @@ export const receiptCommands: CliModule = (program, context) => {
       const report = await verifyReceipt(saved, keySet.jwks);
       if (report.problems.length > 0) throw new ReceiptError(`receipt does not hold: ${report.problems.join('; ')}`);
       for (const line of describe(report, keySet)) context.out(line);
-      if (options.checkpoint === undefined) return;
+      if (checkpoint === undefined) return;
       const pinned = pinnedCheckpoint(saved, report.covered ?? []);
       if (typeof pinned === 'string') throw new ReceiptError(pinned);
       const allow = options.allowPlainHttp === true;
-      const source = options.checkpoint === true ? `${deployment}/.well-known/transparency/checkpoint` : options.checkpoint;
+      const source = checkpoint === true ? `${deployment}/.well-known/transparency/checkpoint` : checkpoint;
       // Proofs need no trust (they are checked): from the server that gave the checkpoint, else the deployment.
       const logBase = /^https?:\/\//i.test(source) ? new URL(source).origin : deployment;
       const note = (await readSource(source, 'the checkpoint', allow)).toString('utf8');
+      const witnessed = policy && witnessedBy(policy, note);
       const logKey = options.logKey ?? (await readSource(`${deployment}/.well-known/transparency/key`, 'the log key', allow)).toString('utf8').trim();
       const proofOf = async (from: number, to: number) =>
         JSON.parse((await readSource(`${logBase}/api/public/transparency/consistency?from=${from}&to=${to}`, 'the consistency proof', true)).toString('utf8')) as { root?: string; proof?: string[] };
@@ -131,6 +155,7 @@ export const receiptCommands: CliModule = (program, context) => {
         const newer = await checkExtends(pinned, note, logKey, proofOf);
         context.out(`data: ${await checkHoldsNothingAfter(pinned, position, newer, inclusionOf)}, so the tree holds no event the answer had not seen`);
         context.out(`checkpoint: the receipt's tree of ${pinned.size} leaves (root ${pinned.root}) is extended by ${newer.origin}'s checkpoint of ${newer.size} leaves (${source})`);
+        if (witnessed) context.out(witnessed);
       } catch (error) {
         throw new ReceiptError(`receipt checkpoint does not hold: ${(error as Error).message}`);
       }

@@ -7,6 +7,7 @@ import { OWN_SCHEMAS } from '../schema/own-schemas.ts';
 import { readEd25519Pem } from '../signing/ed25519-pem.ts';
 import { selectProjections } from '../projections/index.ts';
 import type { Projection } from '../projections/projection.ts';
+import { parseWitnessList } from '../transparency/witness-client.ts';
 
 export const Env = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
@@ -88,6 +89,11 @@ export const Env = Type.Object({
    * TRANSPARENCY_LOG_KEY, so that monitors that trust only it learn the new key. TRANSPARENCY_LOG_KEYS must list it.
    */
   TRANSPARENCY_LOG_PREVIOUS_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  /**
+   * The witnesses the log submits each new checkpoint to (C2SP tlog-witness), whose cosignatures it serves on the
+   * checkpoint: `<submission URL> <verifier key>` entries separated by commas; empty: none.
+   */
+  TRANSPARENCY_WITNESSES: Type.String({ default: '' }),
 });
 export type Config = Type.Static<typeof Env>;
 
@@ -136,11 +142,19 @@ function previousLogKey(pem: string): void {
   if (readEd25519Pem(pem) === undefined) throw new Error('TRANSPARENCY_LOG_PREVIOUS_KEY is not an Ed25519 private key in PKCS#8 PEM');
 }
 
+function witnessList(list: string): void {
+  try {
+    parseWitnessList(list);
+  } catch (error) {
+    throw new Error(`TRANSPARENCY_WITNESSES: ${(error as Error).message}`);
+  }
+}
+
 /** What the schema cannot say about a well-typed configuration. */
 function settingProblems(candidate: Record<string, unknown>): string[] {
   const checks: [string, (value: string) => unknown][] = [
     ['TRUST_PROXY', parseTrustedProxies], ['ADMIN_API_KEYS', parseAdminKeyEntries], ['TRANSPARENCY_LOG_PREVIOUS_KEY', previousLogKey],
-    ['PROJECTIONS', (names) => projectionsNamed(names)],
+    ['PROJECTIONS', (names) => projectionsNamed(names)], ['TRANSPARENCY_WITNESSES', witnessList],
   ];
   const problems: string[] = [];
   for (const [name, check] of checks) {

@@ -5,7 +5,9 @@
  */
 import { createHash, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 
-const ED25519 = 0x01;
+/** The signature types of C2SP signed-note that are read here: a log's Ed25519 key, a witness's timestamped Ed25519 key. */
+export const ED25519 = 0x01;
+export const COSIGNATURE_V1 = 0x04;
 
 export class NoteError extends Error {}
 
@@ -21,15 +23,16 @@ function checkName(name: string): void {
   if (name === '' || /[\s+]/u.test(name)) throw new NoteError(`note signer name ${JSON.stringify(name)} must not be empty nor hold spaces or "+"`);
 }
 
-export function keyId(name: string, publicKey: Uint8Array): Buffer {
+/** SHA-256(name || "\n" || type || public key)[:4]. */
+export function keyId(name: string, publicKey: Uint8Array, type = ED25519): Buffer {
   checkName(name);
-  return createHash('sha256').update(name).update('\n').update(Uint8Array.of(ED25519)).update(publicKey).digest().subarray(0, 4);
+  return createHash('sha256').update(name).update('\n').update(Uint8Array.of(type)).update(publicKey).digest().subarray(0, 4);
 }
 
-/** The verifier key in the form `note.NewVerifier` reads: `<name>+<8 hex key id>+<base64(0x01 || key)>`. */
-export function verifierKey(name: string, key: KeyObject): string {
+/** The verifier key in the form `note.NewVerifier` reads: `<name>+<8 hex key id>+<base64(type || key)>`. */
+export function verifierKey(name: string, key: KeyObject, type: number = ED25519): string {
   const publicKey = rawPublicKey(key);
-  return `${name}+${keyId(name, publicKey).toString('hex')}+${Buffer.concat([Uint8Array.of(ED25519), publicKey]).toString('base64')}`;
+  return `${name}+${keyId(name, publicKey, type).toString('hex')}+${Buffer.concat([Uint8Array.of(type), publicKey]).toString('base64')}`;
 }
 
 /**
@@ -41,7 +44,7 @@ export function signNote(text: string, name: string, ...keys: [KeyObject, ...Key
   if (!text.endsWith('\n')) throw new NoteError('a note text must end in a newline');
   const lines = keys.map((privateKey) => {
     const signature = sign(null, Buffer.from(text, 'utf8'), privateKey);
-    return `\u2014 ${name} ${Buffer.concat([keyId(name, rawPublicKey(privateKey)), signature]).toString('base64')}\n`;
+    return signatureLine({ name, id: keyId(name, rawPublicKey(privateKey)), signature });
   });
   return `${text}\n${lines.join('')}`;
 }
@@ -49,17 +52,20 @@ export function signNote(text: string, name: string, ...keys: [KeyObject, ...Key
 /** A verifier key, read. */
 export interface Verifier { name: string; id: Buffer; key: KeyObject }
 
-/** The name and key of a verifier key string, or a NoteError saying why it is not one. */
-export function parseVerifierKey(text: string): Verifier {
+/** The name and key of a log's verifier key string (type 0x01), or a NoteError saying why it is not one. */
+export const parseVerifierKey = (text: string): Verifier => parseTypedVerifierKey(text, ED25519);
+
+/** The name and key of a verifier key string of signature `type`, or a NoteError saying why it is not one. */
+export function parseTypedVerifierKey(text: string, type: number): Verifier {
   // The name holds no `+`; the base64 key may.
   const [name = '', idHex = '', ...pieces] = text.trim().split('+');
   const encoded = pieces.join('+');
   const raw = Buffer.from(encoded, 'base64');
-  if (!/^[0-9a-f]{8}$/.test(idHex) || raw.length !== 33 || raw[0] !== ED25519 || raw.toString('base64') !== encoded) {
-    throw new NoteError('not a verifier key: expected <name>+<8 hex digits>+<base64 of 0x01 and an Ed25519 key>');
+  if (!/^[0-9a-f]{8}$/.test(idHex) || raw.length !== 33 || raw[0] !== type || raw.toString('base64') !== encoded) {
+    throw new NoteError(`not a verifier key: expected <name>+<8 hex digits>+<base64 of 0x0${type} and an Ed25519 key>`);
   }
   const publicKey = raw.subarray(1);
-  if (!keyId(name, publicKey).equals(Buffer.from(idHex, 'hex'))) throw new NoteError('verifier key: its key id does not match its name and key');
+  if (!keyId(name, publicKey, type).equals(Buffer.from(idHex, 'hex'))) throw new NoteError('verifier key: its key id does not match its name and key');
   const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: publicKey.toString('base64url') }, format: 'jwk' });
   return { name, id: Buffer.from(idHex, 'hex'), key };
 }
@@ -79,6 +85,10 @@ export function parseNote(note: string): { text: string; signatures: NoteSignatu
   });
   return { text: note.slice(0, split + 1), signatures };
 }
+
+/** A signature as its note line, newline included. */
+export const signatureLine = ({ name, id, signature }: NoteSignature): string =>
+  `\u2014 ${name} ${Buffer.concat([id, signature]).toString('base64')}\n`;
 
 /** Whether `signature` is by `verifier`'s name and key id (whether it verifies is another question). */
 export const isBy = (signature: NoteSignature, verifier: Verifier): boolean =>

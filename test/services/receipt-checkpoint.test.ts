@@ -20,6 +20,7 @@ import { checkpointBody } from '../../shared/transparency/checkpoint.ts';
 import { signNote } from '../../shared/transparency/signed-note.ts';
 import { logKeyFile } from '../../read-api/transparency/log-key.ts';
 import { serialRegistered } from '../fixtures/events.ts';
+import { keepReceipt } from '../support/kept-receipt.ts';
 import { untilRegistryFresh } from '../support/registry-fresh.ts';
 
 const ORIGIN = 'watch.example/watchcat/events';
@@ -53,11 +54,9 @@ describe('watchcat receipt verify --checkpoint: a receipt\'s checkpoint against 
     api = `http://127.0.0.1:${service.ports.public}`;
     await untilRegistryFresh(api);
     // A receipt as a buyer keeps it (curl -si's bytes: status line, headers, blank line, body).
-    const answer = await fetch(`${api}/api/public/verify/AUR-0001`, { headers: { 'Accept-Signature': 'sig1=("@status")' } });
-    const headers = [...answer.headers].map(([name, value]) => `${name}: ${value}`).join('\r\n');
     receipt = join(dataDir, 'receipt.txt');
-    writeFileSync(receipt, `HTTP/1.1 ${answer.status} OK\r\n${headers}\r\n\r\n${await answer.text()}`);
-    const [size, root] = answer.headers.get('watchcat-checkpoint')!.split(' ');
+    const headers = await keepReceipt(`${api}/api/public/verify/AUR-0001`, receipt);
+    const [size, root] = headers.get('watchcat-checkpoint')!.split(' ');
     pinned = { size: Number(size), root: root! };
     // The log grows after the receipt was kept.
     const events = openSqliteEventStore(join(dataDir, 'events.sqlite3'));

@@ -28,28 +28,31 @@ const builds = new Map<string, Promise<{ program: string } | { why: string }>>()
 
 /**
  * The program of the folder `source` (absolute), built once per test process (removed when the process ends); or
- * why it cannot be had, when Go or its modules are missing. `needs` names the modules, for that message.
+ * why it cannot be had, when Go or its modules are missing. `needs` names the modules, for that message. `target`:
+ * the package to build, the folder's own by default, or a tool its go.mod names (a program of a module from the
+ * proxy, built from that module's sources in Go's module cache: the repository keeps only go.mod and go.sum).
  */
-export function buildGoProgram(source: string, needs: string): Promise<{ program: string } | { why: string }> {
-  let built = builds.get(source);
+export function buildGoProgram(source: string, needs: string, target = '.'): Promise<{ program: string } | { why: string }> {
+  const key = `${source}#${target}`;
+  let built = builds.get(key);
   if (built === undefined) {
-    built = build(source, needs);
-    builds.set(source, built);
+    built = build(source, needs, target);
+    builds.set(key, built);
   }
   return built;
 }
 
-async function build(source: string, needs: string): Promise<{ program: string } | { why: string }> {
+async function build(source: string, needs: string, target: string): Promise<{ program: string } | { why: string }> {
   const go = goBinary();
   if (go === undefined) return { why: 'no Go toolchain (not $GO, nor go on the PATH, nor /usr/local/go/bin/go)' };
-  const name = basename(source);
+  const name = basename(target === '.' ? source : target);
   const dir = mkdtempSync(join(tmpdir(), `watchcat-go-${name}-`));
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
   const program = join(dir, name);
   try {
-    await run(go, ['build', '-o', program, '.'], { cwd: source });
+    await run(go, ['build', '-o', program, target], { cwd: source });
   } catch (error) {
-    return { why: `cannot build test/interop/${name} with ${needs}: ${(error as Error).message.split('\n')[0]}` };
+    return { why: `cannot build ${target === '.' ? `test/interop/${name}` : target} with ${needs}: ${(error as Error).message.split('\n')[0]}` };
   }
   return { program };
 }

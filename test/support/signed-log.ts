@@ -10,16 +10,16 @@ import type { ReadStore } from '../../shared/ports/read-store.ts';
 import type { Projection } from '../../shared/projections/projection.ts';
 import { rebuild } from '../../shared/projections/rebuild.ts';
 import { transparencyLogProjection } from '../../shared/projections/transparency-log.projection.ts';
-import { startTransparencyLog, type TransparencyLog } from '../../read-api/transparency/log-publisher.ts';
+import { startTransparencyLog, type LogPublisherOptions, type TransparencyLog } from '../../read-api/transparency/log-publisher.ts';
 
 export const logProjection = transparencyLogProjection as unknown as Projection;
 
-/** `previousKey`: the outgoing key co-signing during a rotation. */
+/** `previousKey`: the outgoing key co-signing during a rotation; `witnesses`: those each checkpoint is submitted to. */
 export async function signedLogOf(
-  eventStore: EventStore, key: KeyObject, origin: string, previousKey?: KeyObject,
+  eventStore: EventStore, key: KeyObject, origin: string, previousKey?: KeyObject, witnesses?: LogPublisherOptions['witnesses'], logger = createLogger('silent', 'signed-log'),
 ): Promise<{ log: TransparencyLog; readStore: ReadStore }> {
   const readStore = createMemoryReadStore();
   await rebuild({ eventStore, readStore, projections: [logProjection] });
-  const log = await startTransparencyLog({ readStore, key, previousKey, origin, logger: createLogger('silent', 'signed-log') });
+  const log = await startTransparencyLog({ readStore, key, previousKey, origin, logger, witnesses });
   return { log, readStore };
 }

@@ -22,8 +22,9 @@ export interface WatchcatProcess {
   kill(): Promise<void>;
 }
 
-export function startWatchcatProcess(name: string, entry: string, env: Record<string, string>): WatchcatProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+/** `args`: the entry's arguments (the CLI's command and options). */
+export function startWatchcatProcess(name: string, entry: string, env: Record<string, string>, args: readonly string[] = []): WatchcatProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
     cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env },
   });
   const lines: string[] = [];

@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import { expect } from 'chai';
 import { InvalidConfiguration, loadConfig, projectionsNamed } from '../../shared/config/config.ts';
 
@@ -40,6 +40,21 @@ describe('configuration', () => {
     }
     const pem = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }) as string;
     expect(loadConfig({ TRANSPARENCY_LOG_PREVIOUS_KEY: pem.replace(/\n/g, '\\n') }).TRANSPARENCY_LOG_PREVIOUS_KEY).to.be.a('string');
+  });
+
+  it('reads TRANSPARENCY_WITNESSES as "<URL> <witness verifier key>" pairs, and names a bad one with the other bad settings (issue 45)', () => {
+    // A cosignature/v1 verifier key (type 0x04), from C2SP tlog-cosignature: name, key id, base64(0x04 || key).
+    const raw = Buffer.from(String(generateKeyPairSync('ed25519').publicKey.export({ format: 'jwk' }).x), 'base64url');
+    const name = 'witness.example/w1';
+    const id = createHash('sha256').update(`${name}\n`).update(Buffer.of(4)).update(raw).digest().subarray(0, 4).toString('hex');
+    const key = `${name}+${id}+${Buffer.concat([Buffer.of(4), raw]).toString('base64')}`;
+    const list = `http://127.0.0.1:7380 ${key}, https://w2.example/ ${key}`;
+    expect(loadConfig({ TRANSPARENCY_WITNESSES: list }).TRANSPARENCY_WITNESSES).to.equal(list);
+    expect(loadConfig({}).TRANSPARENCY_WITNESSES).to.equal('');
+    const logKey = key.replace(/\+([A-Za-z0-9+/=]+)$/, () => `+${Buffer.concat([Buffer.of(1), raw]).toString('base64')}`);
+    for (const bad of [key, `ftp://w.example ${key}`, `http://w.example ${logKey}`]) {
+      expect(() => loadConfig({ PORT: 'abc', TRANSPARENCY_WITNESSES: bad }), bad).to.throw(InvalidConfiguration, /PORT must be integer; TRANSPARENCY_WITNESSES: /);
+    }
   });
 
   it('gives a projector the projections PROJECTIONS names, every one when it names none, and names an unknown one with the other bad settings', () => {

@@ -1,0 +1,133 @@
+/**
+ * C2SP tlog-policy: which logs a checkpoint may come from and which witnesses must have cosigned it (docs/audit.md,
+ * "Witness policy"). A policy file is lines of `log <vkey> [<url>]`, `witness <name> <vkey> [<url>]`,
+ * `group <name> (all|any|<k>) <member>...` and one `quorum <name>` (`none`: no cosignature needed), with blank and `#`
+ * lines ignored; a group or the quorum names only what earlier lines defined, a group lists a member at most once,
+ * and no two logs or two witnesses share a public key. Witness keys are the Ed25519 `cosignature/v1` type (0x04).
+ */
+import { readFileSync } from 'node:fs';
+import { cosignatureTime, parseCosignerKey } from './cosignature.ts';
+import { isBy, NoteError, parseNote, parseVerifierKey, verifies, type Verifier } from './signed-note.ts';
+
+export class PolicyError extends Error {}
+
+/** A witness, or a group of `threshold` of its members. */
+type Member = { kind: 'witness'; verifier: Verifier } | { kind: 'group'; threshold: number; members: string[] };
+
+export interface TlogPolicy {
+  logs: Verifier[];
+  /** Witnesses and groups by name. */
+  members: Map<string, Member>;
+  /** The name the quorum rests on, or `none`. */
+  quorum: string;
+}
+
+const NONE = 'none';
+
+function readKey(text: string | undefined, line: number, read: (text: string) => Verifier): Verifier {
+  try {
+    return read(text ?? '');
+  } catch (error) {
+    throw new PolicyError(`line ${line}: ${(error as NoteError).message}`);
+  }
+}
+
+/** The policy of a file's text, or a PolicyError naming the line that breaks a rule. */
+export function parsePolicy(text: string): TlogPolicy {
+  const logs: Verifier[] = [];
+  const members = new Map<string, Member>();
+  const keys = new Set<string>();
+  let quorum: string | undefined;
+  const distinct = (verifier: Verifier, line: number) => {
+    const raw = verifier.key.export({ format: 'jwk' }).x as string;
+    if (keys.has(raw)) throw new PolicyError(`line ${line}: this public key is already listed`);
+    keys.add(raw);
+  };
+  text.split('\n').forEach((raw, index) => {
+    const line = index + 1;
+    // The spec allows tab, newline, printable ASCII and any non-ASCII byte: no other control character.
+    if (/[\x00-\x08\x0b-\x1f\x7f]/.test(raw)) throw new PolicyError(`line ${line}: a control character`);
+    const words = raw.trim().split(/[ \t]+/).filter((word) => word !== '');
+    if (words.length === 0 || words[0]!.startsWith('#')) return;
+    const [keyword, ...rest] = words;
+    if (keyword === 'log' && (rest.length === 1 || rest.length === 2)) {
+      const verifier = readKey(rest[0], line, parseVerifierKey);
+      distinct(verifier, line);
+      logs.push(verifier);
+    } else if (keyword === 'witness' && (rest.length === 2 || rest.length === 3)) {
+      const [name = ''] = rest;
+      if (name === NONE || members.has(name)) throw new PolicyError(`line ${line}: the name ${name} is ${name === NONE ? 'reserved' : 'defined already'}`);
+      const verifier = readKey(rest[1], line, parseCosignerKey);
+      distinct(verifier, line);
+      members.set(name, { kind: 'witness', verifier });
+    } else if (keyword === 'group' && rest.length >= 3) {
+      const [name = '', k = '', ...names] = rest;
+      if (name === NONE || members.has(name)) throw new PolicyError(`line ${line}: the name ${name} is ${name === NONE ? 'reserved' : 'defined already'}`);
+      for (const member of names) if (!members.has(member)) throw new PolicyError(`line ${line}: ${member} is not a witness or group defined above`);
+      if (new Set(names).size !== names.length) throw new PolicyError(`line ${line}: a member is listed twice`);
+      const threshold = k === 'all' ? names.length : k === 'any' ? 1 : /^[1-9]\d*$/.test(k) ? Number(k) : NaN;
+      if (!(threshold >= 1 && threshold <= names.length)) throw new PolicyError(`line ${line}: the threshold must be all, any or a number from 1 to ${names.length}`);
+      members.set(name, { kind: 'group', threshold, members: names });
+    } else if (keyword === 'quorum' && rest.length === 1) {
+      if (quorum !== undefined) throw new PolicyError(`line ${line}: a second quorum line`);
+      if (rest[0] !== NONE && !members.has(rest[0]!)) throw new PolicyError(`line ${line}: ${rest[0]} is not a witness or group defined above`);
+      quorum = rest[0];
+    } else {
+      throw new PolicyError(`line ${line}: expected log <vkey> [<url>], witness <name> <vkey> [<url>], group <name> <all|any|k> <names>... or quorum <name>`);
+    }
+  });
+  if (quorum === undefined) throw new PolicyError('the policy has no quorum line');
+  return { logs, members, quorum };
+}
+
+export interface PolicyVerdict {
+  /** Whether a log of the policy signed the note (true when the policy lists none: the caller checks the log). */
+  logSigned: boolean;
+  /** The witnesses whose cosignature of the note verifies. */
+  cosigners: string[];
+  /** Whether those satisfy the quorum. */
+  quorum: boolean;
+}
+
+/** What `note` shows of `policy`: a log's signature, the cosignatures that verify, whether the quorum holds. */
+export function judgeNote(policy: TlogPolicy, note: string): PolicyVerdict {
+  const { text, signatures } = parseNote(note);
+  const logSigned = policy.logs.length === 0
+    || policy.logs.some((log) => signatures.some((signature) => isBy(signature, log) && verifies(text, signature, log)));
+  const cosigners = [...policy.members].flatMap(([name, member]) =>
+    (member.kind === 'witness' && signatures.some((signature) => cosignatureTime(text, signature, member.verifier) !== undefined) ? [name] : []));
+  const witnessed = (name: string): boolean => {
+    const member = policy.members.get(name)!;
+    return member.kind === 'witness' ? cosigners.includes(name) : member.members.filter(witnessed).length >= member.threshold;
+  };
+  return { logSigned, cosigners, quorum: policy.quorum === NONE || witnessed(policy.quorum) };
+}
+
+/** Throws a PolicyError saying what `note` lacks to meet `policy`. */
+export function requirePolicy(policy: TlogPolicy, note: string): PolicyVerdict {
+  const verdict = judgeNote(policy, note);
+  if (!verdict.logSigned) throw new PolicyError('the checkpoint is signed by no log of the witness policy');
+  if (!verdict.quorum) {
+    throw new PolicyError(`the checkpoint does not meet the witness policy's quorum (${policy.quorum}): cosigned by ${verdict.cosigners.join(', ') || 'no witness of the policy'}`);
+  }
+  return verdict;
+}
+
+/** What a checkpoint that met `policy` shows, in one line. */
+export const witnessedLine = (policy: TlogPolicy, { cosigners }: PolicyVerdict): string =>
+  `witnesses: the checkpoint is cosigned by ${cosigners.join(', ') || 'no witness'}, as the policy's quorum (${policy.quorum}) requires`;
+
+/** The policy in `file`, or a PolicyError saying why it cannot be had. */
+export function readPolicyFile(file: string): TlogPolicy {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new PolicyError(`cannot read the witness policy ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+  }
+  try {
+    return parsePolicy(text);
+  } catch (error) {
+    throw new PolicyError(`the witness policy ${file}: ${(error as Error).message}`);
+  }
+}

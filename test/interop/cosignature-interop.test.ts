@@ -1,0 +1,54 @@
+/**
+ * Our witness's cosignatures read by code written elsewhere (docs/audit.md, "Witnesses"): filippo.io/torchwood v0.6.1,
+ * the code behind litewitness, and Go's golang.org/x/mod/sumdb/note, through the small program in
+ * test/interop/cosignature. From the witness's own key, torchwood writes the witness's verifier key as ours prints it;
+ * Go's note.Open verifies both the log's signature and the witness's cosignature of a checkpoint it cosigned, and
+ * torchwood reads the cosignature's timestamp; a cosignature altered after signing makes note.Open fail.
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { checkpointBody } from '../../shared/transparency/checkpoint.ts';
+import { MemoryTree } from '../../shared/transparency/memory-tree.ts';
+import { parseVerifierKey, signNote, verifierKey } from '../../shared/transparency/signed-note.ts';
+import { Witness, type WitnessedTree } from '../../services/witness/witness.ts';
+import { askGoProgram, buildGoProgram } from '../support/go-program.ts';
+import { cannotRun, registerLegSuite } from '../support/legs.ts';
+
+const ORIGIN = 'watch.example/watchcat/events';
+const NAME = 'witness.example/w1';
+const NOW = 1_700_000_123;
+const SOURCE = fileURLToPath(new URL('./cosignature', import.meta.url));
+
+interface GoAnswer { error: string; witness_key: string; verified: string[] | null; timestamps: number[] | null; unverified: number; checkpoint_size: number }
+
+describe('witness: our cosignatures read by torchwood and Go\'s note package', function () {
+  registerLegSuite('Go', this);
+  this.timeout(300_000);
+
+  it('torchwood writes our witness\'s verifier key, and note.Open verifies its cosignature and the log\'s signature', async function () {
+    const built = await buildGoProgram(SOURCE, 'filippo.io/torchwood v0.6.1 and golang.org/x/mod');
+    if ('why' in built) return cannotRun(this, 'Go', built.why);
+    const logKey = generateKeyPairSync('ed25519').privateKey;
+    const witnessKey = generateKeyPairSync('ed25519').privateKey;
+    const trees = new Map<string, WitnessedTree>();
+    const witness = new Witness({
+      name: NAME, key: witnessKey, logs: [parseVerifierKey(verifierKey(ORIGIN, logKey))], now: () => NOW,
+      store: { get: (origin) => trees.get(origin), put: async (origin, tree) => { trees.set(origin, tree); } },
+    });
+    const tree = new MemoryTree();
+    for (let i = 0; i < 7; i += 1) tree.append(`entry-${i}`);
+    const note = signNote(checkpointBody({ origin: ORIGIN, size: 7, root: tree.root() }), ORIGIN, logKey);
+    const answer = await witness.addCheckpoint(`old 0\n\n${note}`);
+    expect(answer.status).to.equal(200);
+    const cosigned = `${note}${(answer as { cosignatures: string }).cosignatures}`;
+    const ask = (text: string) => askGoProgram<GoAnswer>(built.program, {
+      witness_name: NAME, witness_seed: Buffer.from(String(witnessKey.export({ format: 'jwk' }).d), 'base64url').toString('base64'),
+      log_key: verifierKey(ORIGIN, logKey), note: text,
+    });
+    const go = await ask(cosigned);
+    expect(go).to.deep.equal({ error: '', witness_key: witness.verifierKey, verified: [ORIGIN, NAME], timestamps: [NOW], unverified: 0, checkpoint_size: 7 });
+    const altered = cosigned.replace(/(\S{10})(\S)(\S{6})\n$/, (_, a: string, c: string, b: string) => `${a}${c === 'A' ? 'B' : 'A'}${b}\n`);
+    expect((await ask(altered)).error).to.match(/invalid signature/);
+  });
+});

@@ -1,0 +1,178 @@
+/**
+ * Witnesses, ours and one written elsewhere (docs/audit.md, "Witnesses"): litewitness (filippo.io/torchwood v0.6.1,
+ * built from the Go module proxy) beside two `watchcat witness` processes. The log's publisher (log-publisher.ts,
+ * configured with the three) submits each checkpoint it signs, and its routes (transparency-routes.ts) serve it with
+ * the cosignatures of all three, each a cosignature/v1 line our verifier accepts under the key that witness printed.
+ * A forked log (another history signed with the same key: two trees at one size, then a larger tree of the other
+ * history), submitted with its own consistency proofs (shared/transparency/witness-client.ts), is refused by every
+ * one of them; and each, SIGKILLed and started again, still holds the tree it cosigned (409 with its size) and
+ * cosigns the next.
+ */
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { once } from 'node:events';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { expect } from 'chai';
+import Koa from 'koa';
+import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
+import type { EventStore } from '../../shared/ports/event-store.ts';
+import { parseNote, verifierKey } from '../../shared/transparency/signed-note.ts';
+import { cosignatureTime, parseCosignerKey } from '../../shared/transparency/cosignature.ts';
+import { requestCosignature, type CosignOutcome, type WitnessEndpoint } from '../../shared/transparency/witness-client.ts';
+import type { TransparencyLog } from '../../read-api/transparency/log-publisher.ts';
+import { transparencyRoutes } from '../../read-api/transparency/transparency-routes.ts';
+import { serialRegistered } from '../fixtures/events.ts';
+import { cannotRun, registerLegSuite } from '../support/legs.ts';
+import { buildLitewitness, startKeyAgent, startLitewitness, type Litewitness } from '../support/litewitness.ts';
+import { signedLogOf } from '../support/signed-log.ts';
+import { until } from '../support/until.ts';
+import { startWatchcatProcess, type WatchcatProcess } from '../support/watchcat-process.ts';
+
+const ORIGIN = 'watch.example/watchcat/events';
+const onPath = (tool: string) => (process.env['PATH'] ?? '').split(delimiter).some((dir) => existsSync(join(dir, tool)));
+const CLI = 'services/cli/watchcat.ts';
+
+interface Served { url: string; note: string; size: number }
+
+describe('witnesses: litewitness and two of ours cosign the log\'s checkpoints, refuse a fork, keep their state', function () {
+  registerLegSuite('Go', this);
+  this.timeout(300_000);
+
+  let dir = '';
+  const stores: EventStore[] = [];
+  const logs: TransparencyLog[] = [];
+  const ours: WatchcatProcess[] = [];
+  const stops: Array<() => Promise<void>> = [];
+  let server: Server | undefined;
+  afterEach(async () => {
+    for (const stop of stops.splice(0).reverse()) await stop();
+    for (const witness of ours.splice(0)) await witness.kill();
+    if (server) await new Promise((resolve) => server!.close(resolve));
+    for (const log of logs.splice(0)) await log.stop();
+    for (const store of stores.splice(0)) await store.close();
+    server = undefined;
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** The log's routes on one port, serving whichever signed log is current (the honest one, or a fork of it). */
+  let current: TransparencyLog | undefined;
+  const serveLog = async (): Promise<string> => {
+    server = new Koa().use((ctx, next) => transparencyRoutes(current!)(ctx, next)).listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
+  const appendSerials = async (store: EventStore, from: number, count: number, tag: string) => {
+    for (let i = from; i < from + count; i += 1) await store.append(`serial-${tag}SN-${i}`, [serialRegistered(`${tag}SN-${i}`)], 'no_stream');
+  };
+  /** The log of `store` as signed now, made the one served; its checkpoint as served (with what it gathered from `witnesses`). */
+  const publish = async (base: string, store: EventStore, key: KeyObject, witnesses: WitnessEndpoint[] = []): Promise<Served> => {
+    const { log } = await signedLogOf(store, key, ORIGIN, undefined, { witnesses, timeoutMs: 10_000 });
+    logs.push(log);
+    current = log;
+    const note = await (await fetch(`${base}/transparency/checkpoint`)).text();
+    return { url: base, note, size: Number(note.split('\n')[1]) };
+  };
+  /** The served checkpoint once it carries a cosignature by each of `witnesses` that verifies. */
+  const cosignedByAll = async (served: Served, witnesses: WitnessEndpoint[], what: string): Promise<string> => {
+    const text = served.note.slice(0, served.note.indexOf('\n\n') + 1);
+    let note = '';
+    await until(`${what}: a cosignature of each witness served`, async () => {
+      note = await (await fetch(`${served.url}/transparency/checkpoint`)).text();
+      const { signatures } = parseNote(note);
+      return witnesses.every((witness) => signatures.some((signature) => cosignatureTime(text, signature, witness.verifier) !== undefined));
+    }, 30_000);
+    expect(note.startsWith(text), what).to.equal(true);
+    return note;
+  };
+  const submit = (witness: WitnessEndpoint, served: Served, oldSize = 0): Promise<CosignOutcome> => requestCosignature(witness, {
+    note: served.note, size: served.size, oldSize, timeoutMs: 10_000,
+    proofOf: async (from, to) => {
+      const answer = await (await fetch(`${served.url}/api/public/transparency/consistency?from=${from}&to=${to}`)).json() as { proof: string[] };
+      return answer.proof.map((hash) => Buffer.from(hash, 'base64'));
+    },
+  });
+  const ourWitness = async (name: string, logKey: string): Promise<{ endpoint: WitnessEndpoint; process: WatchcatProcess }> => {
+    const state = join(dir, name);
+    const child = startWatchcatProcess(name, CLI, {}, ['witness', '--name', `witness.example/${name}`, '--log', logKey,
+      '--state', join(state, 'state.json'), '--key', join(state, 'key.pem'), '--port', '0']);
+    ours.push(child);
+    await child.waitForLine(/listening on http:/);
+    const url = /listening on (http:\/\/\S+)/.exec(child.lines.find((line) => line.includes('listening on'))!)![1]!;
+    const key = /verifier key (\S+)/.exec(child.lines.find((line) => line.includes('verifier key'))!)![1]!;
+    return { endpoint: { url, verifier: parseCosignerKey(key) }, process: child };
+  };
+  const lite = (witness: Litewitness): WitnessEndpoint => ({ url: witness.url, verifier: parseCosignerKey(witness.verifierKey) });
+  /** Each outcome a cosignature that verifies over the served checkpoint's text under that witness's key. */
+  const expectCosigned = (outcomes: CosignOutcome[], witnesses: WitnessEndpoint[], served: Served, what: string) => {
+    const text = served.note.slice(0, served.note.indexOf('\n\n') + 1);
+    outcomes.forEach((outcome, i) => {
+      expect(outcome, `${what}: ${witnesses[i]!.verifier.name}`).to.include({ cosigned: true });
+      const [signature] = parseNote(`${text}\n${(outcome as { line: string }).line}`).signatures;
+      expect(cosignatureTime(text, signature!, witnesses[i]!.verifier), `${what}: ${witnesses[i]!.verifier.name}`).to.be.a('number');
+    });
+  };
+
+  it('all three cosign as the log grows, all three refuse a fork, and each keeps its tree across a SIGKILL', async function () {
+    const built = await buildLitewitness();
+    if ('why' in built) return cannotRun(this, 'Go', built.why);
+    const missing = ['ssh-agent', 'ssh-add', 'ssh-keygen'].filter((tool) => !onPath(tool));
+    if (missing.length > 0) return cannotRun(this, 'Go', `litewitness keeps its key in an ssh-agent: ${missing.join(', ')} not on the PATH (Debian's openssh-client)`);
+    dir = mkdtempSync(join(tmpdir(), 'watchcat-witness-interop-'));
+    const logKey = generateKeyPairSync('ed25519').privateKey;
+    const logVerifierKey = verifierKey(ORIGIN, logKey);
+    const liteDir = join(dir, 'lite');
+    mkdirSync(liteDir);
+    const agent = await startKeyAgent(liteDir);
+    stops.push(agent.stop);
+    let litewitness = await startLitewitness(built.program, liteDir, 'witness.example/lite', agent, { origin: ORIGIN, verifierKey: logVerifierKey });
+    stops.push(() => litewitness.kill());
+    const [first, second] = [await ourWitness('w1', logVerifierKey), await ourWitness('w2', logVerifierKey)];
+    const witnesses = [lite(litewitness), first!.endpoint, second!.endpoint];
+
+    const honest = openSqliteEventStore(join(dir, 'honest.sqlite3'));
+    stores.push(honest);
+    const base = await serveLog();
+    await appendSerials(honest, 0, 5, 'A');
+    // The log submits each checkpoint it signs to the three, and serves it with their cosignatures.
+    const five = await publish(base, honest, logKey, witnesses);
+    expect(five.size).to.equal(5);
+    await cosignedByAll(five, witnesses, 'first checkpoint');
+    await appendSerials(honest, 5, 4, 'A');
+    const nine = await publish(base, honest, logKey, witnesses);
+    await cosignedByAll(nine, witnesses, 'grown by a consistency proof');
+
+    // The same key signs another history: a tree of 9 leaves with another root, then one of 12.
+    const forked = openSqliteEventStore(join(dir, 'forked.sqlite3'));
+    stores.push(forked);
+    await appendSerials(forked, 0, 9, 'B');
+    const forkNine = await publish(base, forked, logKey);
+    expect(forkNine.size).to.equal(9);
+    expect(forkNine.note).not.to.equal(nine.note);
+    for (const outcome of await Promise.all(witnesses.map((witness) => submit(witness, forkNine, 9)))) expect(outcome).to.include({ cosigned: false, status: 422 });
+    await appendSerials(forked, 9, 3, 'B');
+    const forkTwelve = await publish(base, forked, logKey);
+    for (const outcome of await Promise.all(witnesses.map((witness) => submit(witness, forkTwelve, 9)))) expect(outcome).to.include({ cosigned: false, status: 422 });
+    await first!.process.waitForLine(/witness refused a fork/);
+
+    // SIGKILLed and started on the same state: each still holds the honest tree of 9.
+    await litewitness.kill();
+    litewitness = await startLitewitness(built.program, liteDir, 'witness.example/lite', agent);
+    await first!.process.kill();
+    const restarted = await ourWitness('w1', logVerifierKey);
+    const after = [lite(litewitness), restarted.endpoint, second!.endpoint];
+    expect(after[1]!.verifier.id.equals(witnesses[1]!.verifier.id), 'our witness keeps its key').to.equal(true);
+    await appendSerials(honest, 9, 3, 'A');
+    const twelve = await publish(base, honest, logKey);
+    const held = await Promise.all(after.map(async (witness) => {
+      const response = await fetch(`${witness.url}/add-checkpoint`, { method: 'POST', body: `old 0\n\n${twelve.note}` });
+      return `${response.status} ${response.headers.get('content-type')} ${await response.text()}`;
+    }));
+    expect(held).to.deep.equal(after.map(() => '409 text/x.tlog.size 9\n'));
+    expectCosigned(await Promise.all(after.map((witness) => submit(witness, twelve))), after, twelve, 'after the restart');
+    await appendSerials(honest, 12, 2, 'A');
+    await cosignedByAll(await publish(base, honest, logKey, after), after, 'submitted by the log after the restart');
+  });
+});
