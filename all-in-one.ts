@@ -18,7 +18,7 @@ import { listen } from './shared/http/listen.ts';
 import { PROCESS_IDENTITY } from './shared/process/process-identity.ts';
 import { createReadStore } from './shared/adapters/read-store.factory.ts';
 import { createJobQueue } from './shared/adapters/job-queue.factory.ts';
-import { createCommandService } from './services/command-service.ts';
+import { createCommandService } from './services/write/command-service.ts';
 import { seedDemo } from './services/import/seed-demo.ts';
 import { createAdminApp } from './services/admin/admin-app.ts';
 import { createAdminServer } from './services/admin/admin-server.ts';

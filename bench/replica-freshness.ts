@@ -18,7 +18,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createMongoReadStore } from '../shared/adapters/mongodb-read-store.ts';
 import { openSqliteEventStore } from '../shared/adapters/sqlite-event-store.ts';
 import { readProjectionStates } from '../shared/projections/projection-states.ts';
-import { createCommandService } from '../services/command-service.ts';
+import { createCommandService } from '../services/write/command-service.ts';
 import { importCatalogue } from '../services/import/import-catalogue.ts';
 import { tinyCatalogue } from '../test/services/support/tiny-catalogue.ts';
 import { freePort, startTestRedis } from '../test/support/redis-server.ts';

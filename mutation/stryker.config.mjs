@@ -14,12 +14,12 @@ export const TRUST_MUTATED = [
   'shared/transparency/*.ts',
   'read-api/transparency/*.ts',
   'services/audit/*.ts',
-  'services/receipt/*.ts',
+  'services/audit/receipt/*.ts',
   'shared/projections/control-docs.ts',
   // Runs only against MongoDB: under scripts/with-ferretdb.sh, else its suite skips and its mutants go uncovered.
   'shared/adapters/mongodb-control-docs.ts',
   'shared/events/codec.ts',
-  'services/handler/load-state.ts',
+  'services/write/handler/load-state.ts',
 ];
 
 /** The suites that hold the trust modules and that the rest of the spec below leaves out. */
@@ -33,8 +33,8 @@ export const TRUST_SUITES = [
 /** The modules mutated: what decides what a client sees, and what keeps the read models honest. */
 export const MUTATED = [
   // Commands: the deciders and the states they decide from (a stolen serial registered again, say).
-  'services/*/*.decide.ts',
-  'services/*/*.state.ts',
+  'services/write/*/*.decide.ts',
+  'services/write/*/*.state.ts',
   // Projections, their leases, generations, rebuild and parking.
   'shared/projections/*.ts',
   // The public answers: the answer policy that says what may be served, operations, validation, money, and the
@@ -55,7 +55,7 @@ export const MUTATED = [
   'read-api/signing/*.ts',
   // Keys and receipts: what a receipt proves.
   'shared/signing/*.ts',
-  // The trust modules (services/receipt among them).
+  // The trust modules (services/audit/receipt among them).
   ...TRUST_MUTATED,
 ];
 

@@ -16,7 +16,7 @@ import { PROCESS_IDENTITY } from '../shared/process/process-identity.ts';
 import { createAdminApp } from './admin/admin-app.ts';
 import { createAdminServer } from './admin/admin-server.ts';
 import { warnIfKeyless } from './admin/keyless-warning.ts';
-import { createCommandService } from './command-service.ts';
+import { createCommandService } from './write/command-service.ts';
 import { adminAuthMetrics, commandMetrics } from './admin/admin-metrics.ts';
 import { createProcessRegistry } from '../shared/metrics/process-registry.ts';
 

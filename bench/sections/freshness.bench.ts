@@ -14,7 +14,7 @@ import { createInlineJobQueue } from '../../shared/adapters/inline-job-queue.ts'
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import type { JobQueue } from '../../shared/ports/job-queue.ts';
-import { createCommandService } from '../../services/command-service.ts';
+import { createCommandService } from '../../services/write/command-service.ts';
 import { createProjector } from '../../projector/runner.ts';
 import { rebuild } from '../../shared/projections/rebuild.ts';
 import { scratchDir } from '../fixtures/bench-dir.ts';

@@ -19,7 +19,7 @@ import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.t
 import type { EventStore, NewEvent } from '../../shared/ports/event-store.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
 import type { WatchDoc } from '../../shared/read-models/documents.ts';
-import { createCommandService } from '../../services/command-service.ts';
+import { createCommandService } from '../../services/write/command-service.ts';
 import { createProjector } from '../../projector/runner.ts';
 import type { Projector } from '../../projector/projector.ts';
 import { rebuild } from '../../shared/projections/rebuild.ts';

@@ -10,7 +10,7 @@ import { openEventDatabase } from '../../shared/adapters/sqlite/event-database.t
 import { chainHash, GENESIS_HASH, streamHash } from '../../shared/adapters/sqlite/event-hash.ts';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import { CURRENT_SCHEMA_VERSION } from '../../shared/events/codec.ts';
-import { createCommandService } from '../../services/command-service.ts';
+import { createCommandService } from '../../services/write/command-service.ts';
 import { scratchDir } from '../fixtures/bench-dir.ts';
 import { copyDemoStore, demoWatches } from '../fixtures/demo-store.ts';
 import { median, ratio, round } from '../report/stats.ts';

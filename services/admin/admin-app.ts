@@ -5,8 +5,8 @@
 import Koa from 'koa';
 import type { Config } from '../../shared/config/config.ts';
 import type { Logger } from '../../shared/logging/logger.ts';
-import type { CommandService } from '../command-service.ts';
-import { DomainError } from '../domain/domain-error.ts';
+import type { CommandService } from '../write/command-service.ts';
+import { DomainError } from '../write/domain/domain-error.ts';
 import { CatalogueFileError } from '../import/catalogue-validation.ts';
 import { adminRouter } from './admin-routes.ts';
 import { adminAuth, requireScope, type AuthFailureMetrics } from './require-scope.ts';

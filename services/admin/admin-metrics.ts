@@ -3,7 +3,7 @@
  * by its type and how it ended (command-service.ts, `CommandOutcome`), and `admin_auth_failures_total{outcome}`.
  */
 import { Counter, type Registry } from 'prom-client';
-import type { CommandOutcome } from '../command-service.ts';
+import type { CommandOutcome } from '../write/command-service.ts';
 import type { AuthFailureMetrics } from './require-scope.ts';
 
 export function commandMetrics(registry: Registry): (command: string, outcome: CommandOutcome) => void {

@@ -7,7 +7,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import { eurosToCents } from '../../shared/money/cents.ts';
 import { canonicalId } from '../../shared/events/index.ts';
-import type { CommandService } from '../command-service.ts';
+import type { CommandService } from '../write/command-service.ts';
 import { importCatalogue } from '../import/import-catalogue.ts';
 import { CatalogueFile } from '../catalogue/catalogue-file.ts';
 import { NewWatch, WatchEdit } from '../catalogue/watch-entry.ts';

@@ -7,7 +7,7 @@ import type { Config } from '../../shared/config/config.ts';
 import { limitKey, normalizeIp } from '../../shared/net/ip-address.ts';
 import { parseApiKeys, presentedKey, type AdminScope, type ApiKeyRing } from './api-keys.ts';
 import { authThrottle, type AuthThrottle } from './auth-throttle.ts';
-import type { CommandOptions } from '../command-service.ts';
+import type { CommandOptions } from '../write/command-service.ts';
 import { HttpError } from './json-body.ts';
 
 /** Set by `requireScope`: who the events will name as actor, and the request's correlation id. */

@@ -6,7 +6,7 @@ import { userInfo } from 'node:os';
 import { openEventStore } from '../../shared/adapters/event-store.factory.ts';
 import { loadConfig, type Config } from '../../shared/config/config.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
-import { createCommandService, type CommandService } from '../command-service.ts';
+import { createCommandService, type CommandService } from '../write/command-service.ts';
 import { describeStore, storeExists } from './cli-store.ts';
 import { withProjectDataDir } from '../../shared/config/project-data-dir.ts';
 

@@ -4,7 +4,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import { CatalogueFileError } from '../import/catalogue-validation.ts';
-import { DomainError } from '../domain/domain-error.ts';
+import { DomainError } from '../write/domain/domain-error.ts';
 import { createCliContext, NoStoreError, type CliContext } from './cli-context.ts';
 import { CatalogueReadError } from './catalogue.commands.ts';
 import { AuditError } from '../audit/audit-sources.ts';

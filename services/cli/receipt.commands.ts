@@ -1,14 +1,14 @@
 /**
  * `watchcat receipt verify FILE [--jwks FILE|URL] [--checkpoint FILE|URL [--log-key KEY]] [--policy FILE] [--allow-plain-http]`:
  * checks a signed answer saved with
- * `curl -si` (see services/receipt/). Exit 0 printing what was signed, by which key and when, and which key set it
+ * `curl -si` (see services/audit/receipt/). Exit 0 printing what was signed, by which key and when, and which key set it
  * trusted (where from, and the SHA-256 of its bytes, so that two people can tell they trusted the same); exit 1
  * naming what does not match. Without `--jwks`, the key set of the configured deployment
  * (`PUBLIC_BASE_URL/.well-known/jwks.json`, or the local server on `PORT` when no public base URL is configured).
  * A key set is what a verdict rests on: over plain HTTP it is fetched only from loopback, unless told to.
  * With `--checkpoint`, the transparency checkpoint the receipt pins is checked against that newer signed checkpoint
  * (a file, or a URL, by default the deployment's) by a consistency proof from the deployment
- * (services/receipt/receipt-checkpoint.ts); the log's verifier key is `--log-key`, else the deployment's, under the
+ * (services/audit/receipt/receipt-checkpoint.ts); the log's verifier key is `--log-key`, else the deployment's, under the
  * same rule as the key set. The pinned tree must also hold no event after the position the answer's data was read at
  * (its signed `X-Read-Model-Position`), shown by the deployment's inclusion proof of the event at that position,
  * checked against the pinned root; a receipt that pins a checkpoint without a signed position is refused. Without
@@ -20,10 +20,10 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { deploymentUrl } from '../../shared/public-base-url.ts';
 import { type JwkSet, parseJwkSet } from '../../shared/signing/jwk-set.ts';
-import { parseSavedResponse } from '../receipt/saved-response.ts';
-import { type ReceiptReport, verifyReceipt } from '../receipt/verify-receipt.ts';
+import { parseSavedResponse } from '../audit/receipt/saved-response.ts';
+import { type ReceiptReport, verifyReceipt } from '../audit/receipt/verify-receipt.ts';
 import { readPolicyFile, requirePolicy, witnessedLine, type TlogPolicy } from '../../shared/transparency/tlog-policy.ts';
-import { checkExtends, checkHoldsNothingAfter, pinnedCheckpoint, type InclusionProof } from '../receipt/receipt-checkpoint.ts';
+import { checkExtends, checkHoldsNothingAfter, pinnedCheckpoint, type InclusionProof } from '../audit/receipt/receipt-checkpoint.ts';
 import type { CliModule } from './cli-module.ts';
 
 /** A receipt that does not hold, or cannot be read: the CLI prints the message and exits 1. */

@@ -5,7 +5,7 @@ import { centsToEuros, eurosToCents } from '../../shared/money/cents.ts';
 import { NewWatch, WatchEdit } from '../catalogue/watch-entry.ts';
 import { WATCH_EXAMPLE } from '../catalogue/watch-example.ts';
 import { readJsonFile } from './catalogue.commands.ts';
-import type { CommandResult } from '../command-service.ts';
+import type { CommandResult } from '../write/command-service.ts';
 import type { CliModule } from './cli-module.ts';
 import { euros, identifier } from './arguments.ts';
 import { checkedWatch, watchFlagOptions, withFlags } from './watch-document.ts';

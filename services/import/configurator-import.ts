@@ -5,10 +5,10 @@
  */
 import { CATEGORY_KEYS, type CategoryKey } from '../../shared/events/index.ts';
 import type { ConfiguratorEntry } from '../catalogue/catalogue-file.ts';
-import type { CommandOptions, CommandService } from '../command-service.ts';
-import { sameData } from '../domain/changes.ts';
+import type { CommandOptions, CommandService } from '../write/command-service.ts';
+import { sameData } from '../write/domain/changes.ts';
 import type { ImportTally } from './import-progress.ts';
-import { ownEntry } from '../domain/own-entry.ts';
+import { ownEntry } from '../write/domain/own-entry.ts';
 
 type OptionEntry = NonNullable<ConfiguratorEntry['categories'][string]>[number];
 

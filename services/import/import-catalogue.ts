@@ -6,9 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import type { CollectionDefined, WatchPublished } from '../../shared/events/index.ts';
 import type { CatalogueFile, SerialEntry } from '../catalogue/catalogue-file.ts';
-import type { CommandOptions, CommandService } from '../command-service.ts';
-import { changedFields } from '../domain/changes.ts';
-import { DomainError } from '../domain/domain-error.ts';
+import type { CommandOptions, CommandService } from '../write/command-service.ts';
+import { changedFields } from '../write/domain/changes.ts';
+import { DomainError } from '../write/domain/domain-error.ts';
 import { validateCatalogueFile } from './catalogue-validation.ts';
 import { importConfigurator } from './configurator-import.ts';
 import { ImportTally, type ImportPhase, type ImportReport, type OnProgress } from './import-progress.ts';

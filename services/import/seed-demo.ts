@@ -1,6 +1,6 @@
 /** The demo catalogue of Maison Aurèle, loaded through the same import as any catalogue file. */
 import { demoCatalogue } from '../demo/demo-catalogue.ts';
-import type { CommandService } from '../command-service.ts';
+import type { CommandService } from '../write/command-service.ts';
 import { importCatalogue } from './import-catalogue.ts';
 import type { ImportReport, OnProgress } from './import-progress.ts';
 

@@ -1,6 +1,6 @@
 /**
  * Whether one signed tree extends another, by an RFC 9162 consistency proof from the log checked against both roots:
- * what a receipt's holder asks of a newer checkpoint (services/receipt/receipt-checkpoint.ts) and a monitor of each
+ * what a receipt's holder asks of a newer checkpoint (services/audit/receipt/receipt-checkpoint.ts) and a monitor of each
  * new one (services/audit/log-watch.command.ts).
  */
 import { verifyConsistency } from './merkle.ts';

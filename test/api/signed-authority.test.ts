@@ -7,8 +7,8 @@
  * Receipts are checked by `verifyReceipt` (what `watchcat receipt verify` runs) against the served key set.
  */
 import { expect } from 'chai';
-import { parseSavedResponse } from '../../services/receipt/saved-response.ts';
-import { verifyReceipt } from '../../services/receipt/verify-receipt.ts';
+import { parseSavedResponse } from '../../services/audit/receipt/saved-response.ts';
+import { verifyReceipt } from '../../services/audit/receipt/verify-receipt.ts';
 import type { JwkSet } from '../../shared/signing/jwk-set.ts';
 import { postMcp, toolCall } from '../support/mcp-client.ts';
 import { rawExchange } from '../support/raw-http.ts';

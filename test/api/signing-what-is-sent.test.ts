@@ -14,7 +14,7 @@ import Koa from 'koa';
 import { expect } from 'chai';
 import { answerSigner, withdrawSignature } from '../../read-api/signing/sign-answers.ts';
 import type { ResponseSigningKeys } from '../../read-api/signing/signing-keys.ts';
-import { verifyReceipt } from '../../services/receipt/verify-receipt.ts';
+import { verifyReceipt } from '../../services/audit/receipt/verify-receipt.ts';
 import { rawExchange } from '../support/raw-http.ts';
 import { contentDigest, publicKeyFromX, readSignatureInput, signatureBase, signatureBytes, verifyBase } from '../support/rfc9421-by-hand.ts';
 import { historyEntry, newSigningKeyPem, testSigningKeys } from '../support/signing-keys.ts';

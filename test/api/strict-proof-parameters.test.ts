@@ -21,7 +21,7 @@ import type { TransparencyLog } from '../../read-api/transparency/log-publisher.
 import { transparencyRoutes } from '../../read-api/transparency/transparency-routes.ts';
 import { createAdminApp } from '../../services/admin/admin-app.ts';
 import { createAdminServer } from '../../services/admin/admin-server.ts';
-import { createCommandService } from '../../services/command-service.ts';
+import { createCommandService } from '../../services/write/command-service.ts';
 import { serialRegistered } from '../fixtures/events.ts';
 import { send } from '../support/http.ts';
 import { rawExchange } from '../support/raw-http.ts';

@@ -29,8 +29,8 @@ import { serialsProjection } from '../../shared/projections/serials.projection.t
 import { createProjector } from '../../projector/runner.ts';
 import type { Projector } from '../../projector/projector.ts';
 import { PROJECTION_RETRY_POLICY } from '../../projector/retry-policy.ts';
-import { createCommandService } from '../../services/command-service.ts';
-import { DomainError } from '../../services/domain/domain-error.ts';
+import { createCommandService } from '../../services/write/command-service.ts';
+import { DomainError } from '../../services/write/domain/domain-error.ts';
 import { collectionDefined, eventMetadata, watchPublished } from '../fixtures/events.ts';
 import { send } from '../support/http.ts';
 import { describeMongo } from '../support/mongodb-leg.ts';

@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
-import { createCommandService } from '../../services/command-service.ts';
+import { createCommandService } from '../../services/write/command-service.ts';
 import { importCatalogue } from '../../services/import/import-catalogue.ts';
 import { tinyCatalogue } from '../services/support/tiny-catalogue.ts';
 import { spawnTs, type KillableChild } from '../support/child-process.ts';

@@ -15,7 +15,7 @@ import { createLogger } from '../../shared/logging/logger.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import { createAdminApp } from '../../services/admin/admin-app.ts';
 import { IMPORT_BODY_LIMIT } from '../../services/admin/json-body.ts';
-import { createCommandService } from '../../services/command-service.ts';
+import { createCommandService } from '../../services/write/command-service.ts';
 import { postJson, send } from '../support/http.ts';
 import { postMcp, toolCall } from '../support/mcp-client.ts';
 import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';

@@ -14,7 +14,7 @@ import { frontDoor } from '../../read-api/middleware/front-door.ts';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import { createAdminApp } from '../../services/admin/admin-app.ts';
-import { createCommandService } from '../../services/command-service.ts';
+import { createCommandService } from '../../services/write/command-service.ts';
 import { send } from '../support/http.ts';
 import { sendHalfBodyAndClose } from '../support/raw-http.ts';
 import { startReadApiUnderTest, type LogLine, type ReadApiUnderTest } from '../support/read-api-under-test.ts';

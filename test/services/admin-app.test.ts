@@ -5,7 +5,7 @@ import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.t
 import { createLogger } from '../../shared/logging/logger.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import { createAdminApp } from '../../services/admin/admin-app.ts';
-import { createCommandService } from '../../services/command-service.ts';
+import { createCommandService } from '../../services/write/command-service.ts';
 import { tinyCatalogue } from './support/tiny-catalogue.ts';
 import { readable } from '../support/readable-events.ts';
 

@@ -7,7 +7,7 @@ import { createLogger } from '../../shared/logging/logger.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import { createAdminApp } from '../../services/admin/admin-app.ts';
 import { createAdminServer } from '../../services/admin/admin-server.ts';
-import { createCommandService } from '../../services/command-service.ts';
+import { createCommandService } from '../../services/write/command-service.ts';
 import { closedWithin, trickle } from '../support/trickle.ts';
 
 const KEY = 'cat-key-0123456789abcdef0123456789abcdef';

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import { ConcurrencyError, type EventStore, type ExpectedRevision } from '../../shared/ports/event-store.ts';
-import { createCommandService, type CommandService } from '../../services/command-service.ts';
-import { DomainError } from '../../services/domain/domain-error.ts';
+import { createCommandService, type CommandService } from '../../services/write/command-service.ts';
+import { DomainError } from '../../services/write/domain/domain-error.ts';
 import { aCollection, aWatch } from '../unit/services/support/builders.ts';
 import { readable } from '../support/readable-events.ts';
 

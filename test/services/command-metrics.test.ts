@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import { Registry } from 'prom-client';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
-import { createCommandService } from '../../services/command-service.ts';
+import { createCommandService } from '../../services/write/command-service.ts';
 import { commandMetrics } from '../../services/admin/admin-metrics.ts';
 import { importCatalogue } from '../../services/import/import-catalogue.ts';
 import { tinyCatalogue } from './support/tiny-catalogue.ts';

@@ -14,7 +14,7 @@ import { createLogger } from '../../shared/logging/logger.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import { entryText, readEntryTexts } from '../../shared/transparency/log-entry.ts';
 import { createAdminApp } from '../../services/admin/admin-app.ts';
-import { createCommandService, type CommandService } from '../../services/command-service.ts';
+import { createCommandService, type CommandService } from '../../services/write/command-service.ts';
 import { aCollection, aWatch } from '../unit/services/support/builders.ts';
 
 const CAT = 'cat-key-1-4f9e2d7c1b8a6053e7d9c2b1a0';

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
-import { createCommandService, type CommandService } from '../../services/command-service.ts';
-import { DomainError } from '../../services/domain/domain-error.ts';
+import { createCommandService, type CommandService } from '../../services/write/command-service.ts';
+import { DomainError } from '../../services/write/domain/domain-error.ts';
 import { CatalogueFileError } from '../../services/import/catalogue-validation.ts';
 import { importCatalogue } from '../../services/import/import-catalogue.ts';
 import type { ImportProgress } from '../../services/import/import-progress.ts';

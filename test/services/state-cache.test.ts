@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import { streams, type EventStore, type ReadStreamOptions } from '../../shared/ports/event-store.ts';
-import { createCommandService, type CommandService } from '../../services/command-service.ts';
-import { DomainError } from '../../services/domain/domain-error.ts';
-import { cachingStateLoader } from '../../services/handler/state-cache.ts';
-import { watchDecider } from '../../services/watch/watch.decide.ts';
+import { createCommandService, type CommandService } from '../../services/write/command-service.ts';
+import { DomainError } from '../../services/write/domain/domain-error.ts';
+import { cachingStateLoader } from '../../services/write/handler/state-cache.ts';
+import { watchDecider } from '../../services/write/watch/watch.decide.ts';
 import { aCollection, aWatch } from '../unit/services/support/builders.ts';
 import { readable } from '../support/readable-events.ts';
 

@@ -10,8 +10,8 @@ import { expect } from 'chai';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import type { CollectionDefined, WatchPublished } from '../../shared/events/index.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
-import { createCommandService, type CommandService } from '../../services/command-service.ts';
-import { DomainError } from '../../services/domain/domain-error.ts';
+import { createCommandService, type CommandService } from '../../services/write/command-service.ts';
+import { DomainError } from '../../services/write/domain/domain-error.ts';
 import { collectionDefined, eventMetadata, watchPublished } from '../fixtures/events.ts';
 import { appendAsNewerVersion } from '../support/newer-writer.ts';
 

@@ -1,13 +1,13 @@
 /**
- * `verifyReceipt` (services/receipt/verify-receipt.ts) at the edges of what a receipt may claim (docs/api.md,
+ * `verifyReceipt` (services/audit/receipt/verify-receipt.ts) at the edges of what a receipt may claim (docs/api.md,
  * "Signed answers"): a `created` in the future beyond a clock difference of a minute, a key's `nbf`..`exp` with only a
  * few minutes of rotation tolerated, and a `keyid` that must be the key's RFC 7638 thumbprint, never a `kid` the set
  * lists. Receipts are signed by the independent RFC 9421 code of test/support/rfc9421-by-hand.ts.
  */
 import { expect } from 'chai';
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { parseSavedResponse } from '../../services/receipt/saved-response.ts';
-import { verifyReceipt, type ReceiptReport } from '../../services/receipt/verify-receipt.ts';
+import { parseSavedResponse } from '../../services/audit/receipt/saved-response.ts';
+import { verifyReceipt, type ReceiptReport } from '../../services/audit/receipt/verify-receipt.ts';
 import type { Ed25519PublicJwk } from '../../shared/signing/jwk-set.ts';
 import { contentDigest, signatureBase, signBase, thumbprintByHand } from '../support/rfc9421-by-hand.ts';
 

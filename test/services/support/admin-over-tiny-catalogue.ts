@@ -7,7 +7,7 @@ import { openSqliteEventStore } from '../../../shared/adapters/sqlite-event-stor
 import { createLogger } from '../../../shared/logging/logger.ts';
 import type { EventStore } from '../../../shared/ports/event-store.ts';
 import { createAdminApp } from '../../../services/admin/admin-app.ts';
-import { createCommandService } from '../../../services/command-service.ts';
+import { createCommandService } from '../../../services/write/command-service.ts';
 import { importCatalogue } from '../../../services/import/import-catalogue.ts';
 import { tinyCatalogue } from './tiny-catalogue.ts';
 

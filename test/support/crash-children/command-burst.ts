@@ -5,7 +5,7 @@
  * shares (a contended stream: writers race and retry). Usage: node --import tsx command-burst.ts FILE TAG REFERENCE
  */
 import { openSqliteEventStore } from '../../../shared/adapters/sqlite-event-store.ts';
-import { createCommandService } from '../../../services/command-service.ts';
+import { createCommandService } from '../../../services/write/command-service.ts';
 
 const [file, tag, reference] = process.argv.slice(2);
 if (!file || !tag || !reference) throw new Error('usage: command-burst.ts FILE TAG REFERENCE');

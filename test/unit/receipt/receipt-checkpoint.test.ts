@@ -1,5 +1,5 @@
 /**
- * A receipt's pinned checkpoint (`services/receipt/receipt-checkpoint.ts`, issue 32) in process, without a service:
+ * A receipt's pinned checkpoint (`services/audit/receipt/receipt-checkpoint.ts`, issue 32) in process, without a service:
  * the header read as docs/api.md writes it (`Watchcat-Checkpoint: <size> <root base64>`, covered by the signature),
  * and a newer signed checkpoint checked against it, and the tree against the position its data was read at by
  * inclusion proofs (issue 40). The trees and their consistency proofs are computed here by
@@ -8,8 +8,8 @@
  */
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { expect } from 'chai';
-import { checkExtends, checkHoldsNothingAfter, pinnedCheckpoint } from '../../../services/receipt/receipt-checkpoint.ts';
-import type { SavedResponse } from '../../../services/receipt/saved-response.ts';
+import { checkExtends, checkHoldsNothingAfter, pinnedCheckpoint } from '../../../services/audit/receipt/receipt-checkpoint.ts';
+import type { SavedResponse } from '../../../services/audit/receipt/saved-response.ts';
 import { signNote, verifierKey } from '../../../shared/transparency/signed-note.ts';
 
 const ORIGIN = 'watch.example/watchcat/events';

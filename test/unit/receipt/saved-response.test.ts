@@ -1,10 +1,10 @@
 /**
- * A saved answer read as `curl -si` writes it (`services/receipt/saved-response.ts`): status line, header lines, a
+ * A saved answer read as `curl -si` writes it (`services/audit/receipt/saved-response.ts`): status line, header lines, a
  * blank line, the body bytes. Expected values are the bytes written in each test, read by hand against RFC 9112
  * (a field name is case-insensitive, whitespace around a value is not part of it, an obs-fold reads as one space).
  */
 import { expect } from 'chai';
-import { parseSavedResponse, SavedResponseError } from '../../../services/receipt/saved-response.ts';
+import { parseSavedResponse, SavedResponseError } from '../../../services/audit/receipt/saved-response.ts';
 
 const saved = (text: string): Buffer => Buffer.from(text, 'latin1');
 

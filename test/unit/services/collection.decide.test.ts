@@ -1,4 +1,4 @@
-import { collectionDecider } from '../../../services/collection/collection.decide.ts';
+import { collectionDecider } from '../../../services/write/collection/collection.decide.ts';
 import { aCollection, event } from './support/builders.ts';
 import { deciderSpec } from './support/decider-spec.ts';
 

@@ -1,5 +1,5 @@
-import { configuratorDecider } from '../../../services/configurator/configurator.decide.ts';
-import type { CollectionState } from '../../../services/collection/collection.state.ts';
+import { configuratorDecider } from '../../../services/write/configurator/configurator.decide.ts';
+import type { CollectionState } from '../../../services/write/collection/collection.state.ts';
 import { aCollection, anAccessory, anOption, event } from './support/builders.ts';
 import { deciderSpec } from './support/decider-spec.ts';
 

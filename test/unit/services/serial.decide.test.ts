@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { latestYearBegun } from '../../../services/command-service.ts';
-import { serialDecider } from '../../../services/serial/serial.decide.ts';
-import type { WatchState } from '../../../services/watch/watch.state.ts';
+import { latestYearBegun } from '../../../services/write/command-service.ts';
+import { serialDecider } from '../../../services/write/serial/serial.decide.ts';
+import type { WatchState } from '../../../services/write/watch/watch.state.ts';
 import { aWatch, event } from './support/builders.ts';
 import { deciderSpec } from './support/decider-spec.ts';
 

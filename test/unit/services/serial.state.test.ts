@@ -1,9 +1,9 @@
 /**
- * The state a serial's history folds into (services/serial/serial.state.ts), written out by hand: what the decider
+ * The state a serial's history folds into (services/write/serial/serial.state.ts), written out by hand: what the decider
  * reads before registering a serial again, reporting it stolen or recovering it.
  */
 import { expect } from 'chai';
-import { evolveSerial, initialSerialState, type SerialEvent, type SerialState } from '../../../services/serial/serial.state.ts';
+import { evolveSerial, initialSerialState, type SerialEvent, type SerialState } from '../../../services/write/serial/serial.state.ts';
 
 const serial = 'AUR-2024-000001';
 const registered: SerialEvent = {

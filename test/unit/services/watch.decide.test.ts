@@ -1,5 +1,5 @@
-import { watchDecider } from '../../../services/watch/watch.decide.ts';
-import type { CollectionState } from '../../../services/collection/collection.state.ts';
+import { watchDecider } from '../../../services/write/watch/watch.decide.ts';
+import type { CollectionState } from '../../../services/write/collection/collection.state.ts';
 import { aCollection, aWatch, event } from './support/builders.ts';
 import { deciderSpec } from './support/decider-spec.ts';
 

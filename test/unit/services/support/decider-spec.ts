@@ -4,8 +4,8 @@
  */
 import { expect } from 'chai';
 import type { DomainEvent } from '../../../../shared/events/index.ts';
-import type { Decider } from '../../../../services/domain/decider.ts';
-import { DomainError, type DomainErrorKind } from '../../../../services/domain/domain-error.ts';
+import type { Decider } from '../../../../services/write/domain/decider.ts';
+import { DomainError, type DomainErrorKind } from '../../../../services/write/domain/domain-error.ts';
 
 export function deciderSpec<C, S, E extends DomainEvent, Ctx>(decider: Decider<C, S, E, Ctx>) {
   return {

@@ -1,5 +1,5 @@
 /** State of a watch: never published, on the catalogue (with its current data), or withdrawn for good. */
-import { assertNever, type EventOf, type WatchPublished } from '../../shared/events/index.ts';
+import { assertNever, type EventOf, type WatchPublished } from '../../../shared/events/index.ts';
 
 export type WatchEvent =
   | EventOf<'WatchPublished'> | EventOf<'WatchRevised'> | EventOf<'WatchPriceChanged'>

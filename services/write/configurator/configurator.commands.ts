@@ -1,5 +1,5 @@
 /** Commands of the `configurator-{collection}` aggregate: the option table and accessories of one collection. */
-import type { AccessoryOffered, CategoryKey, ConfiguratorOptionOffered } from '../../shared/events/index.ts';
+import type { AccessoryOffered, CategoryKey, ConfiguratorOptionOffered } from '../../../shared/events/index.ts';
 
 type OptionKey = { collection: string; category: CategoryKey; code: string };
 type AccessoryKey = { collection: string; code: string };

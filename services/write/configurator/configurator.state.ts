@@ -1,5 +1,5 @@
 /** State of a configurator: the options of each offered category with its default, and the accessories. */
-import { assertNever, type CategoryKey, type EventOf, type LocalizedText } from '../../shared/events/index.ts';
+import { assertNever, type CategoryKey, type EventOf, type LocalizedText } from '../../../shared/events/index.ts';
 import { ownEntry } from '../domain/own-entry.ts';
 
 export type ConfiguratorEvent =

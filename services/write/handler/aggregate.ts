@@ -1,5 +1,5 @@
 /** What the generic handler needs to run commands of one aggregate: its decider, its stream, its context. */
-import type { DomainEvent } from '../../shared/events/index.ts';
+import type { DomainEvent } from '../../../shared/events/index.ts';
 import type { Decider } from '../domain/decider.ts';
 import type { StateLoader } from './load-state.ts';
 

@@ -1,5 +1,5 @@
 /** Wiring of the watch aggregate into the generic handler: a publication loads the watch's collection. */
-import { streams } from '../../shared/ports/event-store.ts';
+import { streams } from '../../../shared/ports/event-store.ts';
 import { collectionDecider } from '../collection/collection.decide.ts';
 import type { Aggregate } from '../handler/aggregate.ts';
 import type { WatchCommand } from './watch.commands.ts';

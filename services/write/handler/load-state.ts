@@ -1,6 +1,6 @@
 /** Folding one stream into its aggregate's state, and the port through which handlers and aggregates load states. */
-import type { DomainEvent } from '../../shared/events/index.ts';
-import { isUnreadable, type ExactRevision, type StoredEvent } from '../../shared/ports/event-store.ts';
+import type { DomainEvent } from '../../../shared/events/index.ts';
+import { isUnreadable, type ExactRevision, type StoredEvent } from '../../../shared/ports/event-store.ts';
 import type { Decider } from '../domain/decider.ts';
 import { conflict } from '../domain/domain-error.ts';
 

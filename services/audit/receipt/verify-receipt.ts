@@ -10,9 +10,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createVerifier, httpbis } from 'http-message-signatures';
 import { type InnerList, isInnerList, parseDictionary, serializeDictionary, serializeItem } from 'structured-headers';
-import { type Ed25519PublicJwk, type JwkSet, publicKeyOf, thumbprint } from '../../shared/signing/jwk-set.ts';
-import { keyValidityProblem } from '../../shared/signing/key-validity.ts';
-import { parseSignedRequest, requestComponentParser, SIGNED_REQUEST_HEADER, type SignedRequest } from '../../shared/signing/signed-request.ts';
+import { type Ed25519PublicJwk, type JwkSet, publicKeyOf, thumbprint } from '../../../shared/signing/jwk-set.ts';
+import { keyValidityProblem } from '../../../shared/signing/key-validity.ts';
+import { parseSignedRequest, requestComponentParser, SIGNED_REQUEST_HEADER, type SignedRequest } from '../../../shared/signing/signed-request.ts';
 import type { SavedResponse } from './saved-response.ts';
 
 export interface ReceiptReport {

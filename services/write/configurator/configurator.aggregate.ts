@@ -1,5 +1,5 @@
 /** Wiring of the configurator aggregate into the generic handler: every command loads the collection. */
-import { streams } from '../../shared/ports/event-store.ts';
+import { streams } from '../../../shared/ports/event-store.ts';
 import { collectionDecider } from '../collection/collection.decide.ts';
 import type { Aggregate } from '../handler/aggregate.ts';
 import { configuratorOf, type ConfiguratorCommand } from './configurator.commands.ts';

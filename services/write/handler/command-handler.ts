@@ -5,9 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CURRENT_SCHEMA_VERSION, InvalidEventError } from '../../shared/events/codec.ts';
-import type { DomainEvent } from '../../shared/events/index.ts';
-import { ConcurrencyError, type EventStore, type NewEvent } from '../../shared/ports/event-store.ts';
+import { CURRENT_SCHEMA_VERSION, InvalidEventError } from '../../../shared/events/codec.ts';
+import type { DomainEvent } from '../../../shared/events/index.ts';
+import { ConcurrencyError, type EventStore, type NewEvent } from '../../../shared/ports/event-store.ts';
 import { invalid, isDomainError } from '../domain/domain-error.ts';
 import type { Aggregate } from './aggregate.ts';
 import type { StateLoader } from './load-state.ts';

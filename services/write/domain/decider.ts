@@ -2,7 +2,7 @@
  * The shape of every aggregate: pure `decide` and `evolve` over a state that starts at `initialState()`.
  * Time and ids never enter here; the handler stamps them on the events it appends.
  */
-import type { DomainEvent } from '../../shared/events/index.ts';
+import type { DomainEvent } from '../../../shared/events/index.ts';
 import type { DomainError } from './domain-error.ts';
 
 /** What `decide` returns: the new events (none when the command changes nothing), or why it was refused. */

@@ -1,5 +1,5 @@
 /** Rules of a collection: defined once, with every text present in both languages; revisions only of a defined one. */
-import { assertNever } from '../../shared/events/index.ts';
+import { assertNever } from '../../../shared/events/index.ts';
 import type { Decider, Decision } from '../domain/decider.ts';
 import { conflict, invalid, unknown } from '../domain/domain-error.ts';
 import { changedFields } from '../domain/changes.ts';

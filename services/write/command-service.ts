@@ -6,9 +6,9 @@ import { randomUUID } from 'node:crypto';
 import type {
   AccessoryOffered, CategoryKey, CollectionDefined, CollectionRevised, ConfiguratorOptionOffered, DomainEvent,
   StockStatus, WatchPublished, WatchRevised,
-} from '../shared/events/index.ts';
-import { canonicalId } from '../shared/events/index.ts';
-import { streams, type EventStore } from '../shared/ports/event-store.ts';
+} from '../../shared/events/index.ts';
+import { canonicalId } from '../../shared/events/index.ts';
+import { streams, type EventStore } from '../../shared/ports/event-store.ts';
 import { collectionAggregate } from './collection/collection.aggregate.ts';
 import type { CollectionState } from './collection/collection.state.ts';
 import { configuratorAggregate } from './configurator/configurator.aggregate.ts';

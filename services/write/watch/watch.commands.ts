@@ -1,5 +1,5 @@
 /** Commands of the `watch-{REFERENCE}` aggregate. Prices are integer cents. */
-import type { StockStatus, WatchPublished, WatchRevised } from '../../shared/events/index.ts';
+import type { StockStatus, WatchPublished, WatchRevised } from '../../../shared/events/index.ts';
 
 export type PublishWatch = { type: 'PublishWatch'; watch: WatchPublished };
 /** Names the descriptive fields to change; fields equal to the current ones are left out of the event. */

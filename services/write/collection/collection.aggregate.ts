@@ -1,5 +1,5 @@
 /** Wiring of the collection aggregate into the generic handler. */
-import { streams } from '../../shared/ports/event-store.ts';
+import { streams } from '../../../shared/ports/event-store.ts';
 import type { Aggregate } from '../handler/aggregate.ts';
 import type { CollectionCommand } from './collection.commands.ts';
 import { collectionDecider } from './collection.decide.ts';

@@ -10,8 +10,8 @@
  * what may happen between that read and the append is unchanged (the append's expected revision guards the
  * command's own stream, and a context stream is as current as a fresh read would have made it).
  */
-import type { DomainEvent } from '../../shared/events/index.ts';
-import type { EventStore } from '../../shared/ports/event-store.ts';
+import type { DomainEvent } from '../../../shared/events/index.ts';
+import type { EventStore } from '../../../shared/ports/event-store.ts';
 import { foldOnto, type Folding, type LoadedState, type StateLoader } from './load-state.ts';
 
 /**

@@ -1,5 +1,5 @@
 /** Wiring of the serial aggregate into the generic handler: a registration loads the watch. */
-import { streams } from '../../shared/ports/event-store.ts';
+import { streams } from '../../../shared/ports/event-store.ts';
 import type { Aggregate } from '../handler/aggregate.ts';
 import { watchDecider } from '../watch/watch.decide.ts';
 import type { SerialCommand } from './serial.commands.ts';

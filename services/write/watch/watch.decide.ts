@@ -2,7 +2,7 @@
  * Rules of a watch: published once, into a defined collection, with a positive price and every text in both
  * languages; a withdrawn watch takes no further change; repeating the current price or stock emits nothing.
  */
-import { assertNever, type WatchPublished, type WatchRevised } from '../../shared/events/index.ts';
+import { assertNever, type WatchPublished, type WatchRevised } from '../../../shared/events/index.ts';
 import type { CollectionState } from '../collection/collection.state.ts';
 import { badPrice } from '../domain/amounts.ts';
 import { changedFields } from '../domain/changes.ts';

@@ -1,5 +1,5 @@
 /** State of a collection: whether it is defined, and its current description. */
-import { assertNever, type CollectionDefined, type EventOf } from '../../shared/events/index.ts';
+import { assertNever, type CollectionDefined, type EventOf } from '../../../shared/events/index.ts';
 
 export type CollectionEvent = EventOf<'CollectionDefined'> | EventOf<'CollectionRevised'>;
 

@@ -1,5 +1,5 @@
 /** State of a serial in the registry: not registered, registered (authentic), or reported stolen. */
-import { assertNever, type EventOf } from '../../shared/events/index.ts';
+import { assertNever, type EventOf } from '../../../shared/events/index.ts';
 
 export type SerialEvent = EventOf<'SerialRegistered'> | EventOf<'SerialReportedStolen'> | EventOf<'SerialRecovered'>;
 

@@ -2,7 +2,7 @@
  * Text checks the event schemas cannot make: a schema accepts `"  "`, but a catalogue text that is blank once
  * trimmed is a mistake in one language, so deciders refuse it with the field's name.
  */
-import type { LocalizedText } from '../../shared/events/index.ts';
+import type { LocalizedText } from '../../../shared/events/index.ts';
 import { invalid, type DomainError } from './domain-error.ts';
 
 /** The first blank language of `text`, as an error naming `field`, or null. */

@@ -1,5 +1,5 @@
 /** Commands of the `collection-{code}` aggregate. */
-import type { CollectionDefined, CollectionRevised } from '../../shared/events/index.ts';
+import type { CollectionDefined, CollectionRevised } from '../../../shared/events/index.ts';
 
 export type DefineCollection = { type: 'DefineCollection'; collection: CollectionDefined };
 /** Names the fields to change; fields equal to the current ones are left out of the event. */

@@ -4,7 +4,7 @@
  * and the default stays while other options of its category remain; accessories allow at least one piece;
  * repricing to the current price or choosing the current default emits nothing.
  */
-import { assertNever } from '../../shared/events/index.ts';
+import { assertNever } from '../../../shared/events/index.ts';
 import type { CollectionState } from '../collection/collection.state.ts';
 import { badSurcharge } from '../domain/amounts.ts';
 import type { Decider, Decision } from '../domain/decider.ts';

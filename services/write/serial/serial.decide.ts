@@ -2,7 +2,7 @@
  * Rules of the serial registry: a serial is registered once, only for a published (not withdrawn) watch, with a
  * manufacture year that has begun; only a registered serial can be reported stolen, and only a stolen one recovered.
  */
-import { assertNever } from '../../shared/events/index.ts';
+import { assertNever } from '../../../shared/events/index.ts';
 import type { Decider, Decision } from '../domain/decider.ts';
 import { conflict, invalid, unknown } from '../domain/domain-error.ts';
 import type { WatchState } from '../watch/watch.state.ts';
