@@ -62,7 +62,9 @@ export async function startWatchcat(config: Config, logger: Logger): Promise<Run
   const queue = await createJobQueue(config, PROJECTION_RETRY_POLICY);
   // What the projector stores is served at once, not at the API's next poll (which MongoDB's checkpoints pace).
   let readModelsMoved = (): void => undefined;
-  const projector = createProjector({ eventStore, readStore, queue, logger, onBatch: () => readModelsMoved() });
+  const projector = createProjector({
+    eventStore, readStore, queue, logger, leaseTtlMs: config.PROJECTION_LEASE_SECONDS * 1_000, onBatch: () => readModelsMoved(),
+  });
   const commands = createCommandService(eventStore, { actor: 'admin-api' });
 
   if (config.SEED_DEMO && (await eventStore.headPosition()) === 0) {

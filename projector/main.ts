@@ -41,6 +41,7 @@ const projector = createProjector({
   eventStore, readStore, queue, logger,
   // A worker may be given some projections only (the others run elsewhere): PROJECTIONS names them.
   projections: projectionsNamed(config.PROJECTIONS),
+  leaseTtlMs: config.PROJECTION_LEASE_SECONDS * 1_000,
   onBatch: (projection, seconds) => {
     metrics.onBatch(projection, seconds);
     changes?.announce(projection);

@@ -52,6 +52,11 @@ export const Env = Type.Object({
   /** The projections a projector process runs, by name, comma-separated; empty: every one. */
   PROJECTIONS: Type.String({ default: '' }),
   /**
+   * How long a projector's lease on a projection lasts without renewal (renewed every quarter of it): how long the
+   * others wait, by their own clocks, before taking over from a worker that died, against the renewal writes it costs.
+   */
+  PROJECTION_LEASE_SECONDS: Type.Integer({ minimum: 2, maximum: 300, default: 10 }),
+  /**
    * How long ago this process may last have seen a projector confirm applying the event store's head for its read
    * model to count as fresh: status says `degraded` beyond it (docs/api.md, "Honest answers").
    */

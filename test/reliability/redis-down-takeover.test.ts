@@ -17,7 +17,7 @@ import { describeMongo } from '../support/mongodb-leg.ts';
 import { startLeaseTopology, waitFor, type HealthAnswer, type LeaseTopology } from '../support/lease-topology.ts';
 
 const SEED = Number(process.env['LEASE_SEED'] ?? 40_005);
-/** Far above a lease (10 s) and a poll on a loaded machine, below the 90 s the defect cost. */
+/** Far above a lease (TOPOLOGY_LEASE_MS) and a poll on a loaded machine, below the 90 s the defect cost. */
 const BOUND_MS = 80_000;
 
 describeMongo('takeover while Redis is down (real processes)', 'the Redis-down lease takeover', function (leg) {

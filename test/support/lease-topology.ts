@@ -52,6 +52,9 @@ export interface LeaseTopology {
   close(): Promise<void>;
 }
 
+/** The projectors' lease in these topologies: short, so that takeovers take seconds; 150 s of skew is still far past it. */
+export const TOPOLOGY_LEASE_MS = 4_000;
+
 const ownerOf = (projector: ProjectorProcess) => new RegExp(`:${projector.process.child.pid}:`);
 
 export async function startLeaseTopology(leg: MongoLeg): Promise<LeaseTopology> {
@@ -60,6 +63,7 @@ export async function startLeaseTopology(leg: MongoLeg): Promise<LeaseTopology> 
   const env: Record<string, string> = {
     DATA_DIR: dataDir, REDIS_URL: redis.url, MONGODB_URL: leg.url, MONGODB_DB: leg.database('leases'),
     HOST: '127.0.0.1', HEALTH_PORT: '0', SEED_DEMO: 'false', TRUST_PROXY: '127.0.0.1', LOG_LEVEL: 'info',
+    PROJECTION_LEASE_SECONDS: String(TOPOLOGY_LEASE_MS / 1_000),
     ADMIN_API_KEYS: `${KEY}:catalogue,${KEY}:serials`, VERIFY_GLOBAL_RATE_LIMIT_PER_MINUTE: '1000000',
   };
   const processes: WatchcatProcess[] = [];
