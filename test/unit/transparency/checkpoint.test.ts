@@ -1,0 +1,42 @@
+/**
+ * The C2SP tlog-checkpoint body (https://c2sp.org/tlog-checkpoint): an origin line, the tree size in ASCII decimal,
+ * the root hash in standard base64, each ended by a newline; extension lines may follow. An auditor or a monitor
+ * reads what the log signed through parseCheckpoint, so a body that is not such a checkpoint must be refused, not
+ * read as some other tree.
+ */
+import { expect } from 'chai';
+import { checkpointBody, parseCheckpoint } from '../../../shared/transparency/checkpoint.ts';
+
+const ORIGIN = 'example.com/watchcat/events';
+// 32 bytes 0x00..0x1f, in base64 as written out by hand (standard alphabet, one '=' of padding).
+const ROOT = Buffer.from(Array.from({ length: 32 }, (_, i) => i));
+const ROOT_BASE64 = 'AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=';
+
+describe('transparency log: the checkpoint body', function () {
+  it('writes the origin, the size in decimal and the root in base64, each on a line ended by a newline', function () {
+    expect(checkpointBody({ origin: ORIGIN, size: 1234, root: ROOT })).to.equal(`${ORIGIN}\n1234\n${ROOT_BASE64}\n`);
+  });
+
+  it('reads the three lines back, ignoring the extension lines after them', function () {
+    const read = parseCheckpoint(`${ORIGIN}\n1234\n${ROOT_BASE64}\nan extension line\n`);
+    expect(read.origin).to.equal(ORIGIN);
+    expect(read.size).to.equal(1234);
+    expect(Buffer.from(read.root).equals(ROOT)).to.equal(true);
+  });
+
+  it('refuses a body with no origin, a size that is not all decimal digits, or a root that is not 32 bytes in canonical base64', function () {
+    const bodies = {
+      'an empty origin line': `\n1234\n${ROOT_BASE64}\n`,
+      'a size with a trailing letter': `${ORIGIN}\n1234x\n${ROOT_BASE64}\n`,
+      'a size with a leading letter': `${ORIGIN}\nx1234\n${ROOT_BASE64}\n`,
+      'a root of 31 bytes': `${ORIGIN}\n1234\n${ROOT.subarray(0, 31).toString('base64')}\n`,
+      'a root of 33 bytes': `${ORIGIN}\n1234\n${Buffer.concat([ROOT, Buffer.of(0)]).toString('base64')}\n`,
+      // The same 32 bytes with the last character's two unused bits set: Node decodes it, the spec's base64 does not.
+      'a root in non-canonical base64': `${ORIGIN}\n1234\n${ROOT_BASE64.slice(0, 42)}9=\n`,
+      'a root in URL-safe base64 with no padding': `${ORIGIN}\n1234\n${ROOT.toString('base64url')}\n`,
+    };
+    for (const [what, body] of Object.entries(bodies)) {
+      expect(() => parseCheckpoint(body), what).to.throw(/not a tlog checkpoint/);
+    }
+  });
+});
