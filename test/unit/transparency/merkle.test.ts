@@ -115,4 +115,13 @@ describe('transparency log: RFC 9162 Merkle math', function () {
     expect(() => tree.consistency(3, 6)).to.throw(ProofRangeError);
     expect(() => tree.root(6)).to.throw(ProofRangeError);
   });
+
+  it('keeps every hash once a level outgrows its first 1,024: the root and proofs of 2,050 leaves are the RFC\'s', function () {
+    // 2,050 leaves push 2,050 hashes on level 0 and 1,025 on level 1: both grow past their first allocation.
+    const d = entries(2050);
+    const tree = treeOf(d);
+    for (const size of [1024, 1025, 2048, 2050]) expect(hex(tree.root(size)), `root(${size})`).to.equal(hex(mth(d.slice(0, size))));
+    expect(tree.inclusion(1030, 2050).map(hex)).to.deep.equal(path(1030, d).map(hex));
+    expect(tree.consistency(1025, 2050).map(hex)).to.deep.equal(subproof(1025, d, true).map(hex));
+  });
 });
