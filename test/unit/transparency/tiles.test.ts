@@ -18,6 +18,10 @@ describe('transparency log: hash tiles', function () {
   it('names each tile by one path only', function () {
     expect(parseTilePath('tile/0/x001/x234/067.p/5')).to.deep.equal({ level: 0, index: 1_234_067, width: 5 });
     expect(parseTilePath('tile/1/000')).to.deep.equal({ level: 1, index: 0, width: 256 });
+    // Partial widths and levels of more than one digit (C2SP tlog-tiles: decimal, no leading zeros).
+    expect(parseTilePath('tile/0/001.p/44')).to.deep.equal({ level: 0, index: 1, width: 44 });
+    expect(parseTilePath('tile/0/x003/906.p/255')).to.deep.equal({ level: 0, index: 3906, width: 255 });
+    expect(parseTilePath('tile/12/000.p/3')).to.deep.equal({ level: 12, index: 0, width: 3 });
     for (const path of ['tile/0/x000/005', 'tile/0/005.p/256', 'tile/0/005.p/0', 'tile/0/005.p/05', 'tile/0/5', 'tile/entries/000', 'tile/0/000/', 'tile/00/000']) {
       expect(parseTilePath(path), path).to.equal(undefined);
     }
