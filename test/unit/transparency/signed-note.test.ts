@@ -1,0 +1,34 @@
+/**
+ * What signed-note.ts refuses to sign or read, by C2SP signed-note (https://c2sp.org/signed-note) and Go's
+ * golang.org/x/mod/sumdb/note: a key that is not Ed25519, a signer name that is empty, a text that does not end in
+ * a newline. Signing and verifying well-formed notes is proved against Go in test/interop/tlog-interop.test.ts.
+ */
+import { expect } from 'chai';
+import { createHash, generateKeyPairSync } from 'node:crypto';
+import { keyId, NoteError, parseVerifierKey, rawPublicKey, signNote } from '../../../shared/transparency/signed-note.ts';
+
+const ed25519 = generateKeyPairSync('ed25519');
+
+describe('signed notes: what is refused', function () {
+  it('refuses a key that is not Ed25519, even one whose JWK holds a 32-byte x (P-256, X25519)', function () {
+    for (const [what, key] of [
+      ['P-256 public', generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey],
+      ['X25519 private', generateKeyPairSync('x25519').privateKey],
+    ] as const) {
+      expect(() => rawPublicKey(key), what).to.throw(NoteError);
+    }
+    expect(rawPublicKey(ed25519.privateKey).equals(rawPublicKey(ed25519.publicKey))).to.equal(true);
+  });
+
+  it('refuses an empty signer name, for a key id and in a verifier key', function () {
+    expect(() => keyId('', rawPublicKey(ed25519.publicKey))).to.throw(NoteError);
+    // The key id the spec gives an empty name (SHA-256 of "" || "\n" || 0x01 || key, first 4 bytes), computed here.
+    const typed = Buffer.concat([Buffer.of(0x01), rawPublicKey(ed25519.publicKey)]);
+    const id = createHash('sha256').update('\n').update(typed).digest().subarray(0, 4).toString('hex');
+    expect(() => parseVerifierKey(`+${id}+${typed.toString('base64')}`)).to.throw(NoteError);
+  });
+
+  it('refuses to sign a text that does not end in a newline', function () {
+    expect(() => signNote('example.com/log\n1\nroot', 'example.com/log', ed25519.privateKey)).to.throw(NoteError);
+  });
+});
