@@ -113,17 +113,6 @@ export class TileLog {
     return this.withHashes((hashes) => treeRoot(hashes, size));
   }
 
-  /** The roots of several sizes in one read. */
-  async roots(sizes: readonly number[]): Promise<Hash[]> {
-    for (const size of sizes) this.check(size);
-    return this.withHashes((hashes) => sizes.map((size) => treeRoot(hashes, size)));
-  }
-
-  async leafHash(index: number): Promise<Hash> {
-    this.check(index + 1);
-    return this.withHashes((hashes) => hashes.get(0, index));
-  }
-
   /** Leaf hash, audit path and root of leaf `index` in the tree of `size` leaves, in one read. */
   async inclusion(index: number, size: number): Promise<{ leaf: Hash; proof: Hash[]; root: Hash }> {
     this.check(size);
