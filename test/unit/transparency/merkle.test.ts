@@ -116,6 +116,19 @@ describe('transparency log: RFC 9162 Merkle math', function () {
     expect(() => tree.root(6)).to.throw(ProofRangeError);
   });
 
+  it('refuses an inclusion proof for a leaf outside the tree, a consistency proof from no leaves or from a larger tree, and one with hashes past its end', function () {
+    const d = entries(4);
+    const leaf = (i: number) => sha256(Buffer.of(0), d[i]!);
+    // Each check below is given the RFC's own proof and root, so only the range or the proof's length can refuse it.
+    expect(verifyInclusion(4, 4, leaf(3), path(3, d), mth(d)), 'index = size').to.equal(false);
+    expect(verifyInclusion(-1, 4, leaf(0), path(0, d), mth(d)), 'index < 0').to.equal(false);
+    expect(verifyConsistency(0, 4, EMPTY_ROOT, mth(d), subproof(0, d, true)), 'from 0 leaves').to.equal(false);
+    expect(verifyConsistency(4, 3, mth(d), mth(d.slice(0, 3)), subproof(3, d, true)), 'from a larger tree').to.equal(false);
+    const proof = subproof(3, d, true);
+    expect(verifyConsistency(3, 4, mth(d.slice(0, 3)), mth(d), proof), 'the proof itself').to.equal(true);
+    expect(verifyConsistency(3, 4, mth(d.slice(0, 3)), mth(d), [...proof, sha256()]), 'a hash past its end').to.equal(false);
+  });
+
   it('keeps every hash once a level outgrows its first 1,024: the root and proofs of 2,050 leaves are the RFC\'s', function () {
     // 2,050 leaves push 2,050 hashes on level 0 and 1,025 on level 1: both grow past their first allocation.
     const d = entries(2050);
