@@ -113,6 +113,11 @@ export class TileLog {
     return this.withHashes((hashes) => treeRoot(hashes, size));
   }
 
+  async leafHash(index: number): Promise<Hash> {
+    this.check(index + 1);
+    return this.withHashes((hashes) => hashes.get(0, index));
+  }
+
   /** Leaf hash, audit path and root of leaf `index` in the tree of `size` leaves, in one read. */
   async inclusion(index: number, size: number): Promise<{ leaf: Hash; proof: Hash[]; root: Hash }> {
     this.check(size);
