@@ -24,7 +24,7 @@ export const checkpointBody = ({ origin, size, root }: Checkpoint): string =>
 export function parseCheckpoint(body: string): Checkpoint {
   const [origin = '', size = '', root = ''] = body.split('\n');
   const hash = Buffer.from(root, 'base64');
-  if (origin === '' || !/^\d+$/.test(size) || hash.length !== 32 || hash.toString('base64') !== root) {
+  if (origin === '' || !/^(0|[1-9]\d{0,15})$/.test(size) || Number(size) > Number.MAX_SAFE_INTEGER || hash.length !== 32 || hash.toString('base64') !== root) {
     throw new Error('not a tlog checkpoint: expected an origin line, a tree size and a base64 root hash');
   }
   return { origin, size: Number(size), root: hash };

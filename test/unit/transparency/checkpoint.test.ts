@@ -22,13 +22,17 @@ describe('transparency log: the checkpoint body', function () {
     expect(read.origin).to.equal(ORIGIN);
     expect(read.size).to.equal(1234);
     expect(Buffer.from(read.root).equals(ROOT)).to.equal(true);
+    expect(parseCheckpoint(`${ORIGIN}\n0\n${ROOT_BASE64}\n`).size, 'the empty tree').to.equal(0);
   });
 
-  it('refuses a body with no origin, a size that is not all decimal digits, or a root that is not 32 bytes in canonical base64', function () {
+  it('refuses a body with no origin, a size that is not canonical decimal digits, or a root that is not 32 bytes in canonical base64', function () {
     const bodies = {
       'an empty origin line': `\n1234\n${ROOT_BASE64}\n`,
       'a size with a trailing letter': `${ORIGIN}\n1234x\n${ROOT_BASE64}\n`,
       'a size with a leading letter': `${ORIGIN}\nx1234\n${ROOT_BASE64}\n`,
+      // C2SP: the size is ASCII decimal with no leading zeroes; past 2^53 - 1 a JavaScript number would round it.
+      'a size with a leading zero': `${ORIGIN}\n007\n${ROOT_BASE64}\n`,
+      'a size past 2^53 - 1': `${ORIGIN}\n9007199254740993\n${ROOT_BASE64}\n`,
       'a root of 31 bytes': `${ORIGIN}\n1234\n${ROOT.subarray(0, 31).toString('base64')}\n`,
       'a root of 33 bytes': `${ORIGIN}\n1234\n${Buffer.concat([ROOT, Buffer.of(0)]).toString('base64')}\n`,
       // The same 32 bytes with the last character's two unused bits set: Node decodes it, the spec's base64 does not.
