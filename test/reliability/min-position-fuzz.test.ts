@@ -14,6 +14,7 @@ import { expect } from 'chai';
 import { demoCatalogue } from '../../services/demo/demo-catalogue.ts';
 import { runMinPositionFuzz, type FuzzReport } from '../support/min-position-fuzz.ts';
 import { describeMongo } from '../support/mongodb-leg.ts';
+import { TOPOLOGY_LEASE_MS } from '../support/lease-topology.ts';
 import { seedDemoStore, startReplicaTopology, type ReplicaTopology } from '../support/replica-topology.ts';
 
 const SEED = Number(process.env['FUZZ_SEED'] ?? 44_001);
@@ -30,8 +31,12 @@ describeMongo('read your writes across two replicas and two workers, faults inje
   before(async function () {
     topology = await startReplicaTopology({
       mongoUrl: leg.url, database: leg.database('ryw_fuzz'), workers: 2, replicas: 2, seed: seedDemoStore,
-      // One address asks everything here: the limits are not what this test is about.
-      env: { RATE_LIMIT_PER_MINUTE: '100000000', VERIFY_RATE_LIMIT_PER_MINUTE: '100000000', VERIFY_GLOBAL_RATE_LIMIT_PER_MINUTE: '100000000' },
+      env: {
+        // One address asks everything here: the limits are not what this test is about.
+        RATE_LIMIT_PER_MINUTE: '100000000', VERIFY_RATE_LIMIT_PER_MINUTE: '100000000', VERIFY_GLOBAL_RATE_LIMIT_PER_MINUTE: '100000000',
+        // Short leases, as in the other topologies of the tests: a takeover takes seconds, not the default's 10.
+        PROJECTION_LEASE_SECONDS: String(TOPOLOGY_LEASE_MS / 1_000),
+      },
     });
     await topology.untilServed(120_000);
   });
@@ -43,7 +48,9 @@ describeMongo('read your writes across two replicas and two workers, faults inje
     const report: FuzzReport = await runMinPositionFuzz(topology!, {
       seed: SEED, reads: READS, clients: CLIENTS,
       watches: watches.slice(0, CLIENTS).map((watch) => ({ reference: watch.reference, price_eur: watch.price_cents / 100 })),
-      serialReference: watches[0]!.reference, readsPerChange: [3, 12], mcpShare: 0.05, faultEvery: FAULT_EVERY, pauseMs: 12_000, log: console.log,
+      serialReference: watches[0]!.reference, readsPerChange: [3, 12], mcpShare: 0.05, faultEvery: FAULT_EVERY,
+      // Past its lease, so that the other worker takes its projections over before it resumes.
+      pauseMs: TOPOLOGY_LEASE_MS + 2_000, log: console.log,
     });
     const { belowMinimum, wrong, bad, ...figures } = report;
     console.log(`      ${JSON.stringify(figures)}`);

@@ -35,7 +35,7 @@ export interface FuzzSettings {
   mcpShare: number;
   /** Reads between two faults (a pause, then a kill, and so on). */
   faultEvery: number;
-  /** How long a worker stays frozen: past its lease (10 s), so that another takes its projections over. */
+  /** How long a worker stays frozen: past its lease (PROJECTION_LEASE_SECONDS), so that another takes its projections over. */
   pauseMs: number;
   log?: (line: string) => void;
 }

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMongoReadStore } from '../../shared/adapters/mongodb-read-store.ts';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
-import { createCommandService } from '../../services/command-service.ts';
+import { createCommandService } from '../../services/write/command-service.ts';
 import { seedDemo } from '../../services/import/seed-demo.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
 import type { LeaseDoc } from '../../shared/projections/control-docs.ts';
