@@ -41,9 +41,9 @@ const projector = createProjector({
   eventStore, readStore, queue, logger,
   // A worker may be given some projections only (the others run elsewhere): PROJECTIONS names them.
   projections: projectionsNamed(config.PROJECTIONS),
-  onBatch: (projection, seconds) => {
+  onBatch: (projection, seconds, stored) => {
     metrics.onBatch(projection, seconds);
-    changes?.announce(projection);
+    changes?.announce({ projection, ...stored });
   },
 });
 projector.start();

@@ -69,9 +69,9 @@ const api = await exitIfPortUnavailable('read-api', logger, startReadApi({
 }));
 transparencyLogMetrics(api.registry, transparency);
 
-const stopListening = changes?.subscribe((projection) => {
-  api.refreshReadModels().catch((error: unknown) => logger.debug({ err: error }, 'read-model refresh on a change failed'));
-  if (projection === transparencyLogProjection.name) void transparency.look();
+const stopListening = changes?.subscribe((move) => {
+  api.refreshReadModels(move).catch((error: unknown) => logger.debug({ err: error }, 'read-model refresh on a change failed'));
+  if (move.projection === transparencyLogProjection.name) void transparency.look();
 });
 
 onShutdownSignal(logger, 'read API', async () => {

@@ -13,6 +13,7 @@ import type { Registry } from 'prom-client';
 import type { Config } from '../shared/config/config.ts';
 import type { Logger } from '../shared/logging/logger.ts';
 import type { ReadStore } from '../shared/ports/read-store.ts';
+import type { HeardMove } from '../shared/ports/read-model-changes.ts';
 import { createPublicApp } from './app.ts';
 import { createOpsApp } from './ops/ops-app.ts';
 import { createMetricsRegistry, metricsMiddleware, rateLimitMetrics, type MetricSources } from './ops/metrics.ts';
@@ -75,8 +76,11 @@ export interface RunningReadApi {
   opsServer: Server;
   /** What /metrics shows; other parts of the process may count into it. */
   registry: Registry;
-  /** Reads the projections' states now, instead of at the next poll (a test, a tool that just wrote them). */
-  refreshReadModels(): Promise<void>;
+  /**
+   * Reads the projections' states now, instead of at the next poll (a test, a tool that just wrote them, a
+   * projector's word of a move: no read when what it names is served already).
+   */
+  refreshReadModels(moved?: HeardMove): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -211,7 +215,7 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
     server,
     opsServer,
     registry,
-    refreshReadModels: () => clock.refresh(),
+    refreshReadModels: (moved) => clock.refresh(moved),
     close: async () => {
       shuttingDown = true;
       // Readiness says 503 from here on, and the public port still answers while load balancers notice.

@@ -20,6 +20,7 @@
  */
 import { ReadStoreUnavailableError, SNAPSHOT_TTL_MS, type ReadView as StoreView } from '../ports/read-store.ts';
 import type { ProjectionState } from '../projections/projection-states.ts';
+import type { HeardMove } from '../ports/read-model-changes.ts';
 
 export interface ReadStamp {
   /** What cached answers are keyed by: the generation and position served of every projection read. */
@@ -118,8 +119,12 @@ export interface PolledReadModelClock extends ReadModelClock {
   readonly parked: readonly ParkedProjection[];
   /** The last poll reached the read store. */
   readonly reachable: boolean;
-  /** Reads a new snapshot now, begun after this call (the timer does it every `intervalMs`). */
-  refresh(): Promise<void>;
+  /**
+   * Reads a new snapshot now, begun after this call (the timer does it every `intervalMs`); none when `moved` names
+   * a checkpoint this process serves already, at or past its position (a projector's word, heard after a read that
+   * saw it: a price change moves two read models, whose words come a few milliseconds apart).
+   */
+  refresh(moved?: HeardMove): Promise<void>;
   stop(): void;
 }
 
@@ -303,6 +308,13 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
     return inFlight;
   };
 
+  /** Whether `moved`'s checkpoint is served already: its generation or a later one, at or past its position, the store not behind. */
+  const serves = ({ projection, generation, position }: HeardMove): boolean => {
+    const p = projected.get(projection);
+    if (p === undefined || generation === undefined || position === undefined || p.behindAt !== null) return false;
+    return p.served.generation > generation || (p.served.generation === generation && p.served.position >= position);
+  };
+
   const lagMsOf = (p: Projected | undefined, monoNow: number): number | null =>
     (p?.confirmed?.seenAt == null ? null : Math.max(0, monoNow - p.confirmed.seenAt));
 
@@ -366,7 +378,8 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
     },
     get parked() { return parked; },
     get reachable() { return reachable; },
-    refresh: async () => {
+    refresh: async (moved) => {
+      if (moved !== undefined && serves(moved)) return;
       // A poll under way may have read before the change this refresh is asked for.
       await inFlight?.catch(() => undefined);
       await poll();

@@ -50,6 +50,40 @@ describe('read-model clock', () => {
     }
   });
 
+  it('reads the store on a projector\'s word only when the word names a checkpoint it does not serve yet', async () => {
+    let stored = [state('w', 2, 10), state('v', 1, 4)];
+    let reads = 0;
+    const clock = await startReadModelClock(async () => {
+      reads += 1;
+      return reading(stored);
+    }, { intervalMs: 60_000 });
+    try {
+      const readsFor = async (moved: Parameters<typeof clock.refresh>[0]) => {
+        const before = reads;
+        await clock.refresh(moved);
+        return reads - before;
+      };
+      expect(await readsFor({ projection: 'w', generation: 2, position: 10 }), 'the position served').to.equal(0);
+      expect(await readsFor({ projection: 'w', generation: 2, position: 7 }), 'a position behind it').to.equal(0);
+      expect(await readsFor({ projection: 'w', generation: 1, position: 90 }), 'an older generation').to.equal(0);
+      expect(await readsFor({ projection: 'w', generation: 2, position: 11 }), 'a position past it').to.equal(1);
+      expect(await readsFor({ projection: 'w', generation: 3, position: 10 }), 'a newer generation').to.equal(1);
+      expect(await readsFor({ projection: 'x', generation: 1, position: 1 }), 'a projection not served').to.equal(1);
+      expect(await readsFor({ projection: 'w' }), 'a word naming the projection alone').to.equal(1);
+      expect(await readsFor(undefined), 'a refresh without a word').to.equal(1);
+      stored = [state('w', 2, 12), state('v', 1, 4)];
+      expect(await readsFor({ projection: 'w', generation: 2, position: 12 })).to.equal(1);
+      expect(clock.current(), 'what the read found').to.equal(4);
+      expect(clock.projections().find((p) => p.name === 'w')?.position).to.equal(12);
+      // The store went back (a checkpoint reset): what is served stays, and every word is read until it caught up.
+      stored = [state('w', 2, 3), state('v', 1, 4)];
+      await clock.refresh();
+      expect(await readsFor({ projection: 'w', generation: 2, position: 5 }), 'the store behind what is served').to.equal(1);
+    } finally {
+      clock.stop();
+    }
+  });
+
   it('moves a projection forward within its generation, and takes a new generation only when it is not behind', () => {
     const served = { generation: 1, position: 50 };
     expect(nextServedState(undefined, state('w', 3, 7))).to.deep.equal({ generation: 3, position: 7 });
