@@ -58,6 +58,8 @@ export interface ReadApiOptions {
   positionPollMs?: number;
   /** How old the latest states may be before that poll reads again (read-model-clock.ts, `pollAfterMs`). */
   positionPollAfterMs?: () => number;
+  /** How long a request waiting for its `X-Min-Position` waits for another's reading (read-model-clock.ts, `waitingPollMs`). */
+  positionWaitingPollMs?: () => number | undefined;
   /**
    * Longest time a client may take to send a whole request, head and body, on the public and operations ports
    * (default 15 s, see shared/http/server-timeouts.ts); a slower one gets 408 and its connection is closed.
@@ -146,6 +148,7 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
   const clock = await startReadModelClock(readStates, {
     ...(options.positionPollMs ? { intervalMs: options.positionPollMs } : {}),
     ...(options.positionPollAfterMs ? { pollAfterMs: options.positionPollAfterMs } : {}),
+    ...(options.positionWaitingPollMs ? { waitingPollMs: options.positionWaitingPollMs } : {}),
     maxLagMs: config.READ_MODEL_MAX_LAG_SECONDS * 1_000,
     freshAnswerMaxLagMs: config.VERIFY_MAX_LAG_SECONDS * 1_000,
     // A poll still running when the stop closes the store fails by design (MongoClientClosedError): no warning.

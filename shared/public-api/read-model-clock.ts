@@ -103,6 +103,12 @@ export interface ReadModelClock extends ReadModelPosition {
    */
   reading(renew?: boolean): Promise<Reading>;
   /**
+   * The next snapshot read, whoever reads it (a refresh on a projector's word, the background poll, a request):
+   * what a request waiting for its `X-Min-Position` waits on. One is read for it once `maxMs` or the clock's own
+   * wait (`waitingPollMs`), whichever is shorter, passed with none read.
+   */
+  nextReading(maxMs: number): Promise<Reading>;
+  /**
    * Why an answer made of `projections` may not be given now, or undefined. `fresh`: it needs them fresh, each seen
    * confirmed within `freshAnswerMaxLagMs` (the verification's own bound); otherwise built is enough.
    */
@@ -137,6 +143,12 @@ export interface ReadModelClockOptions {
    * covers a word lost, and its reads were most of the store's load at scale (issue 29).
    */
   pollAfterMs?: () => number;
+  /**
+   * How long a request waiting for the next reading (`nextReading`) waits for another's before it reads one itself;
+   * default (undefined) 10 ms. Longer while the projectors' word of each move is heard: a refresh on it wakes the
+   * waiters, and their own reads only cover a word lost (issue 44).
+   */
+  waitingPollMs?: () => number | undefined;
   /** How long ago this process may have seen a confirmation happen for its read model to count as fresh; default 30 s. */
   maxLagMs?: number;
   /** The same for an answer that needs its read models fresh (`refusal(…, true)`: the verification); default 5 s. */
@@ -145,6 +157,9 @@ export interface ReadModelClockOptions {
   /** Monotonic clock in milliseconds (a test's fake one); default `performance.now`. */
   monotonic?: () => number;
 }
+
+/** How long a request waiting for the next reading waits for another's before it reads one itself, by default. */
+const WAITING_POLL_MS = 10;
 
 /** A snapshot is reused by requests up to half its life, so that their reads end well within it. */
 const READING_REUSE_MS = SNAPSHOT_TTL_MS / 2;
@@ -225,6 +240,8 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
   let reachable = true;
   let latest: { reading: Reading; sentAt: number } | undefined;
   let inFlight: Promise<Reading> | undefined;
+  /** Those waiting for the next reading (`nextReading`). */
+  const waiting = new Set<(reading: Reading) => void>();
   /** One view per set of projections (keyed by their names), however many routes and tools read that set. */
   const views = new Map<string, { names: readonly string[]; stamp: ReadStamp; read: ReadView }>();
   const stampIn = (names: readonly string[], at: ReadonlyMap<string, Projected>, position: number): ReadStamp =>
@@ -297,6 +314,8 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
         };
         // Polls run one at a time, so the one that ends is always the newest.
         latest = { reading, sentAt };
+        for (const wake of waiting) wake(reading);
+        waiting.clear();
         return reading;
       } catch (error) {
         reachable = false;
@@ -363,6 +382,20 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
     async reading(renew = false) {
       if (!renew && latest !== undefined && monotonic() - latest.sentAt <= READING_REUSE_MS) return latest.reading;
       return poll();
+    },
+    async nextReading(maxMs) {
+      let wake: ((reading: Reading) => void) | undefined;
+      let timer: NodeJS.Timeout | undefined;
+      const read = new Promise<Reading>((resolve) => waiting.add((wake = resolve)));
+      const waited = new Promise<undefined>((resolve) => {
+        timer = setTimeout(() => resolve(undefined), Math.min(maxMs, options.waitingPollMs?.() ?? WAITING_POLL_MS));
+      });
+      try {
+        return (await Promise.race([read, waited])) ?? await poll();
+      } finally {
+        clearTimeout(timer);
+        waiting.delete(wake!);
+      }
     },
     refusal: (names, fresh) => refusalIn(names, fresh, projected, monotonic()),
     dataAge: (names) => dataAgeIn(names, projected, monotonic()),
