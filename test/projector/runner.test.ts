@@ -314,6 +314,16 @@ describe('projector runner', () => {
       expect((await stored(readStore))['watches']?.position).to.be.below(position);
     });
 
+    it('is not run at once for a job another worker queued either: the job is one signal more (issue 44)', async () => {
+      await startedWith(60_000);
+      const position = await appendAll(eventStore, [watchPriceChanged('TMP-1', 1_300_000, 1_250_000)]);
+      // What another worker's signal does for a projection it does not keep standing.
+      await queue.add('watches', 'watches');
+      await until('the collections at the append', async () => (await stored(readStore))['collections']?.position === position);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await priceOf(), 'the watch 200 ms later').to.equal(1_250_000);
+    });
+
     it('runs that long after it', async () => {
       await startedWith(50);
       const position = await appendAll(eventStore, [watchPriceChanged('TMP-1', 1_300_000, 1_250_000)]);
