@@ -1,7 +1,7 @@
 /**
  * How the MongoDB read store reads and writes projected documents on each engine (shared/adapters/mongodb-documents.ts,
- * issue 44). A MongoDB leg. FerretDB 1.24 answers a filter of `_id` alone from its index and reads the whole
- * collection for any other: its `explain` says which (`filterPushdown`). Both ways of writing keep the position rule
+ * issue 44). A MongoDB leg. FerretDB 1.24 hands a filter of `_id` alone down to SQLite and reads and decodes the
+ * whole collection itself for any other: its `explain` says which (`filterPushdown`). Both ways of writing keep the position rule
  * and the compare-and-set when another writer inserts a document of a run of new ones between the read and the write.
  */
 import { expect } from 'chai';
@@ -43,13 +43,13 @@ describeMongo('MongoDB documents: reads by id and writes on each engine', 'the d
     return { collection: recorded, filters };
   }
 
-  /** Whether FerretDB answers `filter` from its index rather than by reading the whole collection. */
-  async function fromIndex(filter: Document): Promise<boolean> {
+  /** Whether FerretDB hands `filter` down to SQLite rather than reading and decoding the whole collection itself. */
+  async function pushedDown(filter: Document): Promise<boolean> {
     const explained = await collection.find(filter).explain();
     return explained['filterPushdown'] === true;
   }
 
-  it('on FerretDB every read and write of a document by id names `_id` alone, which FerretDB answers from its index; the filters it replaced read the whole collection', async function () {
+  it('on FerretDB every read and write of a document by id names `_id` alone, which FerretDB hands down to SQLite; the filters it replaced are read and decoded document by document', async function () {
     if ((await leg.engine()).name !== 'FerretDB') this.skip();
     await collection.insertMany(Array.from({ length: 50 }, (_, i) => named(`S${i}`, 1, 'seeded')));
     const { collection: recorded, filters } = recording();
@@ -64,9 +64,9 @@ describeMongo('MongoDB documents: reads by id and writes on each engine', 'the d
       { put: named('N2', 2, 'new, compared'), expected: null },
     ], admitted);
     expect(filters.length, 'filters sent').to.be.greaterThan(5);
-    for (const filter of filters) expect(await fromIndex(filter), `answered from the index: ${JSON.stringify(filter)}`).to.equal(true);
+    for (const filter of filters) expect(await pushedDown(filter), `handed down to SQLite: ${JSON.stringify(filter)}`).to.equal(true);
     for (const replaced of [{ _id: 'S1', _deleted: { $exists: false } }, { _id: { $in: ['S1', 'S2'] } }, { _id: 'S1', position: { $lt: 2 } }]) {
-      expect(await fromIndex(replaced), `the whole collection read for ${JSON.stringify(replaced)}`).to.equal(false);
+      expect(await pushedDown(replaced), `the whole collection decoded for ${JSON.stringify(replaced)}`).to.equal(false);
     }
     const stored = await collection.find({}, { sort: { _id: 1 } }).toArray();
     expect(stored.filter((doc) => ['S1', 'S2', 'S3', 'S4', 'N1', 'N2'].includes(doc._id))).to.deep.equal([
