@@ -106,6 +106,8 @@ describeMongo('a signed AUTHENTIC never pins a tree holding a theft its data had
       DATA_DIR: dataDir, REDIS_URL: redis.url, MONGODB_URL: leg.url, MONGODB_DB: leg.database('signed_theft'),
       HOST: '127.0.0.1', HEALTH_PORT: '0', SEED_DEMO: 'false', LOG_LEVEL: 'info', ADMIN_API_KEYS: `${KEY}:catalogue,${KEY}:serials`,
       RATE_LIMIT_PER_MINUTE: '1000000', VERIFY_RATE_LIMIT_PER_MINUTE: '1000000', VERIFY_GLOBAL_RATE_LIMIT_PER_MINUTE: '1000000',
+      // Every receipt checked fetches the key set, the checkpoint and proofs: hundreds a minute from one address.
+      FILE_RATE_LIMIT_PER_MINUTE: '1000000',
       // Answers keep coming while the serials' worker is frozen: the window this test looks into.
       READ_MODEL_MAX_LAG_SECONDS: '120', VERIFY_MAX_LAG_SECONDS: '120',
     };
