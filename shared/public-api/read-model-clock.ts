@@ -21,9 +21,24 @@
 import { ReadStoreUnavailableError, SNAPSHOT_TTL_MS, type ReadView as StoreView } from '../ports/read-store.ts';
 import type { ProjectionState } from '../projections/projection-states.ts';
 import type { HeardMove } from '../ports/read-model-changes.ts';
-import { sameProjected, sameStamp, stampOf, nextServedState, type Projected, type ReadStamp } from './served-state.ts';
+import { sameProjected, sameStamp, stampOf, nextServedState, type Projected } from './served-state.ts';
 
-export type { ReadStamp } from './served-state.ts';
+export interface ReadStamp {
+  /** What cached answers are keyed by: the generation and position served of every projection read. */
+  readonly key: string;
+  /** The lowest position served among the projections read: every event up to it is reflected. */
+  readonly position: number;
+  /**
+   * Where the store stands for those projections (the lowest position) while one of them is behind what this
+   * process served; null otherwise. An answer read then reflects only this, and is not cached.
+   */
+  readonly behindAt: number | null;
+  /**
+   * Set when a projection read is not built (never confirmed in the generation the store holds): an answer kept
+   * while it was is not given again (answer-policy.ts), though its key may stand where it was.
+   */
+  readonly unbuilt?: true;
+}
 
 /** The current stamp of one set of projections, as of the latest snapshot; the same object until one of them moves. */
 export type ReadView = () => ReadStamp;

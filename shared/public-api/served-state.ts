@@ -4,23 +4,7 @@
  * behind that.
  */
 import type { ProjectionState } from '../projections/projection-states.ts';
-
-export interface ReadStamp {
-  /** What cached answers are keyed by: the generation and position served of every projection read. */
-  readonly key: string;
-  /** The lowest position served among the projections read: every event up to it is reflected. */
-  readonly position: number;
-  /**
-   * Where the store stands for those projections (the lowest position) while one of them is behind what this
-   * process served; null otherwise. An answer read then reflects only this, and is not cached.
-   */
-  readonly behindAt: number | null;
-  /**
-   * Set when a projection read is not built (never confirmed in the generation the store holds): an answer kept
-   * while it was is not given again (answer-policy.ts), though its key may stand where it was.
-   */
-  readonly unbuilt?: true;
-}
+import type { ReadStamp } from './read-model-clock.ts';
 
 /** A projection's (generation, position) as this process serves it. */
 export interface ServedState {
