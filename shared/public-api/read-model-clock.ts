@@ -360,7 +360,8 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
         const lag = lagMsOf(p, monoNow);
         return {
           name, position: p.served.position, built: p.confirmed !== null, fresh: lag !== null && lag <= maxLagMs,
-          lag_seconds: lag === null ? null : Math.round(lag) / 1000,
+          // Rounded up to the millisecond, so a lag just past the bound never reads as the bound itself: never fresher than it is.
+          lag_seconds: lag === null ? null : Math.ceil(lag) / 1000,
         };
       });
     },
