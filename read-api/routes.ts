@@ -12,7 +12,7 @@ import { type AnswerCache, sendAnswer } from './cache/answer-cache.ts';
 import { sendRefusal } from './cache/conditional-answer.ts';
 import type { ResponseCache, Stamped } from './cache/response-cache.ts';
 import { renderAnswer, timedTemplate, type RenderedAnswer } from './cache/rendered-answer.ts';
-import { operationPolicy, type ReadingEnv } from '../shared/public-api/answer-policy.ts';
+import { minPositionOf, operationPolicy, type ReadingEnv } from '../shared/public-api/answer-policy.ts';
 import type { PublicOperation } from '../shared/public-api/operations/public-operation.ts';
 import { decodeBody, readBodyText } from '../shared/public-api/validation/request-body.ts';
 import { compileRequestValidator, readModelHeaders } from '../shared/public-api/validation/request-validator.ts';
@@ -72,7 +72,7 @@ function operationHandler(operation: PublicOperation, env: RouterEnv, { cache, a
     const request = validate({ query: ctx.query, path: ctx.params as Record<string, string>, header: readModelHeaders(ctx.req.headers), body });
     const key = canonical ? spec.id + JSON.stringify(request.path) + JSON.stringify(request.query) : '';
     const entry = canonical ? cache.get(key) : undefined;
-    const serving = entry === undefined ? undefined : policy.serving(entry, request.header['x-min-position'] as number | undefined);
+    const serving = entry === undefined ? undefined : policy.serving(entry, minPositionOf(request));
     if (entry !== undefined && serving !== undefined) {
       sendAnswer(ctx, entry.answer, serving.position, spec.cacheControl, serving.dataAge);
       return;

@@ -13,6 +13,7 @@ import { conditionalAnswer } from './conditional-answer.ts';
 import { type RenderedAnswer, renewTime, type TimedAnswer } from './rendered-answer.ts';
 import { ResponseCache, type Stamped } from './response-cache.ts';
 import type { KeptAnswerPolicy } from '../../shared/public-api/answer-policy.ts';
+import { MIN_POSITION_HEADER } from '../../shared/public-api/schemas/common.schema.ts';
 
 export interface CachedAnswer extends Stamped {
   answer: RenderedAnswer | TimedAnswer;
@@ -45,7 +46,7 @@ export function createAnswerCache({ clientKey, maxEntries }: AnswerCacheDeps): A
     middleware: (ctx, next) => {
       // A request asking for a minimum position (`X-Min-Position`) goes to its route, which checks the header and
       // waits for that position if need be (shared/public-api/answer-policy.ts).
-      if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || ctx.req.headers['x-min-position'] !== undefined) return next();
+      if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || ctx.req.headers[MIN_POSITION_HEADER] !== undefined) return next();
       const entry = cache.get(ctx.url);
       if (entry === undefined || (entry.client !== undefined && entry.client !== clientKey(ctx.req))) return next();
       // A verification kept while the registry was fresh is not given once it is not (a partition, a stopped projector).

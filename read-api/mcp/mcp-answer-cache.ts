@@ -13,6 +13,7 @@ import { isPlainObject } from '../../shared/public-api/validation/request-schema
 import { keptAnswerPolicy, type KeptAnswerPolicy } from '../../shared/public-api/answer-policy.ts';
 import type { ReadModelClock, ReadStamp } from '../../shared/public-api/read-model-clock.ts';
 import type { McpTool } from './mcp-tools.ts';
+import { MIN_POSITION_HEADER } from '../../shared/public-api/schemas/common.schema.ts';
 
 /** What the transport answered, as Koa sends it. */
 export interface TransportAnswer {
@@ -53,7 +54,7 @@ export function createMcpAnswerCache(tools: ReadonlyMap<string, McpTool>, clock:
     call(message, headers) {
       if (!isPlainObject(message) || message['method'] !== 'tools/call' || !isPlainObject(message['params'])) return undefined;
       // A call asking for a minimum position is answered by its operation, which waits for it (answer-policy.ts).
-      if (headers['x-min-position'] !== undefined) return undefined;
+      if (headers[MIN_POSITION_HEADER] !== undefined) return undefined;
       const { id, params } = message;
       const policy = policies.get(params['name'] as string);
       if (policy === undefined || !(typeof id === 'string' || typeof id === 'number')) return undefined;

@@ -31,6 +31,7 @@ import type {
   ParkedProjection, PolledReadModelClock, ProjectionFreshness, Reading, ReadModelClock, ReadStamp, ReadView, Refusal,
 } from './read-model-clock.ts';
 import type { ValidRequest } from './validation/request-validator.ts';
+import { MIN_POSITION_HEADER } from './schemas/common.schema.ts';
 
 /** What the policy's rules for kept answers need: the clock, and the time answers say. */
 export interface AnswerPolicyEnv {
@@ -119,6 +120,9 @@ const BEHIND_RETRY_AFTER_SECONDS = 1;
 /** How often a request waiting for its `X-Min-Position` asks for a new reading (shared: one at a time per process). */
 const MIN_POSITION_POLL_MS = 10;
 
+/** The position a request asks its answer to reflect at least (`X-Min-Position`, validated), if it asks one. */
+export const minPositionOf = (request: ValidRequest): number | undefined => request.header[MIN_POSITION_HEADER] as number | undefined;
+
 /** Where the data of a reading stands for an answer: the store's position while it stood behind what was served. */
 const dataPosition = (stamp: ReadStamp): number => stamp.behindAt ?? stamp.position;
 
@@ -189,7 +193,7 @@ export function operationPolicy(env: ReadingEnv, operation: PublicOperation): Op
     async answer(request) {
       const lang = (request.query['lang'] as Language | undefined) ?? 'en';
       const refused = (why: Refusal | 'unreachable'): StampedAnswer => ({ answer: refusedAnswer(operation, why, lang), stamp: undefined });
-      const minPosition = request.header['x-min-position'] as number | undefined;
+      const minPosition = minPositionOf(request);
       for (let attempt = 1; ; attempt += 1) {
         try {
           const reading = minPosition === undefined

@@ -13,8 +13,9 @@ export type LangOnlyQuery = Type.Static<typeof LangOnlyQuery>;
  * The headers every read-model operation reads (docs/api.md, "Read your writes"): `X-Min-Position`, the event-store
  * position an answer must reflect at least (an admin append's `X-Position`), canonical digits like the log's numbers.
  */
+export const MIN_POSITION_HEADER = 'x-min-position';
 export const ReadModelHeaders = Type.Object({
-  'x-min-position': Type.Optional(Type.Integer({
+  [MIN_POSITION_HEADER]: Type.Optional(Type.Integer({
     minimum: 0, maximum: Number.MAX_SAFE_INTEGER, 'x-canonical': true,
     description: 'Answer from read models at or past this event-store position (an admin change\'s `X-Position`), '
       + 'waiting for them up to `MIN_POSITION_WAIT_MS` (2 s by default), else 503 with `Retry-After`. Canonical decimal digits.',
