@@ -9,11 +9,11 @@ import { eurosToCents } from '../../shared/money/cents.ts';
 import { canonicalId } from '../../shared/events/index.ts';
 import type { CommandService } from '../write/command-service.ts';
 import { importCatalogue } from '../import/import-catalogue.ts';
-import { CatalogueFile } from '../catalogue/catalogue-file.ts';
 import { NewWatch, WatchEdit } from '../catalogue/watch-entry.ts';
 import { checkDocument, CustomizableBody, PriceBody, RegisterSerialBody, StockBody } from './admin-bodies.ts';
 import { requireScope, type AdminAuth, type AdminState } from './require-scope.ts';
-import { ADMIN_BODY_LIMIT, IMPORT_BODY_LIMIT, readJsonBody } from './json-body.ts';
+import { checkedCatalogueFile } from './catalogue-check.ts';
+import { ADMIN_BODY_LIMIT, IMPORT_BODY_LIMIT, readJsonBody, readJsonText } from './json-body.ts';
 
 const optionsOf = (ctx: Context) => (ctx.state as AdminState).commandOptions;
 /** Answers an append: its event-store position, in the body and in `X-Position`. */
@@ -69,7 +69,7 @@ export function adminRouter(service: CommandService, auth: AdminAuth): Router {
   });
   router.post('/import', catalogue, async (ctx) => {
     // The file's shape is checked here too, so a refusal lists each problem at its place in the body.
-    const file = await checkDocument(CatalogueFile, await body(ctx, IMPORT_BODY_LIMIT));
+    const file = await checkedCatalogueFile(await readJsonText(ctx.req, IMPORT_BODY_LIMIT), ctx.req.headers['content-type']);
     const report = await importCatalogue(service, file, undefined, optionsOf(ctx));
     ctx.set('X-Position', String(report.position));
     ctx.body = report;

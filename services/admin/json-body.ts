@@ -33,11 +33,16 @@ function assertJsonContentType(contentType: string | undefined): void {
   throw new HttpError(415, `Unsupported Media Type: send the body as JSON with the header Content-Type: application/json (this request has ${sent})`);
 }
 
-/** The body as JSON; an absent or malformed one is refused as the public API refuses it (`missing`, `json_invalid`). */
-export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+/** The text of a body declared as JSON, not decoded yet; a blank one is empty. */
+export async function readJsonText(req: IncomingMessage, limit: number): Promise<string> {
   assertJsonContentType(req.headers['content-type']);
   const text = await readBodyText(req, limit).catch((error: unknown) => {
     throw error instanceof PayloadTooLargeError ? new HttpError(413, error.message) : error;
   });
-  return decodeBody(text.trim() === '' ? '' : text, req.headers['content-type']);
+  return text.trim() === '' ? '' : text;
+}
+
+/** The body as JSON; an absent or malformed one is refused as the public API refuses it (`missing`, `json_invalid`). */
+export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  return decodeBody(await readJsonText(req, limit), req.headers['content-type']);
 }

@@ -53,6 +53,23 @@ export class IssueCollector {
     return this.listed.length + this.notListed >= MAX_COUNTED_ISSUES;
   }
 
+  /**
+   * The collector whose `detail()` is `detail`, as another one gave it: how a check made in another thread
+   * (services/admin/catalogue-check.ts) hands its bound issues back.
+   */
+  static fromDetail(detail: readonly ValidationIssue[]): IssueCollector {
+    const collector = new IssueCollector();
+    const last = detail.at(-1);
+    const counted = last?.type === 'too_many_errors' ? last.ctx as { not_listed: number; counted_all: boolean } : undefined;
+    collector.listed.push(...(counted ? detail.slice(0, -1) : detail));
+    if (counted) {
+      collector.notListed = counted.not_listed;
+      collector.stopped = !counted.counted_all;
+      collector.firstLeftOut = String(last!.loc[0]);
+    }
+    return collector;
+  }
+
   /** The answer's `detail`: the listed issues, then the entry counting the rest if any was left out. */
   detail(): ValidationIssue[] {
     if (this.notListed === 0) return this.listed;

@@ -4,6 +4,7 @@
  * that; the entry's `loc` is the request part of the first issue left out.
  */
 import { expect } from 'chai';
+import { IssueCollector } from '../../../shared/public-api/validation/issue-bound.ts';
 import { RequestValidationError, issue, type ValidationIssue } from '../../../shared/public-api/validation/validation-issue.ts';
 
 const missing = (part: string, i: number): ValidationIssue => issue.missing([part, `f${i}`], null);
@@ -31,5 +32,12 @@ describe('the bound on a 422\'s issues', () => {
   it('counts up to 10,000 issues exactly, and says "at least" past them', () => {
     expect(new RequestValidationError(issues(10_000)).issues.at(-1)).to.deep.include({ msg: '9950 more errors not listed', ctx: { not_listed: 9_950, counted_all: true } });
     expect(new RequestValidationError(issues(20_000)).issues.at(-1)).to.deep.include({ msg: 'At least 9950 more errors not listed', ctx: { not_listed: 9_950, counted_all: false } });
+  });
+
+  it('gives back, from a detail another thread sent, the very detail: listed alone, counted all, or counted in part', () => {
+    for (const found of [issues(7), issues(51), [...issues(50, 'query'), ...issues(3, 'path')], issues(20_000)]) {
+      const sent = new RequestValidationError(found).issues;
+      expect(new RequestValidationError(IssueCollector.fromDetail(sent)).issues).to.deep.equal(sent);
+    }
   });
 });
