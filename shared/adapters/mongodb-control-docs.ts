@@ -57,6 +57,10 @@ export async function controlDocs(collection: Collection<ControlDoc>): Promise<C
   await versions.createIndexes([{ key: { _key: 1, _rev: -1 } }]);
   /** The version of each key this process last wrote or read: where its next write of that key starts. */
   const remembered = new Map<string, Version>();
+  /** Deletes the versions of `key` below `rev` (and the one written before versions). */
+  const prune = async (key: string, rev: number): Promise<void> => {
+    await versions.deleteMany({ $or: [{ _key: key, _rev: { $lt: rev } }, { _id: key }] });
+  };
   const latest = async (key: string): Promise<Version | null> => {
     const [stored] = await versions.find(ofKey(key)).sort({ _rev: -1 }).limit(1).toArray();
     const version = stored ? asVersion(stored) : null;
@@ -109,7 +113,10 @@ export async function controlDocs(collection: Collection<ControlDoc>): Promise<C
         const rev = (stored?._rev ?? 0) + 1;
         const version: Version = { ...fields, _id: `${key}#${rev}`, _key: key, _rev: rev, _w: randomUUID(), _after: stored?._w ?? null };
         try {
-          await versions.insertOne(version);
+          // The versions older than the one this is built on go beside the insert, not after the check: whether the
+          // write stands or not, they are past (readers read the highest), and the checkpoint is stored a round trip
+          // sooner (issue 44).
+          await Promise.all([versions.insertOne(version), rev > 1 ? prune(key, rev - 1) : undefined]);
         } catch (error) {
           // Another writer took version `rev` first: the condition is judged again on what it wrote.
           if (error instanceof MongoServerError && error.code === DUPLICATE_KEY) continue;
@@ -120,7 +127,6 @@ export async function controlDocs(collection: Collection<ControlDoc>): Promise<C
           return false;
         }
         remembered.set(key, version);
-        if (rev > 1) await versions.deleteMany({ $or: [{ _key: key, _rev: { $lt: rev - 1 } }, { _id: key }] });
         return true;
       }
     },
@@ -129,7 +135,7 @@ export async function controlDocs(collection: Collection<ControlDoc>): Promise<C
       const stored = await latest(id);
       remembered.delete(id);
       if (!stored) return;
-      await versions.deleteMany({ $or: [{ _key: id, _rev: { $lt: stored._rev } }, { _id: id }] });
+      await prune(id, stored._rev);
       await versions.deleteMany(ofKey(id));
     },
   };

@@ -23,7 +23,6 @@
  * The answer caches (read-api/cache/, read-api/mcp/mcp-answer-cache.ts) are plain stores that ask `keep` before
  * keeping and `serving` before giving.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Language } from '../events/common.ts';
 import { ReadStoreUnavailableError, SnapshotExpiredError } from '../ports/read-store.ts';
 import type { Answer, OperationEnv, PublicOperation } from './operations/public-operation.ts';
@@ -117,9 +116,6 @@ const REFUSALS: Record<'unbuilt' | 'unreachable' | 'registry' | 'behind', Record
 /** Seconds a request refused for its `X-Min-Position` is asked to wait: the read models are on their way. */
 const BEHIND_RETRY_AFTER_SECONDS = 1;
 
-/** How often a request waiting for its `X-Min-Position` asks for a new reading (shared: one at a time per process). */
-const MIN_POSITION_POLL_MS = 10;
-
 /** The position a request asks its answer to reflect at least (`X-Min-Position`, validated), if it asks one. */
 export const minPositionOf = (request: ValidRequest): number | undefined => request.header[MIN_POSITION_HEADER] as number | undefined;
 
@@ -128,7 +124,9 @@ const dataPosition = (stamp: ReadStamp): number => stamp.behindAt ?? stamp.posit
 
 /**
  * A reading whose data for `reads` is at or past `minPosition`, read within `waitMs` of the call; undefined when the
- * read models did not get there in time.
+ * read models did not get there in time. Each reading after the first is the next one the clock reads: on the
+ * projectors' word that a read model moved, or the clock's own poll for waiting requests (read-model-clock.ts,
+ * `waitingPollMs`), one at a time per process, whoever waits.
  */
 async function readingAtLeast(clock: ReadModelClock, reads: readonly string[], minPosition: number, waitMs: number): Promise<Reading | undefined> {
   const deadline = performance.now() + waitMs;
@@ -136,8 +134,7 @@ async function readingAtLeast(clock: ReadModelClock, reads: readonly string[], m
   while (dataPosition(reading.stamp(reads)) < minPosition) {
     const left = deadline - performance.now();
     if (left <= 0) return undefined;
-    await sleep(Math.min(left, MIN_POSITION_POLL_MS));
-    reading = await clock.reading(true);
+    reading = await clock.nextReading(left);
   }
   return reading;
 }
