@@ -7,9 +7,10 @@
  * 44). SQLite does not use the `_id` index for it either (the index is on `->'_id'`, the pushdown asks for
  * `->'$._id'`), but it scans the rows' text some 50 times faster than FerretDB decodes them: a lookup by id took 6 ms
  * among 2,000 documents and 52 ms among 30,000 on a busy machine, so it still grows with the collection there. So on
- * FerretDB a lookup and a write name `_id` alone (a batch of many ids is read at once: see `LOOKUPS_MAX`), and what
- * the other filters said (a tombstone is no answer; a write's position rule or compare-and-set) is judged here.
- * MongoDB answers every one of those filters from the `_id` index: there, one query or one bulk as before.
+ * FerretDB a lookup names `_id` alone (a batch of many ids is read at once: see `LOOKUPS_MAX`), and what the other
+ * filters said (a tombstone is no answer; a write's position rule or compare-and-set) is judged here first; a
+ * replacement still names the position it replaces, for FerretDB to judge too (see `storeOver`). MongoDB answers
+ * every one of those filters from the `_id` index: there, one query or one bulk as before.
  */
 import { MongoBulkWriteError, MongoServerError, type AnyBulkWriteOperation, type Collection } from 'mongodb';
 import { WriteConflictError, type StoredDoc, type Tombstone, type WriteOp } from '../ports/read-store.ts';
@@ -123,16 +124,17 @@ async function writeByPosition(collection: Collection<Stored>, ops: WriteOp[]): 
 }
 
 /**
- * FerretDB: the writes in order, each found by `_id` alone, judged here on what is stored: a compare-and-set lands
- * only on the position it expected (else the batch fails with a `WriteConflictError`, the writes before it applied,
- * as in bulks), a position-rule write only over an older state. A compare-and-set on a stored document reads it
- * first (all of them at once, beside `admit`) and replaces it by id. A document expected absent, or whose state is unknown (a
- * position-rule write: a rebuild's, into a new generation), is inserted, a run of them in one ordered bulk (a
- * catch-up's new serials); a duplicate key says it is stored after all (another writer's, for a compare-and-set: a
- * conflict), and that one is read and judged. FerretDB applies a conditional update the same way, a read then a
- * write outside any transaction (mongodb-read-store.ts, `isFerretDb`), its read being the whole collection: the time
- * between the check and the write is shorter here, not longer. This process's writes to one database run one at a
- * time (the store's serializer); across processes the lease and its fence keep one writer per projection.
+ * FerretDB: the writes in order, each judged here first on what is stored: a compare-and-set lands only on the
+ * position it expected (else the batch fails with a `WriteConflictError`, the writes before it applied, as in
+ * bulks), a position-rule write only over an older state. A compare-and-set on a stored document reads it first by
+ * `_id` alone (all of them at once, beside `admit`), then replaces it on the position read (`storeOver`), which
+ * FerretDB judges again as it writes, so a read gone stale meanwhile (another writer, or this one frozen past its
+ * lease) writes nothing. A document expected absent, or whose state is unknown (a position-rule write: a
+ * rebuild's, into a new generation), is inserted, a run of them in one ordered bulk (a catch-up's new serials); a
+ * duplicate key says it is stored after all (another writer's, for a compare-and-set: a conflict), and that one is
+ * read and judged. This process's writes to one collection run one at a time (the store's serializer); across
+ * processes the lease and its fence keep one writer per projection, and the conditions above keep a fenced one
+ * from landing a write its fence check let through before it was frozen.
  */
 async function writeOneByOne(collection: Collection<Stored>, ops: WriteOp[], admit: () => Promise<void>): Promise<void> {
   /** What is stored under an id, as far as known: null for nothing; no entry while unknown. */
@@ -199,7 +201,15 @@ async function byPositionRule(collection: Collection<Stored>, doc: Stored, curre
   return seen;
 }
 
-/** Inserts `doc` (nothing was stored) or replaces `current` by id; false when another writer got there first. */
+/**
+ * Inserts `doc` (nothing was stored) or replaces `current`; false when another writer got there first. The
+ * replacement names the position it replaces, for FerretDB to judge when it writes: judged here alone, on a read
+ * this process made earlier, a writer frozen between that read and its write (past its lease, SIGSTOP in
+ * test/reliability/scale-topology.test.ts) replaced on resuming the newer documents of the worker that took over
+ * with older ones. The price: FerretDB does not hand that filter down to SQLite, it decodes the collection up to the
+ * document (all of it on a conflict), several times a replacement by `_id` alone for a document late in a large
+ * collection (issue 44); a fenced writer writing nothing is not negotiable.
+ */
 async function storeOver(collection: Collection<Stored>, doc: Stored, current: Stored | null): Promise<boolean> {
   if (current === null) {
     try {
@@ -210,7 +220,7 @@ async function storeOver(collection: Collection<Stored>, doc: Stored, current: S
       throw error;
     }
   }
-  return (await collection.replaceOne({ _id: doc._id }, doc)).matchedCount === 1;
+  return (await collection.replaceOne({ _id: doc._id, position: current.position }, doc)).matchedCount === 1;
 }
 
 const idOf = (op: WriteOp): string => ('put' in op ? op.put._id : op.delete._id);
