@@ -8,8 +8,9 @@
  *   (the verification, within its own bound) and they are not, or when the store cannot be reached: never a
  *   confident answer from data nobody can vouch for. A snapshot that expired under a slow request is read again, once.
  * - **Read your writes.** A request with `X-Min-Position: P` is read from a snapshot at or past `P`, waited for up to
- *   `MIN_POSITION_WAIT_MS` (this process reads the store again every few milliseconds meanwhile, one reading shared
- *   by every waiting request), else refused; no kept answer below `P` is given to it.
+ *   `MIN_POSITION_WAIT_MS` (woken by the next reading: on a projector's word, or this process's own poll, one
+ *   reading shared by every waiting request), else refused. A kept answer is given to it, by either cache or the
+ *   route's, only when it was read at or past `P`; never one below.
  * - **Stamp.** `X-Read-Model-Position` is the lowest position of the projections read, or, read while the store stood
  *   behind what was served, the store's position: never newer than the data, and its reads never mix generations. A
  *   signed answer pins a tree of the transparency log holding no event after it (read-api/transparency/answer-checkpoint.ts).
