@@ -111,7 +111,7 @@ const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!);
 };
-const summary = (values: number[]) => ({ p50: percentile(values, 50), p99: percentile(values, 99), max: Math.round(Math.max(...values)) });
+const summary = (values: number[]) => ({ p50: percentile(values, 50), p95: percentile(values, 95), p99: percentile(values, 99), max: Math.round(Math.max(...values)) });
 function figuresOf(results: Round[]) {
   const both = results.map((r) => Math.max(...r.replicas));
   const kinds = [...new Set(results.map((r) => r.kind))];
@@ -166,7 +166,7 @@ const report = {
   sides: Object.fromEntries([...results].map(([label, rounds]) => [label, figuresOf(rounds)])),
 };
 for (const [label, figures] of Object.entries(report.sides)) {
-  const line = (name: string, s: { p50: number; p99: number; max: number }) => `  ${name.padEnd(18)} p50 ${s.p50} ms, p99 ${s.p99} ms, max ${s.max} ms\n`;
+  const line = (name: string, s: { p50: number; p95: number; p99: number; max: number }) => `  ${name.padEnd(18)} p50 ${s.p50} ms, p95 ${s.p95} ms, p99 ${s.p99} ms, max ${s.max} ms\n`;
   process.stdout.write(`${label}: append -> served, ${figures.rounds} rounds over ${seeded} events\n`);
   process.stdout.write(line('both replicas', figures.both_replicas_ms));
   figures.by_replica_ms.forEach((s, i) => process.stdout.write(line(`replica ${i + 1}`, s)));
