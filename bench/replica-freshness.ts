@@ -1,157 +1,175 @@
 /**
- * From an admin append to every API replica, at scale (issue 29, item 3): `bash scripts/with-ferretdb.sh node
- * --import tsx bench/replica-freshness.ts [rounds] [--store]`. The topology of README.md's one-machine recipe as real
- * processes (the admin API, two BullMQ projector workers, two read APIs, a private redis-server, this run's
- * FerretDB, one SQLite event store), over a small catalogue. Each round appends through the admin API (price
- * changes and stolen reports / recoveries alternating), then polls each replica every 5 ms until both serve the
- * change itself (the watch's detail at its new price, the serial's verification STOLEN or AUTHENTIC again: the status
- * until the projection it reads reached the append, then the answer), then until their status's
- * `read_model.position` (the lowest position over every projection) reached it. With `--store`, it also polls the projections' checkpoints in MongoDB (when the
- * projectors had them): off by default, since a read of every control document every few ms is a load of its own
- * on FerretDB, which added about 25 ms to the median it measured. Prints percentiles, in ms from the admin answer, and one
- * JSON line.
+ * From an admin append to every API replica (issues 29 and 44): `bash scripts/with-ferretdb.sh node --import tsx
+ * bench/replica-freshness.ts [rounds] [--events N] [--before DIR] [--blocks N] [--gap MS] [--burn N]`. README.md's
+ * one-machine topology as real processes (bench/fixtures/replica-topology.ts: the admin API, two BullMQ projector
+ * workers, two read APIs, Redis, this run's FerretDB, one SQLite event store) over the demo catalogue (2,413
+ * events), or with `--events N` over the demo followed by synthetic events up to N (fixtures/synthetic-history.ts).
+ * Each round makes one change through the admin API (a price change, a stolen report, a recovery, in turn), then
+ * waits `--gap` ms (150) after both replicas served it; it times, from the admin API's answer, when each replica
+ * serves the change to a plain request.
+ *
+ * "Served" is timed as a client without `X-Min-Position` sees it: each replica's status (no store read) is polled
+ * every 5 ms until the projection the answer reads from reached the append, then the answer itself until it shows the
+ * change (the detail at its new price, the verification STOLEN or AUTHENTIC again); the time is that answer's
+ * arrival, so at most 5 ms late. A request with `X-Min-Position` is no measure of it: while it waits it may read the
+ * store itself (read-model-clock.ts, `nextReading`), so it can be answered before the replica's own view moves, and
+ * it passes the answer caches. Polling the answer alone every few ms would read the store hundreds of times a second
+ * (a verification is never kept), a load of the bench's own.
+ *
+ * `--before DIR`: the same rounds with the code of the checkout DIR, in `--blocks` (2) blocks of each in turn, each
+ * block a fresh topology (its own database, Redis and store copy) caught up with the history before its rounds; one
+ * topology runs at a time. `--burn N`: N processes spin on the CPU throughout (the machine under more load). Prints
+ * a table per side and one JSON line (with the 1-minute load average before and after each block).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { createMongoReadStore } from '../shared/adapters/mongodb-read-store.ts';
+import { DEMO_SERIALS } from '../services/demo/demo-catalogue.ts';
+import { demoStoreFile, demoWatches } from './fixtures/demo-store.ts';
+import { startReplicaTopology, type ReplicaTopology } from './fixtures/replica-topology.ts';
+import { syntheticHistoryFile } from './fixtures/synthetic-history.ts';
 import { openSqliteEventStore } from '../shared/adapters/sqlite-event-store.ts';
-import { readProjectionStates } from '../shared/projections/projection-states.ts';
-import { createCommandService } from '../services/write/command-service.ts';
-import { importCatalogue } from '../services/import/import-catalogue.ts';
-import { tinyCatalogue } from '../test/services/support/tiny-catalogue.ts';
-import { freePort, startTestRedis } from '../test/support/redis-server.ts';
-import { startWatchcatProcess, type WatchcatProcess } from '../test/support/watchcat-process.ts';
 
 const args = process.argv.slice(2);
-const rounds = Number(args.find((arg) => /^\d+$/.test(arg)) ?? 20);
-const pollStore = args.includes('--store');
+const option = (name: string) => {
+  const at = args.indexOf(name);
+  return at < 0 ? undefined : args[at + 1];
+};
+const rounds = Number(args.find((arg, i) => /^\d+$/.test(arg) && !args[i - 1]?.startsWith('--')) ?? 30);
+const events = option('--events') === undefined ? undefined : Number(option('--events'));
+const beforeRoot = option('--before');
+const burners = Number(option('--burn') ?? 0);
+/** Milliseconds between a round's end and the next change. */
+const gapMs = Number(option('--gap') ?? 150);
+/** Blocks per side; each starts a fresh topology. */
+const blocks = Number(option('--blocks') ?? (beforeRoot ? 2 : 1));
 const POLL_MS = 5;
+const BOUND_MS = 30_000;
+const CATCH_UP_BOUND_MS = 600_000;
 const mongoUrl = process.env['MONGODB_URL'];
 if (!mongoUrl) throw new Error('MONGODB_URL is not set: run under scripts/with-ferretdb.sh');
-const KEY = 'replica-freshness-bench-key-0123456789';
 
-const dataDir = mkdtempSync(join(tmpdir(), 'watchcat-replica-freshness-'));
-const redis = await startTestRedis();
-const database = `wc_freshness_${process.pid}`;
-const seedStore = openSqliteEventStore(join(dataDir, 'events.sqlite3'));
-await importCatalogue(createCommandService(seedStore), tinyCatalogue());
-const seeded = await seedStore.headPosition();
-await seedStore.close();
-const env = {
-  DATA_DIR: dataDir, REDIS_URL: redis.url, MONGODB_URL: mongoUrl, MONGODB_DB: database, HOST: '127.0.0.1', LOG_LEVEL: 'info', REQUEST_LOG_SAMPLE: '0',
-  SEED_DEMO: 'false', RATE_LIMIT_PER_MINUTE: '100000000', VERIFY_RATE_LIMIT_PER_MINUTE: '100000000', VERIFY_GLOBAL_RATE_LIMIT_PER_MINUTE: '100000000', ADMIN_API_KEYS: `${KEY}:catalogue,${KEY}:serials`,
-};
-const mongo = await createMongoReadStore(mongoUrl, database);
-const processes: WatchcatProcess[] = [];
-const adminPort = await freePort();
-const apiUrls: string[] = [];
-/**
- * The topology, each process started once the one before it took the ports it was given: a port found free is only
- * free until someone binds it, and two replicas given the same one fail the run. A process that fails to start
- * fails the run, and the `finally` below stops the others.
- */
-async function startTopology(): Promise<void> {
-  const admin = startWatchcatProcess('services', 'services/main.ts', { ...env, ADMIN_PORT: String(adminPort), HEALTH_PORT: '0' });
-  processes.push(admin);
-  await admin.waitForLine(/listening/, 60_000);
-  for (let i = 0; i < 2; i += 1) processes.push(startWatchcatProcess('projector', 'projector/main.ts', { ...env, HEALTH_PORT: '0' }));
-  for (let i = 0; i < 2; i += 1) {
-    const port = await freePort();
-    const api = startWatchcatProcess('read-api', 'read-api/main.ts', { ...env, PORT: String(port), OPS_PORT: String(await freePort()) });
-    processes.push(api);
-    await api.waitForLine(/listening/, 60_000);
-    apiUrls.push(`http://127.0.0.1:${port}`);
+const storeFile = events === undefined ? await demoStoreFile() : await syntheticHistoryFile(events);
+const seeded = await (async () => {
+  const store = openSqliteEventStore(storeFile);
+  try {
+    return await store.headPosition();
+  } finally {
+    await store.close();
   }
-  await Promise.all(processes.map((p) => p.waitForLine(/listening|projector started/, 60_000)));
-}
+})();
 
 interface StatusAnswer { read_model: { position: number; projections: Array<{ name: string; position: number }> } }
 const statusOf = async (url: string) => ((await (await fetch(`${url}/api/public/status`)).json()) as StatusAnswer).read_model;
-const servedPosition = async (url: string) => (await statusOf(url)).position;
-const projectionPosition = async (url: string, name: string) => (await statusOf(url)).projections.find((p) => p.name === name)?.position ?? 0;
 const answerOf = async (url: string, path: string) => (await (await fetch(`${url}${path}`)).json()) as Record<string, unknown>;
-const projectedPosition = async () => Math.min(...(await readProjectionStates(mongo)).map((state) => state.position));
-async function after(started: number, reached: () => Promise<boolean>): Promise<number> {
+async function until(started: number, reached: () => Promise<boolean>, boundMs = BOUND_MS): Promise<number> {
   while (!(await reached())) {
-    if (performance.now() - started > 30_000) throw new Error('not within 30 s');
+    if (performance.now() - started > boundMs) throw new Error(`not within ${boundMs} ms`);
     await sleep(POLL_MS);
   }
   return performance.now() - started;
 }
 
-const ADMIN = `http://127.0.0.1:${adminPort}`;
-/** Each round's change, and the public answer that shows it served (`projection`: the read model it answers from). */
+/** Each round's change, and the public answer that shows it (`projection`: the read model it answers from). */
 interface Change {
   kind: string; method: string; path: string; body: unknown; projection: string; shownAt: string; shows: (answer: Record<string, unknown>) => boolean;
 }
-const SERIAL = 'AUR-2024-000001';
+const WATCH = demoWatches()[0]!.reference;
+const SERIAL = DEMO_SERIALS.authentic;
 const CHANGES: Array<() => Change> = [
   () => {
     const price = 15_000 + Math.floor(Math.random() * 9_999);
-    return { kind: 'price', method: 'PUT', path: '/admin/watches/AUR-LU-001/price', body: { price_eur: price }, projection: 'watches', shownAt: '/api/public/catalogue/AUR-LU-001', shows: (answer) => answer['price_eur'] === price };
-  },
-  () => ({ kind: 'stolen', method: 'POST', path: `/admin/serials/${SERIAL}/stolen`, body: {}, projection: 'serials', shownAt: `/api/public/verify/${SERIAL}`, shows: (answer) => answer['verification_status'] === 'STOLEN' }),
-  () => ({ kind: 'recovered', method: 'POST', path: `/admin/serials/${SERIAL}/recovered`, body: {}, projection: 'serials', shownAt: `/api/public/verify/${SERIAL}`, shows: (answer) => answer['verification_status'] === 'AUTHENTIC' }),
-];
-const projected: number[] = [];
-const served: number[] = [];
-const servedByKind = new Map<string, number[]>();
-const servedStatus: number[] = [];
-try {
-  await startTopology();
-  // Everything caught up with the seeded history first.
-  await after(performance.now(), async () => (await projectedPosition()) >= seeded && (await Promise.all(apiUrls.map(servedPosition))).every((p) => p >= seeded));
-  for (let round = 0; round < rounds; round += 1) {
-    const change = CHANGES[round % CHANGES.length]!();
-    const answer = await fetch(`${ADMIN}${change.path}`, {
-      method: change.method, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(change.body),
-    });
-    const started = performance.now();
-    if (!answer.ok) throw new Error(`${change.method} ${change.path}: ${answer.status} ${await answer.text()}`);
-    const { position } = (await answer.json()) as { position: number };
-    // Each replica's status is polled (no store read) until the projection the answer reads from reached the append,
-    // then the answer itself until it shows the change: polling a verification every 5 ms on both replicas read the
-    // store 400 times a second, a load of the bench's own. Then the lowest position over every projection.
-    const replica = async (url: string) => {
-      await after(started, async () => (await projectionPosition(url, change.projection)) >= position);
-      const shown = await after(started, async () => change.shows(await answerOf(url, change.shownAt)));
-      return { shown, status: await after(started, async () => (await servedPosition(url)) >= position) };
+    return {
+      kind: 'price', method: 'PUT', path: `/admin/watches/${WATCH}/price`, body: { price_eur: price }, projection: 'watches',
+      shownAt: `/api/public/catalogue/${WATCH}`, shows: (answer) => answer['price_eur'] === price,
     };
-    const [toProjected, replicas] = await Promise.all([
-      pollStore ? after(started, async () => (await projectedPosition()) >= position) : Promise.resolve(Number.NaN),
-      Promise.all(apiUrls.map(replica)),
-    ]);
-    if (pollStore) projected.push(toProjected);
-    const shown = Math.max(...replicas.map((r) => r.shown));
-    served.push(shown);
-    servedByKind.set(change.kind, (servedByKind.get(change.kind) ?? []).concat(shown));
-    servedStatus.push(Math.max(...replicas.map((r) => r.status)));
-    await sleep(100);
-  }
-} finally {
-  await mongo.close();
-  await Promise.all(processes.map((p) => p.stop()));
-  await redis.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  },
+  () => ({
+    kind: 'stolen', method: 'POST', path: `/admin/serials/${SERIAL}/stolen`, body: {}, projection: 'serials',
+    shownAt: `/api/public/verify/${SERIAL}`, shows: (answer) => answer['verification_status'] === 'STOLEN',
+  }),
+  () => ({
+    kind: 'recovered', method: 'POST', path: `/admin/serials/${SERIAL}/recovered`, body: {}, projection: 'serials',
+    shownAt: `/api/public/verify/${SERIAL}`, shows: (answer) => answer['verification_status'] === 'AUTHENTIC',
+  }),
+];
+
+/** One round's times (ms from the admin answer), per replica, by kind of change. */
+interface Round { kind: string; replicas: number[] }
+
+async function oneRound(topology: ReplicaTopology, change: Change): Promise<Round> {
+  const { position, answeredAt } = await topology.append(change.method, change.path, change.body);
+  const servedOn = async (url: string) => {
+    await until(answeredAt, async () => ((await statusOf(url)).projections.find((p) => p.name === change.projection)?.position ?? 0) >= position);
+    return until(answeredAt, async () => change.shows(await answerOf(url, change.shownAt)));
+  };
+  const replicas = await Promise.all(topology.replicaUrls.map(servedOn));
+  return { kind: change.kind, replicas };
 }
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!);
 };
-const summary = (values: number[]) => ({ p50: percentile(values, 50), p99: percentile(values, 99), max: Math.round(Math.max(...values)) });
-const figures = {
-  rounds,
-  ...(pollStore ? { projected_ms: summary(projected) } : {}),
-  served_every_replica_ms: summary(served),
-  served_every_replica_by_change_ms: Object.fromEntries([...servedByKind].map(([kind, values]) => [kind, summary(values)])),
-  status_position_every_replica_ms: summary(servedStatus),
-};
-if (figures.projected_ms) {
-  process.stdout.write(`append -> all projections checkpointed: p50 ${figures.projected_ms.p50} ms, p99 ${figures.projected_ms.p99} ms\n`);
+const summary = (values: number[]) => ({ p50: percentile(values, 50), p95: percentile(values, 95), p99: percentile(values, 99), max: Math.round(Math.max(...values)) });
+function figuresOf(results: Round[]) {
+  const both = results.map((r) => Math.max(...r.replicas));
+  const kinds = [...new Set(results.map((r) => r.kind))];
+  return {
+    rounds: results.length,
+    both_replicas_ms: summary(both),
+    by_replica_ms: [0, 1].map((i) => summary(results.map((r) => r.replicas[i]!))),
+    both_by_change_ms: Object.fromEntries(kinds.map((kind) => [kind, summary(results.filter((r) => r.kind === kind).map((r) => Math.max(...r.replicas)))])),
+  };
 }
-process.stdout.write(`append -> change served by both replicas: p50 ${figures.served_every_replica_ms.p50} ms, p99 ${figures.served_every_replica_ms.p99} ms\n`);
-process.stdout.write(`append -> both status positions reached: p50 ${figures.status_position_every_replica_ms.p50} ms, p99 ${figures.status_position_every_replica_ms.p99} ms\n`);
-process.stdout.write(`${JSON.stringify(figures)}\n`);
+
+const burning: ChildProcess[] = [];
+for (let i = 0; i < burners; i += 1) burning.push(spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+const results = new Map<string, Round[]>();
+const catchUpMs = new Map<string, number[]>();
+const load: number[] = [];
+/** One block: a fresh topology of `side`, caught up with the history, then `count` rounds. */
+async function block(side: { label: string; root?: string }, count: number): Promise<void> {
+  const started = performance.now();
+  const topology = await startReplicaTopology({ ...side, storeFile, mongoUrl: mongoUrl!, database: `${side.label}_${catchUpMs.get(side.label)?.length ?? 0}` });
+  try {
+    // The whole history projected and served by both replicas first.
+    await until(started, async () => (await Promise.all(topology.replicaUrls.map(statusOf))).every((s) => s.position >= seeded), CATCH_UP_BOUND_MS)
+      .catch((error: unknown) => {
+        throw new Error(`${side.label}: the history was not served in time (${String(error)})`);
+      });
+    catchUpMs.set(side.label, [...catchUpMs.get(side.label) ?? [], Math.round(performance.now() - started)]);
+    await sleep(2_000);
+    load.push(loadavg()[0]!);
+    for (let round = 0; round < count; round += 1) {
+      results.set(side.label, [...results.get(side.label) ?? [], await oneRound(topology, CHANGES[round % CHANGES.length]!())]);
+      await sleep(gapMs);
+    }
+    load.push(loadavg()[0]!);
+  } finally {
+    await topology.stop();
+  }
+}
+try {
+  // With the code before: blocks of each in turn, one topology up at a time (two at once shared FerretDB, the
+  // slower one's reads weighing on the other's), so that a change of the machine's load meets both.
+  const sides = beforeRoot ? [{ label: 'before', root: beforeRoot }, { label: 'after' }] : [{ label: 'this' }];
+  const perBlock = Math.ceil(rounds / blocks);
+  for (let i = 0; i < blocks; i += 1) for (const side of sides) await block(side, perBlock);
+} finally {
+  for (const child of burning) child.kill('SIGKILL');
+}
+
+const report = {
+  events: seeded, poll_ms: POLL_MS, gap_ms: gapMs, burners, blocks, load_average_1m: load.map((l) => Math.round(l * 10) / 10),
+  catch_up_ms: Object.fromEntries(catchUpMs),
+  sides: Object.fromEntries([...results].map(([label, rounds]) => [label, figuresOf(rounds)])),
+};
+for (const [label, figures] of Object.entries(report.sides)) {
+  const line = (name: string, s: { p50: number; p95: number; p99: number; max: number }) => `  ${name.padEnd(18)} p50 ${s.p50} ms, p95 ${s.p95} ms, p99 ${s.p99} ms, max ${s.max} ms\n`;
+  process.stdout.write(`${label}: append -> served, ${figures.rounds} rounds over ${seeded} events\n`);
+  process.stdout.write(line('both replicas', figures.both_replicas_ms));
+  figures.by_replica_ms.forEach((s, i) => process.stdout.write(line(`replica ${i + 1}`, s)));
+  for (const [kind, s] of Object.entries(figures.both_by_change_ms)) process.stdout.write(line(`both, ${kind}`, s));
+}
+process.stdout.write(`${JSON.stringify(report)}\n`);

@@ -180,7 +180,7 @@ export class CatchUpAgent {
           if (ops.length > 0) await lease.write(target, ops);
           await lease.saveCheckpoint(last.position, lease.generation, confirmed);
           confirmations.made(projection.name, confirmed);
-          this.options.onBatch?.(projection.name, (performance.now() - batchStarted) / 1e3);
+          this.options.onBatch?.(projection.name, (performance.now() - batchStarted) / 1e3, { generation: lease.generation, position: last.position });
         }
         position = last.position;
         this.#poison = undefined;

@@ -42,9 +42,9 @@ const projector = createProjector({
   // A worker may be given some projections only (the others run elsewhere): PROJECTIONS names them.
   projections: projectionsNamed(config.PROJECTIONS),
   leaseTtlMs: config.PROJECTION_LEASE_SECONDS * 1_000,
-  onBatch: (projection, seconds) => {
+  onBatch: (projection, seconds, stored) => {
     metrics.onBatch(projection, seconds);
-    changes?.announce(projection);
+    changes?.announce({ projection, ...stored });
   },
 });
 projector.start();

@@ -39,8 +39,11 @@ export interface ProjectorOptions {
    * its previous incarnation's lease at once instead of waiting for it to expire (with a new token all the same).
    */
   owner?: string;
-  /** Told of every batch applied and checkpointed: its projection and how long reading, applying and the checkpoint took. */
-  onBatch?: (projection: string, seconds: number) => void;
+  /**
+   * Told of every batch applied and checkpointed: its projection, how long reading, applying and the checkpoint took,
+   * and the checkpoint stored (its generation and position).
+   */
+  onBatch?: (projection: string, seconds: number, stored: { generation: number; position: number }) => void;
 }
 
 /** What the jobs met, for logs and metrics: no job ends without a trace. */

@@ -3,9 +3,9 @@
  * a lost one. A signal runs here each projection whose lease this worker keeps standing (ownership.ts), at once or
  * `afterSignalMs` later, and queues a job for each of the others (one per projection, deduplicated by job id),
  * unless another live worker keeps it standing: that worker has the same signals. Jobs from the queue run here,
- * whoever queued them. Besides: the reconfirmation of an idle projection's head every second (reconfirmation.ts),
- * the checkpoints left unstored a moment by a run that changed nothing (later-runs.ts), and the lease poll's
- * takeovers. However many ask meanwhile, a projection has at most one run asked for and not started in this process.
+ * whoever queued them; one for a projection this worker keeps standing is one signal more. Besides: the
+ * reconfirmation of an idle projection's head every second (reconfirmation.ts), the checkpoints left unstored a
+ * moment by a run that changed nothing (later-runs.ts), and the lease poll's takeovers. However many ask meanwhile, a projection has at most one run asked for and not started in this process.
  */
 import type { Logger } from '../shared/logging/logger.ts';
 import type { EventStore } from '../shared/ports/event-store.ts';
@@ -61,6 +61,13 @@ export class WakeUps implements DelayedCheckpoints {
         logger.info({ projection: name }, 'projection job not run: the projector is stopping');
         return;
       }
+      // A projection this worker keeps standing runs on its own signals: a job for it is one signal more, its run
+      // shared with theirs and the log's `afterSignalMs` kept (issue 44: another worker's job ran the log at once,
+      // in the burst of writes that the read models of an append wait behind).
+      if (this.#options.ownership.keeps(name)) {
+        this.#signalHere(name);
+        return;
+      }
       const agent = agentOf(name);
       await lanes.run(name, () => agent.run(true));
     });
@@ -82,12 +89,18 @@ export class WakeUps implements DelayedCheckpoints {
   signal(): void {
     const { stopped, projections, ownership, queue, logger } = this.#options;
     if (stopped.aborted) return;
-    for (const [name, { afterSignalMs }] of projections) {
+    for (const name of projections.keys()) {
       if (!ownership.keeps(name)) {
         if (!ownership.isStandingElsewhere(name)) queue.add(name, name).catch((error: unknown) => logger.warn({ err: error, projection: name }, 'could not enqueue a projection job'));
-      } else if (afterSignalMs === undefined) this.runHere(name);
-      else this.#later.ask(name, afterSignalMs);
+      } else this.#signalHere(name);
     }
+  }
+
+  /** Runs `name`, whose lease this worker keeps standing, here: at once, or `afterSignalMs` later if it says so. */
+  #signalHere(name: string): void {
+    const afterSignalMs = this.#options.projections.get(name)?.afterSignalMs;
+    if (afterSignalMs === undefined) this.runHere(name);
+    else this.#later.ask(name, afterSignalMs);
   }
 
   /** One run of `name` in this process after the one under way, however many signals ask for it meanwhile. */

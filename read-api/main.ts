@@ -26,6 +26,8 @@ import { transparencyLogProjection } from '../shared/projections/transparency-lo
 
 /** How old the states and the log may get between the polls that cover a lost word, while the word is heard. */
 const WORD_HEARD_POLL_MS = 1_000;
+/** How often requests waiting for their `X-Min-Position` read the states themselves while the word is heard (a word lost). */
+const WORD_HEARD_WAITING_POLL_MS = 100;
 
 const config = loadConfigOrExit('read-api');
 const logger = createLogger(config.LOG_LEVEL, 'read-api');
@@ -62,6 +64,8 @@ const api = await exitIfPortUnavailable('read-api', logger, startReadApi({
   signingKeys,
   ...(redis ? { rateLimitRedis: redis } : {}),
   positionPollAfterMs: pollAfterMs,
+  // Woken by the refresh on the word; their own reads of the store only cover a word lost (10 ms without the word).
+  positionWaitingPollMs: () => (changes?.hearing() ? WORD_HEARD_WAITING_POLL_MS : undefined),
   ...(changes ? { queueReachable: () => changes.hearing() } : {}),
   // A tree holding nothing after the answer's data; none while the log is parked (answer-checkpoint.ts).
   checkpoint: answerCheckpoint(transparency),
@@ -69,9 +73,9 @@ const api = await exitIfPortUnavailable('read-api', logger, startReadApi({
 }));
 transparencyLogMetrics(api.registry, transparency);
 
-const stopListening = changes?.subscribe((projection) => {
-  api.refreshReadModels().catch((error: unknown) => logger.debug({ err: error }, 'read-model refresh on a change failed'));
-  if (projection === transparencyLogProjection.name) void transparency.look();
+const stopListening = changes?.subscribe((move) => {
+  api.refreshReadModels(move).catch((error: unknown) => logger.debug({ err: error }, 'read-model refresh on a change failed'));
+  if (move.projection === transparencyLogProjection.name) void transparency.look();
 });
 
 onShutdownSignal(logger, 'read API', async () => {

@@ -13,6 +13,7 @@ import type { Registry } from 'prom-client';
 import type { Config } from '../shared/config/config.ts';
 import type { Logger } from '../shared/logging/logger.ts';
 import type { ReadStore } from '../shared/ports/read-store.ts';
+import type { HeardMove } from '../shared/ports/read-model-changes.ts';
 import { createPublicApp } from './app.ts';
 import { createOpsApp } from './ops/ops-app.ts';
 import { createMetricsRegistry, metricsMiddleware, rateLimitMetrics, type MetricSources } from './ops/metrics.ts';
@@ -57,6 +58,8 @@ export interface ReadApiOptions {
   positionPollMs?: number;
   /** How old the latest states may be before that poll reads again (read-model-clock.ts, `pollAfterMs`). */
   positionPollAfterMs?: () => number;
+  /** How long a request waiting for its `X-Min-Position` waits for another's reading (read-model-clock.ts, `waitingPollMs`). */
+  positionWaitingPollMs?: () => number | undefined;
   /**
    * Longest time a client may take to send a whole request, head and body, on the public and operations ports
    * (default 15 s, see shared/http/server-timeouts.ts); a slower one gets 408 and its connection is closed.
@@ -75,8 +78,11 @@ export interface RunningReadApi {
   opsServer: Server;
   /** What /metrics shows; other parts of the process may count into it. */
   registry: Registry;
-  /** Reads the projections' states now, instead of at the next poll (a test, a tool that just wrote them). */
-  refreshReadModels(): Promise<void>;
+  /**
+   * Reads the projections' states now, instead of at the next poll (a test, a tool that just wrote them, a
+   * projector's word of a move: no read when what it names is served already).
+   */
+  refreshReadModels(moved?: HeardMove): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -142,6 +148,7 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
   const clock = await startReadModelClock(readStates, {
     ...(options.positionPollMs ? { intervalMs: options.positionPollMs } : {}),
     ...(options.positionPollAfterMs ? { pollAfterMs: options.positionPollAfterMs } : {}),
+    ...(options.positionWaitingPollMs ? { waitingPollMs: options.positionWaitingPollMs } : {}),
     maxLagMs: config.READ_MODEL_MAX_LAG_SECONDS * 1_000,
     freshAnswerMaxLagMs: config.VERIFY_MAX_LAG_SECONDS * 1_000,
     // A poll still running when the stop closes the store fails by design (MongoClientClosedError): no warning.
@@ -211,7 +218,7 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
     server,
     opsServer,
     registry,
-    refreshReadModels: () => clock.refresh(),
+    refreshReadModels: (moved) => clock.refresh(moved),
     close: async () => {
       shuttingDown = true;
       // Readiness says 503 from here on, and the public port still answers while load balancers notice.

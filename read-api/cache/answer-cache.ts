@@ -13,7 +13,7 @@ import { conditionalAnswer } from './conditional-answer.ts';
 import { type RenderedAnswer, renewTime, type TimedAnswer } from './rendered-answer.ts';
 import { ResponseCache, type Stamped } from './response-cache.ts';
 import type { KeptAnswerPolicy } from '../../shared/public-api/answer-policy.ts';
-import { MIN_POSITION_HEADER } from '../../shared/public-api/schemas/common.schema.ts';
+import { askedMinPosition } from '../../shared/public-api/validation/request-validator.ts';
 
 export interface CachedAnswer extends Stamped {
   answer: RenderedAnswer | TimedAnswer;
@@ -44,13 +44,15 @@ export function createAnswerCache({ clientKey, maxEntries }: AnswerCacheDeps): A
   const cache = new ResponseCache<CachedAnswer>(maxEntries);
   return {
     middleware: (ctx, next) => {
-      // A request asking for a minimum position (`X-Min-Position`) goes to its route, which checks the header and
-      // waits for that position if need be (shared/public-api/answer-policy.ts).
-      if ((ctx.method !== 'GET' && ctx.method !== 'HEAD') || ctx.req.headers[MIN_POSITION_HEADER] !== undefined) return next();
+      if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+      // A kept answer is given to a request asking for a minimum position (`X-Min-Position`) if the policy finds it
+      // read at or past it; else, or when the header is not valid, the route checks it and waits for that position.
+      const minPosition = askedMinPosition(ctx.req.headers);
+      if (minPosition === null) return next();
       const entry = cache.get(ctx.url);
       if (entry === undefined || (entry.client !== undefined && entry.client !== clientKey(ctx.req))) return next();
       // A verification kept while the registry was fresh is not given once it is not (a partition, a stopped projector).
-      const serving = entry.policy.serving(entry);
+      const serving = entry.policy.serving(entry, minPosition);
       if (serving === undefined) return next();
       // The metrics read the route template where the router leaves it.
       ctx['_matchedRoute'] = entry.route;

@@ -13,7 +13,7 @@ import { isPlainObject } from '../../shared/public-api/validation/request-schema
 import { keptAnswerPolicy, type KeptAnswerPolicy } from '../../shared/public-api/answer-policy.ts';
 import type { ReadModelClock, ReadStamp } from '../../shared/public-api/read-model-clock.ts';
 import type { McpTool } from './mcp-tools.ts';
-import { MIN_POSITION_HEADER } from '../../shared/public-api/schemas/common.schema.ts';
+import { askedMinPosition } from '../../shared/public-api/validation/request-validator.ts';
 
 /** What the transport answered, as Koa sends it. */
 export interface TransportAnswer {
@@ -53,8 +53,10 @@ export function createMcpAnswerCache(tools: ReadonlyMap<string, McpTool>, clock:
   return {
     call(message, headers) {
       if (!isPlainObject(message) || message['method'] !== 'tools/call' || !isPlainObject(message['params'])) return undefined;
-      // A call asking for a minimum position is answered by its operation, which waits for it (answer-policy.ts).
-      if (headers[MIN_POSITION_HEADER] !== undefined) return undefined;
+      // A call asking for a minimum position (`X-Min-Position`) is given a kept answer if the policy finds it read at
+      // or past it; else, or when the header is not valid, its operation checks it and waits (answer-policy.ts).
+      const minPosition = askedMinPosition(headers);
+      if (minPosition === null) return undefined;
       const { id, params } = message;
       const policy = policies.get(params['name'] as string);
       if (policy === undefined || !(typeof id === 'string' || typeof id === 'number')) return undefined;
@@ -63,7 +65,7 @@ export function createMcpAnswerCache(tools: ReadonlyMap<string, McpTool>, clock:
       return {
         cached() {
           const kept = cache.get(key);
-          const serving = kept === undefined ? undefined : policy.serving(kept);
+          const serving = kept === undefined ? undefined : policy.serving(kept, minPosition);
           if (kept === undefined || serving === undefined) return undefined;
           // As the route says of an answer the SDK gives: where its data stands, and how old it is (a verification's).
           const sent: [string, string][] = [...kept.answer.headers, ['X-Read-Model-Position', String(serving.position)]];

@@ -2,34 +2,33 @@
  * The MongoDB read store (at scale, `MONGODB_URL`). Same behaviour as the in-memory store. Each generation of a
  * projected collection is a collection of its own (`watches__g3`); readers follow the pointer document of
  * `checkpoints` to the live one, so a switch is one control-document write (no `renameCollection`, which FerretDB
- * lacks; control documents: mongodb-control-docs.ts). A write without `expected` carries the position rule as its filter (`{_id, position: {$lt: p}}`), so a
- * replayed write matches nothing; a write with `expected` filters on that exact position (or inserts, for none)
- * and a miss is a `WriteConflictError`. A delete leaves a tombstone (`_deleted: true`), which no read returns.
+ * lacks; control documents: mongodb-control-docs.ts). A write without `expected` follows the position rule, so a
+ * replayed write changes nothing; a write with `expected` lands only on that exact position (or inserts, for none)
+ * and a miss is a `WriteConflictError` (how each engine is asked: mongodb-documents.ts). A delete leaves a tombstone
+ * (`_deleted: true`), which no read returns.
  */
 import {
-  MongoBulkWriteError, MongoClient, MongoClientClosedError, MongoNetworkError, MongoNotConnectedError, MongoOperationTimeoutError,
-  MongoServerError, MongoServerSelectionError, MongoTopologyClosedError, type AnyBulkWriteOperation, type Collection,
-  type Filter as MongoFilter, type Sort as MongoSort,
+  MongoClient, MongoClientClosedError, MongoNetworkError, MongoNotConnectedError, MongoOperationTimeoutError, MongoServerError,
+  MongoServerSelectionError, MongoTopologyClosedError, type Collection, type Filter as MongoFilter, type Sort as MongoSort,
 } from 'mongodb';
 import {
   GENERATION_DROP_DELAY_MS, GENERATIONS_ID, SNAPSHOT_TTL_MS, ReadStoreUnavailableError, SnapshotExpiredError, StaleGenerationError,
-  WriteConflictError, checkFence, generationName, generationsAmong, liveGenerationOf,
+  checkFence, generationName, generationsAmong, liveGenerationOf,
   type ControlDoc, type FindOptions, type Filter, type GenerationStore, type ProjectedCollection, type ReadSnapshot, type ReadStore, type ReadView,
-  type StoredDoc, type Tombstone, type WriteOp,
+  type StoredDoc,
 } from '../ports/read-store.ts';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ReadCollection } from '../read-models/documents.ts';
 import { READ_INDEXES } from '../read-models/indexes.ts';
 import { assertSafeFilter } from '../query/filter-guard.ts';
-import { DUPLICATE_KEY, controlDocs } from './mongodb-control-docs.ts';
+import { controlDocs } from './mongodb-control-docs.ts';
+import { FERRETDB_DOCUMENTS, MONGODB_DOCUMENTS, liveDoc, type Stored } from './mongodb-documents.ts';
 
 const NAMESPACE_NOT_FOUND = 26;
 /** Readers reuse the pointer this long (well within a snapshot's life, SNAPSHOT_TTL_MS). */
 const POINTER_TTL_MS = 50;
 /** Added to every read: tombstones are for writers only. */
 const LIVE_ONLY = { _deleted: { $exists: false } };
-
-type Stored = StoredDoc | Tombstone;
 
 export interface MongoReadStoreOptions {
   /** Milliseconds, for snapshot ages (a test's fake clock); default `performance.now`. */
@@ -41,7 +40,9 @@ export async function createMongoReadStore(url: string, dbName: string, options:
   const client = new MongoClient(url, { serverSelectionTimeoutMS: 5_000, connectTimeoutMS: 5_000 });
   await client.connect();
   const db = client.db(dbName);
-  const serialized = (await isFerretDb(db)) ? serializer(`${url} ${dbName}`) : <T>(work: () => Promise<T>) => work();
+  const ferretDb = await isFerretDb(db);
+  const serialized = ferretDb ? (name: string) => serializer(`${url} ${dbName} ${name}`) : () => <T>(work: () => Promise<T>) => work();
+  const documents = ferretDb ? FERRETDB_DOCUMENTS : MONGODB_DOCUMENTS;
   const control = db.collection<ControlDoc>('checkpoints');
   const controls = await controlDocs(control);
   const physical = (collection: ProjectedCollection, generation: number) => db.collection<Stored>(generationName(collection, generation));
@@ -103,9 +104,9 @@ export async function createMongoReadStore(url: string, dbName: string, options:
         assertSafeFilter(filter);
         return fresh(name, readable(name).countDocuments({ ...filter, ...LIVE_ONLY } as MongoFilter<Stored>));
       },
-      get: <D extends StoredDoc>(name: ReadCollection, id: string) =>
-        fresh(name, readable(name).findOne({ _id: id, ...LIVE_ONLY }) as Promise<D | null>),
-      getMany: <D extends StoredDoc>(name: ReadCollection, ids: string[]) => fresh(name, getMany(readable(name), ids, LIVE_ONLY) as Promise<D[]>),
+      get: <D extends StoredDoc>(name: ReadCollection, id: string) => fresh<D | null>(name, documents.byId(readable(name), id).then((doc) => liveDoc(doc) as D | null)),
+      getMany: <D extends StoredDoc>(name: ReadCollection, ids: string[]) =>
+        fresh(name, documents.byIds(readable(name), ids).then((docs) => docs.filter((doc) => liveDoc(doc) !== null) as D[])),
     };
   };
 
@@ -117,18 +118,22 @@ export async function createMongoReadStore(url: string, dbName: string, options:
   const generation = (collection: ProjectedCollection, number: number): GenerationStore => ({
     collection,
     generation: number,
-    getStored: (ids) => getMany(physical(collection, number), ids, {}),
+    getStored: (ids) => documents.byIds(physical(collection, number), ids),
     find: <D extends StoredDoc>(filter: Filter, options?: FindOptions) => find<D>(physical(collection, number), filter, options),
     write: async (ops, options) => {
-      // Checked before each bulk, the generation and the fence from one pointer read. A conditional update is not
-      // atomic across processes here (FerretDB 1.x), so a writer paused between this read and its bulk may still
-      // land that one bulk: in a generation nobody reads any more, or beyond the live checkpoint, which is refused
-      // to it (control documents change by inserts under a unique key) and which bounds what the log signs.
-      const pointer = await readPointer();
-      const live = liveGenerationOf(pointer, collection);
-      if (number < live) throw new StaleGenerationError(collection, number, live);
-      checkFence(pointer, options?.fence);
-      await serialized(() => write(physical(collection, number), ops));
+      // Checked before each bulk, the generation and the fence from one pointer read (beside the bulk's own reads,
+      // before any write). A conditional update is not atomic across processes here (FerretDB 1.x), so a writer
+      // paused between this read and its bulk may still land that one bulk: in a generation nobody reads any more,
+      // or beyond the live checkpoint, which is refused to it (control documents change by inserts under a unique
+      // key) and which bounds what the log signs.
+      const admit = async () => {
+        const pointer = await readPointer();
+        const live = liveGenerationOf(pointer, collection);
+        if (number < live) throw new StaleGenerationError(collection, number, live);
+        checkFence(pointer, options?.fence);
+      };
+      const name = generationName(collection, number);
+      await serialized(name)(() => documents.write(physical(collection, number), ops, admit));
     },
   });
   const notLive = async (collection: ProjectedCollection, number: number): Promise<void> => {
@@ -188,7 +193,8 @@ async function unreachableAsPortError<T>(read: Promise<T>): Promise<T> {
 /**
  * FerretDB 1.24 applies an update as a read, then a write outside any transaction (FerretDB#3040): two conditional
  * writes racing on one document may both match. MongoDB updates one document atomically. On FerretDB this
- * process's conditional writes of projected documents to one database therefore run one at a time; across
+ * process's conditional writes of projected documents to one collection therefore run one at a time (those to
+ * different collections, of different projections, need not wait for one another: issue 44); across
  * processes the guarantee is MongoDB's only (README, FerretDB differences). Control documents do not depend on
  * it: they change by inserts under a unique key (mongodb-control-docs.ts).
  */
@@ -233,93 +239,4 @@ async function find<D extends StoredDoc>(collection: Collection<Stored>, filter:
   if (options.skip) cursor = cursor.skip(options.skip);
   if (options.limit) cursor = cursor.limit(options.limit);
   return (await cursor.toArray()) as D[];
-}
-
-/** In the order of `ids`, leaving out those not stored, as the in-memory store answers. */
-async function getMany(collection: Collection<Stored>, ids: string[], only: Filter): Promise<Stored[]> {
-  if (ids.length === 0) return [];
-  const docs = await collection.find({ _id: { $in: ids }, ...only } as MongoFilter<Stored>).toArray();
-  const byId = new Map(docs.map((doc) => [doc._id, doc]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
-}
-
-/**
- * Writes per bulk command. Ordered bulks in a row apply exactly as one (an ordered bulk is not atomic either), and
- * FerretDB 1.24 stalls for minutes on one `update` command of about a hundred replacements of existing documents.
- */
-const BULK_CHUNK = 25;
-
-/**
- * Ordered, so that several writes to one document apply in order. A compare-and-set write that matches nothing
- * does not stop an ordered bulk, so each bulk is checked by its counts: a bulk of compare-and-set writes must
- * match or insert every one of them (runs of the two kinds go in separate bulks). A position-rule upsert that
- * meets a duplicate key found a document stored meanwhile (another writer inserted it): it is sent again as a
- * plain replacement, which lands only if it is still the newer one.
- */
-async function write(collection: Collection<Stored>, ops: WriteOp[]): Promise<void> {
-  let start = 0;
-  while (start < ops.length) {
-    const checked = ops[start]!.expected !== undefined;
-    let end = start;
-    while (end < ops.length && end - start < BULK_CHUNK && (ops[end]!.expected !== undefined) === checked) end += 1;
-    const chunk = ops.slice(start, end);
-    if (checked) await writeChecked(collection, chunk);
-    else await writeByPosition(collection, chunk);
-    start = end;
-  }
-}
-
-async function writeChecked(collection: Collection<Stored>, ops: WriteOp[]): Promise<void> {
-  let result;
-  try {
-    result = await collection.bulkWrite(ops.map(checkedWrite), { ordered: true });
-  } catch (error) {
-    const failed = duplicateKeyIndex(error);
-    if (failed === undefined) throw error;
-    throw new WriteConflictError(idOf(ops[failed]!), 'inserted by another writer');
-  }
-  if (result.matchedCount + result.insertedCount !== ops.length) {
-    throw new WriteConflictError(ops.map(idOf).join(', '), 'another writer changed one of these documents');
-  }
-}
-
-async function writeByPosition(collection: Collection<Stored>, ops: WriteOp[]): Promise<void> {
-  let start = 0;
-  while (start < ops.length) {
-    const chunk = ops.slice(start);
-    try {
-      await collection.bulkWrite(chunk.map((op) => positionWrite(op, true)), { ordered: true });
-      return;
-    } catch (error) {
-      const failed = duplicateKeyIndex(error);
-      if (failed === undefined) throw error;
-      await collection.bulkWrite([positionWrite(chunk[failed]!, false)]);
-      start += failed + 1;
-    }
-  }
-}
-
-const idOf = (op: WriteOp): string => ('put' in op ? op.put._id : op.delete._id);
-
-const replacementOf = (op: WriteOp): Stored =>
-  'put' in op ? op.put : { _id: op.delete._id, position: op.delete.position, _deleted: true };
-
-function checkedWrite(op: WriteOp): AnyBulkWriteOperation<Stored> {
-  const replacement = replacementOf(op);
-  if (op.expected === null || op.expected === undefined) return { insertOne: { document: replacement } };
-  return { replaceOne: { filter: { _id: replacement._id, position: op.expected }, replacement } };
-}
-
-function positionWrite(op: WriteOp, upsert: boolean): AnyBulkWriteOperation<Stored> {
-  const replacement = replacementOf(op);
-  return { replaceOne: { filter: { _id: replacement._id, position: { $lt: replacement.position } }, replacement, upsert } };
-}
-
-/** The index in the bulk of the write that failed on a duplicate key, or undefined for any other error. */
-function duplicateKeyIndex(error: unknown): number | undefined {
-  if (!(error instanceof MongoBulkWriteError)) return undefined;
-  const errors = Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors];
-  const [first] = errors;
-  if (errors.length !== 1 || !first || first.code !== DUPLICATE_KEY || error.err) return undefined;
-  return first.index;
 }

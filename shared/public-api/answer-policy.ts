@@ -8,8 +8,9 @@
  *   (the verification, within its own bound) and they are not, or when the store cannot be reached: never a
  *   confident answer from data nobody can vouch for. A snapshot that expired under a slow request is read again, once.
  * - **Read your writes.** A request with `X-Min-Position: P` is read from a snapshot at or past `P`, waited for up to
- *   `MIN_POSITION_WAIT_MS` (this process reads the store again every few milliseconds meanwhile, one reading shared
- *   by every waiting request), else refused; no kept answer below `P` is given to it.
+ *   `MIN_POSITION_WAIT_MS` (woken by the next reading: on a projector's word, or this process's own poll, one
+ *   reading shared by every waiting request), else refused. A kept answer is given to it, by either cache or the
+ *   route's, only when it was read at or past `P`; never one below.
  * - **Stamp.** `X-Read-Model-Position` is the lowest position of the projections read, or, read while the store stood
  *   behind what was served, the store's position: never newer than the data, and its reads never mix generations. A
  *   signed answer pins a tree of the transparency log holding no event after it (read-api/transparency/answer-checkpoint.ts).
@@ -23,7 +24,6 @@
  * The answer caches (read-api/cache/, read-api/mcp/mcp-answer-cache.ts) are plain stores that ask `keep` before
  * keeping and `serving` before giving.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { Language } from '../events/common.ts';
 import { ReadStoreUnavailableError, SnapshotExpiredError } from '../ports/read-store.ts';
 import type { Answer, OperationEnv, PublicOperation } from './operations/public-operation.ts';
@@ -117,9 +117,6 @@ const REFUSALS: Record<'unbuilt' | 'unreachable' | 'registry' | 'behind', Record
 /** Seconds a request refused for its `X-Min-Position` is asked to wait: the read models are on their way. */
 const BEHIND_RETRY_AFTER_SECONDS = 1;
 
-/** How often a request waiting for its `X-Min-Position` asks for a new reading (shared: one at a time per process). */
-const MIN_POSITION_POLL_MS = 10;
-
 /** The position a request asks its answer to reflect at least (`X-Min-Position`, validated), if it asks one. */
 export const minPositionOf = (request: ValidRequest): number | undefined => request.header[MIN_POSITION_HEADER] as number | undefined;
 
@@ -128,7 +125,9 @@ const dataPosition = (stamp: ReadStamp): number => stamp.behindAt ?? stamp.posit
 
 /**
  * A reading whose data for `reads` is at or past `minPosition`, read within `waitMs` of the call; undefined when the
- * read models did not get there in time.
+ * read models did not get there in time. Each reading after the first is the next one the clock reads: on the
+ * projectors' word that a read model moved, or the clock's own poll for waiting requests (read-model-clock.ts,
+ * `waitingPollMs`), one at a time per process, whoever waits.
  */
 async function readingAtLeast(clock: ReadModelClock, reads: readonly string[], minPosition: number, waitMs: number): Promise<Reading | undefined> {
   const deadline = performance.now() + waitMs;
@@ -136,8 +135,7 @@ async function readingAtLeast(clock: ReadModelClock, reads: readonly string[], m
   while (dataPosition(reading.stamp(reads)) < minPosition) {
     const left = deadline - performance.now();
     if (left <= 0) return undefined;
-    await sleep(Math.min(left, MIN_POSITION_POLL_MS));
-    reading = await clock.reading(true);
+    reading = await clock.nextReading(left);
   }
   return reading;
 }

@@ -20,23 +20,10 @@
  */
 import { ReadStoreUnavailableError, SNAPSHOT_TTL_MS, type ReadView as StoreView } from '../ports/read-store.ts';
 import type { ProjectionState } from '../projections/projection-states.ts';
+import type { HeardMove } from '../ports/read-model-changes.ts';
+import { sameProjected, sameStamp, stampOf, nextServedState, type Projected, type ReadStamp } from './served-state.ts';
 
-export interface ReadStamp {
-  /** What cached answers are keyed by: the generation and position served of every projection read. */
-  readonly key: string;
-  /** The lowest position served among the projections read: every event up to it is reflected. */
-  readonly position: number;
-  /**
-   * Where the store stands for those projections (the lowest position) while one of them is behind what this
-   * process served; null otherwise. An answer read then reflects only this, and is not cached.
-   */
-  readonly behindAt: number | null;
-  /**
-   * Set when a projection read is not built (never confirmed in the generation the store holds): an answer kept
-   * while it was is not given again (answer-policy.ts), though its key may stand where it was.
-   */
-  readonly unbuilt?: true;
-}
+export type { ReadStamp } from './served-state.ts';
 
 /** The current stamp of one set of projections, as of the latest snapshot; the same object until one of them moves. */
 export type ReadView = () => ReadStamp;
@@ -102,6 +89,12 @@ export interface ReadModelClock extends ReadModelPosition {
    */
   reading(renew?: boolean): Promise<Reading>;
   /**
+   * The next snapshot read, whoever reads it (a refresh on a projector's word, the background poll, a request):
+   * what a request waiting for its `X-Min-Position` waits on. One is read for it once `maxMs` or the clock's own
+   * wait (`waitingPollMs`), whichever is shorter, passed with none read.
+   */
+  nextReading(maxMs: number): Promise<Reading>;
+  /**
    * Why an answer made of `projections` may not be given now, or undefined. `fresh`: it needs them fresh, each seen
    * confirmed within `freshAnswerMaxLagMs` (the verification's own bound); otherwise built is enough.
    */
@@ -118,8 +111,12 @@ export interface PolledReadModelClock extends ReadModelClock {
   readonly parked: readonly ParkedProjection[];
   /** The last poll reached the read store. */
   readonly reachable: boolean;
-  /** Reads a new snapshot now, begun after this call (the timer does it every `intervalMs`). */
-  refresh(): Promise<void>;
+  /**
+   * Reads a new snapshot now, begun after this call (the timer does it every `intervalMs`); none when `moved` names
+   * a checkpoint this process serves already, at or past its position (a projector's word, heard after a read that
+   * saw it: a price change moves two read models, whose words come a few milliseconds apart).
+   */
+  refresh(moved?: HeardMove): Promise<void>;
   stop(): void;
 }
 
@@ -132,6 +129,12 @@ export interface ReadModelClockOptions {
    * covers a word lost, and its reads were most of the store's load at scale (issue 29).
    */
   pollAfterMs?: () => number;
+  /**
+   * How long a request waiting for the next reading (`nextReading`) waits for another's before it reads one itself;
+   * default (undefined) 10 ms. Longer while the projectors' word of each move is heard: a refresh on it wakes the
+   * waiters, and their own reads only cover a word lost (issue 44).
+   */
+  waitingPollMs?: () => number | undefined;
   /** How long ago this process may have seen a confirmation happen for its read model to count as fresh; default 30 s. */
   maxLagMs?: number;
   /** The same for an answer that needs its read models fresh (`refusal(…, true)`: the verification); default 5 s. */
@@ -141,72 +144,11 @@ export interface ReadModelClockOptions {
   monotonic?: () => number;
 }
 
+/** How long a request waiting for the next reading waits for another's before it reads one itself, by default. */
+const WAITING_POLL_MS = 10;
+
 /** A snapshot is reused by requests up to half its life, so that their reads end well within it. */
 const READING_REUSE_MS = SNAPSHOT_TTL_MS / 2;
-
-/** A projection's (generation, position) as this process serves it. */
-export interface ServedState {
-  generation: number;
-  position: number;
-}
-
-/**
- * The served state after reading `state`: the same generation only moves forward; a newer generation is taken
- * once it is not behind; an older one is ignored.
- */
-export function nextServedState(served: ServedState | undefined, state: ProjectionState): ServedState {
-  if (served === undefined) return { generation: state.generation, position: state.position };
-  if (state.generation === served.generation) {
-    return state.position > served.position ? { generation: served.generation, position: state.position } : served;
-  }
-  if (state.generation > served.generation && state.position >= served.position) {
-    return { generation: state.generation, position: state.position };
-  }
-  return served;
-}
-
-interface Projected {
-  served: ServedState;
-  /** The position the store holds while it is behind `served`, else null. */
-  behindAt: number | null;
-  /**
-   * The head its owner last confirmed and when (as it wrote it: a marker, never read as a time here), and since when
-   * (monotonic ms) this process knows it happened: null for the one already there at this process's first poll.
-   */
-  confirmed: { head: number; at: string; seenAt: number | null } | null;
-}
-
-function stampOf(names: readonly string[], projected: ReadonlyMap<string, Projected>): ReadStamp {
-  let position = Number.POSITIVE_INFINITY;
-  let stored = Number.POSITIVE_INFINITY;
-  let behind = false;
-  let unbuilt = false;
-  const parts: string[] = [];
-  for (const name of names) {
-    const p = projected.get(name);
-    if (p === undefined) {
-      parts.push('-');
-      unbuilt = true;
-      continue;
-    }
-    parts.push(`${p.served.generation}.${p.served.position}`);
-    position = Math.min(position, p.served.position);
-    stored = Math.min(stored, p.behindAt ?? p.served.position);
-    if (p.behindAt !== null) behind = true;
-    if (p.confirmed === null) unbuilt = true;
-  }
-  const built = unbuilt ? { unbuilt: true as const } : {};
-  // Nothing projected yet: position 0, as the contract's status says before any event.
-  if (position === Number.POSITIVE_INFINITY) return { key: parts.join(' '), position: 0, behindAt: null, ...built };
-  return { key: parts.join(' '), position, behindAt: behind ? stored : null, ...built };
-}
-
-/** The same stamp: a view keeps its object, so that a cache hit compares one string with itself. */
-const sameStamp = (a: ReadStamp, b: ReadStamp) =>
-  a.key === b.key && a.behindAt === b.behindAt && a.unbuilt === b.unbuilt;
-
-const sameProjected = (a: Projected | undefined, b: Projected) =>
-  a !== undefined && a.served === b.served && a.behindAt === b.behindAt && a.confirmed === b.confirmed;
 
 /** A clock polling `read` (a store's snapshot and its projection states, see `readSnapshotStates`). */
 export async function startReadModelClock(read: () => Promise<StoreReading>, options: ReadModelClockOptions = {}): Promise<PolledReadModelClock> {
@@ -220,6 +162,8 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
   let reachable = true;
   let latest: { reading: Reading; sentAt: number } | undefined;
   let inFlight: Promise<Reading> | undefined;
+  /** Those waiting for the next reading (`nextReading`). */
+  const waiting = new Set<(reading: Reading) => void>();
   /** One view per set of projections (keyed by their names), however many routes and tools read that set. */
   const views = new Map<string, { names: readonly string[]; stamp: ReadStamp; read: ReadView }>();
   const stampIn = (names: readonly string[], at: ReadonlyMap<string, Projected>, position: number): ReadStamp =>
@@ -292,6 +236,8 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
         };
         // Polls run one at a time, so the one that ends is always the newest.
         latest = { reading, sentAt };
+        for (const wake of waiting) wake(reading);
+        waiting.clear();
         return reading;
       } catch (error) {
         reachable = false;
@@ -301,6 +247,13 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
       }
     })();
     return inFlight;
+  };
+
+  /** Whether `moved`'s checkpoint is served already: its generation or a later one, at or past its position, the store not behind. */
+  const serves = ({ projection, generation, position }: HeardMove): boolean => {
+    const p = projected.get(projection);
+    if (p === undefined || generation === undefined || position === undefined || p.behindAt !== null) return false;
+    return p.served.generation > generation || (p.served.generation === generation && p.served.position >= position);
   };
 
   const lagMsOf = (p: Projected | undefined, monoNow: number): number | null =>
@@ -352,6 +305,20 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
       if (!renew && latest !== undefined && monotonic() - latest.sentAt <= READING_REUSE_MS) return latest.reading;
       return poll();
     },
+    async nextReading(maxMs) {
+      let wake: ((reading: Reading) => void) | undefined;
+      let timer: NodeJS.Timeout | undefined;
+      const read = new Promise<Reading>((resolve) => waiting.add((wake = resolve)));
+      const waited = new Promise<undefined>((resolve) => {
+        timer = setTimeout(() => resolve(undefined), Math.min(maxMs, options.waitingPollMs?.() ?? WAITING_POLL_MS));
+      });
+      try {
+        return (await Promise.race([read, waited])) ?? await poll();
+      } finally {
+        clearTimeout(timer);
+        waiting.delete(wake!);
+      }
+    },
     refusal: (names, fresh) => refusalIn(names, fresh, projected, monotonic()),
     dataAge: (names) => dataAgeIn(names, projected, monotonic()),
     projections() {
@@ -367,7 +334,8 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
     },
     get parked() { return parked; },
     get reachable() { return reachable; },
-    refresh: async () => {
+    refresh: async (moved) => {
+      if (moved !== undefined && serves(moved)) return;
       // A poll under way may have read before the change this refresh is asked for.
       await inFlight?.catch(() => undefined);
       await poll();

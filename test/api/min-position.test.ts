@@ -2,7 +2,8 @@
  * `X-Min-Position` against a projector that lags (docs/api.md, "Read your writes"): the routes behind the answer
  * cache, as the public app mounts them, over a store whose checkpoint only this test moves. A request asking for a
  * position the read models have not reached waits for it and is answered from it; a kept answer below it is given
- * by neither cache; one never reached within `MIN_POSITION_WAIT_MS` is refused with the documented 503.
+ * by neither cache, one read at or past it by both, without routing or reading; one never reached within
+ * `MIN_POSITION_WAIT_MS` is refused with the documented 503. (The MCP answer cache's rule: test/unit/read-api/mcp-answer-cache-behind.test.ts.)
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,9 +18,6 @@ import { readSnapshotStates } from '../../shared/projections/projection-states.t
 import { ok, type PublicOperation } from '../../shared/public-api/operations/public-operation.ts';
 import { verifyOperation } from '../../shared/public-api/operations/verify.operation.ts';
 import { startReadModelClock, type PolledReadModelClock } from '../../shared/public-api/read-model-clock.ts';
-import { watchDetailOperation } from '../../shared/public-api/operations/watch-detail.operation.ts';
-import { createMcpAnswerCache } from '../../read-api/mcp/mcp-answer-cache.ts';
-import { mcpTools } from '../../read-api/mcp/mcp-tools.ts';
 import { createAnswerCache } from '../../read-api/cache/answer-cache.ts';
 import { ResponseCache } from '../../read-api/cache/response-cache.ts';
 import { publicRouter } from '../../read-api/routes.ts';
@@ -28,11 +26,16 @@ import { TEST_BRAND } from './support/test-app.ts';
 
 const WAIT_MS = 1_500;
 
+/** Requests that reached the router (past the URL cache), and answers read from the store (past both caches). */
+let routed = 0;
+let handled = 0;
+
 /** What the registry holds for a serial, kept whole: an operation whose answers both caches keep. */
 const { fresh: _needsFresh, ...verifyWithoutBound } = verifyOperation;
 const registry: PublicOperation = {
   ...verifyWithoutBound, spec: { ...verifyOperation.spec, id: 'registryStatus' }, cacheable: true, timeField: undefined,
   async handle(request, { readStore }) {
+    handled += 1;
     return ok((await readStore.get<{ status: string } & StoredDoc>('serials', request.path['serial'] as string))?.status);
   },
 };
@@ -59,6 +62,10 @@ describe('X-Min-Position against a lagging projector (issue 44)', () => {
     const router = publicRouter([registry], env, { cache: new ResponseCache(), answers });
     const app = new Koa();
     app.use(answers.middleware);
+    app.use(async (_ctx, next) => {
+      routed += 1;
+      await next();
+    });
     app.use(router.routes());
     server = await new Promise((resolve) => {
       const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
@@ -100,6 +107,25 @@ describe('X-Min-Position against a lagging projector (issue 44)', () => {
     }
   });
 
+  it('gives a kept answer read at or past the position asked from both caches: no routing (by URL), no read of the store (by request)', async () => {
+    await projectedAt('kept-at-30', 30);
+    const byUrl = '/api/public/verify/AUR-0001?lang=en';
+    const byRequest = '/api/public/verify/AUR-0001?lang=en&';
+    // Read at 30 by its route, and kept by URL and by canonical request.
+    expect((await asking(byUrl, 30)).json()).to.equal('kept-at-30');
+    const [routedBefore, handledBefore] = [routed, handled];
+    for (const asked of [30, 12, 0]) {
+      const answer = await asking(byUrl, asked);
+      expect([answer.status, answer.json(), answer.headers['x-read-model-position']], `by URL, asking ${asked}`).to.deep.equal([200, 'kept-at-30', '30']);
+    }
+    expect(routed - routedBefore, 'requests routed past the URL cache').to.equal(0);
+    for (const asked of [30, 12]) {
+      const answer = await asking(byRequest, asked);
+      expect([answer.status, answer.json(), answer.headers['x-read-model-position']], `by request, asking ${asked}`).to.deep.equal([200, 'kept-at-30', '30']);
+    }
+    expect(handled - handledBefore, 'answers read from the store').to.equal(0);
+  });
+
   it('refuses a position never reached within MIN_POSITION_WAIT_MS with the documented 503 and Retry-After, in the request\'s language', async () => {
     const started = performance.now();
     const answer = await asking('/api/public/verify/AUR-0001', 99);
@@ -111,12 +137,5 @@ describe('X-Min-Position against a lagging projector (issue 44)', () => {
     const french = await asking('/api/public/verify/AUR-0001?lang=fr', 99);
     expect(french.status).to.equal(503);
     expect(french.json()).to.deep.equal({ detail: 'La réponse n\'est pas encore à jour de votre modification ; réessayez dans un instant' });
-  });
-
-  it('answers no MCP tool call that asks for a position from the MCP cache: its operation waits for it', () => {
-    const mcp = createMcpAnswerCache(mcpTools([watchDetailOperation]), clock);
-    const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_watch', arguments: { reference: 'RG-100' } } };
-    expect(mcp.call(call, {}), 'a cacheable call').to.not.equal(undefined);
-    expect(mcp.call(call, { 'x-min-position': '5' })).to.equal(undefined);
   });
 });

@@ -77,6 +77,43 @@ describeMongo('MongoDB control documents: a writer paused before its insert', 't
     expect(await other.readAll()).to.deep.equal([{ _id: 'generations', version: 3 }]);
   });
 
+  it('a writer whose predecessor would be pruned by one building on its version, before that one\'s insert lands, has its write stand', async () => {
+    const other = await controlDocs(collection);
+    await other.set({ _id: 'generations', version: 1 }, {}, true);
+    const checking = gate();
+    // Held after its insert (version 2), before its check.
+    const checkedLate = new Proxy(collection, {
+      get: (target, key) => (key === 'find'
+        ? (...args: Parameters<Collection<ControlDoc>['find']>) => {
+          const filter = args[0] as { _rev?: { $gte?: number } };
+          const cursor = target.find(...args);
+          if (filter._rev?.$gte === undefined) return cursor;
+          return { toArray: async () => { await checking.pass(); return cursor.toArray(); } };
+        }
+        : Reflect.get(target, key)),
+    });
+    const first = (await controlDocs(checkedLate)).set({ _id: 'generations', version: 2 }, { version: 1 }, false);
+    await checking.reached;
+    // The next writer builds on version 2; its insert (version 3) is held, and whatever it prunes meanwhile is done.
+    const inserting = gate();
+    let pruning: Promise<unknown> | undefined;
+    const insertHeld = new Proxy(collection, {
+      get: (target, key) => {
+        if (key === 'insertOne') return async (...args: Parameters<Collection<ControlDoc>['insertOne']>) => { await inserting.pass(); return target.insertOne(...args); };
+        if (key === 'deleteMany') return (...args: Parameters<Collection<ControlDoc>['deleteMany']>) => (pruning = target.deleteMany(...args));
+        return Reflect.get(target, key);
+      },
+    });
+    const second = (await controlDocs(insertHeld)).set({ _id: 'generations', version: 3 }, { version: 2 }, false);
+    await inserting.reached;
+    await pruning;
+    checking.open();
+    expect(await first, 'the first writer, whose version the second built on').to.equal(true);
+    inserting.open();
+    expect(await second).to.equal(true);
+    expect(await other.readAll()).to.deep.equal([{ _id: 'generations', version: 3 }]);
+  });
+
   /** The collection, counting the reads of a key's latest version (the one query that sorts). */
   function countingLatestReads(): { collection: Collection<ControlDoc>; reads: { count: number } } {
     const reads = { count: 0 };

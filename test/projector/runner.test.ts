@@ -78,6 +78,18 @@ describe('projector runner', () => {
     expect(await snapshot(readStore)).to.deep.equal(await rebuiltFrom(eventStore));
   });
 
+  it('tells onBatch of each checkpoint it stored, with its generation and position (what the replicas are told)', async () => {
+    const head = await appendAll(eventStore, catalogueHistory(30));
+    const told: Array<{ projection: string; generation: number; position: number }> = [];
+    projector = createProjector({ eventStore, readStore, queue, logger, batchSize: 7, onBatch: (projection, _seconds, stored) => told.push({ projection, ...stored }) });
+    await projector.catchUp();
+    const batchEnds = [...Array.from({ length: Math.floor(head / 7) }, (_, i) => (i + 1) * 7), ...(head % 7 === 0 ? [] : [head])];
+    for (const state of await readProjectionStates(readStore)) {
+      expect(told.filter((each) => each.projection === state.name), state.name)
+        .to.deep.equal(batchEnds.map((position) => ({ projection: state.name, generation: state.generation, position })));
+    }
+  });
+
   it('follows the feed once started: an append is projected and waitFor resolves at its position', async () => {
     await appendAll(eventStore, catalogueHistory(2));
     projector = createProjector({ eventStore, readStore, queue, logger, pollIntervalMs: 60_000 });
@@ -300,6 +312,16 @@ describe('projector runner', () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(await priceOf(), 'the watch 200 ms later').to.equal(1_250_000);
       expect((await stored(readStore))['watches']?.position).to.be.below(position);
+    });
+
+    it('is not run at once for a job another worker queued either: the job is one signal more (issue 44)', async () => {
+      await startedWith(60_000);
+      const position = await appendAll(eventStore, [watchPriceChanged('TMP-1', 1_300_000, 1_250_000)]);
+      // What another worker's signal does for a projection it does not keep standing.
+      await queue.add('watches', 'watches');
+      await until('the collections at the append', async () => (await stored(readStore))['collections']?.position === position);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await priceOf(), 'the watch 200 ms later').to.equal(1_250_000);
     });
 
     it('runs that long after it', async () => {

@@ -22,10 +22,12 @@ export interface WatchcatProcess {
   kill(): Promise<void>;
 }
 
-/** `args`: the entry's arguments (the CLI's command and options). */
-export function startWatchcatProcess(name: string, entry: string, env: Record<string, string>, args: readonly string[] = []): WatchcatProcess {
+/** `args`: the entry's arguments (the CLI's command and options); `root`: the checkout to run it from (default this one). */
+export function startWatchcatProcess(
+  name: string, entry: string, env: Record<string, string>, args: readonly string[] = [], root = ROOT,
+): WatchcatProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
-    cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env },
+    cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env },
   });
   const lines: string[] = [];
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -5,7 +5,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { OperationSpec } from '../operations/operation.ts';
-import { ReadModelHeaders } from '../schemas/common.schema.ts';
+import { MIN_POSITION_HEADER, ReadModelHeaders } from '../schemas/common.schema.ts';
 import { compilePart, type PartValidator, type RequestPart } from './request-part.ts';
 import type { JsonSchema } from './request-schema.ts';
 import { IssueCollector } from './issue-bound.ts';
@@ -38,6 +38,21 @@ export function readModelHeaders(headers: IncomingHttpHeaders): RawRequest['head
   const read: RawRequest['header'] = {};
   for (const name of READ_MODEL_HEADER_NAMES) if (headers[name] !== undefined) read[name] = headers[name];
   return read;
+}
+
+const checkReadModelHeaders = compilePart(ReadModelHeaders as JsonSchema, 'header');
+
+/**
+ * The `X-Min-Position` an HTTP request asks, parsed as its operation's validation parses it (for the answer caches,
+ * which answer before any operation validates): undefined when none is asked, null when the one sent is not valid
+ * (its operation refuses the request).
+ */
+export function askedMinPosition(headers: IncomingHttpHeaders): number | undefined | null {
+  const header = readModelHeaders(headers);
+  if (header?.[MIN_POSITION_HEADER] === undefined) return undefined;
+  const issues = new IssueCollector();
+  const parsed = checkReadModelHeaders(header, issues);
+  return issues.size > 0 ? null : parsed[MIN_POSITION_HEADER] as number;
 }
 
 const EMPTY: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;

@@ -2,6 +2,7 @@
  * docs/api.md, "Honest answers": an answer read while the store stood behind what this process had served is
  * served as it is but never cached. The MCP answer cache (read-api/mcp/mcp-answer-cache.ts) must keep that rule as
  * the HTTP answer cache does: a `get_watch` call answered under a stamp that is behind is asked of the SDK again.
+ * And "Read your writes": a call asking `X-Min-Position: P` is given a kept answer only when it was read at or past P.
  */
 import { expect } from 'chai';
 import { createMcpAnswerCache, type TransportAnswer } from '../../../read-api/mcp/mcp-answer-cache.ts';
@@ -39,5 +40,31 @@ describe('MCP answer cache and a store behind what was served', () => {
     const cache = createMcpAnswerCache(tools(), clockAt({ key: '1.7', position: 7, behindAt: null }));
     cache.call(call(1), {})!.keep(answered(1), undefined);
     expect(cache.call(call(2), {})!.cached()).to.equal(undefined);
+  });
+});
+
+describe('MCP answer cache and X-Min-Position (issue 44)', () => {
+  const stamp = { key: '1.7', position: 7, behindAt: null };
+  const keptAt7 = () => {
+    const cache = createMcpAnswerCache(mcpTools(publicOperationHandlers), clockAt(stamp));
+    cache.call(call(1), {})!.keep(answered(1), stamp);
+    return cache;
+  };
+
+  it('gives a kept answer to a call asking for a position at or below the one it was read at, with the call\'s id', () => {
+    const cache = keptAt7();
+    for (const asked of ['7', '3', '0']) {
+      expect(cache.call(call(2), { 'x-min-position': asked })?.cached()?.body.toString(), `asking ${asked}`).to.equal(answered(2).body.toString());
+    }
+  });
+
+  it('never gives a kept answer to a call asking for a position past the one it was read at: the SDK answers it', () => {
+    const cache = keptAt7();
+    for (const asked of ['8', '9007199254740991']) expect(cache.call(call(2), { 'x-min-position': asked })?.cached(), `asking ${asked}`).to.equal(undefined);
+  });
+
+  it('leaves a call whose X-Min-Position its tool refuses to the SDK, kept answer or not', () => {
+    const cache = keptAt7();
+    for (const invalid of ['07', 'seven', '-1', '1.5']) expect(cache.call(call(2), { 'x-min-position': invalid }), invalid).to.equal(undefined);
   });
 });

@@ -9,7 +9,8 @@ import fc from 'fast-check';
 import { mock } from 'node:test';
 import { ReadStoreUnavailableError, SNAPSHOT_TTL_MS } from '../../../shared/ports/read-store.ts';
 import type { ProjectionState } from '../../../shared/projections/projection-states.ts';
-import { nextServedState, startReadModelClock } from '../../../shared/public-api/read-model-clock.ts';
+import { startReadModelClock } from '../../../shared/public-api/read-model-clock.ts';
+import { nextServedState } from '../../../shared/public-api/served-state.ts';
 import { createMemoryReadStore } from '../../../shared/adapters/memory-read-store.ts';
 import { PROJECTIONS } from '../../../shared/projections/index.ts';
 import { publicOperationHandlers } from '../../../shared/public-api/operations/index.ts';
@@ -45,6 +46,40 @@ describe('read-model clock', () => {
       release();
       await Promise.all([underWay, asked]);
       expect(clock.current(), 'the position stored when the refresh was asked').to.equal(9);
+    } finally {
+      clock.stop();
+    }
+  });
+
+  it('reads the store on a projector\'s word only when the word names a checkpoint it does not serve yet', async () => {
+    let stored = [state('w', 2, 10), state('v', 1, 4)];
+    let reads = 0;
+    const clock = await startReadModelClock(async () => {
+      reads += 1;
+      return reading(stored);
+    }, { intervalMs: 60_000 });
+    try {
+      const readsFor = async (moved: Parameters<typeof clock.refresh>[0]) => {
+        const before = reads;
+        await clock.refresh(moved);
+        return reads - before;
+      };
+      expect(await readsFor({ projection: 'w', generation: 2, position: 10 }), 'the position served').to.equal(0);
+      expect(await readsFor({ projection: 'w', generation: 2, position: 7 }), 'a position behind it').to.equal(0);
+      expect(await readsFor({ projection: 'w', generation: 1, position: 90 }), 'an older generation').to.equal(0);
+      expect(await readsFor({ projection: 'w', generation: 2, position: 11 }), 'a position past it').to.equal(1);
+      expect(await readsFor({ projection: 'w', generation: 3, position: 10 }), 'a newer generation').to.equal(1);
+      expect(await readsFor({ projection: 'x', generation: 1, position: 1 }), 'a projection not served').to.equal(1);
+      expect(await readsFor({ projection: 'w' }), 'a word naming the projection alone').to.equal(1);
+      expect(await readsFor(undefined), 'a refresh without a word').to.equal(1);
+      stored = [state('w', 2, 12), state('v', 1, 4)];
+      expect(await readsFor({ projection: 'w', generation: 2, position: 12 })).to.equal(1);
+      expect(clock.current(), 'what the read found').to.equal(4);
+      expect(clock.projections().find((p) => p.name === 'w')?.position).to.equal(12);
+      // The store went back (a checkpoint reset): what is served stays, and every word is read until it caught up.
+      stored = [state('w', 2, 3), state('v', 1, 4)];
+      await clock.refresh();
+      expect(await readsFor({ projection: 'w', generation: 2, position: 5 }), 'the store behind what is served').to.equal(1);
     } finally {
       clock.stop();
     }
