@@ -9,7 +9,7 @@
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { expect } from 'chai';
 import { answerCheckpoint } from '../../../read-api/transparency/answer-checkpoint.ts';
-import type { TransparencyLog } from '../../../read-api/transparency/log-publisher.ts';
+import type { LogView, TransparencyLog } from '../../../read-api/transparency/log-publisher.ts';
 import { openSqliteEventStore } from '../../../shared/adapters/sqlite-event-store.ts';
 import type { EventStore } from '../../../shared/ports/event-store.ts';
 import type { ReadStore } from '../../../shared/ports/read-store.ts';
@@ -118,7 +118,7 @@ describe('the tree a signed answer pins, by the position its data was read at', 
 
     it('pins nothing from tiles behind the checkpoint or a snapshot that finds the log parked, even after pinning from whole tiles', async () => {
       // The whole log as a running one serves it (the test above parked it since).
-      const whole = { ...(await log.read()), parked: undefined };
+      const whole: LogView = { ...(await log.read()), parked: undefined };
       let view = whole;
       const pin = answerCheckpoint(logReading(async () => view));
       expect((await pin(7 * STEP))?.size, 'from whole tiles').to.equal(7);
