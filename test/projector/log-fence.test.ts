@@ -315,8 +315,8 @@ describe('transparency log of a store that outlives its publisher: what its file
     dirs.push(dir);
     return dir;
   };
-  const publishOver = (readStore: ReadStore, dir: string | undefined) =>
-    startTransparencyLog({ readStore, ...(dir === undefined ? {} : { record: checkpointFile(dir) }), key: KEY, origin: ORIGIN, logger, intervalMs: 60_000 });
+  const publishOver = (readStore: ReadStore, dir: string | undefined, log = logger) =>
+    startTransparencyLog({ readStore, ...(dir === undefined ? {} : { record: checkpointFile(dir) }), key: KEY, origin: ORIGIN, logger: log, intervalMs: 60_000 });
 
   it('starts again over the store that holds the checkpoint its file kept: the same one served, nothing refused', async () => {
     const readStore = await storeOf(serials(4));
@@ -335,7 +335,7 @@ describe('transparency log of a store that outlives its publisher: what its file
     }
   });
 
-  it('puts back the checkpoint its file kept over an older one of a store restored from a backup, and refuses the older tree', async () => {
+  it('puts back the checkpoint its file kept over an older one of a store restored from a backup, and refuses the older tree with an error logged', async () => {
     const history = serials(6);
     const kept = dataDir();
     const signer = await publishOver(await storeOf(history), kept);
@@ -347,8 +347,13 @@ describe('transparency log of a store that outlives its publisher: what its file
     expect(backup.checkpoint()?.size).to.equal(4);
     await backup.stop();
 
-    const again = await publishOver(restored, kept);
+    const lines: { level: number; msg: string }[] = [];
+    const again = await publishOver(restored, kept, pino({ level: 'info' }, { write: (line: string) => { lines.push(JSON.parse(line) as { level: number; msg: string }); } }));
     try {
+      // docs/api.md, "Never signs over a rewritten past": an error is logged, `transparency log: refused to sign ...`.
+      const errors = lines.filter((line) => line.level === 50);
+      expect(errors.map((line) => line.msg.startsWith('transparency log: refused to sign')), 'one error logged').to.deep.equal([true]);
+      expect(errors[0]!.msg).to.include('the history holds 4 events, fewer than the 6 signed before');
       expect(signedCheckpointOf(await restored.readControl())?.size, 'the checkpoint stored').to.equal(6);
       expect(again.checkpoint()?.size, 'the checkpoint served').to.equal(6);
       expect(again.parked()).to.equal('the history holds 4 events, fewer than the 6 signed before');
