@@ -104,6 +104,15 @@ describe('the transparency log\'s routes: limit, validators, metrics', function 
     });
   }
 
+  it('answers HEAD for a tile as GET (RFC 9110, 9.3.2): the same status, type, length and ETag, and no body', async () => {
+    const tile = await firstTile();
+    const got = await get(tile);
+    const head = await fetch(`${api}${tile}`, { method: 'HEAD', headers: { 'x-forwarded-for': `203.0.113.${client}` } });
+    expect(head.status).to.equal(200);
+    for (const name of ['content-type', 'content-length', 'etag']) expect(head.headers.get(name), name).to.equal(got.headers.get(name));
+    expect((await head.arrayBuffer()).byteLength).to.equal(0);
+  });
+
   it('serves the checkpoint beside the tiles, so that a tlog-tiles client works from the one base URL /transparency', async () => {
     const beside = await get('/transparency/checkpoint');
     expect(beside.status).to.equal(200);
