@@ -82,6 +82,13 @@ describe('transparency log routes: nothing beyond the latest signed checkpoint w
     expect(await status(`/api/public/transparency/inclusion?position=${aheadPosition}&tree_size=200`)).to.equal(422);
   });
 
+  it('names the parameter the client gave in a 422 for a leaf outside the tree asked: position, not index', async () => {
+    const refused = await fetch(`${base}/api/public/transparency/inclusion?position=${signedPosition}&tree_size=100`);
+    expect(refused.status).to.equal(422);
+    const { detail } = await refused.json() as { detail: { loc: string[]; input: unknown }[] };
+    expect(detail.map(({ loc, input }) => ({ loc, input }))).to.deep.equal([{ loc: ['query', 'position'], input: signedPosition }]);
+  });
+
   it('proves consistency up to the signed tree, and refuses one to a larger tree (422)', async () => {
     expect(await status('/api/public/transparency/consistency?from=100&to=200')).to.equal(200);
     expect(await status('/api/public/transparency/consistency?from=100&to=300')).to.equal(422);
