@@ -22,6 +22,11 @@ export default {
       'test/services/command-handler.test.ts',
       'test/services/state-cache.test.ts',
       'test/services/unreadable-stream.test.ts',
+      // The log's routes and the tree a signed answer pins, through the embedded service; the witness policy.
+      'test/api/log-routes.test.ts',
+      'test/api/signed-answer-checkpoint.test.ts',
+      'test/api/strict-proof-parameters.test.ts',
+      'test/services/witness-policy.test.ts',
       // The control documents under leases, rebuilds and the log's rebuild.
       'test/unit/projector/*.test.ts',
       'test/projector/*.test.ts',

@@ -32,8 +32,6 @@ export interface WitnessCosigningOptions {
 export interface WitnessCosigning {
   /** A new checkpoint was stored: submit it (after a round under way). */
   submit(): void;
-  /** Resolves once no round is under way or asked for: what tests wait on. */
-  settled(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -98,9 +96,6 @@ export function startWitnessCosigning(options: WitnessCosigningOptions): Witness
   submit();
   return {
     submit,
-    settled: async () => {
-      while (running) await running;
-    },
     stop: async () => {
       clearInterval(timer);
       asked = false;

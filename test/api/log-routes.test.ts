@@ -13,6 +13,7 @@ import { expect } from 'chai';
 import { startWatchcat, type RunningWatchcat } from '../../all-in-one.ts';
 import { loadConfig } from '../../shared/config/config.ts';
 import { createLogger } from '../../shared/logging/logger.ts';
+import { checkpointSpec, keyHistorySpec, verifierKeySpec } from '../../shared/public-api/operations/transparency-endpoints.ts';
 
 const FILE_LIMIT = 8;
 
@@ -103,6 +104,35 @@ describe('the transparency log\'s routes: limit, validators, metrics', function 
       expect((await get(path, { 'if-none-match': `W/"other", "${etag.slice(1, -1)}x"` })).status).to.equal(200);
     });
   }
+
+  it('answers HEAD for a tile as GET (RFC 9110, 9.3.2): the same status, type, length and ETag, and no body', async () => {
+    const tile = await firstTile();
+    const got = await get(tile);
+    const head = await fetch(`${api}${tile}`, { method: 'HEAD', headers: { 'x-forwarded-for': `203.0.113.${client}` } });
+    expect(head.status).to.equal(200);
+    for (const name of ['content-type', 'content-length', 'etag']) expect(head.headers.get(name), name).to.equal(got.headers.get(name));
+    expect((await head.arrayBuffer()).byteLength).to.equal(0);
+  });
+
+  it('answers each route with the Cache-Control its operation documents, whatever the case of its path or a trailing slash', async () => {
+    for (const [path, spec] of [['/Transparency/Checkpoint/', checkpointSpec], ['/.well-known/transparency/KEY', verifierKeySpec], ['/.well-known/transparency/keys/', keyHistorySpec]] as const) {
+      const answer = await get(path);
+      expect(answer.status, path).to.equal(200);
+      expect(answer.headers.get('cache-control'), path).to.equal(spec.cacheControl);
+    }
+    // docs/api.md, "Proofs and tiles": a proof against the latest checkpoint (no tree_size) is marked no-cache; one
+    // for given sizes never changes.
+    const latest = await get('/api/public/transparency/inclusion?index=0');
+    expect(latest.status).to.equal(200);
+    expect(latest.headers.get('cache-control')).to.equal('no-cache');
+    for (const path of ['/api/public/transparency/inclusion?index=0&tree_size=1', '/api/public/transparency/consistency?from=1&to=1']) {
+      const sized = await get(path);
+      expect(sized.status, path).to.equal(200);
+      expect(sized.headers.get('cache-control'), path).to.match(/^public, max-age=[1-9]\d*$/);
+    }
+    const tile = await get(await firstTile());
+    expect(tile.headers.get('content-type'), 'a tile').to.equal('application/octet-stream');
+  });
 
   it('serves the checkpoint beside the tiles, so that a tlog-tiles client works from the one base URL /transparency', async () => {
     const beside = await get('/transparency/checkpoint');

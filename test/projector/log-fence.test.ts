@@ -29,7 +29,7 @@ import { signNote } from '../../shared/transparency/signed-note.ts';
 import { signedCheckpointDoc, signedCheckpointOf, storeSignedCheckpoint } from '../../shared/transparency/signed-checkpoints.ts';
 import { TileLog } from '../../shared/transparency/tile-log.ts';
 import { checkpointFile } from '../../read-api/transparency/checkpoint-file.ts';
-import { startTransparencyLog, type TransparencyLog } from '../../read-api/transparency/log-publisher.ts';
+import { readLogView, startTransparencyLog, type TransparencyLog } from '../../read-api/transparency/log-publisher.ts';
 import { serialRegistered } from '../fixtures/events.ts';
 import { describeMongo } from '../support/mongodb-leg.ts';
 import { logProjection } from '../support/signed-log.ts';
@@ -186,6 +186,33 @@ function logFenceSuite(name: string, openStore: () => Promise<ReadStore>): void 
       expect(log.checkpoint()?.size).to.equal(9);
     });
 
+    it('reads a store where the log never ran as a running log with no checkpoint and no leaf', async () => {
+      const view = await readLogView(readStore);
+      expect(view.parked).to.equal(undefined);
+      expect(view.checkpoint).to.equal(undefined);
+      expect(view.log.size).to.equal(0);
+    });
+
+    it('signs nothing while its projection is parked, and says why in the reason its parking gave', async () => {
+      await appendAll(eventStore, serials(4));
+      await make().catchUp();
+      const log = await publish();
+      expect(log.checkpoint()?.size).to.equal(4);
+      await appendAll(eventStore, serials(2, 4));
+      await make().catchUp();
+      const operator = (await ProjectionLease.acquire(readStore, logProjection, 'operator', { clock, ttlMs: TTL, preempt: true }))!;
+      expect(operator.current.position, 'the tree it covers').to.equal(6);
+      await operator.park(operator.current.position, 'parked by the test');
+      await operator.release();
+
+      await log.look();
+      expect(log.checkpoint()?.size, 'the checkpoint served').to.equal(4);
+      expect(signedCheckpointOf(await readStore.readControl())?.size, 'the checkpoint stored').to.equal(4);
+      expect(log.parked()).to.equal('parked by the test');
+      expect((await log.read()).parked, 'what the routes serve from').to.equal('parked by the test');
+      expect(log.refusals(), 'parked, not refused').to.equal(0);
+    });
+
     it('a signed rollback is refused once the store is filled again from a shorter history, by a publisher started again: never signed, counted', async () => {
       const history = serials(6);
       await appendAll(eventStore, history);
@@ -204,6 +231,8 @@ function logFenceSuite(name: string, openStore: () => Promise<ReadStore>): void 
         await lease.saveCheckpoint(0);
         await lease.release();
         await first.look();
+        expect(first.refusals(), 'short of its checkpoint while it catches up: nothing refused').to.equal(0);
+        expect(first.parked()).to.equal(undefined);
         await make(shorter).catchUp();
         expect((await TileLog.read(await readStore.snapshot())).size).to.equal(4);
         await first.stop();
@@ -259,6 +288,78 @@ describe('transparency log of the embedded store: a signed rollback across a res
       expect(after.log.refusals()).to.equal(1);
     } finally {
       await after.log.stop();
+    }
+  });
+});
+
+describe('transparency log of a store that outlives its publisher: what its file kept and what the store holds', function () {
+  this.timeout(30_000);
+  const dirs: string[] = [];
+  const stores: EventStore[] = [];
+  afterEach(async () => {
+    await Promise.all(stores.splice(0).map((store) => store.close()));
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A read store with the log of `events` projected (a store of its own each time). */
+  async function storeOf(events: readonly NewEvent[]) {
+    const eventStore = openSqliteEventStore(':memory:');
+    stores.push(eventStore);
+    await appendAll(eventStore, events);
+    const readStore = createMemoryReadStore();
+    await rebuild({ eventStore, readStore, projections: [logProjection] });
+    return readStore;
+  }
+  const dataDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'watchcat-logkept-'));
+    dirs.push(dir);
+    return dir;
+  };
+  const publishOver = (readStore: ReadStore, dir: string | undefined, log = logger) =>
+    startTransparencyLog({ readStore, ...(dir === undefined ? {} : { record: checkpointFile(dir) }), key: KEY, origin: ORIGIN, logger: log, intervalMs: 60_000 });
+
+  it('starts again over the store that holds the checkpoint its file kept: the same one served, nothing refused', async () => {
+    const readStore = await storeOf(serials(4));
+    const kept = dataDir();
+    const first = await publishOver(readStore, kept);
+    expect(first.checkpoint()?.size).to.equal(4);
+    await first.stop();
+
+    const again = await publishOver(readStore, kept);
+    try {
+      expect(again.checkpoint()?.note, 'the checkpoint served').to.equal(checkpointFile(kept).load());
+      expect(again.parked()).to.equal(undefined);
+      expect(again.refusals()).to.equal(0);
+    } finally {
+      await again.stop();
+    }
+  });
+
+  it('puts back the checkpoint its file kept over an older one of a store restored from a backup, and refuses the older tree with an error logged', async () => {
+    const history = serials(6);
+    const kept = dataDir();
+    const signer = await publishOver(await storeOf(history), kept);
+    expect(signer.checkpoint()?.size).to.equal(6);
+    await signer.stop();
+    // The backup: the first four events, their tree signed then (by a publisher with no file).
+    const restored = await storeOf(history.slice(0, 4));
+    const backup = await publishOver(restored, undefined);
+    expect(backup.checkpoint()?.size).to.equal(4);
+    await backup.stop();
+
+    const lines: { level: number; msg: string }[] = [];
+    const again = await publishOver(restored, kept, pino({ level: 'info' }, { write: (line: string) => { lines.push(JSON.parse(line) as { level: number; msg: string }); } }));
+    try {
+      // docs/api.md, "Never signs over a rewritten past": an error is logged, `transparency log: refused to sign ...`.
+      const errors = lines.filter((line) => line.level === 50);
+      expect(errors.map((line) => line.msg.startsWith('transparency log: refused to sign')), 'one error logged').to.deep.equal([true]);
+      expect(errors[0]!.msg).to.include('the history holds 4 events, fewer than the 6 signed before');
+      expect(signedCheckpointOf(await restored.readControl())?.size, 'the checkpoint stored').to.equal(6);
+      expect(again.checkpoint()?.size, 'the checkpoint served').to.equal(6);
+      expect(again.parked()).to.equal('the history holds 4 events, fewer than the 6 signed before');
+      expect(again.refusals()).to.equal(1);
+    } finally {
+      await again.stop();
     }
   });
 });

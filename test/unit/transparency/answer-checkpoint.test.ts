@@ -9,7 +9,7 @@
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { expect } from 'chai';
 import { answerCheckpoint } from '../../../read-api/transparency/answer-checkpoint.ts';
-import type { TransparencyLog } from '../../../read-api/transparency/log-publisher.ts';
+import type { LogView, TransparencyLog } from '../../../read-api/transparency/log-publisher.ts';
 import { openSqliteEventStore } from '../../../shared/adapters/sqlite-event-store.ts';
 import type { EventStore } from '../../../shared/ports/event-store.ts';
 import type { ReadStore } from '../../../shared/ports/read-store.ts';
@@ -97,5 +97,53 @@ describe('the tree a signed answer pins, by the position its data was read at', 
     expect(log.parked()).to.be.a('string');
     expect(await pin(7 * STEP)).to.equal(undefined);
     expect(await pin(EVENTS * STEP)).to.equal(undefined);
+  });
+
+  describe('from a snapshot that cannot stand behind the latest checkpoint', () => {
+    let shortEvents: EventStore;
+    let shortLog: TransparencyLog;
+    /** The log with the latest checkpoint and parking of `log`, its snapshots given by `read`. */
+    const logReading = (read: TransparencyLog['read']) => ({ checkpoint: () => log.checkpoint(), parked: () => undefined, read });
+
+    before(async () => {
+      // Another, shorter history: what a read store being filled again holds while it catches up.
+      shortEvents = openSqliteEventStore(':memory:');
+      for (let i = 0; i < 4; i += 1) await shortEvents.append(`serial-AS-${i}`, [serialRegistered(`AS-${i}`)], 'no_stream');
+      ({ log: shortLog } = await signedLogOf(shortEvents, generateKeyPairSync('ed25519').privateKey, 'watch.example/watchcat/events'));
+    });
+    after(async () => {
+      await shortLog.stop();
+      await shortEvents.close();
+    });
+
+    it('pins nothing from tiles behind the checkpoint or a snapshot that finds the log parked, even after pinning from whole tiles', async () => {
+      // The whole log as a running one serves it (the test above parked it since).
+      const whole: LogView = { ...(await log.read()), parked: undefined };
+      let view = whole;
+      const pin = answerCheckpoint(logReading(async () => view));
+      expect((await pin(7 * STEP))?.size, 'from whole tiles').to.equal(7);
+      view = await shortLog.read();
+      expect(view.log.size, 'the tiles being filled again').to.equal(4);
+      expect(await pin(20 * STEP), 'tiles behind the checkpoint').to.equal(undefined);
+      view = { ...whole, parked: 'a rewritten history' };
+      expect(await pin(30 * STEP), 'a snapshot of the log parked since the last look').to.equal(undefined);
+    });
+
+    it('pins nothing from tiles behind the checkpoint when it has not yet read where its last leaf is', async () => {
+      const behind = await shortLog.read();
+      expect(await answerCheckpoint(logReading(async () => behind))(7 * STEP)).to.equal(undefined);
+    });
+
+    it('reads again after a read that failed, rather than keep the failure for that checkpoint', async () => {
+      let down = true;
+      const pin = answerCheckpoint(logReading(async () => {
+        if (down) throw new Error('the read store is down');
+        return { ...(await log.read()), parked: undefined };
+      }));
+      const failed = await pin(7 * STEP).then(() => undefined, (error: unknown) => error);
+      expect(failed, 'while the store is down').to.be.instanceOf(Error);
+      down = false;
+      expect((await pin(7 * STEP))?.size, 'once it is back').to.equal(7);
+    });
   });
 });

@@ -51,6 +51,15 @@ describe('transparency log: the log key', () => {
     expect(await refused({ keys: [historyEntry(other, { nbf: now - 1_000, exp: now - 10 }), historyEntry(pem, { nbf: now - 10 })] })).to.equal('');
   });
 
+  it('judges the key\'s dates by this process\'s clock when given no time: an nbf an hour ahead does not sign yet', async () => {
+    const pem = newSigningKeyPem();
+    const nowSeconds = Math.floor(Date.now() / 1000);
+    const load = (nbf: number) => loadLogKeys({ DATA_DIR: dataDir, TRANSPARENCY_LOG_KEY: pem, TRANSPARENCY_LOG_KEYS: JSON.stringify({ keys: [historyEntry(pem, { nbf })] }) })
+      .then(() => '', (error: Error) => error.message);
+    expect(await load(nowSeconds + 3_600)).to.match(/begins signing at .*, which is still to come$/);
+    expect(await load(nowSeconds - 3_600)).to.equal('');
+  });
+
   it('takes TRANSPARENCY_LOG_PREVIOUS_KEY to co-sign only when the history lists it as a key that may still sign', async () => {
     const now = 1_800_000_000;
     const pem = newSigningKeyPem();

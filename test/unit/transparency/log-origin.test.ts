@@ -37,14 +37,14 @@ describe('the transparency log\'s origin, from PUBLIC_BASE_URL', () => {
   });
 
   it('warns as well for a PUBLIC_BASE_URL on localhost or a loopback address, which no monitor elsewhere reaches', () => {
-    for (const base of ['http://localhost:8080', 'http://shop.localhost', 'http://127.0.0.1:3000', 'http://[::1]:3000']) {
+    for (const base of ['http://localhost:8080', 'http://shop.localhost', 'http://127.0.0.1:3000', 'http://127.10.200.3', 'http://[::1]:3000']) {
       const { lines } = originOf(base);
       expect(lines.map((line) => line.level), base).to.deep.equal([40]);
     }
   });
 
-  it('does not warn for public names that only look local: localhost as a subdomain, 127 as a port', () => {
-    for (const base of ['https://localhost.watches.example', 'https://watches.example:127']) {
+  it('does not warn for public names that only look local: localhost or a loopback address as a subdomain, 127 as a port', () => {
+    for (const base of ['https://localhost.watches.example', 'https://127.0.0.1.watches.example', 'https://watches.example:127']) {
       expect(originOf(base).lines, base).to.deep.equal([]);
     }
   });

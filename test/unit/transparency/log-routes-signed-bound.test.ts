@@ -82,9 +82,41 @@ describe('transparency log routes: nothing beyond the latest signed checkpoint w
     expect(await status(`/api/public/transparency/inclusion?position=${aheadPosition}&tree_size=200`)).to.equal(422);
   });
 
+  it('names the parameter the client gave in a 422 for a leaf outside the tree asked: position, not index', async () => {
+    const refused = await fetch(`${base}/api/public/transparency/inclusion?position=${signedPosition}&tree_size=100`);
+    expect(refused.status).to.equal(422);
+    const { detail } = await refused.json() as { detail: { loc: string[]; input: unknown }[] };
+    expect(detail.map(({ loc, input }) => ({ loc, input }))).to.deep.equal([{ loc: ['query', 'position'], input: signedPosition }]);
+  });
+
   it('proves consistency up to the signed tree, and refuses one to a larger tree (422)', async () => {
     expect(await status('/api/public/transparency/consistency?from=100&to=200')).to.equal(200);
     expect(await status('/api/public/transparency/consistency?from=100&to=300')).to.equal(422);
     expect(await status('/api/public/transparency/consistency?from=200&to=201')).to.equal(422);
+  });
+
+  it('answers 503 for the checkpoint, proofs and tiles while the tiles are behind the checkpoint (a store filled again)', async () => {
+    // The tiles of a store being filled again: 4 leaves of the history, the latest checkpoint still of 200.
+    const shorter = openSqliteEventStore(':memory:');
+    await appendAll(shorter, serials(4, 0));
+    const refill = createMemoryReadStore();
+    await rebuild({ eventStore: shorter, readStore: refill, projections: [logProjection] });
+    const tiles = await TileLog.read(await refill.snapshot());
+    await shorter.close();
+    const behind: TransparencyLog = { ...log, read: async () => ({ ...(await log.read()), log: tiles }) };
+    expect((await behind.read()).log.size, 'the tiles behind').to.be.below(200);
+    const app = new Koa();
+    app.use(frontDoor(logger));
+    app.use(transparencyRoutes(behind));
+    const refilling = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => refilling.once('listening', resolve));
+    try {
+      const at = `http://127.0.0.1:${(refilling.address() as AddressInfo).port}`;
+      for (const path of ['/transparency/checkpoint', '/api/public/transparency/inclusion?index=0&tree_size=1', '/api/public/transparency/consistency?from=1&to=2', '/transparency/tile/0/000.p/1']) {
+        expect((await fetch(`${at}${path}`)).status, path).to.equal(503);
+      }
+    } finally {
+      await new Promise((resolve) => refilling.close(resolve));
+    }
   });
 });
