@@ -16,7 +16,9 @@
  * side (torchwood's Lookup answers the other side alone there, which its own verifier refuses). Those two nodes
  * carry their values too: a proof node's hash is taken as given, so without its value nothing binds its label to
  * it, and torchwood's VerifyNonMembershipProof accepts a present key's leaf under another label as proof that the key
- * is absent (test/interop/prefix-interop.test.ts shows it). Our verifier requires the two values.
+ * is absent (test/interop/prefix-interop.test.ts shows it). Our verifier requires the two values. For the same
+ * reason a sibling's label past the prefix of the node it hangs from is not bound (a proof so altered still checks,
+ * and still proves what it proved: the key's leaf, or the two first nodes, are bound, and every parent's label).
  *
  * Kept in memory, hashes and keys as latin1 strings (one character a byte). A set only marks the nodes above the
  * key stale; hashes are computed when a root or a proof is asked, two 64-byte inputs a stale node (the label hashes

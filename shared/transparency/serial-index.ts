@@ -1,0 +1,80 @@
+/**
+ * The serial index (issue 45, item 2): the registry's current status of each serial as an authenticated map, a
+ * prefix tree (prefix-tree.ts) whose key for a serial is the first 32 bytes of its VRF output (vrf.ts, alpha the
+ * serial's canonical form in UTF-8) and whose value is SHA-256 of a line naming the status. What the index publishes
+ * (its root, and the proofs it hands out) names no serial: a key is found only by asking the service about a serial,
+ * since the VRF's secret key computes it; and the VRF proof shows the asker that the key is the only one the serial
+ * could have. A serial absent from the tree is NOT_FOUND.
+ *
+ * So an answer carries the serial, the status, the VRF proof and the index proof, and checks against the index's
+ * root with the VRF's public key alone (`verifyIndexAnswer`); two answers for one serial under one root cannot both
+ * check, whatever their statuses (test/unit/transparency/serial-index.test.ts).
+ */
+import { createHash } from 'node:crypto';
+import { decodeProof, encodeProof, KEY_SIZE, PrefixTree, verifyPrefixProof } from './prefix-tree.ts';
+import { vrfVerify, type VrfKey } from './vrf.ts';
+
+export type IndexedStatus = 'AUTHENTIC' | 'STOLEN';
+export type IndexStatus = IndexedStatus | 'NOT_FOUND';
+
+/** A leaf's value: SHA-256 of this line, so that a status can be told from its value by anyone. */
+export const statusValue = (status: IndexedStatus): Buffer =>
+  createHash('sha256').update(`watchcat serial index v1\n${status}\n`).digest();
+
+const STATUS_VALUES = new Map((['AUTHENTIC', 'STOLEN'] as const).map((status) => [statusValue(status).toString('hex'), status]));
+
+const alphaOf = (serial: string): Buffer => Buffer.from(serial, 'utf8');
+const keyOf = (vrfOutput: Uint8Array): Buffer => Buffer.from(vrfOutput.subarray(0, KEY_SIZE));
+
+/** An answer about one serial under an index root: what it says, and the two proofs of it (base64). */
+export interface IndexAnswer {
+  readonly serial: string;
+  readonly status: IndexStatus;
+  /** RFC 9381 proof (80 bytes) that the serial's key in the index is this VRF output's. */
+  readonly vrf_proof: string;
+  /** The prefix tree's proof of the serial's key holding the status's value, or of its absence (encodeProof). */
+  readonly index_proof: string;
+}
+
+export class SerialIndex {
+  private readonly tree = new PrefixTree();
+
+  constructor(private readonly vrf: VrfKey) {}
+
+  get size(): number {
+    return this.tree.size;
+  }
+
+  /** Sets a serial's status (its canonical form): registered or recovered AUTHENTIC, reported stolen STOLEN. */
+  set(serial: string, status: IndexedStatus): void {
+    this.tree.set(keyOf(this.vrf.output(alphaOf(serial))), statusValue(status));
+  }
+
+  root(): Buffer {
+    return this.tree.root();
+  }
+
+  /** The status of `serial` (its canonical form) with the proofs of it under `root()`. */
+  answer(serial: string): IndexAnswer {
+    const vrfProof = this.vrf.prove(alphaOf(serial));
+    const { value, proof } = this.tree.prove(keyOf(this.vrf.output(alphaOf(serial))));
+    const status = value === undefined ? 'NOT_FOUND' : STATUS_VALUES.get(Buffer.from(value).toString('hex'));
+    if (status === undefined) throw new Error('the serial index holds a value that is no status');
+    return { serial, status, vrf_proof: Buffer.from(vrfProof).toString('base64'), index_proof: encodeProof(proof).toString('base64') };
+  }
+}
+
+/** Whether `answer` is proved under the index root `root` and the VRF public key `vrfPublicKey`. */
+export function verifyIndexAnswer(vrfPublicKey: Uint8Array, root: Uint8Array, answer: IndexAnswer): boolean {
+  if (!(['AUTHENTIC', 'STOLEN', 'NOT_FOUND'] as unknown[]).includes(answer.status)) return false;
+  const output = vrfVerify(vrfPublicKey, alphaOf(answer.serial), Buffer.from(answer.vrf_proof, 'base64'));
+  if (output === undefined) return false;
+  let proof;
+  try {
+    proof = decodeProof(Buffer.from(answer.index_proof, 'base64'));
+  } catch {
+    return false;
+  }
+  const value = answer.status === 'NOT_FOUND' ? undefined : statusValue(answer.status);
+  return verifyPrefixProof(root, keyOf(output), value, proof);
+}
