@@ -9,8 +9,13 @@
  * So an answer carries the serial, the status, the VRF proof and the index proof, and checks against the index's
  * root with the VRF's public key alone (`verifyIndexAnswer`); two answers for one serial under one root cannot both
  * check, whatever their statuses (test/unit/transparency/serial-index.test.ts).
+ *
+ * A checkpoint commits the index as it stood after exactly the events it counts, in an extension line of its note
+ * (`indexExtension`): signed by the log's key, cosigned by its witnesses with the rest of the body (ARCHITECTURE.md,
+ * "The serial index").
  */
 import { createHash } from 'node:crypto';
+import type { Checkpoint } from './checkpoint.ts';
 import { decodeProof, encodeProof, KEY_SIZE, PrefixTree, verifyPrefixProof } from './prefix-tree.ts';
 import { vrfVerify, type VrfKey } from './vrf.ts';
 
@@ -77,4 +82,29 @@ export function verifyIndexAnswer(vrfPublicKey: Uint8Array, root: Uint8Array, an
   }
   const value = answer.status === 'NOT_FOUND' ? undefined : statusValue(answer.status);
   return verifyPrefixProof(root, keyOf(output), value, proof);
+}
+
+const EXTENSION = 'watchcat/serial-index/v1';
+
+/** What a checkpoint commits of the index: its root, and the VRF key its serials' keys are computed with. */
+export interface IndexCommitment {
+  readonly root: Uint8Array;
+  readonly vrfPublicKey: Uint8Array;
+}
+
+/** The checkpoint extension line committing the index: `watchcat/serial-index/v1 <root> <VRF public key>`, base64. */
+export const indexExtension = ({ root, vrfPublicKey }: IndexCommitment): string =>
+  `${EXTENSION} ${Buffer.from(root).toString('base64')} ${Buffer.from(vrfPublicKey).toString('base64')}`;
+
+/** The index a checkpoint commits, from its extension lines; undefined when it commits none, or more than one. */
+export function indexCommitmentOf(checkpoint: Checkpoint): IndexCommitment | undefined {
+  const lines = (checkpoint.extensions ?? []).filter((line) => line.startsWith(`${EXTENSION} `));
+  if (lines.length !== 1) return undefined;
+  const [, root = '', key = ''] = lines[0]!.split(' ');
+  const rootBytes = Buffer.from(root, 'base64');
+  const keyBytes = Buffer.from(key, 'base64');
+  const canonical = rootBytes.toString('base64') === root && keyBytes.toString('base64') === key;
+  return canonical && rootBytes.length === 32 && keyBytes.length === 32 && lines[0]!.split(' ').length === 3
+    ? { root: rootBytes, vrfPublicKey: keyBytes }
+    : undefined;
 }

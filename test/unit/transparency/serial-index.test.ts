@@ -11,7 +11,10 @@
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { decodeProof, encodeProof } from '../../../shared/transparency/prefix-tree.ts';
-import { SerialIndex, verifyIndexAnswer, type IndexAnswer, type IndexStatus } from '../../../shared/transparency/serial-index.ts';
+import { checkpointBody, parseCheckpoint } from '../../../shared/transparency/checkpoint.ts';
+import {
+  indexCommitmentOf, indexExtension, SerialIndex, verifyIndexAnswer, type IndexAnswer, type IndexStatus,
+} from '../../../shared/transparency/serial-index.ts';
 import { vrfKey } from '../../../shared/transparency/vrf.ts';
 
 const STATUSES: IndexStatus[] = ['AUTHENTIC', 'STOLEN', 'NOT_FOUND'];
@@ -88,6 +91,18 @@ describe('serial index: answers', function () {
       expect(verifyIndexAnswer(publicKey, randomBytes(32), answer)).to.equal(false);
       expect(verifyIndexAnswer(vrfKey(randomBytes(32)).publicKey, root, answer)).to.equal(false);
       expect(verifyIndexAnswer(publicKey, root, { ...answer, status: 'LOST' as IndexStatus })).to.equal(false);
+    }
+  });
+
+  it('commits the root and the VRF key in one checkpoint extension line, read back from the checkpoint alone', function () {
+    const line = indexExtension({ root, vrfPublicKey: publicKey });
+    expect(line).to.equal(`watchcat/serial-index/v1 ${root.toString('base64')} ${Buffer.from(publicKey).toString('base64')}`);
+    const body = checkpointBody({ origin: 'example.com/watchcat/events', size: 9, root: Buffer.alloc(32), extensions: ['other/ext 1', line] });
+    const read = indexCommitmentOf(parseCheckpoint(body));
+    expect(read && Buffer.from(read.root).equals(root) && Buffer.from(read.vrfPublicKey).equals(Buffer.from(publicKey))).to.equal(true);
+    const checkpoint = { origin: 'o', size: 9, root: Buffer.alloc(32) };
+    for (const extensions of [[], [line, line], [`${line} more`], [line.replace(/=? [^ ]+$/, ' AAAA')]]) {
+      expect(indexCommitmentOf({ ...checkpoint, extensions }), JSON.stringify(extensions)).to.equal(undefined);
     }
   });
 });
