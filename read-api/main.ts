@@ -17,6 +17,7 @@ import { startReadApi } from './server.ts';
 import { redisReadModelChanges } from '../shared/adapters/redis-read-model-changes.ts';
 import { loadLogKeys } from './transparency/log-key.ts';
 import { startTransparencyLog } from './transparency/log-publisher.ts';
+import { serialVrfFile } from './transparency/serial-vrf-file.ts';
 import { answerCheckpoint } from './transparency/answer-checkpoint.ts';
 import { transparencyRoutes } from './transparency/transparency-routes.ts';
 import { transparencyLogMetrics } from './transparency/log-metrics.ts';
@@ -49,6 +50,7 @@ const pollAfterMs = () => (changes?.hearing() ? WORD_HEARD_POLL_MS : 0);
 // key of the deployment (TRANSPARENCY_LOG_KEY), the store deciding which signature of a size is kept.
 const transparency = await startTransparencyLog({
   readStore, key: logKeys.privateKey, previousKey: logKeys.previousKey, history: logKeys.history, origin: transparencyLogOrigin(config, logger), logger,
+  vrfMemo: (vrfPublicKey) => serialVrfFile(config.DATA_DIR, vrfPublicKey),
   lookAfterMs: pollAfterMs, witnesses: { witnesses: parseWitnessList(config.TRANSPARENCY_WITNESSES) },
 });
 const redis = config.REDIS_URL

@@ -10,13 +10,18 @@
  * hashed. An event without its stored texts (EventStoreDB keeps none) is serialised again as the audit export does;
  * an unreadable one without texts cannot be a leaf, and parks the log like any event a projection cannot apply.
  *
+ * The serial events also leave the serial index's changes beside the tiles (`SerialIndexChangeDoc`, `index:<position>`),
+ * so that the index after exactly the first N events is known to the log's signer, which reads only the read store
+ * (ARCHITECTURE.md, "The serial index"). Written with the full tiles, before the edges: an edge recording an event
+ * has its change stored.
+ *
  * Crash safety: a batch writes full tiles first, then the edges from the highest level down (`writeRank`), so an
  * edge that records an event has everything derived from it stored; a replayed event whose leaf an edge already
  * holds changes nothing from that level up.
  */
 import { EVENT_TYPES } from '../events/index.ts';
 import { isUnreadable, storedTextsOf, type StoredEvent } from '../ports/event-store.ts';
-import type { TileDoc } from '../read-models/documents.ts';
+import type { SerialIndexChangeDoc, TileDoc } from '../read-models/documents.ts';
 import { entryText } from '../transparency/log-entry.ts';
 import { leafHashBase64 } from '../transparency/merkle.ts';
 import { edgeId, tileId, tileRoot } from '../transparency/tile-docs.ts';
@@ -61,14 +66,27 @@ function grow(edge: TileDoc, hash: string, position: number): TileDoc {
  */
 const flat = (text: string) => Buffer.from(text, 'latin1').toString('latin1');
 
-function apply(event: PositionedEvent, docs: ReadonlyMap<string, TileDoc>): DocChange<TileDoc>[] {
+type LogDoc = TileDoc | SerialIndexChangeDoc;
+
+const INDEX_STATUS = { SerialRegistered: 'AUTHENTIC', SerialReportedStolen: 'STOLEN', SerialRecovered: 'AUTHENTIC' } as const;
+
+/** The serial index's change an event brings, if it is a serial's (one this version cannot read brings none). */
+function indexChange(record: StoredEvent): SerialIndexChangeDoc | undefined {
+  if (!Object.hasOwn(INDEX_STATUS, record.type) || isUnreadable(record)) return undefined;
+  const type = record.type as keyof typeof INDEX_STATUS;
+  const { serial } = record.data as { serial: string };
+  return { _id: `index:${record.position}`, serial, index_status: INDEX_STATUS[type], registered: type === 'SerialRegistered', position: record.position };
+}
+
+function apply(event: PositionedEvent, docs: ReadonlyMap<string, LogDoc>): DocChange<LogDoc>[] {
   // Every projection is handed stored events (the runner's and the rebuild's reads); this one reads their texts.
   const record = event as unknown as StoredEvent;
   const { position } = record;
-  const changes: DocChange<TileDoc>[] = [];
+  const change = indexChange(record);
+  const changes: DocChange<LogDoc>[] = change ? [{ put: change }] : [];
   let carry = leafHashBase64(logEntry(record));
   for (let level = 0; level < LEVELS; level += 1) {
-    const edge = docs.get(EDGE_IDS[level]!);
+    const edge = docs.get(EDGE_IDS[level]!) as TileDoc | undefined;
     // This level, and those above (written before it), already hold what this event brings: a replay.
     if (edge && edge.position >= position) break;
     const grown = grow(edge ?? emptyEdge(level, 0, position), carry, position);
@@ -86,7 +104,7 @@ function apply(event: PositionedEvent, docs: ReadonlyMap<string, TileDoc>): DocC
 /** What every event touches: the edge tiles. */
 const TOUCHES: Touches = { ids: EDGE_IDS };
 
-export const transparencyLogProjection: Projection<TileDoc> = {
+export const transparencyLogProjection: Projection<LogDoc> = {
   name: 'transparency-log',
   collection: 'tlog',
   handles: new Set(EVENT_TYPES),

@@ -139,3 +139,18 @@ export const TileDoc = Type.Object({
   position: Type.Integer(),
 });
 export type TileDoc = Type.Static<typeof TileDoc>;
+
+/**
+ * A change of a serial's status in the serial index (shared/transparency/serial-index.ts), kept beside the tiles in
+ * `tlog`, `_id` `index:<position>`: one per serial event, in log order, from which the log's signer rebuilds the index
+ * after exactly the events a checkpoint counts (read-api/transparency/checkpoint-index.ts). `registered`: the serial
+ * enters the index (a status change of a serial never registered changes nothing, as in `serials`).
+ */
+export const SerialIndexChangeDoc = Type.Object({
+  _id: Type.String(),
+  serial: Type.String(),
+  index_status: Type.Union([Type.Literal('AUTHENTIC'), Type.Literal('STOLEN')]),
+  registered: Type.Boolean(),
+  position: Type.Integer(),
+});
+export type SerialIndexChangeDoc = Type.Static<typeof SerialIndexChangeDoc>;

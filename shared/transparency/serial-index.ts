@@ -41,18 +41,77 @@ export interface IndexAnswer {
   readonly index_proof: string;
 }
 
+/**
+ * A serial's VRF evaluation: its key in the index (the output's first 32 bytes) and, once an answer asked for it, the
+ * proof of it (80 bytes). The key alone costs a quarter of the proof (bench/README.md): the index needs every
+ * serial's key, answers the proofs of the serials asked about.
+ */
+export interface SerialVrf {
+  readonly key: Buffer;
+  readonly proof?: Buffer | undefined;
+}
+
+/**
+ * Where a serial's VRF evaluation is kept once computed: it never changes under one VRF key, and computing it costs
+ * milliseconds (bench/README.md), a hundred times a plain answer. An in-memory map unless given
+ * (read-api/transparency/serial-vrf-file.ts keeps them across starts).
+ */
+export interface VrfMemo {
+  get(serial: string): SerialVrf | undefined;
+  remember(serial: string, evaluation: SerialVrf): void;
+}
+
+export const memoryVrfMemo = (): VrfMemo => {
+  const kept = new Map<string, SerialVrf>();
+  return { get: (serial) => kept.get(serial), remember: (serial, evaluation) => { kept.set(serial, evaluation); } };
+};
+
 export class SerialIndex {
   private readonly tree = new PrefixTree();
 
-  constructor(private readonly vrf: VrfKey) {}
+  /** `memo` keeps the evaluations of the serials the index holds, not of those only asked about. */
+  constructor(private readonly vrf: VrfKey, private readonly memo: VrfMemo = memoryVrfMemo()) {}
 
   get size(): number {
     return this.tree.size;
   }
 
+  get vrfPublicKey(): Uint8Array {
+    return this.vrf.publicKey;
+  }
+
+  /** Whether `set(serial)` computes the serial's VRF output (it is not kept yet). */
+  costs(serial: string): boolean {
+    return this.memo.get(serial) === undefined;
+  }
+
+  private keyOf(serial: string): Buffer {
+    const known = this.memo.get(serial);
+    if (known) return known.key;
+    const key = keyOf(this.vrf.output(alphaOf(serial)));
+    this.memo.remember(serial, { key });
+    return key;
+  }
+
+  /** The serial's VRF evaluation with its proof: kept when the serial is in the index. */
+  private proved(serial: string): Required<SerialVrf> {
+    const known = this.memo.get(serial);
+    if (known?.proof) return known as Required<SerialVrf>;
+    const { proof, output } = this.vrf.evaluate(alphaOf(serial));
+    const evaluation = { key: keyOf(output), proof: Buffer.from(proof) };
+    if (known) this.memo.remember(serial, evaluation);
+    return evaluation;
+  }
+
   /** Sets a serial's status (its canonical form): registered or recovered AUTHENTIC, reported stolen STOLEN. */
   set(serial: string, status: IndexedStatus): void {
-    this.tree.set(keyOf(this.vrf.output(alphaOf(serial))), statusValue(status));
+    this.tree.set(this.keyOf(serial), statusValue(status));
+  }
+
+  /** Whether the index holds the serial (a status change of one it does not hold is no registration). */
+  holds(serial: string): boolean {
+    const known = this.memo.get(serial);
+    return known !== undefined && this.tree.get(known.key) !== undefined;
   }
 
   root(): Buffer {
@@ -61,11 +120,11 @@ export class SerialIndex {
 
   /** The status of `serial` (its canonical form) with the proofs of it under `root()`. */
   answer(serial: string): IndexAnswer {
-    const vrfProof = this.vrf.prove(alphaOf(serial));
-    const { value, proof } = this.tree.prove(keyOf(this.vrf.output(alphaOf(serial))));
+    const { key, proof: vrfProof } = this.proved(serial);
+    const { value, proof } = this.tree.prove(key);
     const status = value === undefined ? 'NOT_FOUND' : STATUS_VALUES.get(Buffer.from(value).toString('hex'));
     if (status === undefined) throw new Error('the serial index holds a value that is no status');
-    return { serial, status, vrf_proof: Buffer.from(vrfProof).toString('base64'), index_proof: encodeProof(proof).toString('base64') };
+    return { serial, status, vrf_proof: vrfProof.toString('base64'), index_proof: encodeProof(proof).toString('base64') };
   }
 }
 

@@ -47,6 +47,8 @@ export interface VrfKey {
   readonly publicKey: Uint8Array;
   /** Section 5.1: pi for `alpha`, 80 bytes (Gamma || c || s). */
   prove(alpha: Uint8Array): Uint8Array;
+  /** `prove(alpha)` and the beta it proves, from the one Gamma. */
+  evaluate(alpha: Uint8Array): { proof: Uint8Array; output: Buffer };
   /** beta for `alpha` (64 bytes), what proof_to_hash gives of `prove(alpha)`, without the proof's two multiplications. */
   output(alpha: Uint8Array): Buffer;
 }
@@ -56,17 +58,19 @@ export function vrfKey(secret: Uint8Array): VrfKey {
   const { scalar: x, prefix, pointBytes } = ed25519.utils.getExtendedPublicKey(secret);
   const publicKey = Uint8Array.from(pointBytes);
   const Y = Point.fromBytes(publicKey);
+  function evaluate(alpha: Uint8Array) {
+    const H = encodeToCurve(publicKey, alpha);
+    const gamma = H.multiply(x);
+    // Section 5.4.2.2 (RFC 8032's nonce): the second half of SHA-512(SK), then H's encoding.
+    const k = Point.Fn.create(bytesToNumberLE(sha512(prefix, H.toBytes())));
+    const c = challenge(Y, H, gamma, Point.BASE.multiply(k), H.multiply(k));
+    const s = Point.Fn.create(k + c * x);
+    return { proof: Buffer.concat([gamma.toBytes(), numberToBytesLE(c, C_LEN), numberToBytesLE(s, Q_LEN)]), output: gammaToHash(gamma) };
+  }
   return {
     publicKey,
-    prove(alpha) {
-      const H = encodeToCurve(publicKey, alpha);
-      const gamma = H.multiply(x);
-      // Section 5.4.2.2 (RFC 8032's nonce): the second half of SHA-512(SK), then H's encoding.
-      const k = Point.Fn.create(bytesToNumberLE(sha512(prefix, H.toBytes())));
-      const c = challenge(Y, H, gamma, Point.BASE.multiply(k), H.multiply(k));
-      const s = Point.Fn.create(k + c * x);
-      return Buffer.concat([gamma.toBytes(), numberToBytesLE(c, C_LEN), numberToBytesLE(s, Q_LEN)]);
-    },
+    evaluate,
+    prove: (alpha) => evaluate(alpha).proof,
     output: (alpha) => gammaToHash(encodeToCurve(publicKey, alpha).multiply(x)),
   };
 }

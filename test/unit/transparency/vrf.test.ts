@@ -50,6 +50,8 @@ describe('VRF (RFC 9381, ECVRF-EDWARDS25519-SHA512-ELL2)', function () {
       const proof = key.prove(hex(vector.alpha));
       expect(toHex(proof)).to.equal(vector.pi);
       expect(toHex(key.output(hex(vector.alpha)))).to.equal(vector.beta);
+      const { proof: evaluated, output } = key.evaluate(hex(vector.alpha));
+      expect([toHex(evaluated), toHex(output)], 'evaluate: the proof and its output at once').to.deep.equal([vector.pi, vector.beta]);
       expect(toHex(vrfVerify(hex(vector.pk), hex(vector.alpha), hex(vector.pi)) ?? Buffer.alloc(0))).to.equal(vector.beta);
     });
   }
