@@ -38,7 +38,7 @@ import { loadLogKeys } from './read-api/transparency/log-key.ts';
 import { answerCheckpoint } from './read-api/transparency/answer-checkpoint.ts';
 import { checkpointFile } from './read-api/transparency/checkpoint-file.ts';
 import { serialVrfFile } from './read-api/transparency/serial-vrf-file.ts';
-import { startTransparencyLog } from './read-api/transparency/log-publisher.ts';
+import { indexProofs, startTransparencyLog } from './read-api/transparency/log-publisher.ts';
 import { transparencyRoutes } from './read-api/transparency/transparency-routes.ts';
 import { transparencyLogMetrics } from './read-api/transparency/log-metrics.ts';
 import { transparencyLogOrigin } from './read-api/transparency/log-origin.ts';
@@ -97,6 +97,7 @@ export async function startWatchcat(config: Config, logger: Logger): Promise<Run
     ...(config.MONGODB_URL ? {} : { positionPollMs: 5 }),
     // A tree holding nothing after the answer's data; none while the log is parked (answer-checkpoint.ts).
     checkpoint: answerCheckpoint(transparency),
+    serialIndex: indexProofs(transparency),
     opsRoutes: [projectionsAuditRoute({ eventStore, live: readStore, auth: adminAuth(config) })],
     extraRoutes: [discoveryRoutes({ operations: publicOperations, config, jwks: signingKeys.jwks }), transparencyRoutes(transparency)],
     metricSources: {

@@ -16,7 +16,7 @@ import { loadSigningKeys } from './signing/signing-keys.ts';
 import { startReadApi } from './server.ts';
 import { redisReadModelChanges } from '../shared/adapters/redis-read-model-changes.ts';
 import { loadLogKeys } from './transparency/log-key.ts';
-import { startTransparencyLog } from './transparency/log-publisher.ts';
+import { indexProofs, startTransparencyLog } from './transparency/log-publisher.ts';
 import { serialVrfFile } from './transparency/serial-vrf-file.ts';
 import { answerCheckpoint } from './transparency/answer-checkpoint.ts';
 import { transparencyRoutes } from './transparency/transparency-routes.ts';
@@ -67,6 +67,7 @@ const api = await exitIfPortUnavailable('read-api', logger, startReadApi({
   ...(changes ? { queueReachable: () => changes.hearing() } : {}),
   // A tree holding nothing after the answer's data; none while the log is parked (answer-checkpoint.ts).
   checkpoint: answerCheckpoint(transparency),
+  serialIndex: indexProofs(transparency),
   extraRoutes: [discoveryRoutes({ operations: publicOperations, config, jwks: signingKeys.jwks }), transparencyRoutes(transparency)],
 }));
 transparencyLogMetrics(api.registry, transparency);

@@ -83,6 +83,12 @@ export interface TransparencyLog {
   stop(): Promise<void>;
 }
 
+/** A serial's status proved in the serial index as the verify operation takes it (`OperationEnv['serialIndex']`). */
+export const indexProofs = (log: Pick<TransparencyLog, 'indexAnswer'>) => async (serial: string) => {
+  const found = await log.indexAnswer(serial);
+  return found && { answer: found.answer, checkpoint: found.checkpoint.note };
+};
+
 /** Where the latest signed checkpoint is kept across starts (checkpoint-file.ts). */
 export interface SignedCheckpointRecord {
   /** The note kept, or undefined before the first checkpoint. */
