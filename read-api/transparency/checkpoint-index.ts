@@ -12,6 +12,7 @@ import { setImmediate } from 'node:timers/promises';
 import type { Filter, ReadView } from '../../shared/ports/read-store.ts';
 import type { SerialIndexChangeDoc } from '../../shared/read-models/documents.ts';
 import { SerialIndex, type VrfMemo } from '../../shared/transparency/serial-index.ts';
+import { indexChangeId } from '../../shared/transparency/tile-docs.ts';
 import { vrfKey, type VrfKey } from '../../shared/transparency/vrf.ts';
 
 /** Changes read at once while catching up (a start reads them all). */
@@ -69,8 +70,8 @@ export class CheckpointIndex {
     const started = performance.now();
     let ran = started;
     while (this.through < position) {
-      const filter: Filter = { index_status: { $exists: true }, position: { $gt: this.through, $lte: position } };
-      const changes = await view.find<SerialIndexChangeDoc>('tlog', filter, { sort: { position: 1 }, limit: PAGE });
+      const filter: Filter = { _id: { $gt: this.through < 0 ? 'index:' : indexChangeId(this.through), $lte: indexChangeId(position) } };
+      const changes = await view.find<SerialIndexChangeDoc>('tlog', filter, { sort: { _id: 1 }, limit: PAGE });
       for (const { serial, index_status: status, registered, position: at } of changes) {
         if (this.index.costs(serial)) {
           if (performance.now() - started >= budgetMs) {

@@ -10,7 +10,7 @@
  * hashed. An event without its stored texts (EventStoreDB keeps none) is serialised again as the audit export does;
  * an unreadable one without texts cannot be a leaf, and parks the log like any event a projection cannot apply.
  *
- * The serial events also leave the serial index's changes beside the tiles (`SerialIndexChangeDoc`, `index:<position>`),
+ * The serial events also leave the serial index's changes beside the tiles (`SerialIndexChangeDoc`, `indexChangeId`),
  * so that the index after exactly the first N events is known to the log's signer, which reads only the read store
  * (ARCHITECTURE.md, "The serial index"). Written with the full tiles, before the edges: an edge recording an event
  * has its change stored.
@@ -24,7 +24,7 @@ import { isUnreadable, storedTextsOf, type StoredEvent } from '../ports/event-st
 import type { SerialIndexChangeDoc, TileDoc } from '../read-models/documents.ts';
 import { entryText } from '../transparency/log-entry.ts';
 import { leafHashBase64 } from '../transparency/merkle.ts';
-import { edgeId, tileId, tileRoot } from '../transparency/tile-docs.ts';
+import { edgeId, indexChangeId, tileId, tileRoot } from '../transparency/tile-docs.ts';
 import { divergence } from '../transparency/log-divergence.ts';
 import { signedCheckpointOf } from '../transparency/signed-checkpoints.ts';
 import { TileLog } from '../transparency/tile-log.ts';
@@ -75,14 +75,16 @@ function indexChange(record: StoredEvent): SerialIndexChangeDoc | undefined {
   if (!Object.hasOwn(INDEX_STATUS, record.type) || isUnreadable(record)) return undefined;
   const type = record.type as keyof typeof INDEX_STATUS;
   const { serial } = record.data as { serial: string };
-  return { _id: `index:${record.position}`, serial, index_status: INDEX_STATUS[type], registered: type === 'SerialRegistered', position: record.position };
+  return { _id: indexChangeId(record.position), serial, index_status: INDEX_STATUS[type], registered: type === 'SerialRegistered', position: record.position };
 }
 
 function apply(event: PositionedEvent, docs: ReadonlyMap<string, LogDoc>): DocChange<LogDoc>[] {
   // Every projection is handed stored events (the runner's and the rebuild's reads); this one reads their texts.
   const record = event as unknown as StoredEvent;
   const { position } = record;
-  const change = indexChange(record);
+  // A replay (the level-0 edge holds the event already) brings no change: stored with the full tiles, before the edges.
+  const edge0 = docs.get(EDGE_IDS[0]!) as TileDoc | undefined;
+  const change = edge0 && edge0.position >= position ? undefined : indexChange(record);
   const changes: DocChange<LogDoc>[] = change ? [{ put: change }] : [];
   let carry = leafHashBase64(logEntry(record));
   for (let level = 0; level < LEVELS; level += 1) {

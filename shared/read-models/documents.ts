@@ -142,7 +142,7 @@ export type TileDoc = Type.Static<typeof TileDoc>;
 
 /**
  * A change of a serial's status in the serial index (shared/transparency/serial-index.ts), kept beside the tiles in
- * `tlog`, `_id` `index:<position>`: one per serial event, in log order, from which the log's signer rebuilds the index
+ * `tlog`, `_id` `index:<position in 16 digits>` (read in position order by a range of `_id`, always indexed): one per serial event, in log order, from which the log's signer rebuilds the index
  * after exactly the events a checkpoint counts (read-api/transparency/checkpoint-index.ts). `registered`: the serial
  * enters the index (a status change of a serial never registered changes nothing, as in `serials`).
  */
