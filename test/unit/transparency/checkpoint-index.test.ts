@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { startTransparencyLog, type TransparencyLog } from '../../../read-api/transparency/log-publisher.ts';
 import { createMemoryReadStore } from '../../../shared/adapters/memory-read-store.ts';
+import { createMongoReadStore } from '../../../shared/adapters/mongodb-read-store.ts';
 import { openSqliteEventStore } from '../../../shared/adapters/sqlite-event-store.ts';
 import { createLogger } from '../../../shared/logging/logger.ts';
 import type { EventStore, StoredEvent } from '../../../shared/ports/event-store.ts';
@@ -25,6 +26,7 @@ import { serialRegistered, serialReportedStolen } from '../../fixtures/events.ts
 import { appendAll } from '../../projector/support/history.ts';
 import { appendLargeHistory } from '../../support/large-history.ts';
 import { logProjection } from '../../support/signed-log.ts';
+import { describeMongo } from '../../support/mongodb-leg.ts';
 import { until } from '../../support/until.ts';
 
 const ORIGIN = 'watch.example/watchcat/events';
@@ -48,8 +50,8 @@ function expectedIndex(history: readonly StoredEvent[], size: number, logKey: Ke
 
 const bodyOf = (note: string) => parseCheckpoint(note.slice(0, note.indexOf('\n\n') + 1));
 
-describe('serial index: committed by the checkpoints the service signs', function () {
-  this.timeout(120_000);
+/** `newStore`: an empty read store of the engine under test, closed after the test. */
+function indexSpec(newStore: () => Promise<ReadStore>) {
   let dataDir: string;
   let events: EventStore;
   const logs: TransparencyLog[] = [];
@@ -60,8 +62,15 @@ describe('serial index: committed by the checkpoints the service signs', functio
     events = openSqliteEventStore(join(dataDir, 'events.sqlite3'));
     await appendLargeHistory(events, 45, 240);
   });
+  const stores: ReadStore[] = [];
+  const storeOf = async () => {
+    const store = await newStore();
+    stores.push(store);
+    return store;
+  };
   afterEach(async () => {
     for (const log of logs.splice(0)) await log.stop();
+    for (const store of stores.splice(0)) await store.close();
     signed.splice(0);
     await events.close();
     rmSync(dataDir, { recursive: true, force: true });
@@ -97,7 +106,7 @@ describe('serial index: committed by the checkpoints the service signs', functio
 
   it('commits the index after exactly the events each checkpoint counts, across new events and a restart', async () => {
     const all = await history();
-    const readStore = createMemoryReadStore();
+    const readStore = await storeOf();
     await rebuild({ eventStore: events, readStore, projections: [logProjection] });
     const first = await publish(readStore);
     const firstNote = await indexedCheckpoint(first, all.length);
@@ -131,11 +140,21 @@ describe('serial index: committed by the checkpoints the service signs', functio
 
   it('commits the same index from a read store filled again by a rebuild', async () => {
     const all = await history();
-    const readStore = createMemoryReadStore();
+    const readStore = await storeOf();
     await rebuild({ eventStore: events, readStore, projections: [logProjection] });
     const note = await indexedCheckpoint(await publish(readStore), all.length);
-    const refilled = createMemoryReadStore();
+    const refilled = await storeOf();
     await rebuild({ eventStore: events, readStore: refilled, projections: [logProjection] });
     expect(await indexedCheckpoint(await publish(refilled), all.length)).to.equal(note);
+  });
+}
+
+describe('serial index: committed by the checkpoints the service signs', function () {
+  this.timeout(120_000);
+  describe('in memory', function () {
+    indexSpec(async () => createMemoryReadStore());
+  });
+  describeMongo('on MongoDB', 'the serial index read from MongoDB', (leg) => {
+    indexSpec(async () => createMongoReadStore(leg.url, leg.database('index')));
   });
 });
