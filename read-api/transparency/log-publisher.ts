@@ -14,7 +14,10 @@
  * Each checkpoint commits the serial index after exactly the events it counts, in its extension line
  * (serial-index.ts, `indexExtension`): the publisher keeps the index (checkpoint-index.ts) at the latest signed
  * checkpoint, advanced before it signs the next, or to the one another process signed (whose line it checks), and
- * answers a serial's status with the proofs of it at that checkpoint (`indexAnswer`).
+ * answers a serial's status with the proofs of it at that checkpoint (`indexAnswer`). Only while the read store holds
+ * the index's changes from the log's first leaf (`TileLog.indexFromStart`): a log projected in part before they
+ * existed would give an index lacking its older serials, so its checkpoints are signed without the line, no proof is
+ * answered, and a warning names the remedy, until the log's rebuild writes them all.
  *
  * `record` keeps the latest signed checkpoint outside the read store too, for the embedded store, which starts empty:
  * at start a kept checkpoint newer than the store's is put back, so the check holds across restarts.
@@ -77,6 +80,11 @@ export interface TransparencyLog {
    * whose index it holds, and that checkpoint (as served: with the cosignatures gathered); undefined before one.
    */
   indexAnswer(serial: string): Promise<{ answer: IndexAnswer; checkpoint: PublishedCheckpoint } | undefined>;
+  /**
+   * Whether the read store holds the serial index's changes from the log's first leaf, as the last look found: false
+   * for a log projected in part before they existed, until its rebuild (no checkpoint then commits the index).
+   */
+  indexBuilt(): boolean;
   /** Looks at the log again on the projectors' word that it moved, after any look under way (it may have read before). */
   look(): Promise<void>;
   /** Looks no more, and resolves once a look under way has ended (before the store it reads is closed). */
@@ -84,10 +92,16 @@ export interface TransparencyLog {
 }
 
 /** A serial's status proved in the serial index as the verify operation takes it (`OperationEnv['serialIndex']`). */
-export const indexProofs = (log: Pick<TransparencyLog, 'indexAnswer'>) => async (serial: string) => {
+export const indexProofs = (log: Pick<TransparencyLog, 'indexAnswer' | 'indexBuilt'>) => async (serial: string) => {
   const found = await log.indexAnswer(serial);
-  return found && { answer: found.answer, checkpoint: found.checkpoint.note };
+  if (found) return { answer: found.answer, checkpoint: found.checkpoint.note };
+  return log.indexBuilt() ? undefined : 'not built' as const;
 };
+
+/** What is logged once the index is found not built, and answered with proofs refused. */
+const INDEX_NOT_BUILT = 'serial index: the transparency log was projected in part before the index\'s changes existed, so '
+  + 'its checkpoints are signed without the serial index and proof=index answers 503; run '
+  + '`watchcat rebuild --projection transparency-log` to build it';
 
 /** Where the latest signed checkpoint is kept across starts (checkpoint-file.ts). */
 export interface SignedCheckpointRecord {
@@ -153,6 +167,8 @@ export async function startTransparencyLog(options: LogPublisherOptions): Promis
   /** The tree last looked at (live generation, size its checkpoint covers, size signed) and whether it was refused. */
   let looked: { tree: string; refused: string | undefined } | undefined;
   let refusals = 0;
+  /** Whether the store holds the index's changes from the log's first leaf, as the last look found. */
+  let built = true;
 
   const kept = record?.load();
   if (kept !== undefined) {
@@ -179,11 +195,14 @@ export async function startTransparencyLog(options: LogPublisherOptions): Promis
     // Only what the live owner's checkpoint covers: tiles past it are a bulk not yet checkpointed, or one a stale
     // writer left (its checkpoint refused), which the generation a rebuild switches to may not hold.
     const size = await log.leavesThrough(state.position);
+    if (built && !log.indexFromStart) logger.warn({ alert: 'serial index not built' }, INDEX_NOT_BUILT);
+    built = log.indexFromStart;
+    if (!built) indexed = undefined;
     const tree = `${generation}:${size}:${signed?.size}:${signed?.root}`;
     if (looked?.tree === tree) {
       if (looked.refused !== undefined) last = { ...view, parked: looked.refused };
       // The index may still be on its way to the checkpoint signed last (behind it at a start, after a bulk).
-      else if (signed) await indexAt(log, snapshot, published(signed)!);
+      else if (signed && built) await indexAt(log, snapshot, published(signed)!);
       return;
     }
     // At the head of the history once its owner confirmed a head it had reached; short of what was signed before
@@ -201,16 +220,17 @@ export async function startTransparencyLog(options: LogPublisherOptions): Promis
       return;
     }
     if (signed && size <= signed.size) {
-      await indexAt(log, snapshot, published(signed)!);
+      if (built) await indexAt(log, snapshot, published(signed)!);
       return;
     }
     indexed = undefined;
     // Every checkpoint commits the index after exactly its events: behind (a bulk of new serials, a start), the index
-    // stops short within its budget and the checkpoint covers what it reached, the next look going on.
-    const reached = await advanceIndex(log, snapshot, size);
+    // stops short within its budget and the checkpoint covers what it reached, the next look going on. Not built,
+    // the index would lack serials: the log alone is signed.
+    const reached = built ? await advanceIndex(log, snapshot, size) : size;
     if (reached < size) looked = undefined;
     if (signed && reached <= signed.size) return;
-    const extensions = [indexExtension({ root: index.root(), vrfPublicKey: vrf.publicKey })];
+    const extensions = built ? [indexExtension({ root: index.root(), vrfPublicKey: vrf.publicKey })] : [];
     // The same keys in the same order give the same bytes in every process, so whichever stores first, a size has one note.
     const body = checkpointBody({ origin, size: reached, root: await log.root(reached), extensions });
     const note = signNote(body, origin, key, ...(previousKey ? [previousKey] : []));
@@ -219,7 +239,7 @@ export async function startTransparencyLog(options: LogPublisherOptions): Promis
     if (await storeSignedCheckpoint(readStore, doc, signed)) {
       record?.save(note);
       last = { ...view, checkpoint: published(doc) };
-      indexed = published(doc);
+      if (built) indexed = published(doc);
       judged = reached;
       cosigning?.submit();
     }
@@ -279,9 +299,10 @@ export async function startTransparencyLog(options: LogPublisherOptions): Promis
     checkpoint: () => last?.checkpoint,
     parked: () => last?.parked,
     refusals: () => refusals,
+    indexBuilt: () => built,
     indexAnswer: async (serial) => {
       // The index moves only inside a look: read between two, with the checkpoint it stands at, in one step.
-      for (let attempt = 0; attempt < 3; attempt += 1) {
+      for (let attempt = 0; attempt < 3 && built; attempt += 1) {
         if (indexed) {
           const served = last?.checkpoint?.size === indexed.size ? last.checkpoint : indexed;
           return { answer: index.answer(serial), checkpoint: served };

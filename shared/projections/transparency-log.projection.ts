@@ -13,7 +13,8 @@
  * The serial events also leave the serial index's changes beside the tiles (`SerialIndexChangeDoc`, `indexChangeId`),
  * so that the index after exactly the first N events is known to the log's signer, which reads only the read store
  * (ARCHITECTURE.md, "The serial index"). Written with the full tiles, before the edges: an edge recording an event
- * has its change stored.
+ * has its change stored. The level-0 edge says whether the changes go back to the first leaf (`index_from_start`):
+ * a log projected in part before they existed lacks some, and its index is not built until the log's rebuild.
  *
  * Crash safety: a batch writes full tiles first, then the edges from the highest level down (`writeRank`), so an
  * edge that records an event has everything derived from it stored; a replayed event whose leaf an edge already
@@ -45,8 +46,9 @@ export function logEntry(record: StoredEvent): string {
   return entryText({ stream, revision, id, type, data: JSON.stringify(record.data), metadata: JSON.stringify(record.metadata) });
 }
 
-const emptyEdge = (level: number, index: number, position: number): TileDoc =>
-  ({ _id: EDGE_IDS[level]!, level, index, width: 0, hashes: '', ...(level === 0 ? { positions: '' } : {}), position });
+/** `fromStart`: level 0's `index_from_start`, true only for the generation's first leaf or after an edge holding it. */
+const emptyEdge = (level: number, index: number, position: number, fromStart: boolean): TileDoc =>
+  ({ _id: EDGE_IDS[level]!, level, index, width: 0, hashes: '', ...(level === 0 ? { positions: '', index_from_start: fromStart } : {}), position });
 
 /**
  * `edge` with one more hash (base64) recorded at `position`, its fields in the order they always had; written
@@ -55,7 +57,10 @@ const emptyEdge = (level: number, index: number, position: number): TileDoc =>
 function grow(edge: TileDoc, hash: string, position: number): TileDoc {
   const { _id, level, index, width, hashes } = edge;
   return level === 0
-    ? { _id, level, index, width: width + 1, hashes: hashes + hash, positions: `${edge.positions ?? ''}${position},`, position, first_position: edge.first_position ?? position }
+    ? {
+      _id, level, index, width: width + 1, hashes: hashes + hash, positions: `${edge.positions ?? ''}${position},`, position,
+      first_position: edge.first_position ?? position, index_from_start: edge.index_from_start === true,
+    }
     : { _id, level, index, width: width + 1, hashes: hashes + hash, position };
 }
 
@@ -91,13 +96,14 @@ function apply(event: PositionedEvent, docs: ReadonlyMap<string, LogDoc>): DocCh
     const edge = docs.get(EDGE_IDS[level]!) as TileDoc | undefined;
     // This level, and those above (written before it), already hold what this event brings: a replay.
     if (edge && edge.position >= position) break;
-    const grown = grow(edge ?? emptyEdge(level, 0, position), carry, position);
+    // No level-0 edge: the generation's first leaf, whose index change, and every one after it, this version writes.
+    const grown = grow(edge ?? emptyEdge(level, 0, position, true), carry, position);
     if (grown.width < TILE_WIDTH) {
       changes.push({ put: grown });
       break;
     }
     const full = level === 0 ? { ...grown, positions: flat(grown.positions ?? '') } : grown;
-    changes.push({ put: { ...full, _id: tileId(level, grown.index) } }, { put: emptyEdge(level, grown.index + 1, position) });
+    changes.push({ put: { ...full, _id: tileId(level, grown.index) } }, { put: emptyEdge(level, grown.index + 1, position, grown.index_from_start === true) });
     carry = Buffer.from(tileRoot(grown)).toString('base64');
   }
   return changes;

@@ -5,9 +5,10 @@
  * checkpoint opened with the log's verifier key) for AUTHENTIC, STOLEN and NOT_FOUND serials, and the answer's status
  * is the one proved there: for a theft the log holds but the serials read model has not applied (projected on
  * another worker), STOLEN, where the plain answer still says AUTHENTIC. The offline file made of an answer passes
- * `watchcat receipt verify FILE --log-key KEY`.
+ * `watchcat receipt verify FILE --log-key KEY`. Over a log projected in part before the index's changes existed, the
+ * proof is refused (503), saying in the request's language that the index is not built.
  */
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +22,7 @@ import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.t
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import { createLogger } from '../../shared/logging/logger.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
+import type { ReadStore } from '../../shared/ports/read-store.ts';
 import { PROJECTIONS } from '../../shared/projections/index.ts';
 import { rebuild } from '../../shared/projections/rebuild.ts';
 import { parseCheckpoint } from '../../shared/transparency/checkpoint.ts';
@@ -29,7 +31,7 @@ import { openNote, verifierKey } from '../../shared/transparency/signed-note.ts'
 import { serialRegistered, serialReportedStolen } from '../fixtures/events.ts';
 import { connectedClient } from '../support/mcp-client.ts';
 import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';
-import { logProjection } from '../support/signed-log.ts';
+import { logProjection, logProjectionUpgradedAfter } from '../support/signed-log.ts';
 import { testSigningKeys } from '../support/signing-keys.ts';
 
 const ORIGIN = 'watch.example/watchcat/events';
@@ -40,6 +42,15 @@ const SERIALS: Record<string, { status: IndexStatus; plain: IndexStatus }> = {
   'IP-2024-0404': { status: 'NOT_FOUND', plain: 'NOT_FOUND' },
   'IP-2024-0007': { status: 'STOLEN', plain: 'AUTHENTIC' },
 };
+
+/** The read API over `readStore`, with the log's publisher signing it under `key` and answering proofs from it. */
+async function serve(readStore: ReadStore, key: KeyObject): Promise<{ log: TransparencyLog; api: ReadApiUnderTest }> {
+  const log = await startTransparencyLog({ readStore, key, origin: ORIGIN, logger: createLogger('silent', 'index-proof') });
+  const api = await startReadApiUnderTest({
+    readStore, signingKeys: await testSigningKeys(), extraRoutes: [transparencyRoutes(log)], serialIndex: indexProofs(log),
+  });
+  return { log, api };
+}
 
 interface ProvedVerification {
   serial: string;
@@ -66,10 +77,7 @@ describe('verify with proof=index: the status proved in the serial index at a si
     // The theft, then the log alone projected again: it is ahead of the serials read model, as on another worker.
     await events.append('serial-IP-2024-0007', [serialReportedStolen('IP-2024-0007')], 0);
     await rebuild({ eventStore: events, readStore, projections: [logProjection] });
-    log = await startTransparencyLog({ readStore, key: logKey, origin: ORIGIN, logger: createLogger('silent', 'index-proof') });
-    api = await startReadApiUnderTest({
-      readStore, signingKeys: await testSigningKeys(), extraRoutes: [transparencyRoutes(log)], serialIndex: indexProofs(log),
-    });
+    ({ log, api } = await serve(readStore, logKey));
   });
   after(async () => {
     await api?.close();
@@ -124,5 +132,29 @@ describe('verify with proof=index: the status proved in the serial index at a si
     const context = createCliContext({ LOG_LEVEL: 'silent', DATA_DIR: dir }, { out: (line) => out.push(line), note: (line) => notes.push(line) });
     const code = await run(['node', 'watchcat', 'receipt', 'verify', file, '--log-key', logVerifier], context);
     expect([code, out, notes]).to.deep.equal([0, ['at checkpoint 5, cosigned by 0 witnesses, serial IP-2024-0007 was STOLEN'], []]);
+  });
+
+  it('over a log projected in part before the index\'s changes: refuses the proof, saying in the request\'s language that the index is not built and why; the plain answer stands', async function () {
+    const readStore = createMemoryReadStore();
+    // The first serial projected into the log by the version before the index's changes, the rest by this one.
+    const upgraded = logProjectionUpgradedAfter((await events.readAll({ after: 0, limit: 1 }))[0]!.position);
+    await rebuild({ eventStore: events, readStore, projections: PROJECTIONS.map((projection) => (projection.name === upgraded.name ? upgraded : projection)) });
+    const unbuilt = await serve(readStore, logKey);
+    try {
+      const url = unbuilt.api.url;
+      const english = await fetch(`${url}/api/public/verify/IP-2024-0001?proof=index`);
+      expect(english.status).to.equal(503);
+      expect(((await english.json()) as { detail: string }).detail).to.equal(
+        'The serial index is not built: the transparency log was projected in part before the index existed, and its signed checkpoints do not commit it until the log is rebuilt.');
+      const french = await fetch(`${url}/api/public/verify/IP-2024-0001?proof=index&lang=fr`);
+      expect(french.status).to.equal(503);
+      expect(((await french.json()) as { detail: string }).detail).to.equal(
+        'L\'index des numéros de série n\'est pas construit : le journal de transparence a été projeté en partie avant que l\'index existe, et ses points de contrôle signés ne l\'engagent pas tant que le journal n\'est pas reconstruit.');
+      const plain = await fetch(`${url}/api/public/verify/IP-2024-0001`);
+      expect([plain.status, ((await plain.json()) as ProvedVerification).verification_status]).to.deep.equal([200, 'AUTHENTIC']);
+    } finally {
+      await unbuilt.api.close();
+      await unbuilt.log.stop();
+    }
   });
 });

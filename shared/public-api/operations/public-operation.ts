@@ -39,9 +39,11 @@ export interface OperationEnv {
   operations: readonly OperationSpec[];
   /**
    * A serial's status in the serial index with its proofs, at the latest signed checkpoint whose index this process
-   * holds (read-api/transparency/log-publisher.ts, `indexAnswer`); undefined before one, or absent where none is kept.
+   * holds (read-api/transparency/log-publisher.ts, `indexAnswer`); undefined before one, 'not built' while the read
+   * store lacks some of the index's changes (a log projected in part before they existed, until its rebuild), or
+   * absent where none is kept.
    */
-  serialIndex?: (serial: string) => Promise<IndexProved | undefined>;
+  serialIndex?: (serial: string) => Promise<IndexProved | 'not built' | undefined>;
 }
 
 /** A serial's status proved in the serial index, and the signed note of the checkpoint committing it. */

@@ -24,7 +24,7 @@ export const VerifyPath = Type.Object({
 export const VerifyQuery = Type.Object({
   lang: LangParam,
   proof: Type.Optional(Type.Literal('index', {
-    description: '`index`: the answer carries the proof of the status in the serial index at a signed checkpoint, and that checkpoint; the status is the one proved there (`watchcat receipt verify` checks it offline). 503 while no checkpoint commits the index yet.',
+    description: '`index`: the answer carries the proof of the status in the serial index at a signed checkpoint, and that checkpoint; the status is the one proved there (`watchcat receipt verify` checks it offline). 503 while no checkpoint commits the index yet, or while the index is not built (a transparency log projected in part before it, until the log is rebuilt).',
   })),
 });
 export type VerifyQuery = Type.Static<typeof VerifyQuery>;
@@ -33,6 +33,14 @@ const NO_PROOF: Record<Language, string> = {
   en: 'No signed checkpoint commits the serial index yet; try again shortly.',
   fr: 'Aucun point de contrôle signé n\'engage encore l\'index des numéros de série ; réessayez dans un instant.',
 };
+
+/** The index cannot be vouched for until an operator rebuilds the log: no proof is given, however long one waits. */
+const INDEX_NOT_BUILT: Record<Language, string> = {
+  en: 'The serial index is not built: the transparency log was projected in part before the index existed, and its signed checkpoints do not commit it until the log is rebuilt.',
+  fr: 'L\'index des numéros de série n\'est pas construit : le journal de transparence a été projeté en partie avant que l\'index existe, et ses points de contrôle signés ne l\'engagent pas tant que le journal n\'est pas reconstruit.',
+};
+/** Seconds a request refused for an index not built is asked to wait: an operator's rebuild, not a few looks. */
+const NOT_BUILT_RETRY_AFTER_SECONDS = 300;
 
 const MESSAGES: Record<VerificationStatus, Record<Language, string>> = {
   AUTHENTIC: {
@@ -107,6 +115,7 @@ export const verifyOperation: PublicOperation = {
     if (proof !== 'index') return ok(toVerification(serial, statusOf(doc), doc, lang, now ?? new Date()));
     const proved = await serialIndex?.(serial);
     if (proved === undefined) return { status: 503, body: { detail: NO_PROOF[lang] }, retryAfter: 1 };
+    if (proved === 'not built') return { status: 503, body: { detail: INDEX_NOT_BUILT[lang] }, retryAfter: NOT_BUILT_RETRY_AFTER_SECONDS };
     return ok(toVerification(serial, proved.answer.status, doc, lang, now ?? new Date(), proved));
   },
 };

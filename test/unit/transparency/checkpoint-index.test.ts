@@ -4,14 +4,17 @@
  * (registered and recovered AUTHENTIC, reported stolen STOLEN) keyed by the VRF whose secret is derived from the log
  * key (HKDF-SHA-256 of its Ed25519 seed, label `watchcat/serial-index/v1 VRF key`); the expected roots are those of
  * an index built here from the events read back from the store. A publisher started again over the same read store,
- * or over one filled again by a rebuild, holds the index of the checkpoint signed last and answers from it.
+ * or over one filled again by a rebuild, holds the index of the checkpoint signed last and answers from it. A log
+ * projected in part before the index's changes existed commits no index and answers no proof, with a warning naming
+ * the rebuild, until it is rebuilt.
  */
 import { generateKeyPairSync, hkdfSync, type KeyObject } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { startTransparencyLog, type TransparencyLog } from '../../../read-api/transparency/log-publisher.ts';
+import { pino } from 'pino';
+import { indexProofs, startTransparencyLog, type TransparencyLog } from '../../../read-api/transparency/log-publisher.ts';
 import { createMemoryReadStore } from '../../../shared/adapters/memory-read-store.ts';
 import { createMongoReadStore } from '../../../shared/adapters/mongodb-read-store.ts';
 import { openSqliteEventStore } from '../../../shared/adapters/sqlite-event-store.ts';
@@ -25,7 +28,7 @@ import { vrfKey } from '../../../shared/transparency/vrf.ts';
 import { serialRegistered, serialReportedStolen } from '../../fixtures/events.ts';
 import { appendAll } from '../../projector/support/history.ts';
 import { appendLargeHistory } from '../../support/large-history.ts';
-import { logProjection } from '../../support/signed-log.ts';
+import { logProjection, logProjectionUpgradedAfter } from '../../support/signed-log.ts';
 import { describeMongo } from '../../support/mongodb-leg.ts';
 import { until } from '../../support/until.ts';
 
@@ -79,9 +82,9 @@ function indexSpec(newStore: () => Promise<ReadStore>) {
   const history = async () => events.readAll({ after: 0, limit: 100_000 });
   /** Every checkpoint signed, as the publisher keeps it: those a start's index catching up signs on its way too. */
   const signed: string[] = [];
-  const publish = async (readStore: ReadStore) => {
+  const publish = async (readStore: ReadStore, logTo = logger) => {
     const record = { load: () => undefined, save: (note: string) => { signed.push(note); } };
-    const log = await startTransparencyLog({ readStore, record, key: logKey, origin: ORIGIN, logger, intervalMs: 20 });
+    const log = await startTransparencyLog({ readStore, record, key: logKey, origin: ORIGIN, logger: logTo, intervalMs: 20 });
     logs.push(log);
     return log;
   };
@@ -136,6 +139,41 @@ function indexSpec(newStore: () => Promise<ReadStore>) {
       expect(found.answer.status, serial).to.equal(status);
       expect(verifyIndexAnswer(committed.vrfPublicKey, committed.root, found.answer), `${serial}'s proofs`).to.equal(true);
     }
+  });
+
+  it('signs the log without the index line and answers no proof while the log was projected in part before the index\'s changes, warning once; after its rebuild, commits the index again', async () => {
+    const all = await history();
+    // Upgraded after the first half of the history: its first serials have no index change stored.
+    const upgradedAfter = all[Math.floor(all.length / 2)]!.position;
+    const early = all.find((event) => event.type === 'SerialRegistered' && event.position <= upgradedAfter) as { data: { serial: string } } | undefined;
+    expect(early, 'a serial registered before the upgrade').to.not.equal(undefined);
+    const readStore = await storeOf();
+    await rebuild({ eventStore: events, readStore, projections: [logProjectionUpgradedAfter(upgradedAfter)] });
+    const warnings: { alert?: string; msg: string }[] = [];
+    const log = await publish(readStore, pino({ level: 'warn' }, { write: (line: string) => { warnings.push(JSON.parse(line) as { msg: string }); } }));
+
+    const note = log.checkpoint()!.note;
+    expect(bodyOf(note).size, 'the log signed whole').to.equal(all.length);
+    expect(indexCommitmentOf(bodyOf(note)), 'the checkpoint\'s index line').to.equal(undefined);
+    expect(log.indexBuilt()).to.equal(false);
+    expect(await log.indexAnswer(early!.data.serial)).to.equal(undefined);
+    expect(await indexProofs(log)(early!.data.serial)).to.equal('not built');
+    await log.look();
+    expect(warnings.filter((line) => line.alert === 'serial index not built').map((line) => line.msg.includes('watchcat rebuild --projection transparency-log')), 'one warning naming the remedy').to.deep.equal([true]);
+
+    // Rebuilt, then one more event: its checkpoint commits the index of every event, and proves the early serial.
+    await rebuild({ eventStore: events, readStore, projections: [logProjection] });
+    await appendAll(events, [serialRegistered('LH-AFTER-REBUILD')]);
+    await rebuild({ eventStore: events, readStore, projections: [logProjection] });
+    await log.look();
+    const rebuilt = await indexedCheckpoint(log, all.length + 1);
+    await expectCommits(rebuilt);
+    const committed = indexCommitmentOf(bodyOf(rebuilt))!;
+    const found = (await log.indexAnswer(early!.data.serial))!;
+    expect(found.answer.status).to.equal(expectedIndex(await history(), all.length + 1, logKey).answer(early!.data.serial).status);
+    expect(verifyIndexAnswer(committed.vrfPublicKey, committed.root, found.answer), 'the early serial\'s proofs').to.equal(true);
+    expect(log.indexBuilt()).to.equal(true);
+    expect(warnings.filter((line) => line.alert === 'serial index not built')).to.have.length(1);
   });
 
   it('commits the same index from a read store filled again by a rebuild', async () => {
