@@ -37,7 +37,8 @@ import { loadSigningKeys } from './read-api/signing/signing-keys.ts';
 import { loadLogKeys } from './read-api/transparency/log-key.ts';
 import { answerCheckpoint } from './read-api/transparency/answer-checkpoint.ts';
 import { checkpointFile } from './read-api/transparency/checkpoint-file.ts';
-import { startTransparencyLog } from './read-api/transparency/log-publisher.ts';
+import { serialVrfFile } from './read-api/transparency/serial-vrf-file.ts';
+import { indexProofs, startTransparencyLog } from './read-api/transparency/log-publisher.ts';
 import { transparencyRoutes } from './read-api/transparency/transparency-routes.ts';
 import { transparencyLogMetrics } from './read-api/transparency/log-metrics.ts';
 import { transparencyLogOrigin } from './read-api/transparency/log-origin.ts';
@@ -81,7 +82,7 @@ export async function startWatchcat(config: Config, logger: Logger): Promise<Run
 
   // The log is a projection, built by the catch-up above; this process signs its checkpoints.
   const transparency = await startTransparencyLog({
-    readStore, record: checkpointFile(config.DATA_DIR), key: logKeys.privateKey, previousKey: logKeys.previousKey, history: logKeys.history, origin: transparencyLogOrigin(config, logger), logger,
+    readStore, record: checkpointFile(config.DATA_DIR), vrfMemo: (vrfPublicKey) => serialVrfFile(config.DATA_DIR, vrfPublicKey), key: logKeys.privateKey, previousKey: logKeys.previousKey, history: logKeys.history, origin: transparencyLogOrigin(config, logger), logger,
     witnesses: { witnesses: parseWitnessList(config.TRANSPARENCY_WITNESSES) },
   });
   const redis: Redis | undefined = config.REDIS_URL
@@ -96,6 +97,7 @@ export async function startWatchcat(config: Config, logger: Logger): Promise<Run
     ...(config.MONGODB_URL ? {} : { positionPollMs: 5 }),
     // A tree holding nothing after the answer's data; none while the log is parked (answer-checkpoint.ts).
     checkpoint: answerCheckpoint(transparency),
+    serialIndex: indexProofs(transparency),
     opsRoutes: [projectionsAuditRoute({ eventStore, live: readStore, auth: adminAuth(config) })],
     extraRoutes: [discoveryRoutes({ operations: publicOperations, config, jwks: signingKeys.jwks }), transparencyRoutes(transparency)],
     metricSources: {

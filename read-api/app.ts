@@ -16,7 +16,7 @@ import { frontDoor } from './middleware/front-door.ts';
 import { requestLog } from './middleware/request-log.ts';
 import type { AnswerSigner } from './signing/sign-answers.ts';
 import { publicOperationHandlers, publicOperations } from '../shared/public-api/operations/index.ts';
-import type { HealthProbe, PublicBrand } from '../shared/public-api/operations/public-operation.ts';
+import type { HealthProbe, OperationEnv, PublicBrand } from '../shared/public-api/operations/public-operation.ts';
 import { mcpEndpoint } from './mcp/mcp-endpoint.ts';
 import { mcpRefusals } from './mcp/mcp-refusal.ts';
 import { requestClientKey } from './rate-limit/client-ip.ts';
@@ -42,6 +42,8 @@ export interface PublicAppDeps {
   cacheEntries?: number;
   /** The time answers say (answer-policy.ts, `now`): the wall clock by default. */
   now?: () => Date;
+  /** A serial's status proved in the serial index (verify's `proof=index`); none where absent. */
+  serialIndex?: OperationEnv['serialIndex'];
 }
 
 export function createPublicApp(deps: PublicAppDeps): Koa {
@@ -49,7 +51,7 @@ export function createPublicApp(deps: PublicAppDeps): Koa {
   const app = new Koa({ proxy: false });
   const env = {
     readStore: deps.readStore, clock: deps.clock, config: deps.config, health: deps.health, brand: deps.brand,
-    operations: publicOperations, ...(deps.now ? { now: deps.now } : {}),
+    operations: publicOperations, ...(deps.now ? { now: deps.now } : {}), ...(deps.serialIndex ? { serialIndex: deps.serialIndex } : {}),
   };
   const answers = createAnswerCache({
     clientKey: requestClientKey(deps.config), ...(deps.cacheEntries ? { maxEntries: deps.cacheEntries } : {}),

@@ -16,7 +16,8 @@ import { loadSigningKeys } from './signing/signing-keys.ts';
 import { startReadApi } from './server.ts';
 import { redisReadModelChanges } from '../shared/adapters/redis-read-model-changes.ts';
 import { loadLogKeys } from './transparency/log-key.ts';
-import { startTransparencyLog } from './transparency/log-publisher.ts';
+import { indexProofs, startTransparencyLog } from './transparency/log-publisher.ts';
+import { serialVrfFile } from './transparency/serial-vrf-file.ts';
 import { answerCheckpoint } from './transparency/answer-checkpoint.ts';
 import { transparencyRoutes } from './transparency/transparency-routes.ts';
 import { transparencyLogMetrics } from './transparency/log-metrics.ts';
@@ -51,6 +52,7 @@ const pollAfterMs = () => (changes?.hearing() ? WORD_HEARD_POLL_MS : 0);
 // key of the deployment (TRANSPARENCY_LOG_KEY), the store deciding which signature of a size is kept.
 const transparency = await startTransparencyLog({
   readStore, key: logKeys.privateKey, previousKey: logKeys.previousKey, history: logKeys.history, origin: transparencyLogOrigin(config, logger), logger,
+  vrfMemo: (vrfPublicKey) => serialVrfFile(config.DATA_DIR, vrfPublicKey),
   lookAfterMs: pollAfterMs, witnesses: { witnesses: parseWitnessList(config.TRANSPARENCY_WITNESSES) },
 });
 const redis = config.REDIS_URL
@@ -69,6 +71,7 @@ const api = await exitIfPortUnavailable('read-api', logger, startReadApi({
   ...(changes ? { queueReachable: () => changes.hearing() } : {}),
   // A tree holding nothing after the answer's data; none while the log is parked (answer-checkpoint.ts).
   checkpoint: answerCheckpoint(transparency),
+  serialIndex: indexProofs(transparency),
   extraRoutes: [discoveryRoutes({ operations: publicOperations, config, jwks: signingKeys.jwks }), transparencyRoutes(transparency)],
 }));
 transparencyLogMetrics(api.registry, transparency);

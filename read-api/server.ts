@@ -21,7 +21,7 @@ import { createRateLimits } from './rate-limit/rate-limits.ts';
 import { answerSigner } from './signing/sign-answers.ts';
 import type { AnswerCheckpoint } from './transparency/answer-checkpoint.ts';
 import type { ResponseSigningKeys } from './signing/signing-keys.ts';
-import type { PublicBrand } from '../shared/public-api/operations/public-operation.ts';
+import type { OperationEnv, PublicBrand } from '../shared/public-api/operations/public-operation.ts';
 import { readSnapshotStates } from '../shared/projections/projection-states.ts';
 import { startReadModelClock } from '../shared/public-api/read-model-clock.ts';
 import { readModelStanding } from '../shared/public-api/answer-policy.ts';
@@ -69,6 +69,8 @@ export interface ReadApiOptions {
   opsRoutes?: Koa.Middleware[];
   /** The transparency log's tree that a signed answer pins, by its data's position, where this process serves the log. */
   checkpoint?: AnswerCheckpoint;
+  /** A serial's status proved in the serial index, where this process signs the log (`proof=index` of verify). */
+  serialIndex?: OperationEnv['serialIndex'];
   /** Whether the projectors' queue (Redis) can be reached now, where they have one: readiness says when it cannot. */
   queueReachable?: () => boolean;
 }
@@ -175,6 +177,7 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
     signing: countedSigner(answerSigner(options.signingKeys.current, options.checkpoint, config), registry),
     rateLimits,
     ...(options.extraRoutes ? { extraRoutes: options.extraRoutes } : {}),
+    ...(options.serialIndex ? { serialIndex: options.serialIndex } : {}),
   });
   const opsApp = createOpsApp({
     registry,

@@ -12,6 +12,8 @@ export interface LoadJob {
    * trusted proxy in front of many clients would.
    */
   forwardedFor?: number;
+  /** Sends the requests to these paths of `url`'s origin in turn, instead of `url`'s own (not with `forwardedFor`). */
+  paths?: readonly string[];
 }
 
 export interface LoadResult {

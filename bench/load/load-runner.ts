@@ -18,6 +18,17 @@ function rotatingClients(count: number): autocannon.Request[] {
   }];
 }
 
+/** Sends the requests to `paths` in turn (answers an answer cache cannot give again, each path asked once a round). */
+function rotatingPaths(paths: readonly string[]): autocannon.Request[] {
+  let next = 0;
+  return [{
+    setupRequest: (request) => {
+      next = (next + 1) % paths.length;
+      return { ...request, path: paths[next]! };
+    },
+  }];
+}
+
 async function run(job: LoadJob): Promise<LoadResult> {
   const result = await autocannon({
     url: job.url,
@@ -25,6 +36,7 @@ async function run(job: LoadJob): Promise<LoadResult> {
     ...(job.body === undefined ? {} : { body: job.body }),
     headers: job.headers ?? {},
     ...(job.forwardedFor === undefined ? {} : { requests: rotatingClients(job.forwardedFor) }),
+    ...(job.paths === undefined ? {} : { requests: rotatingPaths(job.paths) }),
     connections: job.connections,
     pipelining: 1,
     duration: job.seconds,

@@ -11,6 +11,14 @@
  * (`transparency_log_refused_trees_total`), never signed, and the log's routes refuse while it holds. The
  * projection is never parked for it: the signer changes no projection state, so an operator's resume stands.
  *
+ * Each checkpoint commits the serial index after exactly the events it counts, in its extension line
+ * (serial-index.ts, `indexExtension`): the publisher keeps the index (checkpoint-index.ts) at the latest signed
+ * checkpoint, advanced before it signs the next, or to the one another process signed (whose line it checks), and
+ * answers a serial's status with the proofs of it at that checkpoint (`indexAnswer`). Only while the read store holds
+ * the index's changes from the log's first leaf (`TileLog.indexFromStart`): a log projected in part before they
+ * existed would give an index lacking its older serials, so its checkpoints are signed without the line, no proof is
+ * answered, and a warning names the remedy, until the log's rebuild writes them all.
+ *
  * `record` keeps the latest signed checkpoint outside the read store too, for the embedded store, which starts empty:
  * at start a kept checkpoint newer than the store's is put back, so the check holds across restarts.
  */
@@ -20,7 +28,7 @@ import type { ReadSnapshot, ReadStore } from '../../shared/ports/read-store.ts';
 import { liveCheckpointOf } from '../../shared/projections/control-docs.ts';
 import type { Projection } from '../../shared/projections/projection.ts';
 import { transparencyLogProjection } from '../../shared/projections/transparency-log.projection.ts';
-import { checkpointBody } from '../../shared/transparency/checkpoint.ts';
+import { checkpointBody, parseCheckpoint } from '../../shared/transparency/checkpoint.ts';
 import type { Hash } from '../../shared/transparency/merkle.ts';
 import { signNote, verifierKey } from '../../shared/transparency/signed-note.ts';
 import {
@@ -31,6 +39,8 @@ import { publicJwk, type Ed25519PublicJwk } from '../../shared/signing/jwk-set.t
 import { logKeyHistory } from './log-key.ts';
 import { divergence } from '../../shared/transparency/log-divergence.ts';
 import { startWitnessCosigning, type WitnessCosigningOptions } from './witness-cosigning.ts';
+import { indexCommitmentOf, indexExtension, type IndexAnswer, type VrfMemo } from '../../shared/transparency/serial-index.ts';
+import { CheckpointIndex, indexVrfKey } from './checkpoint-index.ts';
 
 const projection = transparencyLogProjection as unknown as Projection;
 
@@ -65,11 +75,33 @@ export interface TransparencyLog {
   parked(): string | undefined;
   /** How many trees this process refused to sign since it started: they did not extend the checkpoint signed last. */
   refusals(): number;
+  /**
+   * A serial's status in the serial index with the proofs of it, at the latest signed checkpoint this process knows
+   * whose index it holds, and that checkpoint (as served: with the cosignatures gathered); undefined before one.
+   */
+  indexAnswer(serial: string): Promise<{ answer: IndexAnswer; checkpoint: PublishedCheckpoint } | undefined>;
+  /**
+   * Whether the read store holds the serial index's changes from the log's first leaf, as the last look found: false
+   * for a log projected in part before they existed, until its rebuild (no checkpoint then commits the index).
+   */
+  indexBuilt(): boolean;
   /** Looks at the log again on the projectors' word that it moved, after any look under way (it may have read before). */
   look(): Promise<void>;
   /** Looks no more, and resolves once a look under way has ended (before the store it reads is closed). */
   stop(): Promise<void>;
 }
+
+/** A serial's status proved in the serial index as the verify operation takes it (`OperationEnv['serialIndex']`). */
+export const indexProofs = (log: Pick<TransparencyLog, 'indexAnswer' | 'indexBuilt'>) => async (serial: string) => {
+  const found = await log.indexAnswer(serial);
+  if (found) return { answer: found.answer, checkpoint: found.checkpoint.note };
+  return log.indexBuilt() ? undefined : 'not built' as const;
+};
+
+/** What is logged once the index is found not built, and answered with proofs refused. */
+const INDEX_NOT_BUILT = 'serial index: the transparency log was projected in part before the index\'s changes existed, so '
+  + 'its checkpoints are signed without the serial index and proof=index answers 503; run '
+  + '`watchcat rebuild --projection transparency-log` to build it';
 
 /** Where the latest signed checkpoint is kept across starts (checkpoint-file.ts). */
 export interface SignedCheckpointRecord {
@@ -95,9 +127,14 @@ export interface LogPublisherOptions {
    * while the projectors' word that the log moved is heard (`look()` on it): the timer then only covers a word lost.
    */
   lookAfterMs?: () => number;
+  /** Where the serials' VRF evaluations are kept (default: in memory, computed again at each start). */
+  vrfMemo?: (vrfPublicKey: Uint8Array) => VrfMemo;
   /** The witnesses each new checkpoint is submitted to, whose cosignatures it is served with (witness-cosigning.ts). */
   witnesses?: Omit<WitnessCosigningOptions, 'readStore' | 'logger'>;
 }
+
+/** How long a look computes serials' VRF outputs for the index at most (checkpoint-index.ts). */
+const INDEX_BUDGET_MS = 100;
 
 const published = (doc: SignedCheckpointDoc | undefined): PublishedCheckpoint | undefined =>
   doc && { size: doc.size, root: Buffer.from(doc.root, 'base64'), note: doc.note };
@@ -117,13 +154,21 @@ export async function readLogView(readStore: ReadStore): Promise<LogView> {
 }
 
 export async function startTransparencyLog(options: LogPublisherOptions): Promise<TransparencyLog> {
-  const { readStore, record, key, previousKey, history, origin, logger, intervalMs = 200, lookAfterMs, witnesses } = options;
+  const { readStore, record, key, previousKey, history, origin, logger, intervalMs = 200, lookAfterMs, witnesses, vrfMemo } = options;
+  const vrf = indexVrfKey(key);
+  const index = new CheckpointIndex(vrf, vrfMemo?.(vrf.publicKey));
+  /** The signed checkpoint the index stands at (its size and root checked), undefined while it moves or matches none. */
+  let indexed: PublishedCheckpoint | undefined;
+  /** The size of the signed checkpoint whose index line was last judged against the index. */
+  let judged: number | undefined;
   const cosigning = witnesses && witnesses.witnesses.length > 0 ? startWitnessCosigning({ ...witnesses, readStore, logger }) : undefined;
   const keyHistory = logKeyHistory(origin, history ?? [{ ...(await publicJwk(key)), nbf: Math.floor(Date.now() / 1000) }]);
   let last: LogView | undefined;
   /** The tree last looked at (live generation, size its checkpoint covers, size signed) and whether it was refused. */
   let looked: { tree: string; refused: string | undefined } | undefined;
   let refusals = 0;
+  /** Whether the store holds the index's changes from the log's first leaf, as the last look found. */
+  let built = true;
 
   const kept = record?.load();
   if (kept !== undefined) {
@@ -150,9 +195,14 @@ export async function startTransparencyLog(options: LogPublisherOptions): Promis
     // Only what the live owner's checkpoint covers: tiles past it are a bulk not yet checkpointed, or one a stale
     // writer left (its checkpoint refused), which the generation a rebuild switches to may not hold.
     const size = await log.leavesThrough(state.position);
+    if (built && !log.indexFromStart) logger.warn({ alert: 'serial index not built' }, INDEX_NOT_BUILT);
+    built = log.indexFromStart;
+    if (!built) indexed = undefined;
     const tree = `${generation}:${size}:${signed?.size}:${signed?.root}`;
     if (looked?.tree === tree) {
       if (looked.refused !== undefined) last = { ...view, parked: looked.refused };
+      // The index may still be on its way to the checkpoint signed last (behind it at a start, after a bulk).
+      else if (signed && built) await indexAt(log, snapshot, published(signed)!);
       return;
     }
     // At the head of the history once its owner confirmed a head it had reached; short of what was signed before
@@ -169,17 +219,51 @@ export async function startTransparencyLog(options: LogPublisherOptions): Promis
       last = { ...view, parked: refused };
       return;
     }
-    if (signed && size <= signed.size) return;
+    if (signed && size <= signed.size) {
+      if (built) await indexAt(log, snapshot, published(signed)!);
+      return;
+    }
+    indexed = undefined;
+    // Every checkpoint commits the index after exactly its events: behind (a bulk of new serials, a start), the index
+    // stops short within its budget and the checkpoint covers what it reached, the next look going on. Not built,
+    // the index would lack serials: the log alone is signed.
+    const reached = built ? await advanceIndex(log, snapshot, size) : size;
+    if (reached < size) looked = undefined;
+    if (signed && reached <= signed.size) return;
+    const extensions = built ? [indexExtension({ root: index.root(), vrfPublicKey: vrf.publicKey })] : [];
     // The same keys in the same order give the same bytes in every process, so whichever stores first, a size has one note.
-    const body = checkpointBody({ origin, size, root: await log.root(size) });
+    const body = checkpointBody({ origin, size: reached, root: await log.root(reached), extensions });
     const note = signNote(body, origin, key, ...(previousKey ? [previousKey] : []));
     const doc = signedCheckpointDoc(note);
     // Another process may have signed meanwhile: the next look reads what it stored.
     if (await storeSignedCheckpoint(readStore, doc, signed)) {
       record?.save(note);
       last = { ...view, checkpoint: published(doc) };
+      if (built) indexed = published(doc);
+      judged = reached;
       cosigning?.submit();
     }
+  }
+
+  /** Advances the index towards the tree of `size` leaves within its budget; the size it reached. */
+  async function advanceIndex(log: TileLog, snapshot: ReadSnapshot, size: number): Promise<number> {
+    return index.advance(snapshot, size, (await log.positionOf(size - 1)) ?? -1, starting ? Infinity : INDEX_BUDGET_MS, (position) => log.leavesThrough(position));
+  }
+
+  /**
+   * The index at `signed` (another process's, or one kept from before a start): advanced to its size when the tiles
+   * hold it, and taken as its index when its line commits that very root; otherwise no answer is proved from it.
+   */
+  async function indexAt(log: TileLog, snapshot: ReadSnapshot, signed: PublishedCheckpoint): Promise<void> {
+    if (judged === signed.size || signed.size > log.size || signed.size < index.size) return;
+    indexed = undefined;
+    if (await advanceIndex(log, snapshot, signed.size) < signed.size) return;
+    const committed = indexCommitmentOf(parseCheckpoint(signed.note.slice(0, signed.note.indexOf('\n\n') + 1)));
+    judged = signed.size;
+    // Under another VRF key (signed before the log key rotated), the index's keys are others: nothing to compare.
+    if (committed === undefined || !Buffer.from(committed.vrfPublicKey).equals(vrf.publicKey)) return;
+    if (index.root().equals(committed.root)) indexed = signed;
+    else logger.error({ alert: 'serial index differs', size: signed.size }, `serial index: the checkpoint of ${signed.size} leaves commits another index than the one this process builds from the log`);
   }
 
   let running: Promise<void> | undefined;
@@ -187,11 +271,19 @@ export async function startTransparencyLog(options: LogPublisherOptions): Promis
   const tick = () => {
     lookedAt = performance.now();
     running ??= look()
-      .catch((error: unknown) => logger.warn({ err: error }, 'transparency log: could not look at the log or sign a checkpoint'))
+      .catch((error: unknown) => {
+        // Looked at in full again next time, not taken as a tree already dealt with.
+        looked = undefined;
+        logger.warn({ err: error }, 'transparency log: could not look at the log or sign a checkpoint');
+      })
       .finally(() => { running = undefined; });
     return running;
   };
+  // The first look builds the index whole before the process serves: a start then serves a checkpoint of the log
+  // as the store holds it, as it did before the index, at the cost of the serials' VRF outputs not kept yet.
+  let starting = true;
   await tick();
+  starting = false;
   const timer = setInterval(() => {
     if (performance.now() - lookedAt >= (lookAfterMs?.() ?? 0)) void tick();
   }, intervalMs);
@@ -207,6 +299,18 @@ export async function startTransparencyLog(options: LogPublisherOptions): Promis
     checkpoint: () => last?.checkpoint,
     parked: () => last?.parked,
     refusals: () => refusals,
+    indexBuilt: () => built,
+    indexAnswer: async (serial) => {
+      // The index moves only inside a look: read between two, with the checkpoint it stands at, in one step.
+      for (let attempt = 0; attempt < 3 && built; attempt += 1) {
+        if (indexed) {
+          const served = last?.checkpoint?.size === indexed.size ? last.checkpoint : indexed;
+          return { answer: index.answer(serial), checkpoint: served };
+        }
+        await (running ?? tick());
+      }
+      return undefined;
+    },
     look: async () => {
       await running;
       await tick();

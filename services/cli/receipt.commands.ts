@@ -15,6 +15,10 @@
  * `--checkpoint`, the signed position and data age (`X-Data-Age`) are reported. With `--policy` (C2SP tlog-policy,
  * shared/transparency/tlog-policy.ts), the newer checkpoint must also carry the witnesses' cosignatures its quorum
  * asks for: witnesses saw one history holding the receipt's tree.
+ *
+ * A serial index proof file (services/audit/receipt/index-proof.ts) is checked with the log's verifier key
+ * (`--log-key`, else the deployment's) and the witness policy (`--policy`; without one, no cosignature is required)
+ * alone: "at checkpoint N, cosigned by k witnesses, serial S was STATUS".
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -22,7 +26,8 @@ import { deploymentUrl } from '../../shared/public-base-url.ts';
 import { type JwkSet, parseJwkSet } from '../../shared/signing/jwk-set.ts';
 import { parseSavedResponse } from '../audit/receipt/saved-response.ts';
 import { type ReceiptReport, verifyReceipt } from '../audit/receipt/verify-receipt.ts';
-import { readPolicyFile, requirePolicy, witnessedLine, type TlogPolicy } from '../../shared/transparency/tlog-policy.ts';
+import { parsePolicy, readPolicyFile, requirePolicy, witnessedLine, type TlogPolicy } from '../../shared/transparency/tlog-policy.ts';
+import { INDEX_PROOF_HEADER, indexProofLine, verifyIndexProof } from '../audit/receipt/index-proof.ts';
 import { checkExtends, checkHoldsNothingAfter, pinnedCheckpoint, type InclusionProof } from '../audit/receipt/receipt-checkpoint.ts';
 import type { CliModule } from './cli-module.ts';
 
@@ -104,7 +109,7 @@ export const receiptCommands: CliModule = (program, context) => {
     .description('signed answers kept as receipts')
     .command('verify')
     .description('check a signed answer saved with curl -si: its body against Content-Digest, its signature against the key set')
-    .argument('<file>', 'the raw HTTP response (status line, headers, blank line, body)')
+    .argument('<file>', 'the raw HTTP response (status line, headers, blank line, body), or a serial index proof file')
     .option('--jwks <file|url>', 'the JWK Set to check against (default: PUBLIC_BASE_URL/.well-known/jwks.json, else the local server on PORT)')
     .option('--checkpoint [file|url]', 'also check the transparency checkpoint the receipt pins against this newer signed one, by a consistency proof '
       + '(default: the deployment\'s latest), and that the pinned tree holds no event after the signed position the answer\'s data was read at '
@@ -115,14 +120,29 @@ export const receiptCommands: CliModule = (program, context) => {
     .action(async (file: string, options: { jwks?: string; checkpoint?: string | true; logKey?: string; policy?: string; allowPlainHttp?: boolean }) => {
       const policy = options.policy === undefined ? undefined : policyOf(options.policy);
       const checkpoint = options.checkpoint ?? (policy ? true : undefined);
-      let saved;
+      let bytes;
       try {
-        saved = parseSavedResponse(await readFile(file));
+        bytes = await readFile(file);
       } catch (error) {
         throw new ReceiptError(`cannot read the receipt ${file}: ${(error as Error).message}`);
       }
       const config = context.config();
       const deployment = deploymentUrl(config);
+      if (bytes.toString('utf8').startsWith(`${INDEX_PROOF_HEADER}\n`)) {
+        const logKey = options.logKey ?? (await readSource(`${deployment}/.well-known/transparency/key`, 'the log key', options.allowPlainHttp === true)).toString('utf8').trim();
+        try {
+          context.out(indexProofLine(verifyIndexProof(bytes.toString('utf8'), logKey, policy ?? parsePolicy(`log ${logKey}\nquorum none`))));
+        } catch (error) {
+          throw new ReceiptError(`serial index proof does not hold: ${(error as Error).message}`);
+        }
+        return;
+      }
+      let saved;
+      try {
+        saved = parseSavedResponse(bytes);
+      } catch (error) {
+        throw new ReceiptError(`cannot read the receipt ${file}: ${(error as Error).message}`);
+      }
       const keySet = await readJwks(options.jwks ?? `${deployment}/.well-known/jwks.json`, options.allowPlainHttp === true);
       const report = await verifyReceipt(saved, keySet.jwks);
       if (report.problems.length > 0) throw new ReceiptError(`receipt does not hold: ${report.problems.join('; ')}`);

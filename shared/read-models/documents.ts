@@ -137,5 +137,27 @@ export const TileDoc = Type.Object({
   positions: Type.Optional(Type.String()),
   first_position: Type.Optional(Type.Integer()),
   position: Type.Integer(),
+  /**
+   * Level 0: true when every serial event up to its last leaf has its serial index change stored (SerialIndexChangeDoc):
+   * set on the edge made for the generation's first leaf by a projection that writes those changes, and carried by
+   * each later write of the edge. An edge a version without them wrote lacks it (it writes the edge's fields by name),
+   * and so does every later one: the index is then not built until the log's rebuild (checkpoint-index.ts).
+   */
+  index_from_start: Type.Optional(Type.Boolean()),
 });
 export type TileDoc = Type.Static<typeof TileDoc>;
+
+/**
+ * A change of a serial's status in the serial index (shared/transparency/serial-index.ts), kept beside the tiles in
+ * `tlog`, `_id` `index:<position in 16 digits>` (read in position order by a range of `_id`, always indexed): one per serial event, in log order, from which the log's signer rebuilds the index
+ * after exactly the events a checkpoint counts (read-api/transparency/checkpoint-index.ts). `registered`: the serial
+ * enters the index (a status change of a serial never registered changes nothing, as in `serials`).
+ */
+export const SerialIndexChangeDoc = Type.Object({
+  _id: Type.String(),
+  serial: Type.String(),
+  index_status: Type.Union([Type.Literal('AUTHENTIC'), Type.Literal('STOLEN')]),
+  registered: Type.Boolean(),
+  position: Type.Integer(),
+});
+export type SerialIndexChangeDoc = Type.Static<typeof SerialIndexChangeDoc>;

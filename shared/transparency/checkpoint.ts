@@ -1,6 +1,8 @@
 /**
  * The C2SP tlog-checkpoint body: the log's origin, the tree size in decimal and the root hash in base64, each on
- * a line of its own. Signed as a note (signed-note.ts) under the origin as the signer's name.
+ * a line of its own, then extension lines (non-empty, opaque to the spec: the serial index's root,
+ * serial-index.ts). Signed as a note (signed-note.ts) under the origin as the signer's name; a witness's
+ * cosignature covers the body whole, extension lines included (cosignature.ts).
  */
 import type { Hash } from './merkle.ts';
 
@@ -8,6 +10,8 @@ export interface Checkpoint {
   origin: string;
   size: number;
   root: Hash;
+  /** Extension lines, without their newlines. */
+  extensions?: readonly string[];
 }
 
 /**
@@ -17,15 +21,19 @@ export interface Checkpoint {
 export const logOrigin = (publicBaseUrl: string | undefined): string =>
   `${publicBaseUrl ? new URL(publicBaseUrl).host : 'localhost'}/watchcat/events`;
 
-export const checkpointBody = ({ origin, size, root }: Checkpoint): string =>
-  `${origin}\n${size}\n${Buffer.from(root).toString('base64')}\n`;
+export function checkpointBody({ origin, size, root, extensions = [] }: Checkpoint): string {
+  if (extensions.some((line) => line === '' || line.includes('\n'))) throw new RangeError('an extension line is one non-empty line');
+  return `${origin}\n${size}\n${Buffer.from(root).toString('base64')}\n${extensions.map((line) => `${line}\n`).join('')}`;
+}
 
-/** Reads a checkpoint body (its first three lines; extension lines after them are allowed and ignored). */
+/** Reads a checkpoint body: its first three lines, and the extension lines after them. */
 export function parseCheckpoint(body: string): Checkpoint {
-  const [origin = '', size = '', root = ''] = body.split('\n');
+  const [origin = '', size = '', root = '', ...rest] = body.split('\n');
   const hash = Buffer.from(root, 'base64');
   if (origin === '' || !/^(0|[1-9]\d{0,15})$/.test(size) || Number(size) > Number.MAX_SAFE_INTEGER || hash.length !== 32 || hash.toString('base64') !== root) {
     throw new Error('not a tlog checkpoint: expected an origin line, a tree size and a base64 root hash');
   }
-  return { origin, size: Number(size), root: hash };
+  // A body ends in a newline: what follows the last one is no line.
+  const extensions = rest.slice(0, -1).filter((line) => line !== '');
+  return { origin, size: Number(size), root: hash, ...(extensions.length > 0 && { extensions }) };
 }

@@ -40,3 +40,9 @@ export const leafPositions = (doc: Pick<TileDoc, 'positions'>): number[] =>
 /** The log's size (leaves) as its level-0 edge tells it (absent: empty). */
 export const logSizeOf = (edge0: Pick<TileDoc, 'index' | 'width'> | null | undefined): number =>
   edge0 ? edge0.index * TILE_WIDTH + edge0.width : 0;
+
+/**
+ * The id of the serial index's change an event at `position` brings (SerialIndexChangeDoc): its position in 16 digits,
+ * so that the ids' order is the positions' and a range of `_id` (always indexed) reads changes in log order.
+ */
+export const indexChangeId = (position: number): string => `index:${String(position).padStart(16, '0')}`;

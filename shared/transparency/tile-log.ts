@@ -85,6 +85,15 @@ export class TileLog {
   }
 
   /**
+   * Whether every serial event of the log has its serial index change stored (TileDoc's `index_from_start`): false
+   * for a log projected in part by a version that wrote none, until its rebuild. An empty log holds every one.
+   */
+  get indexFromStart(): boolean {
+    const edge0 = this.edges[0];
+    return !edge0 || edge0.index_from_start === true;
+  }
+
+  /**
    * Runs `compute` over the stored hashes it asks for: once over stand-ins to learn which (the hashes a root or a
    * proof needs depend on the sizes alone), then over the tiles holding them, read at once.
    */

@@ -71,7 +71,8 @@ describe('transparency log over HTTP: checkpoint, key and proofs', function () {
     expect(response.headers['content-type']).to.equal('text/plain; charset=utf-8');
     expect(origin).to.equal(ORIGIN);
     expect(size).to.equal((await stored()).length);
-    expect(response.text).to.match(new RegExp(`^${ORIGIN}\\n\\d+\\n[A-Za-z0-9+/]{43}=\\n\\n\u2014 ${ORIGIN} [A-Za-z0-9+/]+=*\\n$`));
+    // The tree, the serial index's line (shared/transparency/serial-index.ts), then the log's signature.
+    expect(response.text).to.match(new RegExp(`^${ORIGIN}\\n\\d+\\n[A-Za-z0-9+/]{43}=\\nwatchcat/serial-index/v1 [A-Za-z0-9+/]{43}= [A-Za-z0-9+/]{43}=\\n\\n\u2014 ${ORIGIN} [A-Za-z0-9+/]+=*\\n$`));
     const key = await send(api, '/.well-known/transparency/key');
     expect(key.status).to.equal(200);
     expect(key.headers['content-type']).to.equal('text/plain; charset=utf-8');

@@ -12,7 +12,8 @@ export const CONTRACT_TOOLS: Record<string, { operation: string; params: string[
   list_collections: { operation: 'GET /api/public/collections', params: ['lang'] },
   get_configurator_options: { operation: 'GET /api/public/configurator/options/{collection}', params: ['*collection', 'lang'] },
   quote_price: { operation: 'POST /api/public/configurator/price', params: ['*collection', '*model_ref', 'options', 'accessories', 'lang'] },
-  verify_serial: { operation: 'GET /api/public/verify/{serial}', params: ['*serial', 'lang'] },
+  // `proof`: the serial index proof a verification carries on request (issue 45; docs/audit.md, "Serial index proofs").
+  verify_serial: { operation: 'GET /api/public/verify/{serial}', params: ['*serial', 'lang', 'proof'] },
 };
 
 type Json = Record<string, any>;

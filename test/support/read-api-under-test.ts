@@ -12,7 +12,7 @@ import { loadConfig } from '../../shared/config/config.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
 import { discoveryRoutes } from '../../read-api/discovery/discovery-routes.ts';
 import { publicOperations } from '../../shared/public-api/operations/index.ts';
-import { startReadApi, type RunningReadApi } from '../../read-api/server.ts';
+import { startReadApi, type ReadApiOptions, type RunningReadApi } from '../../read-api/server.ts';
 import type { ResponseSigningKeys } from '../../read-api/signing/signing-keys.ts';
 import type { AnswerCheckpoint } from '../../read-api/transparency/answer-checkpoint.ts';
 import { loadFixtureCatalogue } from '../api/support/catalogue-fixture.ts';
@@ -50,6 +50,8 @@ export interface ReadApiUnderTestOptions {
   extraRoutes?: Koa.Middleware[];
   /** The transparency log's tree a signed answer pins (read-api/transparency/answer-checkpoint.ts). */
   checkpoint?: AnswerCheckpoint;
+  /** A serial's status proved in the serial index (verify's `proof=index`). */
+  serialIndex?: ReadApiOptions['serialIndex'];
   /** Whether the projectors' queue can be reached (ReadApiOptions.queueReachable). */
   queueReachable?: () => boolean;
 }
@@ -73,6 +75,7 @@ export async function startReadApiUnderTest(options: ReadApiUnderTestOptions = {
     config, logger, readStore: store, brand: TEST_BRAND, signingKeys,
     extraRoutes: [discoveryRoutes({ operations: publicOperations, config, jwks: signingKeys.jwks }), ...options.extraRoutes ?? []],
     ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}),
+    ...(options.serialIndex ? { serialIndex: options.serialIndex } : {}),
     ...(options.rateLimitRedis ? { rateLimitRedis: options.rateLimitRedis } : {}),
     ...(options.requestTimeoutMs ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
     ...(options.queueReachable ? { queueReachable: options.queueReachable } : {}),

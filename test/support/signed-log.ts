@@ -6,13 +6,35 @@ import type { KeyObject } from 'node:crypto';
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import { createLogger } from '../../shared/logging/logger.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
-import type { ReadStore } from '../../shared/ports/read-store.ts';
-import type { Projection } from '../../shared/projections/projection.ts';
+import type { ReadStore, StoredDoc } from '../../shared/ports/read-store.ts';
+import type { DocChange, Projection } from '../../shared/projections/projection.ts';
+import type { TileDoc } from '../../shared/read-models/documents.ts';
 import { rebuild } from '../../shared/projections/rebuild.ts';
 import { transparencyLogProjection } from '../../shared/projections/transparency-log.projection.ts';
 import { startTransparencyLog, type LogPublisherOptions, type TransparencyLog } from '../../read-api/transparency/log-publisher.ts';
 
 export const logProjection = transparencyLogProjection as unknown as Projection;
+
+/**
+ * The transparency log projection of a deployment upgraded after `position`: up to it, as the version before the
+ * serial index's changes projected it (no `index:` documents, edges without `index_from_start`, which that version's
+ * edges never had), this version after it.
+ */
+export function logProjectionUpgradedAfter(position: number): Projection {
+  return {
+    ...logProjection,
+    apply: (event, docs) => {
+      const changes = logProjection.apply(event, docs);
+      if (event.position > position) return changes;
+      return changes.flatMap((change): DocChange<StoredDoc>[] => {
+        if (!('put' in change)) return [change];
+        if (change.put._id.startsWith('index:')) return [];
+        const { index_from_start: _, ...before } = change.put as TileDoc;
+        return [{ put: before }];
+      });
+    },
+  };
+}
 
 /** `previousKey`: the outgoing key co-signing during a rotation; `witnesses`: those each checkpoint is submitted to. */
 export async function signedLogOf(

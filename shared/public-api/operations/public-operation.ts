@@ -2,6 +2,7 @@
  * An operation module's runtime half: its spec (operation.ts) and a handler that turns a validated request into
  * an answer. Handlers know nothing of Koa: the router (routes.ts) validates, caches, serializes and sets headers.
  */
+import type { IndexAnswer } from '../../transparency/serial-index.ts';
 import type { Config } from '../../config/config.ts';
 import type { ReadView } from '../../ports/read-store.ts';
 import type { ReadCollection } from '../../read-models/documents.ts';
@@ -36,6 +37,19 @@ export interface OperationEnv {
   brand: PublicBrand;
   /** Every public operation, for the status endpoint list. */
   operations: readonly OperationSpec[];
+  /**
+   * A serial's status in the serial index with its proofs, at the latest signed checkpoint whose index this process
+   * holds (read-api/transparency/log-publisher.ts, `indexAnswer`); undefined before one, 'not built' while the read
+   * store lacks some of the index's changes (a log projected in part before they existed, until its rebuild), or
+   * absent where none is kept.
+   */
+  serialIndex?: (serial: string) => Promise<IndexProved | 'not built' | undefined>;
+}
+
+/** A serial's status proved in the serial index, and the signed note of the checkpoint committing it. */
+export interface IndexProved {
+  answer: IndexAnswer;
+  checkpoint: string;
 }
 
 export interface Answer {

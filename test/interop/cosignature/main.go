@@ -2,7 +2,8 @@
 // note package: an implementation of C2SP tlog-cosignature that watchcat did not write. Reads one JSON request on
 // stdin (the witness's name and Ed25519 seed, the log's verifier key, a cosigned checkpoint), writes one JSON answer
 // on stdout: the witness's verifier key as torchwood writes it, the signatures note.Open verified with the log's
-// key and the witness's, and the timestamp torchwood reads from each cosignature.
+// key and the witness's, and the timestamp torchwood reads from each cosignature, and the checkpoint's extension
+// lines as torchwood reads them.
 package main
 
 import (
@@ -29,6 +30,7 @@ type answer struct {
 	Timestamps  []int64  `json:"timestamps"`
 	Unverified  int      `json:"unverified"`
 	CheckpointN int64    `json:"checkpoint_size"`
+	Extension   string   `json:"extension"`
 }
 
 func main() {
@@ -66,6 +68,7 @@ func main() {
 		return
 	}
 	out.CheckpointN = checkpoint.N
+	out.Extension = checkpoint.Extension
 	out.Unverified = len(n.UnverifiedSigs)
 	for _, sig := range n.Sigs {
 		out.Verified = append(out.Verified, sig.Name)

@@ -17,12 +17,21 @@ describe('transparency log: the checkpoint body', function () {
     expect(checkpointBody({ origin: ORIGIN, size: 1234, root: ROOT })).to.equal(`${ORIGIN}\n1234\n${ROOT_BASE64}\n`);
   });
 
-  it('reads the three lines back, ignoring the extension lines after them', function () {
-    const read = parseCheckpoint(`${ORIGIN}\n1234\n${ROOT_BASE64}\nan extension line\n`);
+  it('reads the three lines back, and the extension lines after them', function () {
+    const read = parseCheckpoint(`${ORIGIN}\n1234\n${ROOT_BASE64}\nan extension line\nanother\n`);
     expect(read.origin).to.equal(ORIGIN);
     expect(read.size).to.equal(1234);
     expect(Buffer.from(read.root).equals(ROOT)).to.equal(true);
-    expect(parseCheckpoint(`${ORIGIN}\n0\n${ROOT_BASE64}\n`).size, 'the empty tree').to.equal(0);
+    expect(read.extensions).to.deep.equal(['an extension line', 'another']);
+    const empty = parseCheckpoint(`${ORIGIN}\n0\n${ROOT_BASE64}\n`);
+    expect(empty.size, 'the empty tree').to.equal(0);
+    expect(empty, 'no extension line').to.not.have.property('extensions');
+  });
+
+  it('writes extension lines after the root, each ended by a newline, and refuses an empty or multi-line one', function () {
+    expect(checkpointBody({ origin: ORIGIN, size: 7, root: ROOT, extensions: ['one', 'two'] })).to.equal(`${ORIGIN}\n7\n${ROOT_BASE64}\none\ntwo\n`);
+    expect(() => checkpointBody({ origin: ORIGIN, size: 7, root: ROOT, extensions: [''] })).to.throw(RangeError);
+    expect(() => checkpointBody({ origin: ORIGIN, size: 7, root: ROOT, extensions: ['a\nb'] })).to.throw(RangeError);
   });
 
   it('refuses a body with no origin, a size that is not canonical decimal digits, or a root that is not 32 bytes in canonical base64', function () {

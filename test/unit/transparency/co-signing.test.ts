@@ -44,7 +44,8 @@ describe('transparency log: co-signing during a rotation of the log key', () => 
     const [one, two] = [await signedBy(current, previous), await signedBy(current, previous)];
     expect(two).to.equal(one);
     const [text, signatures] = one.split('\n\n') as [string, string];
-    expect(text).to.match(new RegExp(`^${ORIGIN}\\n12\\n[A-Za-z0-9+/]{43}=$`));
+    // The tree, then the serial index's line (its root and VRF key: serial-index.ts).
+    expect(text).to.match(new RegExp(`^${ORIGIN}\\n12\\n[A-Za-z0-9+/]{43}=\\nwatchcat/serial-index/v1 [A-Za-z0-9+/]{43}= [A-Za-z0-9+/]{43}=$`));
     const lines = signatures.trimEnd().split('\n');
     expect(lines).to.have.length(2);
     [current, previous].forEach((key, i) => {

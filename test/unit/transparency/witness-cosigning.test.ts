@@ -88,7 +88,9 @@ describe('transparency log: checkpoints submitted to witnesses and served with t
       return witnesses.every((witness) => cosignedBy(note, witness));
     });
     expect(parseNote(note).signatures.map((signature) => signature.name)).to.deep.equal([ORIGIN, 'witness.example/w1', 'witness.example/w2']);
-    expect(openNote(note, verifierKey(ORIGIN, logKey))).to.equal(`${ORIGIN}\n6\n${note.split('\n')[2]}\n`);
+    // The tree, and the serial index's line (serial-index.ts), under the log's signature.
+    expect(openNote(note, verifierKey(ORIGIN, logKey))).to.equal(`${ORIGIN}\n6\n${note.split('\n')[2]}\n${note.split('\n')[3]}\n`);
+    expect(note.split('\n')[3]).to.match(/^watchcat\/serial-index\/v1 /);
     expect((await openTrusted(note, [verifierKey(ORIGIN, logKey)], async () => [])).learned).to.deep.equal([]);
     const built = await buildGoTlog();
     if ('why' in built) return cannotRun(this, 'Go', built.why);

@@ -1,0 +1,97 @@
+/**
+ * The serial index (shared/transparency/serial-index.ts) as the log's signer keeps it: in memory, advanced through the
+ * index's changes that the transparency log projection keeps beside its tiles (`SerialIndexChangeDoc`), in log order,
+ * up to the last leaf of the tree it is to commit, so that the root a checkpoint of size N carries is the index after
+ * exactly its first N events (ARCHITECTURE.md, "The serial index"). Started empty, it reads every change again at
+ * each start; the serials' VRF evaluations, which are what costs, are kept by its memo (serial-vrf-file.ts).
+ *
+ * The VRF key is derived from the log key (`indexVrfKey`): whoever signs the log's checkpoints holds it, and no one else.
+ */
+import { hkdfSync, type KeyObject } from 'node:crypto';
+import { setImmediate } from 'node:timers/promises';
+import type { Filter, ReadView } from '../../shared/ports/read-store.ts';
+import type { SerialIndexChangeDoc } from '../../shared/read-models/documents.ts';
+import { SerialIndex, type VrfMemo } from '../../shared/transparency/serial-index.ts';
+import { indexChangeId } from '../../shared/transparency/tile-docs.ts';
+import { vrfKey, type VrfKey } from '../../shared/transparency/vrf.ts';
+
+/** Changes read at once while catching up (a start reads them all). */
+const PAGE = 10_000;
+/** How long VRF outputs are computed before other work of the process (answers) is let through. */
+const GIVE_WAY_MS = 10;
+
+/**
+ * The index's VRF key, derived from the log key's Ed25519 seed by HKDF-SHA-256 under a label of its own: a VRF
+ * secret is then no second secret to provision and keep, and it lives only where checkpoints are signed.
+ */
+export function indexVrfKey(logKey: KeyObject): VrfKey {
+  const seed = Buffer.from(logKey.export({ format: 'jwk' }).d ?? '', 'base64url');
+  if (seed.length !== 32) throw new Error('the log key is not an Ed25519 private key');
+  return vrfKey(Buffer.from(hkdfSync('sha256', seed, Buffer.alloc(0), 'watchcat/serial-index/v1 VRF key', 32)));
+}
+
+export class CheckpointIndex {
+  private readonly index: SerialIndex;
+  /** The tree size the index stands at, and the position of that tree's last leaf (-1 for none). */
+  private leaves = 0;
+  private through = -1;
+
+  constructor(vrf: VrfKey, memo?: VrfMemo) {
+    this.index = new SerialIndex(vrf, memo);
+  }
+
+  get size(): number {
+    return this.leaves;
+  }
+
+  get vrfPublicKey(): Uint8Array {
+    return this.index.vrfPublicKey;
+  }
+
+  root(): Buffer {
+    return this.index.root();
+  }
+
+  /** The index as `answer` of serial-index.ts gives it, at `size`. */
+  answer(serial: string) {
+    return this.index.answer(serial);
+  }
+
+  /**
+   * Applies the changes `view` holds of the events after the index's last one, up to `position`, the position of the
+   * last leaf of the tree of `size` leaves, and answers the size of the tree the index then stands at: `size`, or
+   * less when the serials' VRF outputs not kept yet took `budgetMs` (computed giving way to other work every few
+   * milliseconds), the index then standing just before the first change it did not apply (`leavesThrough` maps a
+   * position to the leaves up to it); the next call goes on from there. A tree smaller than the one it stands at is
+   * refused: the index only goes forward, as the signed log does.
+   */
+  async advance(view: Pick<ReadView, 'find'>, size: number, position: number, budgetMs: number, leavesThrough: (position: number) => Promise<number>): Promise<number> {
+    if (size < this.leaves) throw new RangeError(`the serial index stands at ${this.leaves} leaves, not ${size}`);
+    const started = performance.now();
+    let ran = started;
+    while (this.through < position) {
+      const filter: Filter = { _id: { $gt: this.through < 0 ? 'index:' : indexChangeId(this.through), $lte: indexChangeId(position) } };
+      const changes = await view.find<SerialIndexChangeDoc>('tlog', filter, { sort: { _id: 1 }, limit: PAGE });
+      for (const { serial, index_status: status, registered, position: at } of changes) {
+        if (this.index.costs(serial)) {
+          if (performance.now() - started >= budgetMs) {
+            this.through = at - 1;
+            this.leaves = Math.max(this.leaves, await leavesThrough(at - 1));
+            return this.leaves;
+          }
+          if (performance.now() - ran >= GIVE_WAY_MS) {
+            await setImmediate();
+            ran = performance.now();
+          }
+        }
+        // As the `serials` read model: a status change of a serial never registered changes nothing.
+        if (registered || this.index.holds(serial)) this.index.set(serial, status);
+        this.through = at;
+      }
+      if (changes.length < PAGE) break;
+    }
+    this.through = position;
+    this.leaves = size;
+    return size;
+  }
+}

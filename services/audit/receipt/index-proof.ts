@@ -1,0 +1,73 @@
+/**
+ * A serial's status at a checkpoint, as one offline file (issue 45, item 3; in the spirit of C2SP tlog-proof): the
+ * answer (serial, status, VRF proof, index proof) then, after a blank line, the signed checkpoint note with its
+ * witnesses' cosignatures. The checkpoint commits the serial index in an extension line
+ * (shared/transparency/serial-index.ts), so the file is checked with the log's verifier key and a witness policy
+ * alone: the log signed the checkpoint, the policy's quorum cosigned it, and the answer is proved under the index
+ * root and VRF key the checkpoint commits. Two files about one serial at one checkpoint cannot both hold with
+ * different statuses.
+ *
+ *     watchcat/serial-index-proof/v1
+ *     serial <serial>
+ *     status <AUTHENTIC|STOLEN|NOT_FOUND>
+ *     vrf <base64 VRF proof>
+ *     index <base64 index proof>
+ *
+ *     <checkpoint note>
+ */
+import { parseCheckpoint } from '../../../shared/transparency/checkpoint.ts';
+import { openNote } from '../../../shared/transparency/signed-note.ts';
+import { indexCommitmentOf, verifyIndexAnswer, type IndexAnswer, type IndexStatus } from '../../../shared/transparency/serial-index.ts';
+import { requirePolicy, type TlogPolicy } from '../../../shared/transparency/tlog-policy.ts';
+
+export const INDEX_PROOF_HEADER = 'watchcat/serial-index-proof/v1';
+const STATUSES: readonly string[] = ['AUTHENTIC', 'STOLEN', 'NOT_FOUND'];
+
+/** The file of `answer` at the checkpoint `note` (signed, cosigned), whose index root the answer is proved under. */
+export const indexProofFile = (answer: IndexAnswer, note: string): string =>
+  `${INDEX_PROOF_HEADER}\nserial ${answer.serial}\nstatus ${answer.status}\nvrf ${answer.vrf_proof}\nindex ${answer.index_proof}\n\n${note}`;
+
+export interface IndexProofVerdict {
+  readonly size: number;
+  readonly origin: string;
+  readonly serial: string;
+  readonly status: IndexStatus;
+  /** The policy's witnesses that cosigned the checkpoint. */
+  readonly cosigners: readonly string[];
+}
+
+/** The answer and the checkpoint note of a file, or an Error naming what is malformed. */
+function readFile(text: string): { answer: IndexAnswer; note: string } {
+  const split = text.indexOf('\n\n');
+  if (!text.startsWith(`${INDEX_PROOF_HEADER}\n`) || split < 0) throw new Error(`not a serial index proof: it does not start with ${INDEX_PROOF_HEADER} and a blank line after the answer`);
+  const lines = text.slice(INDEX_PROOF_HEADER.length + 1, split).split('\n');
+  const field = (name: string, at: number): string => {
+    const line = lines[at] ?? '';
+    if (!line.startsWith(`${name} `)) throw new Error(`not a serial index proof: line ${at + 2} is not "${name} ..."`);
+    return line.slice(name.length + 1);
+  };
+  const [serial, status, vrf, index] = [field('serial', 0), field('status', 1), field('vrf', 2), field('index', 3)];
+  if (lines.length !== 4) throw new Error('not a serial index proof: the answer has more than four lines');
+  if (!STATUSES.includes(status)) throw new Error(`not a serial index proof: status ${status}`);
+  return { answer: { serial, status: status as IndexStatus, vrf_proof: vrf, index_proof: index }, note: text.slice(split + 2) };
+}
+
+/**
+ * Checks a serial index proof file against the log's verifier key and a witness policy: the verdict, or an Error
+ * naming what does not hold.
+ */
+export function verifyIndexProof(text: string, logKey: string, policy: TlogPolicy): IndexProofVerdict {
+  const { answer, note } = readFile(text);
+  const checkpoint = parseCheckpoint(openNote(note, logKey));
+  const { cosigners } = requirePolicy(policy, note);
+  const commitment = indexCommitmentOf(checkpoint);
+  if (commitment === undefined) throw new Error(`the checkpoint of ${checkpoint.size} leaves commits no serial index`);
+  if (!verifyIndexAnswer(commitment.vrfPublicKey, commitment.root, answer)) {
+    throw new Error(`the proofs do not show serial ${answer.serial} ${answer.status} in the serial index the checkpoint of ${checkpoint.size} leaves commits`);
+  }
+  return { size: checkpoint.size, origin: checkpoint.origin, serial: answer.serial, status: answer.status, cosigners };
+}
+
+/** The verdict in the words of `watchcat receipt verify`. */
+export const indexProofLine = ({ size, serial, status, cosigners }: IndexProofVerdict): string =>
+  `at checkpoint ${size}, cosigned by ${cosigners.length} witness${cosigners.length === 1 ? '' : 'es'}${cosigners.length > 0 ? ` (${cosigners.join(', ')})` : ''}, serial ${serial} was ${status}`;

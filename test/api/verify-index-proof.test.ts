@@ -1,0 +1,160 @@
+/**
+ * Proof-carrying verifications (issue 45, item 3; docs/audit.md, "Serial index proofs"): with `proof=index`, over
+ * HTTP and over MCP (the SDK's client), the answer carries the serial's VRF proof and index proof and the signed
+ * checkpoint committing the index; the proofs check under that checkpoint's line (`verifyIndexAnswer`, the
+ * checkpoint opened with the log's verifier key) for AUTHENTIC, STOLEN and NOT_FOUND serials, and the answer's status
+ * is the one proved there: for a theft the log holds but the serials read model has not applied (projected on
+ * another worker), STOLEN, where the plain answer still says AUTHENTIC. The offline file made of an answer passes
+ * `watchcat receipt verify FILE --log-key KEY`. Over a log projected in part before the index's changes existed, the
+ * proof is refused (503), saying in the request's language that the index is not built.
+ */
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { indexProofs, startTransparencyLog, type TransparencyLog } from '../../read-api/transparency/log-publisher.ts';
+import { transparencyRoutes } from '../../read-api/transparency/transparency-routes.ts';
+import { indexProofFile } from '../../services/audit/receipt/index-proof.ts';
+import { createCliContext } from '../../services/cli/cli-context.ts';
+import { run } from '../../services/cli/program.ts';
+import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
+import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
+import { createLogger } from '../../shared/logging/logger.ts';
+import type { EventStore } from '../../shared/ports/event-store.ts';
+import type { ReadStore } from '../../shared/ports/read-store.ts';
+import { PROJECTIONS } from '../../shared/projections/index.ts';
+import { rebuild } from '../../shared/projections/rebuild.ts';
+import { parseCheckpoint } from '../../shared/transparency/checkpoint.ts';
+import { indexCommitmentOf, verifyIndexAnswer, type IndexStatus } from '../../shared/transparency/serial-index.ts';
+import { openNote, verifierKey } from '../../shared/transparency/signed-note.ts';
+import { serialRegistered, serialReportedStolen } from '../fixtures/events.ts';
+import { connectedClient } from '../support/mcp-client.ts';
+import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';
+import { logProjection, logProjectionUpgradedAfter } from '../support/signed-log.ts';
+import { testSigningKeys } from '../support/signing-keys.ts';
+
+const ORIGIN = 'watch.example/watchcat/events';
+/** Registered; registered and reported stolen; never registered; stolen in the log only (the read model behind). */
+const SERIALS: Record<string, { status: IndexStatus; plain: IndexStatus }> = {
+  'IP-2024-0001': { status: 'AUTHENTIC', plain: 'AUTHENTIC' },
+  'IP-2024-0002': { status: 'STOLEN', plain: 'STOLEN' },
+  'IP-2024-0404': { status: 'NOT_FOUND', plain: 'NOT_FOUND' },
+  'IP-2024-0007': { status: 'STOLEN', plain: 'AUTHENTIC' },
+};
+
+/** The read API over `readStore`, with the log's publisher signing it under `key` and answering proofs from it. */
+async function serve(readStore: ReadStore, key: KeyObject): Promise<{ log: TransparencyLog; api: ReadApiUnderTest }> {
+  const log = await startTransparencyLog({ readStore, key, origin: ORIGIN, logger: createLogger('silent', 'index-proof') });
+  const api = await startReadApiUnderTest({
+    readStore, signingKeys: await testSigningKeys(), extraRoutes: [transparencyRoutes(log)], serialIndex: indexProofs(log),
+  });
+  return { log, api };
+}
+
+interface ProvedVerification {
+  serial: string;
+  verification_status: IndexStatus;
+  proof?: { checkpoint: string; vrf_proof: string; index_proof: string };
+}
+
+describe('verify with proof=index: the status proved in the serial index at a signed checkpoint', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let events: EventStore;
+  let log: TransparencyLog;
+  let api: ReadApiUnderTest;
+  const logKey = generateKeyPairSync('ed25519').privateKey;
+  const logVerifier = verifierKey(ORIGIN, logKey);
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'watchcat-index-proof-api-'));
+    events = openSqliteEventStore(join(dir, 'events.sqlite3'));
+    for (const serial of ['IP-2024-0001', 'IP-2024-0002', 'IP-2024-0007']) await events.append(`serial-${serial}`, [serialRegistered(serial)], 'no_stream');
+    await events.append('serial-IP-2024-0002', [serialReportedStolen('IP-2024-0002')], 0);
+    const readStore = createMemoryReadStore();
+    await rebuild({ eventStore: events, readStore, projections: [...PROJECTIONS] });
+    // The theft, then the log alone projected again: it is ahead of the serials read model, as on another worker.
+    await events.append('serial-IP-2024-0007', [serialReportedStolen('IP-2024-0007')], 0);
+    await rebuild({ eventStore: events, readStore, projections: [logProjection] });
+    ({ log, api } = await serve(readStore, logKey));
+  });
+  after(async () => {
+    await api?.close();
+    await log?.stop();
+    await events?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Checks the answer's proofs under the line of its checkpoint, opened with the log's key; its checkpoint's size. */
+  function expectProved(answer: ProvedVerification, status: IndexStatus): number {
+    expect(answer.verification_status, answer.serial).to.equal(status);
+    const { checkpoint, vrf_proof, index_proof } = answer.proof!;
+    const body = parseCheckpoint(openNote(checkpoint, logVerifier));
+    const committed = indexCommitmentOf(body);
+    expect(committed, 'the checkpoint commits the index').to.not.equal(undefined);
+    const proved = verifyIndexAnswer(committed!.vrfPublicKey, committed!.root, { serial: answer.serial, status: answer.verification_status, vrf_proof, index_proof });
+    expect(proved, `${answer.serial}'s proofs under the checkpoint's index root`).to.equal(true);
+    return body.size;
+  }
+
+  it('over HTTP: each status proved, the theft the read model has not applied included; the plain answer carries none', async function () {
+    for (const [serial, { status, plain }] of Object.entries(SERIALS)) {
+      const proved = await fetch(`${api.url}/api/public/verify/${serial.toLowerCase()}?proof=index`);
+      expect(proved.status, serial).to.equal(200);
+      expect(expectProved(await proved.json() as ProvedVerification, status), 'the checkpoint of every event').to.equal(5);
+      const answer = await (await fetch(`${api.url}/api/public/verify/${serial}`)).json() as ProvedVerification;
+      expect([answer.verification_status, answer.proof], `${serial}, plain`).to.deep.equal([plain, undefined]);
+    }
+    expect((await fetch(`${api.url}/api/public/verify/IP-2024-0001?proof=all`)).status, 'another proof kind').to.equal(422);
+  });
+
+  it('over MCP: verify_serial takes the same argument and answers the same proofs', async function () {
+    const client = await connectedClient(api.url);
+    try {
+      for (const [serial, { status }] of Object.entries(SERIALS)) {
+        const result = await client.callTool({ name: 'verify_serial', arguments: { serial, proof: 'index' } });
+        expect(result.isError, serial).to.not.equal(true);
+        expectProved(result.structuredContent as unknown as ProvedVerification, status);
+      }
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('makes an offline file that watchcat receipt verify accepts with the log key alone', async function () {
+    const answer = await (await fetch(`${api.url}/api/public/verify/IP-2024-0007?proof=index`)).json() as ProvedVerification;
+    const { checkpoint, vrf_proof, index_proof } = answer.proof!;
+    const file = join(dir, 'IP-2024-0007.proof');
+    writeFileSync(file, indexProofFile({ serial: answer.serial, status: answer.verification_status, vrf_proof, index_proof }, checkpoint));
+    const out: string[] = [];
+    const notes: string[] = [];
+    const context = createCliContext({ LOG_LEVEL: 'silent', DATA_DIR: dir }, { out: (line) => out.push(line), note: (line) => notes.push(line) });
+    const code = await run(['node', 'watchcat', 'receipt', 'verify', file, '--log-key', logVerifier], context);
+    expect([code, out, notes]).to.deep.equal([0, ['at checkpoint 5, cosigned by 0 witnesses, serial IP-2024-0007 was STOLEN'], []]);
+  });
+
+  it('over a log projected in part before the index\'s changes: refuses the proof, saying in the request\'s language that the index is not built and why; the plain answer stands', async function () {
+    const readStore = createMemoryReadStore();
+    // The first serial projected into the log by the version before the index's changes, the rest by this one.
+    const upgraded = logProjectionUpgradedAfter((await events.readAll({ after: 0, limit: 1 }))[0]!.position);
+    await rebuild({ eventStore: events, readStore, projections: PROJECTIONS.map((projection) => (projection.name === upgraded.name ? upgraded : projection)) });
+    const unbuilt = await serve(readStore, logKey);
+    try {
+      const url = unbuilt.api.url;
+      const english = await fetch(`${url}/api/public/verify/IP-2024-0001?proof=index`);
+      expect(english.status).to.equal(503);
+      expect(((await english.json()) as { detail: string }).detail).to.equal(
+        'The serial index is not built: the transparency log was projected in part before the index existed, and its signed checkpoints do not commit it until the log is rebuilt.');
+      const french = await fetch(`${url}/api/public/verify/IP-2024-0001?proof=index&lang=fr`);
+      expect(french.status).to.equal(503);
+      expect(((await french.json()) as { detail: string }).detail).to.equal(
+        'L\'index des numéros de série n\'est pas construit : le journal de transparence a été projeté en partie avant que l\'index existe, et ses points de contrôle signés ne l\'engagent pas tant que le journal n\'est pas reconstruit.');
+      const plain = await fetch(`${url}/api/public/verify/IP-2024-0001`);
+      expect([plain.status, ((await plain.json()) as ProvedVerification).verification_status]).to.deep.equal([200, 'AUTHENTIC']);
+    } finally {
+      await unbuilt.api.close();
+      await unbuilt.log.stop();
+    }
+  });
+});

@@ -1,0 +1,95 @@
+/**
+ * A serial's status at a checkpoint as one offline file (services/audit/receipt/index-proof.ts, issue 45 item 3),
+ * checked with the log's verifier key and a witness policy (2 of 2 witnesses) alone. A checkpoint of 12 entries
+ * commits a serial index in its extension line, is signed by the log and cosigned by both witnesses: the file of each
+ * serial's answer holds and says "at checkpoint 12, cosigned by 2 witnesses, serial S was STATUS"; a second file for
+ * the same serial at the same checkpoint with another status (the true proofs, or another serial's) does not; nor a
+ * file whose checkpoint lacks a cosignature, is signed by another key, commits another index root or none, or whose
+ * status or proofs were altered.
+ */
+import { generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
+import { expect } from 'chai';
+import { indexProofFile, indexProofLine, verifyIndexProof } from '../../../services/audit/receipt/index-proof.ts';
+import { checkpointBody } from '../../../shared/transparency/checkpoint.ts';
+import { cosign, cosignerKey } from '../../../shared/transparency/cosignature.ts';
+import { MemoryTree } from '../../../shared/transparency/memory-tree.ts';
+import { indexExtension, SerialIndex, type IndexAnswer } from '../../../shared/transparency/serial-index.ts';
+import { signNote, verifierKey } from '../../../shared/transparency/signed-note.ts';
+import { parsePolicy } from '../../../shared/transparency/tlog-policy.ts';
+import { vrfKey } from '../../../shared/transparency/vrf.ts';
+
+const ORIGIN = 'watch.example/watchcat/events';
+const ed25519 = () => generateKeyPairSync('ed25519').privateKey;
+
+describe('serial index proof files: checked with the log key and the witness policy alone', function () {
+  const logKey = ed25519();
+  const witnesses: [string, KeyObject][] = [['witness.example/w1', ed25519()], ['witness.example/w2', ed25519()]];
+  const policy = parsePolicy([
+    `log ${verifierKey(ORIGIN, logKey)}`,
+    ...witnesses.map(([name, key]) => `witness W${name.slice(-1)} ${cosignerKey(name, key)}`),
+    'group both all W1 W2',
+    'quorum both',
+  ].join('\n'));
+  const vrf = vrfKey(randomBytes(32));
+  const index = new SerialIndex(vrf);
+  for (let i = 0; i < 10; i += 1) index.set(`RG-${1000 + i}`, 'AUTHENTIC');
+  index.set('RG-1003', 'STOLEN');
+  const tree = new MemoryTree();
+  for (let i = 0; i < 12; i += 1) tree.append(`event-${i}`);
+
+  /** The checkpoint note of 12 entries committing `root`, signed by `key`, cosigned by `cosigners`. */
+  function note(root: Uint8Array | undefined, key = logKey, cosigners = witnesses): string {
+    const body = checkpointBody({ origin: ORIGIN, size: 12, root: tree.root(), extensions: root ? [indexExtension({ root, vrfPublicKey: vrf.publicKey })] : [] });
+    return `${signNote(body, ORIGIN, key)}${cosigners.map(([name, witness]) => cosign(body, name, witness, 1_700_000_000)).join('')}`;
+  }
+  const checkpoint = note(index.root());
+  const logVerifier = verifierKey(ORIGIN, logKey);
+
+  it('holds for each serial\'s true answer and says what it proves', function () {
+    for (const [serial, status] of [['RG-1000', 'AUTHENTIC'], ['RG-1003', 'STOLEN'], ['RG-4242', 'NOT_FOUND']] as const) {
+      const answer = index.answer(serial);
+      expect(answer.status).to.equal(status);
+      const verdict = verifyIndexProof(indexProofFile(answer, checkpoint), logVerifier, policy);
+      expect(indexProofLine(verdict)).to.equal(`at checkpoint 12, cosigned by 2 witnesses (W1, W2), serial ${serial} was ${status}`);
+    }
+  });
+
+  it('refuses a second answer for a serial at the same checkpoint', function () {
+    for (const serial of ['RG-1000', 'RG-1003', 'RG-4242']) {
+      const truth = index.answer(serial);
+      const others: IndexAnswer[] = [
+        ...(['AUTHENTIC', 'STOLEN', 'NOT_FOUND'] as const).filter((status) => status !== truth.status).map((status) => ({ ...truth, status })),
+        ...['RG-1000', 'RG-1003', 'RG-4242'].filter((donor) => donor !== serial).map((donor) => ({ ...index.answer(donor), serial })),
+      ];
+      for (const other of others) {
+        expect(() => verifyIndexProof(indexProofFile(other, checkpoint), logVerifier, policy), `${serial} ${other.status}`).to.throw(/do not show/);
+      }
+    }
+  });
+
+  it('refuses a checkpoint short of the quorum, signed by another key, committing another root or none', function () {
+    const answer = index.answer('RG-1003');
+    const check = (file: string) => () => verifyIndexProof(file, logVerifier, policy);
+    expect(check(indexProofFile(answer, note(index.root(), logKey, witnesses.slice(0, 1))))).to.throw(/quorum/);
+    expect(check(indexProofFile(answer, note(index.root(), ed25519())))).to.throw();
+    expect(check(indexProofFile(answer, note(randomBytes(32))))).to.throw(/do not show/);
+    expect(check(indexProofFile(answer, note(undefined)))).to.throw(/commits no serial index/);
+  });
+
+  it('refuses a file altered in its status, its proofs or its checkpoint', function () {
+    const file = indexProofFile(index.answer('RG-1003'), checkpoint);
+    const altered = [
+      file.replace('status STOLEN', 'status AUTHENTIC'),
+      file.replace(/^vrf (.)/m, (_, c: string) => `vrf ${c === 'A' ? 'B' : 'A'}`),
+      // A character of the last node's hash (the proof ends with it): a sibling's label is not bound (prefix-tree.ts).
+      file.replace(/^(index .*)(.)(.{3})$/m, (_, head: string, c: string, tail: string) => `${head}${c === 'A' ? 'B' : 'A'}${tail}`),
+      file.replace(`${ORIGIN}\n12\n`, `${ORIGIN}\n13\n`),
+      file.replace('watchcat/serial-index/v1 ', 'watchcat/serial-index/v1  '),
+      file.replace('\n\n', '\n'),
+    ];
+    for (const [i, text] of altered.entries()) {
+      expect(text, `alteration ${i} changed the file`).to.not.equal(file);
+      expect(() => verifyIndexProof(text, logVerifier, policy), `alteration ${i}`).to.throw();
+    }
+  });
+});

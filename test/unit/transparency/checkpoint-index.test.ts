@@ -1,0 +1,198 @@
+/**
+ * The serial index committed by the service's checkpoints (ARCHITECTURE.md, "The serial index"): the line of a
+ * checkpoint of N leaves holds the root of the index after exactly the first N events, the registry's serials
+ * (registered and recovered AUTHENTIC, reported stolen STOLEN) keyed by the VRF whose secret is derived from the log
+ * key (HKDF-SHA-256 of its Ed25519 seed, label `watchcat/serial-index/v1 VRF key`); the expected roots are those of
+ * an index built here from the events read back from the store. A publisher started again over the same read store,
+ * or over one filled again by a rebuild, holds the index of the checkpoint signed last and answers from it. A log
+ * projected in part before the index's changes existed commits no index and answers no proof, with a warning naming
+ * the rebuild, until it is rebuilt.
+ */
+import { generateKeyPairSync, hkdfSync, type KeyObject } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { pino } from 'pino';
+import { indexProofs, startTransparencyLog, type TransparencyLog } from '../../../read-api/transparency/log-publisher.ts';
+import { createMemoryReadStore } from '../../../shared/adapters/memory-read-store.ts';
+import { createMongoReadStore } from '../../../shared/adapters/mongodb-read-store.ts';
+import { openSqliteEventStore } from '../../../shared/adapters/sqlite-event-store.ts';
+import { createLogger } from '../../../shared/logging/logger.ts';
+import type { EventStore, StoredEvent } from '../../../shared/ports/event-store.ts';
+import type { ReadStore } from '../../../shared/ports/read-store.ts';
+import { rebuild } from '../../../shared/projections/rebuild.ts';
+import { parseCheckpoint } from '../../../shared/transparency/checkpoint.ts';
+import { indexCommitmentOf, SerialIndex, verifyIndexAnswer } from '../../../shared/transparency/serial-index.ts';
+import { vrfKey } from '../../../shared/transparency/vrf.ts';
+import { serialRegistered, serialReportedStolen } from '../../fixtures/events.ts';
+import { appendAll } from '../../projector/support/history.ts';
+import { appendLargeHistory } from '../../support/large-history.ts';
+import { logProjection, logProjectionUpgradedAfter } from '../../support/signed-log.ts';
+import { describeMongo } from '../../support/mongodb-leg.ts';
+import { until } from '../../support/until.ts';
+
+const ORIGIN = 'watch.example/watchcat/events';
+const logger = createLogger('silent', 'checkpoint-index-test');
+
+/** The index after the first `size` events of `history`, built here from the events alone. */
+function expectedIndex(history: readonly StoredEvent[], size: number, logKey: KeyObject): SerialIndex {
+  const seed = Buffer.from(logKey.export({ format: 'jwk' }).d!, 'base64url');
+  const index = new SerialIndex(vrfKey(Buffer.from(hkdfSync('sha256', seed, Buffer.alloc(0), 'watchcat/serial-index/v1 VRF key', 32))));
+  const registered = new Set<string>();
+  for (const event of history.slice(0, size)) {
+    const { serial } = (event as { data?: { serial?: string } }).data ?? {};
+    if (serial === undefined) continue;
+    if (event.type === 'SerialRegistered') registered.add(serial);
+    if (!registered.has(serial)) continue;
+    if (event.type === 'SerialRegistered' || event.type === 'SerialRecovered') index.set(serial, 'AUTHENTIC');
+    if (event.type === 'SerialReportedStolen') index.set(serial, 'STOLEN');
+  }
+  return index;
+}
+
+const bodyOf = (note: string) => parseCheckpoint(note.slice(0, note.indexOf('\n\n') + 1));
+
+/** `newStore`: an empty read store of the engine under test, closed after the test. */
+function indexSpec(newStore: () => Promise<ReadStore>) {
+  let dataDir: string;
+  let events: EventStore;
+  const logs: TransparencyLog[] = [];
+  const logKey = generateKeyPairSync('ed25519').privateKey;
+
+  beforeEach(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'watchcat-index-'));
+    events = openSqliteEventStore(join(dataDir, 'events.sqlite3'));
+    await appendLargeHistory(events, 45, 240);
+  });
+  const stores: ReadStore[] = [];
+  const storeOf = async () => {
+    const store = await newStore();
+    stores.push(store);
+    return store;
+  };
+  afterEach(async () => {
+    for (const log of logs.splice(0)) await log.stop();
+    for (const store of stores.splice(0)) await store.close();
+    signed.splice(0);
+    await events.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const history = async () => events.readAll({ after: 0, limit: 100_000 });
+  /** Every checkpoint signed, as the publisher keeps it: those a start's index catching up signs on its way too. */
+  const signed: string[] = [];
+  const publish = async (readStore: ReadStore, logTo = logger) => {
+    const record = { load: () => undefined, save: (note: string) => { signed.push(note); } };
+    const log = await startTransparencyLog({ readStore, record, key: logKey, origin: ORIGIN, logger: logTo, intervalMs: 20 });
+    logs.push(log);
+    return log;
+  };
+  /** The checkpoint the log serves once it covers `size` leaves and commits the index. */
+  const indexedCheckpoint = async (log: TransparencyLog, size: number) => {
+    let note = '';
+    await until(`a checkpoint of ${size} leaves committing the index`, async () => {
+      const found = await log.indexAnswer('LH-S000000');
+      note = found?.checkpoint.note ?? '';
+      return found?.checkpoint.size === size;
+    });
+    return note;
+  };
+  const expectCommits = async (note: string) => {
+    const body = bodyOf(note);
+    const committed = indexCommitmentOf(body);
+    expect(committed, 'the checkpoint\'s index line').to.not.equal(undefined);
+    const expected = expectedIndex(await history(), body.size, logKey);
+    expect(Buffer.from(committed!.root).toString('base64'), `the index after the first ${body.size} events`).to.equal(expected.root().toString('base64'));
+    expect(Buffer.from(committed!.vrfPublicKey).equals(expected.vrfPublicKey)).to.equal(true);
+  };
+
+  it('commits the index after exactly the events each checkpoint counts, across new events and a restart', async () => {
+    const all = await history();
+    const readStore = await storeOf();
+    await rebuild({ eventStore: events, readStore, projections: [logProjection] });
+    const first = await publish(readStore);
+    const firstNote = await indexedCheckpoint(first, all.length);
+    await expectCommits(firstNote);
+
+    // A bulk of new serials (more VRF outputs than a look computes: checkpoints of what the index reached on its
+    // way), then an old one stolen: each checkpoint commits the index after exactly its events.
+    const stolen = ((all.find((event) => event.type === 'SerialRegistered') as { data?: { serial: string } }).data!).serial;
+    const bulk = Array.from({ length: 150 }, (_, i) => serialRegistered(`LH-N${String(i).padStart(6, '0')}`));
+    await appendAll(events, [...bulk, serialReportedStolen(stolen)]);
+    await rebuild({ eventStore: events, readStore, projections: [logProjection] });
+    await first.look();
+    const secondNote = await indexedCheckpoint(first, all.length + bulk.length + 1);
+    await expectCommits(secondNote);
+    expect(bodyOf(secondNote).extensions).to.not.deep.equal(bodyOf(firstNote).extensions);
+    expect(signed.length, 'checkpoints signed on the index\'s way through the bulk').to.be.greaterThan(2);
+    for (const note of signed) await expectCommits(note);
+
+    // Started again over the same store: it builds the index again, checks it against the checkpoint signed last,
+    // and answers from it with proofs that checkpoint's line verifies.
+    await first.stop();
+    const again = await publish(readStore);
+    expect(await indexedCheckpoint(again, all.length + bulk.length + 1)).to.equal(secondNote);
+    const committed = indexCommitmentOf(bodyOf(secondNote))!;
+    for (const [serial, status] of [[stolen, 'STOLEN'], ['LH-N000149', 'AUTHENTIC'], ['ZZ-9999999', 'NOT_FOUND']] as const) {
+      const found = (await again.indexAnswer(serial))!;
+      expect(found.answer.status, serial).to.equal(status);
+      expect(verifyIndexAnswer(committed.vrfPublicKey, committed.root, found.answer), `${serial}'s proofs`).to.equal(true);
+    }
+  });
+
+  it('signs the log without the index line and answers no proof while the log was projected in part before the index\'s changes, warning once; after its rebuild, commits the index again', async () => {
+    const all = await history();
+    // Upgraded after the first half of the history: its first serials have no index change stored.
+    const upgradedAfter = all[Math.floor(all.length / 2)]!.position;
+    const early = all.find((event) => event.type === 'SerialRegistered' && event.position <= upgradedAfter) as { data: { serial: string } } | undefined;
+    expect(early, 'a serial registered before the upgrade').to.not.equal(undefined);
+    const readStore = await storeOf();
+    await rebuild({ eventStore: events, readStore, projections: [logProjectionUpgradedAfter(upgradedAfter)] });
+    const warnings: { alert?: string; msg: string }[] = [];
+    const log = await publish(readStore, pino({ level: 'warn' }, { write: (line: string) => { warnings.push(JSON.parse(line) as { msg: string }); } }));
+
+    const note = log.checkpoint()!.note;
+    expect(bodyOf(note).size, 'the log signed whole').to.equal(all.length);
+    expect(indexCommitmentOf(bodyOf(note)), 'the checkpoint\'s index line').to.equal(undefined);
+    expect(log.indexBuilt()).to.equal(false);
+    expect(await log.indexAnswer(early!.data.serial)).to.equal(undefined);
+    expect(await indexProofs(log)(early!.data.serial)).to.equal('not built');
+    await log.look();
+    expect(warnings.filter((line) => line.alert === 'serial index not built').map((line) => line.msg.includes('watchcat rebuild --projection transparency-log')), 'one warning naming the remedy').to.deep.equal([true]);
+
+    // Rebuilt, then one more event: its checkpoint commits the index of every event, and proves the early serial.
+    await rebuild({ eventStore: events, readStore, projections: [logProjection] });
+    await appendAll(events, [serialRegistered('LH-AFTER-REBUILD')]);
+    await rebuild({ eventStore: events, readStore, projections: [logProjection] });
+    await log.look();
+    const rebuilt = await indexedCheckpoint(log, all.length + 1);
+    await expectCommits(rebuilt);
+    const committed = indexCommitmentOf(bodyOf(rebuilt))!;
+    const found = (await log.indexAnswer(early!.data.serial))!;
+    expect(found.answer.status).to.equal(expectedIndex(await history(), all.length + 1, logKey).answer(early!.data.serial).status);
+    expect(verifyIndexAnswer(committed.vrfPublicKey, committed.root, found.answer), 'the early serial\'s proofs').to.equal(true);
+    expect(log.indexBuilt()).to.equal(true);
+    expect(warnings.filter((line) => line.alert === 'serial index not built')).to.have.length(1);
+  });
+
+  it('commits the same index from a read store filled again by a rebuild', async () => {
+    const all = await history();
+    const readStore = await storeOf();
+    await rebuild({ eventStore: events, readStore, projections: [logProjection] });
+    const note = await indexedCheckpoint(await publish(readStore), all.length);
+    const refilled = await storeOf();
+    await rebuild({ eventStore: events, readStore: refilled, projections: [logProjection] });
+    expect(await indexedCheckpoint(await publish(refilled), all.length)).to.equal(note);
+  });
+}
+
+describe('serial index: committed by the checkpoints the service signs', function () {
+  this.timeout(120_000);
+  describe('in memory', function () {
+    indexSpec(async () => createMemoryReadStore());
+  });
+  describeMongo('on MongoDB', 'the serial index read from MongoDB', (leg) => {
+    indexSpec(async () => createMongoReadStore(leg.url, leg.database('index')));
+  });
+});

@@ -1,0 +1,33 @@
+/**
+ * The serials' VRF evaluations kept across starts (read-api/transparency/serial-vrf-file.ts): what one start
+ * remembered, the next finds, a proof added later included; a torn last line is skipped; another VRF key finds none.
+ */
+import { appendFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { expect } from 'chai';
+import { serialVrfFile } from '../../../read-api/transparency/serial-vrf-file.ts';
+
+describe('serial index: VRF evaluations kept in DATA_DIR', function () {
+  let dataDir: string;
+  beforeEach(() => { dataDir = mkdtempSync(join(tmpdir(), 'watchcat-vrf-')); });
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('finds at the next start what was remembered, a proof added later included, and skips a torn line', function () {
+    const vrfKey = randomBytes(32);
+    const [key1, key2, proof1] = [randomBytes(32), randomBytes(32), randomBytes(80)];
+    const first = serialVrfFile(dataDir, vrfKey);
+    first.remember('RG-1001', { key: key1 });
+    first.remember('RG-1002', { key: key2 });
+    first.remember('RG-1001', { key: key1, proof: proof1 });
+    const [file] = readdirSync(join(dataDir, 'transparency'));
+    appendFileSync(join(dataDir, 'transparency', file!), `RG-1003 ${randomBytes(32).toString('base64').slice(0, 20)}`);
+
+    const next = serialVrfFile(dataDir, vrfKey);
+    expect(next.get('RG-1001')).to.deep.equal({ key: key1, proof: proof1 });
+    expect(next.get('RG-1002')).to.deep.equal({ key: key2, proof: undefined });
+    expect(next.get('RG-1003'), 'the torn line').to.equal(undefined);
+    expect(serialVrfFile(dataDir, randomBytes(32)).get('RG-1001'), 'under another VRF key').to.equal(undefined);
+  });
+});
