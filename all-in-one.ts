@@ -31,7 +31,7 @@ import { PROJECTION_RETRY_POLICY } from './projector/retry-policy.ts';
 
 import { startReadApi } from './read-api/server.ts';
 import { projectionLag } from './shared/metrics/projection-lag.ts';
-import { publicOperations } from './shared/public-api/operations/index.ts';
+import { publicOperations } from './shared/read-model/public-api/operations/index.ts';
 import { discoveryRoutes } from './read-api/discovery/discovery-routes.ts';
 import { loadSigningKeys } from './read-api/signing/signing-keys.ts';
 import { loadLogKeys } from './read-api/transparency/log-key.ts';
@@ -42,7 +42,7 @@ import { indexProofs, startTransparencyLog } from './read-api/transparency/log-p
 import { transparencyRoutes } from './read-api/transparency/transparency-routes.ts';
 import { transparencyLogMetrics } from './read-api/transparency/log-metrics.ts';
 import { transparencyLogOrigin } from './read-api/transparency/log-origin.ts';
-import { parseWitnessList } from './shared/transparency/witness-client.ts';
+import { parseWitnessList } from './shared/read-model/transparency/witness-client.ts';
 import { publicBrand } from './shared/brand.ts';
 
 export interface RunningWatchcat {

@@ -1,18 +1,18 @@
 /**
  * The serial index's costs (issue 45, item 5): `node --import tsx bench/serial-index.ts [serials] [rounds]`
  * (default 1,000,000 and 5; about a minute and 1 GB of heap at a million). A prefix tree
- * (shared/transparency/prefix-tree.ts) of `serials` random 32-byte keys (VRF outputs are uniform), each AUTHENTIC;
+ * (shared/read-model/transparency/prefix-tree.ts) of `serials` random 32-byte keys (VRF outputs are uniform), each AUTHENTIC;
  * then, in each round, status changes of keys drawn at random (AUTHENTIC to STOLEN and back), timed per change with
  * the root computed after it: 100,000 changes and one root (as a projection's batch or a checkpoint's span of events
  * brings many), 10,000 changes each followed by its root (the worst case: a root per event), and 10,000 new keys
  * then a root (the goal: at most 20 µs a change at a million serials); then the encoded size of the proofs
  * of 10,000 present and 10,000 absent keys (the goal: at most 1.5 KB), and what the VRF costs a serial
- * (shared/transparency/vrf.ts: its output when a serial is registered, a proof and its check when an answer carries
+ * (shared/read-model/transparency/vrf.ts: its output when a serial is registered, a proof and its check when an answer carries
  * one). Medians of rounds; one JSON line.
  */
 import { createHash, hash, randomBytes } from 'node:crypto';
-import { encodeProof, PrefixTree } from '../shared/transparency/prefix-tree.ts';
-import { vrfKey, vrfVerify } from '../shared/transparency/vrf.ts';
+import { encodeProof, PrefixTree } from '../shared/read-model/transparency/prefix-tree.ts';
+import { vrfKey, vrfVerify } from '../shared/read-model/transparency/vrf.ts';
 import { median, round } from './report/stats.ts';
 
 const [serialsArg = '1000000', roundsArg = '5'] = process.argv.slice(2);

@@ -15,7 +15,7 @@ import { startReadApi } from '../read-api/server.ts';
 import { createMemoryReadStore } from '../shared/adapters/memory-read-store.ts';
 import { publicBrand } from '../shared/brand.ts';
 import { loadConfig } from '../shared/config/config.ts';
-import { publicOperations } from '../shared/public-api/operations/index.ts';
+import { publicOperations } from '../shared/read-model/public-api/operations/index.ts';
 import { testSigningKeys } from '../test/support/signing-keys.ts';
 import { startLoadClient } from './load/load-client.ts';
 import { median, round } from './report/stats.ts';

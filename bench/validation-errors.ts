@@ -8,15 +8,15 @@
  *   already parsed), up to the 16 MiB import limit's 5.6 million entries.
  * Prints one JSON line: per N, the median time of a 422, its size, and the time per bad key or entry. Growth is
  * linear when the time per key stays flat as N grows; an import's stays flat then falls, as the check stops looking
- * once 10,000 issues are counted (shared/public-api/validation/issue-bound.ts).
+ * once 10,000 issues are counted (shared/read-model/public-api/validation/issue-bound.ts).
  */
 import { loadavg } from 'node:os';
 import { checkDocument } from '../services/admin/admin-bodies.ts';
 import { CatalogueFile } from '../services/catalogue/catalogue-file.ts';
-import { priceSpec } from '../shared/public-api/operations/price.operation.ts';
-import { decodeBody } from '../shared/public-api/validation/request-body.ts';
-import { compileRequestValidator } from '../shared/public-api/validation/request-validator.ts';
-import { RequestValidationError } from '../shared/public-api/validation/validation-issue.ts';
+import { priceSpec } from '../shared/read-model/public-api/operations/price.operation.ts';
+import { decodeBody } from '../shared/read-model/public-api/validation/request-body.ts';
+import { compileRequestValidator } from '../shared/read-model/public-api/validation/request-validator.ts';
+import { RequestValidationError } from '../shared/read-model/public-api/validation/validation-issue.ts';
 import { median, round } from './report/stats.ts';
 
 const quick = process.argv.includes('--quick');

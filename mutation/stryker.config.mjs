@@ -11,11 +11,11 @@
  * state a command decides from.
  */
 export const TRUST_MUTATED = [
-  'shared/transparency/*.ts',
+  'shared/read-model/transparency/*.ts',
   'read-api/transparency/*.ts',
   'services/audit/*.ts',
   'services/audit/receipt/*.ts',
-  'shared/projections/control-docs.ts',
+  'shared/read-model/projections/control-docs.ts',
   // Runs only against MongoDB: under scripts/with-ferretdb.sh, else its suite skips and its mutants go uncovered.
   'shared/adapters/mongodb-control-docs.ts',
   'shared/events/codec.ts',
@@ -36,13 +36,13 @@ export const MUTATED = [
   'services/write/*/*.decide.ts',
   'services/write/*/*.state.ts',
   // Projections, their leases, generations, rebuild and parking.
-  'shared/projections/*.ts',
+  'shared/read-model/projections/*.ts',
   // The public answers: the answer policy that says what may be served, operations, validation, money, and the
   // read-model clock it reads.
-  'shared/public-api/answer-policy.ts',
-  'shared/public-api/operations/*.ts',
-  'shared/public-api/validation/*.ts',
-  'shared/public-api/read-model-clock.ts',
+  'shared/read-model/public-api/answer-policy.ts',
+  'shared/read-model/public-api/operations/*.ts',
+  'shared/read-model/public-api/validation/*.ts',
+  'shared/read-model/public-api/read-model-clock.ts',
   'shared/money/*.ts',
   // Configuration defaults the contract names (the limits, the global verification budget).
   'shared/config/*.ts',

@@ -28,7 +28,7 @@ export default {
       'test/api/strict-proof-parameters.test.ts',
       'test/services/witness-policy.test.ts',
       // The control documents under leases, rebuilds and the log's rebuild.
-      'test/unit/projector/*.test.ts',
+      'test/unit/projections/*.test.ts',
       'test/projector/*.test.ts',
       'test/contract/memory-read-store*.test.ts',
     ],

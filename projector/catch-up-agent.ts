@@ -15,10 +15,10 @@ import { setTimeout as delay, setImmediate as yieldToEventLoop } from 'node:time
 import type { Logger } from '../shared/logging/logger.ts';
 import type { EventStore } from '../shared/ports/event-store.ts';
 import { StaleGenerationError, WriteConflictError, type ReadStore } from '../shared/ports/read-store.ts';
-import { projectBatch, ProjectionEventError } from '../shared/projections/batch.ts';
-import { headConfirmation } from '../shared/projections/control-docs.ts';
-import { LeaseLostError, type LeaseClock, type ProjectionLease } from '../shared/projections/lease.ts';
-import type { Projection } from '../shared/projections/projection.ts';
+import { projectBatch, ProjectionEventError } from '../shared/read-model/projections/batch.ts';
+import { headConfirmation } from '../shared/read-model/projections/control-docs.ts';
+import { LeaseLostError, type LeaseClock, type ProjectionLease } from '../shared/read-model/projections/lease.ts';
+import type { Projection } from '../shared/read-model/projections/projection.ts';
 import type { Ownership } from './ownership.ts';
 import type { ProgressBoard } from './progress-board.ts';
 import type { ProjectorCounters, ProjectorOptions } from './projector.ts';

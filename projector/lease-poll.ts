@@ -1,7 +1,7 @@
 /**
  * A projector's own look at the store, on its own timer (issue 40): one read of the control documents shows it
  * every projection's position and parked state (for its board, since several projectors share the work) and every
- * lease as it stands, so that it judges their expiry by its own clock (shared/projections/lease-watch.ts). A
+ * lease as it stands, so that it judges their expiry by its own clock (shared/read-model/projections/lease-watch.ts). A
  * projection whose lease it has seen lapse (its owner dead or frozen past it), or that nobody holds, it runs at once,
  * taking the lease: takeover does not wait for a queued job, so a dead worker's projections are taken even while the
  * queue (Redis) is down. It watches the rebuilds' reservations the same way, and takes back one it has seen lapse
@@ -9,11 +9,11 @@
  * per period per projector, the control documents only.
  */
 import type { ReadStore } from '../shared/ports/read-store.ts';
-import { generationsOf, readControlDocs } from '../shared/projections/control-docs.ts';
-import { lapsedReservations, takeBackLapsed } from '../shared/projections/generations.ts';
-import { leasesOf, ownerlessProjections } from '../shared/projections/lease-ownership.ts';
-import type { LeaseWatch } from '../shared/projections/lease-watch.ts';
-import { projectionStatesOf } from '../shared/projections/projection-states.ts';
+import { generationsOf, readControlDocs } from '../shared/read-model/projections/control-docs.ts';
+import { lapsedReservations, takeBackLapsed } from '../shared/read-model/projections/generations.ts';
+import { leasesOf, ownerlessProjections } from '../shared/read-model/projections/lease-ownership.ts';
+import type { LeaseWatch } from '../shared/read-model/projections/lease-watch.ts';
+import { projectionStatesOf } from '../shared/read-model/projections/projection-states.ts';
 import type { ProgressBoard } from './progress-board.ts';
 
 export interface LeasePollOptions {

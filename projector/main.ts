@@ -20,7 +20,7 @@ import { PROJECTION_RETRY_POLICY } from './retry-policy.ts';
 import { createProjector } from './runner.ts';
 import { projectorMetrics } from './projector-metrics.ts';
 import { projectorHealth } from './projector-health.ts';
-import { readProjectionStates } from '../shared/projections/projection-states.ts';
+import { readProjectionStates } from '../shared/read-model/projections/projection-states.ts';
 import { redisReadModelChanges } from '../shared/adapters/redis-read-model-changes.ts';
 
 // A health port of its own kind (the admin API's is 9465), so both run on one machine with the defaults.

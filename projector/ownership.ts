@@ -1,6 +1,6 @@
 /**
  * Which projections this worker owns (ARCHITECTURE.md, "One writer, fenced"): it takes a projection's lease for a
- * run (shared/projections/lease.ts), keeps the lease of a run that reached the head (a standing lease, renewed in
+ * run (shared/read-model/projections/lease.ts), keeps the lease of a run that reached the head (a standing lease, renewed in
  * the background) and runs that projection itself on every signal it gets: taking a lease costs a dozen round trips
  * to the store, which at scale were most of the time from an append to the read models (issue 29). A standing lease
  * that cannot be renewed is dropped; one whose worker died or froze expires, and the next job takes it, or this
@@ -9,9 +9,9 @@
  */
 import type { Logger } from '../shared/logging/logger.ts';
 import type { ReadStore } from '../shared/ports/read-store.ts';
-import { LeaseLostError, ProjectionLease, type LeaseClock } from '../shared/projections/lease.ts';
-import { LeaseWatch } from '../shared/projections/lease-watch.ts';
-import type { Projection } from '../shared/projections/projection.ts';
+import { LeaseLostError, ProjectionLease, type LeaseClock } from '../shared/read-model/projections/lease.ts';
+import { LeaseWatch } from '../shared/read-model/projections/lease-watch.ts';
+import type { Projection } from '../shared/read-model/projections/projection.ts';
 import { leasePoll, type LeasePoll } from './lease-poll.ts';
 import type { ProgressBoard } from './progress-board.ts';
 import type { ProjectorCounters } from './projector.ts';

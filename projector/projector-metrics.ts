@@ -6,7 +6,7 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { EventStore } from '../shared/ports/event-store.ts';
 import type { JobQueue } from '../shared/ports/job-queue.ts';
-import type { ProjectionState } from '../shared/projections/projection-states.ts';
+import type { ProjectionState } from '../shared/read-model/projections/projection-states.ts';
 import { createProcessRegistry } from '../shared/metrics/process-registry.ts';
 import { parkedProjectionsMetric } from '../shared/metrics/parked-projections.ts';
 import { projectionLag, type ProjectionLag } from '../shared/metrics/projection-lag.ts';

@@ -7,8 +7,8 @@ import type { Logger } from '../shared/logging/logger.ts';
 import type { EventStore } from '../shared/ports/event-store.ts';
 import type { JobQueue } from '../shared/ports/job-queue.ts';
 import type { ReadStore } from '../shared/ports/read-store.ts';
-import type { LeaseClock } from '../shared/projections/lease.ts';
-import type { Projection } from '../shared/projections/projection.ts';
+import type { LeaseClock } from '../shared/read-model/projections/lease.ts';
+import type { Projection } from '../shared/read-model/projections/projection.ts';
 import type { ProjectionStatus } from './progress-board.ts';
 
 export interface ProjectorOptions {

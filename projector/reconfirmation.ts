@@ -7,7 +7,7 @@
  * (several signals come for each append). That is judged from what this process wrote and when, on its own clock:
  * a confirmation another projector wrote, whatever its clock says, is always confirmed again.
  */
-import type { CheckpointState, HeadConfirmation } from '../shared/projections/control-docs.ts';
+import type { CheckpointState, HeadConfirmation } from '../shared/read-model/projections/control-docs.ts';
 
 /** Period of the confirmations of an idle projection: one checkpoint write a second for each projection. */
 export const RECONFIRM_EVERY_MS = 1_000;

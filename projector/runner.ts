@@ -11,8 +11,8 @@
  */
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import { DEFAULT_LEASE_TTL_MS, SYSTEM_CLOCK } from '../shared/projections/lease.ts';
-import { PROJECTIONS } from '../shared/projections/index.ts';
+import { DEFAULT_LEASE_TTL_MS, SYSTEM_CLOCK } from '../shared/read-model/projections/lease.ts';
+import { PROJECTIONS } from '../shared/read-model/projections/index.ts';
 import { CatchUpAgent } from './catch-up-agent.ts';
 import { Ownership } from './ownership.ts';
 import { ProgressBoard } from './progress-board.ts';

@@ -10,7 +10,7 @@
 import type { Logger } from '../shared/logging/logger.ts';
 import type { EventStore } from '../shared/ports/event-store.ts';
 import type { JobQueue } from '../shared/ports/job-queue.ts';
-import type { Projection } from '../shared/projections/projection.ts';
+import type { Projection } from '../shared/read-model/projections/projection.ts';
 import type { CatchUpAgent, DelayedCheckpoints } from './catch-up-agent.ts';
 import { LaterRuns } from './later-runs.ts';
 import type { Ownership } from './ownership.ts';

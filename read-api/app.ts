@@ -15,12 +15,12 @@ import { ResponseCache } from './cache/response-cache.ts';
 import { frontDoor } from './middleware/front-door.ts';
 import { requestLog } from './middleware/request-log.ts';
 import type { AnswerSigner } from './signing/sign-answers.ts';
-import { publicOperationHandlers, publicOperations } from '../shared/public-api/operations/index.ts';
-import type { HealthProbe, OperationEnv, PublicBrand } from '../shared/public-api/operations/public-operation.ts';
+import { publicOperationHandlers, publicOperations } from '../shared/read-model/public-api/operations/index.ts';
+import type { HealthProbe, OperationEnv, PublicBrand } from '../shared/read-model/public-api/operations/public-operation.ts';
 import { mcpEndpoint } from './mcp/mcp-endpoint.ts';
 import { mcpRefusals } from './mcp/mcp-refusal.ts';
 import { requestClientKey } from './rate-limit/client-ip.ts';
-import type { ReadModelClock } from '../shared/public-api/read-model-clock.ts';
+import type { ReadModelClock } from '../shared/read-model/public-api/read-model-clock.ts';
 import { publicRouter } from './routes.ts';
 
 export interface PublicAppDeps {

@@ -11,7 +11,7 @@ import { publicBrand } from '../shared/brand.ts';
 import { onShutdownSignal } from '../shared/process/shutdown.ts';
 import { exitIfPortUnavailable } from '../shared/process/exit-if-port-unavailable.ts';
 import { discoveryRoutes } from './discovery/discovery-routes.ts';
-import { publicOperations } from '../shared/public-api/operations/index.ts';
+import { publicOperations } from '../shared/read-model/public-api/operations/index.ts';
 import { loadSigningKeys } from './signing/signing-keys.ts';
 import { startReadApi } from './server.ts';
 import { redisReadModelChanges } from '../shared/adapters/redis-read-model-changes.ts';
@@ -22,8 +22,8 @@ import { answerCheckpoint } from './transparency/answer-checkpoint.ts';
 import { transparencyRoutes } from './transparency/transparency-routes.ts';
 import { transparencyLogMetrics } from './transparency/log-metrics.ts';
 import { transparencyLogOrigin } from './transparency/log-origin.ts';
-import { parseWitnessList } from '../shared/transparency/witness-client.ts';
-import { transparencyLogProjection } from '../shared/projections/transparency-log.projection.ts';
+import { parseWitnessList } from '../shared/read-model/transparency/witness-client.ts';
+import { transparencyLogProjection } from '../shared/read-model/projections/transparency-log.projection.ts';
 
 /** How old the states and the log may get between the polls that cover a lost word, while the word is heard. */
 const WORD_HEARD_POLL_MS = 1_000;

@@ -3,7 +3,7 @@
  * then the HTTP manners of a GET (ETag, 304, Cache-Control) and the read-model position header. GET answers are
  * also recorded by URL for the answer cache in front of the router (cache/answer-cache.ts). Whether an answer may
  * be given, kept or given again from the cache, and what it says of its data, is the answer policy's
- * (shared/public-api/answer-policy.ts): each answer is read and stamped from one reading of the store, or refused
+ * (shared/read-model/public-api/answer-policy.ts): each answer is read and stamped from one reading of the store, or refused
  * (503) when the read models it needs cannot be vouched for.
  */
 import Router from '@koa/router';
@@ -12,10 +12,10 @@ import { type AnswerCache, sendAnswer } from './cache/answer-cache.ts';
 import { sendRefusal } from './cache/conditional-answer.ts';
 import type { ResponseCache, Stamped } from './cache/response-cache.ts';
 import { renderAnswer, timedTemplate, type RenderedAnswer } from './cache/rendered-answer.ts';
-import { minPositionOf, operationPolicy, type ReadingEnv } from '../shared/public-api/answer-policy.ts';
-import type { PublicOperation } from '../shared/public-api/operations/public-operation.ts';
-import { decodeBody, readBodyText } from '../shared/public-api/validation/request-body.ts';
-import { compileRequestValidator, readModelHeaders } from '../shared/public-api/validation/request-validator.ts';
+import { minPositionOf, operationPolicy, type ReadingEnv } from '../shared/read-model/public-api/answer-policy.ts';
+import type { PublicOperation } from '../shared/read-model/public-api/operations/public-operation.ts';
+import { decodeBody, readBodyText } from '../shared/read-model/public-api/validation/request-body.ts';
+import { compileRequestValidator, readModelHeaders } from '../shared/read-model/public-api/validation/request-validator.ts';
 
 export interface RouteOptions {
   /** Extra limit in front of operations flagged `verifyLimited`. */

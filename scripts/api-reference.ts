@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { operationReference } from '../read-api/discovery/llms-full-txt.ts';
-import { publicOperations } from '../shared/public-api/operations/index.ts';
+import { publicOperations } from '../shared/read-model/public-api/operations/index.ts';
 
 export const API_REFERENCE = fileURLToPath(new URL('../docs/api.md', import.meta.url));
 const BEGIN = '<!-- generated: operations -->';

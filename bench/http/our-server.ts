@@ -9,7 +9,7 @@ import { loadConfig } from '../../shared/config/config.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
 import { publicBrand } from '../../shared/brand.ts';
 import { discoveryRoutes } from '../../read-api/discovery/discovery-routes.ts';
-import { publicOperations } from '../../shared/public-api/operations/index.ts';
+import { publicOperations } from '../../shared/read-model/public-api/operations/index.ts';
 import { connectRateLimitRedis } from '../../read-api/rate-limit/rate-limit-redis.ts';
 import { startReadApi } from '../../read-api/server.ts';
 import { testSigningKeys } from '../../test/support/signing-keys.ts';

@@ -13,9 +13,9 @@
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import type { DomainEvent } from '../../shared/events/index.ts';
 import { FIRST_GENERATION, type ReadStore } from '../../shared/ports/read-store.ts';
-import { projectBatch } from '../../shared/projections/batch.ts';
-import type { PositionedEvent } from '../../shared/projections/projection.ts';
-import { serialsProjection } from '../../shared/projections/serials.projection.ts';
+import { projectBatch } from '../../shared/read-model/projections/batch.ts';
+import type { PositionedEvent } from '../../shared/read-model/projections/projection.ts';
+import { serialsProjection } from '../../shared/read-model/projections/serials.projection.ts';
 import { between, seededRandom } from '../../shared/random/seeded-random.ts';
 import { serialRecovered, serialRegistered, serialReportedStolen } from '../../test/fixtures/events.ts';
 import { table } from '../report/table.ts';

@@ -17,12 +17,12 @@ import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.t
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import { isUnreadable, type RecordedEvent } from '../../shared/ports/event-store.ts';
 import { FIRST_GENERATION, type ReadStore } from '../../shared/ports/read-store.ts';
-import { projectBatch } from '../../shared/projections/batch.ts';
-import { PROJECTIONS } from '../../shared/projections/index.ts';
-import type { PositionedEvent, Projection } from '../../shared/projections/projection.ts';
-import { catalogueOperation } from '../../shared/public-api/operations/catalogue.operation.ts';
-import type { WatchDoc } from '../../shared/read-models/documents.ts';
-import { compileRequestValidator } from '../../shared/public-api/validation/request-validator.ts';
+import { projectBatch } from '../../shared/read-model/projections/batch.ts';
+import { PROJECTIONS } from '../../shared/read-model/projections/index.ts';
+import type { PositionedEvent, Projection } from '../../shared/read-model/projections/projection.ts';
+import { catalogueOperation } from '../../shared/read-model/public-api/operations/catalogue.operation.ts';
+import type { WatchDoc } from '../../shared/read-model/documents/documents.ts';
+import { compileRequestValidator } from '../../shared/read-model/public-api/validation/request-validator.ts';
 import { seededRandom } from '../../shared/random/seeded-random.ts';
 import { scratchDir } from '../fixtures/bench-dir.ts';
 import { copyDemoStore } from '../fixtures/demo-store.ts';

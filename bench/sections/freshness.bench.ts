@@ -16,7 +16,7 @@ import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.t
 import type { JobQueue } from '../../shared/ports/job-queue.ts';
 import { createCommandService } from '../../services/write/command-service.ts';
 import { createProjector } from '../../projector/runner.ts';
-import { rebuild } from '../../shared/projections/rebuild.ts';
+import { rebuild } from '../../shared/read-model/projections/rebuild.ts';
 import { scratchDir } from '../fixtures/bench-dir.ts';
 import { copyDemoStore, demoWatches } from '../fixtures/demo-store.ts';
 import { startOurServer } from '../http/our-server.ts';

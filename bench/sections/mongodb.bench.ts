@@ -14,7 +14,7 @@ import { createMongoReadStore } from '../../shared/adapters/mongodb-read-store.t
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import { createProjector } from '../../projector/runner.ts';
-import { rebuild } from '../../shared/projections/rebuild.ts';
+import { rebuild } from '../../shared/read-model/projections/rebuild.ts';
 import { serialRegistered } from '../../test/fixtures/events.ts';
 import { appendAll, catalogueHistory } from '../../test/projector/support/history.ts';
 import { quantile, ratio, round } from '../report/stats.ts';

@@ -6,7 +6,7 @@
 import Database from 'better-sqlite3';
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
-import { rebuild } from '../../shared/projections/rebuild.ts';
+import { rebuild } from '../../shared/read-model/projections/rebuild.ts';
 
 export type ProjectionMode = 'bare' | 'adapter' | 'rebuild';
 

@@ -18,11 +18,11 @@ import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.t
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import type { EventStore, NewEvent } from '../../shared/ports/event-store.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
-import type { WatchDoc } from '../../shared/read-models/documents.ts';
+import type { WatchDoc } from '../../shared/read-model/documents/documents.ts';
 import { createCommandService } from '../../services/write/command-service.ts';
 import { createProjector } from '../../projector/runner.ts';
 import type { Projector } from '../../projector/projector.ts';
-import { rebuild } from '../../shared/projections/rebuild.ts';
+import { rebuild } from '../../shared/read-model/projections/rebuild.ts';
 import { between, seededRandom } from '../../shared/random/seeded-random.ts';
 import { collectionDefined, watchPriceChanged, watchPublished } from '../../test/fixtures/events.ts';
 import { appendAll } from '../../test/projector/support/history.ts';

@@ -1,7 +1,7 @@
 /**
  * The answer cache, an early middleware of the public app (after the front door, the metrics and the general
  * limit, before routing): a GET or HEAD whose exact URL an operation answered is answered from the bytes the
- * operation produced, as long as the answer policy lets that answer be given again (shared/public-api/answer-policy.ts:
+ * operation produced, as long as the answer policy lets that answer be given again (shared/read-model/public-api/answer-policy.ts:
  * the projections it read stand where they stood, and a verification's registry is still fresh), so a repeated GET
  * costs a lookup instead of routing, validation and rendering. The route records its answers (routes.ts) and both send them with `sendAnswer`, so an answer from
  * the cache is the route's own: same status, headers and bytes, the route's own limits run again (a verification
@@ -12,8 +12,8 @@ import type { Context, Middleware, ParameterizedContext } from 'koa';
 import { conditionalAnswer } from './conditional-answer.ts';
 import { type RenderedAnswer, renewTime, type TimedAnswer } from './rendered-answer.ts';
 import { ResponseCache, type Stamped } from './response-cache.ts';
-import type { KeptAnswerPolicy } from '../../shared/public-api/answer-policy.ts';
-import { askedMinPosition } from '../../shared/public-api/validation/request-validator.ts';
+import type { KeptAnswerPolicy } from '../../shared/read-model/public-api/answer-policy.ts';
+import { askedMinPosition } from '../../shared/read-model/public-api/validation/request-validator.ts';
 
 export interface CachedAnswer extends Stamped {
   answer: RenderedAnswer | TimedAnswer;

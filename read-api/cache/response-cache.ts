@@ -1,10 +1,10 @@
 /**
  * A plain store of kept answers by request key, for the answer caches: what may be kept, and when a kept answer may
- * be given again, is the answer policy's (shared/public-api/answer-policy.ts), which the caches ask. The store only
+ * be given again, is the answer policy's (shared/read-model/public-api/answer-policy.ts), which the caches ask. The store only
  * drops an entry once the policy says its projections no longer stand where it was read (it can never be given
  * again), and is bounded, least recently used entries leaving first, so arbitrary query strings cannot grow memory.
  */
-import { type Kept, standsWhereRead } from '../../shared/public-api/answer-policy.ts';
+import { type Kept, standsWhereRead } from '../../shared/read-model/public-api/answer-policy.ts';
 
 /** Every entry holds the stamp of the reading its answer came from, and the view of the projections it read. */
 export type Stamped = Kept;

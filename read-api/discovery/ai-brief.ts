@@ -1,7 +1,7 @@
 /** `/.well-known/ai-brief.json`: the brand brief for automated agents, from the brand, the operations and the config. */
-import type { OperationSpec } from '../../shared/public-api/operations/operation.ts';
+import type { OperationSpec } from '../../shared/read-model/public-api/operations/operation.ts';
 import { BRAND } from '../../shared/brand.ts';
-import { MCP_PATH } from '../../shared/public-api/operations/status.operation.ts';
+import { MCP_PATH } from '../../shared/read-model/public-api/operations/status.operation.ts';
 import { baseUrl, baseUrlOrRoot } from '../../shared/public-base-url.ts';
 import type { DiscoveryConfig } from './llms-txt.ts';
 import { openApiPath } from './openapi.ts';

@@ -7,7 +7,7 @@
 import type { Context, Middleware } from 'koa';
 import { Router } from '@koa/router';
 import type { JwkSet } from '../../shared/signing/jwk-set.ts';
-import type { OperationSpec } from '../../shared/public-api/operations/operation.ts';
+import type { OperationSpec } from '../../shared/read-model/public-api/operations/operation.ts';
 import { buildAiBrief } from './ai-brief.ts';
 import { DOCS_ASSETS, DOCS_CSP, DOCS_PATH, OPENAPI_PATH, docsAsset, docsHtml, docsInitScript } from './docs-page.ts';
 import { buildLlmsFullTxt } from './llms-full-txt.ts';

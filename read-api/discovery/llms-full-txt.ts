@@ -4,13 +4,13 @@
  * configuration (limits), so it says what the service really does.
  */
 import type { TSchema } from 'typebox';
-import type { OperationSpec } from '../../shared/public-api/operations/operation.ts';
+import type { OperationSpec } from '../../shared/read-model/public-api/operations/operation.ts';
 import { BRAND } from '../../shared/brand.ts';
 import { baseUrl } from '../../shared/public-base-url.ts';
 import type { DiscoveryConfig } from './llms-txt.ts';
 import { mcpReferenceSection } from '../mcp/mcp-reference.ts';
 import { openApiPath } from './openapi.ts';
-import { LOG_PREFIX, transparencyEndpoints } from '../../shared/public-api/operations/transparency-endpoints.ts';
+import { LOG_PREFIX, transparencyEndpoints } from '../../shared/read-model/public-api/operations/transparency-endpoints.ts';
 import { BODY_EXAMPLES, examplePath, parameterDocs, QUERY_EXAMPLES } from './parameter-docs.ts';
 
 export function buildLlmsFullTxt(operations: readonly OperationSpec[], config: DiscoveryConfig): string {

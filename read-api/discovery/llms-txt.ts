@@ -1,9 +1,9 @@
 /** `/llms.txt` in the llms.txt convention: H1 brand, `>` summary, then sections of links (the transparency log's among them). */
-import type { OperationSpec } from '../../shared/public-api/operations/operation.ts';
+import type { OperationSpec } from '../../shared/read-model/public-api/operations/operation.ts';
 import { BRAND } from '../../shared/brand.ts';
-import { MCP_PATH } from '../../shared/public-api/operations/status.operation.ts';
+import { MCP_PATH } from '../../shared/read-model/public-api/operations/status.operation.ts';
 import { baseUrl, type BaseUrlConfig } from '../../shared/public-base-url.ts';
-import { LOG_PREFIX, transparencyEndpoints } from '../../shared/public-api/operations/transparency-endpoints.ts';
+import { LOG_PREFIX, transparencyEndpoints } from '../../shared/read-model/public-api/operations/transparency-endpoints.ts';
 import { openApiPath } from './openapi.ts';
 
 export interface DiscoveryConfig extends BaseUrlConfig {

@@ -5,11 +5,11 @@
  */
 import type { TSchema } from 'typebox';
 import type { Config } from '../../shared/config/config.ts';
-import type { OperationSpec } from '../../shared/public-api/operations/operation.ts';
-import { RateLimited } from '../../shared/public-api/schemas/common.schema.ts';
+import type { OperationSpec } from '../../shared/read-model/public-api/operations/operation.ts';
+import { RateLimited } from '../../shared/read-model/public-api/schemas/common.schema.ts';
 import { BRAND } from '../../shared/brand.ts';
 import { baseUrl, baseUrlOrRoot } from '../../shared/public-base-url.ts';
-import { LOG_PREFIX, transparencyEndpoints } from '../../shared/public-api/operations/transparency-endpoints.ts';
+import { LOG_PREFIX, transparencyEndpoints } from '../../shared/read-model/public-api/operations/transparency-endpoints.ts';
 import { legacyShapes } from './legacy-shapes/index.ts';
 import { BODY_EXAMPLES, PATH_EXAMPLES } from './parameter-docs.ts';
 import { ComponentSchemas } from './schema-components.ts';

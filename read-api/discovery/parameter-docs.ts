@@ -1,5 +1,5 @@
 /** Plain-language descriptions of an operation's parameters, read from its schemas, for the text discovery files. */
-import type { OperationSpec } from '../../shared/public-api/operations/operation.ts';
+import type { OperationSpec } from '../../shared/read-model/public-api/operations/operation.ts';
 import { ComponentSchemas } from './schema-components.ts';
 
 export interface ParameterDoc {

@@ -1,6 +1,6 @@
 /**
  * Repeated MCP tool calls answered as a repeated GET is (cache/answer-cache.ts): a `tools/call` of a tool whose
- * answers the answer policy keeps whole (shared/public-api/answer-policy.ts), with the same parameters, `Accept` and
+ * answers the answer policy keeps whole (shared/read-model/public-api/answer-policy.ts), with the same parameters, `Accept` and
  * protocol version as an earlier call, gets the bytes the SDK answered that call with, its JSON-RPC id replaced,
  * while the policy lets that answer be given again (the projections the operation reads stand where they stood in
  * the reading it was read from; fresh, for one that needs them so, with its data's age). The SDK answers every
@@ -9,11 +9,11 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { ResponseCache, type Stamped } from '../cache/response-cache.ts';
-import { isPlainObject } from '../../shared/public-api/validation/request-schema.ts';
-import { keptAnswerPolicy, type KeptAnswerPolicy } from '../../shared/public-api/answer-policy.ts';
-import type { ReadModelClock, ReadStamp } from '../../shared/public-api/read-model-clock.ts';
+import { isPlainObject } from '../../shared/read-model/public-api/validation/request-schema.ts';
+import { keptAnswerPolicy, type KeptAnswerPolicy } from '../../shared/read-model/public-api/answer-policy.ts';
+import type { ReadModelClock, ReadStamp } from '../../shared/read-model/public-api/read-model-clock.ts';
 import type { McpTool } from './mcp-tools.ts';
-import { askedMinPosition } from '../../shared/public-api/validation/request-validator.ts';
+import { askedMinPosition } from '../../shared/read-model/public-api/validation/request-validator.ts';
 
 /** What the transport answered, as Koa sends it. */
 export interface TransportAnswer {

@@ -5,7 +5,7 @@
  */
 import type { Middleware } from 'koa';
 import type { Logger } from '../../shared/logging/logger.ts';
-import type { PublicOperation } from '../../shared/public-api/operations/public-operation.ts';
+import type { PublicOperation } from '../../shared/read-model/public-api/operations/public-operation.ts';
 import { baseUrl } from '../../shared/public-base-url.ts';
 import { buildLlmsFullTxt } from '../discovery/llms-full-txt.ts';
 import { OPENAPI_PATH } from '../discovery/docs-page.ts';

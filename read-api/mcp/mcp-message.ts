@@ -12,8 +12,8 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'koa';
-import { readBodyText } from '../../shared/public-api/validation/request-body.ts';
-import { isPlainObject } from '../../shared/public-api/validation/request-schema.ts';
+import { readBodyText } from '../../shared/read-model/public-api/validation/request-body.ts';
+import { isPlainObject } from '../../shared/read-model/public-api/validation/request-schema.ts';
 
 /** The path the MCP route matches: `/mcp` in any case, trailing slash optional (the router's own reading). */
 export const MCP_ROUTE_PATH = /^\/mcp\/?$/i;

@@ -4,7 +4,7 @@
  * the issues dumped as JSON. JSON-RPC says -32602 (invalid params), and an agent needs to read what is wrong, so
  * the requests this server handles are parsed here first with the SDK's own schemas.
  */
-import { isPlainObject, valueAt } from '../../shared/public-api/validation/request-schema.ts';
+import { isPlainObject, valueAt } from '../../shared/read-model/public-api/validation/request-schema.ts';
 import type { McpSdk } from './mcp-sdk.ts';
 
 export interface InvalidParams {

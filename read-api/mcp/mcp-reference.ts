@@ -1,6 +1,6 @@
 /** The MCP section of `/llms-full.txt`: where the endpoint is, its tools (one per operation) and how it behaves. */
-import type { OperationSpec } from '../../shared/public-api/operations/operation.ts';
-import { MCP_PATH } from '../../shared/public-api/operations/status.operation.ts';
+import type { OperationSpec } from '../../shared/read-model/public-api/operations/operation.ts';
+import { MCP_PATH } from '../../shared/read-model/public-api/operations/status.operation.ts';
 import type { DiscoveryConfig } from '../discovery/llms-txt.ts';
 import { openApiPath } from '../discovery/openapi.ts';
 import { TOOL_NAMES, VERIFY_TOOL } from './mcp-tools.ts';

@@ -16,14 +16,14 @@
  */
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import { isPlainObject } from '../../shared/public-api/validation/request-schema.ts';
-import { readModelHeaders } from '../../shared/public-api/validation/request-validator.ts';
+import { isPlainObject } from '../../shared/read-model/public-api/validation/request-schema.ts';
+import { readModelHeaders } from '../../shared/read-model/public-api/validation/request-validator.ts';
 import { JSON_TYPE } from '../middleware/front-door.ts';
 import { leaveUnsigned } from '../signing/sign-answers.ts';
 import { baseFor } from '../discovery/request-origin.ts';
-import { MCP_PATH } from '../../shared/public-api/operations/status.operation.ts';
+import { MCP_PATH } from '../../shared/read-model/public-api/operations/status.operation.ts';
 import type { McpAnswerCache, TransportAnswer } from './mcp-answer-cache.ts';
-import type { ReadStamp } from '../../shared/public-api/read-model-clock.ts';
+import type { ReadStamp } from '../../shared/read-model/public-api/read-model-clock.ts';
 import { MCP_ROUTE_PATH, mcpMessage, parsedOrUndefined } from './mcp-message.ts';
 import { invalidParams } from './mcp-params.ts';
 import { mcpSdk } from './mcp-sdk.ts';

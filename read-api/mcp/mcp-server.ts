@@ -7,9 +7,9 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Resource, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../../shared/logging/logger.ts';
-import type { ReadingEnv } from '../../shared/public-api/answer-policy.ts';
-import type { ReadStamp } from '../../shared/public-api/read-model-clock.ts';
-import type { RawRequest } from '../../shared/public-api/validation/request-validator.ts';
+import type { ReadingEnv } from '../../shared/read-model/public-api/answer-policy.ts';
+import type { ReadStamp } from '../../shared/read-model/public-api/read-model-clock.ts';
+import type { RawRequest } from '../../shared/read-model/public-api/validation/request-validator.ts';
 import type { McpTool } from './mcp-tools.ts';
 import type { McpSdk } from './mcp-sdk.ts';
 import { callTool } from './tool-call.ts';

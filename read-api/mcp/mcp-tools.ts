@@ -6,9 +6,9 @@
  */
 import type { TSchema } from 'typebox';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { OperationSpec } from '../../shared/public-api/operations/operation.ts';
-import type { PublicOperation } from '../../shared/public-api/operations/public-operation.ts';
-import { compileRequestValidator, type RequestValidator } from '../../shared/public-api/validation/request-validator.ts';
+import type { OperationSpec } from '../../shared/read-model/public-api/operations/operation.ts';
+import type { PublicOperation } from '../../shared/read-model/public-api/operations/public-operation.ts';
+import { compileRequestValidator, type RequestValidator } from '../../shared/read-model/public-api/validation/request-validator.ts';
 
 /** Tool names by operation id, in the contract's words. */
 export const TOOL_NAMES: Readonly<Record<string, string>> = {

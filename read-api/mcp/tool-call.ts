@@ -6,11 +6,11 @@
  * would throw instead of handing the agent the error (docs/api.md, "Agents over MCP").
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { answerInSnapshot, type ReadingEnv } from '../../shared/public-api/answer-policy.ts';
-import type { ReadStamp } from '../../shared/public-api/read-model-clock.ts';
-import { isPlainObject } from '../../shared/public-api/validation/request-schema.ts';
-import type { RawRequest } from '../../shared/public-api/validation/request-validator.ts';
-import { RequestValidationError } from '../../shared/public-api/validation/validation-issue.ts';
+import { answerInSnapshot, type ReadingEnv } from '../../shared/read-model/public-api/answer-policy.ts';
+import type { ReadStamp } from '../../shared/read-model/public-api/read-model-clock.ts';
+import { isPlainObject } from '../../shared/read-model/public-api/validation/request-schema.ts';
+import type { RawRequest } from '../../shared/read-model/public-api/validation/request-validator.ts';
+import { RequestValidationError } from '../../shared/read-model/public-api/validation/validation-issue.ts';
 import type { McpTool } from './mcp-tools.ts';
 
 /**
@@ -38,7 +38,7 @@ const errorResult = (body: unknown): CallToolResult => ({
 });
 
 /**
- * `stamped` is told the stamp of the reading the answer was read from (shared/public-api/answer-policy.ts), so that an answer
+ * `stamped` is told the stamp of the reading the answer was read from (shared/read-model/public-api/answer-policy.ts), so that an answer
  * kept for repeated calls is kept under the stamp of its own data; a refusal (503: the read models cannot be vouched
  * for) is an `isError` result with the same detail, and tells no stamp. With the stamp comes the data's age of an
  * answer that needs fresh read models (the verification), which the POST /mcp answer carries as `X-Data-Age`.

@@ -10,8 +10,8 @@
 import type { Middleware, ParameterizedContext } from 'koa';
 import type { Logger } from '../../shared/logging/logger.ts';
 import { type AnswerSigner, withdrawSignature } from '../signing/sign-answers.ts';
-import { RequestValidationError } from '../../shared/public-api/validation/validation-issue.ts';
-import { ClientClosedRequestError } from '../../shared/public-api/validation/request-body.ts';
+import { RequestValidationError } from '../../shared/read-model/public-api/validation/validation-issue.ts';
+import { ClientClosedRequestError } from '../../shared/read-model/public-api/validation/request-body.ts';
 import { loggedPath } from './request-log.ts';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
-import { CLIENT_CLOSED_REQUEST } from '../../shared/public-api/validation/request-body.ts';
+import { CLIENT_CLOSED_REQUEST } from '../../shared/read-model/public-api/validation/request-body.ts';
 import type { Logger } from '../../shared/logging/logger.ts';
 
 const PLAIN_ID = /^[\w.-]{1,100}$/;

@@ -5,7 +5,7 @@
  * projection. An alert on the lag beyond the bound says verifications are being refused.
  */
 import { Gauge, type Registry } from 'prom-client';
-import type { ProjectionFreshness } from '../../shared/public-api/read-model-clock.ts';
+import type { ProjectionFreshness } from '../../shared/read-model/public-api/read-model-clock.ts';
 
 export function readModelFreshnessMetrics(registry: Registry, projections: () => readonly ProjectionFreshness[]): void {
   const gauge = (name: string, help: string, value: (p: ProjectionFreshness) => number | null) => new Gauge({

@@ -14,7 +14,7 @@
  * and an answer read at or past it pins that checkpoint without a read; a prefix is read once per position and kept,
  * since the log only grows past it.
  */
-import type { Hash } from '../../shared/transparency/merkle.ts';
+import type { Hash } from '../../shared/read-model/transparency/merkle.ts';
 import type { PublishedCheckpoint, TransparencyLog } from './log-publisher.ts';
 
 /** A tree of the log as a signed answer states it. */

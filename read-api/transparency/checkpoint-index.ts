@@ -1,5 +1,5 @@
 /**
- * The serial index (shared/transparency/serial-index.ts) as the log's signer keeps it: in memory, advanced through the
+ * The serial index (shared/read-model/transparency/serial-index.ts) as the log's signer keeps it: in memory, advanced through the
  * index's changes that the transparency log projection keeps beside its tiles (`SerialIndexChangeDoc`), in log order,
  * up to the last leaf of the tree it is to commit, so that the root a checkpoint of size N carries is the index after
  * exactly its first N events (ARCHITECTURE.md, "The serial index"). Started empty, it reads every change again at
@@ -10,10 +10,10 @@
 import { hkdfSync, type KeyObject } from 'node:crypto';
 import { setImmediate } from 'node:timers/promises';
 import type { Filter, ReadView } from '../../shared/ports/read-store.ts';
-import type { SerialIndexChangeDoc } from '../../shared/read-models/documents.ts';
-import { SerialIndex, type VrfMemo } from '../../shared/transparency/serial-index.ts';
-import { indexChangeId } from '../../shared/transparency/tile-docs.ts';
-import { vrfKey, type VrfKey } from '../../shared/transparency/vrf.ts';
+import type { SerialIndexChangeDoc } from '../../shared/read-model/documents/documents.ts';
+import { SerialIndex, type VrfMemo } from '../../shared/read-model/transparency/serial-index.ts';
+import { indexChangeId } from '../../shared/read-model/transparency/tile-docs.ts';
+import { vrfKey, type VrfKey } from '../../shared/read-model/transparency/vrf.ts';
 
 /** Changes read at once while catching up (a start reads them all). */
 const PAGE = 10_000;

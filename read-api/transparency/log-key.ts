@@ -16,8 +16,8 @@ import type { KeyObject } from 'node:crypto';
 import { join } from 'node:path';
 import type { Config } from '../../shared/config/config.ts';
 import { publicJwk, publicKeyOf, type Ed25519PublicJwk } from '../../shared/signing/jwk-set.ts';
-import type { LogKeyHistory } from '../../shared/public-api/schemas/transparency.schema.ts';
-import { verifierKey } from '../../shared/transparency/signed-note.ts';
+import type { LogKeyHistory } from '../../shared/read-model/public-api/schemas/transparency.schema.ts';
+import { verifierKey } from '../../shared/read-model/transparency/signed-note.ts';
 import { checkMaySign, ed25519Key, loadKeyWithHistory, SigningKeyError } from '../signing/signing-keys.ts';
 
 export const logKeyFile = (dataDir: string) => join(dataDir, 'keys', 'transparency-log-key.pem');

@@ -6,7 +6,7 @@
  */
 import type { Config } from '../../shared/config/config.ts';
 import type { Logger } from '../../shared/logging/logger.ts';
-import { logOrigin } from '../../shared/transparency/checkpoint.ts';
+import { logOrigin } from '../../shared/read-model/transparency/checkpoint.ts';
 
 /** Whether an origin's host is this machine's own name for itself rather than a public one. */
 export function isLocalOrigin(origin: string): boolean {

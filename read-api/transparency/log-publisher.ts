@@ -1,8 +1,8 @@
 /**
- * Signs the transparency log's checkpoints. The log is a projection (shared/projections/transparency-log.projection.ts)
+ * Signs the transparency log's checkpoints. The log is a projection (shared/read-model/projections/transparency-log.projection.ts)
  * that the projector keeps in the read store; every API process holding the log key reads it a few times a second
  * and, when it grew, signs a checkpoint of its new size and stores it (a control document, compare-and-set on the
- * size: shared/transparency/signed-checkpoints.ts), so an appended event is covered by a published checkpoint within
+ * size: shared/read-model/transparency/signed-checkpoints.ts), so an appended event is covered by a published checkpoint within
  * a second of its projection, and every process serves the same latest one.
  *
  * It signs only what extends the checkpoint signed last (kept in the store, and by `record` across starts) and only
@@ -25,21 +25,21 @@
 import type { KeyObject } from 'node:crypto';
 import type { Logger } from '../../shared/logging/logger.ts';
 import type { ReadSnapshot, ReadStore } from '../../shared/ports/read-store.ts';
-import { liveCheckpointOf } from '../../shared/projections/control-docs.ts';
-import type { Projection } from '../../shared/projections/projection.ts';
-import { transparencyLogProjection } from '../../shared/projections/transparency-log.projection.ts';
-import { checkpointBody, parseCheckpoint } from '../../shared/transparency/checkpoint.ts';
-import type { Hash } from '../../shared/transparency/merkle.ts';
-import { signNote, verifierKey } from '../../shared/transparency/signed-note.ts';
+import { liveCheckpointOf } from '../../shared/read-model/projections/control-docs.ts';
+import type { Projection } from '../../shared/read-model/projections/projection.ts';
+import { transparencyLogProjection } from '../../shared/read-model/projections/transparency-log.projection.ts';
+import { checkpointBody, parseCheckpoint } from '../../shared/read-model/transparency/checkpoint.ts';
+import type { Hash } from '../../shared/read-model/transparency/merkle.ts';
+import { signNote, verifierKey } from '../../shared/read-model/transparency/signed-note.ts';
 import {
   signedCheckpointDoc, signedCheckpointOf, storeSignedCheckpoint, type SignedCheckpointDoc,
-} from '../../shared/transparency/signed-checkpoints.ts';
-import { TileLog } from '../../shared/transparency/tile-log.ts';
+} from '../../shared/read-model/transparency/signed-checkpoints.ts';
+import { TileLog } from '../../shared/read-model/transparency/tile-log.ts';
 import { publicJwk, type Ed25519PublicJwk } from '../../shared/signing/jwk-set.ts';
 import { logKeyHistory } from './log-key.ts';
-import { divergence } from '../../shared/transparency/log-divergence.ts';
+import { divergence } from '../../shared/read-model/transparency/log-divergence.ts';
 import { startWitnessCosigning, type WitnessCosigningOptions } from './witness-cosigning.ts';
-import { indexCommitmentOf, indexExtension, type IndexAnswer, type VrfMemo } from '../../shared/transparency/serial-index.ts';
+import { indexCommitmentOf, indexExtension, type IndexAnswer, type VrfMemo } from '../../shared/read-model/transparency/serial-index.ts';
 import { CheckpointIndex, indexVrfKey } from './checkpoint-index.ts';
 
 const projection = transparencyLogProjection as unknown as Projection;

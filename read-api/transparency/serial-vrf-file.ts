@@ -7,7 +7,7 @@
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SerialVrf, VrfMemo } from '../../shared/transparency/serial-index.ts';
+import type { SerialVrf, VrfMemo } from '../../shared/read-model/transparency/serial-index.ts';
 
 export function serialVrfFile(dataDir: string, vrfPublicKey: Uint8Array): VrfMemo {
   const dir = join(dataDir, 'transparency');

@@ -8,19 +8,19 @@
  */
 import Router from '@koa/router';
 import type { Middleware, ParameterizedContext } from 'koa';
-import type { ConsistencyQuery, InclusionQuery, LogProof } from '../../shared/public-api/schemas/transparency.schema.ts';
-import type { OperationSpec } from '../../shared/public-api/operations/operation.ts';
-import { TRANSPARENCY_KEY_PATH } from '../../shared/public-api/operations/status.operation.ts';
+import type { ConsistencyQuery, InclusionQuery, LogProof } from '../../shared/read-model/public-api/schemas/transparency.schema.ts';
+import type { OperationSpec } from '../../shared/read-model/public-api/operations/operation.ts';
+import { TRANSPARENCY_KEY_PATH } from '../../shared/read-model/public-api/operations/status.operation.ts';
 import {
   checkpointSpec, consistencySpec, inclusionSpec, KEY_HISTORY_PATH, WELL_KNOWN_CHECKPOINT_PATH,
-} from '../../shared/public-api/operations/transparency-endpoints.ts';
-import { compileRequestValidator } from '../../shared/public-api/validation/request-validator.ts';
-import { issue, RequestValidationError } from '../../shared/public-api/validation/validation-issue.ts';
+} from '../../shared/read-model/public-api/operations/transparency-endpoints.ts';
+import { compileRequestValidator } from '../../shared/read-model/public-api/validation/request-validator.ts';
+import { issue, RequestValidationError } from '../../shared/read-model/public-api/validation/validation-issue.ts';
 import { JSON_TYPE } from '../middleware/front-door.ts';
 import { sendRefusal, sendTagged } from '../cache/conditional-answer.ts';
 import { etagOf } from '../cache/rendered-answer.ts';
 import { nameRoute } from '../ops/metrics.ts';
-import { parseTilePath, TILE_WIDTH } from '../../shared/transparency/tiles.ts';
+import { parseTilePath, TILE_WIDTH } from '../../shared/read-model/transparency/tiles.ts';
 import type { LogView, PublishedCheckpoint, TransparencyLog } from './log-publisher.ts';
 
 /**

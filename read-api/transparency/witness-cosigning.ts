@@ -1,7 +1,7 @@
 /**
  * Gathers the witnesses' cosignatures of the latest signed checkpoint (docs/audit.md, "Witnesses"): the process that
  * stored a new checkpoint submits it at once to every witness of TRANSPARENCY_WITNESSES (C2SP tlog-witness, through
- * shared/transparency/witness-client.ts, with consistency proofs from the log's tiles), and every process looks
+ * shared/read-model/transparency/witness-client.ts, with consistency proofs from the log's tiles), and every process looks
  * again every `retryMs` for a witness whose cosignature the latest checkpoint lacks (one that was down, a process
  * that started). The cosignatures are added to the stored note as signature lines (compare-and-set on the note, so
  * two processes never drop each other's lines, and none lands on a checkpoint replaced meanwhile), and the log's
@@ -13,11 +13,11 @@
  */
 import type { Logger } from '../../shared/logging/logger.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
-import { withCosignatures } from '../../shared/transparency/cosignature.ts';
-import { isBy, parseNote } from '../../shared/transparency/signed-note.ts';
-import { signedCheckpointOf, type SignedCheckpointDoc } from '../../shared/transparency/signed-checkpoints.ts';
-import { TileLog } from '../../shared/transparency/tile-log.ts';
-import { requestCosignature, type WitnessEndpoint } from '../../shared/transparency/witness-client.ts';
+import { withCosignatures } from '../../shared/read-model/transparency/cosignature.ts';
+import { isBy, parseNote } from '../../shared/read-model/transparency/signed-note.ts';
+import { signedCheckpointOf, type SignedCheckpointDoc } from '../../shared/read-model/transparency/signed-checkpoints.ts';
+import { TileLog } from '../../shared/read-model/transparency/tile-log.ts';
+import { requestCosignature, type WitnessEndpoint } from '../../shared/read-model/transparency/witness-client.ts';
 
 export interface WitnessCosigningOptions {
   readStore: ReadStore;

@@ -12,9 +12,9 @@ import { adminRouter } from './admin-routes.ts';
 import { adminAuth, requireScope, type AuthFailureMetrics } from './require-scope.ts';
 import { entryBundleRoute, type EntryBundleSources } from './entry-bundles.ts';
 import { HttpError } from './json-body.ts';
-import { issue, RequestValidationError } from '../../shared/public-api/validation/validation-issue.ts';
-import { boundedIssues } from '../../shared/public-api/validation/issue-bound.ts';
-import { ClientClosedRequestError } from '../../shared/public-api/validation/request-body.ts';
+import { issue, RequestValidationError } from '../../shared/read-model/public-api/validation/validation-issue.ts';
+import { boundedIssues } from '../../shared/read-model/public-api/validation/issue-bound.ts';
+import { ClientClosedRequestError } from '../../shared/read-model/public-api/validation/request-body.ts';
 
 const DOMAIN_STATUS = { not_found: 404, conflict: 409, invalid: 422 } as const;
 

@@ -6,8 +6,8 @@
  */
 import Type from 'typebox';
 import { REFERENCE_AS_TYPED, SERIAL_AS_TYPED, StockStatus } from '../../shared/events/index.ts';
-import { isPlainObject } from '../../shared/public-api/validation/request-schema.ts';
-import { issue, RequestValidationError } from '../../shared/public-api/validation/validation-issue.ts';
+import { isPlainObject } from '../../shared/read-model/public-api/validation/request-schema.ts';
+import { issue, RequestValidationError } from '../../shared/read-model/public-api/validation/validation-issue.ts';
 import { PriceEuros } from '../catalogue/watch-entry.ts';
 import { documentIssues } from './document-issues.ts';
 import { teachingIssue } from './teaching-issues.ts';

@@ -9,9 +9,9 @@
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { IssueCollector } from '../../shared/public-api/validation/issue-bound.ts';
-import { decodeBody } from '../../shared/public-api/validation/request-body.ts';
-import { RequestValidationError, type ValidationIssue } from '../../shared/public-api/validation/validation-issue.ts';
+import { IssueCollector } from '../../shared/read-model/public-api/validation/issue-bound.ts';
+import { decodeBody } from '../../shared/read-model/public-api/validation/request-body.ts';
+import { RequestValidationError, type ValidationIssue } from '../../shared/read-model/public-api/validation/validation-issue.ts';
 import { CatalogueFile } from '../catalogue/catalogue-file.ts';
 import { checkDocument } from './admin-bodies.ts';
 import { HttpError } from './json-body.ts';

@@ -4,8 +4,8 @@
  * Posts `null` for a body that passes, or the bounded `detail` of its 422.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { decodeBody } from '../../shared/public-api/validation/request-body.ts';
-import { RequestValidationError } from '../../shared/public-api/validation/validation-issue.ts';
+import { decodeBody } from '../../shared/read-model/public-api/validation/request-body.ts';
+import { RequestValidationError } from '../../shared/read-model/public-api/validation/validation-issue.ts';
 import { CatalogueFile } from '../catalogue/catalogue-file.ts';
 import { checkDocument } from './admin-bodies.ts';
 

@@ -1,6 +1,6 @@
 /**
  * The issues of a document body (a watch, or a catalogue file of up to 16 MiB), found with work bounded by the
- * body's size and by the bound on issues (shared/public-api/validation/issue-bound.ts), never by how many fields
+ * body's size and by the bound on issues (shared/read-model/public-api/validation/issue-bound.ts), never by how many fields
  * fail: ajv's `allErrors` has no cap, and over a file of a million empty entries it would build tens of millions of
  * errors. So ajv only ever judges small pieces: a value of at most `PIECE_VALUES` values is checked in one go; a
  * larger object or list is checked without its children (its type, required keys, sizes), then each child in turn,
@@ -13,10 +13,10 @@
  */
 import { Ajv, type ValidateFunction } from 'ajv';
 import { eurosToCents } from '../../shared/money/cents.ts';
-import { issuesFromAjv } from '../../shared/public-api/validation/ajv-issues.ts';
-import { IssueCollector } from '../../shared/public-api/validation/issue-bound.ts';
-import { childSchema, isPlainObject, type JsonSchema } from '../../shared/public-api/validation/request-schema.ts';
-import { issue, type Loc, type ValidationIssue } from '../../shared/public-api/validation/validation-issue.ts';
+import { issuesFromAjv } from '../../shared/read-model/public-api/validation/ajv-issues.ts';
+import { IssueCollector } from '../../shared/read-model/public-api/validation/issue-bound.ts';
+import { childSchema, isPlainObject, type JsonSchema } from '../../shared/read-model/public-api/validation/request-schema.ts';
+import { issue, type Loc, type ValidationIssue } from '../../shared/read-model/public-api/validation/validation-issue.ts';
 import type { ShapeSchema } from './expected-shape.ts';
 import { teachingIssue } from './teaching-issues.ts';
 

@@ -10,13 +10,13 @@
 import type { Middleware } from 'koa';
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
-import type { TileDoc } from '../../shared/read-models/documents.ts';
-import { entryText, MAX_ENTRY_BYTES, readEntryTexts } from '../../shared/transparency/log-entry.ts';
-import { leafHash } from '../../shared/transparency/merkle.ts';
-import { edgeId, leafPositions, tileHashes, tileId } from '../../shared/transparency/tile-docs.ts';
-import { signedCheckpointOf } from '../../shared/transparency/signed-checkpoints.ts';
-import { TileLog } from '../../shared/transparency/tile-log.ts';
-import { parseTilePath } from '../../shared/transparency/tiles.ts';
+import type { TileDoc } from '../../shared/read-model/documents/documents.ts';
+import { entryText, MAX_ENTRY_BYTES, readEntryTexts } from '../../shared/read-model/transparency/log-entry.ts';
+import { leafHash } from '../../shared/read-model/transparency/merkle.ts';
+import { edgeId, leafPositions, tileHashes, tileId } from '../../shared/read-model/transparency/tile-docs.ts';
+import { signedCheckpointOf } from '../../shared/read-model/transparency/signed-checkpoints.ts';
+import { TileLog } from '../../shared/read-model/transparency/tile-log.ts';
+import { parseTilePath } from '../../shared/read-model/transparency/tiles.ts';
 import { HttpError } from './json-body.ts';
 
 const PATH = /^\/admin\/transparency\/(checkpoint|tile\/.+)$/;

@@ -4,7 +4,7 @@
  * {path, alt, role}`, `a JSON number above 0 and at most 100000000 (euros, at most two decimals)`. Only the outline:
  * an object names its properties (an optional one marked `?`), not what each of them takes.
  */
-import { expectedLiterals } from '../../shared/public-api/validation/validation-issue.ts';
+import { expectedLiterals } from '../../shared/read-model/public-api/validation/validation-issue.ts';
 
 /** The keywords the words are made of: those of the typebox schemas of documents (events, watch files). */
 export interface ShapeSchema {

@@ -4,7 +4,7 @@
  * away is a `ClientClosedRequestError` (499), not a server error.
  */
 import type { IncomingMessage } from 'node:http';
-import { decodeBody, PayloadTooLargeError, readBodyText } from '../../shared/public-api/validation/request-body.ts';
+import { decodeBody, PayloadTooLargeError, readBodyText } from '../../shared/read-model/public-api/validation/request-body.ts';
 
 export const ADMIN_BODY_LIMIT = 16 * 1024;
 /** A catalogue file is far larger than a command; only the import route accepts this much. */

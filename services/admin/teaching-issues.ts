@@ -4,7 +4,7 @@
  * `type` and its message as a prefix, so a client reads it as any other 422 (docs/api.md); the words follow a `;`
  * and are also `ctx.expected`. A number sent as a string says how to write it (`"12 500"`: write 12500).
  */
-import type { Loc, ValidationIssue } from '../../shared/public-api/validation/validation-issue.ts';
+import type { Loc, ValidationIssue } from '../../shared/read-model/public-api/validation/validation-issue.ts';
 import { expectedShape, type ShapeSchema } from './expected-shape.ts';
 
 /** Pydantic's type errors: the value is there, of another type. */

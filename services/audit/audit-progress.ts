@@ -6,7 +6,7 @@
  * not event counts, so `head - from` says nothing of how many events lie between.
  */
 import { Presets, SingleBar } from 'cli-progress';
-import type { RebuildProgress } from '../../shared/projections/rebuild.ts';
+import type { RebuildProgress } from '../../shared/read-model/projections/rebuild.ts';
 
 export interface Progress {
   /** `events` handled so far; `position` of the last one. */

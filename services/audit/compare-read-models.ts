@@ -5,7 +5,7 @@
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { ReadStore, StoredDoc } from '../../shared/ports/read-store.ts';
-import type { ReadCollection } from '../../shared/read-models/documents.ts';
+import type { ReadCollection } from '../../shared/read-model/documents/documents.ts';
 
 export interface FieldDifference {
   /** Dotted path inside the document (`collection.name`, `models.0.base_price_cents`). */

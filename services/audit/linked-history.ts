@@ -4,7 +4,7 @@
  * gets them computed here with the same functions, so its export can be checked later, though only from then on.
  */
 import type { EventStore } from '../../shared/ports/event-store.ts';
-import { EntryUnavailableError, reserialisedTexts } from '../../shared/transparency/log-entry.ts';
+import { EntryUnavailableError, reserialisedTexts } from '../../shared/read-model/transparency/log-entry.ts';
 import type { AuditRecord, ClaimedLinks } from './audit-record.ts';
 import { ChainLinks } from './chain-links.ts';
 import type { SqliteAuditHistory } from './sqlite-audit-reader.ts';

@@ -11,7 +11,7 @@
  */
 import {
   isBy, NoteError, parseNote, parseVerifierKey, verifies, type NoteSignature, type Verifier,
-} from '../../shared/transparency/signed-note.ts';
+} from '../../shared/read-model/transparency/signed-note.ts';
 
 /** An entry of the service's key history (`GET /.well-known/transparency/keys`), as far as a monitor reads it. */
 export interface HistoryKey { verifier_key: string; revoked?: unknown }

@@ -10,13 +10,13 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { parseCheckpoint } from '../../shared/transparency/checkpoint.ts';
-import { entryText } from '../../shared/transparency/log-entry.ts';
-import { MemoryTree } from '../../shared/transparency/memory-tree.ts';
-import { verifyConsistency, type Hash } from '../../shared/transparency/merkle.ts';
-import type { Checkpoint } from '../../shared/transparency/checkpoint.ts';
-import { NoteError, openNote } from '../../shared/transparency/signed-note.ts';
-import { readPolicyFile, requirePolicy, witnessedLine, type TlogPolicy } from '../../shared/transparency/tlog-policy.ts';
+import { parseCheckpoint } from '../../shared/read-model/transparency/checkpoint.ts';
+import { entryText } from '../../shared/read-model/transparency/log-entry.ts';
+import { MemoryTree } from '../../shared/read-model/transparency/memory-tree.ts';
+import { verifyConsistency, type Hash } from '../../shared/read-model/transparency/merkle.ts';
+import type { Checkpoint } from '../../shared/read-model/transparency/checkpoint.ts';
+import { NoteError, openNote } from '../../shared/read-model/transparency/signed-note.ts';
+import { readPolicyFile, requirePolicy, witnessedLine, type TlogPolicy } from '../../shared/read-model/transparency/tlog-policy.ts';
 import type { CliContext } from '../cli/cli-context.ts';
 import { GENESIS } from './audit-record.ts';
 import { AuditError } from './audit-sources.ts';

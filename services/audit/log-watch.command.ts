@@ -13,10 +13,10 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InvalidArgumentError, type Command } from 'commander';
-import { parseCheckpoint } from '../../shared/transparency/checkpoint.ts';
-import { parseVerifierKey } from '../../shared/transparency/signed-note.ts';
-import { readPolicyFile, requirePolicy, type TlogPolicy } from '../../shared/transparency/tlog-policy.ts';
-import { treeExtends, type ConsistencyProofSource } from '../../shared/transparency/tree-extension.ts';
+import { parseCheckpoint } from '../../shared/read-model/transparency/checkpoint.ts';
+import { parseVerifierKey } from '../../shared/read-model/transparency/signed-note.ts';
+import { readPolicyFile, requirePolicy, type TlogPolicy } from '../../shared/read-model/transparency/tlog-policy.ts';
+import { treeExtends, type ConsistencyProofSource } from '../../shared/read-model/transparency/tree-extension.ts';
 import type { CliContext } from '../cli/cli-context.ts';
 import { AuditError } from './audit-sources.ts';
 import { keyName, listedKeys, openTrusted, readKeyHistory, withoutCompromised, type HistoryKey } from './log-key-trust.ts';

@@ -5,7 +5,7 @@
  */
 import { Option, type Command } from 'commander';
 import { createReadStore } from '../../shared/adapters/read-store.factory.ts';
-import { PROJECTION_NAMES, selectProjections } from '../../shared/projections/index.ts';
+import { PROJECTION_NAMES, selectProjections } from '../../shared/read-model/projections/index.ts';
 import type { CliContext } from '../cli/cli-context.ts';
 import { describeStore } from '../cli/cli-store.ts';
 import { firstKeyWithScope } from '../admin/api-keys.ts';

@@ -7,10 +7,10 @@
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
-import { readProjectionStates, type ProjectionState } from '../../shared/projections/projection-states.ts';
-import { rebuild, type RebuildProgress } from '../../shared/projections/rebuild.ts';
-import type { Projection } from '../../shared/projections/projection.ts';
-import { PROJECTIONS } from '../../shared/projections/index.ts';
+import { readProjectionStates, type ProjectionState } from '../../shared/read-model/projections/projection-states.ts';
+import { rebuild, type RebuildProgress } from '../../shared/read-model/projections/rebuild.ts';
+import type { Projection } from '../../shared/read-model/projections/projection.ts';
+import { PROJECTIONS } from '../../shared/read-model/projections/index.ts';
 import { compareReadModels, type Difference } from './compare-read-models.ts';
 import { historyCut } from './history-cut.ts';
 

@@ -1,24 +1,24 @@
 /**
  * What the public API answers from a read store, built by the very operations the read API serves
- * (shared/public-api), requests validated by the same schemas, so defaults and shapes cannot differ from the live
+ * (shared/read-model/public-api), requests validated by the same schemas, so defaults and shapes cannot differ from the live
  * API. Used on a scratch store projected up to a point in time: the operations are given that moment as their time
- * (a verification's `checked_at`), as the answer policy gives the live API's (shared/public-api/answer-policy.ts).
+ * (a verification's `checked_at`), as the answer policy gives the live API's (shared/read-model/public-api/answer-policy.ts).
  */
 import type { Config } from '../../shared/config/config.ts';
 import { publicBrand } from '../../shared/brand.ts';
 import type { Language } from '../../shared/events/common.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
-import type { ConfiguratorDoc, SerialDoc } from '../../shared/read-models/documents.ts';
-import { catalogueOperation } from '../../shared/public-api/operations/catalogue.operation.ts';
-import { collectionsOperation } from '../../shared/public-api/operations/collections.operation.ts';
-import { publicOperations } from '../../shared/public-api/operations/index.ts';
-import { optionsOperation } from '../../shared/public-api/operations/options.operation.ts';
-import { priceOperation } from '../../shared/public-api/operations/price.operation.ts';
-import type { Answer, OperationEnv, PublicOperation } from '../../shared/public-api/operations/public-operation.ts';
-import { verifyOperation } from '../../shared/public-api/operations/verify.operation.ts';
-import { watchDetailOperation } from '../../shared/public-api/operations/watch-detail.operation.ts';
-import { compileRequestValidator, type RawRequest } from '../../shared/public-api/validation/request-validator.ts';
-import { RequestValidationError } from '../../shared/public-api/validation/validation-issue.ts';
+import type { ConfiguratorDoc, SerialDoc } from '../../shared/read-model/documents/documents.ts';
+import { catalogueOperation } from '../../shared/read-model/public-api/operations/catalogue.operation.ts';
+import { collectionsOperation } from '../../shared/read-model/public-api/operations/collections.operation.ts';
+import { publicOperations } from '../../shared/read-model/public-api/operations/index.ts';
+import { optionsOperation } from '../../shared/read-model/public-api/operations/options.operation.ts';
+import { priceOperation } from '../../shared/read-model/public-api/operations/price.operation.ts';
+import type { Answer, OperationEnv, PublicOperation } from '../../shared/read-model/public-api/operations/public-operation.ts';
+import { verifyOperation } from '../../shared/read-model/public-api/operations/verify.operation.ts';
+import { watchDetailOperation } from '../../shared/read-model/public-api/operations/watch-detail.operation.ts';
+import { compileRequestValidator, type RawRequest } from '../../shared/read-model/public-api/validation/request-validator.ts';
+import { RequestValidationError } from '../../shared/read-model/public-api/validation/validation-issue.ts';
 
 /** The largest page the catalogue operation allows. */
 const PAGE = 100;

@@ -3,7 +3,7 @@
  * body's (document-issues.ts) and said one line each: where in the document (`images[0].role`), what is wrong, and
  * what the field takes (`name: Input should be a valid dictionary; expected an object {en, fr}`).
  */
-import type { Loc, ValidationIssue } from '../../shared/public-api/validation/validation-issue.ts';
+import type { Loc, ValidationIssue } from '../../shared/read-model/public-api/validation/validation-issue.ts';
 import { documentIssues } from '../admin/document-issues.ts';
 
 export interface DocumentProblems {

@@ -8,9 +8,9 @@ import type { Command } from 'commander';
 import { createReadStore } from '../../shared/adapters/read-store.factory.ts';
 import type { Config } from '../../shared/config/config.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
-import { PROJECTION_NAMES, selectProjections } from '../../shared/projections/index.ts';
-import { resumeProjection } from '../../shared/projections/parking.ts';
-import { readProjectionStates } from '../../shared/projections/projection-states.ts';
+import { PROJECTION_NAMES, selectProjections } from '../../shared/read-model/projections/index.ts';
+import { resumeProjection } from '../../shared/read-model/projections/parking.ts';
+import { readProjectionStates } from '../../shared/read-model/projections/projection-states.ts';
 
 /** A refusal the operator can act on (exit code 1, one line). */
 export class ProjectionsCommandError extends Error {}

@@ -4,7 +4,7 @@
  * (log offsets on EventStoreDB, so roughly a share of the bytes); the speed counts events.
  */
 import { Presets, SingleBar } from 'cli-progress';
-import type { RebuildProgress } from '../../shared/projections/rebuild.ts';
+import type { RebuildProgress } from '../../shared/read-model/projections/rebuild.ts';
 
 export interface ProgressRenderer {
   onProgress(progress: RebuildProgress): void;

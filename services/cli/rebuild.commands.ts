@@ -9,8 +9,8 @@ import type { Config } from '../../shared/config/config.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
 import { rebuildProgress } from './rebuild-progress.ts';
-import { PROJECTION_NAMES, selectProjections } from '../../shared/projections/index.ts';
-import { rebuild } from '../../shared/projections/rebuild.ts';
+import { PROJECTION_NAMES, selectProjections } from '../../shared/read-model/projections/index.ts';
+import { rebuild } from '../../shared/read-model/projections/rebuild.ts';
 
 /** What the command needs from the CLI (the CLI's context has all of it). */
 export interface RebuildCommandDeps {

@@ -13,7 +13,7 @@
  * (its signed `X-Read-Model-Position`), shown by the deployment's inclusion proof of the event at that position,
  * checked against the pinned root; a receipt that pins a checkpoint without a signed position is refused. Without
  * `--checkpoint`, the signed position and data age (`X-Data-Age`) are reported. With `--policy` (C2SP tlog-policy,
- * shared/transparency/tlog-policy.ts), the newer checkpoint must also carry the witnesses' cosignatures its quorum
+ * shared/read-model/transparency/tlog-policy.ts), the newer checkpoint must also carry the witnesses' cosignatures its quorum
  * asks for: witnesses saw one history holding the receipt's tree.
  *
  * A serial index proof file (services/audit/receipt/index-proof.ts) is checked with the log's verifier key
@@ -26,7 +26,7 @@ import { deploymentUrl } from '../../shared/public-base-url.ts';
 import { type JwkSet, parseJwkSet } from '../../shared/signing/jwk-set.ts';
 import { parseSavedResponse } from '../audit/receipt/saved-response.ts';
 import { type ReceiptReport, verifyReceipt } from '../audit/receipt/verify-receipt.ts';
-import { parsePolicy, readPolicyFile, requirePolicy, witnessedLine, type TlogPolicy } from '../../shared/transparency/tlog-policy.ts';
+import { parsePolicy, readPolicyFile, requirePolicy, witnessedLine, type TlogPolicy } from '../../shared/read-model/transparency/tlog-policy.ts';
 import { INDEX_PROOF_HEADER, indexProofLine, verifyIndexProof } from '../audit/receipt/index-proof.ts';
 import { checkExtends, checkHoldsNothingAfter, pinnedCheckpoint, type InclusionProof } from '../audit/receipt/receipt-checkpoint.ts';
 import type { CliModule } from './cli-module.ts';

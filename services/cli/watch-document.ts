@@ -7,8 +7,8 @@
 import { Option } from 'commander';
 import { LANGUAGES, STOCK_STATUSES } from '../../shared/events/index.ts';
 import { centsToEuros } from '../../shared/money/cents.ts';
-import { isPlainObject } from '../../shared/public-api/validation/request-schema.ts';
-import type { Loc, ValidationIssue } from '../../shared/public-api/validation/validation-issue.ts';
+import { isPlainObject } from '../../shared/read-model/public-api/validation/request-schema.ts';
+import type { Loc, ValidationIssue } from '../../shared/read-model/public-api/validation/validation-issue.ts';
 import { euros, identifier } from './arguments.ts';
 import { documentProblems, problemCount, type DocumentProblems } from './document-problems.ts';
 

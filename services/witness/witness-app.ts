@@ -6,7 +6,7 @@
  */
 import Koa from 'koa';
 import type { Logger } from '../../shared/logging/logger.ts';
-import { PayloadTooLargeError, readBodyText } from '../../shared/public-api/validation/request-body.ts';
+import { PayloadTooLargeError, readBodyText } from '../../shared/read-model/public-api/validation/request-body.ts';
 import type { Witness } from './witness.ts';
 
 /** A request holds a checkpoint and at most 63 hashes: a few kilobytes. */

@@ -10,12 +10,12 @@
  * roll its tree back (the spec's race between checking and persisting).
  */
 import { createHash, type KeyObject } from 'node:crypto';
-import { parseCheckpoint, type Checkpoint } from '../../shared/transparency/checkpoint.ts';
-import { cosign, cosignerKey } from '../../shared/transparency/cosignature.ts';
-import { EMPTY_ROOT, HASH_SIZE, verifyConsistency, type Hash } from '../../shared/transparency/merkle.ts';
+import { parseCheckpoint, type Checkpoint } from '../../shared/read-model/transparency/checkpoint.ts';
+import { cosign, cosignerKey } from '../../shared/read-model/transparency/cosignature.ts';
+import { EMPTY_ROOT, HASH_SIZE, verifyConsistency, type Hash } from '../../shared/read-model/transparency/merkle.ts';
 import {
   isBy, NoteError, parseNote, signatureLine, verifies, type Verifier,
-} from '../../shared/transparency/signed-note.ts';
+} from '../../shared/read-model/transparency/signed-note.ts';
 
 /** A witness that cannot start: its key or its state cannot be had, or another process holds its state. */
 export class WitnessError extends Error {}

@@ -5,7 +5,7 @@
  * the whole read. Kept apart so the SQLite and EventStoreDB adapters cannot drift.
  */
 import { assertValidEvent, decodeStoredEvent, InvalidEventError } from '../events/codec.ts';
-import { entryText, MAX_ENTRY_BYTES } from '../transparency/log-entry.ts';
+import { entryText, MAX_ENTRY_BYTES } from '../read-model/transparency/log-entry.ts';
 import type { ExpectedRevision, NewEvent, RecordedEvent, StoredEvent } from '../ports/event-store.ts';
 
 /** An append reused event ids that are stored elsewhere, or only some of them: not a retry of one append. */

@@ -13,13 +13,13 @@ import {
   type ControlDoc, type FindOptions, type Filter, type GenerationStore, type ProjectedCollection, type ReadStore, type ReadView,
   type StoredDoc, type Tombstone,
 } from '../ports/read-store.ts';
-import type { ReadCollection } from '../read-models/documents.ts';
-import { compileFilter } from '../query/compile-filter.ts';
-import { LOOKUP_FIELDS, READ_INDEXES, multikeyFields } from '../read-models/indexes.ts';
+import type { ReadCollection } from '../read-model/documents/documents.ts';
+import { compileFilter } from '../read-model/query/compile-filter.ts';
+import { LOOKUP_FIELDS, READ_INDEXES, multikeyFields } from '../read-model/documents/indexes.ts';
 import { DocTable } from './memory-read-store/doc-table.ts';
 import { deepFreeze } from './memory-read-store/deep-freeze.ts';
 
-/** A table with the lookups of the collection's declared indexes (shared/read-models/indexes.ts). */
+/** A table with the lookups of the collection's declared indexes (shared/read-model/documents/indexes.ts). */
 const newTable = (collection: ReadCollection) => new DocTable(LOOKUP_FIELDS[collection], multikeyFields(collection));
 
 /** What the store holds, for a snapshot: every control document, and the live generation of some collections. */

@@ -22,7 +22,7 @@
 import { randomUUID } from 'node:crypto';
 import { MongoServerError, type Collection } from 'mongodb';
 import type { ControlDoc, Filter } from '../ports/read-store.ts';
-import { compileFilter } from '../query/compile-filter.ts';
+import { compileFilter } from '../read-model/query/compile-filter.ts';
 
 export const DUPLICATE_KEY = 11000;
 

@@ -18,9 +18,9 @@ import {
   type StoredDoc,
 } from '../ports/read-store.ts';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { ReadCollection } from '../read-models/documents.ts';
-import { READ_INDEXES } from '../read-models/indexes.ts';
-import { assertSafeFilter } from '../query/filter-guard.ts';
+import type { ReadCollection } from '../read-model/documents/documents.ts';
+import { READ_INDEXES } from '../read-model/documents/indexes.ts';
+import { assertSafeFilter } from '../read-model/query/filter-guard.ts';
 import { controlDocs } from './mongodb-control-docs.ts';
 import { FERRETDB_DOCUMENTS, MONGODB_DOCUMENTS, liveDoc, type Stored } from './mongodb-documents.ts';
 

@@ -5,9 +5,9 @@ import { parseTrustedProxies } from '../net/trusted-proxies.ts';
 import { parseAdminKeyEntries } from './admin-api-keys.ts';
 import { OWN_SCHEMAS } from '../schema/own-schemas.ts';
 import { readEd25519Pem } from '../signing/ed25519-pem.ts';
-import { selectProjections } from '../projections/index.ts';
-import type { Projection } from '../projections/projection.ts';
-import { parseWitnessList } from '../transparency/witness-client.ts';
+import { selectProjections } from '../read-model/projections/index.ts';
+import type { Projection } from '../read-model/projections/projection.ts';
+import { parseWitnessList } from '../read-model/transparency/witness-client.ts';
 
 export const Env = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),

@@ -4,7 +4,7 @@ import { CollectionCode, LocalizedList, LocalizedText, PriceCents, StockStatus, 
 
 /**
  * Bounds of a language's specifications, so that an accepted watch can be served by the transparency log, whose
- * entry bundles hold at most 65,535 bytes per event (shared/transparency/log-entry.ts). Worst case in an entry (the
+ * entry bundles hold at most 65,535 bytes per event (shared/read-model/transparency/log-entry.ts). Worst case in an entry (the
  * UTF-8 of `JSON.stringify`): a key of 40 ASCII characters is 43 bytes with its quotes and colon; a value of 500
  * characters at most 6 bytes each (a control character is written `\u00XX`) is 3,002 bytes with its quotes; a
  * comma: 3,046 bytes an entry, 20 x 3,046 + 2 = 60,922 bytes a language in the worst case, 20 x 546 = 10,920 for

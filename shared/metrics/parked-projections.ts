@@ -5,7 +5,7 @@
  * none is parked.
  */
 import { Gauge, type Registry } from 'prom-client';
-import type { ParkedProjection } from '../public-api/read-model-clock.ts';
+import type { ParkedProjection } from '../read-model/public-api/read-model-clock.ts';
 
 export function parkedProjectionsMetric(
   registry: Registry, parked: () => readonly ParkedProjection[] | Promise<readonly ParkedProjection[]>,

@@ -5,10 +5,10 @@
  *
  * Projected collections live in generations (`watches` generation 3, say): readers follow the generation pointer
  * (a control document) to the live one, so a rebuild switches every reader to its new generation in one step.
- * Control documents (the pointer, leases, checkpoints; see shared/projections/control.ts) live in `checkpoints`,
+ * Control documents (the pointer, leases, checkpoints; see shared/read-model/projections/control.ts) live in `checkpoints`,
  * which has no generations, and change only by compare-and-set.
  */
-import type { ReadCollection } from '../read-models/documents.ts';
+import type { ReadCollection } from '../read-model/documents/documents.ts';
 
 /** A MongoDB query filter. Built by this service's code only; never taken from a request as it is. */
 export type Filter = Record<string, unknown>;
@@ -57,7 +57,7 @@ export interface WriteOptions {
   handOver?: boolean;
   /**
    * The lease token the writer holds: the bulk is refused (`FencedWriteError`) once a newer token of the projection
-   * is recorded in the generation pointer (shared/projections/generations.ts, `recordLeaseToken`), so a preempted or
+   * is recorded in the generation pointer (shared/read-model/projections/generations.ts, `recordLeaseToken`), so a preempted or
    * paused owner adds nothing after a newer one took over.
    */
   fence?: WriteFence;

@@ -7,7 +7,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
-import type { WatchDoc } from '../../shared/read-models/documents.ts';
+import type { WatchDoc } from '../../shared/read-model/documents/documents.ts';
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import { send, type TestResponse } from '../support/http.ts';
 import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';

@@ -5,10 +5,10 @@
  * refreshed by hand (no timer, no sleep).
  */
 import { expect } from 'chai';
-import type { SerialDoc, WatchDoc } from '../../shared/read-models/documents.ts';
-import type { ProjectionState } from '../../shared/projections/projection-states.ts';
+import type { SerialDoc, WatchDoc } from '../../shared/read-model/documents/documents.ts';
+import type { ProjectionState } from '../../shared/read-model/projections/projection-states.ts';
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
-import { startReadModelClock, type PolledReadModelClock } from '../../shared/public-api/read-model-clock.ts';
+import { startReadModelClock, type PolledReadModelClock } from '../../shared/read-model/public-api/read-model-clock.ts';
 import { send } from '../support/http.ts';
 import { checkpoint, putAll, SERIALS } from './support/catalogue-fixture.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';

@@ -1,5 +1,5 @@
 /**
- * The answer policy (shared/public-api/answer-policy.ts) as every cache meets it: a kept answer that needs fresh read
+ * The answer policy (shared/read-model/public-api/answer-policy.ts) as every cache meets it: a kept answer that needs fresh read
  * models is given by neither answer cache nor the MCP one once they are stale, and again once they are confirmed; a
  * kept answer is never given under a stamp newer than the data it was read from; the time an answer says is the
  * policy's, kept answers' included. The clock runs on a fake monotonic time, so the bounds are crossed exactly;
@@ -12,15 +12,15 @@ import Koa from 'koa';
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import { loadConfig } from '../../shared/config/config.ts';
 import { GENERATIONS_ID, type ReadStore, type StoredDoc } from '../../shared/ports/read-store.ts';
-import { newCheckpoint } from '../../shared/projections/control-docs.ts';
-import { readSnapshotStates } from '../../shared/projections/projection-states.ts';
-import { keptAnswerPolicy } from '../../shared/public-api/answer-policy.ts';
-import { answerInSnapshot, type ReadingEnv } from '../../shared/public-api/answer-policy.ts';
-import { ok, type PublicOperation } from '../../shared/public-api/operations/public-operation.ts';
-import { verifyOperation } from '../../shared/public-api/operations/verify.operation.ts';
-import { watchDetailOperation } from '../../shared/public-api/operations/watch-detail.operation.ts';
-import { startReadModelClock, type PolledReadModelClock } from '../../shared/public-api/read-model-clock.ts';
-import type { ValidRequest } from '../../shared/public-api/validation/request-validator.ts';
+import { newCheckpoint } from '../../shared/read-model/projections/control-docs.ts';
+import { readSnapshotStates } from '../../shared/read-model/projections/projection-states.ts';
+import { keptAnswerPolicy } from '../../shared/read-model/public-api/answer-policy.ts';
+import { answerInSnapshot, type ReadingEnv } from '../../shared/read-model/public-api/answer-policy.ts';
+import { ok, type PublicOperation } from '../../shared/read-model/public-api/operations/public-operation.ts';
+import { verifyOperation } from '../../shared/read-model/public-api/operations/verify.operation.ts';
+import { watchDetailOperation } from '../../shared/read-model/public-api/operations/watch-detail.operation.ts';
+import { startReadModelClock, type PolledReadModelClock } from '../../shared/read-model/public-api/read-model-clock.ts';
+import type { ValidRequest } from '../../shared/read-model/public-api/validation/request-validator.ts';
 import { createAnswerCache } from '../../read-api/cache/answer-cache.ts';
 import { ResponseCache } from '../../read-api/cache/response-cache.ts';
 import { createMcpAnswerCache, type TransportAnswer } from '../../read-api/mcp/mcp-answer-cache.ts';

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { loadConfig } from '../../shared/config/config.ts';
 import { discoveryRoutes } from '../../read-api/discovery/discovery-routes.ts';
 import { BRAND } from '../../shared/brand.ts';
-import { publicOperations } from '../../shared/public-api/operations/index.ts';
+import { publicOperations } from '../../shared/read-model/public-api/operations/index.ts';
 import { testSigningKeys } from '../support/signing-keys.ts';
 import { CONTRACT_LOG_ENDPOINTS, CONTRACT_OPERATIONS } from '../support/contract-answers.ts';
 import { send } from '../support/http.ts';

@@ -4,7 +4,7 @@ import type Koa from 'koa';
 import { postJson, send } from '../support/http.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
 import { checkpoint, putAll } from './support/catalogue-fixture.ts';
-import { RequestValidationError } from '../../shared/public-api/validation/validation-issue.ts';
+import { RequestValidationError } from '../../shared/read-model/public-api/validation/validation-issue.ts';
 
 describe('HTTP manners of the public app', () => {
   const seen = { general: [] as string[], verify: [] as string[] };

@@ -8,7 +8,7 @@
 import { expect } from 'chai';
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
-import { leaseId, type LeaseDoc } from '../../shared/projections/control-docs.ts';
+import { leaseId, type LeaseDoc } from '../../shared/read-model/projections/control-docs.ts';
 import { send } from '../support/http.ts';
 import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';
 import { until } from '../support/until.ts';

@@ -13,7 +13,7 @@ import { expect } from 'chai';
 import { startWatchcat, type RunningWatchcat } from '../../all-in-one.ts';
 import { loadConfig } from '../../shared/config/config.ts';
 import { createLogger } from '../../shared/logging/logger.ts';
-import { checkpointSpec, keyHistorySpec, verifierKeySpec } from '../../shared/public-api/operations/transparency-endpoints.ts';
+import { checkpointSpec, keyHistorySpec, verifierKeySpec } from '../../shared/read-model/public-api/operations/transparency-endpoints.ts';
 
 const FILE_LIMIT = 8;
 

@@ -5,7 +5,7 @@
  * always the SDK's. Whether the read store was asked tells a kept answer from a new one.
  */
 import { expect } from 'chai';
-import type { WatchDoc } from '../../shared/read-models/documents.ts';
+import type { WatchDoc } from '../../shared/read-model/documents/documents.ts';
 import { send } from '../support/http.ts';
 import { postMcp, toolCall } from '../support/mcp-client.ts';
 import { checkpoint, putAll } from './support/catalogue-fixture.ts';

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { publicOperationHandlers } from '../../shared/public-api/operations/index.ts';
+import { publicOperationHandlers } from '../../shared/read-model/public-api/operations/index.ts';
 import { contractAnswers } from '../support/contract-answers.ts';
 import { postJson, send, type TestResponse } from '../support/http.ts';
 import { connectedClient, postMcp } from '../support/mcp-client.ts';

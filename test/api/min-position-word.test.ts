@@ -9,12 +9,12 @@ import { expect } from 'chai';
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import { loadConfig } from '../../shared/config/config.ts';
 import type { StoredDoc } from '../../shared/ports/read-store.ts';
-import { newCheckpoint } from '../../shared/projections/control-docs.ts';
-import { readSnapshotStates } from '../../shared/projections/projection-states.ts';
-import { answerInSnapshot, type ReadingEnv } from '../../shared/public-api/answer-policy.ts';
-import { ok, type PublicOperation } from '../../shared/public-api/operations/public-operation.ts';
-import { verifyOperation } from '../../shared/public-api/operations/verify.operation.ts';
-import { startReadModelClock, type PolledReadModelClock } from '../../shared/public-api/read-model-clock.ts';
+import { newCheckpoint } from '../../shared/read-model/projections/control-docs.ts';
+import { readSnapshotStates } from '../../shared/read-model/projections/projection-states.ts';
+import { answerInSnapshot, type ReadingEnv } from '../../shared/read-model/public-api/answer-policy.ts';
+import { ok, type PublicOperation } from '../../shared/read-model/public-api/operations/public-operation.ts';
+import { verifyOperation } from '../../shared/read-model/public-api/operations/verify.operation.ts';
+import { startReadModelClock, type PolledReadModelClock } from '../../shared/read-model/public-api/read-model-clock.ts';
 
 /** What the registry holds for a serial. */
 const { fresh: _needsFresh, ...verifyWithoutBound } = verifyOperation;

@@ -8,7 +8,7 @@ import { expect } from 'chai';
 import { loadConfig } from '../../shared/config/config.ts';
 import { buildOpenApiDocument } from '../../read-api/discovery/openapi.ts';
 import { legacyShapes } from '../../read-api/discovery/legacy-shapes/index.ts';
-import { publicOperations } from '../../shared/public-api/operations/index.ts';
+import { publicOperations } from '../../shared/read-model/public-api/operations/index.ts';
 import { CONTRACT_LOG_ENDPOINTS, CONTRACT_OPERATIONS } from '../support/contract-answers.ts';
 
 type Json = Record<string, any>;

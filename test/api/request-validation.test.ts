@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { thrownBy } from '../support/rejection.ts';
 import Type, { type TSchema } from 'typebox';
-import type { OperationSpec } from '../../shared/public-api/operations/operation.ts';
-import { compileRequestValidator, type RawRequest, type RequestValidator } from '../../shared/public-api/validation/request-validator.ts';
-import { RequestValidationError, type ValidationIssue } from '../../shared/public-api/validation/validation-issue.ts';
+import type { OperationSpec } from '../../shared/read-model/public-api/operations/operation.ts';
+import { compileRequestValidator, type RawRequest, type RequestValidator } from '../../shared/read-model/public-api/validation/request-validator.ts';
+import { RequestValidationError, type ValidationIssue } from '../../shared/read-model/public-api/validation/validation-issue.ts';
 
 function validatorFor(parts: { query?: TSchema; path?: TSchema; body?: TSchema }): RequestValidator {
   const spec: OperationSpec = {

@@ -8,7 +8,7 @@
  */
 import { expect } from 'chai';
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
-import { REFUSAL_RETRY_AFTER_SECONDS } from '../../shared/public-api/answer-policy.ts';
+import { REFUSAL_RETRY_AFTER_SECONDS } from '../../shared/read-model/public-api/answer-policy.ts';
 import { send } from '../support/http.ts';
 import { startReadApiUnderTest } from '../support/read-api-under-test.ts';
 import { until } from '../support/until.ts';

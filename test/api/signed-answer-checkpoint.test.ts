@@ -22,8 +22,8 @@ import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.t
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import { createLogger } from '../../shared/logging/logger.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
-import { PROJECTIONS } from '../../shared/projections/index.ts';
-import { rebuild } from '../../shared/projections/rebuild.ts';
+import { PROJECTIONS } from '../../shared/read-model/projections/index.ts';
+import { rebuild } from '../../shared/read-model/projections/rebuild.ts';
 import { serialRegistered, serialReportedStolen } from '../fixtures/events.ts';
 import { MCP_HEADERS } from '../support/mcp-client.ts';
 import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';

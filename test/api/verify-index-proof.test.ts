@@ -23,11 +23,11 @@ import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.t
 import { createLogger } from '../../shared/logging/logger.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
-import { PROJECTIONS } from '../../shared/projections/index.ts';
-import { rebuild } from '../../shared/projections/rebuild.ts';
-import { parseCheckpoint } from '../../shared/transparency/checkpoint.ts';
-import { indexCommitmentOf, verifyIndexAnswer, type IndexStatus } from '../../shared/transparency/serial-index.ts';
-import { openNote, verifierKey } from '../../shared/transparency/signed-note.ts';
+import { PROJECTIONS } from '../../shared/read-model/projections/index.ts';
+import { rebuild } from '../../shared/read-model/projections/rebuild.ts';
+import { parseCheckpoint } from '../../shared/read-model/transparency/checkpoint.ts';
+import { indexCommitmentOf, verifyIndexAnswer, type IndexStatus } from '../../shared/read-model/transparency/serial-index.ts';
+import { openNote, verifierKey } from '../../shared/read-model/transparency/signed-note.ts';
 import { serialRegistered, serialReportedStolen } from '../fixtures/events.ts';
 import { connectedClient } from '../support/mcp-client.ts';
 import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';

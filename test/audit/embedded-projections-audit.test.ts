@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { startWatchcat, type RunningWatchcat } from '../../all-in-one.ts';
 import { loadConfig } from '../../shared/config/config.ts';
 import { createLogger } from '../../shared/logging/logger.ts';
-import type { WatchDoc } from '../../shared/read-models/documents.ts';
+import type { WatchDoc } from '../../shared/read-model/documents/documents.ts';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import { run } from '../../services/cli/program.ts';
 import { createCliContext } from '../../services/cli/cli-context.ts';

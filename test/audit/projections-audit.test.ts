@@ -7,7 +7,7 @@ import { createReadStore } from '../../shared/adapters/read-store.factory.ts';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import { streams, type EventStore } from '../../shared/ports/event-store.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
-import type { WatchDoc } from '../../shared/read-models/documents.ts';
+import type { WatchDoc } from '../../shared/read-model/documents/documents.ts';
 import { createProjector } from '../../projector/runner.ts';
 import { auditProjections } from '../../services/audit/projections-audit.ts';
 import { watchPriceChanged } from '../fixtures/events.ts';

@@ -4,7 +4,7 @@
  */
 import { expect } from 'chai';
 import { SnapshotExpiredError, type ReadStore, type ReadView, type StoredDoc } from '../../shared/ports/read-store.ts';
-import { reserveGeneration, switchGenerations } from '../../shared/projections/generations.ts';
+import { reserveGeneration, switchGenerations } from '../../shared/read-model/projections/generations.ts';
 import { WATCHES, collectionDoc, loadFixtureCatalogue, memberDoc, watchDoc } from '../api/support/catalogue-fixture.ts';
 import { startTestApp } from '../api/support/test-app.ts';
 

@@ -6,7 +6,7 @@
  */
 import { expect } from 'chai';
 import { FIRST_GENERATION, FencedWriteError, StaleGenerationError, type ReadStore, type StoredDoc } from '../../shared/ports/read-store.ts';
-import { recordLeaseToken, reserveGeneration, switchGenerations } from '../../shared/projections/generations.ts';
+import { recordLeaseToken, reserveGeneration, switchGenerations } from '../../shared/read-model/projections/generations.ts';
 import { item, type Item } from './read-store.contract.ts';
 
 const ids = (docs: StoredDoc[]) => docs.map((doc) => doc._id);

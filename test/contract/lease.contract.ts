@@ -1,16 +1,16 @@
 /**
- * Leases over a ReadStore (shared/projections/lease.ts), run against every store: one owner at a time, a fencing
+ * Leases over a ReadStore (shared/read-model/projections/lease.ts), run against every store: one owner at a time, a fencing
  * token raised by every new owner, checkpoints refused under an older token, and a paused owner that finds out
  * when it resumes. Clocks are fake: time moves only when a test moves it.
  */
 import { expect } from 'chai';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
-import { checkpointId, checkpointPrefix, leaseId, type LeaseDoc } from '../../shared/projections/control-docs.ts';
-import { LeaseLostError, ProjectionLease, type LeaseClock } from '../../shared/projections/lease.ts';
-import { LeaseWatch } from '../../shared/projections/lease-watch.ts';
-import { resumeProjection } from '../../shared/projections/parking.ts';
-import { readProjectionStates } from '../../shared/projections/projection-states.ts';
-import { serialsProjection } from '../../shared/projections/serials.projection.ts';
+import { checkpointId, checkpointPrefix, leaseId, type LeaseDoc } from '../../shared/read-model/projections/control-docs.ts';
+import { LeaseLostError, ProjectionLease, type LeaseClock } from '../../shared/read-model/projections/lease.ts';
+import { LeaseWatch } from '../../shared/read-model/projections/lease-watch.ts';
+import { resumeProjection } from '../../shared/read-model/projections/parking.ts';
+import { readProjectionStates } from '../../shared/read-model/projections/projection-states.ts';
+import { serialsProjection } from '../../shared/read-model/projections/serials.projection.ts';
 
 // Not the default lease length, so that a lease made without the length asked for is seen.
 const TTL = 6_000;

@@ -5,7 +5,7 @@
 import { expect } from 'chai';
 import { createMongoReadStore } from '../../shared/adapters/mongodb-read-store.ts';
 import { SNAPSHOT_TTL_MS, SnapshotExpiredError, type ReadView } from '../../shared/ports/read-store.ts';
-import { reserveGeneration, switchGenerations } from '../../shared/projections/generations.ts';
+import { reserveGeneration, switchGenerations } from '../../shared/read-model/projections/generations.ts';
 import { describeMongo } from '../support/mongodb-leg.ts';
 import { generationSnapshotContract } from './generation-snapshot.contract.ts';
 import { leaseContract } from './lease.contract.ts';

@@ -12,14 +12,14 @@ import type { EventStore } from '../../shared/ports/event-store.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
 import {
   RESERVATION_TTL_MS, dropLeftBehind, recordLeaseToken, releaseReservation, renewReservation, reserveGeneration, switchGenerations, takeBackLapsed,
-} from '../../shared/projections/generations.ts';
+} from '../../shared/read-model/projections/generations.ts';
 import { GENERATIONS_ID } from '../../shared/ports/read-store.ts';
-import type { LeaseClock } from '../../shared/projections/lease.ts';
-import { LeaseWatch } from '../../shared/projections/lease-watch.ts';
-import { rebuild } from '../../shared/projections/rebuild.ts';
-import { checkpointId, newCheckpoint, readControlDocs } from '../../shared/projections/control-docs.ts';
-import { serialsProjection } from '../../shared/projections/serials.projection.ts';
-import { watchesProjection } from '../../shared/projections/watches.projection.ts';
+import type { LeaseClock } from '../../shared/read-model/projections/lease.ts';
+import { LeaseWatch } from '../../shared/read-model/projections/lease-watch.ts';
+import { rebuild } from '../../shared/read-model/projections/rebuild.ts';
+import { checkpointId, newCheckpoint, readControlDocs } from '../../shared/read-model/projections/control-docs.ts';
+import { serialsProjection } from '../../shared/read-model/projections/serials.projection.ts';
+import { watchesProjection } from '../../shared/read-model/projections/watches.projection.ts';
 import { appendAll, catalogueHistory } from '../projector/support/history.ts';
 
 export function orphanGenerationsContract(name: string, factory: () => Promise<ReadStore>): void {

@@ -3,7 +3,7 @@
  * The queries are not written out here: they are recorded from the public operations answering a range of requests
  * and from every projection applying a history (its `touches` filters and loads by id), so a new query is checked
  * as soon as the code makes it.
- * - On every run: each recorded query against the declared indexes (shared/read-models/indexes.ts) by the ESR rule
+ * - On every run: each recorded query against the declared indexes (shared/read-model/documents/indexes.ts) by the ESR rule
  *   of test/support/index-rule.ts.
  * - On the MongoDB leg: each query's `explain`. MongoDB shows the plan it picks, which must read through an index
  *   (no COLLSCAN). FerretDB 1.24 answers `explain` with its SQLite plan and `filterPushdown: false` for all of these
@@ -18,22 +18,22 @@ import { createMongoReadStore } from '../../shared/adapters/mongodb-read-store.t
 import { publicBrand } from '../../shared/brand.ts';
 import { loadConfig } from '../../shared/config/config.ts';
 import { FIRST_GENERATION, type Filter, type FindOptions, type ReadStore, type Sort, type StoredDoc } from '../../shared/ports/read-store.ts';
-import { projectBatch } from '../../shared/projections/batch.ts';
-import { PROJECTIONS } from '../../shared/projections/index.ts';
-import { publicOperations } from '../../shared/public-api/operations/index.ts';
-import { catalogueOperation } from '../../shared/public-api/operations/catalogue.operation.ts';
-import { collectionsOperation } from '../../shared/public-api/operations/collections.operation.ts';
-import { optionsOperation } from '../../shared/public-api/operations/options.operation.ts';
-import type { OperationEnv, PublicOperation } from '../../shared/public-api/operations/public-operation.ts';
-import { verifyOperation } from '../../shared/public-api/operations/verify.operation.ts';
-import { watchDetailOperation } from '../../shared/public-api/operations/watch-detail.operation.ts';
-import { compileRequestValidator, type RawRequest } from '../../shared/public-api/validation/request-validator.ts';
-import type { ReadCollection } from '../../shared/read-models/documents.ts';
-import { LOOKUP_FIELDS, READ_INDEXES } from '../../shared/read-models/indexes.ts';
+import { projectBatch } from '../../shared/read-model/projections/batch.ts';
+import { PROJECTIONS } from '../../shared/read-model/projections/index.ts';
+import { publicOperations } from '../../shared/read-model/public-api/operations/index.ts';
+import { catalogueOperation } from '../../shared/read-model/public-api/operations/catalogue.operation.ts';
+import { collectionsOperation } from '../../shared/read-model/public-api/operations/collections.operation.ts';
+import { optionsOperation } from '../../shared/read-model/public-api/operations/options.operation.ts';
+import type { OperationEnv, PublicOperation } from '../../shared/read-model/public-api/operations/public-operation.ts';
+import { verifyOperation } from '../../shared/read-model/public-api/operations/verify.operation.ts';
+import { watchDetailOperation } from '../../shared/read-model/public-api/operations/watch-detail.operation.ts';
+import { compileRequestValidator, type RawRequest } from '../../shared/read-model/public-api/validation/request-validator.ts';
+import type { ReadCollection } from '../../shared/read-model/documents/documents.ts';
+import { LOOKUP_FIELDS, READ_INDEXES } from '../../shared/read-model/documents/indexes.ts';
 import { loadFixtureCatalogue } from '../api/support/catalogue-fixture.ts';
 import { servingIndex } from '../support/index-rule.ts';
 import { describeMongo } from '../support/mongodb-leg.ts';
-import { event, positioned } from '../unit/projector/support/projection-spec.ts';
+import { event, positioned } from '../unit/projections/support/projection-spec.ts';
 
 interface RecordedQuery { collection: ReadCollection; filter: Filter; sort?: Sort; limit?: number; kind: 'find' | 'count'; by: string }
 

@@ -4,16 +4,16 @@
  * test/interop/cosignature. From the witness's own key, torchwood writes the witness's verifier key as ours prints it;
  * Go's note.Open verifies both the log's signature and the witness's cosignature of a checkpoint it cosigned, and
  * torchwood reads the cosignature's timestamp; a cosignature altered after signing makes note.Open fail. A checkpoint
- * with the serial index's extension line (shared/transparency/serial-index.ts) is read by torchwood's ParseCheckpoint
+ * with the serial index's extension line (shared/read-model/transparency/serial-index.ts) is read by torchwood's ParseCheckpoint
  * with the line as its extension, and the log's signature and the cosignature both cover the line.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { checkpointBody } from '../../shared/transparency/checkpoint.ts';
-import { MemoryTree } from '../../shared/transparency/memory-tree.ts';
-import { indexExtension } from '../../shared/transparency/serial-index.ts';
-import { parseVerifierKey, signNote, verifierKey } from '../../shared/transparency/signed-note.ts';
+import { checkpointBody } from '../../shared/read-model/transparency/checkpoint.ts';
+import { MemoryTree } from '../../shared/read-model/transparency/memory-tree.ts';
+import { indexExtension } from '../../shared/read-model/transparency/serial-index.ts';
+import { parseVerifierKey, signNote, verifierKey } from '../../shared/read-model/transparency/signed-note.ts';
 import { Witness, type WitnessedTree } from '../../services/witness/witness.ts';
 import { askGoProgram, buildGoProgram } from '../support/go-program.ts';
 import { cannotRun, registerLegSuite } from '../support/legs.ts';

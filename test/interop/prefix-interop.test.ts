@@ -1,5 +1,5 @@
 /**
- * The serial index's prefix tree (shared/transparency/prefix-tree.ts) checked by a Merkle prefix tree written
+ * The serial index's prefix tree (shared/read-model/transparency/prefix-tree.ts) checked by a Merkle prefix tree written
  * elsewhere: filippo.io/torchwood v0.6.1's `prefix` package, SHA-256 its hash, through the small program in
  * test/interop/prefix. Torchwood builds its own tree from the entries in the order ours was given them (some keys set
  * again with a new value, as a serial's status changes) and must reach our root; its VerifyMembershipProof and
@@ -11,12 +11,12 @@
  * One forgery torchwood's verifier accepts: a present key's own leaf hash under another label (the key with its last
  * bit flipped), then the leaf's siblings, "proves" the key absent, since a proof node's hash is taken as given and
  * nothing binds its label. Our absence proofs carry the first two nodes' values and our verifier recomputes their
- * hashes (shared/transparency/prefix-tree.ts; refused there: test/unit/transparency/prefix-tree.test.ts).
+ * hashes (shared/read-model/transparency/prefix-tree.ts; refused there: test/unit/transparency/prefix-tree.test.ts).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { PrefixTree, type ProofNode } from '../../shared/transparency/prefix-tree.ts';
+import { PrefixTree, type ProofNode } from '../../shared/read-model/transparency/prefix-tree.ts';
 import { askGoProgram, buildGoProgram } from '../support/go-program.ts';
 import { cannotRun, registerLegSuite } from '../support/legs.ts';
 

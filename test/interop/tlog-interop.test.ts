@@ -6,10 +6,10 @@
  */
 import { expect } from 'chai';
 import { generateKeyPairSync } from 'node:crypto';
-import { checkpointBody } from '../../shared/transparency/checkpoint.ts';
-import { MemoryTree } from '../../shared/transparency/memory-tree.ts';
-import { leafHash, verifyConsistency, verifyInclusion } from '../../shared/transparency/merkle.ts';
-import { NoteError, openNote, signNote, verifierKey } from '../../shared/transparency/signed-note.ts';
+import { checkpointBody } from '../../shared/read-model/transparency/checkpoint.ts';
+import { MemoryTree } from '../../shared/read-model/transparency/memory-tree.ts';
+import { leafHash, verifyConsistency, verifyInclusion } from '../../shared/read-model/transparency/merkle.ts';
+import { NoteError, openNote, signNote, verifierKey } from '../../shared/read-model/transparency/signed-note.ts';
 import { goSignerKey } from '../support/note-keys.ts';
 import { askGo, buildGoTlog, type GoAnswer, type GoRequest } from '../support/go-tlog.ts';
 import { cannotRun, registerLegSuite } from '../support/legs.ts';

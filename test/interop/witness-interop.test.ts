@@ -4,7 +4,7 @@
  * configured with the three) submits each checkpoint it signs, and its routes (transparency-routes.ts) serve it with
  * the cosignatures of all three, each a cosignature/v1 line our verifier accepts under the key that witness printed.
  * A forked log (another history signed with the same key: two trees at one size, then a larger tree of the other
- * history), submitted with its own consistency proofs (shared/transparency/witness-client.ts), is refused by every
+ * history), submitted with its own consistency proofs (shared/read-model/transparency/witness-client.ts), is refused by every
  * one of them; and each, SIGKILLed and started again, still holds the tree it cosigned (409 with its size) and
  * cosigns the next.
  */
@@ -19,9 +19,9 @@ import { expect } from 'chai';
 import Koa from 'koa';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
-import { parseNote, verifierKey } from '../../shared/transparency/signed-note.ts';
-import { cosignatureTime, parseCosignerKey } from '../../shared/transparency/cosignature.ts';
-import { requestCosignature, type CosignOutcome, type WitnessEndpoint } from '../../shared/transparency/witness-client.ts';
+import { parseNote, verifierKey } from '../../shared/read-model/transparency/signed-note.ts';
+import { cosignatureTime, parseCosignerKey } from '../../shared/read-model/transparency/cosignature.ts';
+import { requestCosignature, type CosignOutcome, type WitnessEndpoint } from '../../shared/read-model/transparency/witness-client.ts';
 import type { TransparencyLog } from '../../read-api/transparency/log-publisher.ts';
 import { transparencyRoutes } from '../../read-api/transparency/transparency-routes.ts';
 import { serialRegistered } from '../fixtures/events.ts';

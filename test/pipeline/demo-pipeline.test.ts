@@ -14,7 +14,7 @@ import { loadConfig } from '../../shared/config/config.ts';
 import { createLogger } from '../../shared/logging/logger.ts';
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
-import { rebuild } from '../../shared/projections/rebuild.ts';
+import { rebuild } from '../../shared/read-model/projections/rebuild.ts';
 import { DEMO_SERIALS } from '../../services/demo/serials.ts';
 import { untilRegistryFresh } from '../support/registry-fresh.ts';
 import { send, postJson, type TestResponse } from '../support/http.ts';

@@ -13,7 +13,7 @@ import { startWatchcat } from '../../all-in-one.ts';
 import { loadConfig } from '../../shared/config/config.ts';
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
-import { rebuild } from '../../shared/projections/rebuild.ts';
+import { rebuild } from '../../shared/read-model/projections/rebuild.ts';
 import { snapshot } from '../projector/support/history.ts';
 
 function capturingLogger() {

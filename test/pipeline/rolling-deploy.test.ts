@@ -24,8 +24,8 @@ import type { CollectionDefined, WatchPublished } from '../../shared/events/inde
 import { createLogger } from '../../shared/logging/logger.ts';
 import { isUnreadable, type EventStore, type StoredEvent } from '../../shared/ports/event-store.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
-import { resumeProjection } from '../../shared/projections/parking.ts';
-import { serialsProjection } from '../../shared/projections/serials.projection.ts';
+import { resumeProjection } from '../../shared/read-model/projections/parking.ts';
+import { serialsProjection } from '../../shared/read-model/projections/serials.projection.ts';
 import { createProjector } from '../../projector/runner.ts';
 import type { Projector } from '../../projector/projector.ts';
 import { PROJECTION_RETRY_POLICY } from '../../projector/retry-policy.ts';

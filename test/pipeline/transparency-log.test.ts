@@ -16,8 +16,8 @@ import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.t
 import { loadConfig } from '../../shared/config/config.ts';
 import { createLogger } from '../../shared/logging/logger.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
-import { entryText, readEntryTexts, type EntryFields } from '../../shared/transparency/log-entry.ts';
-import { tilePath, type Tile } from '../../shared/transparency/tiles.ts';
+import { entryText, readEntryTexts, type EntryFields } from '../../shared/read-model/transparency/log-entry.ts';
+import { tilePath, type Tile } from '../../shared/read-model/transparency/tiles.ts';
 import { serialRegistered } from '../fixtures/events.ts';
 import { askGo, buildGoTlog } from '../support/go-tlog.ts';
 import { send } from '../support/http.ts';
@@ -71,7 +71,7 @@ describe('transparency log over HTTP: checkpoint, key and proofs', function () {
     expect(response.headers['content-type']).to.equal('text/plain; charset=utf-8');
     expect(origin).to.equal(ORIGIN);
     expect(size).to.equal((await stored()).length);
-    // The tree, the serial index's line (shared/transparency/serial-index.ts), then the log's signature.
+    // The tree, the serial index's line (shared/read-model/transparency/serial-index.ts), then the log's signature.
     expect(response.text).to.match(new RegExp(`^${ORIGIN}\\n\\d+\\n[A-Za-z0-9+/]{43}=\\nwatchcat/serial-index/v1 [A-Za-z0-9+/]{43}= [A-Za-z0-9+/]{43}=\\n\\n\u2014 ${ORIGIN} [A-Za-z0-9+/]+=*\\n$`));
     const key = await send(api, '/.well-known/transparency/key');
     expect(key.status).to.equal(200);

@@ -5,7 +5,7 @@ import { createBullMqJobQueue } from '../../shared/adapters/bullmq-job-queue.ts'
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import { createProjector } from '../../projector/runner.ts';
-import { rebuild } from '../../shared/projections/rebuild.ts';
+import { rebuild } from '../../shared/read-model/projections/rebuild.ts';
 import { startTestRedis, type TestRedis } from '../support/redis-server.ts';
 import { appendAll, catalogueHistory, snapshot } from './support/history.ts';
 

@@ -12,12 +12,12 @@ import { createInlineJobQueue } from '../../shared/adapters/inline-job-queue.ts'
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
-import type { SerialDoc } from '../../shared/read-models/documents.ts';
+import type { SerialDoc } from '../../shared/read-model/documents/documents.ts';
 import { createProjector } from '../../projector/runner.ts';
-import { leaseId, type LeaseDoc } from '../../shared/projections/control-docs.ts';
-import { ProjectionLease, type LeaseClock } from '../../shared/projections/lease.ts';
-import type { Projection } from '../../shared/projections/projection.ts';
-import { serialsProjection } from '../../shared/projections/serials.projection.ts';
+import { leaseId, type LeaseDoc } from '../../shared/read-model/projections/control-docs.ts';
+import { ProjectionLease, type LeaseClock } from '../../shared/read-model/projections/lease.ts';
+import type { Projection } from '../../shared/read-model/projections/projection.ts';
+import { serialsProjection } from '../../shared/read-model/projections/serials.projection.ts';
 import { appendAll } from './support/history.ts';
 
 const TTL = 10_000;

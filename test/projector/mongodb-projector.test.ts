@@ -11,9 +11,9 @@ import { createMongoReadStore } from '../../shared/adapters/mongodb-read-store.t
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
-import { readProjectionStates } from '../../shared/projections/projection-states.ts';
+import { readProjectionStates } from '../../shared/read-model/projections/projection-states.ts';
 import { createProjector } from '../../projector/runner.ts';
-import { rebuild } from '../../shared/projections/rebuild.ts';
+import { rebuild } from '../../shared/read-model/projections/rebuild.ts';
 import { serialRegistered, watchPriceChanged } from '../fixtures/events.ts';
 import { describeMongo } from '../support/mongodb-leg.ts';
 import { startTestRedis } from '../support/redis-server.ts';

@@ -14,8 +14,8 @@ import type { EventStore } from '../../shared/ports/event-store.ts';
 import { ReadStoreUnavailableError, type ReadStore } from '../../shared/ports/read-store.ts';
 import { createProjector } from '../../projector/runner.ts';
 import type { Projector, ProjectorOptions } from '../../projector/projector.ts';
-import { ProjectionLease } from '../../shared/projections/lease.ts';
-import { serialsProjection } from '../../shared/projections/serials.projection.ts';
+import { ProjectionLease } from '../../shared/read-model/projections/lease.ts';
+import { serialsProjection } from '../../shared/read-model/projections/serials.projection.ts';
 import { appendAll } from './support/history.ts';
 import { until } from '../support/until.ts';
 

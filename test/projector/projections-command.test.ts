@@ -3,8 +3,8 @@ import { Command } from 'commander';
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import { loadConfig } from '../../shared/config/config.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
-import { ProjectionLease } from '../../shared/projections/lease.ts';
-import { readProjectionStates } from '../../shared/projections/projection-states.ts';
+import { ProjectionLease } from '../../shared/read-model/projections/lease.ts';
+import { readProjectionStates } from '../../shared/read-model/projections/projection-states.ts';
 import { ProjectionsCommandError, registerProjectionsCommands } from '../../services/cli/projections.commands.ts';
 
 describe('watchcat projections commands', () => {

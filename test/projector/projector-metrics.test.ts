@@ -10,7 +10,7 @@ import { serialRegistered } from '../fixtures/events.ts';
 import { createInlineJobQueue } from '../../shared/adapters/inline-job-queue.ts';
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
-import { readProjectionStates } from '../../shared/projections/projection-states.ts';
+import { readProjectionStates } from '../../shared/read-model/projections/projection-states.ts';
 import { createProjector } from '../../projector/runner.ts';
 import { projectorMetrics } from '../../projector/projector-metrics.ts';
 import { appendAll, catalogueHistory } from './support/history.ts';

@@ -6,15 +6,15 @@ import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.t
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import { GENERATIONS_ID, type ReadStore } from '../../shared/ports/read-store.ts';
-import { LeaseWatch } from '../../shared/projections/lease-watch.ts';
-import { leaseId } from '../../shared/projections/control-docs.ts';
-import { RESERVATION_TTL_MS } from '../../shared/projections/generations.ts';
-import { LeaseLostError, ProjectionLease, type LeaseClock } from '../../shared/projections/lease.ts';
-import { serialsProjection } from '../../shared/projections/serials.projection.ts';
-import { readProjectionStates } from '../../shared/projections/projection-states.ts';
+import { LeaseWatch } from '../../shared/read-model/projections/lease-watch.ts';
+import { leaseId } from '../../shared/read-model/projections/control-docs.ts';
+import { RESERVATION_TTL_MS } from '../../shared/read-model/projections/generations.ts';
+import { LeaseLostError, ProjectionLease, type LeaseClock } from '../../shared/read-model/projections/lease.ts';
+import { serialsProjection } from '../../shared/read-model/projections/serials.projection.ts';
+import { readProjectionStates } from '../../shared/read-model/projections/projection-states.ts';
 import { createProjector } from '../../projector/runner.ts';
-import { rebuild, type RebuildProgress } from '../../shared/projections/rebuild.ts';
-import { PROJECTIONS, selectProjections } from '../../shared/projections/index.ts';
+import { rebuild, type RebuildProgress } from '../../shared/read-model/projections/rebuild.ts';
+import { PROJECTIONS, selectProjections } from '../../shared/read-model/projections/index.ts';
 import { appendAll, catalogueHistory, snapshot } from './support/history.ts';
 
 const logger = pino({ level: 'silent' });

@@ -7,18 +7,18 @@ import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.t
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import type { JobQueue } from '../../shared/ports/job-queue.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
-import type { SerialDoc } from '../../shared/read-models/documents.ts';
-import { readProjectionStates } from '../../shared/projections/projection-states.ts';
-import { resumeProjection } from '../../shared/projections/parking.ts';
+import type { SerialDoc } from '../../shared/read-model/documents/documents.ts';
+import { readProjectionStates } from '../../shared/read-model/projections/projection-states.ts';
+import { resumeProjection } from '../../shared/read-model/projections/parking.ts';
 import { createProjector } from '../../projector/runner.ts';
 import type { Projector, ProjectorOptions } from '../../projector/projector.ts';
-import { rebuild } from '../../shared/projections/rebuild.ts';
-import { ProjectionLease } from '../../shared/projections/lease.ts';
-import { PROJECTIONS } from '../../shared/projections/index.ts';
-import { serialsProjection } from '../../shared/projections/serials.projection.ts';
-import { watchesProjection } from '../../shared/projections/watches.projection.ts';
-import { collectionsProjection } from '../../shared/projections/collections.projection.ts';
-import type { Projection } from '../../shared/projections/projection.ts';
+import { rebuild } from '../../shared/read-model/projections/rebuild.ts';
+import { ProjectionLease } from '../../shared/read-model/projections/lease.ts';
+import { PROJECTIONS } from '../../shared/read-model/projections/index.ts';
+import { serialsProjection } from '../../shared/read-model/projections/serials.projection.ts';
+import { watchesProjection } from '../../shared/read-model/projections/watches.projection.ts';
+import { collectionsProjection } from '../../shared/read-model/projections/collections.projection.ts';
+import type { Projection } from '../../shared/read-model/projections/projection.ts';
 import { appendAll, catalogueHistory, snapshot } from './support/history.ts';
 
 const logger = pino({ level: 'silent' });

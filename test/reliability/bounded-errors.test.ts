@@ -1,6 +1,6 @@
 /**
  * Error work is bounded (issue 42, item 1): a 422 lists at most 50 issues and then one `too_many_errors` entry
- * counting the rest (shared/public-api/validation/issue-bound.ts), echoes bounded inputs, and the admin import of a
+ * counting the rest (shared/read-model/public-api/validation/issue-bound.ts), echoes bounded inputs, and the admin import of a
  * 16 MiB file of empty entries (millions of failing fields) is answered with a small 422 by a process that keeps
  * serving public requests beside it. The figures of the bound are the module's documented ones: 50 listed, counting
  * stopped at 10,000.

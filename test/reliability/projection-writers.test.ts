@@ -15,12 +15,12 @@ import { createMongoReadStore } from '../../shared/adapters/mongodb-read-store.t
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import type { ControlDoc, ReadStore, StoredDoc } from '../../shared/ports/read-store.ts';
-import { watchesProjection } from '../../shared/projections/watches.projection.ts';
+import { watchesProjection } from '../../shared/read-model/projections/watches.projection.ts';
 import { appendAll } from '../projector/support/history.ts';
 import { gate, isRead, within, type Call } from '../support/controlled-read-store.ts';
 import { describeMongo } from '../support/mongodb-leg.ts';
 import { until } from '../support/until.ts';
-import { DEFAULT_LEASE_TTL_MS } from '../../shared/projections/lease.ts';
+import { DEFAULT_LEASE_TTL_MS } from '../../shared/read-model/projections/lease.ts';
 import {
   cleanRebuildView, fakeClock, positionsSeen, readersView, simulatedWorker, type FakeClock, type SimulatedWorker,
 } from '../support/simulated-workers.ts';

@@ -14,11 +14,11 @@ import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.t
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import { GENERATIONS_ID, type ControlDoc, type ReadStore } from '../../shared/ports/read-store.ts';
-import { DEFAULT_LEASE_TTL_MS } from '../../shared/projections/lease.ts';
-import { rebuild } from '../../shared/projections/rebuild.ts';
-import { PROJECTIONS } from '../../shared/projections/index.ts';
-import type { Projection } from '../../shared/projections/projection.ts';
-import { watchesProjection } from '../../shared/projections/watches.projection.ts';
+import { DEFAULT_LEASE_TTL_MS } from '../../shared/read-model/projections/lease.ts';
+import { rebuild } from '../../shared/read-model/projections/rebuild.ts';
+import { PROJECTIONS } from '../../shared/read-model/projections/index.ts';
+import type { Projection } from '../../shared/read-model/projections/projection.ts';
+import { watchesProjection } from '../../shared/read-model/projections/watches.projection.ts';
 import { appendAll } from '../projector/support/history.ts';
 import { until } from '../support/until.ts';
 import { controlledReadStore, gate, isRead, within, type Call, type ControlledReadStore } from '../support/controlled-read-store.ts';

@@ -10,8 +10,8 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
-import { PROJECTION_NAMES } from '../../shared/projections/index.ts';
-import { readProjectionStates } from '../../shared/projections/projection-states.ts';
+import { PROJECTION_NAMES } from '../../shared/read-model/projections/index.ts';
+import { readProjectionStates } from '../../shared/read-model/projections/projection-states.ts';
 import { between, seededRandom } from '../../shared/random/seeded-random.ts';
 import { describeMongo } from '../support/mongodb-leg.ts';
 import { startLeaseTopology, waitFor, type HealthAnswer, type LeaseTopology } from '../support/lease-topology.ts';

@@ -23,7 +23,7 @@ import { startWatchcatProcess, type WatchcatProcess } from '../support/watchcat-
 import { cleanRebuildView, readersView } from '../support/simulated-workers.ts';
 import { createMongoReadStore } from '../../shared/adapters/mongodb-read-store.ts';
 import { GENERATIONS_ID, type ReadStore } from '../../shared/ports/read-store.ts';
-import { readProjectionStates } from '../../shared/projections/projection-states.ts';
+import { readProjectionStates } from '../../shared/read-model/projections/projection-states.ts';
 import { until } from '../support/until.ts';
 
 const KEY = 'topology-test-key-0123456789abcdef';

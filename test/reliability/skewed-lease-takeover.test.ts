@@ -12,7 +12,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { between, seededRandom } from '../../shared/random/seeded-random.ts';
-import { readProjectionStates } from '../../shared/projections/projection-states.ts';
+import { readProjectionStates } from '../../shared/read-model/projections/projection-states.ts';
 import { describeMongo } from '../support/mongodb-leg.ts';
 import { startLeaseTopology, TOPOLOGY_LEASE_MS, waitFor, type HealthAnswer, type LeaseTopology, type ProjectorProcess } from '../support/lease-topology.ts';
 

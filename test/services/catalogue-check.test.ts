@@ -7,7 +7,7 @@ import { expect } from 'chai';
 import { checkDocument } from '../../services/admin/admin-bodies.ts';
 import { checkedCatalogueFile, IN_LOOP_CHARACTERS } from '../../services/admin/catalogue-check.ts';
 import { CatalogueFile } from '../../services/catalogue/catalogue-file.ts';
-import { RequestValidationError } from '../../shared/public-api/validation/validation-issue.ts';
+import { RequestValidationError } from '../../shared/read-model/public-api/validation/validation-issue.ts';
 
 const JSON_TYPE = 'application/json';
 

@@ -12,7 +12,7 @@ import { decodeStoredEvent } from '../../shared/events/codec.ts';
 import type { WatchPublished } from '../../shared/events/index.ts';
 import { createLogger } from '../../shared/logging/logger.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
-import { entryText, readEntryTexts } from '../../shared/transparency/log-entry.ts';
+import { entryText, readEntryTexts } from '../../shared/read-model/transparency/log-entry.ts';
 import { createAdminApp } from '../../services/admin/admin-app.ts';
 import { createCommandService, type CommandService } from '../../services/write/command-service.ts';
 import { aCollection, aWatch } from '../unit/services/support/builders.ts';

@@ -10,12 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { indexProofFile } from '../../services/audit/receipt/index-proof.ts';
-import { checkpointBody } from '../../shared/transparency/checkpoint.ts';
-import { cosign, cosignerKey } from '../../shared/transparency/cosignature.ts';
-import { MemoryTree } from '../../shared/transparency/memory-tree.ts';
-import { indexExtension, SerialIndex } from '../../shared/transparency/serial-index.ts';
-import { signNote, verifierKey } from '../../shared/transparency/signed-note.ts';
-import { vrfKey } from '../../shared/transparency/vrf.ts';
+import { checkpointBody } from '../../shared/read-model/transparency/checkpoint.ts';
+import { cosign, cosignerKey } from '../../shared/read-model/transparency/cosignature.ts';
+import { MemoryTree } from '../../shared/read-model/transparency/memory-tree.ts';
+import { indexExtension, SerialIndex } from '../../shared/read-model/transparency/serial-index.ts';
+import { signNote, verifierKey } from '../../shared/read-model/transparency/signed-note.ts';
+import { vrfKey } from '../../shared/read-model/transparency/vrf.ts';
 import { watchcat } from '../audit/support/watchcat-run.ts';
 
 const ORIGIN = 'watch.example/watchcat/events';

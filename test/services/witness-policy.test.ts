@@ -16,7 +16,7 @@ import { expect } from 'chai';
 import { startWatchcat, type RunningWatchcat } from '../../all-in-one.ts';
 import { loadConfig } from '../../shared/config/config.ts';
 import { createLogger } from '../../shared/logging/logger.ts';
-import { parseNote, parseVerifierKey, verifierKey } from '../../shared/transparency/signed-note.ts';
+import { parseNote, parseVerifierKey, verifierKey } from '../../shared/read-model/transparency/signed-note.ts';
 import { logKeyFile } from '../../read-api/transparency/log-key.ts';
 import { Witness, type WitnessedTree } from '../../services/witness/witness.ts';
 import { witnessApp } from '../../services/witness/witness-app.ts';

@@ -11,9 +11,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { checkpointBody } from '../../shared/transparency/checkpoint.ts';
-import { MemoryTree } from '../../shared/transparency/memory-tree.ts';
-import { signNote } from '../../shared/transparency/signed-note.ts';
+import { checkpointBody } from '../../shared/read-model/transparency/checkpoint.ts';
+import { MemoryTree } from '../../shared/read-model/transparency/memory-tree.ts';
+import { signNote } from '../../shared/read-model/transparency/signed-note.ts';
 import { specVerifierKey } from '../support/note-keys.ts';
 import { startWatchcatProcess, type WatchcatProcess } from '../support/watchcat-process.ts';
 

@@ -1,14 +1,14 @@
 /**
  * The witness's `add-checkpoint` (docs/audit.md, "Witnesses"; C2SP tlog-witness): each answer the specification
  * names, from a log whose checkpoints are signed here with specVerifierKey's key and whose trees and proofs come
- * from an in-memory tree (shared/transparency/memory-tree.ts, checked against Go's tlog in test/interop). The
+ * from an in-memory tree (shared/read-model/transparency/memory-tree.ts, checked against Go's tlog in test/interop). The
  * cosignature is checked byte by byte from the specification (test/unit/transparency/cosignature.test.ts says how).
  */
 import { createHash, generateKeyPairSync, verify, type KeyObject } from 'node:crypto';
 import { expect } from 'chai';
-import { checkpointBody } from '../../shared/transparency/checkpoint.ts';
-import { MemoryTree } from '../../shared/transparency/memory-tree.ts';
-import { parseVerifierKey, signNote } from '../../shared/transparency/signed-note.ts';
+import { checkpointBody } from '../../shared/read-model/transparency/checkpoint.ts';
+import { MemoryTree } from '../../shared/read-model/transparency/memory-tree.ts';
+import { parseVerifierKey, signNote } from '../../shared/read-model/transparency/signed-note.ts';
 import { originHash, Witness, type AddCheckpointAnswer, type WitnessedTree, type WitnessStore } from '../../services/witness/witness.ts';
 import { specVerifierKey } from '../support/note-keys.ts';
 

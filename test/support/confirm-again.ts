@@ -3,7 +3,7 @@
  * benchmarks' fixtures): see `confirmAgain`.
  */
 import type { ReadStore } from '../../shared/ports/read-store.ts';
-import type { CheckpointState } from '../../shared/projections/control-docs.ts';
+import type { CheckpointState } from '../../shared/read-model/projections/control-docs.ts';
 
 let confirmedAgain = 0;
 

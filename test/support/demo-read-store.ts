@@ -2,7 +2,7 @@
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
-import { rebuild } from '../../shared/projections/rebuild.ts';
+import { rebuild } from '../../shared/read-model/projections/rebuild.ts';
 import { createCommandService } from '../../services/write/command-service.ts';
 import { seedDemo } from '../../services/import/seed-demo.ts';
 

@@ -3,7 +3,7 @@
  * request, however hostile, puts an operator of its own choosing (or a script) into a query.
  */
 import type { Filter, FindOptions, ReadStore, StoredDoc } from '../../shared/ports/read-store.ts';
-import type { ReadCollection } from '../../shared/read-models/documents.ts';
+import type { ReadCollection } from '../../shared/read-model/documents/documents.ts';
 
 export interface FilterSpy {
   store: ReadStore;

@@ -9,7 +9,7 @@
  * is then a walk, not a sort of a whole language). `_id` is always indexed; `$or` needs each clause served.
  */
 import type { Filter, Sort } from '../../shared/ports/read-store.ts';
-import type { ReadIndex } from '../../shared/read-models/indexes.ts';
+import type { ReadIndex } from '../../shared/read-model/documents/indexes.ts';
 
 export interface QueryShape { filter: Filter; sort?: Sort }
 

@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { createMongoReadStore } from '../../shared/adapters/mongodb-read-store.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
-import type { LeaseDoc } from '../../shared/projections/control-docs.ts';
+import type { LeaseDoc } from '../../shared/read-model/projections/control-docs.ts';
 import { tinyCatalogue } from '../services/support/tiny-catalogue.ts';
 import { send } from './http.ts';
 import type { MongoLeg } from './mongodb-leg.ts';

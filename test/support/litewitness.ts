@@ -15,7 +15,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
-import { EMPTY_ROOT } from '../../shared/transparency/merkle.ts';
+import { EMPTY_ROOT } from '../../shared/read-model/transparency/merkle.ts';
 import { buildGoProgram } from './go-program.ts';
 
 const SOURCE = fileURLToPath(new URL('../interop/litewitness', import.meta.url));

@@ -18,16 +18,16 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { EventStore, NewEvent } from '../../shared/ports/event-store.ts';
 import type { JobQueue } from '../../shared/ports/job-queue.ts';
 import { GENERATIONS_ID, type ReadStore, type StoredDoc } from '../../shared/ports/read-store.ts';
-import { answerInSnapshot, type Answerer, type ReadingEnv } from '../../shared/public-api/answer-policy.ts';
-import { readSnapshotStates } from '../../shared/projections/projection-states.ts';
-import { startReadModelClock, type PolledReadModelClock } from '../../shared/public-api/read-model-clock.ts';
-import type { ValidRequest } from '../../shared/public-api/validation/request-validator.ts';
-import { verifyOperation } from '../../shared/public-api/operations/verify.operation.ts';
-import { rebuild } from '../../shared/projections/rebuild.ts';
-import { DEFAULT_LEASE_TTL_MS } from '../../shared/projections/lease.ts';
-import { isReleased } from '../../shared/projections/lease-watch.ts';
-import { leaseId, readControlDocs, type LeaseDoc } from '../../shared/projections/control-docs.ts';
-import { PROJECTION_NAMES } from '../../shared/projections/index.ts';
+import { answerInSnapshot, type Answerer, type ReadingEnv } from '../../shared/read-model/public-api/answer-policy.ts';
+import { readSnapshotStates } from '../../shared/read-model/projections/projection-states.ts';
+import { startReadModelClock, type PolledReadModelClock } from '../../shared/read-model/public-api/read-model-clock.ts';
+import type { ValidRequest } from '../../shared/read-model/public-api/validation/request-validator.ts';
+import { verifyOperation } from '../../shared/read-model/public-api/operations/verify.operation.ts';
+import { rebuild } from '../../shared/read-model/projections/rebuild.ts';
+import { DEFAULT_LEASE_TTL_MS } from '../../shared/read-model/projections/lease.ts';
+import { isReleased } from '../../shared/read-model/projections/lease-watch.ts';
+import { leaseId, readControlDocs, type LeaseDoc } from '../../shared/read-model/projections/control-docs.ts';
+import { PROJECTION_NAMES } from '../../shared/read-model/projections/index.ts';
 import { between, seededRandom } from '../../shared/random/seeded-random.ts';
 import { appendAll } from '../projector/support/history.ts';
 import type { NewerEvent } from './newer-writer.ts';
@@ -146,7 +146,7 @@ export async function runProjectionFuzz(eventStore: EventStore, shared: ReadStor
       if (position < before && !violations.some((v) => v.endsWith(back))) violations.push(`step ${step}: ${back}`);
       lastSeen.set(name, Math.max(lastSeen.get(name) ?? 0, position));
     }
-    // Answered as the read API answers (shared/public-api/answer-policy.ts): from one reading, stamped from it, or refused.
+    // Answered as the read API answers (shared/read-model/public-api/answer-policy.ts): from one reading, stamped from it, or refused.
     await answers.clock.refresh().catch(() => undefined);
     for (const [serial, changes] of serials) {
       const asked = await answers.verify(verifyOperation, { query: { lang: 'en' }, path: { serial }, header: {} } as unknown as ValidRequest).catch(() => undefined);

@@ -11,7 +11,7 @@ import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.t
 import { loadConfig } from '../../shared/config/config.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
 import { discoveryRoutes } from '../../read-api/discovery/discovery-routes.ts';
-import { publicOperations } from '../../shared/public-api/operations/index.ts';
+import { publicOperations } from '../../shared/read-model/public-api/operations/index.ts';
 import { startReadApi, type ReadApiOptions, type RunningReadApi } from '../../read-api/server.ts';
 import type { ResponseSigningKeys } from '../../read-api/signing/signing-keys.ts';
 import type { AnswerCheckpoint } from '../../read-api/transparency/answer-checkpoint.ts';

@@ -1,6 +1,6 @@
 /**
  * Waits until a service started by a test can answer a verification: a process is fresh only once it has seen a
- * confirmation happen after its start (shared/public-api/read-model-clock.ts), about a second with a live projector,
+ * confirmation happen after its start (shared/read-model/public-api/read-model-clock.ts), about a second with a live projector,
  * and a verification needs the serials read model fresh (docs/api.md, "Honest answers"). Status says so per projection.
  */
 import { send } from './http.ts';

@@ -14,7 +14,7 @@ import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.t
 import { createCommandService } from '../../services/write/command-service.ts';
 import { seedDemo } from '../../services/import/seed-demo.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
-import type { LeaseDoc } from '../../shared/projections/control-docs.ts';
+import type { LeaseDoc } from '../../shared/read-model/projections/control-docs.ts';
 import { send } from './http.ts';
 import { waitFor } from './lease-topology.ts';
 import { freePort, startTestRedis, type TestRedis } from './redis-server.ts';

@@ -7,10 +7,10 @@ import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.t
 import { createLogger } from '../../shared/logging/logger.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import type { ReadStore, StoredDoc } from '../../shared/ports/read-store.ts';
-import type { DocChange, Projection } from '../../shared/projections/projection.ts';
-import type { TileDoc } from '../../shared/read-models/documents.ts';
-import { rebuild } from '../../shared/projections/rebuild.ts';
-import { transparencyLogProjection } from '../../shared/projections/transparency-log.projection.ts';
+import type { DocChange, Projection } from '../../shared/read-model/projections/projection.ts';
+import type { TileDoc } from '../../shared/read-model/documents/documents.ts';
+import { rebuild } from '../../shared/read-model/projections/rebuild.ts';
+import { transparencyLogProjection } from '../../shared/read-model/projections/transparency-log.projection.ts';
 import { startTransparencyLog, type LogPublisherOptions, type TransparencyLog } from '../../read-api/transparency/log-publisher.ts';
 
 export const logProjection = transparencyLogProjection as unknown as Projection;

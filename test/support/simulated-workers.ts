@@ -13,11 +13,11 @@ import type { JobQueue, RetryPolicy } from '../../shared/ports/job-queue.ts';
 import type { ReadStore, StoredDoc } from '../../shared/ports/read-store.ts';
 import { createProjector } from '../../projector/runner.ts';
 import type { Projector, ProjectorOptions } from '../../projector/projector.ts';
-import { rebuild } from '../../shared/projections/rebuild.ts';
-import type { LeaseClock } from '../../shared/projections/lease.ts';
-import { readProjectionStates } from '../../shared/projections/projection-states.ts';
-import type { Projection } from '../../shared/projections/projection.ts';
-import { PROJECTIONS } from '../../shared/projections/index.ts';
+import { rebuild } from '../../shared/read-model/projections/rebuild.ts';
+import type { LeaseClock } from '../../shared/read-model/projections/lease.ts';
+import { readProjectionStates } from '../../shared/read-model/projections/projection-states.ts';
+import type { Projection } from '../../shared/read-model/projections/projection.ts';
+import { PROJECTIONS } from '../../shared/read-model/projections/index.ts';
 import { snapshot } from '../projector/support/history.ts';
 import { controlledReadStore, type ControlledReadStore } from './controlled-read-store.ts';
 

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { API_REFERENCE, withOperations } from '../../scripts/api-reference.ts';
-import { publicOperations } from '../../shared/public-api/operations/index.ts';
+import { publicOperations } from '../../shared/read-model/public-api/operations/index.ts';
 
 describe('the API reference (docs/api.md)', () => {
   const document = readFileSync(API_REFERENCE, 'utf8');

@@ -59,7 +59,7 @@ describe('configuration', () => {
 
   it('gives a projector the projections PROJECTIONS names, every one when it names none, and names an unknown one with the other bad settings', () => {
     const names = (value: string) => projectionsNamed(loadConfig({ PROJECTIONS: value }).PROJECTIONS).map((projection) => projection.name);
-    // The service's projections, written out here: shared/projections/index.ts.
+    // The service's projections, written out here: shared/read-model/projections/index.ts.
     expect(names('')).to.deep.equal(['watches', 'collections', 'configurators', 'serials', 'transparency-log']);
     expect(names(' transparency-log ')).to.deep.equal(['transparency-log']);
     expect(names('serials, watches')).to.deep.equal(['watches', 'serials']);

@@ -9,7 +9,7 @@ import type { TSchema } from 'typebox';
 import { Env } from '../../shared/config/config.ts';
 import { eventSchemas } from '../../shared/events/index.ts';
 import { EventMetadata } from '../../shared/events/metadata.ts';
-import { publicOperations } from '../../shared/public-api/operations/index.ts';
+import { publicOperations } from '../../shared/read-model/public-api/operations/index.ts';
 import { JwkSet } from '../../shared/signing/jwk-set.ts';
 
 function ownSchemas(): [string, TSchema][] {

@@ -2,7 +2,7 @@
  * A serial's status at a checkpoint, as one offline file (issue 45, item 3; in the spirit of C2SP tlog-proof): the
  * answer (serial, status, VRF proof, index proof) then, after a blank line, the signed checkpoint note with its
  * witnesses' cosignatures. The checkpoint commits the serial index in an extension line
- * (shared/transparency/serial-index.ts), so the file is checked with the log's verifier key and a witness policy
+ * (shared/read-model/transparency/serial-index.ts), so the file is checked with the log's verifier key and a witness policy
  * alone: the log signed the checkpoint, the policy's quorum cosigned it, and the answer is proved under the index
  * root and VRF key the checkpoint commits. Two files about one serial at one checkpoint cannot both hold with
  * different statuses.
@@ -15,10 +15,10 @@
  *
  *     <checkpoint note>
  */
-import { parseCheckpoint } from '../../../shared/transparency/checkpoint.ts';
-import { openNote } from '../../../shared/transparency/signed-note.ts';
-import { indexCommitmentOf, verifyIndexAnswer, type IndexAnswer, type IndexStatus } from '../../../shared/transparency/serial-index.ts';
-import { requirePolicy, type TlogPolicy } from '../../../shared/transparency/tlog-policy.ts';
+import { parseCheckpoint } from '../../../shared/read-model/transparency/checkpoint.ts';
+import { openNote } from '../../../shared/read-model/transparency/signed-note.ts';
+import { indexCommitmentOf, verifyIndexAnswer, type IndexAnswer, type IndexStatus } from '../../../shared/read-model/transparency/serial-index.ts';
+import { requirePolicy, type TlogPolicy } from '../../../shared/read-model/transparency/tlog-policy.ts';
 
 export const INDEX_PROOF_HEADER = 'watchcat/serial-index-proof/v1';
 const STATUSES: readonly string[] = ['AUTHENTIC', 'STOLEN', 'NOT_FOUND'];

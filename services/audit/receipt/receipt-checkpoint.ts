@@ -10,10 +10,10 @@
  * tree's last leaf; an event that is not in the pinned tree must be in the newer checkpoint's (which extends it) past
  * the pinned leaves. Whatever the deployment answers, only proofs that verify against signed roots are believed.
  */
-import { parseCheckpoint, type Checkpoint } from '../../../shared/transparency/checkpoint.ts';
-import { openNote } from '../../../shared/transparency/signed-note.ts';
-import { verifyInclusion } from '../../../shared/transparency/merkle.ts';
-import { treeExtends, type ConsistencyProofSource, type SignedTree } from '../../../shared/transparency/tree-extension.ts';
+import { parseCheckpoint, type Checkpoint } from '../../../shared/read-model/transparency/checkpoint.ts';
+import { openNote } from '../../../shared/read-model/transparency/signed-note.ts';
+import { verifyInclusion } from '../../../shared/read-model/transparency/merkle.ts';
+import { treeExtends, type ConsistencyProofSource, type SignedTree } from '../../../shared/read-model/transparency/tree-extension.ts';
 import type { SavedResponse } from './saved-response.ts';
 
 export const CHECKPOINT_FIELD = 'watchcat-checkpoint';

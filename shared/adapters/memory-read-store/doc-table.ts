@@ -10,7 +10,7 @@
  * (a rebuild generation, say) pays nothing for them.
  */
 import { WriteConflictError, type Filter, type FindOptions, type Sort, type StoredDoc, type Tombstone, type WriteOp } from '../../ports/read-store.ts';
-import { compileFilter, type DocPredicate } from '../../query/compile-filter.ts';
+import { compileFilter, type DocPredicate } from '../../read-model/query/compile-filter.ts';
 import { deepFreeze } from './deep-freeze.ts';
 import { FieldIndex, type Slots } from './field-index.ts';
 import { MaintainedCounts } from './maintained-counts.ts';

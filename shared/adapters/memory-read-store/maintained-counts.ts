@@ -4,7 +4,7 @@
  * the first count of a filter reads the table. Bounded, least recently asked first out, because every kept filter
  * adds one test per written document.
  */
-import type { DocPredicate } from '../../query/compile-filter.ts';
+import type { DocPredicate } from '../../read-model/query/compile-filter.ts';
 
 const MAX_FILTERS = 32;
 

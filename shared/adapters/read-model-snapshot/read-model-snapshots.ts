@@ -16,9 +16,9 @@
 import type { Logger } from '../../logging/logger.ts';
 import type { EventStore } from '../../ports/event-store.ts';
 import { GENERATIONS_ID, type ControlDoc, type ProjectedCollection, type StoredDoc } from '../../ports/read-store.ts';
-import { checkpointId, leaseId, liveCheckpointOf } from '../../projections/control-docs.ts';
-import { PROJECTIONS } from '../../projections/index.ts';
-import type { Projection } from '../../projections/projection.ts';
+import { checkpointId, leaseId, liveCheckpointOf } from '../../read-model/projections/control-docs.ts';
+import { PROJECTIONS } from '../../read-model/projections/index.ts';
+import type { Projection } from '../../read-model/projections/projection.ts';
 import type { MemoryReadState, MemoryReadStore } from '../memory-read-store.ts';
 import { readSnapshotFile, writeSnapshotFile, type SnapshotWriteOptions } from './snapshot-file.ts';
 import { projectionsVersion } from './snapshot-version.ts';

@@ -12,7 +12,9 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The folders under shared/ the projections' code comes from: every one they import, directly or not (a test checks it). */
-export const SOURCE_FOLDERS: readonly string[] = ['projections', 'read-models', 'events', 'text', 'query', 'ports', 'transparency'];
+export const SOURCE_FOLDERS: readonly string[] = [
+  'read-model/projections', 'read-model/documents', 'read-model/query', 'read-model/transparency', 'events', 'text', 'ports',
+];
 
 let computed: string | undefined;
 

@@ -7,8 +7,8 @@ import { CATEGORY_KEYS, type CategoryKey, type Language, type StockStatus } from
 import { FIRST_GENERATION, type ReadStore, type StoredDoc } from '../../../shared/ports/read-store.ts';
 import type {
   CollectionDoc, CollectionMemberDoc, ConfiguratorDoc, ReadCollection, SerialDoc, WatchDoc,
-} from '../../../shared/read-models/documents.ts';
-import { newCheckpoint, type CheckpointState } from '../../../shared/projections/control-docs.ts';
+} from '../../../shared/read-model/documents/documents.ts';
+import { newCheckpoint, type CheckpointState } from '../../../shared/read-model/projections/control-docs.ts';
 
 type Texts = { en: string; fr: string };
 

@@ -3,7 +3,7 @@
  * spares) and can make every query fail (to prove how a store failure is answered). Writes pass through.
  */
 import type { FindOptions, Filter, ReadStore, StoredDoc } from '../../../shared/ports/read-store.ts';
-import type { ReadCollection } from '../../../shared/read-models/documents.ts';
+import type { ReadCollection } from '../../../shared/read-model/documents/documents.ts';
 
 export interface InstrumentedReadStore extends ReadStore {
   /** Counts `find`, `count`, `get` and `getMany` calls. */

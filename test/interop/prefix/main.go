@@ -1,4 +1,4 @@
-// Checks watchcat's serial index (shared/transparency/prefix-tree.ts) with filippo.io/torchwood's prefix package, a
+// Checks watchcat's serial index (shared/read-model/transparency/prefix-tree.ts) with filippo.io/torchwood's prefix package, a
 // Merkle prefix tree written elsewhere (test/interop/prefix-interop.test.ts), SHA-256 its hash function. Reads one
 // JSON request on stdin: the entries in the order watchcat set them (a key set again takes its new value), and
 // watchcat's proofs. Writes on stdout the root torchwood's own tree of those entries has, and for each proof what

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { DomainEvent, EventOf, EventType } from '../../../shared/events/index.ts';
 import { streams, type EventStore, type NewEvent } from '../../../shared/ports/event-store.ts';
 import type { ReadStore, StoredDoc } from '../../../shared/ports/read-store.ts';
-import type { ReadCollection } from '../../../shared/read-models/documents.ts';
+import type { ReadCollection } from '../../../shared/read-model/documents/documents.ts';
 
 export function newEvent<T extends EventType>(type: T, data: EventOf<T>['data']): NewEvent {
   return { id: randomUUID(), type, data, metadata: eventMetadata() } as NewEvent;

@@ -10,10 +10,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createMongoReadStore } from '../../../shared/adapters/mongodb-read-store.ts';
 import { openSqliteEventStore } from '../../../shared/adapters/sqlite-event-store.ts';
 import type { ReadStore } from '../../../shared/ports/read-store.ts';
-import { leaseId } from '../../../shared/projections/control-docs.ts';
-import type { Projection } from '../../../shared/projections/projection.ts';
-import { rebuild, RebuildRefusedError } from '../../../shared/projections/rebuild.ts';
-import { transparencyLogProjection } from '../../../shared/projections/transparency-log.projection.ts';
+import { leaseId } from '../../../shared/read-model/projections/control-docs.ts';
+import type { Projection } from '../../../shared/read-model/projections/projection.ts';
+import { rebuild, RebuildRefusedError } from '../../../shared/read-model/projections/rebuild.ts';
+import { transparencyLogProjection } from '../../../shared/read-model/projections/transparency-log.projection.ts';
 
 const [eventsFile, goFile] = process.argv.slice(2);
 const mongoUrl = process.env['MONGODB_URL'];

@@ -15,8 +15,8 @@ import { createMemoryReadStore } from '../../../shared/adapters/memory-read-stor
 import { openSqliteEventStore } from '../../../shared/adapters/sqlite-event-store.ts';
 import { readModelSnapshots, type ReadModelSnapshotOptions } from '../../../shared/adapters/read-model-snapshot/read-model-snapshots.ts';
 import type { EventStore, NewEvent } from '../../../shared/ports/event-store.ts';
-import { PROJECTIONS } from '../../../shared/projections/index.ts';
-import { rebuild } from '../../../shared/projections/rebuild.ts';
+import { PROJECTIONS } from '../../../shared/read-model/projections/index.ts';
+import { rebuild } from '../../../shared/read-model/projections/rebuild.ts';
 import { createProjector } from '../../../projector/runner.ts';
 import { watchPriceChanged } from '../../fixtures/events.ts';
 import { appendAll, catalogueHistory, snapshot } from '../../projector/support/history.ts';

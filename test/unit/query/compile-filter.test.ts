@@ -2,8 +2,8 @@ import { expect } from 'chai';
 import fc from 'fast-check';
 import { Query } from 'mingo';
 import type { Filter } from '../../../shared/ports/read-store.ts';
-import { compileFilter } from '../../../shared/query/compile-filter.ts';
-import { compileFastFilter } from '../../../shared/query/fast-filter.ts';
+import { compileFilter } from '../../../shared/read-model/query/compile-filter.ts';
+import { compileFastFilter } from '../../../shared/read-model/query/fast-filter.ts';
 
 const scalar = fc.oneof(fc.constantFrom('en', 'fr', 'Abc', 'a.b', ''), fc.integer({ min: -3, max: 3 }), fc.boolean(), fc.constant(null));
 const fieldValue = fc.oneof(scalar, fc.array(scalar, { maxLength: 3 }), fc.record({ code: scalar }));

@@ -7,8 +7,8 @@
 import { expect } from 'chai';
 import { createMcpAnswerCache, type TransportAnswer } from '../../../read-api/mcp/mcp-answer-cache.ts';
 import { mcpTools } from '../../../read-api/mcp/mcp-tools.ts';
-import { publicOperationHandlers } from '../../../shared/public-api/operations/index.ts';
-import type { ReadModelClock, ReadStamp } from '../../../shared/public-api/read-model-clock.ts';
+import { publicOperationHandlers } from '../../../shared/read-model/public-api/operations/index.ts';
+import type { ReadModelClock, ReadStamp } from '../../../shared/read-model/public-api/read-model-clock.ts';
 
 /** A clock whose every view gives `stamp`: the projections never move during the test (nothing else is asked of it). */
 const clockAt = (stamp: ReadStamp): ReadModelClock => ({ current: () => stamp.position, updatedAt: null, view: () => () => stamp } as Partial<ReadModelClock> as ReadModelClock);

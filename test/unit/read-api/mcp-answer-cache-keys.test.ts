@@ -8,8 +8,8 @@
 import { expect } from 'chai';
 import { createMcpAnswerCache, type TransportAnswer } from '../../../read-api/mcp/mcp-answer-cache.ts';
 import { mcpTools } from '../../../read-api/mcp/mcp-tools.ts';
-import { publicOperationHandlers } from '../../../shared/public-api/operations/index.ts';
-import type { ReadModelClock, ReadStamp } from '../../../shared/public-api/read-model-clock.ts';
+import { publicOperationHandlers } from '../../../shared/read-model/public-api/operations/index.ts';
+import type { ReadModelClock, ReadStamp } from '../../../shared/read-model/public-api/read-model-clock.ts';
 
 const STAMP: ReadStamp = { key: '1.7', position: 7, behindAt: null };
 /** A clock whose every view gives STAMP: the projections never move during these tests. */

@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { pino } from 'pino';
 import { mcpSdk } from '../../../read-api/mcp/mcp-sdk.ts';
 import { createMcpServer, mcpServerKit } from '../../../read-api/mcp/mcp-server.ts';
-import type { ReadingEnv } from '../../../shared/public-api/answer-policy.ts';
+import type { ReadingEnv } from '../../../shared/read-model/public-api/answer-policy.ts';
 
 async function connected(base: string): Promise<Client> {
   const sdk = await mcpSdk();

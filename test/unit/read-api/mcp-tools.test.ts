@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import { mcpReferenceSection } from '../../../read-api/mcp/mcp-reference.ts';
 import { mcpTools } from '../../../read-api/mcp/mcp-tools.ts';
-import { publicOperationHandlers, publicOperations } from '../../../shared/public-api/operations/index.ts';
+import { publicOperationHandlers, publicOperations } from '../../../shared/read-model/public-api/operations/index.ts';
 import { CONTRACT_TOOLS } from '../../support/contract-tools.ts';
 
 

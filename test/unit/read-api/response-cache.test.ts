@@ -4,7 +4,7 @@
  * used entries leaving first (2000 by default), so arbitrary query strings cannot grow memory.
  */
 import { expect } from 'chai';
-import type { ReadStamp } from '../../../shared/public-api/read-model-clock.ts';
+import type { ReadStamp } from '../../../shared/read-model/public-api/read-model-clock.ts';
 import { ResponseCache, type Stamped } from '../../../read-api/cache/response-cache.ts';
 
 interface Entry extends Stamped {

@@ -8,7 +8,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { createMemoryReadStore } from '../../../shared/adapters/memory-read-store.ts';
-import { catalogueFilter, CatalogueQuery } from '../../../shared/public-api/operations/catalogue.operation.ts';
+import { catalogueFilter, CatalogueQuery } from '../../../shared/read-model/public-api/operations/catalogue.operation.ts';
 import { fold } from '../../../shared/text/fold.ts';
 import { searchGrams } from '../../../shared/text/grams.ts';
 

@@ -10,13 +10,13 @@
 import { generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
 import { expect } from 'chai';
 import { indexProofFile, indexProofLine, verifyIndexProof } from '../../../services/audit/receipt/index-proof.ts';
-import { checkpointBody } from '../../../shared/transparency/checkpoint.ts';
-import { cosign, cosignerKey } from '../../../shared/transparency/cosignature.ts';
-import { MemoryTree } from '../../../shared/transparency/memory-tree.ts';
-import { indexExtension, SerialIndex, type IndexAnswer } from '../../../shared/transparency/serial-index.ts';
-import { signNote, verifierKey } from '../../../shared/transparency/signed-note.ts';
-import { parsePolicy } from '../../../shared/transparency/tlog-policy.ts';
-import { vrfKey } from '../../../shared/transparency/vrf.ts';
+import { checkpointBody } from '../../../shared/read-model/transparency/checkpoint.ts';
+import { cosign, cosignerKey } from '../../../shared/read-model/transparency/cosignature.ts';
+import { MemoryTree } from '../../../shared/read-model/transparency/memory-tree.ts';
+import { indexExtension, SerialIndex, type IndexAnswer } from '../../../shared/read-model/transparency/serial-index.ts';
+import { signNote, verifierKey } from '../../../shared/read-model/transparency/signed-note.ts';
+import { parsePolicy } from '../../../shared/read-model/transparency/tlog-policy.ts';
+import { vrfKey } from '../../../shared/read-model/transparency/vrf.ts';
 
 const ORIGIN = 'watch.example/watchcat/events';
 const ed25519 = () => generateKeyPairSync('ed25519').privateKey;

@@ -10,7 +10,7 @@ import { createHash, generateKeyPairSync } from 'node:crypto';
 import { expect } from 'chai';
 import { checkExtends, checkHoldsNothingAfter, pinnedCheckpoint } from '../../../services/audit/receipt/receipt-checkpoint.ts';
 import type { SavedResponse } from '../../../services/audit/receipt/saved-response.ts';
-import { signNote, verifierKey } from '../../../shared/transparency/signed-note.ts';
+import { signNote, verifierKey } from '../../../shared/read-model/transparency/signed-note.ts';
 
 const ORIGIN = 'watch.example/watchcat/events';
 const sha = (...parts: Buffer[]): Buffer => createHash('sha256').update(Buffer.concat(parts)).digest();

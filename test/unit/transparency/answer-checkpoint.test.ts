@@ -13,7 +13,7 @@ import type { LogView, TransparencyLog } from '../../../read-api/transparency/lo
 import { openSqliteEventStore } from '../../../shared/adapters/sqlite-event-store.ts';
 import type { EventStore } from '../../../shared/ports/event-store.ts';
 import type { ReadStore } from '../../../shared/ports/read-store.ts';
-import { ProjectionLease } from '../../../shared/projections/lease.ts';
+import { ProjectionLease } from '../../../shared/read-model/projections/lease.ts';
 import { serialRegistered } from '../../fixtures/events.ts';
 import { logProjection, signedLogOf } from '../../support/signed-log.ts';
 

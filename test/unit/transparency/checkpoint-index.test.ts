@@ -21,10 +21,10 @@ import { openSqliteEventStore } from '../../../shared/adapters/sqlite-event-stor
 import { createLogger } from '../../../shared/logging/logger.ts';
 import type { EventStore, StoredEvent } from '../../../shared/ports/event-store.ts';
 import type { ReadStore } from '../../../shared/ports/read-store.ts';
-import { rebuild } from '../../../shared/projections/rebuild.ts';
-import { parseCheckpoint } from '../../../shared/transparency/checkpoint.ts';
-import { indexCommitmentOf, SerialIndex, verifyIndexAnswer } from '../../../shared/transparency/serial-index.ts';
-import { vrfKey } from '../../../shared/transparency/vrf.ts';
+import { rebuild } from '../../../shared/read-model/projections/rebuild.ts';
+import { parseCheckpoint } from '../../../shared/read-model/transparency/checkpoint.ts';
+import { indexCommitmentOf, SerialIndex, verifyIndexAnswer } from '../../../shared/read-model/transparency/serial-index.ts';
+import { vrfKey } from '../../../shared/read-model/transparency/vrf.ts';
 import { serialRegistered, serialReportedStolen } from '../../fixtures/events.ts';
 import { appendAll } from '../../projector/support/history.ts';
 import { appendLargeHistory } from '../../support/large-history.ts';

@@ -5,7 +5,7 @@
  * read as some other tree.
  */
 import { expect } from 'chai';
-import { checkpointBody, parseCheckpoint } from '../../../shared/transparency/checkpoint.ts';
+import { checkpointBody, parseCheckpoint } from '../../../shared/read-model/transparency/checkpoint.ts';
 
 const ORIGIN = 'example.com/watchcat/events';
 // 32 bytes 0x00..0x1f, in base64 as written out by hand (standard alphabet, one '=' of padding).

@@ -6,8 +6,8 @@
  */
 import { createHash, generateKeyPairSync, sign, verify } from 'node:crypto';
 import { expect } from 'chai';
-import { cosign, cosignatureTime, cosignerKey, parseCosignerKey } from '../../../shared/transparency/cosignature.ts';
-import { parseNote, parseVerifierKey } from '../../../shared/transparency/signed-note.ts';
+import { cosign, cosignatureTime, cosignerKey, parseCosignerKey } from '../../../shared/read-model/transparency/cosignature.ts';
+import { parseNote, parseVerifierKey } from '../../../shared/read-model/transparency/signed-note.ts';
 
 const NAME = 'witness.example/w1';
 const BODY = 'watch.example/watchcat/events\n12\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=\n';

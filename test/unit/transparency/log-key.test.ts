@@ -10,12 +10,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { loadLogKey, loadLogKeys, logKeyHistory } from '../../../read-api/transparency/log-key.ts';
-import { verifierKey } from '../../../shared/transparency/signed-note.ts';
+import { verifierKey } from '../../../shared/read-model/transparency/signed-note.ts';
 import { historyEntry, historyOf, newSigningKeyPem } from '../../support/signing-keys.ts';
 
 const ORIGIN = 'watch.example/watchcat/events';
 import { loadSigningKeys } from '../../../read-api/signing/signing-keys.ts';
-import { rawPublicKey } from '../../../shared/transparency/signed-note.ts';
+import { rawPublicKey } from '../../../shared/read-model/transparency/signed-note.ts';
 
 describe('transparency log: the log key', () => {
   let dataDir: string;

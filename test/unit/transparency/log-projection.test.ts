@@ -10,13 +10,13 @@ import { createMongoReadStore } from '../../../shared/adapters/mongodb-read-stor
 import { describeMongo } from '../../support/mongodb-leg.ts';
 import { withStoredTexts, type StoredEvent, type UnreadableEvent } from '../../../shared/ports/event-store.ts';
 import { FIRST_GENERATION, type ReadStore, type StoredDoc } from '../../../shared/ports/read-store.ts';
-import { projectBatch } from '../../../shared/projections/batch.ts';
-import type { PositionedRecord, Projection } from '../../../shared/projections/projection.ts';
-import { transparencyLogProjection } from '../../../shared/projections/transparency-log.projection.ts';
-import { entryText } from '../../../shared/transparency/log-entry.ts';
-import { SIGNED_CHECKPOINT_ID, type SignedCheckpointDoc } from '../../../shared/transparency/signed-checkpoints.ts';
-import { MemoryTree } from '../../../shared/transparency/memory-tree.ts';
-import { TileLog } from '../../../shared/transparency/tile-log.ts';
+import { projectBatch } from '../../../shared/read-model/projections/batch.ts';
+import type { PositionedRecord, Projection } from '../../../shared/read-model/projections/projection.ts';
+import { transparencyLogProjection } from '../../../shared/read-model/projections/transparency-log.projection.ts';
+import { entryText } from '../../../shared/read-model/transparency/log-entry.ts';
+import { SIGNED_CHECKPOINT_ID, type SignedCheckpointDoc } from '../../../shared/read-model/transparency/signed-checkpoints.ts';
+import { MemoryTree } from '../../../shared/read-model/transparency/memory-tree.ts';
+import { TileLog } from '../../../shared/read-model/transparency/tile-log.ts';
 import { expectedTile } from '../../support/tree-tiles.ts';
 
 const projection = transparencyLogProjection as unknown as Projection;

@@ -13,8 +13,8 @@ import { createInlineJobQueue } from '../../../shared/adapters/inline-job-queue.
 import { createMemoryReadStore } from '../../../shared/adapters/memory-read-store.ts';
 import { openSqliteEventStore } from '../../../shared/adapters/sqlite-event-store.ts';
 import type { EventStore } from '../../../shared/ports/event-store.ts';
-import { rebuild } from '../../../shared/projections/rebuild.ts';
-import { TileLog } from '../../../shared/transparency/tile-log.ts';
+import { rebuild } from '../../../shared/read-model/projections/rebuild.ts';
+import { TileLog } from '../../../shared/read-model/transparency/tile-log.ts';
 import { createProjector } from '../../../projector/runner.ts';
 import { frontDoor } from '../../../read-api/middleware/front-door.ts';
 import { startTransparencyLog, type TransparencyLog } from '../../../read-api/transparency/log-publisher.ts';

@@ -5,8 +5,8 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import { createHash } from 'node:crypto';
-import { MemoryTree } from '../../../shared/transparency/memory-tree.ts';
-import { completedSubtrees, EMPTY_ROOT, leafHash, ProofRangeError, verifyConsistency, verifyInclusion } from '../../../shared/transparency/merkle.ts';
+import { MemoryTree } from '../../../shared/read-model/transparency/memory-tree.ts';
+import { completedSubtrees, EMPTY_ROOT, leafHash, ProofRangeError, verifyConsistency, verifyInclusion } from '../../../shared/read-model/transparency/merkle.ts';
 
 const sha256 = (...parts: Uint8Array[]) => parts.reduce((h, p) => h.update(p), createHash('sha256')).digest();
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');

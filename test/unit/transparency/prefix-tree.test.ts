@@ -1,5 +1,5 @@
 /**
- * The serial index's prefix tree (shared/transparency/prefix-tree.ts): its root after any sequence of sets equals
+ * The serial index's prefix tree (shared/read-model/transparency/prefix-tree.ts): its root after any sequence of sets equals
  * the root computed here from scratch, from the final entries alone, by the definitions torchwood's prefix package
  * documents (filippo.io/torchwood v0.6.1, prefix/tree.go's Node.Hash; written here over bit strings, not from our
  * code); so the root depends on the entries only, not on the order they came in. Its proofs verify with
@@ -11,7 +11,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { decodeProof, encodeProof, PrefixTree, verifyPrefixProof, type ProofNode } from '../../../shared/transparency/prefix-tree.ts';
+import { decodeProof, encodeProof, PrefixTree, verifyPrefixProof, type ProofNode } from '../../../shared/read-model/transparency/prefix-tree.ts';
 
 const H = (...parts: Uint8Array[]): Buffer => createHash('sha256').update(Buffer.concat(parts)).digest();
 const bitsOf = (key: Uint8Array) => [...key].map((byte) => byte.toString(2).padStart(8, '0')).join('');

@@ -1,5 +1,5 @@
 /**
- * The serial index (shared/transparency/serial-index.ts): an answer about a serial checks against the index's root
+ * The serial index (shared/read-model/transparency/serial-index.ts): an answer about a serial checks against the index's root
  * with the VRF's public key alone, for a serial AUTHENTIC, STOLEN, recovered, and never registered (NOT_FOUND); and
  * no second answer for the same serial under the same root checks: not the true proofs with another status, not
  * proofs taken from another serial's answer, not an answer from another index (the same serials, one status
@@ -10,12 +10,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
-import { decodeProof, encodeProof } from '../../../shared/transparency/prefix-tree.ts';
-import { checkpointBody, parseCheckpoint } from '../../../shared/transparency/checkpoint.ts';
+import { decodeProof, encodeProof } from '../../../shared/read-model/transparency/prefix-tree.ts';
+import { checkpointBody, parseCheckpoint } from '../../../shared/read-model/transparency/checkpoint.ts';
 import {
   indexCommitmentOf, indexExtension, SerialIndex, verifyIndexAnswer, type IndexAnswer, type IndexStatus,
-} from '../../../shared/transparency/serial-index.ts';
-import { vrfKey } from '../../../shared/transparency/vrf.ts';
+} from '../../../shared/read-model/transparency/serial-index.ts';
+import { vrfKey } from '../../../shared/read-model/transparency/vrf.ts';
 
 const STATUSES: IndexStatus[] = ['AUTHENTIC', 'STOLEN', 'NOT_FOUND'];
 

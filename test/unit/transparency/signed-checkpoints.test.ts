@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { createMemoryReadStore } from '../../../shared/adapters/memory-read-store.ts';
-import { signedCheckpointOf, storeSignedCheckpoint, type SignedCheckpointDoc } from '../../../shared/transparency/signed-checkpoints.ts';
+import { signedCheckpointOf, storeSignedCheckpoint, type SignedCheckpointDoc } from '../../../shared/read-model/transparency/signed-checkpoints.ts';
 
 const doc = (size: number, rootByte: number): SignedCheckpointDoc => ({
   _id: 'transparency:checkpoint',

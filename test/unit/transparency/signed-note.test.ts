@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { createHash, generateKeyPairSync } from 'node:crypto';
-import { keyId, NoteError, parseVerifierKey, rawPublicKey, signNote } from '../../../shared/transparency/signed-note.ts';
+import { keyId, NoteError, parseVerifierKey, rawPublicKey, signNote } from '../../../shared/read-model/transparency/signed-note.ts';
 
 const ed25519 = generateKeyPairSync('ed25519');
 

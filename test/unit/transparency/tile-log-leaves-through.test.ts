@@ -6,8 +6,8 @@
 import { expect } from 'chai';
 import { createMemoryReadStore } from '../../../shared/adapters/memory-read-store.ts';
 import { openSqliteEventStore } from '../../../shared/adapters/sqlite-event-store.ts';
-import { rebuild } from '../../../shared/projections/rebuild.ts';
-import { TileLog } from '../../../shared/transparency/tile-log.ts';
+import { rebuild } from '../../../shared/read-model/projections/rebuild.ts';
+import { TileLog } from '../../../shared/read-model/transparency/tile-log.ts';
 import { serialRegistered } from '../../fixtures/events.ts';
 import { appendAll } from '../../projector/support/history.ts';
 import { logProjection } from '../../support/signed-log.ts';

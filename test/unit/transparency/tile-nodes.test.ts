@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
-import { TileNodes } from '../../../shared/transparency/tile-nodes.ts';
+import { TileNodes } from '../../../shared/read-model/transparency/tile-nodes.ts';
 
 const sha256 = (...parts: Uint8Array[]) => parts.reduce((h, p) => h.update(p), createHash('sha256')).digest();
 /** The root of complete subtree `hashes` (a power of two of them), by RFC 9162's recursion. */

@@ -7,9 +7,9 @@
 import { expect } from 'chai';
 import { generateKeyPairSync } from 'node:crypto';
 import { openSqliteEventStore } from '../../../shared/adapters/sqlite-event-store.ts';
-import { entryText, readEntryTexts } from '../../../shared/transparency/log-entry.ts';
-import { MemoryTree } from '../../../shared/transparency/memory-tree.ts';
-import { parseTilePath, type Tile } from '../../../shared/transparency/tiles.ts';
+import { entryText, readEntryTexts } from '../../../shared/read-model/transparency/log-entry.ts';
+import { MemoryTree } from '../../../shared/read-model/transparency/memory-tree.ts';
+import { parseTilePath, type Tile } from '../../../shared/read-model/transparency/tiles.ts';
 import { serialRegistered } from '../../fixtures/events.ts';
 import { signedLogOf } from '../../support/signed-log.ts';
 import { expectedTile } from '../../support/tree-tiles.ts';

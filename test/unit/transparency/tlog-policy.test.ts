@@ -6,9 +6,9 @@
  */
 import { createHash, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { expect } from 'chai';
-import { checkpointBody } from '../../../shared/transparency/checkpoint.ts';
-import { signNote } from '../../../shared/transparency/signed-note.ts';
-import { judgeNote, parsePolicy, PolicyError, requirePolicy } from '../../../shared/transparency/tlog-policy.ts';
+import { checkpointBody } from '../../../shared/read-model/transparency/checkpoint.ts';
+import { signNote } from '../../../shared/read-model/transparency/signed-note.ts';
+import { judgeNote, parsePolicy, PolicyError, requirePolicy } from '../../../shared/read-model/transparency/tlog-policy.ts';
 import { specVerifierKey } from '../../support/note-keys.ts';
 
 const ORIGIN = 'watch.example/watchcat/events';

@@ -1,5 +1,5 @@
 /**
- * ECVRF-EDWARDS25519-SHA512-ELL2 (shared/transparency/vrf.ts) against RFC 9381's own test vectors, Appendix B.4,
+ * ECVRF-EDWARDS25519-SHA512-ELL2 (shared/read-model/transparency/vrf.ts) against RFC 9381's own test vectors, Appendix B.4,
  * Examples 19, 20 and 21 (secret keys from RFC 8032 section 7.1). There is no web access here: the values were
  * taken from implementations' test data that quote the appendix (found with the session's code search: a Go ECVRF
  * package's TestRFC9381Vectors, and libsodium's VRF fork, test/default/vrf.c, which carries the same three proofs
@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { ed25519, ed25519_hasher } from '@noble/curves/ed25519.js';
 import { expect } from 'chai';
-import { VRF_PROOF_SIZE, vrfKey, vrfVerify } from '../../../shared/transparency/vrf.ts';
+import { VRF_PROOF_SIZE, vrfKey, vrfVerify } from '../../../shared/read-model/transparency/vrf.ts';
 
 const RFC_9381_B4 = [
   {

@@ -1,5 +1,5 @@
 /**
- * The log's side of C2SP tlog-witness (shared/transparency/witness-client.ts; docs/audit.md, "Witnesses"): from an old
+ * The log's side of C2SP tlog-witness (shared/read-model/transparency/witness-client.ts; docs/audit.md, "Witnesses"): from an old
  * size the witness does not hold, its 409 names the size it does and the request goes once more from there, with
  * the consistency proof from that size; a witness holding a larger tree is not asked again; only a cosignature by the
  * witness's configured key is taken; an answer that is too large, or a witness that does not answer in time, is a
@@ -11,11 +11,11 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { createLogger } from '../../../shared/logging/logger.ts';
-import { checkpointBody } from '../../../shared/transparency/checkpoint.ts';
-import { cosign, cosignerKey, parseCosignerKey } from '../../../shared/transparency/cosignature.ts';
-import { MemoryTree } from '../../../shared/transparency/memory-tree.ts';
-import { parseVerifierKey, signNote, verifierKey } from '../../../shared/transparency/signed-note.ts';
-import { parseWitnessEndpoint, requestCosignature, type WitnessEndpoint } from '../../../shared/transparency/witness-client.ts';
+import { checkpointBody } from '../../../shared/read-model/transparency/checkpoint.ts';
+import { cosign, cosignerKey, parseCosignerKey } from '../../../shared/read-model/transparency/cosignature.ts';
+import { MemoryTree } from '../../../shared/read-model/transparency/memory-tree.ts';
+import { parseVerifierKey, signNote, verifierKey } from '../../../shared/read-model/transparency/signed-note.ts';
+import { parseWitnessEndpoint, requestCosignature, type WitnessEndpoint } from '../../../shared/read-model/transparency/witness-client.ts';
 import { Witness, type WitnessedTree } from '../../../services/witness/witness.ts';
 import { witnessApp } from '../../../services/witness/witness-app.ts';
 

@@ -1,5 +1,5 @@
 /** Two operations for the tests of the answer decision: one that serves a built model, one that needs it fresh. */
-import { ok, type PublicOperation } from '../../../../shared/public-api/operations/public-operation.ts';
+import { ok, type PublicOperation } from '../../../../shared/read-model/public-api/operations/public-operation.ts';
 
 /** Counts the watches of its snapshot: one read. */
 export const counting: PublicOperation = {

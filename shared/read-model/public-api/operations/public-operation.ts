@@ -1,0 +1,88 @@
+/**
+ * An operation module's runtime half: its spec (operation.ts) and a handler that turns a validated request into
+ * an answer. Handlers know nothing of Koa: the router (routes.ts) validates, caches, serializes and sets headers.
+ */
+import type { IndexAnswer } from '../../transparency/serial-index.ts';
+import type { Config } from '../../../config/config.ts';
+import type { ReadView } from '../../../ports/read-store.ts';
+import type { ReadCollection } from '../../documents/documents.ts';
+import type { ReadModelPosition } from '../read-model-clock.ts';
+import type { ValidRequest } from '../validation/request-validator.ts';
+import type { OperationSpec } from './operation.ts';
+
+export type HealthStatus = 'ok' | 'degraded';
+/** Says whether the service is fully healthy (read store reachable, projections running). */
+export type HealthProbe = () => HealthStatus | Promise<HealthStatus>;
+
+/** The brand as the status operation shows it. */
+export interface PublicBrand {
+  name: string;
+  tagline: { en: string; fr: string };
+  country: string;
+  founded: number;
+  website: string;
+}
+
+export interface OperationEnv {
+  /** The reads of this request, all in one generation (../answer-policy.ts). */
+  readStore: ReadView;
+  clock: ReadModelPosition;
+  /**
+   * The time the answer says (the verification's `checked_at`), as the answer policy gives it (../answer-policy.ts);
+   * an audit gives the moment it answers for. Absent only where an operation is called for its reads alone.
+   */
+  now?: Date;
+  config: Config;
+  health: HealthProbe;
+  brand: PublicBrand;
+  /** Every public operation, for the status endpoint list. */
+  operations: readonly OperationSpec[];
+  /**
+   * A serial's status in the serial index with its proofs, at the latest signed checkpoint whose index this process
+   * holds (read-api/transparency/log-publisher.ts, `indexAnswer`); undefined before one, 'not built' while the read
+   * store lacks some of the index's changes (a log projected in part before they existed, until its rebuild), or
+   * absent where none is kept.
+   */
+  serialIndex?: (serial: string) => Promise<IndexProved | 'not built' | undefined>;
+}
+
+/** A serial's status proved in the serial index, and the signed note of the checkpoint committing it. */
+export interface IndexProved {
+  answer: IndexAnswer;
+  checkpoint: string;
+}
+
+export interface Answer {
+  status: number;
+  body: unknown;
+  /** Seconds a refused request (503) should wait before it is tried again. */
+  retryAfter?: number;
+}
+
+export interface PublicOperation {
+  spec: OperationSpec;
+  /**
+   * The read collections its answers are made from. Each is written by the projection of the same name, and an
+   * answer is cached and tagged by where those projections stand (read-model-clock.ts), never by the others.
+   */
+  reads: readonly ReadCollection[];
+  /**
+   * The answer depends only on the validated request and the collections it reads, so it may be cached until
+   * one of their projections moves. False for answers carrying the time or the health.
+   */
+  cacheable: boolean;
+  /**
+   * Answers only from read models confirmed fresh (docs/api.md, "Honest answers": the verification operation);
+   * the others serve a built model however far behind, and status says `degraded`.
+   */
+  fresh?: true;
+  /**
+   * The top-level field of a 200 holding the time of the request (ISO 8601), if any: such an answer is given again
+   * from the answer cache to the same URL with that time renewed while the read model stays put.
+   */
+  timeField?: string;
+  handle(request: ValidRequest, env: OperationEnv): Promise<Answer>;
+}
+
+export const ok = (body: unknown): Answer => ({ status: 200, body });
+export const notFound = (detail: string): Answer => ({ status: 404, body: { detail } });

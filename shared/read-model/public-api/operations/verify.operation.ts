@@ -1,0 +1,121 @@
+/**
+ * GET /api/public/verify/{serial}: authenticity and stolen status of a serial number. Known and unknown serials
+ * take the same path (one lookup by id, one answer built), so timing does not tell them apart; no customer data
+ * exists in the read model to leak.
+ *
+ * With `proof=index` the answer carries the proof of the serial's status in the serial index at the latest signed
+ * checkpoint whose index this process holds, and that checkpoint (docs/audit.md, "Serial index proofs"): its status is
+ * then the one proved there, never the read model's, which may stand before or after that checkpoint; the details
+ * stay the read model's (nothing of them is proved), none for a serial the index does not hold.
+ */
+import Type from 'typebox';
+import { canonicalId, SERIAL_AS_TYPED, type Language } from '../../../events/common.ts';
+import type { SerialDoc } from '../../documents/documents.ts';
+import { LangParam, rateLimitedResponse, unavailableResponse, validationResponse, ReadModelHeaders } from '../schemas/common.schema.ts';
+import { Verification, type VerificationStatus } from '../schemas/verification.schema.ts';
+import type { IndexProved } from './public-operation.ts';
+import type { OperationSpec } from './operation.ts';
+import { ok, type PublicOperation } from './public-operation.ts';
+
+export const VerifyPath = Type.Object({
+  serial: Type.String({ pattern: SERIAL_AS_TYPED, description: 'Serial number, case-insensitive.' }),
+});
+
+export const VerifyQuery = Type.Object({
+  lang: LangParam,
+  proof: Type.Optional(Type.Literal('index', {
+    description: '`index`: the answer carries the proof of the status in the serial index at a signed checkpoint, and that checkpoint; the status is the one proved there (`watchcat receipt verify` checks it offline). 503 while no checkpoint commits the index yet, or while the index is not built (a transparency log projected in part before it, until the log is rebuilt).',
+  })),
+});
+export type VerifyQuery = Type.Static<typeof VerifyQuery>;
+
+const NO_PROOF: Record<Language, string> = {
+  en: 'No signed checkpoint commits the serial index yet; try again shortly.',
+  fr: 'Aucun point de contrôle signé n\'engage encore l\'index des numéros de série ; réessayez dans un instant.',
+};
+
+/** The index cannot be vouched for until an operator rebuilds the log: no proof is given, however long one waits. */
+const INDEX_NOT_BUILT: Record<Language, string> = {
+  en: 'The serial index is not built: the transparency log was projected in part before the index existed, and its signed checkpoints do not commit it until the log is rebuilt.',
+  fr: 'L\'index des numéros de série n\'est pas construit : le journal de transparence a été projeté en partie avant que l\'index existe, et ses points de contrôle signés ne l\'engagent pas tant que le journal n\'est pas reconstruit.',
+};
+/** Seconds a request refused for an index not built is asked to wait: an operator's rebuild, not a few looks. */
+const NOT_BUILT_RETRY_AFTER_SECONDS = 300;
+
+const MESSAGES: Record<VerificationStatus, Record<Language, string>> = {
+  AUTHENTIC: {
+    en: 'This serial number is registered to an authentic watch of our manufacture.',
+    fr: 'Ce numéro de série est enregistré pour une montre authentique de notre manufacture.',
+  },
+  STOLEN: {
+    en: 'This watch has been reported stolen. Please contact the manufacture or the police.',
+    fr: 'Cette montre a été déclarée volée. Veuillez contacter la manufacture ou la police.',
+  },
+  NOT_FOUND: {
+    en: 'This serial number is not in our registry.',
+    fr: 'Ce numéro de série ne figure pas dans notre registre.',
+  },
+};
+
+const statusOf = (doc: SerialDoc | null): VerificationStatus => (doc === null ? 'NOT_FOUND' : doc.status === 'stolen' ? 'STOLEN' : 'AUTHENTIC');
+
+function toVerification(serial: string, status: VerificationStatus, doc: SerialDoc | null, lang: Language, checkedAt: Date, proved?: IndexProved): Verification {
+  return {
+    serial,
+    verification_status: status,
+    stolen: status === 'STOLEN',
+    details: doc === null || status === 'NOT_FOUND' ? null : {
+      model: doc.model[lang], reference: doc.reference, collection: doc.collection, manufacture_year: doc.manufacture_year,
+    },
+    checked_at: checkedAt.toISOString(),
+    message: MESSAGES[status][lang],
+    lang,
+    ...(proved && { proof: { checkpoint: proved.checkpoint, vrf_proof: proved.answer.vrf_proof, index_proof: proved.answer.index_proof } }),
+  };
+}
+
+export const verifySpec: OperationSpec = {
+  id: 'verifySerial',
+  method: 'GET',
+  path: '/api/public/verify/:serial',
+  summary: 'Verify a serial number',
+  description: 'Whether a serial number is registered (AUTHENTIC), reported stolen (STOLEN) or unknown (NOT_FOUND). No customer data. Limited to 10 requests per minute per IP.',
+  tags: ['Verification'],
+  params: { path: VerifyPath, query: VerifyQuery, header: ReadModelHeaders },
+  responses: {
+    '200': {
+      description: 'The verification result',
+      schema: Verification,
+      headers: {
+        'X-Data-Age': {
+          description: 'How old the data of this answer is, in whole seconds rounded up: the time since this server saw the registry confirmed at the event store\'s head. An answer is refused (503) rather than given from data older than the verification\'s bound (5 s by default).',
+          schema: Type.Integer({ minimum: 0 }),
+        },
+      },
+    },
+    '422': validationResponse,
+    '429': rateLimitedResponse,
+    '503': unavailableResponse,
+  },
+  cacheControl: 'no-store',
+  verifyLimited: true,
+};
+
+export const verifyOperation: PublicOperation = {
+  spec: verifySpec,
+  reads: ['serials'],
+  // A NOT_FOUND or AUTHENTIC from a registry behind is the one answer that must never be given.
+  fresh: true,
+  cacheable: false,
+  timeField: 'checked_at',
+  async handle(request, { readStore, now, serialIndex }) {
+    const { lang, proof } = request.query as VerifyQuery;
+    const serial = canonicalId(request.path['serial'] as string);
+    const doc = await readStore.get<SerialDoc>('serials', serial);
+    if (proof !== 'index') return ok(toVerification(serial, statusOf(doc), doc, lang, now ?? new Date()));
+    const proved = await serialIndex?.(serial);
+    if (proved === undefined) return { status: 503, body: { detail: NO_PROOF[lang] }, retryAfter: 1 };
+    if (proved === 'not built') return { status: 503, body: { detail: INDEX_NOT_BUILT[lang] }, retryAfter: NOT_BUILT_RETRY_AFTER_SECONDS };
+    return ok(toVerification(serial, proved.answer.status, doc, lang, now ?? new Date(), proved));
+  },
+};

@@ -1,0 +1,345 @@
+/**
+ * What the read API may serve, per projection: the (generation, position) each one has reached, whether its read
+ * model is built and how fresh it is, all from one read of the store (a snapshot: its control documents and the
+ * generations they name). Every answer is read through a snapshot and stamped from that very snapshot, so no
+ * interleaving of polls, pointer reads and switches can put an older generation's answer under a newer stamp. The
+ * latest snapshot is polled in the background and shared by the requests while it is young; a request that finds
+ * it too old (a slow or failing poll) reads a new one itself, or is refused when the store cannot be reached.
+ *
+ * What one process serves never goes back: within a generation a projection's position only rises, and a new
+ * generation is taken only once it has reached the position served (a rebuild switched to a generation still
+ * behind, or a checkpoint reset, leaves the served state where it was until the store catches up).
+ *
+ * Freshness (docs/api.md, "Honest answers"): a projection's owner confirms in its checkpoint the event store head it
+ * read and had applied, and when. This process never compares that time with its own clock (clocks of different
+ * machines disagree): a confirmation is an opaque marker, and what counts is when this process saw it change, on its
+ * own monotonic clock. A change seen by one poll happened after the poll before it began, so its lag counts from
+ * then: never fresher than it is. The confirmation already there at the first poll was not seen happen: a process
+ * that has just started (a rolling deploy, a restart with a wrong clock) is not fresh until it sees a new one. A
+ * projector idle and alive confirms again every second or so (projector/reconfirmation.ts), well within the bounds.
+ */
+import { ReadStoreUnavailableError, SNAPSHOT_TTL_MS, type ReadView as StoreView } from '../../ports/read-store.ts';
+import type { ProjectionState } from '../projections/projection-states.ts';
+import type { HeardMove } from '../../ports/read-model-changes.ts';
+import { sameProjected, sameStamp, stampOf, nextServedState, type Projected, type ReadStamp } from './served-state.ts';
+
+export type { ReadStamp } from './served-state.ts';
+
+/** The current stamp of one set of projections, as of the latest snapshot; the same object until one of them moves. */
+export type ReadView = () => ReadStamp;
+
+export interface ParkedProjection {
+  name: string;
+  /** Position of the event it stopped on. */
+  position: number;
+  reason: string;
+}
+
+/** One projection as status, readiness and metrics report it (docs/api.md, "Honest answers"). */
+export interface ProjectionFreshness {
+  name: string;
+  position: number;
+  /** Its live generation has a checkpoint whose owner confirmed a head at least once. */
+  built: boolean;
+  /** Seen confirmed within the bound (`maxLagMs`). */
+  fresh: boolean;
+  /** Seconds since this process saw its owner confirm having applied the head; null when it has seen none happen. */
+  lag_seconds: number | null;
+}
+
+/** Why an answer cannot be given now. */
+export type Refusal = 'unbuilt' | 'stale';
+
+/** One snapshot of the store: what answers are read through, and the stamps it gives them. */
+export interface Reading {
+  readonly view: StoreView;
+  stamp(projections: readonly string[]): ReadStamp;
+  /** Why an answer made of `projections` may not be given from this reading, or undefined (as `ReadModelClock.refusal`). */
+  refusal(projections: readonly string[], fresh: boolean): Refusal | undefined;
+  /** How old the data of `projections` is in this reading, in whole seconds rounded up; undefined when unknown. */
+  dataAge(projections: readonly string[]): number | undefined;
+}
+
+/** What the clock reads each time: the store's snapshot and the projection states in its control documents. */
+export interface StoreReading {
+  view: StoreView;
+  states: ProjectionState[];
+}
+
+/** What an operation may ask of the clock: the position it reports. */
+export interface ReadModelPosition {
+  /** Lowest position served over every projection: the last event reflected in everything served; 0 before any. */
+  current(): number;
+  /** When a projection last stored its state (ISO 8601), `null` before any did. */
+  readonly updatedAt: string | null;
+  /** Every projection with a live checkpoint, with its freshness now. */
+  projections(): ProjectionFreshness[];
+}
+
+export interface ReadModelClock extends ReadModelPosition {
+  /**
+   * The stamp of the projections named (each projection is named after the read collection it writes) in the latest
+   * snapshot; of none, the stamp of what is served over all (its position is `current()`).
+   */
+  view(projections: readonly string[]): ReadView;
+  /**
+   * The snapshot to read an answer through: the latest if it is young enough for its reads to end within a
+   * snapshot's life, else a new one (`renew`: always a new one). Rejects with `ReadStoreUnavailableError` when the
+   * store cannot be read.
+   */
+  reading(renew?: boolean): Promise<Reading>;
+  /**
+   * The next snapshot read, whoever reads it (a refresh on a projector's word, the background poll, a request):
+   * what a request waiting for its `X-Min-Position` waits on. One is read for it once `maxMs` or the clock's own
+   * wait (`waitingPollMs`), whichever is shorter, passed with none read.
+   */
+  nextReading(maxMs: number): Promise<Reading>;
+  /**
+   * Why an answer made of `projections` may not be given now, or undefined. `fresh`: it needs them fresh, each seen
+   * confirmed within `freshAnswerMaxLagMs` (the verification's own bound); otherwise built is enough.
+   */
+  refusal(projections: readonly string[], fresh: boolean): Refusal | undefined;
+  /**
+   * How old the data of `projections` served now is (see `Reading.dataAge`): for an answer kept while they stand
+   * where they stood when it was read, which any confirmation seen since covers too.
+   */
+  dataAge(projections: readonly string[]): number | undefined;
+}
+
+export interface PolledReadModelClock extends ReadModelClock {
+  /** Projections parked on an event they cannot apply, as last read. */
+  readonly parked: readonly ParkedProjection[];
+  /** The last poll reached the read store. */
+  readonly reachable: boolean;
+  /**
+   * Reads a new snapshot now, begun after this call (the timer does it every `intervalMs`); none when `moved` names
+   * a checkpoint this process serves already, at or past its position (a projector's word, heard after a read that
+   * saw it: a price change moves two read models, whose words come a few milliseconds apart).
+   */
+  refresh(moved?: HeardMove): Promise<void>;
+  stop(): void;
+}
+
+export interface ReadModelClockOptions {
+  /** Period of the background poll; default 100 ms. */
+  intervalMs?: number;
+  /**
+   * How old the latest snapshot may be before the background poll reads another, asked at each period; default 0
+   * (every period). Longer while the projectors' word of each move is heard (`refresh()` on it): the poll then only
+   * covers a word lost, and its reads were most of the store's load at scale (issue 29).
+   */
+  pollAfterMs?: () => number;
+  /**
+   * How long a request waiting for the next reading (`nextReading`) waits for another's before it reads one itself;
+   * default (undefined) 10 ms. Longer while the projectors' word of each move is heard: a refresh on it wakes the
+   * waiters, and their own reads only cover a word lost (issue 44).
+   */
+  waitingPollMs?: () => number | undefined;
+  /** How long ago this process may have seen a confirmation happen for its read model to count as fresh; default 30 s. */
+  maxLagMs?: number;
+  /** The same for an answer that needs its read models fresh (`refusal(…, true)`: the verification); default 5 s. */
+  freshAnswerMaxLagMs?: number;
+  onError?: (error: unknown) => void;
+  /** Monotonic clock in milliseconds (a test's fake one); default `performance.now`. */
+  monotonic?: () => number;
+}
+
+/** How long a request waiting for the next reading waits for another's before it reads one itself, by default. */
+const WAITING_POLL_MS = 10;
+
+/** A snapshot is reused by requests up to half its life, so that their reads end well within it. */
+const READING_REUSE_MS = SNAPSHOT_TTL_MS / 2;
+
+/** A clock polling `read` (a store's snapshot and its projection states, see `readSnapshotStates`). */
+export async function startReadModelClock(read: () => Promise<StoreReading>, options: ReadModelClockOptions = {}): Promise<PolledReadModelClock> {
+  const monotonic = options.monotonic ?? (() => performance.now());
+  const maxLagMs = options.maxLagMs ?? 30_000;
+  const freshAnswerMaxLagMs = options.freshAnswerMaxLagMs ?? 5_000;
+  let projected = new Map<string, Projected>();
+  let current = 0;
+  let updatedAt: string | null = null;
+  let parked: ParkedProjection[] = [];
+  let reachable = true;
+  let latest: { reading: Reading; sentAt: number } | undefined;
+  let inFlight: Promise<Reading> | undefined;
+  /** Those waiting for the next reading (`nextReading`). */
+  const waiting = new Set<(reading: Reading) => void>();
+  /** One view per set of projections (keyed by their names), however many routes and tools read that set. */
+  const views = new Map<string, { names: readonly string[]; stamp: ReadStamp; read: ReadView }>();
+  const stampIn = (names: readonly string[], at: ReadonlyMap<string, Projected>, position: number): ReadStamp =>
+    (names.length > 0 ? stampOf(names, at) : { key: String(position), position, behindAt: null });
+
+  /** `since`: when the poll before this one began (a change it reads happened after), undefined at the first poll. */
+  const confirmationOf = (before: Projected | undefined, state: ProjectionState, since: number | undefined): Projected['confirmed'] => {
+    if (state.confirmed === null) return null;
+    const { head, at } = state.confirmed;
+    const kept = before?.confirmed;
+    // The same confirmation keeps the time it was seen happen, and the same object (nothing moved).
+    if (kept && kept.at === at && kept.head === head) return kept;
+    return { head, at, seenAt: since ?? null };
+  };
+
+  const apply = (states: ProjectionState[], since: number | undefined) => {
+    const next = new Map(projected);
+    let moved = false;
+    for (const state of states) {
+      const before = projected.get(state.name);
+      const served = nextServedState(before?.served, state);
+      const behind = served.generation !== state.generation || served.position !== state.position;
+      const after: Projected = {
+        served, behindAt: behind ? Math.min(state.position, served.position) : null, confirmed: confirmationOf(before, state, since),
+      };
+      if (sameProjected(before, after)) continue;
+      next.set(state.name, after);
+      moved = true;
+      if (state.updated_at !== null && (updatedAt === null || state.updated_at > updatedAt)) updatedAt = state.updated_at;
+    }
+    parked = states.flatMap((s) => (s.status === 'parked' && s.parked ? [{ name: s.name, ...s.parked }] : []));
+    if (!moved) return;
+    projected = next;
+    current = stampOf([...projected.keys()], projected).position;
+    for (const view of views.values()) {
+      const stamp = stampIn(view.names, projected, current);
+      // Kept as it was when its own projections did not move, so a cache hit compares one string with itself.
+      if (!sameStamp(view.stamp, stamp)) view.stamp = stamp;
+    }
+  };
+
+  /** Reads a snapshot and makes it the latest; one at a time, shared by whoever asks meanwhile. */
+  const poll = (): Promise<Reading> => {
+    inFlight ??= (async () => {
+      const sentAt = monotonic();
+      try {
+        const { view, states } = await read().catch((error: unknown) => {
+          throw error instanceof ReadStoreUnavailableError ? error : new ReadStoreUnavailableError(error);
+        });
+        reachable = true;
+        apply(states, latest?.sentAt);
+        // The stamps of this snapshot are the projections as applied from it; a view's stamp is reused when equal.
+        const at = projected;
+        const position = current;
+        const stamps = new Map<string, ReadStamp>();
+        const reading: Reading = {
+          view,
+          stamp(names) {
+            const key = names.join(',');
+            let stamp = stamps.get(key);
+            if (stamp === undefined) {
+              const fresh = stampIn(names, at, position);
+              const shared = views.get(key)?.stamp;
+              stamps.set(key, (stamp = shared !== undefined && sameStamp(shared, fresh) ? shared : fresh));
+            }
+            return stamp;
+          },
+          refusal: (names, fresh) => refusalIn(names, fresh, at, monotonic()),
+          dataAge: (names) => dataAgeIn(names, at, monotonic()),
+        };
+        // Polls run one at a time, so the one that ends is always the newest.
+        latest = { reading, sentAt };
+        for (const wake of waiting) wake(reading);
+        waiting.clear();
+        return reading;
+      } catch (error) {
+        reachable = false;
+        throw error;
+      } finally {
+        inFlight = undefined;
+      }
+    })();
+    return inFlight;
+  };
+
+  /** Whether `moved`'s checkpoint is served already: its generation or a later one, at or past its position, the store not behind. */
+  const serves = ({ projection, generation, position }: HeardMove): boolean => {
+    const p = projected.get(projection);
+    if (p === undefined || generation === undefined || position === undefined || p.behindAt !== null) return false;
+    return p.served.generation > generation || (p.served.generation === generation && p.served.position >= position);
+  };
+
+  const lagMsOf = (p: Projected | undefined, monoNow: number): number | null =>
+    (p?.confirmed?.seenAt == null ? null : Math.max(0, monoNow - p.confirmed.seenAt));
+
+  /** The oldest lag of `names` in `at`, in seconds rounded up (never fresher than it is); undefined when one is unknown. */
+  const dataAgeIn = (names: readonly string[], at: ReadonlyMap<string, Projected>, monoNow: number): number | undefined => {
+    let oldest = 0;
+    for (const name of names) {
+      const lag = lagMsOf(at.get(name), monoNow);
+      if (lag === null) return undefined;
+      oldest = Math.max(oldest, lag);
+    }
+    return Math.ceil(oldest / 1_000);
+  };
+
+  /** Why `names` may not be answered from `at` now: never built, or (`fresh`) not seen confirmed within the bound. */
+  const refusalIn = (names: readonly string[], fresh: boolean, at: ReadonlyMap<string, Projected>, monoNow: number): Refusal | undefined => {
+    let refusal: Refusal | undefined;
+    for (const name of names) {
+      const p = at.get(name);
+      if (p === undefined || p.confirmed === null) return 'unbuilt';
+      if (fresh && (lagMsOf(p, monoNow) ?? Infinity) > freshAnswerMaxLagMs) refusal = 'stale';
+    }
+    return refusal;
+  };
+
+  await poll();
+  let polling = false;
+  const timer = setInterval(() => {
+    if (polling || (latest !== undefined && monotonic() - latest.sentAt < (options.pollAfterMs?.() ?? 0))) return;
+    polling = true;
+    poll().catch((error: unknown) => options.onError?.(error)).finally(() => { polling = false; });
+  }, options.intervalMs ?? 100);
+  timer.unref();
+  return {
+    current: () => current,
+    get updatedAt() { return updatedAt; },
+    view(names) {
+      const key = names.join(',');
+      let view = views.get(key);
+      if (!view) {
+        const kept = { names: [...names], stamp: stampIn(names, projected, current), read: () => kept.stamp };
+        views.set(key, (view = kept));
+      }
+      return view.read;
+    },
+    async reading(renew = false) {
+      if (!renew && latest !== undefined && monotonic() - latest.sentAt <= READING_REUSE_MS) return latest.reading;
+      return poll();
+    },
+    async nextReading(maxMs) {
+      let wake: ((reading: Reading) => void) | undefined;
+      let timer: NodeJS.Timeout | undefined;
+      const read = new Promise<Reading>((resolve) => waiting.add((wake = resolve)));
+      const waited = new Promise<undefined>((resolve) => {
+        timer = setTimeout(() => resolve(undefined), Math.min(maxMs, options.waitingPollMs?.() ?? WAITING_POLL_MS));
+      });
+      try {
+        return (await Promise.race([read, waited])) ?? await poll();
+      } finally {
+        clearTimeout(timer);
+        waiting.delete(wake!);
+      }
+    },
+    refusal: (names, fresh) => refusalIn(names, fresh, projected, monotonic()),
+    dataAge: (names) => dataAgeIn(names, projected, monotonic()),
+    projections() {
+      const monoNow = monotonic();
+      return [...projected].map(([name, p]) => {
+        const lag = lagMsOf(p, monoNow);
+        return {
+          name, position: p.served.position, built: p.confirmed !== null, fresh: lag !== null && lag <= maxLagMs,
+          // Rounded up to the millisecond, so a lag just past the bound never reads as the bound itself: never fresher than it is.
+          lag_seconds: lag === null ? null : Math.ceil(lag) / 1000,
+        };
+      });
+    },
+    get parked() { return parked; },
+    get reachable() { return reachable; },
+    refresh: async (moved) => {
+      if (moved !== undefined && serves(moved)) return;
+      // A poll under way may have read before the change this refresh is asked for.
+      await inFlight?.catch(() => undefined);
+      await poll();
+    },
+    stop: () => clearInterval(timer),
+  };
+}
