@@ -4,7 +4,7 @@
  * same process (`npm start`) its requests would wait, and kept-alive connections whose keep-alive timer fell due in
  * the meantime would be reset (test/reliability/bounded-errors.test.ts). A body above `IN_LOOP_CHARACTERS` is first
  * checked in a worker thread, one at a time; only a body that passes there is decoded in the loop, where a valid
- * file costs far less per byte than a pile of empty entries.
+ * file costs far less per byte than a pile of empty entries (test/services/import-body-check.test.ts).
  */
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';

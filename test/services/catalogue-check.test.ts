@@ -1,52 +1,77 @@
 /**
- * A large catalogue body posted to the admin import is checked in a worker thread (services/admin/catalogue-check.ts),
- * so that the public API of the same process is not held up (test/reliability/bounded-errors.test.ts). The answer
- * is the one the check in the event loop gives: the same 422 for a body that fails, the same file for one that passes.
+ * The catalogue file for people who write one (issue 30): `watchcat import --check FILE` reports every problem at
+ * once, each with its place in the file and what the field takes (issue 44), and opens no store;
+ * `watchcat import --schema` prints the published JSON Schema (services/catalogue/catalogue-file.schema.json), which
+ * a separate Ajv checks catalogue files with.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Ajv } from 'ajv';
 import { expect } from 'chai';
-import { checkDocument } from '../../services/admin/admin-bodies.ts';
-import { checkedCatalogueFile, IN_LOOP_CHARACTERS } from '../../services/admin/catalogue-check.ts';
-import { CatalogueFile } from '../../services/catalogue/catalogue-file.ts';
-import { RequestValidationError } from '../../shared/read-model/public-api/validation/validation-issue.ts';
+import { demoCatalogue } from '../../services/demo/demo-catalogue.ts';
+import { watchcat } from '../audit/support/watchcat-run.ts';
+import { tinyCatalogue } from './support/tiny-catalogue.ts';
 
-const JSON_TYPE = 'application/json';
+const PUBLISHED = 'services/catalogue/catalogue-file.schema.json';
 
-/** The issues `check` refuses `text` with, or undefined when it passes it. */
-async function refusal(check: () => Promise<unknown>): Promise<unknown[] | undefined> {
-  try {
-    await check();
-    return undefined;
-  } catch (error) {
-    if (error instanceof RequestValidationError) return error.issues;
-    throw error;
-  }
-}
+describe('catalogue file: import --check and the published JSON Schema', () => {
+  let dir: string;
+  beforeEach(async () => { dir = await mkdtemp(join(tmpdir(), 'watchcat-check-')); });
+  afterEach(() => rm(dir, { recursive: true, force: true }));
 
-describe('the admin import\'s check of a large catalogue body', function () {
-  this.timeout(60_000);
-
-  it('refuses a body above the in-loop length with the 422 the in-loop check gives, bounded', async () => {
-    const entries = Math.ceil(IN_LOOP_CHARACTERS / 3) + 1_000;
-    const text = `{"watches":[${'{},'.repeat(entries - 1)}{}],"collections":[],"configurators":[],"serials":[]}`;
-    expect(text.length).to.be.above(IN_LOOP_CHARACTERS);
-    const inLoop = await refusal(() => checkDocument(CatalogueFile, JSON.parse(text)));
-    const checked = await refusal(() => checkedCatalogueFile(text, JSON_TYPE));
-    expect(inLoop).to.have.length(51);
-    expect(checked).to.deep.equal(inLoop);
+  it('reports every problem of a file at once, each with its place and what the field takes, and opens no store', async () => {
+    const file = tinyCatalogue() as unknown as { watches: Record<string, unknown>[]; serials: Record<string, unknown>[] };
+    file.watches[0]!['stock_status'] = 'plenty';
+    file.watches[0]!['colour'] = 'red';
+    delete file.watches[1]!['price_cents'];
+    file.serials[0]!['manufacture_year'] = 1700;
+    await writeFile(join(dir, 'catalogue.json'), JSON.stringify(file));
+    const data = join(dir, 'data');
+    const result = await watchcat({ DATA_DIR: data }, 'import', '--check', join(dir, 'catalogue.json'));
+    expect(result.code).to.equal(1);
+    // Said as `watch create` and the admin API say them: the place, then what the field takes (issue 44, item 5).
+    expect(result.out).to.have.members([
+      'watches[0].colour: Extra inputs are not permitted; expected an object {reference, collection, name, short_description, description, '
+        + 'specifications, images, features, seo, manufacture, customizable, price_cents, stock_status}',
+      "watches[0].stock_status: Input should be 'in_stock', 'low_stock', 'out_of_stock' or 'made_to_order'",
+      'watches[1].price_cents: Field required; expected a whole JSON number at least 1 and at most 10000000000',
+      'serials[0].manufacture_year: Input should be greater than or equal to 1800',
+    ]);
+    expect(result.notes).to.deep.equal([`watchcat: cannot read catalogue file ${join(dir, 'catalogue.json')}: 4 problems (listed above)`]);
+    expect(existsSync(data)).to.equal(false);
   });
 
-  it('refuses malformed JSON above the in-loop length as json_invalid, at its offset', async () => {
-    const text = `{"watches":[${'{},'.repeat(IN_LOOP_CHARACTERS / 3)}{]}`;
-    const [found] = (await refusal(() => checkedCatalogueFile(text, JSON_TYPE))) as { type: string; loc: unknown[] }[];
-    expect(found).to.deep.include({ type: 'json_invalid', loc: ['body', text.length - 2] });
+  it('refuses to import a file with problems before it opens a store, saying each as --check does', async () => {
+    const file = tinyCatalogue() as unknown as { watches: Record<string, unknown>[] };
+    file.watches[0]!['name'] = 'Lumière';
+    await writeFile(join(dir, 'catalogue.json'), JSON.stringify(file));
+    const result = await watchcat({ DATA_DIR: join(dir, 'data') }, 'import', join(dir, 'catalogue.json'));
+    expect(result.code).to.equal(1);
+    expect(result.notes).to.deep.equal([
+      'watches[0].name: Input should be a valid dictionary; expected an object {en, fr}',
+      `watchcat: cannot read catalogue file ${join(dir, 'catalogue.json')}: 1 problem (listed above)`,
+    ]);
+    expect(await readdir(dir)).to.deep.equal(['catalogue.json']);
   });
 
-  it('passes a valid file above the in-loop length, as decoded from its text', async () => {
-    const serials = Array.from({ length: Math.ceil(IN_LOOP_CHARACTERS / 60) }, (_, i) => ({
-      serial: `AUR-2020-${String(i).padStart(6, '0')}`, reference: 'RG-100', manufacture_year: 2020,
-    }));
-    const text = JSON.stringify({ collections: [], watches: [], configurators: [], serials });
-    expect(text.length).to.be.above(IN_LOOP_CHARACTERS);
-    expect(await checkedCatalogueFile(text, JSON_TYPE)).to.deep.equal(JSON.parse(text));
+  it('says a good file is valid, with what it holds, and still opens no store', async () => {
+    await writeFile(join(dir, 'catalogue.json'), JSON.stringify(tinyCatalogue()));
+    const result = await watchcat({ DATA_DIR: join(dir, 'data') }, 'import', '--check', join(dir, 'catalogue.json'));
+    expect(result.code, result.notes.join('\n')).to.equal(0);
+    expect(result.out).to.deep.equal([`${join(dir, 'catalogue.json')}: a valid catalogue file (1 collections, 2 watches, 1 configurators, 2 serials)`]);
+    expect(await readdir(dir)).to.deep.equal(['catalogue.json']);
+  });
+
+  it('prints the published JSON Schema, which accepts the demo and tiny catalogues and refuses a bad one', async () => {
+    const printed = await watchcat({ DATA_DIR: join(dir, 'data') }, 'import', '--schema');
+    expect(printed.code).to.equal(0);
+    const published = readFileSync(PUBLISHED, 'utf8');
+    expect(`${printed.out.join('\n')}\n`, `${PUBLISHED} is out of date: write it again with \`watchcat import --schema\``).to.equal(published);
+    const validate = new Ajv({ strict: false, allErrors: true }).compile(JSON.parse(published) as object);
+    expect(validate(demoCatalogue()), JSON.stringify(validate.errors)).to.equal(true);
+    expect(validate(tinyCatalogue())).to.equal(true);
+    expect(validate({ ...tinyCatalogue(), extra: [] })).to.equal(false);
   });
 });
