@@ -268,7 +268,11 @@ export async function startTransparencyLog(options: LogPublisherOptions): Promis
 
   let running: Promise<void> | undefined;
   let lookedAt = -Infinity;
+  // Set by stop(): a look asked after it (a word heard, a proof asked while the server drains, a `look()` that was
+  // waiting for the look under way) starts nothing, so none reads the store once it is closed.
+  let stopped = false;
   const tick = () => {
+    if (stopped) return Promise.resolve();
     lookedAt = performance.now();
     running ??= look()
       .catch((error: unknown) => {
@@ -316,6 +320,7 @@ export async function startTransparencyLog(options: LogPublisherOptions): Promis
       await tick();
     },
     stop: async () => {
+      stopped = true;
       clearInterval(timer);
       await running;
       await cosigning?.stop();

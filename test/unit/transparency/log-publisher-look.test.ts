@@ -16,6 +16,7 @@ import { createProjector } from '../../../projector/runner.ts';
 import { serialRegistered } from '../../fixtures/events.ts';
 import { appendAll, catalogueHistory } from '../../projector/support/history.ts';
 import { logProjection } from '../../support/signed-log.ts';
+import type { ReadStore } from '../../../shared/ports/read-store.ts';
 import { until } from '../../support/until.ts';
 
 describe('transparency log: when an API process looks at the log', () => {
@@ -52,6 +53,59 @@ describe('transparency log: when an API process looks at the log', () => {
       const fourth = await appendAll(eventStore, [serialRegistered('LOOK-0003')]);
       await project();
       await until('signed once the last look is 150 ms old', () => signed.checkpoint()?.size === fourth);
+    } finally {
+      await log?.stop();
+      await queue.close();
+      await eventStore.close();
+    }
+  });
+
+  it('begins no read once stop() is called, not even for a look asked while the one under way was reading', async () => {
+    const eventStore = openSqliteEventStore(':memory:');
+    const store = createMemoryReadStore();
+    const queue = createInlineJobQueue({ attempts: 1, backoffMs: 1 });
+    let log: TransparencyLog | undefined;
+    // The store the publisher reads: a snapshot waits for release() while `hold`, and a read begun after stop() was
+    // called is counted (the look under way had begun its one read before).
+    let hold = false;
+    let held = false;
+    let release = () => {};
+    let stopCalled = false;
+    let readsAfterStop = 0;
+    const readStore = new Proxy(store, {
+      get(target, name, receiver) {
+        const value = Reflect.get(target, name, receiver) as unknown;
+        if (typeof value !== 'function') return value;
+        return async (...args: unknown[]) => {
+          if (stopCalled) readsAfterStop += 1;
+          if (name === 'snapshot' && hold) {
+            held = true;
+            await new Promise<void>((resolve) => { release = resolve; });
+          }
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    }) as ReadStore;
+    try {
+      await appendAll(eventStore, catalogueHistory(2));
+      await createProjector({ eventStore, readStore: store, queue, logger: pino({ level: 'silent' }), projections: [logProjection] }).catchUp();
+      log = await startTransparencyLog({
+        readStore, key: generateKeyPairSync('ed25519').privateKey, origin: 'watch.example/log', logger: createLogger('silent', 'look-test'),
+        intervalMs: 60_000, lookAfterMs: () => 60_000,
+      });
+      hold = true;
+      const underWay = log.look();
+      await until('a look is reading', () => held);
+      const askedMeanwhile = log.look();
+      stopCalled = true;
+      const stopping = log.stop();
+      hold = false;
+      release();
+      await stopping;
+      await Promise.all([underWay, askedMeanwhile]);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(readsAfterStop, 'store reads begun once stop() was called').to.equal(0);
+      log = undefined;
     } finally {
       await log?.stop();
       await queue.close();
