@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { assertValidEvent, decodeStoredEvent, InvalidEventError } from '../../../shared/events/codec.ts';
-import type { SerialRegistered } from '../../../shared/events/index.ts';
+import type { SerialRegistered, WatchPublished } from '../../../shared/events/index.ts';
 import { eventMetadata, serialRegistered, watchPublished } from '../../fixtures/events.ts';
 
 const SERIAL = 'AUR-2019-000777';
@@ -49,6 +49,19 @@ describe('event codec: tolerant on read', function () {
     const data = { ...copy(event.data), strap_width_mm: 20 };
     const decoded = decodeStoredEvent(event.type, data, { ...copy(event.metadata), schema_version: 2 });
     expect(decoded).to.deep.equal({ data: event.data, metadata: { ...event.metadata, schema_version: 2 } });
+  });
+
+  it('reads a watch an older version wrote with bounds a writer must now keep: 21 specification keys, a key of 41 letters', function () {
+    // The bounds of shared/events/watch.events.ts: at most 20 keys a language, each of 1 to 40 letters or underscores.
+    const event = watchPublished('AUR-LU-001', 'lune');
+    const published = copy(event.data) as WatchPublished;
+    const manyKeys = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`spec_${'abcdefghijklmnopqrstu'[i]}`, '39 mm']));
+    const longKey = { ['a'.repeat(41)]: '39 mm' };
+    for (const en of [manyKeys, longKey]) {
+      const data = { ...published, specifications: { en, fr: published.specifications.fr } };
+      expect(() => assertValidEvent(event.type, data, event.metadata)).to.throw(InvalidEventError, /data\/specifications\/en must/);
+      expect(decodeStoredEvent(event.type, copy(data), copy(event.metadata))).to.deep.equal({ data, metadata: event.metadata });
+    }
   });
 
   it('answers what does not decode instead of throwing, keeping the metadata when that much decodes', function () {
