@@ -52,7 +52,7 @@ export class CheckpointIndex {
     return this.index.root();
   }
 
-  /** The index as `answer` of serial-index.ts gives it, at `size`. */
+  /** The index as `answer` of serial-index.ts gives it, at the size it stands at. */
   answer(serial: string) {
     return this.index.answer(serial);
   }
