@@ -8,7 +8,7 @@
  * from the project's own `node_modules`, as in `npm test`.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, matchesGlob, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { folderReport } from './folder-scores.mjs';
@@ -68,9 +68,44 @@ function sinceArguments(args) {
   return [...args.slice(0, at), ...args.slice(at + 2), '--mutate', files.join(',')];
 }
 
-const strykerArgs = sinceArguments(profile.args);
+/**
+ * Two ways to narrow or deepen a profile, written as a small configuration file that extends the profile's, beside
+ * the sandboxes (Stryker takes these from a configuration file only):
+ * - `--spec a.test.ts,test/x/*.test.ts`: only these suites, in place of the profile's, for a module whose spec-wide
+ *   dry run costs more than its mutants (the codec, which every append reaches). A narrower spec can only let more
+ *   mutants survive, never kill one the profile's spec would not.
+ * - `--fresh`: every mutant in a test process of its own, running every test of the spec. Code whose result is kept
+ *   after its first use (the codec's validators, compiled once) is otherwise judged against what an earlier,
+ *   unmutated run kept, and per-test coverage credits it to whichever test came first.
+ */
+function narrowedArguments(args, configFile) {
+  const specAt = args.indexOf('--spec');
+  const fresh = args.includes('--fresh');
+  if (specAt === -1 && !fresh) return { args, configFile };
+  if (specAt !== -1 && !args[specAt + 1]) {
+    console.error('mutate: --spec needs a comma-separated list of test files or globs');
+    process.exit(2);
+  }
+  const spec = specAt === -1 ? undefined : args[specAt + 1].split(',');
+  const overrides = [
+    spec && `mochaOptions: { ...profile.mochaOptions, spec: ${JSON.stringify(spec)} }`,
+    fresh && `coverageAnalysis: 'all', ignoreStatic: false, maxTestRunnerReuse: 1, force: true`,
+  ].filter(Boolean);
+  const narrowed = join(root, '.stryker-tmp', 'narrowed.config.mjs');
+  writeFileSync(narrowed, [
+    `import profile from ${JSON.stringify(pathToFileURL(configFile).href)};`,
+    `export default { ...profile, ${overrides.join(', ')} };`,
+    '',
+  ].join('\n'));
+  if (spec) console.log(`mutate: the suites run are ${spec.join(', ')}`);
+  if (fresh) console.log('mutate: every mutant in a fresh test process, against the whole spec');
+  const rest = args.filter((arg, at) => arg !== '--fresh' && (specAt === -1 || (at !== specAt && at !== specAt + 1)));
+  return { args: rest, configFile: narrowed };
+}
+
+const narrowed = narrowedArguments(sinceArguments(profile.args), profile.configFile);
 const startedAt = Date.now();
-const { status } = spawnSync(join(here, 'node_modules', '.bin', 'stryker'), ['run', relative(root, profile.configFile), ...strykerArgs], { cwd: root, stdio: 'inherit' });
+const { status } = spawnSync(join(here, 'node_modules', '.bin', 'stryker'), ['run', relative(root, narrowed.configFile), ...narrowed.args], { cwd: root, stdio: 'inherit' });
 
 // The same break for every folder as Stryker applies to the whole, from the report this run wrote.
 const reportFile = join(root, config.jsonReporter.fileName);
