@@ -5,11 +5,14 @@
  * serial's answer holds and says "at checkpoint 12, cosigned by 2 witnesses, serial S was STATUS"; a second file for
  * the same serial at the same checkpoint with another status (the true proofs, or another serial's) does not; nor a
  * file whose checkpoint lacks a cosignature, is signed by another key, commits another index root or none, or whose
- * status or proofs were altered.
+ * status or proofs were altered. A malformed file is refused with what is malformed (docs/audit.md: `watchcat receipt
+ * verify` exits 1 saying which): no header or no blank line before the checkpoint, a line of the answer that is not
+ * the field the format puts there (named with its line number, the header being line 1), a missing or a fifth line,
+ * a status of none of the three.
  */
 import { generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
 import { expect } from 'chai';
-import { indexProofFile, indexProofLine, verifyIndexProof } from '../../../services/audit/receipt/index-proof.ts';
+import { INDEX_PROOF_HEADER, indexProofFile, indexProofLine, verifyIndexProof } from '../../../services/audit/receipt/index-proof.ts';
 import { checkpointBody } from '../../../shared/read-model/transparency/checkpoint.ts';
 import { cosign, cosignerKey } from '../../../shared/read-model/transparency/cosignature.ts';
 import { MemoryTree } from '../../../shared/read-model/transparency/memory-tree.ts';
@@ -90,6 +93,27 @@ describe('serial index proof files: checked with the log key and the witness pol
     for (const [i, text] of altered.entries()) {
       expect(text, `alteration ${i} changed the file`).to.not.equal(file);
       expect(() => verifyIndexProof(text, logVerifier, policy), `alteration ${i}`).to.throw();
+    }
+  });
+
+  it('refuses a malformed file, saying what is malformed', function () {
+    const file = indexProofFile(index.answer('RG-1003'), checkpoint);
+    const answerLines = file.slice(0, file.indexOf('\n\n'));
+    const malformed: [string, string, string][] = [
+      ['another header', file.replace(INDEX_PROOF_HEADER, 'watchcat/serial-index-proof/v2'),
+        'not a serial index proof: it does not start with watchcat/serial-index-proof/v1 and a blank line after the answer'],
+      ['no blank line: the answer alone', answerLines,
+        'not a serial index proof: it does not start with watchcat/serial-index-proof/v1 and a blank line after the answer'],
+      ['line 2 not the serial', file.replace('\nserial ', '\nSerial '), 'not a serial index proof: line 2 is not "serial ..."'],
+      ['line 3 not the status', file.replace('\nstatus ', '\nstatus:'), 'not a serial index proof: line 3 is not "status ..."'],
+      ['line 4 not the VRF proof', file.replace('\nvrf ', '\nindex '), 'not a serial index proof: line 4 is not "vrf ..."'],
+      ['no line 5', file.replace(/\nindex [^\n]*/, ''), 'not a serial index proof: line 5 is not "index ..."'],
+      ['a sixth line', file.replace(/(\nindex [^\n]*)/, '$1\nnote stolen in Geneva'), 'not a serial index proof: the answer has more than four lines'],
+      ['a status of none of the three', file.replace('status STOLEN', 'status LOST'), 'not a serial index proof: status LOST'],
+    ];
+    for (const [what, text, message] of malformed) {
+      expect(text, `${what} changed the file`).to.not.equal(file);
+      expect(() => verifyIndexProof(text, logVerifier, policy), what).to.throw(message);
     }
   });
 });

@@ -7,15 +7,24 @@
  * of an absence proof's two first nodes), not an answer under another VRF key. The one alteration that still checks
  * is of a sibling's label (its bit length or bits) past the prefix of the node it hangs from (prefix-tree.ts: its
  * hash is taken as given, so those are not bound); it leaves the answer saying what it said.
+ *
+ * The index keeps each serial's VRF evaluation once computed (its memo): `costs` says whether a `set` computes one,
+ * which is once per serial, its proof computed at the first answer asked and not again; a serial only asked about is
+ * not kept. The answers given from what is kept are judged without the index's verifier: the VRF proof by `vrfVerify`
+ * (its output's first 32 bytes the key), the index proof by `verifyPrefixProof` with the status's value hashed here
+ * (SHA-256 of "watchcat serial index v1\n<status>\n"), and the VRF proof equal byte for byte to that of an index
+ * built afresh (RFC 9381's proofs are deterministic); they follow a serial stolen then recovered, and an index started
+ * again over the evaluations kept by an earlier one holds none of their serials until it is told them.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { expect } from 'chai';
-import { decodeProof, encodeProof } from '../../../shared/read-model/transparency/prefix-tree.ts';
+import { decodeProof, encodeProof, verifyPrefixProof } from '../../../shared/read-model/transparency/prefix-tree.ts';
 import { checkpointBody, parseCheckpoint } from '../../../shared/read-model/transparency/checkpoint.ts';
 import {
-  indexCommitmentOf, indexExtension, SerialIndex, verifyIndexAnswer, type IndexAnswer, type IndexStatus,
+  indexCommitmentOf, indexExtension, memoryVrfMemo, SerialIndex, verifyIndexAnswer,
+  type IndexAnswer, type IndexedStatus, type IndexStatus,
 } from '../../../shared/read-model/transparency/serial-index.ts';
-import { vrfKey } from '../../../shared/read-model/transparency/vrf.ts';
+import { vrfKey, vrfVerify, type VrfKey } from '../../../shared/read-model/transparency/vrf.ts';
 
 const STATUSES: IndexStatus[] = ['AUTHENTIC', 'STOLEN', 'NOT_FOUND'];
 
@@ -104,5 +113,102 @@ describe('serial index: answers', function () {
     for (const extensions of [[], [line, line], [`${line} more`], [line.replace(/=? [^ ]+$/, ' AAAA')]]) {
       expect(indexCommitmentOf({ ...checkpoint, extensions }), JSON.stringify(extensions)).to.equal(undefined);
     }
+  });
+});
+
+/** `key` with the count of its evaluations: `output` (the key alone) and `evaluate` (with the proof). */
+function counted(key: VrfKey): { key: VrfKey; calls: { output: number; evaluate: number } } {
+  const calls = { output: 0, evaluate: 0 };
+  return {
+    calls,
+    key: {
+      publicKey: key.publicKey,
+      prove: (alpha) => key.prove(alpha),
+      evaluate: (alpha) => { calls.evaluate += 1; return key.evaluate(alpha); },
+      output: (alpha) => { calls.output += 1; return key.output(alpha); },
+    },
+  };
+}
+
+/** Whether `answer` proves `status` under `root`, judged by the VRF and the prefix tree alone. */
+function provedApart(publicKey: Uint8Array, root: Uint8Array, answer: IndexAnswer, status: IndexStatus): boolean {
+  const output = vrfVerify(publicKey, Buffer.from(answer.serial, 'utf8'), Buffer.from(answer.vrf_proof, 'base64'));
+  if (output === undefined || answer.status !== status) return false;
+  const value = status === 'NOT_FOUND' ? undefined : createHash('sha256').update(`watchcat serial index v1\n${status}\n`).digest();
+  return verifyPrefixProof(root, output.subarray(0, 32), value, decodeProof(Buffer.from(answer.index_proof, 'base64')));
+}
+
+describe('serial index: the VRF evaluations it keeps', function () {
+  const secret = randomBytes(32);
+
+  it('computes a serial\'s key once, at its first status, and says beforehand whether a status will compute it', function () {
+    const { key, calls } = counted(vrfKey(secret));
+    const index = new SerialIndex(key);
+    expect(index.costs('RG-1000'), 'before its first status').to.equal(true);
+    index.set('RG-1000', 'AUTHENTIC');
+    expect([calls.output, index.costs('RG-1000')], 'after its first status').to.deep.equal([1, false]);
+    index.set('RG-1000', 'STOLEN');
+    index.set('RG-1000', 'AUTHENTIC');
+    expect([calls.output, index.costs('RG-1000')], 'after a theft and a recovery').to.deep.equal([1, false]);
+  });
+
+  it('computes a held serial\'s proof once, and keeps nothing of a serial only asked about', function () {
+    const { key, calls } = counted(vrfKey(secret));
+    const memo = memoryVrfMemo();
+    const index = new SerialIndex(key, memo);
+    index.set('RG-1000', 'AUTHENTIC');
+    index.answer('RG-1000');
+    index.set('RG-1000', 'STOLEN');
+    index.answer('RG-1000');
+    expect(calls.evaluate, 'two answers about a held serial').to.equal(1);
+    index.answer('RG-9999');
+    index.answer('RG-9999');
+    expect(calls.evaluate, 'two answers about a serial never held').to.equal(3);
+    expect([memo.get('RG-9999'), index.costs('RG-9999'), index.holds('RG-9999')]).to.deep.equal([undefined, true, false]);
+  });
+
+  it('answers from what it keeps proofs that hold apart from it, through a theft and a recovery', function () {
+    const publicKey = vrfKey(secret).publicKey;
+    const index = new SerialIndex(vrfKey(secret));
+    for (let i = 0; i < 20; i += 1) index.set(`RG-${1000 + i}`, 'AUTHENTIC');
+    const steps: [IndexedStatus | undefined, IndexStatus][] = [[undefined, 'AUTHENTIC'], ['STOLEN', 'STOLEN'], ['AUTHENTIC', 'AUTHENTIC']];
+    for (const [change, status] of steps) {
+      if (change) index.set('RG-1007', change);
+      // Built afresh from the same statuses: nothing kept, every evaluation computed again.
+      const fresh = new SerialIndex(vrfKey(secret));
+      for (let i = 0; i < 20; i += 1) fresh.set(`RG-${1000 + i}`, i === 7 ? status as IndexedStatus : 'AUTHENTIC');
+      expect(fresh.root().equals(index.root()), `${status}: the root of the same statuses`).to.equal(true);
+      for (const [serial, expected] of [['RG-1007', status], ['RG-1000', 'AUTHENTIC'], ['RG-9999', 'NOT_FOUND']] as const) {
+        const answer = index.answer(serial);
+        expect(provedApart(publicKey, index.root(), answer, expected), `${serial} ${expected}`).to.equal(true);
+        expect(answer.vrf_proof, `${serial}: the VRF proof of an index built afresh`).to.equal(fresh.answer(serial).vrf_proof);
+      }
+    }
+  });
+
+  it('started again over the evaluations an earlier index kept, holds none of their serials until told them', function () {
+    const publicKey = vrfKey(secret).publicKey;
+    const memo = memoryVrfMemo();
+    const earlier = new SerialIndex(vrfKey(secret), memo);
+    earlier.set('RG-1000', 'AUTHENTIC');
+    earlier.set('RG-1001', 'STOLEN');
+    earlier.answer('RG-1001');
+    const { key, calls } = counted(vrfKey(secret));
+    const again = new SerialIndex(key, memo);
+    again.set('RG-1000', 'AUTHENTIC');
+    expect([again.holds('RG-1000'), again.holds('RG-1001'), again.holds('RG-9999')]).to.deep.equal([true, false, false]);
+    expect(again.costs('RG-1001'), 'its key is kept').to.equal(false);
+    const answer = again.answer('RG-1001');
+    expect(calls, 'nothing computed: the proof is kept').to.deep.equal({ output: 0, evaluate: 0 });
+    expect(provedApart(publicKey, again.root(), answer, 'NOT_FOUND'), 'RG-1001 absent from the index started again').to.equal(true);
+    again.set('RG-1001', 'STOLEN');
+    expect(again.holds('RG-1001')).to.equal(true);
+    expect(provedApart(publicKey, again.root(), again.answer('RG-1001'), 'STOLEN'), 'RG-1001 told again').to.equal(true);
+  });
+
+  it('answers no status it cannot name: a value set from a change that is no status is refused', function () {
+    const index = new SerialIndex(vrfKey(secret));
+    index.set('RG-1000', 'LOST' as IndexedStatus);
+    expect(() => index.answer('RG-1000')).to.throw('the serial index holds a value that is no status');
   });
 });
