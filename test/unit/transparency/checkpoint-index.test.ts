@@ -24,7 +24,7 @@ import type { ReadStore } from '../../../shared/ports/read-store.ts';
 import { rebuild } from '../../../shared/read-model/projections/rebuild.ts';
 import { parseCheckpoint } from '../../../shared/read-model/transparency/checkpoint.ts';
 import { indexCommitmentOf, SerialIndex, verifyIndexAnswer } from '../../../shared/read-model/transparency/serial-index.ts';
-import { vrfKey } from '../../../shared/read-model/transparency/vrf.ts';
+import { vrfKey, type VrfKey } from '../../../shared/read-model/transparency/vrf.ts';
 import { serialRegistered, serialReportedStolen } from '../../fixtures/events.ts';
 import { appendAll } from '../../projector/support/history.ts';
 import { appendLargeHistory } from '../../support/large-history.ts';
@@ -35,10 +35,32 @@ import { until } from '../../support/until.ts';
 const ORIGIN = 'watch.example/watchcat/events';
 const logger = createLogger('silent', 'checkpoint-index-test');
 
+const expectedVrfKeys = new WeakMap<KeyObject, VrfKey>();
+
+/**
+ * The index's VRF key, derived here from the log key, its outputs kept by the test: a serial's output never changes
+ * under one key, and the tests build the expected index again for every checkpoint signed.
+ */
+function expectedVrfKey(logKey: KeyObject): VrfKey {
+  let key = expectedVrfKeys.get(logKey);
+  if (key === undefined) {
+    const seed = Buffer.from(logKey.export({ format: 'jwk' }).d!, 'base64url');
+    const derived = vrfKey(Buffer.from(hkdfSync('sha256', seed, Buffer.alloc(0), 'watchcat/serial-index/v1 VRF key', 32)));
+    const outputs = new Map<string, Buffer>();
+    const output = (alpha: Uint8Array) => {
+      const name = Buffer.from(alpha).toString('hex');
+      let kept = outputs.get(name);
+      if (kept === undefined) outputs.set(name, kept = derived.output(alpha));
+      return kept;
+    };
+    expectedVrfKeys.set(logKey, key = { ...derived, output });
+  }
+  return key;
+}
+
 /** The index after the first `size` events of `history`, built here from the events alone. */
 function expectedIndex(history: readonly StoredEvent[], size: number, logKey: KeyObject): SerialIndex {
-  const seed = Buffer.from(logKey.export({ format: 'jwk' }).d!, 'base64url');
-  const index = new SerialIndex(vrfKey(Buffer.from(hkdfSync('sha256', seed, Buffer.alloc(0), 'watchcat/serial-index/v1 VRF key', 32))));
+  const index = new SerialIndex(expectedVrfKey(logKey));
   const registered = new Set<string>();
   for (const event of history.slice(0, size)) {
     const { serial } = (event as { data?: { serial?: string } }).data ?? {};
