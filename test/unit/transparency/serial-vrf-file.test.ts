@@ -4,7 +4,7 @@
  * after it is found at the next start; a line of another shape than `<serial> <key> [<proof>]` is not read; another
  * VRF key finds none.
  */
-import { appendFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -54,5 +54,14 @@ describe('serial index: VRF evaluations kept in DATA_DIR', function () {
     appendFileSync(join(dataDir, 'transparency', file!), `${line.join(' ')}\n`);
 
     expect(serialVrfFile(dataDir, vrfKey).get('RG-1002')).to.equal(undefined);
+  });
+
+  it('keeps one line per evaluation remembered, however many starts read the file', function () {
+    const vrfKey = randomBytes(32);
+    serialVrfFile(dataDir, vrfKey).remember('RG-1001', { key: randomBytes(32) });
+    serialVrfFile(dataDir, vrfKey).remember('RG-1002', { key: randomBytes(32) });
+    serialVrfFile(dataDir, vrfKey);
+    const [file] = readdirSync(join(dataDir, 'transparency'));
+    expect(readFileSync(join(dataDir, 'transparency', file!), 'utf8').split('\n').map((line) => line.split(' ')[0])).to.deep.equal(['RG-1001', 'RG-1002', '']);
   });
 });
