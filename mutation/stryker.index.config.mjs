@@ -24,6 +24,7 @@ export default {
       'test/unit/transparency/prefix-tree.test.ts',
       'test/unit/transparency/serial-index.test.ts',
       'test/unit/transparency/checkpoint-index.test.ts',
+      'test/unit/transparency/checkpoint-index-advance.test.ts',
       'test/unit/transparency/serial-vrf-file.test.ts',
       'test/unit/receipt/index-proof.test.ts',
       // The proof through the running service and `watchcat receipt verify`; the index checked by torchwood's prefix.

@@ -14,7 +14,10 @@ export function serialVrfFile(dataDir: string, vrfPublicKey: Uint8Array): VrfMem
   const file = join(dir, `serial-vrf-${Buffer.from(vrfPublicKey).toString('hex')}.txt`);
   const kept = new Map<string, SerialVrf>();
   if (existsSync(file)) {
-    for (const line of readFileSync(file, 'utf8').split('\n')) {
+    const text = readFileSync(file, 'utf8');
+    // A torn last line is ended, so that the next evaluation appended is a line of its own rather than its tail.
+    if (!text.endsWith('\n')) appendFileSync(file, '\n');
+    for (const line of text.split('\n')) {
       const [serial, key, proof, ...rest] = line.split(' ');
       const keyBytes = Buffer.from(key ?? '', 'base64');
       const proofBytes = proof === undefined ? undefined : Buffer.from(proof, 'base64');

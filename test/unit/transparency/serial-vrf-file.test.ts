@@ -1,8 +1,10 @@
 /**
  * The serials' VRF evaluations kept across starts (read-api/transparency/serial-vrf-file.ts): what one start
- * remembered, the next finds, a proof added later included; a torn last line is skipped; another VRF key finds none.
+ * remembered, the next finds, a proof added later included; a torn last line is skipped, and what is remembered
+ * after it is found at the next start; a line of another shape than `<serial> <key> [<proof>]` is not read; another
+ * VRF key finds none.
  */
-import { appendFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -29,5 +31,37 @@ describe('serial index: VRF evaluations kept in DATA_DIR', function () {
     expect(next.get('RG-1002')).to.deep.equal({ key: key2, proof: undefined });
     expect(next.get('RG-1003'), 'the torn line').to.equal(undefined);
     expect(serialVrfFile(dataDir, randomBytes(32)).get('RG-1001'), 'under another VRF key').to.equal(undefined);
+  });
+
+  it('skips a last line torn in its proof, and finds at the next start what was remembered after it', function () {
+    const vrfKey = randomBytes(32);
+    const [key1, key2, proof1] = [randomBytes(32), randomBytes(32), randomBytes(80)];
+    serialVrfFile(dataDir, vrfKey).remember('RG-1001', { key: key1 });
+    const [file] = readdirSync(join(dataDir, 'transparency'));
+    appendFileSync(join(dataDir, 'transparency', file!), `RG-1001 ${key1.toString('base64')} ${proof1.toString('base64').slice(0, 60)}`);
+
+    const second = serialVrfFile(dataDir, vrfKey);
+    expect(second.get('RG-1001'), 'the torn proof').to.deep.equal({ key: key1, proof: undefined });
+    second.remember('RG-1002', { key: key2 });
+    expect(serialVrfFile(dataDir, vrfKey).get('RG-1002'), 'remembered after the torn line').to.deep.equal({ key: key2, proof: undefined });
+  });
+
+  it('does not read a line with more fields than a serial, its key and its proof', function () {
+    const vrfKey = randomBytes(32);
+    serialVrfFile(dataDir, vrfKey).remember('RG-1001', { key: randomBytes(32) });
+    const [file] = readdirSync(join(dataDir, 'transparency'));
+    const line = ['RG-1002', randomBytes(32), randomBytes(80), randomBytes(32)].map((field) => (typeof field === 'string' ? field : field.toString('base64')));
+    appendFileSync(join(dataDir, 'transparency', file!), `${line.join(' ')}\n`);
+
+    expect(serialVrfFile(dataDir, vrfKey).get('RG-1002')).to.equal(undefined);
+  });
+
+  it('keeps one line per evaluation remembered, however many starts read the file', function () {
+    const vrfKey = randomBytes(32);
+    serialVrfFile(dataDir, vrfKey).remember('RG-1001', { key: randomBytes(32) });
+    serialVrfFile(dataDir, vrfKey).remember('RG-1002', { key: randomBytes(32) });
+    serialVrfFile(dataDir, vrfKey);
+    const [file] = readdirSync(join(dataDir, 'transparency'));
+    expect(readFileSync(join(dataDir, 'transparency', file!), 'utf8').split('\n').map((line) => line.split(' ')[0])).to.deep.equal(['RG-1001', 'RG-1002', '']);
   });
 });

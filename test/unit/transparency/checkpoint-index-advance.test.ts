@@ -1,0 +1,158 @@
+/**
+ * The serial index as the log's signer advances it (read-api/transparency/checkpoint-index.ts) through the changes
+ * kept in `tlog` beside the tiles (SerialIndexChangeDoc, `_id` `index:<position in 16 digits>`, shared/read-model/
+ * documents/documents.ts): the index of a tree whose last leaf is at position P is the index after exactly the
+ * changes of the events up to P, however many there are (more than one read's worth), whatever order an unsorted read
+ * would give, and none of those after P. Within a budget of VRF work it stops just before the first serial whose VRF
+ * output is not kept yet, and the next call goes on from there; it lets other work through meanwhile. It only goes
+ * forward, as the signed log does.
+ *
+ * Every event here is a leaf (leaf N at position N). The expected roots are those of a SerialIndex given the same
+ * changes in log order by the rule of the `serials` read model (a status change of a serial never registered
+ * changes nothing). Serials' VRF outputs are mostly kept beforehand (a stand-in key each), so that ten thousand
+ * changes are read in a second rather than computed in half a minute (bench/README.md: milliseconds a serial); the
+ * index is then judged by its root, an answer's key being the VRF's own.
+ */
+import { createHash, generateKeyPairSync } from 'node:crypto';
+import { setImmediate } from 'node:timers';
+import { expect } from 'chai';
+import { CheckpointIndex, indexVrfKey } from '../../../read-api/transparency/checkpoint-index.ts';
+import { createMemoryReadStore } from '../../../shared/adapters/memory-read-store.ts';
+import type { SerialIndexChangeDoc } from '../../../shared/read-model/documents/documents.ts';
+import { SerialIndex, type IndexedStatus, type SerialVrf, type VrfMemo } from '../../../shared/read-model/transparency/serial-index.ts';
+import { edgeId, indexChangeId } from '../../../shared/read-model/transparency/tile-docs.ts';
+import { vrfKey } from '../../../shared/read-model/transparency/vrf.ts';
+
+const vrf = vrfKey(createHash('sha256').update('checkpoint-index-advance test VRF key').digest());
+
+const change = (position: number, serial: string, status: IndexedStatus, registered: boolean): SerialIndexChangeDoc =>
+  ({ _id: indexChangeId(position), serial, index_status: status, registered, position });
+const registration = (position: number, serial: string) => change(position, serial, 'AUTHENTIC', true);
+const theft = (position: number, serial: string) => change(position, serial, 'STOLEN', false);
+
+/** A memo holding a stand-in key for each of `serials` (as the VRF file kept from an earlier start would). */
+function keptFor(serials: Iterable<string>): Map<string, SerialVrf> {
+  return new Map([...serials].map((serial) => [serial, { key: createHash('sha256').update(serial).digest() }]));
+}
+const memoOf = (kept: Map<string, SerialVrf>): VrfMemo =>
+  ({ get: (serial) => kept.get(serial), remember: (serial, evaluation) => { kept.set(serial, evaluation); } });
+
+/** The root of the index after the changes up to `through`, built here: a serial enters by its registration. */
+function expectedRoot(changes: readonly SerialIndexChangeDoc[], kept: Map<string, SerialVrf>, through: number): string {
+  const index = new SerialIndex(vrf, memoOf(new Map(kept)));
+  const registered = new Set<string>();
+  for (const { serial, index_status: status, registered: registers, position } of [...changes].sort((a, b) => a.position - b.position)) {
+    if (position > through) break;
+    if (registers) registered.add(serial);
+    if (registered.has(serial)) index.set(serial, status);
+  }
+  return index.root().toString('base64');
+}
+
+/** A `tlog` holding `changes` (written in the order given) and the level-0 edge a log of `leaves` leaves has. */
+async function tlogOf(changes: readonly SerialIndexChangeDoc[], leaves: number) {
+  const store = createMemoryReadStore();
+  // The edge's `_id` sorts before the changes' (`edge:` < `index:`), as in the log's `tlog`.
+  const edge = { _id: edgeId(0), level: 0, index: 0, width: leaves, hashes: '', position: leaves };
+  await store.write('tlog', [{ put: edge }, ...changes.map((put) => ({ put }))]);
+  return store;
+}
+/** Every event a leaf: the leaves up to a position are that many. */
+const leavesThrough = (leaves: number) => async (position: number) => Math.max(0, Math.min(position, leaves));
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
+describe('serial index: advanced by the log\'s signer through the changes kept beside the tiles', function () {
+  this.timeout(60_000);
+
+  it('applies exactly the changes up to the tree\'s last leaf, more than one read\'s worth (10,000) of them, and none after it', async () => {
+    // 10,000 registrations, then thefts of the first 50 of them (past the first read), an event of no serial as the
+    // tree's last leaf, and changes after the tree that its index must not hold.
+    const changes = [
+      ...Array.from({ length: 10_000 }, (_, i) => registration(i + 1, `S-${i}`)),
+      ...Array.from({ length: 50 }, (_, i) => theft(10_001 + i, `S-${i}`)),
+    ];
+    const last = 10_051;
+    const after = [theft(last + 1, 'S-100'), registration(last + 2, 'S-AFTER')];
+    const kept = keptFor([...changes, ...after].map(({ serial }) => serial));
+    const store = await tlogOf([...changes, ...after], last + 2);
+    const index = new CheckpointIndex(vrf, memoOf(new Map(kept)));
+
+    expect(await index.advance(store, last, last, Infinity, leavesThrough(last + 2))).to.equal(last);
+    expect(index.size).to.equal(last);
+    expect(index.root().toString('base64'), 'the index after the first 10,051 events').to.equal(expectedRoot(changes, kept, last));
+  });
+
+  it('applies the changes in log order whatever order the store keeps them in, a status change of a serial never registered changing nothing', async () => {
+    const changes = [registration(1, 'RG-1'), theft(2, 'RG-1'), theft(3, 'RG-NEVER'), registration(4, 'RG-2')];
+    const kept = keptFor(changes.map(({ serial }) => serial));
+    // Written last first: a read without a sort may give them so (MongoDB promises no order).
+    const store = await tlogOf([...changes].reverse(), 4);
+    const index = new CheckpointIndex(vrf, memoOf(new Map(kept)));
+
+    expect(await index.advance(store, 4, 4, Infinity, leavesThrough(4))).to.equal(4);
+    expect(index.root().toString('base64')).to.equal(expectedRoot(changes, kept, 4));
+  });
+
+  it('stops just before the first serial whose VRF output is not kept once its budget is spent, and goes on from there at the next call', async () => {
+    // Position 3 is an event of no serial; RG-C's output is not kept; RG-D's is.
+    const changes = [registration(1, 'RG-A'), registration(2, 'RG-B'), registration(4, 'RG-C'), registration(5, 'RG-D'), theft(6, 'RG-A')];
+    const kept = keptFor(['RG-A', 'RG-B', 'RG-D']);
+    const store = await tlogOf(changes, 6);
+    const index = new CheckpointIndex(vrf, memoOf(new Map(kept)));
+
+    // No time for any VRF output: the kept ones are applied, up to the leaf before RG-C's.
+    expect(await index.advance(store, 6, 6, 0, leavesThrough(6)), 'the tree reached').to.equal(3);
+    expect(index.size).to.equal(3);
+    expect(index.root().toString('base64')).to.equal(expectedRoot(changes, kept, 3));
+
+    expect(await index.advance(store, 6, 6, Infinity, leavesThrough(6))).to.equal(6);
+    expect(index.size).to.equal(6);
+    expect(index.root().toString('base64')).to.equal(expectedRoot(changes, kept, 6));
+  });
+
+  it('lets other work of the process through while it computes serials\' VRF outputs', async () => {
+    // 40 outputs not kept: a hundred milliseconds or more of VRF work (bench/README.md), many times GIVE_WAY_MS.
+    const changes = Array.from({ length: 40 }, (_, i) => registration(i + 1, `RG-${i}`));
+    const store = await tlogOf(changes, 40);
+    const index = new CheckpointIndex(vrf);
+    let turns = 0;
+    let done = false;
+    const other = () => {
+      if (done) return;
+      turns += 1;
+      setImmediate(other);
+    };
+    setImmediate(other);
+    const reached = await index.advance(store, 40, 40, Infinity, leavesThrough(40));
+    done = true;
+    expect(reached).to.equal(40);
+    expect(turns, 'turns of other work while the index advanced').to.be.greaterThan(0);
+  });
+
+  it('only goes forward: the tree it stands at again changes nothing, a smaller one is refused', async () => {
+    const changes = [registration(1, 'RG-1'), registration(2, 'RG-2'), theft(3, 'RG-1')];
+    const kept = keptFor(changes.map(({ serial }) => serial));
+    const store = await tlogOf(changes, 3);
+    const index = new CheckpointIndex(vrf, memoOf(new Map(kept)));
+    await index.advance(store, 3, 3, Infinity, leavesThrough(3));
+
+    expect(await index.advance(store, 3, 3, Infinity, leavesThrough(3))).to.equal(3);
+    expect(index.root().toString('base64')).to.equal(expectedRoot(changes, kept, 3));
+    expect(await rejection(index.advance(store, 2, 2, Infinity, leavesThrough(3)))).to.be.instanceOf(RangeError);
+    expect(index.size).to.equal(3);
+    expect(index.root().toString('base64')).to.equal(expectedRoot(changes, kept, 3));
+  });
+
+  it('takes its VRF key only from an Ed25519 private key', () => {
+    const { publicKey } = generateKeyPairSync('ed25519');
+    expect(() => indexVrfKey(publicKey)).to.throw(Error);
+  });
+});
