@@ -25,8 +25,8 @@ const GIVE_WAY_MS = 10;
  * secret is then no second secret to provision and keep, and it lives only where checkpoints are signed.
  */
 export function indexVrfKey(logKey: KeyObject): VrfKey {
+  if (logKey.type !== 'private' || logKey.asymmetricKeyType !== 'ed25519') throw new Error('the log key is not an Ed25519 private key');
   const seed = Buffer.from(logKey.export({ format: 'jwk' }).d ?? '', 'base64url');
-  if (seed.length !== 32) throw new Error('the log key is not an Ed25519 private key');
   return vrfKey(Buffer.from(hkdfSync('sha256', seed, Buffer.alloc(0), 'watchcat/serial-index/v1 VRF key', 32)));
 }
 
@@ -42,10 +42,6 @@ export class CheckpointIndex {
 
   get size(): number {
     return this.leaves;
-  }
-
-  get vrfPublicKey(): Uint8Array {
-    return this.index.vrfPublicKey;
   }
 
   root(): Buffer {

@@ -152,7 +152,11 @@ describe('serial index: advanced by the log\'s signer through the changes kept b
   });
 
   it('takes its VRF key only from an Ed25519 private key', () => {
-    const { publicKey } = generateKeyPairSync('ed25519');
-    expect(() => indexVrfKey(publicKey)).to.throw(Error);
+    const refused = 'the log key is not an Ed25519 private key';
+    expect(() => indexVrfKey(generateKeyPairSync('ed25519').publicKey)).to.throw(refused);
+    // A private key of another curve whose secret is 32 bytes too (JWK `d`): no VRF key of it.
+    expect(() => indexVrfKey(generateKeyPairSync('x25519').privateKey)).to.throw(refused);
+    expect(() => indexVrfKey(generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey)).to.throw(refused);
+    expect(indexVrfKey(generateKeyPairSync('ed25519').privateKey).publicKey).to.have.length(32);
   });
 });
