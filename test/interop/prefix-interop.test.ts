@@ -8,10 +8,12 @@
  * differ only in their last bit, and 300 random keys. And they must refuse our proofs used for what they do not prove:
  * a present key's proof with another value, an absent key's proof for a present key, any proof under another root.
  *
- * One forgery torchwood's verifier accepts: a present key's own leaf hash under another label (the key with its last
- * bit flipped), then the leaf's siblings, "proves" the key absent, since a proof node's hash is taken as given and
- * nothing binds its label. Our absence proofs carry the first two nodes' values and our verifier recomputes their
- * hashes (shared/read-model/transparency/prefix-tree.ts; refused there: test/unit/transparency/prefix-tree.test.ts).
+ * Two forgeries torchwood's verifier accepts, since a proof node's hash is taken as given and nothing binds its
+ * label: a present key's own leaf hash under another label (the key with its last bit flipped), then the leaf's
+ * siblings, "proves" the key absent; and so does, where the key's leaf is a child of the root, its leaf hash under
+ * the empty node's label, then the other side. Our absence proofs carry the first two nodes' values, and our verifier
+ * recomputes their hashes and takes the empty node's own hash only (shared/read-model/transparency/prefix-tree.ts;
+ * both refused there: test/unit/transparency/prefix-tree.test.ts).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -108,7 +110,7 @@ describe('serial index: our prefix tree checked by torchwood\'s', function () {
     expect(otherRoot.verified.map((why) => why !== '')).to.deep.equal([true, true]);
   });
 
-  it('accepts, as torchwood v0.6.1 does, a present key\'s leaf under another label as proof of its absence', async function () {
+  it('accepts, as torchwood v0.6.1 does, a present key\'s leaf under another label, or the empty node\'s, as proof of its absence', async function () {
     const recorded = new Recorded();
     const keys = Array.from({ length: 64 }, () => randomBytes(32));
     for (const key of keys) recorded.set(key, valueOf(hex(key)));
@@ -120,5 +122,14 @@ describe('serial index: our prefix tree checked by torchwood\'s', function () {
     const { nodes } = recorded.proofOf(key);
     const forged: GoProof = { key: hex(key), value: '', nodes: [{ bits: 256, label: hex(other), hash: hex(leaf) }, ...nodes] };
     expect((await ask(recorded, [recorded.proofOf(key), forged])).verified).to.deep.equal(['', '']);
+
+    // One key each side of the root: the left one's leaf hash under the empty node's label, then the right one's leaf.
+    const sides = new Recorded();
+    const [left, right] = [Buffer.alloc(32, 0x11), Buffer.alloc(32, 0x91)];
+    sides.set(left, valueOf(hex(left)));
+    sides.set(right, valueOf(hex(right)));
+    const leftLeaf = createHash('sha256').update(valueOf(hex(left))).update(createHash('sha256').update(Buffer.concat([Buffer.of(0, 0, 1, 0), left])).digest()).digest();
+    const emptyForged: GoProof = { key: hex(left), value: '', nodes: [{ bits: 0, label: '', hash: hex(leftLeaf) }, ...sides.proofOf(left).nodes] };
+    expect((await ask(sides, [sides.proofOf(left), emptyForged])).verified).to.deep.equal(['', '']);
   });
 });
