@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
-import type { EventStore } from '../../shared/ports/event-store.ts';
+import type { EventStore, ReadAllOptions, StoredEvent } from '../../shared/ports/event-store.ts';
 import { historyCut } from '../../services/audit/history-cut.ts';
 import { randomSerial, serialRegistered } from '../fixtures/events.ts';
 
@@ -47,5 +47,51 @@ describe('history cut: the history at a point, through the event store port', ()
     await historyCut(store, { position: 1 }).append(`serial-${serial}`, [serialRegistered(serial)], 'any').catch((error: unknown) => { refused = error; });
     expect(refused).to.be.instanceOf(Error);
     expect(await store.headPosition()).to.equal(HOURS.length);
+  });
+
+  it('a moment keeps an event that occurred exactly then (occurred_at <= the moment)', async () => {
+    const view = historyCut(store, { at: Date.parse('2025-03-01T04:00:00.000Z') });
+    expect(await positions(view, 100)).to.deep.equal([1, 3, 4, 5]);
+  });
+
+  it('a stream read through a position cut holds only its events up to the cut', async () => {
+    const all = await store.readAll({ after: 0, limit: 100 });
+    const view = historyCut(store, { position: 2 });
+    expect((await view.readStream(all[0]!.stream)).map((event) => event.position)).to.deep.equal([1]);
+    expect(await view.readStream(all[2]!.stream)).to.deep.equal([]);
+  });
+
+  it('the last event included stays the newest handed out when an older stream is read afterwards', async () => {
+    const view = historyCut(store, { at: Date.parse('2025-03-01T23:00:00Z') });
+    await positions(view, 100);
+    const [first] = await store.readAll({ after: 0, limit: 1 });
+    await view.readStream(first!.stream);
+    expect(view.lastIncluded()).to.deep.equal({ position: 7, occurredAt: '2025-03-01T05:00:00.000Z' });
+  });
+
+  it('a position cut reads nothing of the store past its position (a replay at an early position would read all the rest)', async () => {
+    const reads: number[] = [];
+    const spied = { ...store, readAll: async (options: ReadAllOptions) => { reads.push(options.after); return store.readAll(options); } } as EventStore;
+    const view = historyCut(spied, { position: 2 });
+    expect(await positions(view, 2)).to.deep.equal([1, 2]);
+    expect(reads).to.deep.equal([0]);
+  });
+
+  it('hands out a feed that can be stopped, as the port says, though a fixed history never signals', () => {
+    const stop = historyCut(store, { position: 1 }).onAppended(() => expect.fail('a cut history has no new events'));
+    expect(stop).to.be.a('function');
+    stop();
+  });
+});
+
+describe('history cut: an event whose metadata cannot be read', () => {
+  it('is kept by a cut by time, but the last event included is the newest with a time', async () => {
+    const readable = { type: 'SerialRegistered', id: 'e1', stream: 'serial-A', revision: 0, position: 1, data: {}, metadata: { occurred_at: '2025-03-01T01:00:00.000Z' } };
+    const unreadable = { type: 'FromTheFuture', id: 'e2', stream: 'serial-B', revision: 0, position: 2, metadata: null, unreadable: 'unknown event type' };
+    const events = [readable, unreadable] as unknown as StoredEvent[];
+    const source = { readAll: async ({ after }: ReadAllOptions) => events.filter((event) => event.position > after) } as unknown as EventStore;
+    const view = historyCut(source, { at: Date.parse('2025-03-01T02:00:00Z') });
+    expect((await view.readAll({ after: 0, limit: 10 })).map((event) => event.position)).to.deep.equal([1, 2]);
+    expect(view.lastIncluded()).to.deep.equal({ position: 1, occurredAt: '2025-03-01T01:00:00.000Z' });
   });
 });
