@@ -11,6 +11,9 @@
  */
 import { createPrivateKey } from 'node:crypto';
 import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
@@ -242,6 +245,29 @@ describe('audit log watch: a monitor of the transparency log', function () {
     const failed = await watchcat(store.env, 'audit', 'log', 'watch', base, '--state', fresh, '--once', '--key', other);
     expect(failed.code).to.equal(1);
     expect(existsSync(fresh)).to.equal(false);
+  });
+
+  it('without --once checks again every --every seconds, until a check fails', async () => {
+    const base = `http://127.0.0.1:${service!.ports.public}`;
+    // In front of the service: its answers, except that the third checkpoint asked for is refused.
+    let checkpoints = 0;
+    const proxy = createServer((request, response) => {
+      if (request.url === '/.well-known/transparency/checkpoint' && ++checkpoints === 3) return void response.writeHead(503).end();
+      void fetch(`${base}${request.url}`).then(async (answer) => response.writeHead(answer.status).end(await answer.text()));
+    }).listen(0, '127.0.0.1');
+    await once(proxy, 'listening');
+    try {
+      const started = Date.now();
+      const looped = await watchcat(store.env, 'audit', 'log', 'watch', `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, '--state', join(store.dataDir, 'loop.json'), '--every', '1');
+      // Two waits of a second between the three checks: a lower bound only, however slow the machine.
+      expect(Date.now() - started).to.be.at.least(2_000);
+      expect(looped.code).to.equal(1);
+      expect(looped.out).to.have.length(2);
+      expect(looped.out[1]).to.match(/: 12 leaves, unchanged$/);
+      expect(looped.notes.at(-1)).to.match(/checkpoint answered 503$/);
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+    }
   });
 
   it('takes --every as a number of seconds above 0, and refuses anything else as a usage error', async () => {
