@@ -156,6 +156,28 @@ describe('audit log watch: a monitor of the transparency log', function () {
     expect(result.notes.join('\n')).to.match(/it extends no tree this monitor saw, not even the one of 12 leaves seen at [0-9T:.-]+Z: the history was rewritten in leaves 0 to 11/);
   });
 
+  it('counts a consistency proof the service refuses as not extending, when it locates a fork among the trees it saw', async () => {
+    await restartAfter(() => append('MW-0101'));
+    expect((await watch()).code).to.equal(0);
+    await rewriteAndRestart(() => sql(`UPDATE events SET data = replace(data, 'MW-0101', 'MW-0666') WHERE position = 13`));
+    const base = `http://127.0.0.1:${service!.ports.public}`;
+    // In front of the service: its answers, except every consistency proof, refused.
+    const proxy = createServer((request, response) => {
+      if (request.url!.startsWith('/api/public/transparency/consistency')) return void response.writeHead(503).end();
+      void fetch(`${base}${request.url}`).then(async (answer) => response.writeHead(answer.status).end(await answer.text()));
+    }).listen(0, '127.0.0.1');
+    await once(proxy, 'listening');
+    try {
+      const result = await watchcat(store.env, 'audit', 'log', 'watch', `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, '--state', stateFile, '--once');
+      expect(result.code).to.equal(1);
+      expect(result.notes.join('\n')).to.match(/fork: .* signs two trees of 13 leaves/);
+      // Without the proofs the new tree is shown to extend none of the trees seen, not even the one of 12 leaves.
+      expect(result.notes.join('\n')).to.match(/it extends no tree this monitor saw, not even the one of 12 leaves seen at /);
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+  });
+
   it('names the leaf rewritten among the trees it saw, for an event edited, removed, moved or inserted in the store', async () => {
     // Trees of 12 to 15 leaves seen, one event appended (MW-0101 to MW-0103, positions 13 to 15) between two looks.
     for (const serial of ['MW-0101', 'MW-0102', 'MW-0103']) {
