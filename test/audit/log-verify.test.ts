@@ -5,6 +5,7 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
@@ -13,6 +14,7 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
+import { serialRegistered } from '../fixtures/events.ts';
 import { signedLogOf } from '../support/signed-log.ts';
 import type { TransparencyLog } from '../../read-api/transparency/log-publisher.ts';
 import { transparencyRoutes } from '../../read-api/transparency/transparency-routes.ts';
@@ -91,7 +93,7 @@ describe('audit log verify: an export against a signed checkpoint', () => {
     writeFileSync(checkpointFile, readFileSync(checkpointFile, 'utf8').replace('\n12\n', '\n11\n'));
     const altered = await verifyWith(lines);
     expect(altered.code).to.equal(1);
-    expect(altered.notes.join('\n')).to.contain(`the signature of ${ORIGIN} does not match the note`);
+    expect(altered.notes.at(-1)).to.equal(`watchcat: checkpoint ${checkpointFile}: the signature of ${ORIGIN} does not match the note`);
     const other = verifierKey(ORIGIN, generateKeyPairSync('ed25519').privateKey);
     const foreign = await watchcat(store.env, 'audit', 'log', 'verify', exported, '--checkpoint', checkpointFile, '--key', other);
     expect(foreign.code).to.equal(1);
@@ -149,5 +151,98 @@ describe('audit log verify: an export against a signed checkpoint', () => {
     const lastResult = await verifyWith(last, '--log', url);
     expect(lastResult.code).to.equal(1);
     expect(lastResult.notes.join('\n')).to.contain(`the first leaf that differs is leaf 11: the export's event at position ${at11.position} (${at11.stream} revision ${at11.revision})`);
+  });
+
+  it('accepts an export taken after the checkpoint, naming the later events the checkpoint does not cover', async () => {
+    const events = openSqliteEventStore(store.file);
+    await events.append('serial-LATE-1', [serialRegistered('LATE-1')], 'no_stream');
+    await events.append('serial-LATE-2', [serialRegistered('LATE-2')], 'no_stream');
+    await events.close();
+    const later = join(store.dataDir, 'later.ndjson');
+    expect((await watchcat(store.env, 'export', '--out', later)).code).to.equal(0);
+    const result = await watchcat(store.env, 'audit', 'log', 'verify', later, '--checkpoint', checkpointFile, '--key', key);
+    expect(result.code, result.notes.join('\n')).to.equal(0);
+    expect(result.out[0]).to.match(new RegExp(`matches the checkpoint of ${ORIGIN}: 12 leaves, `));
+    expect(result.out[1]).to.equal('the export holds 2 later events, not covered by this checkpoint');
+    const exact = await watchcat(store.env, 'audit', 'log', 'verify', exported, '--checkpoint', checkpointFile, '--key', key);
+    expect(exact.out).to.have.length(1);
+  });
+
+  it('without --key checks the root only, and says the signature was not checked', async () => {
+    const result = await watchcat(store.env, 'audit', 'log', 'verify', exported, '--checkpoint', checkpointFile);
+    expect(result.code, result.notes.join('\n')).to.equal(0);
+    expect(result.out[0]).to.match(new RegExp(`matches the checkpoint of ${ORIGIN}: 12 leaves, root [A-Za-z0-9+/]{43}=$`));
+    expect(result.notes.join('\n')).to.contain('signature not checked');
+  });
+
+  it('with --policy, its log stands for --key; a policy of another log, or --key of another log, refuses the checkpoint', async () => {
+    const foreign = verifierKey(ORIGIN, generateKeyPairSync('ed25519').privateKey);
+    const policy = (name: string, text: string) => {
+      const file = join(store.dataDir, name);
+      writeFileSync(file, text);
+      return file;
+    };
+    const ours = policy('ours.policy', `log ${key}\nquorum none\n`);
+    const theirs = policy('theirs.policy', `log ${foreign}\nquorum none\n`);
+    const noLog = policy('no-log.policy', 'quorum none\n');
+    const run = (...extra: string[]) => watchcat(store.env, 'audit', 'log', 'verify', exported, '--checkpoint', checkpointFile, ...extra);
+    // docs/audit.md, "Witness policy": met, the command says which witnesses cosigned (none needed by quorum none).
+    const held = await run('--policy', ours);
+    expect(held.code, held.notes.join('\n')).to.equal(0);
+    expect(held.out[0]).to.equal('witnesses: the checkpoint is cosigned by no witness, as the policy\'s quorum (none) requires');
+    expect(held.out[1]).to.match(/matches the checkpoint of .*: 12 leaves/);
+    expect(held.notes.join('\n')).not.to.contain('signature not checked');
+    const other = await run('--policy', theirs);
+    expect(other.code).to.equal(1);
+    expect(other.notes.at(-1)).to.equal(`watchcat: checkpoint ${checkpointFile}: the checkpoint is signed by no log of the witness policy`);
+    const wrongKey = await run('--policy', ours, '--key', foreign);
+    expect(wrongKey.code).to.equal(1);
+    expect(wrongKey.notes.join('\n')).to.contain(`carries no signature of ${ORIGIN}`);
+    // A policy that lists no log checks no signature: the note says so, as without --key.
+    const unsigned = await run('--policy', noLog);
+    expect(unsigned.code, unsigned.notes.join('\n')).to.equal(0);
+    expect(unsigned.notes.join('\n')).to.contain('signature not checked');
+    const missing = join(store.dataDir, 'absent.policy');
+    const unread = await run('--policy', missing, '--key', key);
+    expect(unread.code).to.equal(1);
+    expect(unread.notes.at(-1)).to.contain(`cannot read the witness policy ${missing}: ENOENT`);
+  });
+
+  it('names a checkpoint or a --key file it cannot read, with the reason', async () => {
+    const absent = join(store.dataDir, 'absent-checkpoint');
+    const noCheckpoint = await watchcat(store.env, 'audit', 'log', 'verify', exported, '--checkpoint', absent, '--key', key);
+    expect(noCheckpoint.code).to.equal(1);
+    expect(noCheckpoint.notes.at(-1)).to.equal(`watchcat: cannot read the checkpoint ${absent}: ENOENT`);
+    // A directory exists but cannot be read as a key file.
+    const keyDir = await watchcat(store.env, 'audit', 'log', 'verify', exported, '--checkpoint', checkpointFile, '--key', store.dataDir);
+    expect(keyDir.code).to.equal(1);
+    expect(keyDir.notes.at(-1)).to.equal(`watchcat: cannot read the verifier key ${store.dataDir}: EISDIR`);
+  });
+
+  it('takes --log with a trailing slash', async () => {
+    const url = await serveLog();
+    const positionOf = (line: string) => (JSON.parse(line) as { position: number; stream: string; revision: number });
+    const edited = lines.map((line, i) => (i === 3 ? line.replace('"price_cents":1250000', '"price_cents":1') : line));
+    const at3 = positionOf(lines[3]!);
+    const result = await verifyWith(edited, '--log', `${url}/`);
+    expect(result.code).to.equal(1);
+    expect(result.notes.join('\n')).to.contain(`the first leaf that differs is leaf 3: the export's event at position ${at3.position}`);
+  });
+
+  it('names no leaf when the service refuses a proof or no longer serves the signed tree: its proofs are not trusted then', async () => {
+    const edited = lines.map((line, i) => (i === 3 ? line.replace('"price_cents":1250000', '"price_cents":1') : line));
+    // A service that fails, then one whose tree of 12 leaves has another root than the signed one (its proofs empty).
+    for (const [status, body] of [[500, '{}'], [200, JSON.stringify({ root: Buffer.alloc(32, 7).toString('base64'), proof: [] })]] as const) {
+      server = createServer((_, response) => response.writeHead(status, { 'content-type': 'application/json' }).end(body)).listen(0, '127.0.0.1');
+      await once(server, 'listening');
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const result = await verifyWith(edited, '--log', url);
+      expect(result.code).to.equal(1);
+      const said = result.notes.at(-1)!;
+      expect(said).to.contain('cannot locate the leaf that differs').and.not.contain('the first leaf that differs is');
+      expect(said).to.contain(status === 500 ? 'answered 500' : `${url} no longer gives the tree of 12 leaves that the checkpoint signed`);
+      await new Promise((resolve) => server!.close(resolve));
+      server = undefined;
+    }
   });
 });

@@ -10,7 +10,10 @@
  * a key the service's history later marks compromised is dropped.
  */
 import { createPrivateKey } from 'node:crypto';
-import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { expect } from 'chai';
@@ -153,6 +156,28 @@ describe('audit log watch: a monitor of the transparency log', function () {
     expect(result.notes.join('\n')).to.match(/it extends no tree this monitor saw, not even the one of 12 leaves seen at [0-9T:.-]+Z: the history was rewritten in leaves 0 to 11/);
   });
 
+  it('counts a consistency proof the service refuses as not extending, when it locates a fork among the trees it saw', async () => {
+    await restartAfter(() => append('MW-0101'));
+    expect((await watch()).code).to.equal(0);
+    await rewriteAndRestart(() => sql(`UPDATE events SET data = replace(data, 'MW-0101', 'MW-0666') WHERE position = 13`));
+    const base = `http://127.0.0.1:${service!.ports.public}`;
+    // In front of the service: its answers, except every consistency proof, refused.
+    const proxy = createServer((request, response) => {
+      if (request.url!.startsWith('/api/public/transparency/consistency')) return void response.writeHead(503).end();
+      void fetch(`${base}${request.url}`).then(async (answer) => response.writeHead(answer.status).end(await answer.text()));
+    }).listen(0, '127.0.0.1');
+    await once(proxy, 'listening');
+    try {
+      const result = await watchcat(store.env, 'audit', 'log', 'watch', `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, '--state', stateFile, '--once');
+      expect(result.code).to.equal(1);
+      expect(result.notes.join('\n')).to.match(/fork: .* signs two trees of 13 leaves/);
+      // Without the proofs the new tree is shown to extend none of the trees seen, not even the one of 12 leaves.
+      expect(result.notes.join('\n')).to.match(/it extends no tree this monitor saw, not even the one of 12 leaves seen at /);
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+  });
+
   it('names the leaf rewritten among the trees it saw, for an event edited, removed, moved or inserted in the store', async () => {
     // Trees of 12 to 15 leaves seen, one event appended (MW-0101 to MW-0103, positions 13 to 15) between two looks.
     for (const serial of ['MW-0101', 'MW-0102', 'MW-0103']) {
@@ -196,6 +221,86 @@ describe('audit log watch: a monitor of the transparency log', function () {
     }
     const kept = JSON.parse(readFileSync(stateFile, 'utf8')) as { checkpoints: { size: number }[] };
     expect(kept.checkpoints.map((c) => c.size), 'a failed check keeps the state as it was').to.deep.equal([12, 13, 14, 15]);
+  });
+
+  it('prints the first checkpoint it sees with its size and root alone, and takes the URL with a trailing slash', async () => {
+    const fresh = await watchcat(store.env, 'audit', 'log', 'watch', `http://127.0.0.1:${service!.ports.public}/`, '--state', join(store.dataDir, 'fresh.json'), '--once');
+    expect(fresh.code, fresh.notes.join('\n')).to.equal(0);
+    expect(fresh.out).to.have.length(1);
+    expect(fresh.out[0]).to.match(/: 12 leaves, root [A-Za-z0-9+/]{43}=$/);
+  });
+
+  it('takes a state file again with the key it was kept under, as the service serves it; refuses it under another key', async () => {
+    const base = `http://127.0.0.1:${service!.ports.public}`;
+    // As an auditor passes it: the served text, without the line's end a shell's $(curl ...) strips.
+    const served = (await (await fetch(`${base}/.well-known/transparency/key`)).text()).trim();
+    const same = await watchcat(store.env, 'audit', 'log', 'watch', base, '--state', stateFile, '--once', '--key', served);
+    expect(same.code, same.notes.join('\n')).to.equal(0);
+    expect(same.out[0]).to.match(/: 12 leaves, unchanged$/);
+    const other = specVerifierKey('localhost/watchcat/events', createPrivateKey(newSigningKeyPem()));
+    const refused = await watchcat(store.env, 'audit', 'log', 'watch', base, '--state', stateFile, '--once', '--key', other);
+    expect(refused.code).to.equal(1);
+    expect(refused.notes.at(-1)).to.contain(`the state file ${stateFile} was kept under other verifier keys`);
+  });
+
+  it('fails, saying why, on a state file that is not its JSON, a service it cannot reach and a policy file it cannot read', async () => {
+    const base = `http://127.0.0.1:${service!.ports.public}`;
+    const garbled = join(store.dataDir, 'garbled.json');
+    writeFileSync(garbled, 'not json\n');
+    const notJson = await watchcat(store.env, 'audit', 'log', 'watch', base, '--state', garbled, '--once');
+    expect(notJson.code).to.equal(1);
+    expect(notJson.notes.at(-1)).to.equal(`watchcat: the state file ${garbled} is not the JSON this monitor writes`);
+    // Port 1 (tcpmux) is not served here: the connection is refused.
+    const unreachable = await watchcat(store.env, 'audit', 'log', 'watch', 'http://127.0.0.1:1', '--state', join(store.dataDir, 'none.json'), '--once');
+    expect(unreachable.code).to.equal(1);
+    expect(unreachable.notes.at(-1)).to.match(/^watchcat: cannot reach http:\/\/127\.0\.0\.1:1\/\.well-known\/transparency\/key: /);
+    const absent = join(store.dataDir, 'absent.policy');
+    const noPolicy = await watchcat(store.env, 'audit', 'log', 'watch', base, '--state', stateFile, '--once', '--policy', absent);
+    expect(noPolicy.code).to.equal(1);
+    expect(noPolicy.notes.at(-1)).to.equal(`watchcat: cannot read the witness policy ${absent}: ENOENT`);
+  });
+
+  it('keeps no state from a first check that fails: a key given wrongly is not pinned for the next run', async () => {
+    const base = `http://127.0.0.1:${service!.ports.public}`;
+    const fresh = join(store.dataDir, 'failed-first.json');
+    const other = specVerifierKey('localhost/watchcat/events', createPrivateKey(newSigningKeyPem()));
+    const failed = await watchcat(store.env, 'audit', 'log', 'watch', base, '--state', fresh, '--once', '--key', other);
+    expect(failed.code).to.equal(1);
+    expect(existsSync(fresh)).to.equal(false);
+  });
+
+  it('without --once checks again every --every seconds, until a check fails', async () => {
+    const base = `http://127.0.0.1:${service!.ports.public}`;
+    // In front of the service: its answers, except that the third checkpoint asked for is refused.
+    let checkpoints = 0;
+    const proxy = createServer((request, response) => {
+      if (request.url === '/.well-known/transparency/checkpoint' && ++checkpoints === 3) return void response.writeHead(503).end();
+      void fetch(`${base}${request.url}`).then(async (answer) => response.writeHead(answer.status).end(await answer.text()));
+    }).listen(0, '127.0.0.1');
+    await once(proxy, 'listening');
+    try {
+      const started = Date.now();
+      const looped = await watchcat(store.env, 'audit', 'log', 'watch', `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, '--state', join(store.dataDir, 'loop.json'), '--every', '1');
+      // Two waits of a second between the three checks: a lower bound only, however slow the machine.
+      expect(Date.now() - started).to.be.at.least(2_000);
+      expect(looped.code).to.equal(1);
+      expect(looped.out).to.have.length(2);
+      expect(looped.out[1]).to.match(/: 12 leaves, unchanged$/);
+      expect(looped.notes.at(-1)).to.match(/checkpoint answered 503$/);
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+  });
+
+  it('takes --every as a number of seconds above 0, and refuses anything else as a usage error', async () => {
+    const base = `http://127.0.0.1:${service!.ports.public}`;
+    for (const every of ['abc', '0', '-1', 'Infinity']) {
+      const refused = await watchcat(store.env, 'audit', 'log', 'watch', base, '--state', stateFile, '--once', '--every', every);
+      expect(refused.code, every).to.equal(2);
+      expect(refused.notes.join('\n'), every).to.contain('expected a number of seconds above 0');
+    }
+    const taken = await watchcat(store.env, 'audit', 'log', 'watch', base, '--state', stateFile, '--once', '--every', '0.5');
+    expect(taken.code, taken.notes.join('\n')).to.equal(0);
   });
 
   describe('a rotation of the log key', () => {

@@ -40,6 +40,10 @@ describe('audit log watch: the keys a monitor trusts', () => {
     expect((await openTrusted(noteOf(line(old), line(next)), [oldKey], listed(oldKey, specVerifierKey(ORIGIN, stranger)))).learned).to.deep.equal([]);
   });
 
+  it('learns a listed co-signer even when the note also carries a signature by a key it does not know', async () => {
+    expect((await openTrusted(noteOf(line(old), line(next), line(stranger)), [oldKey], listed(oldKey, nextKey))).learned).to.deep.equal([nextKey]);
+  });
+
   it('does not ask for the history when every signature is by a trusted key', async () => {
     const never = async (): Promise<string[]> => { throw new Error('asked'); };
     expect(await openTrusted(noteOf(line(next)), [oldKey, nextKey], never)).to.deep.equal({ text: TEXT, learned: [] });
@@ -74,6 +78,8 @@ describe('audit log watch: the keys a monitor trusts', () => {
     expect(withoutCompromised([oldKey, nextKey], [{ verifier_key: oldKey, revoked }, { verifier_key: nextKey, revoked }]))
       .to.deep.equal({ kept: [], dropped: [oldKey, nextKey] });
     expect(withoutCompromised([oldKey], [])).to.deep.equal({ kept: [oldKey], dropped: [] });
+    // A verifier key served with a line's end (which parseVerifierKey accepts) is the same key.
+    expect(withoutCompromised([oldKey], [{ verifier_key: `${oldKey}\n`, revoked }])).to.deep.equal({ kept: [], dropped: [oldKey] });
   });
 
   it('reads a key history in the shape /.well-known/transparency/keys serves, and lists for learning only the keys not marked compromised', () => {
@@ -81,7 +87,7 @@ describe('audit log watch: the keys a monitor trusts', () => {
     const history = readKeyHistory(body);
     expect(history).to.deep.equal([{ verifier_key: oldKey, revoked }, { verifier_key: nextKey }]);
     expect(listedKeys(history!)).to.deep.equal([nextKey]);
-    for (const unread of ['', 'null', '[]', '{"keys": null}', '{"keys": [null]}', `{"keys": [{"verifier_key": 1}]}`, `{"keys": [{"verifier_key": "${oldKey}x"}]}`]) {
+    for (const unread of ['', 'null', '[]', '{"keys": null}', '{"keys": [null]}', `{"keys": [{"verifier_key": 1}]}`, `{"keys": [{"verifier_key": "${oldKey}x"}]}`, `{"keys": [{"verifier_key": "${oldKey}"}, {"verifier_key": 1}]}`]) {
       expect(readKeyHistory(unread), unread).to.equal(undefined);
     }
   });
