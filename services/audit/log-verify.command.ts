@@ -103,7 +103,14 @@ async function runLogVerify(context: CliContext, file: string, options: { checkp
   /** Where the export first leaves the signed history, when the service at `--log` can say. */
   const located = async (): Promise<string> => {
     if (!options.log) return ' (give --log with the service\'s URL to name the first leaf that differs)';
-    const index = await firstDifferingLeaf(options.log.replace(/\/$/, ''), checkpoint, tree);
+    let index: number;
+    try {
+      index = await firstDifferingLeaf(options.log.replace(/\/$/, ''), checkpoint, tree);
+    } catch (error) {
+      // The finding stands whatever the service answers: only where it lies is left unsaid.
+      if (error instanceof AuditError) return `; ${error.message}`;
+      throw error;
+    }
     const event = events[index];
     return event
       ? `; the first leaf that differs is leaf ${index}: the export's event at position ${event.position} (${event.stream} revision ${event.revision})`

@@ -229,7 +229,7 @@ describe('audit log verify: an export against a signed checkpoint', () => {
     expect(result.notes.join('\n')).to.contain(`the first leaf that differs is leaf 3: the export's event at position ${at3.position}`);
   });
 
-  it('names no leaf when the service refuses a proof or no longer serves the signed tree: its proofs are not trusted then', async () => {
+  it('names no leaf when the service refuses a proof or no longer serves the signed tree (its proofs are not trusted then), still saying the history is not the signed one', async () => {
     const edited = lines.map((line, i) => (i === 3 ? line.replace('"price_cents":1250000', '"price_cents":1') : line));
     // A service that fails, then one whose tree of 12 leaves has another root than the signed one (its proofs empty).
     for (const [status, body] of [[500, '{}'], [200, JSON.stringify({ root: Buffer.alloc(32, 7).toString('base64'), proof: [] })]] as const) {
@@ -240,6 +240,7 @@ describe('audit log verify: an export against a signed checkpoint', () => {
       expect(result.code).to.equal(1);
       const said = result.notes.at(-1)!;
       expect(said).to.contain('cannot locate the leaf that differs').and.not.contain('the first leaf that differs is');
+      expect(said, 'the finding itself').to.contain('this is not the history that was signed');
       expect(said).to.contain(status === 500 ? 'answered 500' : `${url} no longer gives the tree of 12 leaves that the checkpoint signed`);
       await new Promise((resolve) => server!.close(resolve));
       server = undefined;
