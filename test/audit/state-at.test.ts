@@ -1,7 +1,15 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
+import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
+import { loadConfig } from '../../shared/config/config.ts';
 import type { Language } from '../../shared/events/common.ts';
+import { streams } from '../../shared/ports/event-store.ts';
+import type { ReadStore } from '../../shared/ports/read-store.ts';
+import { frozenEnv, serialAnswer } from '../../services/audit/public-answers.ts';
+import { checkCut } from '../../services/audit/state-at.ts';
+import { collectionDefined, watchPublished } from '../fixtures/events.ts';
 import { BLUE_DIAL_CENTS, hour, writeKnownHistory, type TempStore } from './support/audit-history.ts';
 import { watchcat } from './support/watchcat-run.ts';
 
@@ -192,7 +200,119 @@ describe('watchcat state-at and price-at: the public answers at a point in the p
     expect(withdrawn['catalogue']).to.deep.equal({ detail: 'Watch not found' });
   });
 
-  it('refuses a point that is neither a timestamp nor a position as a usage error', async () => {
-    expect((await watchcat(store.env, 'state-at', 'yesterday-ish')).code).to.equal(2);
+  it('refuses a point that is neither a timestamp nor a position as a usage error naming both forms', async () => {
+    const result = await watchcat(store.env, 'state-at', 'yesterday-ish');
+    expect(result.code).to.equal(2);
+    expect(result.notes.join('\n')).to.contain('ISO 8601').and.to.contain('position');
+  });
+
+  it('answers for the last position of the history and for the very moment now: neither is past the history', async () => {
+    expect((await stateAt('12', '--what', 'serials'))['as_of']).to.include({ position: 12, events: 12 });
+    const eventStore = openSqliteEventStore(store.file);
+    try {
+      const now = Date.parse('2026-01-01T00:00:00Z');
+      await checkCut({ at: now }, eventStore, now);
+    } finally {
+      await eventStore.close();
+    }
+  });
+
+  it('answers position 0 as the state before any event', async () => {
+    const before = await stateAt('0');
+    expect(before['as_of']).to.include({ position: 0, events: 0 });
+    expect(Date.parse((before['as_of'] as { at: string }).at)).to.be.at.most(Date.parse(hour(0)));
+    expect(before).to.deep.include({ serials: [], options: {}, collections: { collections: [], lang: 'en' } });
+  });
+
+  it('reads a position padded with spaces as that position, and a timestamp with an offset as that moment', async () => {
+    // parseMoment trims a timestamp; a padded position must not become a date (Date.parse('4') is a day of 2001).
+    expect((await stateAt(' 4 ', '--what', 'serials'))['as_of']).to.deep.equal({ at: hour(3), position: 4, events: 4 });
+    // 09:30+01:00 is 08:30Z, half past hour 0: only the collection (position 1) had been defined.
+    expect((await stateAt('2025-03-01T09:30:00+01:00', '--what', 'serials'))['as_of']).to.deep.equal({ at: halfPast(0), position: 1, events: 1 });
+  });
+
+  it('prints only the section asked with --what, under as_of and lang', async () => {
+    expect(Object.keys(await stateAt(halfPast(6), '--what', 'serials'))).to.have.members(['as_of', 'lang', 'serials']);
+  });
+
+  it('answers the detail of one watch in the language asked', async () => {
+    const watch = await stateAt(halfPast(7), '--what', 'catalogue', '--reference', 'RG-1', '--lang', 'fr');
+    expect(watch['catalogue']).to.include({ reference: 'RG-1', name: 'Régate Un', lang: 'fr' });
+  });
+
+  it('reports its progress on stderr under the command\'s name, up to the events projected', async () => {
+    for (const command of ['state-at', 'price-at'] as const) {
+      const request = join(store.dataDir, 'progress-request.json');
+      writeFileSync(request, JSON.stringify({ collection: 'regate', model_ref: 'RG-1' }));
+      const result = await watchcat(store.env, command, '4', ...(command === 'price-at' ? [request] : ['--what', 'serials']));
+      expect(result.notes.some((note) => note.startsWith(`${command}: `) && /\b4 events\b/.test(note)), result.notes.join('\n')).to.equal(true);
+    }
+  });
+
+  it('price-at refuses a request file it cannot read, naming it', async () => {
+    const missing = join(store.dataDir, 'no-such-request.json');
+    const result = await watchcat(store.env, 'price-at', '4', missing);
+    expect(result.code).to.equal(1);
+    expect(result.out).to.deep.equal([]);
+    expect(result.notes.at(-1)).to.contain(missing);
+  });
+
+  it('does not answer a read store failure as a 422 of the request', async () => {
+    const failing = { find: () => Promise.reject(new Error('read store down')), get: () => Promise.reject(new Error('read store down')) };
+    const env = frozenEnv(failing as unknown as ReadStore, loadConfig({ DATA_DIR: store.dataDir }), 12, new Date(halfPast(9)));
+    let failure: unknown;
+    await serialAnswer(env, 'en', 'SN-0001').catch((error: unknown) => { failure = error; });
+    expect(failure).to.be.an('error').with.property('message', 'read store down');
+  });
+});
+
+describe('watchcat state-at without an event store', () => {
+  it('refuses instead of creating an empty store and answering from it', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'watchcat-audit-empty-'));
+    try {
+      const result = await watchcat({ DATA_DIR: dataDir }, 'state-at', '0');
+      expect(result.code).to.equal(1);
+      expect(result.out).to.deep.equal([]);
+      expect(existsSync(join(dataDir, 'events.sqlite3'))).to.equal(false);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('watchcat state-at: the catalogue section is every page of 100 watches', () => {
+  let dataDir: string;
+  before(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'watchcat-audit-pages-'));
+    const eventStore = openSqliteEventStore(join(dataDir, 'events.sqlite3'));
+    try {
+      // Position 1 the collection, positions 2..102 the watches W-000..W-100.
+      await eventStore.append(streams.collection('regate'), [collectionDefined('regate')], 'any');
+      for (let i = 0; i <= 100; i += 1) {
+        const reference = `W-${String(i).padStart(3, '0')}`;
+        await eventStore.append(streams.watch(reference), [watchPublished(reference, 'regate')], 'any');
+      }
+    } finally {
+      await eventStore.close();
+    }
+  });
+  after(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  const pagesAt = async (position: string) => {
+    const result = await watchcat({ DATA_DIR: dataDir }, 'state-at', position, '--what', 'catalogue');
+    expect(result.code, result.notes.join('\n')).to.equal(0);
+    return (JSON.parse(result.out.join('\n')) as { catalogue: { total: number; offset: number; watches: unknown[] }[] }).catalogue;
+  };
+
+  it('answers exactly 100 watches in one page', async () => {
+    const pages = await pagesAt('101');
+    expect(pages.map(({ total, offset, watches }) => ({ total, offset, count: watches.length }))).to.deep.equal([{ total: 100, offset: 0, count: 100 }]);
+  });
+
+  it('answers 101 watches in two pages, at offsets 0 and 100', async () => {
+    const pages = await pagesAt('102');
+    expect(pages.map(({ total, offset, watches }) => ({ total, offset, count: watches.length }))).to.deep.equal([
+      { total: 101, offset: 0, count: 100 }, { total: 101, offset: 100, count: 1 },
+    ]);
   });
 });
