@@ -4,11 +4,11 @@
  * A MongoDB leg. Each case holds one writer's insert while another writer goes on, then lets it land.
  */
 import { expect } from 'chai';
-import { MongoClient, type Collection } from 'mongodb';
+import { MongoClient, MongoServerError, type Collection } from 'mongodb';
 import { controlDocs } from '../../shared/adapters/mongodb-control-docs.ts';
 import type { ControlDoc } from '../../shared/ports/read-store.ts';
 import { describeMongo } from '../support/mongodb-leg.ts';
-import { gate } from '../support/controlled-read-store.ts';
+import { gate, within, type Gate } from '../support/controlled-read-store.ts';
 
 describeMongo('MongoDB control documents: a writer paused before its insert', 'the paused-writer cases of the versioned control documents', (leg) => {
   let client: MongoClient;
@@ -178,8 +178,136 @@ describeMongo('MongoDB control documents: a writer paused before its insert', 't
     expect(await docs.set({ _id: 'generations', version: 8, live: { watches: 4 } }, { version: 6 }, false), 'on a state it does not hold').to.equal(false);
     const racing = await Promise.all([8, 8].map((version) => docs.set({ _id: 'generations', version, live: { watches: 4 } }, { version: 7 }, false)));
     expect(racing.filter(Boolean), 'two writers racing from it').to.have.length(1);
+    expect((await collection.find({}).toArray()).map(({ _id }) => _id).sort(), 'kept while only one version follows it').to.deep.equal(['generations', 'generations#1']);
     expect(await docs.set({ _id: 'generations', version: 9, live: { watches: 4 } }, { version: 8 }, false)).to.equal(true);
     expect(await docs.readAll()).to.deep.equal([{ _id: 'generations', version: 9, live: { watches: 4 } }]);
     expect((await collection.find({}).toArray()).map(({ _id }) => _id).sort()).to.deep.equal(['generations#1', 'generations#2']);
+  });
+
+  /** The collection as a writer whose inserts, checks (the one query by `_rev`) and prunes wait on the gates given. */
+  function held(gates: { insert?: Gate; check?: Gate; prune?: Gate }): Collection<ControlDoc> {
+    return new Proxy(collection, {
+      get: (target, key) => {
+        if (key === 'insertOne' && gates.insert) {
+          const { insert } = gates;
+          return async (...args: Parameters<Collection<ControlDoc>['insertOne']>) => { await insert.pass(); return target.insertOne(...args); };
+        }
+        if (key === 'deleteMany' && gates.prune) {
+          const { prune } = gates;
+          return async (...args: Parameters<Collection<ControlDoc>['deleteMany']>) => { await prune.pass(); return target.deleteMany(...args); };
+        }
+        if (key === 'find' && gates.check) {
+          const { check } = gates;
+          return (...args: Parameters<Collection<ControlDoc>['find']>) => {
+            const cursor = target.find(...args);
+            if ((args[0] as { _rev?: unknown })._rev === undefined) return cursor;
+            return { toArray: async () => { await check.pass(); return cursor.toArray(); } };
+          };
+        }
+        return Reflect.get(target, key);
+      },
+    });
+  }
+
+  it('a writer starts from the version it read last, and reads the latest once for a key it found absent', async () => {
+    const { collection: counted, reads } = countingLatestReads();
+    await (await controlDocs(collection)).set({ _id: 'checkpoint:w@1', token: 1, position: 0 }, {}, true);
+    const owner = await controlDocs(counted);
+    expect(await owner.read('checkpoint:w@1')).to.deep.equal({ _id: 'checkpoint:w@1', token: 1, position: 0 });
+    const afterRead = reads.count;
+    expect(await owner.set({ _id: 'checkpoint:w@1', token: 1, position: 1 }, { token: 1 }, false)).to.equal(true);
+    expect(reads.count - afterRead, 'latest versions read by a write after a read').to.equal(0);
+    expect(await owner.read('checkpoint:w@2')).to.equal(null);
+    const afterAbsent = reads.count;
+    expect(await owner.set({ _id: 'checkpoint:w@2', token: 1, position: 0 }, { token: 1 }, false), 'nothing stored to match').to.equal(false);
+    expect(reads.count - afterAbsent, 'latest versions read by a refused write on a key read absent').to.equal(1);
+  });
+
+  it('a writer that read a document before it was removed and written again from scratch does not write on the new one', async () => {
+    const other = await controlDocs(collection);
+    for (const token of [1, 2]) await other.set({ _id: 'checkpoint:w@3', token }, {}, true);
+    const paused = gate();
+    const stale = (await controlDocs(held({ insert: paused }))).set({ _id: 'checkpoint:w@3', token: 2, position: 9 }, { token: 2 }, false);
+    await paused.reached;
+    await other.remove('checkpoint:w@3');
+    // Two versions again, under the numbers the removed ones had: the stale writer's insert (version 3) lands on them.
+    for (const token of [7, 8]) await other.set({ _id: 'checkpoint:w@3', token }, {}, true);
+    paused.open();
+    expect(await stale, 'the compare-and-set on the removed document').to.equal(false);
+    expect(await other.readAll()).to.deep.equal([{ _id: 'checkpoint:w@3', token: 8 }]);
+  });
+
+  it('a writer whose version lands below a later one built on another, its predecessor still there, is refused', async () => {
+    const other = await controlDocs(collection);
+    await other.set({ _id: 'checkpoint:w@5', token: 1 }, {}, true);
+    // R reads version 1 of a history then removed; its version 2 lands on the new history, and is taken back.
+    const rInsert = gate();
+    const rCheck = gate();
+    const r = (await controlDocs(held({ insert: rInsert, check: rCheck }))).set({ _id: 'checkpoint:w@5', token: 2 }, { token: 1 }, false);
+    await rInsert.reached;
+    await other.remove('checkpoint:w@5');
+    await other.set({ _id: 'checkpoint:w@5', token: 5 }, {}, true);
+    // W reads the new version 1; its insert of version 2 waits.
+    const wInsert = gate();
+    const w = (await controlDocs(held({ insert: wInsert }))).set({ _id: 'checkpoint:w@5', token: 5, note: 'W' }, { token: 5 }, false);
+    await wInsert.reached;
+    rInsert.open();
+    await rCheck.reached;
+    // Q reads R's version 2 while it is the latest, and builds version 3 on it once R has taken it back.
+    const qInsert = gate();
+    const qCheck = gate();
+    const qPrune = gate();
+    const q = (await controlDocs(held({ insert: qInsert, check: qCheck, prune: qPrune }))).set({ _id: 'checkpoint:w@5', token: 3 }, { token: 2 }, false);
+    await qInsert.reached;
+    rCheck.open();
+    expect(await r, 'R, whose condition held only on the removed version').to.equal(false);
+    qInsert.open();
+    await Promise.all([qCheck.reached, qPrune.reached]);
+    // S builds version 4 on Q's, so Q's stands; S's prune waits, so W's predecessor (the new version 1) is still there.
+    const sPrune = gate();
+    const s = (await controlDocs(held({ prune: sPrune }))).set({ _id: 'checkpoint:w@5', token: 4 }, { token: 3 }, false);
+    await sPrune.reached;
+    wInsert.open();
+    expect(await w, 'W, whose version 2 lies below versions 3 and 4 not built on it').to.equal(false);
+    for (const opened of [qCheck, qPrune, sPrune]) opened.open();
+    expect(await Promise.all([q, s])).to.deep.equal([true, true]);
+    expect(await other.readAll()).to.deep.equal([{ _id: 'checkpoint:w@5', token: 4 }]);
+  });
+
+  it('readers see the latest state while a version filled below it waits to be taken back', async () => {
+    const other = await controlDocs(collection);
+    await other.set({ _id: 'lease:r', token: 1 }, {}, true);
+    const inserting = gate();
+    const checking = gate();
+    const stale = (await controlDocs(held({ insert: inserting, check: checking }))).set({ _id: 'lease:r', token: 9 }, { token: 1 }, false);
+    await inserting.reached;
+    for (const token of [2, 3, 4]) expect(await other.set({ _id: 'lease:r', token }, { token: token - 1 }, false)).to.equal(true);
+    inserting.open();
+    await checking.reached;
+    expect(await collection.countDocuments({ _id: 'lease:r#2' }), 'the filled version, stored').to.equal(1);
+    expect(await other.readAll()).to.deep.equal([{ _id: 'lease:r', token: 4 }]);
+    checking.open();
+    expect(await stale).to.equal(false);
+  });
+
+  it('a write whose insert the server refuses for another reason than a version taken fails with that error, and writes nothing', async () => {
+    // The server's own refusal of a malformed command stands for any other: not a lost race, so not tried again (a
+    // refusal that lasts would be tried for ever).
+    const refusing = new Proxy(collection, {
+      get: (target, key) => (key === 'insertOne' ? () => target.aggregate([{ $noSuchStage: {} }]).toArray() : Reflect.get(target, key)),
+    });
+    const writing = (await controlDocs(refusing)).set({ _id: 'lease:e', token: 1 }, {}, true);
+    const refused = await within(writing, 5000, 'the refused write').then(() => undefined, (error: unknown) => error);
+    expect(refused).to.be.instanceOf(MongoServerError);
+    expect((refused as MongoServerError).code).to.not.equal(11000);
+    expect(await (await controlDocs(collection)).readAll()).to.deep.equal([]);
+  });
+
+  it('removing a control document another process removed first does nothing', async () => {
+    const docs = await controlDocs(collection);
+    await docs.set({ _id: 'checkpoint:w@4', token: 1 }, {}, true);
+    await (await controlDocs(collection)).remove('checkpoint:w@4');
+    await docs.remove('checkpoint:w@4');
+    expect(await docs.readAll()).to.deep.equal([]);
   });
 });
