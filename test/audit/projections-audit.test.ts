@@ -1,5 +1,11 @@
-import { rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
+import Koa from 'koa';
 import { pino } from 'pino';
 import { createInlineJobQueue } from '../../shared/adapters/inline-job-queue.ts';
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
@@ -8,8 +14,12 @@ import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.t
 import { streams, type EventStore } from '../../shared/ports/event-store.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
 import type { WatchDoc } from '../../shared/read-model/documents/documents.ts';
+import { checkpointPrefix, type CheckpointState } from '../../shared/read-model/projections/control-docs.ts';
+import { adminAuth } from '../../services/admin/require-scope.ts';
 import { createProjector } from '../../projector/runner.ts';
 import { auditProjections } from '../../services/audit/projections-audit.ts';
+import { formatMark, historyMark } from '../../services/audit/history-mark.ts';
+import { projectionsAuditRoute } from '../../services/audit/projections-audit.route.ts';
 import { watchPriceChanged } from '../fixtures/events.ts';
 import { writeKnownHistory, type TempStore } from './support/audit-history.ts';
 import { watchcat } from './support/watchcat-run.ts';
@@ -29,6 +39,46 @@ async function alterPrice(live: ReadStore, id: string, priceCents: number): Prom
   const doc = (await live.get<WatchDoc>('watches', id))!;
   const altered: WatchDoc = { ...doc, price_cents: priceCents, position: doc.position + 1 };
   await live.write('watches', [{ put: altered }]);
+}
+
+/**
+ * `store` as a reader of its control documents sees it once `change` has rewritten each checkpoint: what a projector
+ * that moves or parks meanwhile looks like (`read` counts the reads of the control documents, from 1).
+ */
+function withCheckpoints(store: ReadStore, change: (checkpoint: CheckpointState, read: number) => CheckpointState): ReadStore {
+  let reads = 0;
+  return {
+    ...store,
+    readControl: async () => {
+      reads += 1;
+      const read = reads;
+      return (await store.readControl()).map((doc) => doc._id.startsWith('checkpoint:') ? change(doc as CheckpointState, read) : doc);
+    },
+  };
+}
+
+const isCheckpointOf = (checkpoint: CheckpointState, ...names: string[]) => names.some((name) => checkpoint._id.startsWith(checkpointPrefix(name)));
+const parked = (...names: string[]) => (checkpoint: CheckpointState): CheckpointState =>
+  isCheckpointOf(checkpoint, ...names) ? { ...checkpoint, status: 'parked', parked: { position: 5, reason: 'test' } } : checkpoint;
+/** The watches projection further on at every read. */
+const alwaysMoving = (checkpoint: CheckpointState, read: number): CheckpointState =>
+  isCheckpointOf(checkpoint, 'watches') ? { ...checkpoint, position: checkpoint.position + read } : checkpoint;
+/** The watches projection one event further on from the second read on. */
+const movingOnce = (checkpoint: CheckpointState, read: number): CheckpointState =>
+  isCheckpointOf(checkpoint, 'watches') && read > 1 ? { ...checkpoint, position: checkpoint.position + 1 } : checkpoint;
+
+const AUDIT_KEY = 'audit-key-0123456789abcdef0123456789abcdef';
+const CATALOGUE_KEY = 'catalogue-key-0123456789abcdef0123456789ab';
+
+/** The operations port's audit route alone, in this process, over `live` (stopped by the returned function). */
+async function serveAudit(eventStore: EventStore, live: ReadStore, keys = `${CATALOGUE_KEY}:catalogue,${AUDIT_KEY}:audit`, failuresPerMinute = 10) {
+  const app = new Koa();
+  app.silent = true;
+  app.use(projectionsAuditRoute({ eventStore, live, auth: adminAuth({ ADMIN_API_KEYS: keys, ADMIN_AUTH_FAILURES_PER_MINUTE: failuresPerMinute }) }));
+  const server: Server = app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 describe('audit projections: live read models against the history', () => {
@@ -88,6 +138,149 @@ describe('audit projections: live read models against the history', () => {
     const result = await watchcat({ ...store.env, ADMIN_API_KEYS: 'audit-key-0123456789abcdef0123456789abcdef:audit' }, 'audit', 'projections');
     expect(result.code).to.equal(1);
     expect(result.notes.join('\n')).to.contain('set MONGODB_URL');
+  });
+
+  it('audits a live store no projection has a checkpoint in yet at position 0, with nothing to differ', async () => {
+    const empty = createMemoryReadStore();
+    try {
+      const audit = await auditProjections({ eventStore, live: empty });
+      expect(audit).to.deep.equal({
+        positions: { watches: 0, collections: 0, configurators: 0, serials: 0, 'transparency-log': 0 }, failed: [], differences: [], moved: false,
+      });
+    } finally {
+      await empty.close();
+    }
+  });
+
+  it('names the live projections parked on an event they cannot apply', async () => {
+    const audit = await auditProjections({ eventStore, live: withCheckpoints(live, parked('watches', 'serials')) });
+    expect(audit.failed).to.deep.equal(['watches', 'serials']);
+  });
+
+  it('compares again when the live checkpoints moved during the comparison, and reports the second, still one', async () => {
+    const audit = await auditProjections({ eventStore, live: withCheckpoints(live, movingOnce) });
+    expect(audit.moved).to.equal(false);
+    expect(audit.positions).to.deep.equal({ watches: 13, collections: 12, configurators: 12, serials: 12, 'transparency-log': 12 });
+  });
+
+  it('says the live read models moved when they move again during the second comparison', async function () {
+    this.timeout(5_000);
+    const audit = await auditProjections({ eventStore, live: withCheckpoints(live, alwaysMoving) });
+    expect(audit.moved).to.equal(true);
+  });
+
+  it('tells onProgress how far the shadow rebuild got through the history', async () => {
+    const reached: number[] = [];
+    await auditProjections({ eventStore, live, onProgress: (progress) => reached.push(progress.position) });
+    expect(reached.at(-1)).to.equal(12);
+  });
+
+  it('the audit route answers 200 only when nothing differs, and 409 with the differing document, the parked or the moving projections', async () => {
+    const history = formatMark((await historyMark(eventStore))!);
+    const get = (url: string, key = AUDIT_KEY) => fetch(`${url}/audit/projections?history=${history}`, { headers: { authorization: `Bearer ${key}` } });
+    const healthy = await serveAudit(eventStore, live);
+    try {
+      expect((await get(healthy.url, CATALOGUE_KEY)).status, 'a key without the audit scope').to.equal(403);
+      expect((await get(healthy.url)).status).to.equal(200);
+      const noHistory = await fetch(`${healthy.url}/audit/projections`, { headers: { authorization: `Bearer ${AUDIT_KEY}` } });
+      expect(noHistory.status).to.equal(400);
+      expect(((await noHistory.json()) as { detail: string }).detail).to.contain('?history=');
+      await alterPrice(live, 'fr:RG-1', 1);
+      const altered = await get(healthy.url);
+      expect(altered.status, 'a second audit after the first one ended').to.equal(409);
+      expect(((await altered.json()) as { differences: string[] }).differences).to.have.length(1);
+    } finally {
+      await healthy.close();
+    }
+    for (const [why, change, body] of [
+      ['parked', parked('serials'), { failed: ['serials'], moved: false }],
+      ['moving', alwaysMoving, { failed: [], moved: true }],
+    ] as const) {
+      const server = await serveAudit(eventStore, withCheckpoints(await project(eventStore, createMemoryReadStore()), change));
+      try {
+        const answer = await get(server.url);
+        expect(answer.status, why).to.equal(409);
+        expect(await answer.json(), why).to.deep.include(body);
+      } finally {
+        await server.close();
+      }
+    }
+  });
+
+  describe('watchcat audit projections against a server', () => {
+    const env = () => ({ ...store.env, ADMIN_API_KEYS: `${AUDIT_KEY}:audit` });
+
+    it('exits 0 and names the position each projection was compared at when the read models match', async () => {
+      const server = await serveAudit(eventStore, live);
+      try {
+        const result = await watchcat(env(), 'audit', 'projections', '--server', server.url);
+        expect(result.code, result.notes.join('\n')).to.equal(0);
+        expect(result.out).to.deep.equal(['read models match the history: watches at 12, collections at 12, configurators at 12, serials at 12, transparency-log at 12']);
+      } finally {
+        await server.close();
+      }
+    });
+
+    it('exits 1 naming the parked projections, and 1 when the read models kept moving', async function () {
+      this.timeout(10_000);
+      const parkedServer = await serveAudit(eventStore, withCheckpoints(live, parked('watches', 'serials')));
+      try {
+        const result = await watchcat(env(), 'audit', 'projections', '--server', parkedServer.url);
+        expect(result.code).to.equal(1);
+        expect(result.notes.at(-1)).to.contain('watches, serials');
+      } finally {
+        await parkedServer.close();
+      }
+      const movingServer = await serveAudit(eventStore, withCheckpoints(live, alwaysMoving));
+      try {
+        const result = await watchcat(env(), 'audit', 'projections', '--server', movingServer.url);
+        expect(result.code).to.equal(1);
+        expect(result.notes.at(-1)).to.contain('moving');
+      } finally {
+        await movingServer.close();
+      }
+    });
+
+    it('exits 1 naming the status of a server that refuses its key, and the reason of one that throttles it', async () => {
+      const server = await serveAudit(eventStore, live, `${CATALOGUE_KEY}:audit`, 1);
+      try {
+        const refused = await watchcat(env(), 'audit', 'projections', '--server', server.url);
+        expect(refused.code).to.equal(1);
+        expect(refused.notes.at(-1)).to.contain('401');
+        const throttled = await watchcat(env(), 'audit', 'projections', '--server', server.url);
+        expect(throttled.code).to.equal(1);
+        expect(throttled.notes.at(-1)).to.contain('too many failed authentications');
+      } finally {
+        await server.close();
+      }
+    });
+
+    it('refuses --projection, which only MongoDB read models take (docs/audit.md)', async () => {
+      const server = await serveAudit(eventStore, live);
+      try {
+        const result = await watchcat(env(), 'audit', 'projections', '--projection', 'watches', '--server', server.url);
+        expect(result.code).to.equal(1);
+        expect(result.notes.at(-1)).to.contain('--projection');
+      } finally {
+        await server.close();
+      }
+    });
+
+    it('refuses an empty history, and a DATA_DIR without one, which it does not create', async () => {
+      const emptyDir = mkdtempSync(join(tmpdir(), 'watchcat-audit-'));
+      try {
+        const absent = await watchcat({ DATA_DIR: emptyDir, ADMIN_API_KEYS: `${AUDIT_KEY}:audit` }, 'audit', 'projections', '--server', 'http://127.0.0.1:9');
+        expect(absent.code).to.equal(1);
+        expect(absent.notes.at(-1)).to.contain('no event store');
+        expect(existsSync(join(emptyDir, 'events.sqlite3'))).to.equal(false);
+        await openSqliteEventStore(join(emptyDir, 'events.sqlite3')).close();
+        const empty = await watchcat({ DATA_DIR: emptyDir, ADMIN_API_KEYS: `${AUDIT_KEY}:audit` }, 'audit', 'projections', '--server', 'http://127.0.0.1:9');
+        expect(empty.code).to.equal(1);
+        expect(empty.notes.at(-1)).to.contain('is empty');
+      } finally {
+        rmSync(emptyDir, { recursive: true, force: true });
+      }
+    });
   });
 });
 
