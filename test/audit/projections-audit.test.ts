@@ -314,4 +314,16 @@ describeMongo('audit projections against MongoDB', 'watchcat audit projections o
       await mongo.close();
     }
   });
+
+  it('watchcat audit projections over MongoDB refuses a DATA_DIR without a history, which it does not create', async () => {
+    const emptyDir = mkdtempSync(join(tmpdir(), 'watchcat-audit-'));
+    try {
+      const result = await watchcat({ DATA_DIR: emptyDir, MONGODB_URL: leg.url, MONGODB_DB: leg.database('audit-absent') }, 'audit', 'projections');
+      expect(result.code).to.equal(1);
+      expect(result.notes.at(-1)).to.contain('no event store');
+      expect(existsSync(join(emptyDir, 'events.sqlite3'))).to.equal(false);
+    } finally {
+      rmSync(emptyDir, { recursive: true, force: true });
+    }
+  });
 });
