@@ -59,6 +59,13 @@ export const MUTATED = [
   ...TRUST_MUTATED,
 ];
 
+/** A profile's own incremental file and reports, under reports/mutation/NAME/, so that no run overwrites another's. */
+export const profileReports = (name) => ({
+  incrementalFile: `reports/mutation/${name}/stryker-incremental.json`,
+  htmlReporter: { fileName: `reports/mutation/${name}/mutation.html` },
+  jsonReporter: { fileName: `reports/mutation/${name}/mutation.json` },
+});
+
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   packageManager: 'npm',

@@ -2,7 +2,7 @@
 // alone (the VRF, the prefix tree, the index projection, the publisher's checkpoint index and the receipt's index
 // proof) with the suites that exercise it, so that it can be judged in minutes rather than inside the trust profile's
 // hours. Its modules are in the trust profile too (TRUST_MUTATED); this is a narrower run of the same mutants.
-import base from './stryker.config.mjs';
+import base, { profileReports } from './stryker.config.mjs';
 
 export const MUTATED = [
   'shared/read-model/transparency/vrf.ts',
@@ -33,7 +33,5 @@ export default {
       'test/interop/prefix-interop.test.ts',
     ],
   },
-  incrementalFile: 'reports/mutation/index/stryker-incremental.json',
-  htmlReporter: { fileName: 'reports/mutation/index/mutation.html' },
-  jsonReporter: { fileName: 'reports/mutation/index/mutation.json' },
+  ...profileReports('index'),
 };

@@ -1,7 +1,7 @@
 // The trust profile (issue 41): `npm run mutate -- --profile trust`. Only the modules that make answers provable
 // (TRUST_MUTATED) and the suites that exercise them, so that they can be judged in a run of their own; its
 // incremental file and reports are its own too (reports/mutation/trust/), so it never overwrites the whole run's.
-import base, { TRUST_MUTATED, TRUST_SUITES } from './stryker.config.mjs';
+import base, { profileReports, TRUST_MUTATED, TRUST_SUITES } from './stryker.config.mjs';
 
 export const MUTATED = TRUST_MUTATED;
 
@@ -33,7 +33,5 @@ export default {
       'test/contract/memory-read-store*.test.ts',
     ],
   },
-  incrementalFile: 'reports/mutation/trust/stryker-incremental.json',
-  htmlReporter: { fileName: 'reports/mutation/trust/mutation.html' },
-  jsonReporter: { fileName: 'reports/mutation/trust/mutation.json' },
+  ...profileReports('trust'),
 };
