@@ -59,15 +59,8 @@ export const MUTATED = [
   ...TRUST_MUTATED,
 ];
 
-/** A profile's own incremental file and reports, under reports/mutation/NAME/, so that no run overwrites another's. */
-export const profileReports = (name) => ({
-  incrementalFile: `reports/mutation/${name}/stryker-incremental.json`,
-  htmlReporter: { fileName: `reports/mutation/${name}/mutation.html` },
-  jsonReporter: { fileName: `reports/mutation/${name}/mutation.json` },
-});
-
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
-export default {
+const config = {
   packageManager: 'npm',
   testRunner: 'mocha',
   // Sandboxes resolve `mocha` from the folder that holds them, where mutate.mjs puts Mocha 11 (see there).
@@ -121,3 +114,20 @@ export default {
   thresholds: { high: 90, low: 85, break: 85 },
   cleanTempDir: 'always',
 };
+export default config;
+
+/**
+ * A profile (`npm run mutate -- --profile NAME`): the configuration above for the modules `mutate` and the suites
+ * `spec` alone, with its own incremental file and reports under reports/mutation/NAME/, so that no run overwrites
+ * another's.
+ */
+export function profileOf(name, mutate, spec) {
+  return {
+    ...config,
+    mutate,
+    mochaOptions: { ...config.mochaOptions, spec },
+    incrementalFile: `reports/mutation/${name}/stryker-incremental.json`,
+    htmlReporter: { fileName: `reports/mutation/${name}/mutation.html` },
+    jsonReporter: { fileName: `reports/mutation/${name}/mutation.json` },
+  };
+}
