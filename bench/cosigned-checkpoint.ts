@@ -34,7 +34,7 @@ import { judgeNote, parsePolicy } from '../shared/read-model/transparency/tlog-p
 import { freePort } from '../test/support/redis-server.ts';
 import { startWatchcatProcess, type WatchcatProcess } from '../test/support/watchcat-process.ts';
 import { scratchDir } from './fixtures/bench-dir.ts';
-import { quantile, round } from './report/stats.ts';
+import { latency, round } from './report/stats.ts';
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -159,9 +159,6 @@ try {
     if (proof.leaf_index !== position - 1) throw new Error(`position ${position} is leaf ${proof.leaf_index}, not ${position - 1}`);
   }
 
-  const latency = (values: readonly number[]) => ({
-    p50: round(quantile(values, 0.5)), p95: round(quantile(values, 0.95)), p99: round(quantile(values, 0.99)), max: round(Math.max(...values)),
-  });
   const cosigned = latency(cosignedMs);
   process.stdout.write(`${JSON.stringify({
     quick, samples, seed, poll_ms: POLL_MS, gap_ms: GAP_MS, bound_ms: BOUND_MS, witnesses: WITNESSES.length, quorum: 'all of 2',

@@ -10,6 +10,12 @@ export function quantile(values: readonly number[], q: number): number {
 
 export const median = (values: readonly number[]): number => quantile(values, 0.5);
 
+/** The p50, p95, p99 and maximum of latencies, rounded to `decimals`. */
+export const latency = (values: readonly number[], decimals = 0) => ({
+  p50: round(quantile(values, 0.5), decimals), p95: round(quantile(values, 0.95), decimals),
+  p99: round(quantile(values, 0.99), decimals), max: round(Math.max(...values), decimals),
+});
+
 /** `ours / theirs` rounded to two decimals, NaN when either is missing. */
 export function ratio(ours: number, theirs: number): number {
   if (!Number.isFinite(ours) || !Number.isFinite(theirs) || theirs === 0) return Number.NaN;

@@ -26,7 +26,7 @@ const GIVE_WAY_MS = 10;
  */
 export function indexVrfKey(logKey: KeyObject): VrfKey {
   if (logKey.type !== 'private' || logKey.asymmetricKeyType !== 'ed25519') throw new Error('the log key is not an Ed25519 private key');
-  const seed = Buffer.from(logKey.export({ format: 'jwk' }).d ?? '', 'base64url');
+  const seed = Buffer.from(logKey.export({ format: 'jwk' }).d!, 'base64url');
   return vrfKey(Buffer.from(hkdfSync('sha256', seed, Buffer.alloc(0), 'watchcat/serial-index/v1 VRF key', 32)));
 }
 
