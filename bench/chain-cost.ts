@@ -9,7 +9,8 @@
  * destination as before issue 42, a write per line), and the peer of the read API section, Fastify +
  * @fastify/rate-limit with the same limits: `peer` (its memory store), `peer-redis` (its Redis store); and the
  * floor of the client's stack (http/koa-floor.ts): `koa` (Koa alone sending the recorded answer), `koa-ratelimit`
- * (the same behind koa-ratelimit memory limiters, one per limit ours counts).
+ * (the same behind koa-ratelimit memory limiters, one per limit ours counts), `koa-router-ratelimit` (the client's
+ * stack as issue 42 names it: Koa + @koa/router + koa-ratelimit).
  */
 import { createServer, type Server } from 'node:http';
 import { pino } from 'pino';
@@ -28,7 +29,7 @@ import { demoReadModel } from './fixtures/demo-read-model.ts';
 import { demoSample } from './fixtures/demo-store.ts';
 import type { FastifyInstance } from 'fastify';
 import { startFastifyPeer } from './http/fastify-peer.ts';
-import { startKoaFloor } from './http/koa-floor.ts';
+import { type FloorKind, startKoaFloor } from './http/koa-floor.ts';
 import { startLimitServer } from './http/limit-server.ts';
 import { listenOnLoopback } from './http/listen.ts';
 import { BENCH_SETTINGS } from './http/our-server.ts';
@@ -61,10 +62,11 @@ if (variants.some((variant) => variant.endsWith('redis'))) {
 }
 
 const PEERS = ['peer', 'peer-redis'];
-const FLOORS = ['koa', 'koa-ratelimit'];
+const FLOORS: FloorKind[] = ['koa', 'koa-ratelimit', 'koa-router-ratelimit'];
+const isFloor = (name: string): name is FloorKind => (FLOORS as string[]).includes(name);
 const urls = new Map<string, string>();
 const servers: Server[] = [];
-for (const variant of variants.filter((name) => !PEERS.includes(name) && !FLOORS.includes(name))) {
+for (const variant of variants.filter((name) => !PEERS.includes(name) && !isFloor(name))) {
   const registry = createMetricsRegistry();
   const limited = variant !== 'no-limits' && variant !== 'bare';
   const rateLimits = limited
@@ -88,8 +90,8 @@ const limit = await startLimitServer(answers);
 urls.set('limit', limit.url);
 const untrippable = Number(BENCH_SETTINGS.RATE_LIMIT_PER_MINUTE);
 const peerLimits = { general: untrippable, verify: untrippable, verifyGlobal: untrippable };
-for (const variant of variants.filter((name) => FLOORS.includes(name))) {
-  const floor = await startKoaFloor(answers, variant === 'koa-ratelimit');
+for (const variant of variants.filter(isFloor)) {
+  const floor = await startKoaFloor(answers, variant);
   servers.push(floor.server);
   urls.set(variant, floor.url);
 }
