@@ -55,6 +55,9 @@ describe('history mark: does a store hold the history another one names?', () =>
     const mark = { position: 2413, id: '0b6f3f5e-9d1c-4c4e-8a53-3f1f3c1d2e4f' };
     expect(formatMark(mark)).to.equal('2413:0b6f3f5e-9d1c-4c4e-8a53-3f1f3c1d2e4f');
     expect(parseMark(formatMark(mark))).to.deep.equal(mark);
-    for (const junk of ['', '2413', ':abc', 'x:abc', '12:', '12:a b']) expect(parseMark(junk), junk).to.equal(undefined);
+    // 17 digits: a position cut to its last 16 would name another event.
+    for (const junk of ['', '2413', ':abc', 'x:abc', 'x12:abc', ' 12:abc', '12345678901234567:abc', '12:', '12:a b']) {
+      expect(parseMark(junk), junk).to.equal(undefined);
+    }
   });
 });
