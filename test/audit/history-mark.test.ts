@@ -66,6 +66,12 @@ describe('history mark: does a store hold the history another one names?', () =>
     expect(await holdsMark(theirs, { position: 13, id: mark.id })).to.equal(false);
   });
 
+  it('at position 0 is held by no store, which is not read before position 0 to say so (EventStoreDB cannot be asked)', async () => {
+    const store = await knownStore();
+    const { id } = (await historyMark(store))!;
+    expect(await holdsMark(readsFromZero(store), { position: 0, id })).to.equal(false);
+  });
+
   it('travels as POSITION:ID and refuses anything else', () => {
     const mark = { position: 2413, id: '0b6f3f5e-9d1c-4c4e-8a53-3f1f3c1d2e4f' };
     expect(formatMark(mark)).to.equal('2413:0b6f3f5e-9d1c-4c4e-8a53-3f1f3c1d2e4f');
