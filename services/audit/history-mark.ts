@@ -21,6 +21,9 @@ export async function historyMark(store: EventStore): Promise<HistoryMark | unde
 
 /** Whether `store` holds the event the mark names, at the position it names. */
 export async function holdsMark(store: EventStore, mark: HistoryMark): Promise<boolean> {
+  // No event is at position 0, the head of an empty store; nor can the read below ask for position -1, which
+  // EventStoreDB's client cannot encode (its positions are unsigned): a mark at 0 is simply not held.
+  if (mark.position === 0) return false;
   const [event] = await store.readAll({ after: mark.position - 1, limit: 1 });
   return event?.position === mark.position && event.id === mark.id;
 }

@@ -44,7 +44,14 @@ describe('watchcat history: time window and correlation filters', () => {
     expect(result.out[1]).to.match(/^7\s+2025-03-01T14:00:00.000Z\s+serial-SN-0001\s+1\s+SerialReportedStolen\s+auditor-test-6\s+corr-6\s+serial=SN-0001$/);
   });
 
-  it('a time that is not a timestamp is a usage error', async () => {
-    expect((await watchcat(store.env, 'history', '--since', 'last tuesday')).code).to.equal(2);
+  it('a time that is not a timestamp is a usage error naming the form expected', async () => {
+    const result = await watchcat(store.env, 'history', '--since', 'last tuesday');
+    expect(result.code).to.equal(2);
+    expect(result.notes.join('\n')).to.contain('expected an ISO 8601 timestamp, e.g. 2025-03-01T12:00:00Z');
+    expect(result.out).to.deep.equal([]);
+  });
+
+  it('reads a time padded with spaces as that time', async () => {
+    expect(await positions('--since', ` ${hour(8)} `, '--until', `${hour(8)}\n`)).to.deep.equal([9, 10, 11]);
   });
 });
