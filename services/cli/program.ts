@@ -8,6 +8,7 @@ import { DomainError } from '../write/domain/domain-error.ts';
 import { createCliContext, NoStoreError, type CliContext } from './cli-context.ts';
 import { CatalogueReadError } from './catalogue.commands.ts';
 import { AuditError } from '../audit/audit-sources.ts';
+import { ExportFormatError } from '../audit/export-format.ts';
 import { CLI_MODULES } from './commands.ts';
 import { ReceiptError } from './receipt.commands.ts';
 import { ProjectionsCommandError } from './projections.commands.ts';
@@ -51,7 +52,7 @@ function report(error: unknown, context: CliContext): number {
   if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : EXIT_USAGE;
   const known = error instanceof DomainError || error instanceof CatalogueFileError || error instanceof CatalogueReadError
     || error instanceof AuditError || error instanceof ReceiptError || error instanceof ProjectionsCommandError || error instanceof NoStoreError
-    || error instanceof WatchDocumentError || error instanceof NotServedError || error instanceof WitnessError;
+    || error instanceof WatchDocumentError || error instanceof NotServedError || error instanceof WitnessError || error instanceof ExportFormatError;
   const message = error instanceof Error ? error.message : String(error);
   context.note(`watchcat: ${known ? message : `failed: ${message}`}`);
   return EXIT_FAILURE;

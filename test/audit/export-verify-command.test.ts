@@ -136,6 +136,17 @@ describe('watchcat export and audit verify: arguments, output and sources', () =
       expect(progressLine(result.notes, 'verify')).to.equal(undefined);
     });
 
+    it('a malformed export FILE is refused as the auditor\'s file, naming its line, not reported as a failure of the tool', async () => {
+      const file = join(store.dataDir, 'export.ndjson');
+      await watchcat(store.env, 'export', '--out', file);
+      const lines = readFileSync(file, 'utf8').split('\n');
+      lines[2] = '{"position": 3, "chain_hash": 7';
+      writeFileSync(file, lines.join('\n'));
+      const result = await watchcat(store.env, 'audit', 'verify', file);
+      expect(result.code).to.equal(1);
+      expect(result.notes).to.include('watchcat: export file line 3: not JSON');
+    });
+
     it('--expect-head names a missing recorded head after the last position checked, not as an event', async () => {
       const head = storedChainHash(store.file, HEAD);
       const db = new Database(store.file);
