@@ -139,6 +139,9 @@ describe('witnesses: litewitness and two of ours cosign the log\'s checkpoints, 
     // The log submits each checkpoint it signs to the three, and serves it with their cosignatures.
     const five = await publish(base, honest, logKey, witnesses);
     expect(five.size).to.equal(5);
+    // The checkpoint commits the serial index in an extension line (docs/audit.md, "Serial index proofs"): what the
+    // witnesses cosign is the note with that line, so litewitness is shown to take one.
+    expect(five.note.split('\n')[3]).to.match(/^watchcat\/serial-index\/v1 \S+ \S+$/);
     await cosignedByAll(five, witnesses, 'first checkpoint');
     await appendSerials(honest, 5, 4, 'A');
     const nine = await publish(base, honest, logKey, witnesses);
