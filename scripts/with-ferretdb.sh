@@ -90,4 +90,17 @@ export MONGODB_URL="mongodb://127.0.0.1:$port/"
 echo "with-ferretdb: FerretDB $FERRETDB_VERSION on $MONGODB_URL (SQLite files in $state); the MongoDB legs run against it"
 status=0
 "$@" || status=$?
+# A failed run says whether FerretDB outlived it, and what it logged (its directory goes with it): a MongoDB leg's
+# ECONNREFUSED is then told apart from a failure of the code under test.
+if ((status != 0)); then
+  if kill -0 "$pid" 2>/dev/null; then
+    echo "with-ferretdb: the command failed (exit $status); FerretDB was still running"
+  else
+    wait "$pid" 2>/dev/null && ended=0 || ended=$?
+    pid=""
+    echo "with-ferretdb: the command failed (exit $status); FerretDB had stopped during it (exit $ended)"
+  fi
+  echo "with-ferretdb: the end of FerretDB's log:"
+  tail -n 40 "$state/ferretdb.log" || true
+fi
 exit "$status"
