@@ -34,7 +34,7 @@ export interface DelayedCheckpoints {
   delay(name: string): void;
 }
 
-export interface CatchUpAgentOptions {
+interface CatchUpAgentOptions {
   eventStore: EventStore;
   readStore: ReadStore;
   logger: Logger;

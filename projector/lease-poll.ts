@@ -16,7 +16,7 @@ import type { LeaseWatch } from '../shared/read-model/projections/lease-watch.ts
 import { projectionStatesOf } from '../shared/read-model/projections/projection-states.ts';
 import type { ProgressBoard } from './progress-board.ts';
 
-export interface LeasePollOptions {
+interface LeasePollOptions {
   readStore: ReadStore;
   watch: LeaseWatch;
   board: ProgressBoard;

@@ -23,7 +23,7 @@ import type { RunLanes } from './run-lanes.ts';
  */
 const STANDING_RECHECK_MS = 1_000;
 
-export interface OwnershipOptions {
+interface OwnershipOptions {
   readStore: ReadStore;
   logger: Logger;
   board: ProgressBoard;

@@ -9,7 +9,7 @@ import type { Health } from '../shared/process/health-server.ts';
 import type { JobQueue } from '../shared/ports/job-queue.ts';
 import type { Projector } from './projector.ts';
 
-export interface ProjectorHealthDeps {
+interface ProjectorHealthDeps {
   projector: Pick<Projector, 'status' | 'counters' | 'ownerless'>;
   queue: Pick<JobQueue, 'reachable'>;
   headPosition: () => Promise<number>;

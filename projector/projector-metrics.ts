@@ -12,7 +12,7 @@ import { parkedProjectionsMetric } from '../shared/metrics/parked-projections.ts
 import { projectionLag, type ProjectionLag } from '../shared/metrics/projection-lag.ts';
 import type { ProjectorCounters } from './projector.ts';
 
-export interface ProjectorMetricSources {
+interface ProjectorMetricSources {
   /** The projections' states in the store (projection-states.ts). */
   states: () => Promise<ProjectionState[]>;
   eventStore: EventStore;
@@ -21,7 +21,7 @@ export interface ProjectorMetricSources {
   counters: () => ProjectorCounters;
 }
 
-export interface ProjectorMetrics {
+interface ProjectorMetrics {
   registry: Registry;
   /** Give to `createProjector({ onBatch })`. */
   onBatch(projection: string, seconds: number): void;

@@ -17,7 +17,7 @@ import type { Ownership } from './ownership.ts';
 import { RECONFIRM_EVERY_MS } from './reconfirmation.ts';
 import type { RunLanes } from './run-lanes.ts';
 
-export interface WakeUpsOptions {
+interface WakeUpsOptions {
   eventStore: Pick<EventStore, 'onAppended'>;
   queue: JobQueue;
   logger: Logger;

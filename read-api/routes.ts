@@ -17,7 +17,7 @@ import type { PublicOperation } from '../shared/read-model/public-api/operations
 import { decodeBody, readBodyText } from '../shared/read-model/public-api/validation/request-body.ts';
 import { compileRequestValidator, readModelHeaders } from '../shared/read-model/public-api/validation/request-validator.ts';
 
-export interface RouteOptions {
+interface RouteOptions {
   /** Extra limit in front of operations flagged `verifyLimited`. */
   verifyLimit?: Middleware;
   /** Answers by canonical request, shared by every spelling of the same request. */
@@ -29,7 +29,7 @@ export interface RouteOptions {
 /** The operations' environment, with the clock whose readings they are answered and stamped from. */
 export type RouterEnv = ReadingEnv;
 
-export interface CanonicalAnswer extends Stamped {
+interface CanonicalAnswer extends Stamped {
   answer: RenderedAnswer;
 }
 

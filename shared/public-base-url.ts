@@ -21,7 +21,7 @@ export const deploymentUrl = (config: BaseUrlConfig & Pick<Config, 'PORT'>): str
 export const baseUrlOrRoot = (config: BaseUrlConfig): string => baseUrl(config) || '/';
 
 /** The end of a connection at this process (a `net.Socket`): its local address and port, and whether it is TLS. */
-export interface LocalEnd {
+interface LocalEnd {
   localAddress?: string | undefined;
   localPort?: number | undefined;
   encrypted?: boolean;

@@ -15,7 +15,7 @@ import { ResponseCache, type Stamped } from './response-cache.ts';
 import type { KeptAnswerPolicy } from '../../shared/read-model/public-api/answer-policy.ts';
 import { askedMinPosition } from '../../shared/read-model/public-api/validation/request-validator.ts';
 
-export interface CachedAnswer extends Stamped {
+interface CachedAnswer extends Stamped {
   answer: RenderedAnswer | TimedAnswer;
   /** The route template (`/api/public/catalogue/:reference`), as the router names the matched route. */
   route: string;
@@ -28,7 +28,7 @@ export interface CachedAnswer extends Stamped {
   policy: KeptAnswerPolicy;
 }
 
-export interface AnswerCacheDeps {
+interface AnswerCacheDeps {
   clientKey(req: IncomingMessage): string;
   /** Largest number of URLs kept (default 2000). */
   maxEntries?: number;

@@ -7,14 +7,14 @@ import type { Context } from 'koa';
 import { JSON_TYPE } from '../middleware/front-door.ts';
 import { matchesIfNoneMatch, type RenderedAnswer } from './rendered-answer.ts';
 
-export interface ConditionalAnswer {
+interface ConditionalAnswer {
   readonly status: number;
   readonly headers: readonly (readonly [string, string])[];
   /** None on a 304. */
   readonly body: Buffer | undefined;
 }
 
-export interface AnswerContext {
+interface AnswerContext {
   position: number;
   cacheControl: string | undefined;
   /** A GET or HEAD: the answer carries an ETag and honours `If-None-Match`. */

@@ -19,7 +19,7 @@ import { baseUrl } from '../../shared/public-base-url.ts';
 import { baseFor, perBase, withBase } from './request-origin.ts';
 import { WATCH_IMAGE_ROUTE, watchImage } from './watch-images.ts';
 
-export interface DiscoveryDeps {
+interface DiscoveryDeps {
   operations: readonly OperationSpec[];
   config: DiscoveryConfig;
   /** The public keys that sign answers (read-api/signing/signing-keys.ts). */
@@ -35,7 +35,7 @@ interface Served {
 const TEXT = 'text/plain; charset=utf-8';
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-export const JWKS_PATH = '/.well-known/jwks.json';
+const JWKS_PATH = '/.well-known/jwks.json';
 
 export function discoveryRoutes({ operations, config, jwks }: DiscoveryDeps): Middleware {
   const publicBase = baseUrl(config);

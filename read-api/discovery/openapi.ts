@@ -16,7 +16,7 @@ import { ComponentSchemas } from './schema-components.ts';
 
 type Json = Record<string, unknown>;
 
-export type OpenApiConfig = Pick<Config, 'PUBLIC_BASE_URL' | 'RATE_LIMIT_PER_MINUTE' | 'VERIFY_RATE_LIMIT_PER_MINUTE' | 'FILE_RATE_LIMIT_PER_MINUTE'>;
+type OpenApiConfig = Pick<Config, 'PUBLIC_BASE_URL' | 'RATE_LIMIT_PER_MINUTE' | 'VERIFY_RATE_LIMIT_PER_MINUTE' | 'FILE_RATE_LIMIT_PER_MINUTE'>;
 
 const TAG_DESCRIPTIONS: Record<string, string> = {
   Status: 'Health and capability discovery.',

@@ -2,7 +2,7 @@
 import type { OperationSpec } from '../../shared/read-model/public-api/operations/operation.ts';
 import { ComponentSchemas } from './schema-components.ts';
 
-export interface ParameterDoc {
+interface ParameterDoc {
   name: string;
   location: 'path' | 'query';
   required: boolean;

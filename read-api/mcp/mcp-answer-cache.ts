@@ -31,7 +31,7 @@ interface KeptAnswer extends Stamped {
 }
 
 /** A cacheable tool call: its answer from the cache, or a way to keep the one the SDK gives. */
-export interface CacheableCall {
+interface CacheableCall {
   cached(): TransportAnswer | undefined;
   /** Keeps `answer`, read from the reading whose stamp is `stamp` (none: it was refused, and is not kept). */
   keep(answer: TransportAnswer, stamp: ReadStamp | undefined): void;

@@ -17,7 +17,7 @@ import { mcpRoutes } from './mcp-route.ts';
 import { mcpServerKit, type McpResource } from './mcp-server.ts';
 import { mcpTools, VERIFY_TOOL } from './mcp-tools.ts';
 
-export interface McpEndpointDeps {
+interface McpEndpointDeps {
   operations: readonly PublicOperation[];
   env: RouterEnv;
   logger: Logger;

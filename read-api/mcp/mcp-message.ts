@@ -18,7 +18,7 @@ import { isPlainObject } from '../../shared/read-model/public-api/validation/req
 /** The path the MCP route matches: `/mcp` in any case, trailing slash optional (the router's own reading). */
 export const MCP_ROUTE_PATH = /^\/mcp\/?$/i;
 
-export interface McpMessage {
+interface McpMessage {
   text: string;
   /** The body parsed as JSON; undefined when it is not JSON (the transport answers it with a parse error). */
   message: unknown;

@@ -7,7 +7,7 @@
 import { isPlainObject, valueAt } from '../../shared/read-model/public-api/validation/request-schema.ts';
 import type { McpSdk } from './mcp-sdk.ts';
 
-export interface InvalidParams {
+interface InvalidParams {
   id: string | number;
   message: string;
 }

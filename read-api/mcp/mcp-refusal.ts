@@ -19,7 +19,7 @@ import { JSON_TYPE } from '../middleware/front-door.ts';
 import { MCP_ROUTE_PATH, mcpRequestId, parsedOrUndefined } from './mcp-message.ts';
 
 /** In the range JSON-RPC leaves to servers (-32000 to -32099), used by neither MCP nor its SDKs; 29 as in 429. */
-export const RATE_LIMITED = -32029;
+const RATE_LIMITED = -32029;
 
 export const mcpRefusals: Middleware = async (ctx, next) => {
   if (!MCP_ROUTE_PATH.test(ctx.path)) return next();

@@ -30,7 +30,7 @@ import { mcpSdk } from './mcp-sdk.ts';
 import { createMcpServer, type McpServerKit } from './mcp-server.ts';
 import { VERIFY_TOOL } from './mcp-tools.ts';
 
-export interface McpRouteDeps {
+interface McpRouteDeps {
   kit: McpServerKit;
   /** Answers to repeated calls of the cacheable tools. */
   answers: McpAnswerCache;

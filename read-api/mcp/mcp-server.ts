@@ -25,7 +25,7 @@ export interface McpResource {
   text(base: string): string;
 }
 
-export interface McpServerParts {
+interface McpServerParts {
   tools: ReadonlyMap<string, McpTool>;
   resources: readonly McpResource[];
   env: ReadingEnv;

@@ -46,7 +46,7 @@ const plain = (schema: TSchema): Json => JSON.parse(JSON.stringify(schema)) as J
  * (typebox lists it as required: ajv fills the default before checking); path parameters and required body
  * fields stay required.
  */
-export function toolInputSchema(spec: OperationSpec): Tool['inputSchema'] {
+function toolInputSchema(spec: OperationSpec): Tool['inputSchema'] {
   const parts = [spec.params?.path, spec.params?.query, spec.body].filter((part): part is TSchema => part !== undefined);
   const properties: Record<string, Json> = {};
   const required: string[] = [];

@@ -9,7 +9,7 @@ import type { LimitName, RateLimitMetrics } from '../rate-limit/rate-limits.ts';
 import type { ProjectionLag } from '../../shared/metrics/projection-lag.ts';
 import { RequestTallies, type HistogramValues } from './request-tallies.ts';
 
-export interface ProjectionProgress {
+interface ProjectionProgress {
   name: string;
   /** Position of the last event the projection applied. */
   position: number;

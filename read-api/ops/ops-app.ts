@@ -14,7 +14,7 @@ export interface Readiness {
   checks: Record<string, unknown>;
 }
 
-export interface OpsAppDeps {
+interface OpsAppDeps {
   /**
    * Not ready when the read store is unreachable, a projection is parked, not built or without a live owner, the
    * queue is unreachable while a read model is stale, or the process is shutting down.

@@ -4,13 +4,13 @@
  * `http_requests_total` / `http_request_duration_seconds` read them when Prometheus scrapes (metrics.ts).
  */
 
-export interface RequestLabels {
+interface RequestLabels {
   method: string;
   route: string;
   status: string;
 }
 
-export interface RequestTally {
+interface RequestTally {
   labels: RequestLabels;
   count: number;
   /** Seconds, all observations together. */

@@ -12,7 +12,7 @@ import { parseTrustedProxies, type TrustedProxies } from '../../shared/net/trust
 
 export { limitKey } from '../../shared/net/ip-address.ts';
 
-export interface PeerRequest {
+interface PeerRequest {
   socketAddress: string | undefined;
   forwardedFor: string | string[] | undefined;
 }

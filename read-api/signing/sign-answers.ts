@@ -52,7 +52,7 @@ export function leaveUnsigned(ctx: ParameterizedContext): void {
   ctx.state[ECHOES_INPUT] = true;
 }
 
-export const CHECKPOINT_HEADER = 'Watchcat-Checkpoint';
+const CHECKPOINT_HEADER = 'Watchcat-Checkpoint';
 /** Where the answer's data was read (read-api/cache/conditional-answer.ts): the tree it pins holds nothing after it. */
 const POSITION_HEADER = 'X-Read-Model-Position';
 /** Covered whenever the answer has them, in this order. */

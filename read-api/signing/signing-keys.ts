@@ -25,7 +25,7 @@ export interface ResponseSigningKeys {
   jwks: JwkSet;
 }
 
-export const signingKeyFile = (dataDir: string) => join(dataDir, 'keys', 'response-signing-key.pem');
+const signingKeyFile = (dataDir: string) => join(dataDir, 'keys', 'response-signing-key.pem');
 
 type KeySettings = Pick<Config, 'DATA_DIR' | 'RESPONSE_SIGNING_KEY' | 'RESPONSE_SIGNING_KEYS'>;
 
@@ -41,7 +41,7 @@ export async function loadSigningKeys(config: KeySettings, now = Math.floor(Date
 }
 
 /** Where a key that signs and its key history come from (the answer-signing key, the transparency log key). */
-export interface KeyWithHistorySource {
+interface KeyWithHistorySource {
   /** The private key's PKCS#8 PEM from the environment, or undefined for the key file. */
   pem: string | undefined;
   pemSetting: string;
@@ -125,7 +125,7 @@ export function ed25519Key(pem: string, source: string): KeyObject {
  * The key generated into `file` on first use (under `DATA_DIR/keys`), and when its file was written (Unix seconds):
  * when it began signing.
  */
-export async function keyFromDataDir(file: string): Promise<{ privateKey: KeyObject; writtenAt: number }> {
+async function keyFromDataDir(file: string): Promise<{ privateKey: KeyObject; writtenAt: number }> {
   const dir = dirname(file);
   try {
     await mkdir(dir, { recursive: true, mode: 0o700 });

@@ -18,7 +18,7 @@ import type { Hash } from '../../shared/read-model/transparency/merkle.ts';
 import type { PublishedCheckpoint, TransparencyLog } from './log-publisher.ts';
 
 /** A tree of the log as a signed answer states it. */
-export interface PinnedTree {
+interface PinnedTree {
   size: number;
   root: Hash;
 }

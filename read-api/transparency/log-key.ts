@@ -22,7 +22,7 @@ import { checkMaySign, ed25519Key, loadKeyWithHistory, SigningKeyError } from '.
 
 export const logKeyFile = (dataDir: string) => join(dataDir, 'keys', 'transparency-log-key.pem');
 
-export interface LogKeys {
+interface LogKeys {
   privateKey: KeyObject;
   /** The outgoing key that co-signs during a rotation, or undefined. */
   previousKey: KeyObject | undefined;

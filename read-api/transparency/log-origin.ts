@@ -9,12 +9,12 @@ import type { Logger } from '../../shared/logging/logger.ts';
 import { logOrigin } from '../../shared/read-model/transparency/checkpoint.ts';
 
 /** Whether an origin's host is this machine's own name for itself rather than a public one. */
-export function isLocalOrigin(origin: string): boolean {
+function isLocalOrigin(origin: string): boolean {
   const host = origin.split('/')[0]!.replace(/:\d+$/, '').toLowerCase();
   return host === 'localhost' || host.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(host) || host === '[::1]';
 }
 
-export const localOriginWarning = (origin: string) => `the transparency log's origin is ${origin}, which names no `
+const localOriginWarning = (origin: string) => `the transparency log's origin is ${origin}, which names no `
   + 'public address: set PUBLIC_BASE_URL to the address the public reaches before the log is published, since '
   + 'monitors know a log by its origin and a checkpoint signed under one origin is not of a log under another';
 

@@ -38,7 +38,7 @@ function clientError(error: unknown): { status: number; body: object } | null {
   return null;
 }
 
-export interface AdminAppOptions {
+interface AdminAppOptions {
   /** Counts failed authentications, e.g. into the metrics of the process. */
   authMetrics?: AuthFailureMetrics;
   /** Where the transparency log's entry bundles are read, for the `audit` scope (entry-bundles.ts); none without. */

@@ -15,7 +15,7 @@ interface KnownKey {
   scopes: Set<AdminScope>;
 }
 
-export interface AdminIdentity {
+interface AdminIdentity {
   /** Names the key without revealing it: `key-N`, N its place among the distinct keys of `ADMIN_API_KEYS`. */
   keyId: string;
   scopes: ReadonlySet<AdminScope>;

@@ -28,7 +28,7 @@ export interface EntryBundleSources {
 }
 
 /** The bundle's bytes, or undefined when the log does not hold those leaves yet. */
-export async function entryBundle({ eventStore, readStore }: EntryBundleSources, index: number, width: number): Promise<Buffer | undefined> {
+async function entryBundle({ eventStore, readStore }: EntryBundleSources, index: number, width: number): Promise<Buffer | undefined> {
   const [doc] = (await readStore.getMany<TileDoc>('tlog', [tileId(0, index), edgeId(0)])).filter((found) => found.index === index);
   if (!doc || doc.width < width || !doc.positions) return undefined;
   const positions = leafPositions(doc).slice(0, width);

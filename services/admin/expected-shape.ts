@@ -53,7 +53,7 @@ function outline(schema: ShapeSchema): string {
 }
 
 /** `en, fr`, or `name, origin, workshop?`: the properties in schema order, an optional one marked. */
-export function propertyList(schema: ShapeSchema): string {
+function propertyList(schema: ShapeSchema): string {
   const required = new Set(schema.required ?? []);
   return Object.keys(schema.properties ?? {}).map((name) => (required.has(name) ? name : `${name}?`)).join(', ');
 }

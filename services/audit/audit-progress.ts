@@ -8,7 +8,7 @@
 import { Presets, SingleBar } from 'cli-progress';
 import type { RebuildProgress } from '../../shared/read-model/projections/rebuild.ts';
 
-export interface Progress {
+interface Progress {
   /** `events` handled so far; `position` of the last one. */
   update(events: number, position: number): void;
   stop(): void;
@@ -19,7 +19,7 @@ export type ProgressScale = { events: number } | { from: number; head: number };
 
 const LINE_EVERY_MS = 2_000;
 
-export interface ProgressOutput {
+interface ProgressOutput {
   /** Draw a bar on this terminal stream; `undefined` when not on a terminal. */
   terminal?: NodeJS.WriteStream;
   /** Where plain progress lines go otherwise. */

@@ -7,7 +7,7 @@ import { chainHash, streamHash } from '../../shared/adapters/sqlite/event-hash.t
 import type { StoredEventText } from '../../shared/ports/event-store.ts';
 import { GENESIS, type ClaimedLinks } from './audit-record.ts';
 
-export interface ChainedEvent extends ClaimedLinks {
+interface ChainedEvent extends ClaimedLinks {
   stream_hash: Buffer;
   chain_hash: Buffer;
 }

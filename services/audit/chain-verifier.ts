@@ -12,7 +12,7 @@
 import { chainHash, streamHash } from '../../shared/adapters/sqlite/event-hash.ts';
 import { GENESIS, toHex, type AnchoredRecord } from './audit-record.ts';
 
-export interface ChainBreak {
+interface ChainBreak {
   position: number;
   /** The broken event's stream and revision; null when the break is not one event (a missing recorded head). */
   stream: string | null;

@@ -7,7 +7,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { ReadStore, StoredDoc } from '../../shared/ports/read-store.ts';
 import type { ReadCollection } from '../../shared/read-model/documents/documents.ts';
 
-export interface FieldDifference {
+interface FieldDifference {
   /** Dotted path inside the document (`collection.name`, `models.0.base_price_cents`). */
   path: string;
   live: unknown;
@@ -20,7 +20,7 @@ export type Difference =
   | { collection: ReadCollection; id: string; kind: 'different'; fields: FieldDifference[] };
 
 /** The read collections the projections write (checkpoints carry times and are compared by position instead). */
-export const PROJECTED_COLLECTIONS: readonly ReadCollection[] = ['watches', 'collections', 'configurators', 'serials'];
+const PROJECTED_COLLECTIONS: readonly ReadCollection[] = ['watches', 'collections', 'configurators', 'serials'];
 
 /** Documents compared between two turns of the event loop. */
 const COMPARE_SLICE = 500;

@@ -8,18 +8,18 @@ import type { EventStore, ReadAllOptions, StoredEvent } from '../../shared/ports
 /** A point in the history: a global position, or a moment (milliseconds since the epoch). */
 export type Cut = { position: number } | { at: number };
 
-export interface LastIncluded {
+interface LastIncluded {
   position: number;
   occurredAt: string;
 }
 
-export interface HistoryCut extends EventStore {
+interface HistoryCut extends EventStore {
   /** The last event the view has handed out so far (null before the first). */
   lastIncluded(): LastIncluded | null;
 }
 
 /** An event whose metadata cannot be read has no time: a cut by time keeps it, so that the replay names it. */
-export function includes(cut: Cut, event: StoredEvent): boolean {
+function includes(cut: Cut, event: StoredEvent): boolean {
   if ('position' in cut) return event.position <= cut.position;
   return !event.metadata || Date.parse(event.metadata.occurred_at) <= cut.at;
 }

@@ -6,7 +6,7 @@
  */
 import type { EventStore } from '../../shared/ports/event-store.ts';
 
-export interface HistoryMark {
+interface HistoryMark {
   position: number;
   id: string;
 }

@@ -57,7 +57,7 @@ export function withoutCompromised(trusted: readonly string[], history: readonly
   };
 }
 
-export interface TrustedOpening {
+interface TrustedOpening {
   /** The note's text (the checkpoint). */
   text: string;
   /** Verifier keys that co-signed it, not trusted before: to trust from now on. */

@@ -14,7 +14,7 @@ import { PROJECTIONS } from '../../shared/read-model/projections/index.ts';
 import { compareReadModels, type Difference } from './compare-read-models.ts';
 import { historyCut } from './history-cut.ts';
 
-export interface ProjectionsAuditOptions {
+interface ProjectionsAuditOptions {
   eventStore: EventStore;
   live: ReadStore;
   /** Defaults to every projection. */
@@ -24,7 +24,7 @@ export interface ProjectionsAuditOptions {
   batchSize?: number;
 }
 
-export interface ProjectionsAudit {
+interface ProjectionsAudit {
   /** Per projection, the live checkpoint position the comparison was made at. */
   positions: Record<string, number>;
   /** Live projections parked on an event they cannot apply. */

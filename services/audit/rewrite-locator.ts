@@ -10,7 +10,7 @@ import { lastHolding } from './bisect.ts';
 export interface SeenTree { size: number; seen_at: string }
 
 /** The last seen tree the new one extends (none: not even the first), and the first it does not. */
-export interface Rewrite<T extends SeenTree> { kept?: T; broken: T }
+interface Rewrite<T extends SeenTree> { kept?: T; broken: T }
 
 /** Where the rewrite lies among `seen` (ascending sizes); undefined when the new tree extends all of them. */
 export async function locateRewrite<T extends SeenTree>(seen: readonly T[], extendsTree: (tree: T) => Promise<boolean>): Promise<Rewrite<T> | undefined> {

@@ -20,7 +20,7 @@ export const STATE_SECTIONS = ['catalogue', 'collections', 'options', 'serials']
 export type StateSection = (typeof STATE_SECTIONS)[number];
 
 /** Where a projected state stands: the cut asked for, the last event it includes and the moment it answers for. */
-export interface AsOf {
+interface AsOf {
   /** The moment the answers are given for: the timestamp asked, or when the last included event occurred. */
   at: string;
   /** Position of the last event included (0 when none). */
@@ -73,7 +73,7 @@ export async function checkCut(cut: Cut, eventStore: EventStore, now: number = D
 }
 
 /** One watch or one serial instead of the whole section. */
-export interface StateFilters {
+interface StateFilters {
   reference?: string;
   serial?: string;
 }

@@ -36,7 +36,7 @@ export interface CliContext {
 export class NoStoreError extends Error {}
 
 /** The person behind a CLI command: `WATCHCAT_ACTOR`, else the OS account, else `$USER`; `unknown` only when none says. */
-export function cliActor(env: NodeJS.ProcessEnv, account: () => string = () => userInfo().username): string {
+function cliActor(env: NodeJS.ProcessEnv, account: () => string = () => userInfo().username): string {
   if (env['WATCHCAT_ACTOR']) return env['WATCHCAT_ACTOR'];
   try {
     const name = account();
@@ -48,7 +48,7 @@ export function cliActor(env: NodeJS.ProcessEnv, account: () => string = () => u
 }
 
 /** Where a context writes: stdout and stderr unless told (tests keep the lines). */
-export type CliOutput = Pick<CliContext, 'out' | 'note'>;
+type CliOutput = Pick<CliContext, 'out' | 'note'>;
 
 const STANDARD_OUTPUT: CliOutput = {
   out: (line) => process.stdout.write(`${line}\n`),

@@ -5,7 +5,7 @@
 import { isUnreadable, type StoredEvent } from '../../shared/ports/event-store.ts';
 
 /** The event's scalar fields as `key=value`; nested texts and lists are left to `--json`. */
-export function summary(data: object): string {
+function summary(data: object): string {
   return Object.entries(data)
     .filter(([, value]) => value === null || typeof value !== 'object')
     .map(([key, value]) => `${key}=${String(value)}`)

@@ -10,7 +10,7 @@ import { canonicalId } from '../../shared/events/index.ts';
 const BATCH = 1_000;
 
 /** `watch-` and `serial-` streams are named by upper-case identifiers; accept them typed in any case. */
-export function streamName(stream: string): string {
+function streamName(stream: string): string {
   const match = /^(watch|serial)-(.+)$/i.exec(stream.trim());
   return match ? `${match[1]!.toLowerCase()}-${canonicalId(match[2]!)}` : stream.trim();
 }

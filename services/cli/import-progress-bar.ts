@@ -5,7 +5,7 @@
 import { SingleBar, Presets } from 'cli-progress';
 import type { ImportPhase, OnProgress } from '../import/import-progress.ts';
 
-export interface ProgressDisplay {
+interface ProgressDisplay {
   onProgress: OnProgress;
   stop(): void;
 }

@@ -21,10 +21,10 @@ import { WitnessError } from '../witness/witness.ts';
 /** `--wait` without a number of seconds. */
 const DEFAULT_WAIT_SECONDS = 30;
 
-export const EXIT_FAILURE = 1;
-export const EXIT_USAGE = 2;
+const EXIT_FAILURE = 1;
+const EXIT_USAGE = 2;
 
-export function buildProgram(context: CliContext): Command {
+function buildProgram(context: CliContext): Command {
   const program = new Command('watchcat')
     .description('back-office commands of the watch catalogue: they append events to the configured event store')
     .option('--actor <name>', 'who the events name as having sent the command (default: WATCHCAT_ACTOR, else the OS user)')

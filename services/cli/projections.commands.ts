@@ -15,7 +15,7 @@ import { readProjectionStates } from '../../shared/read-model/projections/projec
 /** A refusal the operator can act on (exit code 1, one line). */
 export class ProjectionsCommandError extends Error {}
 
-export interface ProjectionsCommandDeps {
+interface ProjectionsCommandDeps {
   config(): Config;
   /** Command output (stdout). */
   out(line: string): void;

@@ -6,7 +6,7 @@
 import { Presets, SingleBar } from 'cli-progress';
 import type { RebuildProgress } from '../../shared/read-model/projections/rebuild.ts';
 
-export interface ProgressRenderer {
+interface ProgressRenderer {
   onProgress(progress: RebuildProgress): void;
   stop(): void;
 }

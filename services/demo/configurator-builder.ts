@@ -4,8 +4,8 @@ import { eurosToCents } from '../../shared/money/cents.ts';
 import type { ConfiguratorEntry } from '../catalogue/catalogue-file.ts';
 
 export type OptionEntry = { code: string; label: { en: string; fr: string }; price_cents: number; default?: boolean };
-export type AccessoryEntry = ConfiguratorEntry['accessories'][number];
-export type OfferedCategories = Partial<Record<CategoryKey, OptionEntry[]>>;
+type AccessoryEntry = ConfiguratorEntry['accessories'][number];
+type OfferedCategories = Partial<Record<CategoryKey, OptionEntry[]>>;
 
 /** An option; the first option of each category passed to `defaultFirst` becomes its default. */
 export function option(code: string, en: string, fr: string, euros = 0): OptionEntry {
@@ -13,7 +13,7 @@ export function option(code: string, en: string, fr: string, euros = 0): OptionE
 }
 
 /** Marks the first option of a category as its default, so each list reads "standard first, then upgrades". */
-export function defaultFirst(options: OptionEntry[]): OptionEntry[] {
+function defaultFirst(options: OptionEntry[]): OptionEntry[] {
   return options.map((entry, index) => (index === 0 ? { ...entry, default: true } : entry));
 }
 

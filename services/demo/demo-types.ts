@@ -4,7 +4,7 @@ import type { ConfiguratorEntry } from '../catalogue/catalogue-file.ts';
 import type { CollectionDefined, WatchPublished } from '../../shared/events/index.ts';
 import type { DialKey, MaterialKey, StrapKey } from './vocabulary.ts';
 
-export type LocalizedSpecs = { en: Record<string, string>; fr: Record<string, string> };
+type LocalizedSpecs = { en: Record<string, string>; fr: Record<string, string> };
 
 /** What every watch of a collection shares: its movement, its workshop, the opening of its texts. */
 export interface CollectionProfile {

@@ -18,14 +18,14 @@ const FIXED_SERIALS: SerialEntry[] = [
 ];
 
 /** The last year a demo serial is made; fixed rather than read from a clock so the demo never changes. */
-export const LAST_SERIAL_YEAR = 2025;
+const LAST_SERIAL_YEAR = 2025;
 const GENERATED_COUNT = 2_100;
 const STOLEN_COUNT = 6;
 const SEED = 1891;
 /** Generated serial numbers start above every fixed one, so the two can never collide. */
 const FIRST_GENERATED_NUMBER = 100_000;
 
-export interface SerialSource {
+interface SerialSource {
   reference: string;
   /** First year serials of this watch's collection were made. */
   firstYear: number;

@@ -4,7 +4,7 @@
  */
 import type { LocalizedText } from '../../shared/events/index.ts';
 
-export interface Term {
+interface Term {
   phrase: LocalizedText;
   spec: LocalizedText;
   feature?: LocalizedText;

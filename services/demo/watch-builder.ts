@@ -11,12 +11,12 @@ import { DIALS, MATERIALS, STRAPS } from './vocabulary.ts';
 const MAX_FEATURES = 6;
 
 /** `39.5` as `39.5 mm` in English and `39,5 mm` in French. */
-export function millimetres(value: number, lang: Language): string {
+function millimetres(value: number, lang: Language): string {
   const text = String(value);
   return `${lang === 'fr' ? text.replace('.', ',') : text} mm`;
 }
 
-export function referenceOf(profile: CollectionProfile, number: number): string {
+function referenceOf(profile: CollectionProfile, number: number): string {
   return `${profile.referencePrefix}-${String(number).padStart(3, '0')}`;
 }
 
@@ -49,7 +49,7 @@ function featuresOf(profile: CollectionProfile, variant: WatchVariant, size: (la
   return { en: pick('en'), fr: pick('fr') };
 }
 
-export function buildWatch(profile: CollectionProfile, variant: WatchVariant): WatchPublished {
+function buildWatch(profile: CollectionProfile, variant: WatchVariant): WatchPublished {
   const reference = referenceOf(profile, variant.number);
   const { name, short_description: short, story } = variant;
   const material = MATERIALS[variant.material];

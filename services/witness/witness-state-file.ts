@@ -11,7 +11,7 @@ import { mkdir, open, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { WitnessError, type WitnessedTree, type WitnessStore } from './witness.ts';
 
-export interface WitnessStateFile extends WitnessStore {
+interface WitnessStateFile extends WitnessStore {
   /** Lets go of the lock. */
   close(): void;
 }

@@ -40,7 +40,7 @@ export type AddCheckpointAnswer =
   | { status: 409; size: number }
   | { status: 400 | 403 | 404 | 422; reason: string; origin?: string; fork?: boolean };
 
-export interface WitnessOptions {
+interface WitnessOptions {
   /** The witness's name, as its cosignature lines carry it. */
   name: string;
   key: KeyObject;

@@ -62,7 +62,7 @@ export interface CommandService {
   serialState(serial: string): Promise<SerialState>;
 }
 
-export interface CommandServiceOptions {
+interface CommandServiceOptions {
   clock?: () => Date;
   /** Actor of commands sent without one. */
   actor?: string;

@@ -10,7 +10,7 @@ import { Queue, Worker, type JobsOptions } from 'bullmq';
 import type { JobQueue, RetryPolicy } from '../ports/job-queue.ts';
 import { createRedisClient } from './redis-connection.ts';
 
-export interface BullMqJobQueueOptions {
+interface BullMqJobQueueOptions {
   redisUrl: string;
   queueName: string;
   policy: RetryPolicy;

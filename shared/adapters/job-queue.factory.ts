@@ -6,7 +6,7 @@ import type { Config } from '../config/config.ts';
 import type { JobQueue, RetryPolicy } from '../ports/job-queue.ts';
 import { createInlineJobQueue } from './inline-job-queue.ts';
 
-export interface JobQueueSettings {
+interface JobQueueSettings {
   /** BullMQ queue name (one per kind of job). Default `projections`. */
   queueName?: string;
   /** Jobs of different ids this process runs at once on BullMQ. Default 1. */

@@ -37,7 +37,7 @@ interface Version {
   [field: string]: unknown;
 }
 
-export interface ControlDocs {
+interface ControlDocs {
   /** Every control document: the latest version of each key. */
   readAll(): Promise<ControlDoc[]>;
   read(id: string): Promise<ControlDoc | null>;

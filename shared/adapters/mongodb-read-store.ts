@@ -30,7 +30,7 @@ const POINTER_TTL_MS = 50;
 /** Added to every read: tombstones are for writers only. */
 const LIVE_ONLY = { _deleted: { $exists: false } };
 
-export interface MongoReadStoreOptions {
+interface MongoReadStoreOptions {
   /** Milliseconds, for snapshot ages (a test's fake clock); default `performance.now`. */
   now?: () => number;
 }

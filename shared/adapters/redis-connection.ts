@@ -12,12 +12,12 @@
  */
 import { Redis, type RedisOptions } from 'ioredis';
 
-export type RedisPurpose = 'bullmq' | 'subscriber' | 'client';
+type RedisPurpose = 'bullmq' | 'subscriber' | 'client';
 
 /** Retry every 100 ms at first, backing off to every 2 s, and never give up. */
 const retryStrategy = (times: number): number => Math.min(100 * times, 2_000);
 
-export function redisOptions(purpose: RedisPurpose): RedisOptions {
+function redisOptions(purpose: RedisPurpose): RedisOptions {
   const common: RedisOptions = { retryStrategy, connectionName: `watchcat-${purpose}`, connectTimeout: 2_000 };
   if (purpose !== 'client') return { ...common, maxRetriesPerRequest: null };
   return { ...common, commandTimeout: 1_000, maxRetriesPerRequest: 1, enableOfflineQueue: false };

@@ -13,7 +13,7 @@ import { AppendFeed } from './sqlite/append-feed.ts';
 import { chainHash, GENESIS_HASH, streamHash } from './sqlite/event-hash.ts';
 import { openEventDatabase } from './sqlite/event-database.ts';
 
-export interface SqliteEventStoreOptions {
+interface SqliteEventStoreOptions {
   /** How often to look for appends made by other processes, in milliseconds (default 5). */
   pollMs?: number;
 }

@@ -4,7 +4,7 @@
  */
 
 /** `audit` runs the read-model audit on the operations port of the embedded server. */
-export const ADMIN_SCOPES = ['catalogue', 'serials', 'audit'] as const;
+const ADMIN_SCOPES = ['catalogue', 'serials', 'audit'] as const;
 export type AdminScope = (typeof ADMIN_SCOPES)[number];
 
 /** Shorter keys can be guessed; 32 characters of a random base64 or hex string are far out of reach. */

@@ -28,7 +28,7 @@ export class InvalidEventError extends Error {
 /** Takes the data of an event written with `schema_version` n and returns its data of version n + 1. */
 export type Upcaster = (data: unknown) => unknown;
 /** Upcasters by event type, each under the version it upcasts from. */
-export type Upcasters = Partial<Record<EventType, Record<number, Upcaster>>>;
+type Upcasters = Partial<Record<EventType, Record<number, Upcaster>>>;
 
 /** This version's upcasters. None exist yet; when a schema changes, its old shape is converted here and nowhere else. */
 const upcasters: Upcasters = {};
@@ -93,7 +93,7 @@ const writing = new EventValidators({ removeAdditional: false, writerBounds: tru
 // ajv's removal drops exactly the fields the schemas do not name, and nothing a later branch would need.
 const reading = new EventValidators({ removeAdditional: true, writerBounds: false });
 
-export function isEventType(type: string): type is EventType {
+function isEventType(type: string): type is EventType {
   return knownTypes.has(type);
 }
 
@@ -107,7 +107,7 @@ export function assertValidEvent(type: string, data: unknown, metadata: unknown)
 }
 
 /** A stored event read in the current shape, or what keeps this version from reading it. */
-export type DecodedEvent =
+type DecodedEvent =
   | { data: DomainEvent['data']; metadata: EventMetadata }
   | { problem: string; metadata: EventMetadata | null };
 

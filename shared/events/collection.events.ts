@@ -2,8 +2,8 @@
 import Type from 'typebox';
 import { CollectionCode, LocalizedText, literalUnion } from './common.ts';
 
-export const COLLECTION_TYPES = ['dress', 'sport', 'diver', 'chronograph', 'pilot', 'complication', 'heritage'] as const;
-export const CollectionType = literalUnion(COLLECTION_TYPES);
+const COLLECTION_TYPES = ['dress', 'sport', 'diver', 'chronograph', 'pilot', 'complication', 'heritage'] as const;
+const CollectionType = literalUnion(COLLECTION_TYPES);
 
 export const CollectionDefined = Type.Object(
   {

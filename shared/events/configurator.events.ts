@@ -12,24 +12,21 @@ export const ConfiguratorOptionOffered = Type.Object(
 );
 export type ConfiguratorOptionOffered = Type.Static<typeof ConfiguratorOptionOffered>;
 
-export const ConfiguratorOptionRepriced = Type.Object(
+const ConfiguratorOptionRepriced = Type.Object(
   { collection: CollectionCode, category: CategoryKey, code: OptionCode, price_cents: SurchargeCents },
   { additionalProperties: false },
 );
-export type ConfiguratorOptionRepriced = Type.Static<typeof ConfiguratorOptionRepriced>;
 
-export const ConfiguratorOptionWithdrawn = Type.Object(
+const ConfiguratorOptionWithdrawn = Type.Object(
   { collection: CollectionCode, category: CategoryKey, code: OptionCode },
   { additionalProperties: false },
 );
-export type ConfiguratorOptionWithdrawn = Type.Static<typeof ConfiguratorOptionWithdrawn>;
 
 /** The category's default option; every offered category has exactly one. */
-export const ConfiguratorDefaultChosen = Type.Object(
+const ConfiguratorDefaultChosen = Type.Object(
   { collection: CollectionCode, category: CategoryKey, code: OptionCode },
   { additionalProperties: false },
 );
-export type ConfiguratorDefaultChosen = Type.Static<typeof ConfiguratorDefaultChosen>;
 
 export const AccessoryOffered = Type.Object(
   {
@@ -43,17 +40,15 @@ export const AccessoryOffered = Type.Object(
 );
 export type AccessoryOffered = Type.Static<typeof AccessoryOffered>;
 
-export const AccessoryRepriced = Type.Object(
+const AccessoryRepriced = Type.Object(
   { collection: CollectionCode, code: OptionCode, unit_price_cents: SurchargeCents },
   { additionalProperties: false },
 );
-export type AccessoryRepriced = Type.Static<typeof AccessoryRepriced>;
 
-export const AccessoryWithdrawn = Type.Object(
+const AccessoryWithdrawn = Type.Object(
   { collection: CollectionCode, code: OptionCode },
   { additionalProperties: false },
 );
-export type AccessoryWithdrawn = Type.Static<typeof AccessoryWithdrawn>;
 
 export const configuratorEventSchemas = {
   ConfiguratorOptionOffered, ConfiguratorOptionRepriced, ConfiguratorOptionWithdrawn, ConfiguratorDefaultChosen,

@@ -18,10 +18,8 @@ export const SerialRegistered = Type.Object(
 );
 export type SerialRegistered = Type.Static<typeof SerialRegistered>;
 
-export const SerialReportedStolen = Type.Object({ serial: SerialNumber }, { additionalProperties: false });
-export type SerialReportedStolen = Type.Static<typeof SerialReportedStolen>;
+const SerialReportedStolen = Type.Object({ serial: SerialNumber }, { additionalProperties: false });
 
-export const SerialRecovered = Type.Object({ serial: SerialNumber }, { additionalProperties: false });
-export type SerialRecovered = Type.Static<typeof SerialRecovered>;
+const SerialRecovered = Type.Object({ serial: SerialNumber }, { additionalProperties: false });
 
 export const serialEventSchemas = { SerialRegistered, SerialReportedStolen, SerialRecovered } as const;

@@ -14,16 +14,16 @@ import { CollectionCode, LocalizedList, LocalizedText, PriceCents, StockStatus, 
  * refusal: a 21st key (`maxProperties`), a key too long (`propertyNames`), a value too long (`maxLength`).
  * `maxProperties` and `propertyNames` bind writers only (codec.ts): an event an older version wrote stays readable.
  */
-export const SPECIFICATIONS_MAX_KEYS = 20;
-export const SPECIFICATION_KEY = '^[a-z_]{1,40}$';
+const SPECIFICATIONS_MAX_KEYS = 20;
+const SPECIFICATION_KEY = '^[a-z_]{1,40}$';
 const SpecificationValues = Type.Record(Type.String({ pattern: '^[a-z_]+$' }), Type.String({ minLength: 1, maxLength: 500 }), {
   maxProperties: SPECIFICATIONS_MAX_KEYS, propertyNames: { pattern: SPECIFICATION_KEY },
 });
 
 /** Specification values per language, keyed by a stable specification name (`case_diameter`, `movement`, ...). */
-export const Specifications = Type.Object({ en: SpecificationValues, fr: SpecificationValues }, { additionalProperties: false });
+const Specifications = Type.Object({ en: SpecificationValues, fr: SpecificationValues }, { additionalProperties: false });
 
-export const WatchImage = Type.Object(
+const WatchImage = Type.Object(
   {
     path: Type.String({ pattern: '^/[A-Za-z0-9/._-]+$' }),
     alt: LocalizedText,
@@ -32,12 +32,12 @@ export const WatchImage = Type.Object(
   { additionalProperties: false },
 );
 
-export const Seo = Type.Object(
+const Seo = Type.Object(
   { title: LocalizedText, description: LocalizedText, keywords: LocalizedList },
   { additionalProperties: false },
 );
 
-export const Manufacture = Type.Object(
+const Manufacture = Type.Object(
   { name: Type.String({ minLength: 1 }), origin: LocalizedText, workshop: Type.Optional(LocalizedText) },
   { additionalProperties: false },
 );
@@ -84,20 +84,17 @@ export const WatchRevised = Type.Object(
 );
 export type WatchRevised = Type.Static<typeof WatchRevised>;
 
-export const WatchPriceChanged = Type.Object(
+const WatchPriceChanged = Type.Object(
   { reference: WatchReference, price_cents: PriceCents, previous_price_cents: PriceCents },
   { additionalProperties: false },
 );
-export type WatchPriceChanged = Type.Static<typeof WatchPriceChanged>;
 
-export const WatchStockChanged = Type.Object(
+const WatchStockChanged = Type.Object(
   { reference: WatchReference, stock_status: StockStatus },
   { additionalProperties: false },
 );
-export type WatchStockChanged = Type.Static<typeof WatchStockChanged>;
 
-export const WatchWithdrawn = Type.Object({ reference: WatchReference }, { additionalProperties: false });
-export type WatchWithdrawn = Type.Static<typeof WatchWithdrawn>;
+const WatchWithdrawn = Type.Object({ reference: WatchReference }, { additionalProperties: false });
 
 export const watchEventSchemas = {
   WatchPublished, WatchRevised, WatchPriceChanged, WatchStockChanged, WatchWithdrawn,

@@ -217,7 +217,7 @@ export function liveGenerationOf(pointer: ControlDoc | undefined | null, collect
 export const generationName = (collection: ProjectedCollection, generation: number): string => `${collection}__g${generation}`;
 
 /** The generation a physical name holds of `collection` (see `generationName`), if it is one of its. */
-export function generationOfName(collection: ProjectedCollection, name: string): number | undefined {
+function generationOfName(collection: ProjectedCollection, name: string): number | undefined {
   const prefix = `${collection}__g`;
   const number = name.slice(prefix.length);
   return name.startsWith(prefix) && /^[0-9]+$/.test(number) ? Number(number) : undefined;

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 
-export interface ProcessIdentity {
+interface ProcessIdentity {
   pid: number;
   instance: string;
 }

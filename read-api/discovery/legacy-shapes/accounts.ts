@@ -2,7 +2,7 @@
 import Type from 'typebox';
 import { AnyObject, DateTime, Email, nullable, optionalNullable } from './shape-kit.ts';
 
-export const AcceptInviteRequest = Type.Object({
+const AcceptInviteRequest = Type.Object({
   token: Type.String(),
   first_name: Type.String({ minLength: 1, maxLength: 100 }),
   last_name: Type.String({ minLength: 1, maxLength: 100 }),
@@ -10,36 +10,36 @@ export const AcceptInviteRequest = Type.Object({
   phone: Type.String({ minLength: 10, maxLength: 20 }),
 }, { title: 'AcceptInviteRequest' });
 
-export const InviteRequest = Type.Object({
+const InviteRequest = Type.Object({
   email: Email(),
   role: Type.Optional(Type.String({ default: 'horloger' })),
   tools: Type.Optional(Type.Array(Type.String(), { default: [] })),
 }, { title: 'InviteRequest' });
 
-export const InviteResponse = Type.Object({
+const InviteResponse = Type.Object({
   message: Type.String(), email: Type.String(), expires_at: DateTime(),
 }, { title: 'InviteResponse' });
 
-export const MagicLinkRequest = Type.Object({ email: Type.String() }, { title: 'MagicLinkRequest' });
-export const MagicLinkVerify = Type.Object({ token: Type.String() }, { title: 'MagicLinkVerify' });
-export const RefreshRequest = Type.Object({ refresh_token: Type.String() }, { title: 'RefreshRequest' });
+const MagicLinkRequest = Type.Object({ email: Type.String() }, { title: 'MagicLinkRequest' });
+const MagicLinkVerify = Type.Object({ token: Type.String() }, { title: 'MagicLinkVerify' });
+const RefreshRequest = Type.Object({ refresh_token: Type.String() }, { title: 'RefreshRequest' });
 
-export const OTPVerifyRequest = Type.Object({
+const OTPVerifyRequest = Type.Object({
   email: Email(), code: Type.String({ minLength: 6, maxLength: 6 }),
 }, { title: 'OTPVerifyRequest' });
 
-export const ChangePasswordRequest = Type.Object({
+const ChangePasswordRequest = Type.Object({
   current_password: Type.String(), new_password: Type.String({ minLength: 10 }),
 }, { title: 'ChangePasswordRequest' });
 
-export const ProfileUpdate = Type.Object({
+const ProfileUpdate = Type.Object({
   first_name: optionalNullable(Type.String()),
   last_name: optionalNullable(Type.String()),
   phone: optionalNullable(Type.String()),
   email_notifications: optionalNullable(Type.Boolean()),
 }, { title: 'ProfileUpdate' });
 
-export const UserOut = Type.Object({
+const UserOut = Type.Object({
   id: Type.Integer(),
   email: Type.String(),
   first_name: Type.String(),
@@ -51,20 +51,20 @@ export const UserOut = Type.Object({
   created_at: DateTime(),
 }, { title: 'UserOut' });
 
-export const UserUpdate = Type.Object({
+const UserUpdate = Type.Object({
   role: optionalNullable(Type.String()),
   status: optionalNullable(Type.String()),
   phone: optionalNullable(Type.String()),
   tools: optionalNullable(Type.Array(Type.String())),
 }, { title: 'UserUpdate' });
 
-export const ClubTokenResponse = Type.Object({
+const ClubTokenResponse = Type.Object({
   access_token: Type.String(),
   token_type: Type.Optional(Type.String({ default: 'bearer' })),
   client: AnyObject(),
 }, { title: 'ClubTokenResponse' });
 
-export const ClubClientUpdate = Type.Object({
+const ClubClientUpdate = Type.Object({
   phone: optionalNullable(Type.String()),
   address: optionalNullable(Type.String()),
   city: optionalNullable(Type.String()),
@@ -72,7 +72,7 @@ export const ClubClientUpdate = Type.Object({
   preferences: optionalNullable(AnyObject()),
 }, { title: 'ClubClientUpdate' });
 
-export const ClubSavCreate = Type.Object({
+const ClubSavCreate = Type.Object({
   watch_serial: Type.String(),
   problem_description: Type.String(),
   watch_model: optionalNullable(Type.String()),

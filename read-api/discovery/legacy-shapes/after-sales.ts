@@ -4,9 +4,9 @@ import { ClientBase } from './clients.ts';
 import { AnyObject, Binary, DateOnly, DateTime, Email, nullable, optionalNullable } from './shape-kit.ts';
 
 /** The seed names it but does not show its fields. */
-export const WatchBase = Type.Object({}, { title: 'WatchBase', additionalProperties: true, description: 'Fields not shown.' });
+const WatchBase = Type.Object({}, { title: 'WatchBase', additionalProperties: true, description: 'Fields not shown.' });
 
-export const SavCreate = Type.Object({
+const SavCreate = Type.Object({
   client: ClientBase,
   watch: WatchBase,
   reason: Type.String({ minLength: 1 }),
@@ -18,7 +18,7 @@ export const SavCreate = Type.Object({
   send_email: Type.Optional(nullable(Type.Boolean(), { default: true })),
 }, { title: 'SavCreate' });
 
-export const SavListItem = Type.Object({
+const SavListItem = Type.Object({
   id: Type.Integer(),
   reference: Type.String(),
   status: Type.String(),
@@ -45,33 +45,33 @@ export const SavListItem = Type.Object({
   return_tracking: optionalNullable(Type.String()),
 }, { title: 'SavListItem' });
 
-export const SavAssign = Type.Object({
+const SavAssign = Type.Object({
   user_id: Type.Integer(), phase: Type.String({ pattern: '^(diagnostic|repair)$' }),
 }, { title: 'SavAssign' });
 
-export const SavDiagnostic = Type.Object({
+const SavDiagnostic = Type.Object({
   watchmaker_actions: Type.String(), watchmaker_parts: Type.String(),
 }, { title: 'SavDiagnostic' });
 
-export const SavPayment = Type.Object({
+const SavPayment = Type.Object({
   payment_method: Type.Union([Type.Literal('virement'), Type.Literal('cb'), Type.Literal('stripe'), Type.Literal('garantie')]),
 }, { title: 'SavPayment' });
 
-export const SavQuote = Type.Object({
+const SavQuote = Type.Object({
   quote_amount: Type.Union([Type.Number({ minimum: 0 }), Type.String()]),
   odoo_invoice_ref: optionalNullable(Type.String()),
   odoo_invoice_date: optionalNullable(DateOnly()),
 }, { title: 'SavQuote' });
 
-export const SavQuoteSent = Type.Object({ sent: Type.Optional(Type.Boolean({ default: true })) }, { title: 'SavQuoteSent' });
+const SavQuoteSent = Type.Object({ sent: Type.Optional(Type.Boolean({ default: true })) }, { title: 'SavQuoteSent' });
 
-export const SavShipReturn = Type.Object({
+const SavShipReturn = Type.Object({
   return_tracking: Type.String(),
   return_carrier: optionalNullable(Type.String()),
   return_date: optionalNullable(DateOnly()),
 }, { title: 'SavShipReturn' });
 
-export const SavStats = Type.Object({
+const SavStats = Type.Object({
   total: Type.Integer(),
   by_status: Type.Object({}, { additionalProperties: true }),
   total_quotes: Type.String(),
@@ -81,9 +81,9 @@ export const SavStats = Type.Object({
   paid_quotes: Type.Optional(Type.String({ default: '0' })),
 }, { title: 'SavStats' });
 
-export const SavStolenCheck = Type.Object({ stolen: Type.Boolean() }, { title: 'SavStolenCheck' });
+const SavStolenCheck = Type.Object({ stolen: Type.Boolean() }, { title: 'SavStolenCheck' });
 
-export const SavUpdateClient = Type.Object({
+const SavUpdateClient = Type.Object({
   last_name: optionalNullable(Type.String()),
   first_name: optionalNullable(Type.String()),
   email: optionalNullable(Email()),
@@ -95,46 +95,46 @@ export const SavUpdateClient = Type.Object({
   country: optionalNullable(Type.String()),
 }, { title: 'SavUpdateClient' });
 
-export const SavUpdateReason = Type.Object({
+const SavUpdateReason = Type.Object({
   reason: optionalNullable(Type.String()),
   reason_other: optionalNullable(Type.String()),
   issue_description: optionalNullable(Type.String()),
   ai_followup_data: optionalNullable(AnyObject()),
 }, { title: 'SavUpdateReason' });
 
-export const SavUpdateReception = Type.Object({
+const SavUpdateReception = Type.Object({
   reception_date: DateOnly(),
   awaiting_watch: Type.Optional(Type.Boolean({ default: false })),
   reception_condition: Type.Optional(Type.String({ default: '' })),
 }, { title: 'SavUpdateReception' });
 
-export const SavUpdateShipping = Type.Object({
+const SavUpdateShipping = Type.Object({
   shipping_date: optionalNullable(DateOnly()),
   shipping_carrier: optionalNullable(Type.String()),
   shipping_tracking: optionalNullable(Type.String()),
   return_tracking: optionalNullable(Type.String()),
 }, { title: 'SavUpdateShipping' });
 
-export const SavUpdateWatch = Type.Object({
+const SavUpdateWatch = Type.Object({
   model: optionalNullable(Type.String()),
   serial: optionalNullable(Type.String()),
   invoice: optionalNullable(Type.String()),
   purchase_date: optionalNullable(DateOnly()),
 }, { title: 'SavUpdateWatch' });
 
-export const NoteCreate = Type.Object({ content: Type.String({ minLength: 1 }) }, { title: 'NoteCreate' });
+const NoteCreate = Type.Object({ content: Type.String({ minLength: 1 }) }, { title: 'NoteCreate' });
 
-export const NoteResponse = Type.Object({
+const NoteResponse = Type.Object({
   id: Type.Integer(), user_name: Type.String(), content: Type.String(), created_at: DateTime(),
 }, { title: 'NoteResponse' });
 
-export const PhotoResponse = Type.Object({
+const PhotoResponse = Type.Object({
   id: Type.Integer(), filename: Type.String(), filepath: Type.String(), phase: Type.String(), created_at: DateTime(),
 }, { title: 'PhotoResponse' });
 
-export const PhotoUpload = Type.Object({ file: Binary() }, { title: 'PhotoUpload' });
+const PhotoUpload = Type.Object({ file: Binary() }, { title: 'PhotoUpload' });
 
-export const AddPartLine = Type.Object({
+const AddPartLine = Type.Object({
   sav_id: Type.Integer(),
   designation: Type.String(),
   tarif_part_id: optionalNullable(Type.Integer()),
@@ -142,7 +142,7 @@ export const AddPartLine = Type.Object({
   quantity: Type.Optional(Type.Integer({ default: 1 })),
 }, { title: 'AddPartLine' });
 
-export const UpdatePartLine = Type.Object({
+const UpdatePartLine = Type.Object({
   quantity: optionalNullable(Type.Integer()),
   price_ht: optionalNullable(Type.Number()),
 }, { title: 'UpdatePartLine' });

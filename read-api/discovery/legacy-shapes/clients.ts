@@ -14,7 +14,7 @@ export const ClientBase = Type.Object({
   country: optionalNullable(Type.String()),
 }, { title: 'ClientBase' });
 
-export const CertificateRequest = Type.Object({
+const CertificateRequest = Type.Object({
   serial_number: Type.String(),
   client_name: Type.String(),
   client_address: optionalNullable(Type.String()),

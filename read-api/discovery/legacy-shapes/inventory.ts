@@ -2,16 +2,16 @@
 import Type from 'typebox';
 import { DateTime, nullable, optionalNullable } from './shape-kit.ts';
 
-export const MovementCreate = Type.Object({
+const MovementCreate = Type.Object({
   part_id: Type.Integer(), type: Type.String(), quantity: Type.Integer(), note: optionalNullable(Type.String()),
 }, { title: 'MovementCreate' });
 
-export const CategoryUpdate = Type.Object({
+const CategoryUpdate = Type.Object({
   default_threshold: Type.Integer(),
   orange_pct: Type.Optional(nullable(Type.Integer(), { default: 10 })),
 }, { title: 'CategoryUpdate' });
 
-export const NotificationOut = Type.Object({
+const NotificationOut = Type.Object({
   id: Type.Integer(),
   type: Type.String(),
   title: Type.String(),
@@ -21,7 +21,7 @@ export const NotificationOut = Type.Object({
   created_at: DateTime(),
 }, { title: 'NotificationOut' });
 
-export const NotificationCount = Type.Object({
+const NotificationCount = Type.Object({
   unread: Type.Integer(), notifications: Type.Array(NotificationOut),
 }, { title: 'NotificationCount' });
 

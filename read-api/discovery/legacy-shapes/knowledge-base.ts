@@ -15,24 +15,24 @@ const articleFields = {
   related_parts: Type.Optional(Type.String({ default: '[]' })),
 };
 
-export const ArticleCreate = Type.Object({
+const ArticleCreate = Type.Object({
   ...articleFields, status: Type.Optional(Type.String({ default: 'pending' })),
 }, { title: 'ArticleCreate' });
 
-export const ArticleUpdate = Type.Object(articleFields, { title: 'ArticleUpdate' });
+const ArticleUpdate = Type.Object(articleFields, { title: 'ArticleUpdate' });
 
-export const ArticleReview = Type.Object({
+const ArticleReview = Type.Object({
   action: Type.String(), note: Type.Optional(Type.String({ default: '' })),
 }, { title: 'ArticleReview' });
 
-export const ArticleComment = Type.Object({ content: Type.String() }, { title: 'ArticleComment' });
+const ArticleComment = Type.Object({ content: Type.String() }, { title: 'ArticleComment' });
 
-export const KnowledgeCategory = Type.Object({
+const KnowledgeCategory = Type.Object({
   name: Type.String(),
   description: Type.Optional(Type.String({ default: '' })),
   icon: Type.Optional(Type.String({ default: 'FileText' })),
 }, { title: 'KnowledgeCategory' });
 
-export const AttachmentUpload = Type.Object({ file: Binary() }, { title: 'AttachmentUpload' });
+const AttachmentUpload = Type.Object({ file: Binary() }, { title: 'AttachmentUpload' });
 
 export const knowledgeBaseShapes = [ArticleCreate, ArticleUpdate, ArticleReview, ArticleComment, KnowledgeCategory, AttachmentUpload];

@@ -27,7 +27,7 @@ const STATUSES: readonly string[] = ['AUTHENTIC', 'STOLEN', 'NOT_FOUND'];
 export const indexProofFile = (answer: IndexAnswer, note: string): string =>
   `${INDEX_PROOF_HEADER}\nserial ${answer.serial}\nstatus ${answer.status}\nvrf ${answer.vrf_proof}\nindex ${answer.index_proof}\n\n${note}`;
 
-export interface IndexProofVerdict {
+interface IndexProofVerdict {
   readonly size: number;
   readonly origin: string;
   readonly serial: string;

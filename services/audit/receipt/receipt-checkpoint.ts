@@ -16,9 +16,9 @@ import { verifyInclusion } from '../../../shared/read-model/transparency/merkle.
 import { treeExtends, type ConsistencyProofSource, type SignedTree } from '../../../shared/read-model/transparency/tree-extension.ts';
 import type { SavedResponse } from './saved-response.ts';
 
-export const CHECKPOINT_FIELD = 'watchcat-checkpoint';
+const CHECKPOINT_FIELD = 'watchcat-checkpoint';
 
-export type PinnedCheckpoint = SignedTree;
+type PinnedCheckpoint = SignedTree;
 
 /** The checkpoint a receipt pins, or why it pins none (absent, malformed, or not covered by its signature). */
 export function pinnedCheckpoint(response: SavedResponse, covered: readonly string[]): PinnedCheckpoint | string {
@@ -61,7 +61,7 @@ export interface InclusionProof {
 }
 
 /** The proof of the event at `position` in the tree of `size` leaves; undefined when that tree does not hold it (a 422). */
-export type InclusionProofSource = (position: number, size: number) => Promise<InclusionProof | undefined>;
+type InclusionProofSource = (position: number, size: number) => Promise<InclusionProof | undefined>;
 
 /** The leaf index `proof` proves in the tree (`size`, `root` in base64), or undefined when it does not verify. */
 function provenIndex(proof: InclusionProof, size: number, root: string): number | undefined {

@@ -7,7 +7,7 @@ import { firstBlankText } from '../domain/texts.ts';
 import type { CollectionCommand } from './collection.commands.ts';
 import { evolveCollection, initialCollectionState, type CollectionEvent, type CollectionState } from './collection.state.ts';
 
-export function decideCollection(command: CollectionCommand, state: CollectionState): Decision<CollectionEvent> {
+function decideCollection(command: CollectionCommand, state: CollectionState): Decision<CollectionEvent> {
   switch (command.type) {
     case 'DefineCollection': {
       const { collection } = command;

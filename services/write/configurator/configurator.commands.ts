@@ -5,13 +5,13 @@ type OptionKey = { collection: string; category: CategoryKey; code: string };
 type AccessoryKey = { collection: string; code: string };
 
 /** The first option offered in a category becomes its default. */
-export type OfferOption = { type: 'OfferOption'; option: ConfiguratorOptionOffered };
-export type RepriceOption = { type: 'RepriceOption'; option: OptionKey; price_cents: number };
-export type WithdrawOption = { type: 'WithdrawOption'; option: OptionKey };
-export type ChooseDefaultOption = { type: 'ChooseDefaultOption'; option: OptionKey };
-export type OfferAccessory = { type: 'OfferAccessory'; accessory: AccessoryOffered };
-export type RepriceAccessory = { type: 'RepriceAccessory'; accessory: AccessoryKey; unit_price_cents: number };
-export type WithdrawAccessory = { type: 'WithdrawAccessory'; accessory: AccessoryKey };
+type OfferOption = { type: 'OfferOption'; option: ConfiguratorOptionOffered };
+type RepriceOption = { type: 'RepriceOption'; option: OptionKey; price_cents: number };
+type WithdrawOption = { type: 'WithdrawOption'; option: OptionKey };
+type ChooseDefaultOption = { type: 'ChooseDefaultOption'; option: OptionKey };
+type OfferAccessory = { type: 'OfferAccessory'; accessory: AccessoryOffered };
+type RepriceAccessory = { type: 'RepriceAccessory'; accessory: AccessoryKey; unit_price_cents: number };
+type WithdrawAccessory = { type: 'WithdrawAccessory'; accessory: AccessoryKey };
 
 export type ConfiguratorCommand =
   | OfferOption | RepriceOption | WithdrawOption | ChooseDefaultOption

@@ -23,7 +23,7 @@ type OptionKey = { collection: string; category: string; code: string };
 const optionName = (o: OptionKey) => `option ${o.code} in category ${o.category} of collection ${o.collection}`;
 const accessoryName = (a: { collection: string; code: string }) => `accessory ${a.code} of collection ${a.collection}`;
 
-export function decideConfigurator(
+function decideConfigurator(
   command: ConfiguratorCommand, state: ConfiguratorState, context: ConfiguratorContext,
 ): Decision<ConfiguratorEvent> {
   const collection = configuratorOf(command);

@@ -7,10 +7,10 @@ export type ConfiguratorEvent =
   | EventOf<'ConfiguratorDefaultChosen'> | EventOf<'AccessoryOffered'> | EventOf<'AccessoryRepriced'>
   | EventOf<'AccessoryWithdrawn'>;
 
-export type OptionState = { label: LocalizedText; price_cents: number };
+type OptionState = { label: LocalizedText; price_cents: number };
 /** `options` in the order they were offered; `defaultCode` is null only while the category has no option. */
-export type CategoryState = { options: Record<string, OptionState>; defaultCode: string | null };
-export type AccessoryState = { label: LocalizedText; unit_price_cents: number; max_quantity: number };
+type CategoryState = { options: Record<string, OptionState>; defaultCode: string | null };
+type AccessoryState = { label: LocalizedText; unit_price_cents: number; max_quantity: number };
 
 export type ConfiguratorState = {
   categories: Partial<Record<CategoryKey, CategoryState>>;

@@ -13,13 +13,13 @@ import type { Aggregate } from './aggregate.ts';
 import type { StateLoader } from './load-state.ts';
 
 /** Who sends the command and which piece of work it belongs to; copied onto every event it produces. */
-export interface CommandMetadata {
+interface CommandMetadata {
   actor: string;
   correlation_id: string;
   causation_id: string;
 }
 
-export interface HandlerOptions {
+interface HandlerOptions {
   clock: () => Date;
   /** Attempts before a `ConcurrencyError` is given up to the caller. */
   maxAttempts?: number;

@@ -18,7 +18,7 @@ import { foldOnto, type Folding, type LoadedState, type StateLoader } from './lo
  * Every watch, collection and configurator of a manufacture's catalogue, with room for the serials in use; a watch
  * state holds about 6 KB, so the cache stays within a few MB.
  */
-export const DEFAULT_CACHED_STREAMS = 1_024;
+const DEFAULT_CACHED_STREAMS = 1_024;
 
 interface CachedState {
   /** The folding that built the state: a stream read through another folding is not this state. */

@@ -12,9 +12,9 @@ import { evolveSerial, initialSerialState, type SerialEvent, type SerialState } 
 /** The watch a serial is registered for: loaded for a registration only. */
 export type SerialContext = { watch?: WatchState };
 
-export const FIRST_MANUFACTURE_YEAR = 1800;
+const FIRST_MANUFACTURE_YEAR = 1800;
 
-export function decideSerial(command: SerialCommand, state: SerialState, context: SerialContext): Decision<SerialEvent> {
+function decideSerial(command: SerialCommand, state: SerialState, context: SerialContext): Decision<SerialEvent> {
   const { serial } = command;
   switch (command.type) {
     case 'RegisterSerial': {

@@ -6,7 +6,7 @@ import type { WatchCommand } from './watch.commands.ts';
 import { watchDecider, type WatchContext } from './watch.decide.ts';
 import type { WatchEvent, WatchState } from './watch.state.ts';
 
-export function referenceOf(command: WatchCommand): string {
+function referenceOf(command: WatchCommand): string {
   switch (command.type) {
     case 'PublishWatch': return command.watch.reference;
     case 'ReviseWatch': return command.revision.reference;

@@ -15,7 +15,7 @@ import { evolveWatch, initialWatchState, type WatchEvent, type WatchState } from
 /** The watch's collection: loaded for a publication only, which is the one command that needs it. */
 export type WatchContext = { collection?: CollectionState };
 
-export function decideWatch(command: WatchCommand, state: WatchState, context: WatchContext): Decision<WatchEvent> {
+function decideWatch(command: WatchCommand, state: WatchState, context: WatchContext): Decision<WatchEvent> {
   if (command.type === 'PublishWatch') return publish(command.watch, state, context);
   const reference = command.type === 'ReviseWatch' ? command.revision.reference : command.reference;
   if (state.status === 'unpublished') return unknown('watch', reference);

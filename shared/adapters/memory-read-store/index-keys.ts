@@ -72,6 +72,6 @@ export function equalityKeys(condition: unknown): IndexKey[] | undefined {
   return undefined;
 }
 
-export function isIndexKey(value: unknown): value is IndexKey {
+function isIndexKey(value: unknown): value is IndexKey {
   return typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && !Number.isNaN(value));
 }

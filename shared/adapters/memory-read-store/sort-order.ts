@@ -55,7 +55,7 @@ function rank(value: unknown): number {
   return 3;
 }
 
-export function compareValues(left: unknown, right: unknown): number {
+function compareValues(left: unknown, right: unknown): number {
   // The common case first: two values of one scalar kind.
   if (typeof left === typeof right && (typeof left === 'string' || typeof left === 'number' || typeof left === 'boolean')) {
     return left < (right as typeof left) ? -1 : left > (right as typeof left) ? 1 : 0;

@@ -47,7 +47,7 @@ export async function writeSnapshotFile(
   await rename(temporary, file);
 }
 
-export type SnapshotRead = { ok: true; header: unknown; records: unknown[] } | { ok: false; reason: string };
+type SnapshotRead = { ok: true; header: unknown; records: unknown[] } | { ok: false; reason: string };
 
 /**
  * The header and records of a whole snapshot file, or why it is not one (absent, truncated, altered). Each line is

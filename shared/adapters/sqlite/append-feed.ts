@@ -4,7 +4,7 @@
  * `PRAGMA data_version`, which SQLite changes only when *another* connection commits, so one read of an integer
  * per tick is the whole cost. The timer runs only while someone listens and never keeps the process alive.
  */
-export type AppendListener = () => void;
+type AppendListener = () => void;
 
 export class AppendFeed {
   private readonly listeners = new Set<AppendListener>();

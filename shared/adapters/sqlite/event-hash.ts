@@ -14,7 +14,7 @@
  */
 import { hash } from 'node:crypto';
 
-export const HASH_BYTES = 32;
+const HASH_BYTES = 32;
 /** The "previous hash" of the first event of a stream, and of the first event of the store. */
 export const GENESIS_HASH: Buffer = Buffer.alloc(HASH_BYTES);
 

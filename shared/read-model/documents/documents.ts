@@ -9,7 +9,7 @@ import { CategoryKey, StockStatus } from '../../events/common.ts';
 export const Lang = Type.Union([Type.Literal('en'), Type.Literal('fr')]);
 
 /** Logical collection names of the read store. */
-export const READ_COLLECTIONS = ['watches', 'collections', 'configurators', 'serials', 'tlog', 'checkpoints'] as const;
+const READ_COLLECTIONS = ['watches', 'collections', 'configurators', 'serials', 'tlog', 'checkpoints'] as const;
 export type ReadCollection = (typeof READ_COLLECTIONS)[number];
 
 /** One per (language, reference); `_id` is `${lang}:${reference}`. Withdrawn watches have no document. */
@@ -77,7 +77,7 @@ export const CollectionMemberDoc = Type.Object({
 });
 export type CollectionMemberDoc = Type.Static<typeof CollectionMemberDoc>;
 
-export const ConfiguratorOptionDoc = Type.Object({
+const ConfiguratorOptionDoc = Type.Object({
   code: Type.String(), label: Type.String(), price_cents: Type.Integer(), default: Type.Boolean(),
 });
 export const ConfiguratorCategoryDoc = Type.Object({

@@ -17,7 +17,7 @@ import type { DocChange, PositionedEvent, PositionedRecord, Projection, Touches 
 import { WorkingSet, type BatchWork, type FilterReach } from './working-set.ts';
 
 /** Where a batch reads the documents it touches: the live read store or a rebuild generation. */
-export interface DocSource {
+interface DocSource {
   /** Documents and tombstones by id. */
   getStored(ids: string[]): Promise<(StoredDoc | Tombstone)[]>;
   find<D extends StoredDoc>(filter: Filter): Promise<D[]>;
@@ -51,7 +51,7 @@ interface Planned {
 }
 
 /** Options of one batch; none are needed to project it. */
-export interface BatchOptions {
+interface BatchOptions {
   /**
    * Awaited between two events once `everyMs` (on `now`) have passed since the batch began or since the last
    * check-in: the runner checks its lease there and lets the event loop turn, so a long batch never goes longer than

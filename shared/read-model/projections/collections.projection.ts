@@ -13,9 +13,9 @@ import { fold } from '../../text/fold.ts';
 import type { CollectionDoc, CollectionMemberDoc } from '../documents/documents.ts';
 import { langId, langIds, projectionOf, type Touches } from './projection.ts';
 
-export type CollectionsProjectionDoc = CollectionDoc | CollectionMemberDoc;
+type CollectionsProjectionDoc = CollectionDoc | CollectionMemberDoc;
 
-export const memberId = (reference: string): string => `member:${reference}`;
+const memberId = (reference: string): string => `member:${reference}`;
 
 /** A watch's price and withdrawal touch its record. */
 const memberRecord = (event: { data: { reference: string } }): Touches => ({ ids: [memberId(event.data.reference)] });

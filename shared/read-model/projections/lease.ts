@@ -30,7 +30,7 @@ export interface LeaseClock {
 
 export const SYSTEM_CLOCK: LeaseClock = { monotonic: () => performance.now(), wall: () => Date.now() };
 
-export interface LeaseOptions {
+interface LeaseOptions {
   /** How long a lease lasts without renewal; default 10 s. */
   ttlMs?: number;
   clock?: LeaseClock;

@@ -15,7 +15,7 @@ import type { ControlDoc, Filter, GenerationStore, ProjectedCollection, StoredDo
 export type PositionedEvent = DomainEvent & { position: number };
 
 /** A positioned event of one type. */
-export type PositionedEventOf<T extends EventType> = EventOf<T> & { position: number };
+type PositionedEventOf<T extends EventType> = EventOf<T> & { position: number };
 
 /** What a batch is handed: events, and in their place the stored events this version cannot read. */
 export type PositionedRecord = PositionedEvent | UnreadableEvent;
@@ -71,17 +71,17 @@ export interface Projection<D extends StoredDoc = StoredDoc> {
 }
 
 /** What a projection does with the events of one type: the documents such an event touches, and its changes to them. */
-export interface EventHandler<T extends EventType, D extends StoredDoc> {
+interface EventHandler<T extends EventType, D extends StoredDoc> {
   touches(event: PositionedEventOf<T>): Touches;
   /** As `Projection.apply`: pure, `docs` not mutated. */
   apply(event: PositionedEventOf<T>, docs: ReadonlyMap<string, D>): DocChange<D>[];
 }
 
 /** The event types a projection handles, each with its handler: the one place it names them. */
-export type EventHandlers<D extends StoredDoc> = { readonly [T in EventType]?: EventHandler<T, D> };
+type EventHandlers<D extends StoredDoc> = { readonly [T in EventType]?: EventHandler<T, D> };
 
 /** A projection as declared: a `Projection` whose `handles`, `touches` and `apply` come from its handlers (`on`). */
-export type ProjectionDeclaration<D extends StoredDoc> = Omit<Projection<D>, 'handles' | 'touches' | 'apply'> & { on: EventHandlers<D> };
+type ProjectionDeclaration<D extends StoredDoc> = Omit<Projection<D>, 'handles' | 'touches' | 'apply'> & { on: EventHandlers<D> };
 
 /**
  * The projection a declaration describes: it handles the types of `on`, and an event of another type touches

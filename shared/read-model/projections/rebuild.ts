@@ -40,7 +40,7 @@ export interface RebuildProgress {
   eventsPerSecond: number;
 }
 
-export interface RebuildOptions {
+interface RebuildOptions {
   eventStore: EventStore;
   readStore: ReadStore;
   /** Defaults to every projection. */
@@ -62,7 +62,7 @@ export interface RebuildOptions {
   clock?: LeaseClock;
 }
 
-export interface RebuildResult {
+interface RebuildResult {
   projections: string[];
   /** Position the rebuilt collections reflect, now their checkpoint. */
   position: number;

@@ -11,7 +11,7 @@ import type { WatchDoc } from '../documents/documents.ts';
 type WatchTexts = Omit<WatchRevised, 'reference'>;
 type Images = NonNullable<WatchTexts['images']>;
 
-export const canonicalPath = (reference: string): string => `/api/public/catalogue/${reference}`;
+const canonicalPath = (reference: string): string => `/api/public/catalogue/${reference}`;
 
 /** The main image, or the first when none is marked main. */
 function mainImage(images: Images, lang: Language): WatchDoc['image'] {

@@ -14,21 +14,21 @@ import { langIds, projectionOf, required, type DocChange, type Touches } from '.
 import { isInStock, publishedWatch, renamedCollection, revisedWatch } from './watch-document.ts';
 
 /** The watches projection's record of a collection's names. */
-export interface CollectionNamesDoc extends StoredDoc {
+interface CollectionNamesDoc extends StoredDoc {
   kind: 'collection';
   code: string;
   name: LocalizedText;
 }
 
 /** The watches projection's record that a watch was withdrawn (at `position`). */
-export interface WithdrawnWatchDoc extends StoredDoc {
+interface WithdrawnWatchDoc extends StoredDoc {
   kind: 'withdrawn';
   reference: string;
 }
 
 export type WatchesProjectionDoc = WatchDoc | CollectionNamesDoc | WithdrawnWatchDoc;
 
-export const collectionNamesId = (code: string): string => `collection:${code}`;
+const collectionNamesId = (code: string): string => `collection:${code}`;
 export const withdrawnId = (reference: string): string => `withdrawn:${reference}`;
 
 /** The documents of a watch's own events: its document in each language. */

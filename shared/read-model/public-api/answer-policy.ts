@@ -34,7 +34,7 @@ import type { ValidRequest } from './validation/request-validator.ts';
 import { MIN_POSITION_HEADER } from './schemas/common.schema.ts';
 
 /** What the policy's rules for kept answers need: the clock, and the time answers say. */
-export interface AnswerPolicyEnv {
+interface AnswerPolicyEnv {
   clock: ReadModelClock;
   /** The time answers say (`checked_at`): the wall clock unless given (a test's fixed time). */
   now?: () => Date;
@@ -48,7 +48,7 @@ export type ReadingEnv = Omit<OperationEnv, 'readStore' | 'clock' | 'now'> & Ans
  * of an operation that needs its read models fresh, how old its data is in whole seconds (`X-Data-Age`). A refusal
  * read nothing: no stamp.
  */
-export type StampedAnswer =
+type StampedAnswer =
   | { answer: Answer; stamp: undefined; position?: undefined; dataAge?: undefined }
   | { answer: Answer; stamp: ReadStamp; position: number; dataAge?: number | undefined };
 
@@ -56,7 +56,7 @@ export type StampedAnswer =
  * How answers of an operation may be kept: `whole`, their bytes as they are (an answer that depends only on the
  * request and the read models); `timed`, as a template whose time field is renewed each time it is given; `none`.
  */
-export type Keeping = 'whole' | 'timed' | 'none';
+type Keeping = 'whole' | 'timed' | 'none';
 
 /** What a kept answer holds to be judged again: the stamp of its reading, and where its projections stand now. */
 export interface Kept {
@@ -65,7 +65,7 @@ export interface Kept {
 }
 
 /** How a kept answer is given now. */
-export interface Serving {
+interface Serving {
   position: number;
   dataAge?: number | undefined;
 }
@@ -85,7 +85,7 @@ export interface KeptAnswerPolicy {
 }
 
 /** The policy as it applies to one operation. */
-export interface OperationPolicy extends KeptAnswerPolicy {
+interface OperationPolicy extends KeptAnswerPolicy {
   /** Reads and answers `request` through one snapshot, or refuses it. */
   answer(request: ValidRequest): Promise<StampedAnswer>;
 }
@@ -228,7 +228,7 @@ export function answerInSnapshot(env: ReadingEnv): Answerer {
 }
 
 /** What the read models let this process say of itself: status's `degraded`, and readiness (read-api/server.ts). */
-export interface ReadModelStanding {
+interface ReadModelStanding {
   /** Every projection with a live checkpoint, with its freshness now. */
   projections: ProjectionFreshness[];
   /** The read models the operations answer from that are not built: every operation reading one is refused. */

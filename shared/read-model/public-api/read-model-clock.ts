@@ -120,7 +120,7 @@ export interface PolledReadModelClock extends ReadModelClock {
   stop(): void;
 }
 
-export interface ReadModelClockOptions {
+interface ReadModelClockOptions {
   /** Period of the background poll; default 100 ms. */
   intervalMs?: number;
   /**

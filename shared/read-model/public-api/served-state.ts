@@ -23,7 +23,7 @@ export interface ReadStamp {
 }
 
 /** A projection's (generation, position) as this process serves it. */
-export interface ServedState {
+interface ServedState {
   generation: number;
   position: number;
 }

@@ -11,7 +11,7 @@
 import type { Filter } from '../../ports/read-store.ts';
 
 /** `true`/`false`, or `undefined` when mingo must decide for this document. */
-export type FastPredicate = (doc: object) => boolean | undefined;
+type FastPredicate = (doc: object) => boolean | undefined;
 
 type Scalar = string | number | boolean | null;
 type ElementScalar = Exclude<Scalar, null>;

@@ -8,7 +8,7 @@ import type { Filter } from '../../ports/read-store.ts';
 const SCRIPT_OPERATORS = new Set(['$where', '$function', '$accumulator', '$expr']);
 
 /** Thrown for a filter carrying an operator that can run code. Nothing was evaluated. */
-export class UnsafeFilterError extends Error {
+class UnsafeFilterError extends Error {
   constructor(readonly operator: string) {
     super(`read store filters may not use ${operator}`);
     this.name = 'UnsafeFilterError';

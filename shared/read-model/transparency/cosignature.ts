@@ -14,7 +14,7 @@ const TIMESTAMP_BYTES = 8;
 const SIGNATURE_BYTES = 64;
 
 /** The message a cosignature signs: the header line, the time line, then the checkpoint's body whole. */
-export const cosignedMessage = (body: string, time: number): Buffer =>
+const cosignedMessage = (body: string, time: number): Buffer =>
   Buffer.from(`cosignature/v1\ntime ${time}\n${body}`, 'utf8');
 
 /** A witness's verifier key: `<name>+<key id>+<base64(0x04 || key)>`. */

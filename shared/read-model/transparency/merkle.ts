@@ -82,7 +82,7 @@ function split(n: number): number {
 const isPowerOfTwo = (n: number) => n > 0 && 2 ** Math.round(Math.log2(n)) === n;
 
 /** MTH of the leaves [start, end) (end > start), from stored hashes. */
-export function rangeHash(hashes: SubtreeHashes, start: number, end: number): Hash {
+function rangeHash(hashes: SubtreeHashes, start: number, end: number): Hash {
   const n = end - start;
   if (isPowerOfTwo(n) && start % n === 0) return hashes.get(Math.log2(n), start / n);
   const k = split(n);

@@ -44,7 +44,7 @@ export interface ProofNode {
 }
 
 /** A key's entry and the proof of it, or of its absence (`value` undefined). */
-export interface PrefixProof {
+interface PrefixProof {
   readonly value: Uint8Array | undefined;
   readonly proof: readonly ProofNode[];
 }

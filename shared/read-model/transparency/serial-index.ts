@@ -23,7 +23,7 @@ export type IndexedStatus = 'AUTHENTIC' | 'STOLEN';
 export type IndexStatus = IndexedStatus | 'NOT_FOUND';
 
 /** A leaf's value: SHA-256 of this line, so that a status can be told from its value by anyone. */
-export const statusValue = (status: IndexedStatus): Buffer =>
+const statusValue = (status: IndexedStatus): Buffer =>
   createHash('sha256').update(`watchcat serial index v1\n${status}\n`).digest();
 
 const STATUS_VALUES = new Map((['AUTHENTIC', 'STOLEN'] as const).map((status) => [statusValue(status).toString('hex'), status]));
@@ -146,7 +146,7 @@ export function verifyIndexAnswer(vrfPublicKey: Uint8Array, root: Uint8Array, an
 const EXTENSION = 'watchcat/serial-index/v1';
 
 /** What a checkpoint commits of the index: its root, and the VRF key its serials' keys are computed with. */
-export interface IndexCommitment {
+interface IndexCommitment {
   readonly root: Uint8Array;
   readonly vrfPublicKey: Uint8Array;
 }

@@ -6,7 +6,7 @@
 import { createHash, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 
 /** The signature types of C2SP signed-note that are read here: a log's Ed25519 key, a witness's timestamped Ed25519 key. */
-export const ED25519 = 0x01;
+const ED25519 = 0x01;
 export const COSIGNATURE_V1 = 0x04;
 
 export class NoteError extends Error {}

@@ -7,7 +7,7 @@ import { HASH_SIZE, packedSubtreeRoot, type Hash } from './merkle.ts';
 import { TILE_WIDTH } from './tiles.ts';
 
 /** Characters of one hash in `TileDoc.hashes`. */
-export const HASH_CHARS = 44;
+const HASH_CHARS = 44;
 /** Bytes of one hash's characters with its '=' read as 'A' (`decoded`). */
 const DECODED_BYTES = HASH_SIZE + 1;
 

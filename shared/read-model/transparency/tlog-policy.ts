@@ -80,7 +80,7 @@ export function parsePolicy(text: string): TlogPolicy {
   return { logs, members, quorum };
 }
 
-export interface PolicyVerdict {
+interface PolicyVerdict {
   /** Whether a log of the policy signed the note (true when the policy lists none: the caller checks the log). */
   logSigned: boolean;
   /** The witnesses whose cosignature of the note verifies. */

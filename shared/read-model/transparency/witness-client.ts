@@ -30,7 +30,7 @@ export const parseWitnessList = (list: string): WitnessEndpoint[] =>
   list.split(',').filter((entry) => entry.trim() !== '').map(parseWitnessEndpoint);
 
 /** The consistency proof from `from` to `to` leaves of the log. */
-export type ProofSource = (from: number, to: number) => Promise<Hash[]>;
+type ProofSource = (from: number, to: number) => Promise<Hash[]>;
 
 export type CosignOutcome =
   /** `line`: the cosignature, newline included; `time`: the timestamp it states. */
@@ -38,7 +38,7 @@ export type CosignOutcome =
   /** `held`: the size the witness said it holds, when it said (a 409). */
   | { cosigned: false; reason: string; status?: number; held?: number };
 
-export interface CosignRequest {
+interface CosignRequest {
   note: string;
   size: number;
   /** The size the witness is believed to hold (0 when unknown: its 409 tells). */

@@ -31,7 +31,7 @@ export const CatalogueQuery = Type.Object({
 });
 export type CatalogueQuery = Type.Static<typeof CatalogueQuery>;
 
-export const CatalogueAnswer = Type.Object({
+const CatalogueAnswer = Type.Object({
   watches: Type.Array(WatchSummary),
   total: Type.Integer({ description: 'Every match, before paging.' }),
   limit: Type.Integer(),
@@ -40,7 +40,7 @@ export const CatalogueAnswer = Type.Object({
 }, { title: 'CataloguePage' });
 
 /** Reference comes last in every sort so that pages never repeat or skip a watch. */
-export const CATALOGUE_SORTS: Record<CatalogueQuery['sort'], Sort> = {
+const CATALOGUE_SORTS: Record<CatalogueQuery['sort'], Sort> = {
   name: { sort_name: 1, reference: 1 },
   price_asc: { price_cents: 1, reference: 1 },
   price_desc: { price_cents: -1, reference: 1 },
@@ -66,7 +66,7 @@ export function catalogueFilter(query: CatalogueQuery): Filter {
   return filter;
 }
 
-export const catalogueSpec: OperationSpec = {
+const catalogueSpec: OperationSpec = {
   id: 'getCatalogue',
   method: 'GET',
   path: '/api/public/catalogue',

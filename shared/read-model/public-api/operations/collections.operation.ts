@@ -8,9 +8,9 @@ import { collectionFigures, type CollectionFigures } from './collection-figures.
 import type { OperationSpec } from './operation.ts';
 import { ok, type PublicOperation } from './public-operation.ts';
 
-export const CollectionsAnswer = Type.Object({ collections: Type.Array(Collection), lang: Lang }, { title: 'CollectionList' });
+const CollectionsAnswer = Type.Object({ collections: Type.Array(Collection), lang: Lang }, { title: 'CollectionList' });
 
-export function toCollection(doc: CollectionDoc, figures: CollectionFigures): Collection {
+function toCollection(doc: CollectionDoc, figures: CollectionFigures): Collection {
   const range = figures.price_range_cents;
   return {
     code: doc.code,
@@ -24,7 +24,7 @@ export function toCollection(doc: CollectionDoc, figures: CollectionFigures): Co
   };
 }
 
-export const collectionsSpec: OperationSpec = {
+const collectionsSpec: OperationSpec = {
   id: 'getCollections',
   method: 'GET',
   path: '/api/public/collections',

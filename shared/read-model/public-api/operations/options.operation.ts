@@ -11,9 +11,9 @@ import { notFound, ok, type PublicOperation } from './public-operation.ts';
 /** A business fact of custom orders, the same for every collection. */
 export const CUSTOM_ORDER_DELIVERY = { min_weeks: 8, max_weeks: 12 } as const;
 
-export const OptionsPath = Type.Object({ collection: Type.String({ description: 'Collection code, case-insensitive.' }) });
+const OptionsPath = Type.Object({ collection: Type.String({ description: 'Collection code, case-insensitive.' }) });
 
-export function toConfiguratorOptions(doc: ConfiguratorDoc, models: CollectionModel[], lang: 'en' | 'fr'): ConfiguratorOptions {
+function toConfiguratorOptions(doc: ConfiguratorDoc, models: CollectionModel[], lang: 'en' | 'fr'): ConfiguratorOptions {
   return {
     collection: { code: doc.collection.code, name: doc.collection.name },
     currency: 'EUR',
@@ -31,7 +31,7 @@ export function toConfiguratorOptions(doc: ConfiguratorDoc, models: CollectionMo
   };
 }
 
-export const optionsSpec: OperationSpec = {
+const optionsSpec: OperationSpec = {
   id: 'getConfiguratorOptions',
   method: 'GET',
   path: '/api/public/configurator/options/:collection',

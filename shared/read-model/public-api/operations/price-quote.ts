@@ -15,7 +15,7 @@ import { CUSTOM_ORDER_DELIVERY } from './options.operation.ts';
 const KEY_ALIASES = new Map<string, CategoryKey>([['case-back', 'case_back'], ['caseback', 'case_back']]);
 const KNOWN_KEYS = new Set<string>(CATEGORY_KEYS);
 
-export type PriceQuote = { ok: true; result: PriceResult } | { ok: false; issues: ValidationIssue[] };
+type PriceQuote = { ok: true; result: PriceResult } | { ok: false; issues: ValidationIssue[] };
 
 /** Chosen option codes by canonical category key; the canonical spelling wins over an alias. */
 function chosenOptions(options: Record<string, string>, issues: ValidationIssue[]): Map<CategoryKey, { sentAs: string; code: string }> {

@@ -7,7 +7,7 @@ import type { OperationSpec } from './operation.ts';
 import { ok, type OperationEnv, type PublicOperation } from './public-operation.ts';
 
 /** The discovery files every deployment serves beside the operations (see docs/api.md). */
-export const DISCOVERY_FILES = [
+const DISCOVERY_FILES = [
   { path: '/llms.txt', summary: 'Summary for language models (llms.txt convention)' },
   { path: '/llms-full.txt', summary: 'Complete reference: every operation, parameter, error and limit' },
   { path: '/.well-known/openapi-public.json', summary: 'OpenAPI 3.1.0 description of the public operations' },
@@ -22,9 +22,9 @@ export const MCP_PATH = '/mcp';
 export const TRANSPARENCY_KEY_PATH = '/.well-known/transparency/key';
 
 /** `/api/public/catalogue/:reference` as OpenAPI and people write it: `/api/public/catalogue/{reference}`. */
-export const templatePath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
+const templatePath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
 
-export async function buildStatus(env: OperationEnv, lang: LangOnlyQuery['lang']): Promise<ServiceStatus> {
+async function buildStatus(env: OperationEnv, lang: LangOnlyQuery['lang']): Promise<ServiceStatus> {
   const { config, brand, clock } = env;
   const base = baseUrl(config);
   return {
@@ -53,7 +53,7 @@ export async function buildStatus(env: OperationEnv, lang: LangOnlyQuery['lang']
   };
 }
 
-export const statusSpec: OperationSpec = {
+const statusSpec: OperationSpec = {
   id: 'getStatus',
   method: 'GET',
   path: '/api/public/status',

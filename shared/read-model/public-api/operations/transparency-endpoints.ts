@@ -36,7 +36,7 @@ export const checkpointSpec: OperationSpec = {
   cacheControl: 'no-cache',
 };
 
-export const tileSpec: OperationSpec = {
+const tileSpec: OperationSpec = {
   id: 'getLogTile',
   method: 'GET',
   path: `${LOG_PREFIX}/tile/:level/:index`,

@@ -17,17 +17,17 @@ import type { IndexProved } from './public-operation.ts';
 import type { OperationSpec } from './operation.ts';
 import { ok, type PublicOperation } from './public-operation.ts';
 
-export const VerifyPath = Type.Object({
+const VerifyPath = Type.Object({
   serial: Type.String({ pattern: SERIAL_AS_TYPED, description: 'Serial number, case-insensitive.' }),
 });
 
-export const VerifyQuery = Type.Object({
+const VerifyQuery = Type.Object({
   lang: LangParam,
   proof: Type.Optional(Type.Literal('index', {
     description: '`index`: the answer carries the proof of the status in the serial index at a signed checkpoint, and that checkpoint; the status is the one proved there (`watchcat receipt verify` checks it offline). 503 while no checkpoint commits the index yet, or while the index is not built (a transparency log projected in part before it, until the log is rebuilt).',
   })),
 });
-export type VerifyQuery = Type.Static<typeof VerifyQuery>;
+type VerifyQuery = Type.Static<typeof VerifyQuery>;
 
 const NO_PROOF: Record<Language, string> = {
   en: 'No signed checkpoint commits the serial index yet; try again shortly.',
@@ -74,7 +74,7 @@ function toVerification(serial: string, status: VerificationStatus, doc: SerialD
   };
 }
 
-export const verifySpec: OperationSpec = {
+const verifySpec: OperationSpec = {
   id: 'verifySerial',
   method: 'GET',
   path: '/api/public/verify/:serial',

@@ -8,11 +8,11 @@ import type { OperationSpec } from './operation.ts';
 import { notFound, ok, type PublicOperation } from './public-operation.ts';
 import { toWatchDetail } from './watch-presenter.ts';
 
-export const WatchDetailPath = Type.Object({
+const WatchDetailPath = Type.Object({
   reference: Type.String({ description: 'Watch reference, case-insensitive.' }),
 });
 
-export const watchDetailSpec: OperationSpec = {
+const watchDetailSpec: OperationSpec = {
   id: 'getWatch',
   method: 'GET',
   path: '/api/public/catalogue/:reference',

@@ -4,8 +4,8 @@ import type { Language } from '../../../events/common.ts';
 import type { WatchDoc } from '../../documents/documents.ts';
 import type { WatchDetail, WatchSummary } from '../schemas/watch.schema.ts';
 
-export const watchPath = (reference: string) => `/api/public/catalogue/${reference}`;
-export const configuratorPath = (collection: string) => `/api/public/configurator/options/${collection}`;
+const watchPath = (reference: string) => `/api/public/catalogue/${reference}`;
+const configuratorPath = (collection: string) => `/api/public/configurator/options/${collection}`;
 
 export function toWatchSummary(doc: WatchDoc): WatchSummary {
   return {

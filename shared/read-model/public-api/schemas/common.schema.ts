@@ -32,7 +32,7 @@ export const AnyKey = Type.String({ pattern: '^[\\s\\S]*$' });
 /** An amount in euros: a JSON number with at most two decimals, computed from integer cents. */
 export const Euros = Type.Number({ description: 'Euros, at most two decimals.' });
 
-export const ValidationError = Type.Object({
+const ValidationError = Type.Object({
   loc: Type.Array(Type.Union([Type.String(), Type.Integer()])),
   msg: Type.String(),
   type: Type.String(),
@@ -40,7 +40,7 @@ export const ValidationError = Type.Object({
   ctx: Type.Optional(Type.Object({}, { additionalProperties: true })),
 }, { title: 'ValidationError' });
 
-export const HTTPValidationError = Type.Object({
+const HTTPValidationError = Type.Object({
   detail: Type.Array(ValidationError, {
     description: 'Every failing field, up to 50; past 50, one last entry `{"type": "too_many_errors", "loc": ["body"], '
       + '"msg": "N more errors not listed", "input": null, "ctx": {"not_listed": N, "counted_all": true}}` counts the '

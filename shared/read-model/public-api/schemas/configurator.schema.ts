@@ -6,11 +6,11 @@ import { AnyKey, Euros } from './common.schema.ts';
 
 const CollectionRef = Type.Object({ code: Type.String(), name: Type.String() });
 
-export const Delivery = Type.Object({
+const Delivery = Type.Object({
   min_weeks: Type.Integer(), max_weeks: Type.Integer(),
 }, { title: 'Delivery', description: 'Delivery time of a custom order, from order confirmation.' });
 
-export const ConfiguratorCategory = Type.Object({
+const ConfiguratorCategory = Type.Object({
   key: CategoryKey,
   label: Type.String(),
   options: Type.Array(Type.Object({

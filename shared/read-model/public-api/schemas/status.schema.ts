@@ -3,7 +3,7 @@ import Type from 'typebox';
 import { Lang } from '../../documents/documents.ts';
 
 /** One read model as this API process can vouch for it (docs/api.md, "Honest answers"). */
-export const ProjectionFreshness = Type.Object({
+const ProjectionFreshness = Type.Object({
   name: Type.String({ description: 'The projection, named after the read collection it writes.' }),
   position: Type.Integer({ description: 'Position of the last event it reflects, as served.' }),
   built: Type.Boolean({ description: 'Its projector has confirmed reaching the event store\'s head at least once: it is served.' }),

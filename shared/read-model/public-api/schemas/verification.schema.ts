@@ -11,12 +11,11 @@ export type VerificationStatus = Type.Static<typeof VerificationStatus>;
  * The proof of a verification's status in the serial index at a signed checkpoint (docs/audit.md, "Serial index
  * proofs"): checked with the log's key and the checkpoint alone (`watchcat receipt verify`).
  */
-export const IndexProof = Type.Object({
+const IndexProof = Type.Object({
   checkpoint: Type.String({ description: 'The signed checkpoint (C2SP signed note, with the cosignatures gathered) whose `watchcat/serial-index/v1` line commits the index root and VRF key.' }),
   vrf_proof: Type.String({ description: 'Base64: the RFC 9381 proof (ECVRF-EDWARDS25519-SHA512-ELL2) of the serial\'s key in the index.' }),
   index_proof: Type.String({ description: 'Base64: the prefix tree\'s proof of that key\'s status, or of its absence for NOT_FOUND.' }),
 }, { title: 'IndexProof' });
-export type IndexProof = Type.Static<typeof IndexProof>;
 
 export const Verification = Type.Object({
   serial: Type.String(),

@@ -8,7 +8,7 @@ import { isLiteralUnion, valueAt, type JsonSchema, type Path } from './request-s
 import { expectedLiterals, issue, type ValidationIssue } from './validation-issue.ts';
 import type { ValueSource } from './lax-coercion.ts';
 
-export interface AjvIssueContext {
+interface AjvIssueContext {
   source: ValueSource;
   /** The part as sent, after alias resolution: what `input` is read from. */
   sent: Record<string, unknown>;

@@ -12,9 +12,9 @@
  */
 import type { ValidationIssue } from './issue-shape.ts';
 
-export const MAX_LISTED_ISSUES = 50;
+const MAX_LISTED_ISSUES = 50;
 /** Issues counted, listed or not, before a validation may stop looking. */
-export const MAX_COUNTED_ISSUES = 10_000;
+const MAX_COUNTED_ISSUES = 10_000;
 
 /** Collects issues up to the bound and counts the rest; `full` once a validation may stop looking. */
 export class IssueCollector {

@@ -11,7 +11,7 @@
 import { childSchema, isPlainObject, nonNullSchema, type JsonSchema, type Path } from './request-schema.ts';
 import type { ValidationIssue } from './validation-issue.ts';
 
-export interface FirstIssues {
+interface FirstIssues {
   /** At most `room` issues, in pydantic's order, one per field. */
   first: ValidationIssue[];
   /** How many other fields have an issue. */

@@ -3,7 +3,7 @@
  * `json_invalid` answer (`loc: ["body", offset]`, `ctx.error` such as `Expecting value`). Only runs after
  * `JSON.parse` has already failed, so its speed does not matter; the body is at most 16 KiB.
  */
-export interface JsonSyntaxError {
+interface JsonSyntaxError {
   /** Offset in characters (code points), as Python counts. */
   offset: number;
   error: string;

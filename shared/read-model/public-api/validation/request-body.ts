@@ -10,7 +10,7 @@ import type { IncomingMessage } from 'node:http';
 import { issue, RequestValidationError } from './validation-issue.ts';
 import { locateJsonSyntaxError } from './json-syntax-error.ts';
 
-export const BODY_LIMIT_BYTES = 16 * 1024;
+const BODY_LIMIT_BYTES = 16 * 1024;
 
 export class PayloadTooLargeError extends Error {
   readonly status = 413;
