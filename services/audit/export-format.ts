@@ -8,7 +8,7 @@
 import type { AnchoredRecord, AuditRecord, ClaimedLinks } from './audit-record.ts';
 import { toHex } from './audit-record.ts';
 
-class ExportFormatError extends Error {
+export class ExportFormatError extends Error {
   constructor(line: number, reason: string) {
     super(`export file line ${line}: ${reason}`);
     this.name = 'ExportFormatError';
