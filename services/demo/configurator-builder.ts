@@ -7,13 +7,13 @@ export type OptionEntry = { code: string; label: { en: string; fr: string }; pri
 type AccessoryEntry = ConfiguratorEntry['accessories'][number];
 type OfferedCategories = Partial<Record<CategoryKey, OptionEntry[]>>;
 
-/** An option; the first option of each category passed to `defaultFirst` becomes its default. */
+/** An option; the first option of each category passed to `firstAsDefault` becomes its default. */
 export function option(code: string, en: string, fr: string, euros = 0): OptionEntry {
   return { code, label: { en, fr }, price_cents: eurosToCents(euros) };
 }
 
 /** Marks the first option of a category as its default, so each list reads "standard first, then upgrades". */
-function defaultFirst(options: OptionEntry[]): OptionEntry[] {
+function firstAsDefault(options: OptionEntry[]): OptionEntry[] {
   return options.map((entry, index) => (index === 0 ? { ...entry, default: true } : entry));
 }
 
@@ -22,6 +22,6 @@ export function accessory(code: string, en: string, fr: string, euros: number, m
 }
 
 export function configurator(collection: string, categories: OfferedCategories, accessories: AccessoryEntry[]): ConfiguratorEntry {
-  const offered = Object.fromEntries(Object.entries(categories).map(([key, options]) => [key, defaultFirst(options ?? [])]));
+  const offered = Object.fromEntries(Object.entries(categories).map(([key, options]) => [key, firstAsDefault(options ?? [])]));
   return { collection, categories: offered, accessories };
 }
