@@ -5,22 +5,13 @@ import { expect } from 'chai';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import { recomputedLinkedRecords, sqliteLinkedRecords, type LinkedRecord } from '../../services/audit/linked-history.ts';
 import { openSqliteAuditHistory } from '../../services/audit/sqlite-audit-reader.ts';
-import { writeKnownHistory, type TempStore } from './support/audit-history.ts';
+import { storedChainHash, writeKnownHistory, type TempStore } from './support/audit-history.ts';
 import { watchcat } from './support/watchcat-run.ts';
 
 function sql(file: string, statement: string, ...params: unknown[]): void {
   const db = new Database(file);
   try {
     db.prepare(statement).run(...params);
-  } finally {
-    db.close();
-  }
-}
-
-function storedChainHash(file: string, position: number): string {
-  const db = new Database(file, { readonly: true });
-  try {
-    return (db.prepare('SELECT chain_hash FROM events WHERE position = ?').pluck().get(position) as Buffer).toString('hex');
   } finally {
     db.close();
   }

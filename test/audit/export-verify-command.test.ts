@@ -14,21 +14,12 @@ import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.t
 import { createCliContext } from '../../services/cli/cli-context.ts';
 import { run } from '../../services/cli/program.ts';
 import { linkedHistory } from '../../services/audit/audit-sources.ts';
-import { writeKnownHistory, type TempStore } from './support/audit-history.ts';
+import { storedChainHash, writeKnownHistory, type TempStore } from './support/audit-history.ts';
 import { watchcat } from './support/watchcat-run.ts';
 
 const HEAD = 12;
 /** An address no test reaches: the commands that take EventStoreDB either refuse before connecting or get the store handed in. */
 const EVENTSTORE_URL = 'esdb://eventstore.invalid:2113?tls=false';
-
-function storedChainHash(file: string, position: number): string {
-  const db = new Database(file, { readonly: true });
-  try {
-    return (db.prepare('SELECT chain_hash FROM events WHERE position = ?').pluck().get(position) as Buffer).toString('hex');
-  } finally {
-    db.close();
-  }
-}
 
 const positionsOf = (lines: string[]) => lines.map((line) => (JSON.parse(line) as { position: number }).position);
 /** The last progress line on stderr (audit-progress.ts): the one written when the command stops. */

@@ -2,6 +2,7 @@
  * A small history with known changes at known times, written to a SQLite event store in a temporary DATA_DIR.
  * Times are one hour apart from 2025-03-01T08:00Z, so a test can name a moment between any two events.
  */
+import Database from 'better-sqlite3';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -75,4 +76,14 @@ export async function writeKnownHistory(): Promise<TempStore> {
     await store.close();
   }
   return { dataDir, file, env: { DATA_DIR: dataDir } };
+}
+
+/** The chain hash the SQLite file stores for `position`, read from the file itself (hex), not through the store's code. */
+export function storedChainHash(file: string, position: number): string {
+  const db = new Database(file, { readonly: true });
+  try {
+    return (db.prepare('SELECT chain_hash FROM events WHERE position = ?').pluck().get(position) as Buffer).toString('hex');
+  } finally {
+    db.close();
+  }
 }
