@@ -27,7 +27,9 @@ export function requestLog(logger: Logger, sample: number, random: () => number 
     try {
       await next();
     } finally {
-      if (ctx.status >= 500 || ctx.status === CLIENT_CLOSED_REQUEST || (sample > 0 && random() < sample)) {
+      // Nothing is made for a line the logger's level would drop (LOG_LEVEL=warn, say).
+      const kept = ctx.status >= 500 || ctx.status === CLIENT_CLOSED_REQUEST || (sample > 0 && random() < sample);
+      if (kept && logger.isLevelEnabled('info')) {
         const presented = ctx.get('X-Request-Id');
         const id = PLAIN_ID.test(presented) ? presented : randomUUID();
         const ms = Math.round((performance.now() - started) * 100) / 100;

@@ -35,10 +35,14 @@ export function createLogger(level: string, name: string, destination: number | 
  */
 export function infoLineWriter(logger: Logger): (fields: string, msg: string) => void {
   const plain = plainLoggers.get(logger);
-  if (plain === undefined) return (fields, msg) => logger.info(JSON.parse(`{${fields}}`) as object, msg);
+  if (plain === undefined) {
+    return (fields, msg) => {
+      if (logger.isLevelEnabled('info')) logger.info(JSON.parse(`{${fields}}`) as object, msg);
+    };
+  }
   const { destination, bindings } = plain;
   return (fields, msg) => {
-    if (logger.levelVal > INFO) return;
+    if (!logger.isLevelEnabled('info')) return;
     destination.write(`{"level":${INFO},"time":${Date.now()}${bindings},${fields},"msg":${JSON.stringify(msg)}}\n`);
   };
 }

@@ -68,4 +68,11 @@ describe('infoLineWriter: the request log line without pino\'s serializer', () =
     expect(lines[0]).to.include({ service: 'x', msg: 'request', ...FIELDS });
     expect(lines[1]).to.include({ service: 'x', part: 'api', msg: 'request', ...FIELDS });
   });
+
+  it('makes nothing of the fields for another logger whose level drops info lines: they are not even parsed', () => {
+    const chunks: string[] = [];
+    const quiet = pino({ level: 'warn' }, new Writable({ write(chunk, _encoding, done) { chunks.push(String(chunk)); done(); } }));
+    expect(() => infoLineWriter(quiet)('"not": JSON at all', 'request')).not.to.throw();
+    expect(chunks).to.deep.equal([]);
+  });
 });
