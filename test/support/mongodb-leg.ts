@@ -90,8 +90,11 @@ export function describeMongo(title: string, what: string, body: (this: Mocha.Su
     },
   };
   const suite = describe(title, function () {
-    after(() => dropDatabases(url, databases.splice(0)));
     body.call(this, leg);
+    // Defined after the body's own hooks, so it runs after them: Mocha runs a suite's `after` hooks in the order they
+    // were defined, and a database dropped while the suite's processes still query it crashed FerretDB (a SIGBUS in
+    // its SQLite backend's WAL index) for every MongoDB suite after it.
+    after(() => dropDatabases(url, databases.splice(0)));
   });
   registerLegSuite('MongoDB', suite);
 }
