@@ -100,7 +100,15 @@ describeMongo('README "At scale on one machine" run as written (real processes, 
   });
 
   after(async () => {
-    if (shell?.pid !== undefined && shell.exitCode === null) process.kill(-shell.pid, 'SIGKILL');
+    // The whole process group, even when the shell has ended: a failed run must not leave Prometheus or a replica
+    // holding the README's ports for the runs after it.
+    if (shell?.pid !== undefined) {
+      try {
+        process.kill(-shell.pid, 'SIGKILL');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+      }
+    }
     await redis?.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
