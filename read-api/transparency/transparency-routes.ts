@@ -58,7 +58,8 @@ async function inclusionAnswer(logs: TransparencyLog, query: InclusionQuery): Pr
   if (index === undefined) {
     if (query.position === undefined) throw new RequestValidationError([issue.missing(['query', 'index'], null)]);
     index = await log.indexOf(query.position);
-    if (index === undefined || index >= published) throw outOfRange('position', query.position, `no event of the log is at position ${query.position}`);
+    // An event past the checkpoint is refused just below, as a leaf outside the tree asked.
+    if (index === undefined) throw outOfRange('position', query.position, `no event of the log is at position ${query.position}`);
   }
   if (index >= treeSize) {
     throw outOfRange(query.index === undefined ? 'position' : 'index', query.index ?? query.position, `leaf ${index} is not in a tree of ${treeSize} leaves`);
@@ -77,7 +78,7 @@ async function consistencyAnswer(logs: TransparencyLog, query: ConsistencyQuery)
 }
 
 function send(ctx: ParameterizedContext, type: string, text: string, cacheControl: string): void {
-  const body = Buffer.from(text, 'utf8');
+  const body = Buffer.from(text);
   sendTagged(ctx, type, body, etagOf(body), cacheControl);
 }
 

@@ -89,6 +89,30 @@ describe('transparency log routes: nothing beyond the latest signed checkpoint w
     expect(detail.map(({ loc, input }) => ({ loc, input }))).to.deep.equal([{ loc: ['query', 'position'], input: signedPosition }]);
   });
 
+  it('says in each 422 where the signed tree ends: its size for a larger tree, the leaf for an event past it', async () => {
+    const refusal = async (path: string) => {
+      const refused = await fetch(`${base}${path}`);
+      expect(refused.status, path).to.equal(422);
+      return ((await refused.json()) as { detail: { loc: string[]; msg: string }[] }).detail.map(({ loc, msg }) => ({ loc, msg }));
+    };
+    expect(await refusal('/api/public/transparency/consistency?from=100&to=300')).to.deep.equal([
+      { loc: ['query', 'to'], msg: 'Value error, the latest checkpoint holds 200 leaves' },
+    ]);
+    expect(await refusal('/api/public/transparency/inclusion?index=0&tree_size=300')).to.deep.equal([
+      { loc: ['query', 'tree_size'], msg: 'Value error, the latest checkpoint holds 200 leaves' },
+    ]);
+    // The event is projected (leaf 250) but not signed: outside the tree asked, named as the client named it.
+    expect(await refusal(`/api/public/transparency/inclusion?position=${aheadPosition}`)).to.deep.equal([
+      { loc: ['query', 'position'], msg: 'Value error, leaf 250 is not in a tree of 200 leaves' },
+    ]);
+  });
+
+  it('answers only GET and HEAD with a tile: a POST to a tile\'s path is not the tile', async () => {
+    const posted = await fetch(`${base}/transparency/tile/0/000.p/200`, { method: 'POST' });
+    expect(posted.status).to.equal(404);
+    expect(posted.headers.get('content-type')).not.to.equal('application/octet-stream');
+  });
+
   it('proves consistency up to the signed tree, and refuses one to a larger tree (422)', async () => {
     expect(await status('/api/public/transparency/consistency?from=100&to=200')).to.equal(200);
     expect(await status('/api/public/transparency/consistency?from=100&to=300')).to.equal(422);
