@@ -347,13 +347,16 @@ describe('transparency log of a store that outlives its publisher: what its file
     expect(backup.checkpoint()?.size).to.equal(4);
     await backup.stop();
 
-    const lines: { level: number; msg: string }[] = [];
-    const again = await publishOver(restored, kept, pino({ level: 'info' }, { write: (line: string) => { lines.push(JSON.parse(line) as { level: number; msg: string }); } }));
+    type Line = { level: number; msg: string; alert?: string; size?: number; signed?: number };
+    const lines: Line[] = [];
+    const again = await publishOver(restored, kept, pino({ level: 'info' }, { write: (line: string) => { lines.push(JSON.parse(line) as Line); } }));
     try {
       // docs/api.md, "Never signs over a rewritten past": an error is logged, `transparency log: refused to sign ...`.
       const errors = lines.filter((line) => line.level === 50);
       expect(errors.map((line) => line.msg.startsWith('transparency log: refused to sign')), 'one error logged').to.deep.equal([true]);
       expect(errors[0]!.msg).to.include('the history holds 4 events, fewer than the 6 signed before');
+      // The fields a log search or an alert on the lines keys on: what was refused, against what was signed.
+      expect({ alert: errors[0]!.alert, size: errors[0]!.size, signed: errors[0]!.signed }).to.deep.equal({ alert: 'transparency log refused', size: 4, signed: 6 });
       expect(signedCheckpointOf(await restored.readControl())?.size, 'the checkpoint stored').to.equal(6);
       expect(again.checkpoint()?.size, 'the checkpoint served').to.equal(6);
       expect(again.parked()).to.equal('the history holds 4 events, fewer than the 6 signed before');

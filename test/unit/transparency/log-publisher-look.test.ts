@@ -18,6 +18,7 @@ import { appendAll, catalogueHistory } from '../../projector/support/history.ts'
 import { logProjection } from '../../support/signed-log.ts';
 import type { ReadStore } from '../../../shared/ports/read-store.ts';
 import { until } from '../../support/until.ts';
+import { verifierKey } from '../../../shared/read-model/transparency/signed-note.ts';
 
 describe('transparency log: when an API process looks at the log', () => {
   it('looks at each period while told 0, then only when told the log moved or once its last look is that old', async () => {
@@ -110,6 +111,77 @@ describe('transparency log: when an API process looks at the log', () => {
       await log?.stop();
       await queue.close();
       await eventStore.close();
+    }
+  });
+});
+
+describe('transparency log: what a publisher logs and serves of itself', () => {
+  /** A publisher over a log of two events, its log lines kept; `readStore` wraps the store when given. */
+  async function publisher(wrap: (store: ReadStore) => ReadStore = (store) => store) {
+    const eventStore = openSqliteEventStore(':memory:');
+    const store = createMemoryReadStore();
+    const queue = createInlineJobQueue({ attempts: 1, backoffMs: 1 });
+    const size = await appendAll(eventStore, catalogueHistory(2));
+    await createProjector({ eventStore, readStore: store, queue, logger: pino({ level: 'silent' }), projections: [logProjection] }).catchUp();
+    const lines: { level: number; msg: string; err?: { message: string } }[] = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => { lines.push(JSON.parse(line) as (typeof lines)[number]); } });
+    const key = generateKeyPairSync('ed25519').privateKey;
+    const log = await startTransparencyLog({ readStore: wrap(store), key, origin: 'watch.example/log', logger, intervalMs: 10 });
+    const close = async () => {
+      await log.stop();
+      await queue.close();
+      await eventStore.close();
+    };
+    return { log, lines, key, size, close };
+  }
+
+  it('with no witnesses set, signs and looks again without a warning or an error', async () => {
+    const { log, lines, size, close } = await publisher();
+    try {
+      expect(log.checkpoint()?.size).to.equal(size);
+      await log.look();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(lines.filter((line) => line.level >= 40)).to.deep.equal([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('logs a look that failed as a warning with its error; the checkpoint it served stays served', async () => {
+    let failNext = false;
+    const { log, lines, size, close } = await publisher((store) => ({
+      ...store,
+      snapshot: async () => {
+        if (failNext) {
+          failNext = false;
+          throw new Error('read store gone for a moment');
+        }
+        return store.snapshot();
+      },
+    }));
+    try {
+      failNext = true;
+      await until('a failed look logged', () => lines.some((line) => line.level === 40));
+      const warning = lines.find((line) => line.level === 40)!;
+      expect(warning.msg).to.equal('transparency log: could not look at the log or sign a checkpoint');
+      expect(warning.err?.message).to.equal('read store gone for a moment');
+      await log.look();
+      expect(log.checkpoint()?.size, 'served as before').to.equal(size);
+    } finally {
+      await close();
+    }
+  });
+
+  it('given no key history, serves its own key alone, valid from its start', async () => {
+    const before = Math.floor(Date.now() / 1000);
+    const { log, key, close } = await publisher();
+    const after = Math.ceil(Date.now() / 1000);
+    try {
+      const { keys } = JSON.parse(log.keyHistory) as { keys: { verifier_key: string; nbf: number }[] };
+      expect(keys.map((entry) => entry.verifier_key)).to.deep.equal([verifierKey('watch.example/log', key)]);
+      expect(keys[0]!.nbf).to.be.within(before, after);
+    } finally {
+      await close();
     }
   });
 });
