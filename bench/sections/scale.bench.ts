@@ -159,5 +159,6 @@ export function operationEnv(readStore: ReadStore): OperationEnv {
     clock: { current: () => 0, updatedAt: null, projections: () => [] },
     health: () => 'ok',
     brand: publicBrand(config),
+    now: new Date(),
   };
 }

@@ -114,7 +114,7 @@ function operationEnv(readStore: ReadStore): OperationEnv {
   const config = loadConfig({});
   return {
     readStore, config, operations: publicOperations, brand: publicBrand(config),
-    clock: { current: () => 0, updatedAt: null, projections: () => [] }, health: () => 'ok',
+    clock: { current: () => 0, updatedAt: null, projections: () => [] }, health: () => 'ok', now: new Date(),
   };
 }
 

@@ -29,9 +29,9 @@ export interface OperationEnv {
   clock: ReadModelPosition;
   /**
    * The time the answer says (the verification's `checked_at`), as the answer policy gives it (../answer-policy.ts);
-   * an audit gives the moment it answers for. Absent only where an operation is called for its reads alone.
+   * an audit gives the moment it answers for. No operation reads a clock of its own.
    */
-  now?: Date;
+  now: Date;
   config: Config;
   health: HealthProbe;
   brand: PublicBrand;

@@ -112,11 +112,10 @@ export const verifyOperation: PublicOperation = {
     const { lang, proof } = request.query as VerifyQuery;
     const serial = canonicalId(request.path['serial'] as string);
     const doc = await readStore.get<SerialDoc>('serials', serial);
-    const checkedAt = now ?? new Date();
-    if (proof !== 'index') return ok(toVerification(serial, statusOf(doc), doc, lang, checkedAt));
+    if (proof !== 'index') return ok(toVerification(serial, statusOf(doc), doc, lang, now));
     const proved = await serialIndex?.(serial);
     if (proved === undefined) return { status: 503, body: { detail: NO_PROOF[lang] }, retryAfter: 1 };
     if (proved === 'not built') return { status: 503, body: { detail: INDEX_NOT_BUILT[lang] }, retryAfter: NOT_BUILT_RETRY_AFTER_SECONDS };
-    return ok(toVerification(serial, proved.answer.status, doc, lang, checkedAt, proved));
+    return ok(toVerification(serial, proved.answer.status, doc, lang, now, proved));
   },
 };
