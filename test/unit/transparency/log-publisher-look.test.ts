@@ -185,3 +185,46 @@ describe('transparency log: what a publisher logs and serves of itself', () => {
     }
   });
 });
+
+describe('transparency log: a process that follows checkpoints another one signs', () => {
+  it('proves the serials of a bulk another process signed once its index catches up, look after look, within its budget', async function () {
+    this.timeout(60_000);
+    const eventStore = openSqliteEventStore(':memory:');
+    const readStore = createMemoryReadStore();
+    const queue = createInlineJobQueue({ attempts: 1, backoffMs: 1 });
+    const project = () => createProjector({ eventStore, readStore, queue, logger: pino({ level: 'silent' }), projections: [logProjection] }).catchUp();
+    const key = generateKeyPairSync('ed25519').privateKey;
+    const start = (intervalMs: number) => startTransparencyLog({ readStore, key, origin: 'watch.example/log', logger: createLogger('silent', 'follow-test'), intervalMs });
+    let signer: TransparencyLog | undefined;
+    let follower: TransparencyLog | undefined;
+    try {
+      await appendAll(eventStore, catalogueHistory(2));
+      await project();
+      // Both start over the same log, each building its index whole at its start; only the signer looks on its own.
+      signer = await start(10);
+      follower = await start(600_000);
+      // A bulk of new serials: each a VRF evaluation, far more than one look's budget (100 ms) of them.
+      const bulk = Array.from({ length: 150 }, (_, i) => `FOLLOW-${String(i).padStart(4, '0')}`);
+      const size = await appendAll(eventStore, bulk.map((serial) => serialRegistered(serial)));
+      await project();
+      const signing = signer;
+      await until('the signer signed the whole bulk', () => signing.checkpoint()?.size === size, 30_000);
+      // The follower's looks find that tree signed by the other: each goes a budget further with its index.
+      const following = follower;
+      const last = bulk.at(-1)!;
+      let proved: Awaited<ReturnType<TransparencyLog['indexAnswer']>>;
+      await until('the follower proves the bulk\'s last serial', async () => {
+        // As the projectors' word that the log moved would have it look.
+        await following.look();
+        proved = await following.indexAnswer(last);
+        return proved?.checkpoint.size === size;
+      }, 30_000);
+      expect(proved!.answer.status).to.equal('AUTHENTIC');
+    } finally {
+      await signer?.stop();
+      await follower?.stop();
+      await queue.close();
+      await eventStore.close();
+    }
+  });
+});
