@@ -1,0 +1,149 @@
+/**
+ * What `verifyReceipt` (services/audit/receipt/verify-receipt.ts) says of a saved signed answer that is malformed or
+ * signed loosely: each refusal named, in the words docs/api.md ("Signed answers") and the module promise, and what a
+ * receipt that holds reports. Receipts are signed here by the independent RFC 9421 code of
+ * test/support/rfc9421-by-hand.ts, so what the verifier accepts is not checked against its own signer.
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import { expect } from 'chai';
+import { parseSavedResponse } from '../../../services/audit/receipt/saved-response.ts';
+import { verifyReceipt } from '../../../services/audit/receipt/verify-receipt.ts';
+import { contentDigest, signatureBase, signBase, thumbprintByHand } from '../../support/rfc9421-by-hand.ts';
+
+const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+const x = String(publicKey.export({ format: 'jwk' }).x);
+const KEYID = thumbprintByHand(x);
+const JWKS = { keys: [{ kty: 'OKP' as const, crv: 'Ed25519' as const, x }] };
+const PATH = '/api/public/verify/AUR-0001';
+const BODY = '{"serial":"AUR-0001","verification_status":"AUTHENTIC"}';
+const REQUIRED = ['"@status"', '"content-type"', '"content-digest"', '"@method";req', '"@path";req', '"@query";req', '"@authority";req'];
+
+interface Receipt {
+  /** The covered identifiers, in order. */
+  covered?: string[];
+  /** The parameters after the inner list, as they are serialized. */
+  params?: string;
+  /** Header lines after the status line, replacing the usual ones when given. */
+  headers?: string[];
+  /** Extra header lines with their covered values: `[line, identifier, value]`. */
+  extra?: [string, string, string][];
+  /** Replaces the Signature-Input and Signature lines when given. */
+  signatureLines?: string[];
+  body?: string;
+}
+
+const now = () => Math.floor(Date.now() / 1000);
+const usualParams = (created = now() - 5) => `;created=${created};keyid="${KEYID}";alg="ed25519"`;
+
+/** A `curl -si` receipt of a verification, signed over `covered` with `params`. */
+function receipt({ covered = REQUIRED, params = usualParams(), headers, extra = [], signatureLines, body = BODY }: Receipt = {}) {
+  const values: Record<string, string> = {
+    '"@status"': '200', '"content-type"': 'application/json', '"content-digest"': contentDigest(BODY),
+    '"@method";req': 'GET', '"@path";req': PATH, '"@query";req': '?', '"@authority";req': 'watchcat.example',
+  };
+  for (const [, identifier, value] of extra) values[identifier] = value;
+  const all = [...covered, ...extra.map(([, identifier]) => identifier)];
+  const input = `(${all.join(' ')})${params}`;
+  const signature = signBase(signatureBase(all, values, input), privateKey).toString('base64');
+  const lines = [
+    'HTTP/1.1 200 OK',
+    ...(headers ?? ['Content-Type: application/json', `Content-Digest: ${contentDigest(BODY)}`, `Signed-Request: GET //watchcat.example${PATH}`]),
+    ...extra.map(([line]) => line),
+    ...(signatureLines ?? [`Signature-Input: sig1=${input}`, `Signature: sig1=:${signature}:`]),
+    '', body,
+  ];
+  return parseSavedResponse(Buffer.from(lines.join('\r\n'), 'latin1'));
+}
+
+const problemsOf = async (r: Receipt) => (await verifyReceipt(receipt(r), JWKS)).problems;
+
+describe('a saved signed answer checked offline (verifyReceipt)', () => {
+  it('holds when signed over what the contract lists, and reports the label, key, time, coverage and request', async () => {
+    const created = now() - 5;
+    const report = await verifyReceipt(receipt({ params: usualParams(created) }), JWKS);
+    expect(report.problems).to.deep.equal([]);
+    expect(report).to.deep.include({ label: 'sig1', keyid: KEYID, covered: REQUIRED, request: `GET //watchcat.example${PATH}`, status: 200 });
+    expect(report.created?.getTime()).to.equal(created * 1000);
+    expect(report.key?.x).to.equal(x);
+  });
+
+  it('refuses an answer without both signature fields, naming how to ask for one', async () => {
+    const missing = 'the answer carries no signature (Signature-Input and Signature): ask for one with Accept-Signature';
+    expect(await problemsOf({ signatureLines: [] })).to.deep.equal([missing]);
+    expect(await problemsOf({ signatureLines: [`Signature-Input: sig1=(${REQUIRED.join(' ')})${usualParams()}`] })).to.deep.equal([missing]);
+    expect(await problemsOf({ signatureLines: ['Signature: sig1=:AAAA:'] })).to.deep.equal([missing]);
+  });
+
+  it('refuses signature fields that are not structured dictionaries, or hold no signature to check', async () => {
+    expect(await problemsOf({ signatureLines: ['Signature-Input: sig1=(', 'Signature: sig1=:AAAA:'] }))
+      .to.deep.equal(['Signature-Input or Signature is not a structured dictionary (RFC 8941)']);
+    expect(await problemsOf({ signatureLines: ['Signature-Input: sig1=("@status")', 'Signature: sig1=:A:A'] }))
+      .to.deep.equal(['Signature-Input or Signature is not a structured dictionary (RFC 8941)']);
+    expect(await problemsOf({ signatureLines: ['Signature-Input: sig1=1', 'Signature: sig1=:AAAA:'] })).to.deep.equal(['Signature-Input holds no signature']);
+    const input = `Signature-Input: sig1=(${REQUIRED.join(' ')})${usualParams()}`;
+    for (const signature of ['Signature: sig2=:AAAA:', 'Signature: sig1=(:AAAA:)', 'Signature: sig1=1']) {
+      expect(await problemsOf({ signatureLines: [input, signature] }), signature).to.deep.equal(['Signature has no value for sig1']);
+    }
+  });
+
+  it('names a missing created time, a time in the future past a minute of tolerance, another alg and a missing keyid', async () => {
+    expect(await problemsOf({ params: `;keyid="${KEYID}";alg="ed25519"` })).to.deep.equal(['the signature has no created time']);
+    const future = now() + 3_600;
+    expect(await problemsOf({ params: usualParams(future) })).to.include(
+      `the answer says it was signed at ${new Date(future * 1000).toISOString()}, in the future`,
+    );
+    // Within the minute a signer's clock may be ahead of ours: held.
+    expect(await problemsOf({ params: usualParams(now() + 30) })).to.deep.equal([]);
+    // Every check runs: the signature is not checked under another algorithm either.
+    expect(await problemsOf({ params: `;created=${now() - 5};keyid="${KEYID}";alg="rsa-pss-sha512"` }))
+      .to.deep.equal(['the signature says alg="rsa-pss-sha512", not "ed25519"', 'the signature cannot be checked: Unsupported key algorithm']);
+    expect(await problemsOf({ params: `;created=${now() - 5};keyid="${KEYID}"` }), 'no alg: ed25519 by the key').to.deep.equal([]);
+    expect(await problemsOf({ params: `;created=${now() - 5};alg="ed25519"` })).to.deep.equal(['the signature names no keyid']);
+  });
+
+  it('reports the signed data position and age, refuses them when not canonical integers, and ignores them unsigned', async () => {
+    const signed = await verifyReceipt(receipt({
+      extra: [['X-Read-Model-Position: 42', '"x-read-model-position"', '42'], ['X-Data-Age: 0', '"x-data-age"', '0']],
+    }), JWKS);
+    expect(signed.problems).to.deep.equal([]);
+    expect({ position: signed.position, dataAge: signed.dataAge }).to.deep.equal({ position: 42, dataAge: 0 });
+    expect(await problemsOf({ extra: [['X-Read-Model-Position: 042', '"x-read-model-position"', '042']] }))
+      .to.deep.equal(['the signed x-read-model-position is not a non-negative integer: 042']);
+    expect(await problemsOf({ extra: [['X-Data-Age: 1 s', '"x-data-age"', '1 s']] }))
+      .to.deep.equal(['the signed x-data-age is not a non-negative integer: 1 s']);
+    const unsigned = await verifyReceipt(receipt({
+      headers: ['Content-Type: application/json', `Content-Digest: ${contentDigest(BODY)}`, `Signed-Request: GET //watchcat.example${PATH}`, 'X-Read-Model-Position: 7'],
+    }), JWKS);
+    expect(unsigned.problems).to.deep.equal([]);
+    expect(unsigned.position, 'a position the signature does not cover is not reported').to.equal(undefined);
+  });
+
+  it('names a missing, malformed or digest-less Content-Digest', async () => {
+    const request = `Signed-Request: GET //watchcat.example${PATH}`;
+    const withDigest = (digest: string | undefined) => ['Content-Type: application/json', ...(digest === undefined ? [] : [`Content-Digest: ${digest}`]), request];
+    expect(await problemsOf({ headers: withDigest(undefined) })).to.include('the answer has no Content-Digest');
+    expect(await problemsOf({ headers: withDigest('sha-256=:AA') })).to.include('Content-Digest is not a structured dictionary (RFC 8941)');
+    expect(await problemsOf({ headers: withDigest('sha-512=:AAAA:') })).to.include('Content-Digest has no sha-256 digest');
+    expect(await problemsOf({ headers: withDigest('sha-256=(:AAAA:)') })).to.include('Content-Digest has no sha-256 digest');
+    expect(await problemsOf({ headers: withDigest('sha-256=1') })).to.include('Content-Digest has no sha-256 digest');
+    expect(await problemsOf({ headers: withDigest('sha-256=:AAAA:') })).to.include(`the body does not match its Content-Digest (sha-256 of the ${BODY.length} bytes saved differs)`);
+  });
+
+  it('names a signature over request components without the echoed request, and a covered header the answer lacks', async () => {
+    expect(await problemsOf({ headers: ['Content-Type: application/json', `Content-Digest: ${contentDigest(BODY)}`] }))
+      .to.deep.equal(['the signature covers request components but the answer has no usable Signed-Request header']);
+    expect(await problemsOf({ extra: [['X-Other: 1', '"x-other"', '1']], headers: ['Content-Type: application/json', `Content-Digest: ${contentDigest(BODY)}`, `Signed-Request: GET //watchcat.example${PATH}`] }))
+      .to.deep.equal([]);
+    const lacking = receipt({ extra: [['X-Other: 1', '"x-other"', '1']] });
+    delete lacking.headers['x-other'];
+    expect((await verifyReceipt(lacking, JWKS)).problems).to.deep.equal(['the covered header x-other is missing from the answer']);
+  });
+
+  it('requires no Content-Type of an answer that has none (a 304, an empty answer)', async () => {
+    const covered = REQUIRED.filter((identifier) => identifier !== '"content-type"');
+    const headers = [`Content-Digest: ${contentDigest(BODY)}`, `Signed-Request: GET //watchcat.example${PATH}`];
+    expect(await problemsOf({ covered, headers })).to.deep.equal([]);
+    expect(await problemsOf({ covered }), 'with a Content-Type, it must be covered')
+      .to.deep.equal(['the signature does not cover "content-type", which a receipt must']);
+  });
+});
