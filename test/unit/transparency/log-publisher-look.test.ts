@@ -19,6 +19,12 @@ import { logProjection } from '../../support/signed-log.ts';
 import type { ReadStore } from '../../../shared/ports/read-store.ts';
 import { until } from '../../support/until.ts';
 import { verifierKey } from '../../../shared/read-model/transparency/signed-note.ts';
+import { TileLog } from '../../../shared/read-model/transparency/tile-log.ts';
+import { checkpointBody } from '../../../shared/read-model/transparency/checkpoint.ts';
+import { indexExtension } from '../../../shared/read-model/transparency/serial-index.ts';
+import { signNote } from '../../../shared/read-model/transparency/signed-note.ts';
+import { signedCheckpointDoc, storeSignedCheckpoint } from '../../../shared/read-model/transparency/signed-checkpoints.ts';
+import { indexVrfKey } from '../../../read-api/transparency/checkpoint-index.ts';
 
 describe('transparency log: when an API process looks at the log', () => {
   it('looks at each period while told 0, then only when told the log moved or once its last look is that old', async () => {
@@ -227,4 +233,38 @@ describe('transparency log: a process that follows checkpoints another one signs
       await eventStore.close();
     }
   });
+
+  it('proves nothing from a checkpoint another process signed whose index line commits another index than its own, and logs it', async () => {
+    const eventStore = openSqliteEventStore(':memory:');
+    const readStore = createMemoryReadStore();
+    const queue = createInlineJobQueue({ attempts: 1, backoffMs: 1 });
+    const key = generateKeyPairSync('ed25519').privateKey;
+    const origin = 'watch.example/log';
+    const lines: { level: number; msg: string; alert?: string }[] = [];
+    let follower: TransparencyLog | undefined;
+    try {
+      await appendAll(eventStore, catalogueHistory(2));
+      await appendAll(eventStore, [serialRegistered('DIFF-0001')]);
+      await createProjector({ eventStore, readStore, queue, logger: pino({ level: 'silent' }), projections: [logProjection] }).catchUp();
+      // The log's whole tree, signed with the log key, its index line committing a root no index of this log has.
+      const log = await TileLog.read(await readStore.snapshot());
+      const body = checkpointBody({
+        origin, size: log.size, root: await log.root(log.size),
+        extensions: [indexExtension({ root: Buffer.alloc(32, 7), vrfPublicKey: indexVrfKey(key).publicKey })],
+      });
+      expect(await storeSignedCheckpoint(readStore, signedCheckpointDoc(signNote(body, origin, key)), undefined)).to.equal(true);
+      follower = await startTransparencyLog({
+        readStore, key, origin, intervalMs: 600_000,
+        logger: pino({ level: 'info' }, { write: (line: string) => { lines.push(JSON.parse(line) as (typeof lines)[number]); } }),
+      });
+      expect(follower.checkpoint()?.size, 'the checkpoint served').to.equal(log.size);
+      expect(await follower.indexAnswer('DIFF-0001'), 'no proof against an index this process cannot rebuild').to.equal(undefined);
+      expect(lines.filter((line) => line.level === 50).map((line) => line.alert)).to.deep.equal(['serial index differs']);
+    } finally {
+      await follower?.stop();
+      await queue.close();
+      await eventStore.close();
+    }
+  });
 });
+
