@@ -152,6 +152,9 @@ describe('verify with proof=index: the status proved in the serial index at a si
         'L\'index des numéros de série n\'est pas construit : le journal de transparence a été projeté en partie avant que l\'index existe, et ses points de contrôle signés ne l\'engagent pas tant que le journal n\'est pas reconstruit.');
       const plain = await fetch(`${url}/api/public/verify/IP-2024-0001`);
       expect([plain.status, ((await plain.json()) as ProvedVerification).verification_status]).to.deep.equal([200, 'AUTHENTIC']);
+      // Its checkpoints sign the log alone: origin, size and root, no extension line committing an index.
+      const note = unbuilt.log.checkpoint()!.note;
+      expect(note.slice(0, note.indexOf('\n\n')).split('\n'), note).to.have.length(3);
     } finally {
       await unbuilt.api.close();
       await unbuilt.log.stop();
