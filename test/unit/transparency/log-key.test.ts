@@ -51,6 +51,15 @@ describe('transparency log: the log key', () => {
     expect(await refused({ keys: [historyEntry(other, { nbf: now - 1_000, exp: now - 10 }), historyEntry(pem, { nbf: now - 10 })] })).to.equal('');
   });
 
+  it('names the setting that holds a key that is not an Ed25519 private key: TRANSPARENCY_LOG_KEY, TRANSPARENCY_LOG_PREVIOUS_KEY', async () => {
+    const pem = newSigningKeyPem();
+    const refused = (settings: { TRANSPARENCY_LOG_KEY: string; TRANSPARENCY_LOG_PREVIOUS_KEY?: string }) =>
+      loadLogKeys({ DATA_DIR: dataDir, TRANSPARENCY_LOG_KEYS: historyOf(pem), ...settings }).then(() => '', (error: Error) => error.message);
+    expect(await refused({ TRANSPARENCY_LOG_KEY: 'not a key' })).to.equal('TRANSPARENCY_LOG_KEY is not an Ed25519 private key in PKCS#8 PEM');
+    expect(await refused({ TRANSPARENCY_LOG_KEY: pem, TRANSPARENCY_LOG_PREVIOUS_KEY: 'not a key' }))
+      .to.equal('TRANSPARENCY_LOG_PREVIOUS_KEY is not an Ed25519 private key in PKCS#8 PEM');
+  });
+
   it('judges the key\'s dates by this process\'s clock when given no time: an nbf an hour ahead does not sign yet', async () => {
     const pem = newSigningKeyPem();
     const nowSeconds = Math.floor(Date.now() / 1000);
