@@ -266,5 +266,21 @@ describe('transparency log: a process that follows checkpoints another one signs
       await eventStore.close();
     }
   });
+
+  it('answers no proof before any checkpoint, after three looks at most rather than waiting for one', async () => {
+    let looks = 0;
+    const store = createMemoryReadStore();
+    const counted: ReadStore = { ...store, snapshot: async () => { looks += 1; return store.snapshot(); } };
+    const log = await startTransparencyLog({
+      readStore: counted, key: generateKeyPairSync('ed25519').privateKey, origin: 'watch.example/log', logger: createLogger('silent', 'empty-test'), intervalMs: 600_000,
+    });
+    try {
+      const before = looks;
+      expect(await log.indexAnswer('NONE-0001')).to.equal(undefined);
+      expect(looks - before, 'looks made for the answer').to.equal(3);
+    } finally {
+      await log.stop();
+    }
+  });
 });
 
