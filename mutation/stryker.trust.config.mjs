@@ -21,6 +21,8 @@ export default profileOf('trust', MUTATED, [
   'test/api/signed-answer-checkpoint.test.ts',
   'test/api/strict-proof-parameters.test.ts',
   'test/services/witness-policy.test.ts',
+  // The proofs a verify answer carries, through the publisher (log-publisher.ts, `indexProofs`).
+  'test/api/verify-index-proof.test.ts',
   // The control documents under leases, rebuilds and the log's rebuild.
   'test/unit/projections/*.test.ts',
   'test/projector/*.test.ts',
