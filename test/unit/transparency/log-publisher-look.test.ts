@@ -121,22 +121,32 @@ describe('transparency log: when an API process looks at the log', () => {
   });
 });
 
+/** An event store whose history the log's projection writes into a memory read store (`project`); `close` ends both. */
+function logHistory() {
+  const eventStore = openSqliteEventStore(':memory:');
+  const readStore = createMemoryReadStore();
+  const queue = createInlineJobQueue({ attempts: 1, backoffMs: 1 });
+  const project = () => createProjector({ eventStore, readStore, queue, logger: pino({ level: 'silent' }), projections: [logProjection] }).catchUp();
+  const close = async () => {
+    await queue.close();
+    await eventStore.close();
+  };
+  return { eventStore, readStore, project, close };
+}
+
 describe('transparency log: what a publisher logs and serves of itself', () => {
   /** A publisher over a log of two events, its log lines kept; `readStore` wraps the store when given. */
   async function publisher(wrap: (store: ReadStore) => ReadStore = (store) => store) {
-    const eventStore = openSqliteEventStore(':memory:');
-    const store = createMemoryReadStore();
-    const queue = createInlineJobQueue({ attempts: 1, backoffMs: 1 });
-    const size = await appendAll(eventStore, catalogueHistory(2));
-    await createProjector({ eventStore, readStore: store, queue, logger: pino({ level: 'silent' }), projections: [logProjection] }).catchUp();
+    const history = logHistory();
+    const size = await appendAll(history.eventStore, catalogueHistory(2));
+    await history.project();
     const lines: { level: number; msg: string; err?: { message: string } }[] = [];
     const logger = pino({ level: 'info' }, { write: (line: string) => { lines.push(JSON.parse(line) as (typeof lines)[number]); } });
     const key = generateKeyPairSync('ed25519').privateKey;
-    const log = await startTransparencyLog({ readStore: wrap(store), key, origin: 'watch.example/log', logger, intervalMs: 10 });
+    const log = await startTransparencyLog({ readStore: wrap(history.readStore), key, origin: 'watch.example/log', logger, intervalMs: 10 });
     const close = async () => {
       await log.stop();
-      await queue.close();
-      await eventStore.close();
+      await history.close();
     };
     return { log, lines, key, size, close };
   }
@@ -195,10 +205,7 @@ describe('transparency log: what a publisher logs and serves of itself', () => {
 describe('transparency log: a process that follows checkpoints another one signs', () => {
   it('proves the serials of a bulk another process signed once its index catches up, look after look, within its budget', async function () {
     this.timeout(60_000);
-    const eventStore = openSqliteEventStore(':memory:');
-    const readStore = createMemoryReadStore();
-    const queue = createInlineJobQueue({ attempts: 1, backoffMs: 1 });
-    const project = () => createProjector({ eventStore, readStore, queue, logger: pino({ level: 'silent' }), projections: [logProjection] }).catchUp();
+    const { eventStore, readStore, project, close } = logHistory();
     const key = generateKeyPairSync('ed25519').privateKey;
     const start = (intervalMs: number) => startTransparencyLog({ readStore, key, origin: 'watch.example/log', logger: createLogger('silent', 'follow-test'), intervalMs });
     let signer: TransparencyLog | undefined;
@@ -229,15 +236,12 @@ describe('transparency log: a process that follows checkpoints another one signs
     } finally {
       await signer?.stop();
       await follower?.stop();
-      await queue.close();
-      await eventStore.close();
+      await close();
     }
   });
 
   it('proves nothing from a checkpoint another process signed whose index line commits another index than its own, and logs it', async () => {
-    const eventStore = openSqliteEventStore(':memory:');
-    const readStore = createMemoryReadStore();
-    const queue = createInlineJobQueue({ attempts: 1, backoffMs: 1 });
+    const { eventStore, readStore, project, close } = logHistory();
     const key = generateKeyPairSync('ed25519').privateKey;
     const origin = 'watch.example/log';
     const lines: { level: number; msg: string; alert?: string }[] = [];
@@ -245,7 +249,7 @@ describe('transparency log: a process that follows checkpoints another one signs
     try {
       await appendAll(eventStore, catalogueHistory(2));
       await appendAll(eventStore, [serialRegistered('DIFF-0001')]);
-      await createProjector({ eventStore, readStore, queue, logger: pino({ level: 'silent' }), projections: [logProjection] }).catchUp();
+      await project();
       // The log's whole tree, signed with the log key, its index line committing a root no index of this log has.
       const log = await TileLog.read(await readStore.snapshot());
       const body = checkpointBody({
@@ -262,8 +266,7 @@ describe('transparency log: a process that follows checkpoints another one signs
       expect(lines.filter((line) => line.level === 50).map((line) => line.alert)).to.deep.equal(['serial index differs']);
     } finally {
       await follower?.stop();
-      await queue.close();
-      await eventStore.close();
+      await close();
     }
   });
 
