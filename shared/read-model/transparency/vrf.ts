@@ -5,13 +5,17 @@
  * while the proof lets anyone who holds the serial check that its key is the one the index was built with, and that
  * the service could have made no other.
  *
- * Only RFC 9381's composition is written here (section 5, with section 5.5's parameters for this suite): the group
- * arithmetic, the key expansion (RFC 8032) and the hash to curve (RFC 9380, edwards25519_XMD:SHA-512_ELL2_NU_) are
- * @noble/curves', the hashes node:crypto's.
+ * Only RFC 9381's composition is written here (section 5, with section 5.5's parameters for this suite): the key
+ * expansion (RFC 8032), the hash to curve (RFC 9380, edwards25519_XMD:SHA-512_ELL2_NU_) and the verifier's group
+ * arithmetic are @noble/curves', the hashes node:crypto's. The prover's multiplications by secret scalars (Gamma = x*H,
+ * k*B, k*H) and the cofactor's are libsodium's, native (sodium-native): in noble's constant-time BigInt code they cost
+ * about 1.4 ms each, most of a proof of a serial the index does not hold, which is computed at every such request
+ * (bench/README.md, "index-proof.ts"). The verifier stays on noble, so each side checks the other.
  */
 import { hash } from 'node:crypto';
 import { ed25519, ed25519_hasher } from '@noble/curves/ed25519.js';
 import { bytesToNumberLE, numberToBytesLE } from '@noble/curves/utils.js';
+import sodium from 'sodium-native';
 
 const Point = ed25519.Point;
 type EdPoint = InstanceType<typeof Point>;
@@ -33,14 +37,30 @@ const encodeToCurve = (publicKey: Uint8Array, alpha: Uint8Array): EdPoint =>
   ed25519_hasher.encodeToCurve(Buffer.concat([publicKey, alpha]), { DST: H2C_DST }) as EdPoint;
 
 /** Section 5.4.3, over the points' encodings; c is the first cLen bytes of the digest, little-endian. */
-function challenge(...points: EdPoint[]): bigint {
-  const digest = sha512(Buffer.of(SUITE, 0x02), ...points.map((point) => point.toBytes()), Buffer.of(0x00));
+function challenge(...points: Uint8Array[]): bigint {
+  const digest = sha512(Buffer.of(SUITE, 0x02), ...points, Buffer.of(0x00));
   return bytesToNumberLE(digest.subarray(0, C_LEN));
 }
 
-/** Section 5.2: beta from Gamma, multiplied by the cofactor. */
-const gammaToHash = (gamma: EdPoint): Buffer =>
-  sha512(Buffer.of(SUITE, 0x03), gamma.clearCofactor().toBytes(), Buffer.of(0x00));
+/** Section 5.2: beta from the encoding of Gamma multiplied by the cofactor. */
+const cofactorGammaToHash = (cofactorGamma: Uint8Array): Buffer => sha512(Buffer.of(SUITE, 0x03), cofactorGamma, Buffer.of(0x00));
+
+/**
+ * `scalar * point` (encodings, the scalar below q): libsodium refuses a point off the prime-order subgroup or a product
+ * at the identity, which for H (an encode_to_curve output, its cofactor cleared) and the nonzero scalars used here
+ * happens with negligible probability; a refusal throws rather than give a wrong proof.
+ */
+function multiply(scalar: bigint, point: Uint8Array): Buffer {
+  const product = Buffer.alloc(PT_LEN);
+  sodium.crypto_scalarmult_ed25519_noclamp(product, Buffer.from(numberToBytesLE(scalar, Q_LEN)), Buffer.from(point));
+  return product;
+}
+
+function multiplyBase(scalar: bigint): Buffer {
+  const product = Buffer.alloc(PT_LEN);
+  sodium.crypto_scalarmult_ed25519_base_noclamp(product, Buffer.from(numberToBytesLE(scalar, Q_LEN)));
+  return product;
+}
 
 export interface VrfKey {
   /** The public key Y's encoding (32 bytes), as an Ed25519 public key of the same secret. */
@@ -57,21 +77,23 @@ export interface VrfKey {
 export function vrfKey(secret: Uint8Array): VrfKey {
   const { scalar: x, prefix, pointBytes } = ed25519.utils.getExtendedPublicKey(secret);
   const publicKey = Uint8Array.from(pointBytes);
-  const Y = Point.fromBytes(publicKey);
+  // Gamma's cofactor multiple, 8*Gamma, is (8x mod q)*H: one multiplication of H, not one more of Gamma.
+  const cofactorX = Point.Fn.create(8n * x);
+  const hOf = (alpha: Uint8Array) => encodeToCurve(publicKey, alpha).toBytes();
   function evaluate(alpha: Uint8Array) {
-    const H = encodeToCurve(publicKey, alpha);
-    const gamma = H.multiply(x);
+    const H = hOf(alpha);
+    const gamma = multiply(x, H);
     // Section 5.4.2.2 (RFC 8032's nonce): the second half of SHA-512(SK), then H's encoding.
-    const k = Point.Fn.create(bytesToNumberLE(sha512(prefix, H.toBytes())));
-    const c = challenge(Y, H, gamma, Point.BASE.multiply(k), H.multiply(k));
+    const k = Point.Fn.create(bytesToNumberLE(sha512(prefix, H)));
+    const c = challenge(publicKey, H, gamma, multiplyBase(k), multiply(k, H));
     const s = Point.Fn.create(k + c * x);
-    return { proof: Buffer.concat([gamma.toBytes(), numberToBytesLE(c, C_LEN), numberToBytesLE(s, Q_LEN)]), output: gammaToHash(gamma) };
+    return { proof: Buffer.concat([gamma, numberToBytesLE(c, C_LEN), numberToBytesLE(s, Q_LEN)]), output: cofactorGammaToHash(multiply(cofactorX, H)) };
   }
   return {
     publicKey,
     evaluate,
     prove: (alpha) => evaluate(alpha).proof,
-    output: (alpha) => gammaToHash(encodeToCurve(publicKey, alpha).multiply(x)),
+    output: (alpha) => cofactorGammaToHash(multiply(cofactorX, hOf(alpha))),
   };
 }
 
@@ -101,5 +123,5 @@ export function vrfVerify(publicKey: Uint8Array, alpha: Uint8Array, proof: Uint8
   // U = s*B - c*Y and V = s*H - c*Gamma: public values, so the variable-time multiplication is safe.
   const U = Point.BASE.multiplyUnsafe(s).subtract(Y.multiplyUnsafe(c));
   const V = H.multiplyUnsafe(s).subtract(gamma.multiplyUnsafe(c));
-  return challenge(Y, H, gamma, U, V) === c ? gammaToHash(gamma) : undefined;
+  return challenge(...[Y, H, gamma, U, V].map((point) => point.toBytes())) === c ? cofactorGammaToHash(gamma.clearCofactor().toBytes()) : undefined;
 }
