@@ -56,6 +56,17 @@ function multiply(scalar: bigint, point: Uint8Array): Buffer {
   return product;
 }
 
+/** 8 * `point` as three doublings (libsodium's point addition): a third of the cost of a multiplication. */
+function timesCofactor(point: Uint8Array): Buffer {
+  let product = Buffer.from(point);
+  for (let doubling = 0; doubling < 3; doubling += 1) {
+    const doubled = Buffer.alloc(PT_LEN);
+    sodium.crypto_core_ed25519_add(doubled, product, product);
+    product = doubled;
+  }
+  return product;
+}
+
 function multiplyBase(scalar: bigint): Buffer {
   const product = Buffer.alloc(PT_LEN);
   sodium.crypto_scalarmult_ed25519_base_noclamp(product, Buffer.from(numberToBytesLE(scalar, Q_LEN)));
@@ -77,7 +88,7 @@ export interface VrfKey {
 export function vrfKey(secret: Uint8Array): VrfKey {
   const { scalar: x, prefix, pointBytes } = ed25519.utils.getExtendedPublicKey(secret);
   const publicKey = Uint8Array.from(pointBytes);
-  // Gamma's cofactor multiple, 8*Gamma, is (8x mod q)*H: one multiplication of H, not one more of Gamma.
+  // Without Gamma at hand, its cofactor multiple 8*Gamma is (8x mod q)*H: one multiplication, not two.
   const cofactorX = Point.Fn.create(8n * x);
   const hOf = (alpha: Uint8Array) => encodeToCurve(publicKey, alpha).toBytes();
   function evaluate(alpha: Uint8Array) {
@@ -87,7 +98,7 @@ export function vrfKey(secret: Uint8Array): VrfKey {
     const k = Point.Fn.create(bytesToNumberLE(sha512(prefix, H)));
     const c = challenge(publicKey, H, gamma, multiplyBase(k), multiply(k, H));
     const s = Point.Fn.create(k + c * x);
-    return { proof: Buffer.concat([gamma, numberToBytesLE(c, C_LEN), numberToBytesLE(s, Q_LEN)]), output: cofactorGammaToHash(multiply(cofactorX, H)) };
+    return { proof: Buffer.concat([gamma, numberToBytesLE(c, C_LEN), numberToBytesLE(s, Q_LEN)]), output: cofactorGammaToHash(timesCofactor(gamma)) };
   }
   return {
     publicKey,
