@@ -11,11 +11,15 @@ export const ROTATION_TOLERANCE_SECONDS = 300;
 
 const isoSeconds = (seconds: number) => new Date(seconds * 1000).toISOString();
 
-/** Why `key` cannot vouch for an answer signed at `created` (Unix seconds), or undefined when it can. */
-export function keyValidityProblem(key: Ed25519PublicJwk, keyid: string, created: number): string | undefined {
+/**
+ * Why `key` cannot vouch for an answer signed at `created` (Unix seconds), or undefined when it can. Without a
+ * `created`, only the compromise can be judged, and is.
+ */
+export function keyValidityProblem(key: Ed25519PublicJwk, keyid: string, created: number | undefined): string | undefined {
   if (key.revoked !== undefined) {
     return `key ${keyid} is marked compromised (since ${isoSeconds(key.revoked.revoked_at)}): every answer it signed is void`;
   }
+  if (created === undefined) return undefined;
   if (key.nbf !== undefined && created < key.nbf - ROTATION_TOLERANCE_SECONDS) {
     return `key ${keyid} began signing at ${isoSeconds(key.nbf)}, yet the answer says it was signed at ${isoSeconds(created)}`;
   }

@@ -80,7 +80,7 @@ export async function verifyReceipt(response: SavedResponse, jwks: JwkSet): Prom
     if (!key) problem(`unknown key ${keyid}: it is not in the key set`);
     else {
       report.key = key;
-      const invalid = typeof created === 'number' ? keyValidityProblem(key, keyid, created) : undefined;
+      const invalid = keyValidityProblem(key, keyid, typeof created === 'number' ? created : undefined);
       if (invalid) problem(invalid);
     }
   }

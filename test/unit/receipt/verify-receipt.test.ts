@@ -29,6 +29,8 @@ interface Receipt {
   extra?: [string, string, string][];
   /** Replaces the Signature-Input and Signature lines when given. */
   signatureLines?: string[];
+  /** Covered values signed instead of the usual ones, by identifier. */
+  signed?: Record<string, string>;
   body?: string;
 }
 
@@ -36,12 +38,13 @@ const now = () => Math.floor(Date.now() / 1000);
 const usualParams = (created = now() - 5) => `;created=${created};keyid="${KEYID}";alg="ed25519"`;
 
 /** A `curl -si` receipt of a verification, signed over `covered` with `params`. */
-function receipt({ covered = REQUIRED, params = usualParams(), headers, extra = [], signatureLines, body = BODY }: Receipt = {}) {
+function receipt({ covered = REQUIRED, params = usualParams(), headers, extra = [], signatureLines, signed = {}, body = BODY }: Receipt = {}) {
   const values: Record<string, string> = {
     '"@status"': '200', '"content-type"': 'application/json', '"content-digest"': contentDigest(BODY),
     '"@method";req': 'GET', '"@path";req': PATH, '"@query";req': '?', '"@authority";req': 'watchcat.example',
   };
   for (const [, identifier, value] of extra) values[identifier] = value;
+  Object.assign(values, signed);
   const all = [...covered, ...extra.map(([, identifier]) => identifier)];
   const input = `(${all.join(' ')})${params}`;
   const signature = signBase(signatureBase(all, values, input), privateKey).toString('base64');
@@ -101,6 +104,15 @@ describe('a saved signed answer checked offline (verifyReceipt)', () => {
     expect(await problemsOf({ params: `;created=${now() - 5};alg="ed25519"` })).to.deep.equal(['the signature names no keyid']);
   });
 
+  it('names a compromised key whether or not the signature says when it was made', async () => {
+    const revokedAt = now() - 60;
+    const compromised = { keys: [{ ...JWKS.keys[0]!, revoked: { revoked_at: revokedAt, reason: 'compromised' as const } }] };
+    const void_ = `key ${KEYID} is marked compromised (since ${new Date(revokedAt * 1000).toISOString()}): every answer it signed is void`;
+    expect((await verifyReceipt(receipt(), compromised)).problems).to.deep.equal([void_]);
+    expect((await verifyReceipt(receipt({ params: `;keyid="${KEYID}";alg="ed25519"` }), compromised)).problems)
+      .to.deep.equal(['the signature has no created time', void_]);
+  });
+
   it('reports the signed data position and age, refuses them when not canonical integers, and ignores them unsigned', async () => {
     const signed = await verifyReceipt(receipt({
       extra: [['X-Read-Model-Position: 42', '"x-read-model-position"', '42'], ['X-Data-Age: 0', '"x-data-age"', '0']],
@@ -137,6 +149,58 @@ describe('a saved signed answer checked offline (verifyReceipt)', () => {
     const lacking = receipt({ extra: [['X-Other: 1', '"x-other"', '1']] });
     delete lacking.headers['x-other'];
     expect((await verifyReceipt(lacking, JWKS)).problems).to.deep.equal(['the covered header x-other is missing from the answer']);
+  });
+
+  it('excuses only Content-Type in an answer without one: every other component a receipt needs is still required', async () => {
+    const headers = [`Content-Digest: ${contentDigest(BODY)}`, `Signed-Request: GET //watchcat.example${PATH}`];
+    const covered = REQUIRED.filter((identifier) => identifier !== '"content-type"' && identifier !== '"@status"');
+    expect(await problemsOf({ covered, headers })).to.deep.equal(['the signature does not cover "@status", which a receipt must']);
+  });
+
+  it('checks the signature alone over response components, naming each request component it fails to cover', async () => {
+    const covered = REQUIRED.filter((identifier) => !identifier.endsWith(';req'));
+    const report = await verifyReceipt(receipt({ covered, headers: ['Content-Type: application/json', `Content-Digest: ${contentDigest(BODY)}`] }), JWKS);
+    expect(report.problems).to.deep.equal(REQUIRED.filter((identifier) => identifier.endsWith(';req'))
+      .map((identifier) => `the signature does not cover ${identifier}, which a receipt must`));
+    expect(report.request).to.equal(undefined);
+  });
+
+  it('reports no request from a Signed-Request header it cannot read', async () => {
+    const report = await verifyReceipt(receipt({
+      headers: ['Content-Type: application/json', `Content-Digest: ${contentDigest(BODY)}`, 'Signed-Request: fetch it please'],
+    }), JWKS);
+    expect(report.problems).to.deep.equal(['the signature covers request components but the answer has no usable Signed-Request header']);
+    expect(report.request).to.equal(undefined);
+  });
+
+  it('reads a field sent on several lines as one, joined with a comma (RFC 9110 section 5.3, RFC 9421 section 2.1)', async () => {
+    const sha512 = `sha-512=:${Buffer.alloc(64, 1).toString('base64')}:`;
+    const joined = `${sha512}, ${contentDigest(BODY)}`;
+    const headers = ['Content-Type: application/json', `Content-Digest: ${sha512}`, `Content-Digest: ${contentDigest(BODY)}`, `Signed-Request: GET //watchcat.example${PATH}`];
+    expect(await problemsOf({ headers, signed: { '"content-digest"': joined } })).to.deep.equal([]);
+  });
+
+  it('checks the first signature only: a second one beside it neither makes nor breaks the receipt', async () => {
+    const good = receipt();
+    const input = good.headers['signature-input']![0]!.slice('sig1='.length);
+    const value = good.headers['signature']![0]!.slice('sig1='.length);
+    const forged = `:${Buffer.alloc(64, 7).toString('base64')}:`;
+    const withTwo = (first: string, second: string) => {
+      const both = receipt();
+      both.headers['signature-input'] = [`sig1=${input}, sig2=${input}`];
+      both.headers['signature'] = [`sig1=${first}, sig2=${second}`];
+      return verifyReceipt(both, JWKS);
+    };
+    expect((await withTwo(value, forged)).problems, 'a forged second signature').to.deep.equal([]);
+    expect((await withTwo(forged, value)).problems, 'a forged first signature, a good second one').to.deep.equal([
+      `the signature does not match: the status or a covered field (${REQUIRED.join(' ')}) differs from what was signed`,
+    ]);
+  });
+
+  it('names a covered data field the answer lacks once, as missing, not as a malformed value', async () => {
+    const lacking = receipt({ extra: [['X-Data-Age: 0', '"x-data-age"', '0']] });
+    delete lacking.headers['x-data-age'];
+    expect((await verifyReceipt(lacking, JWKS)).problems).to.deep.equal(['the covered header x-data-age is missing from the answer']);
   });
 
   it('requires no Content-Type of an answer that has none (a 304, an empty answer)', async () => {
