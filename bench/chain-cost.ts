@@ -10,7 +10,8 @@
  * @fastify/rate-limit with the same limits: `peer` (its memory store), `peer-redis` (its Redis store); and the
  * floor of the client's stack (http/koa-floor.ts): `koa` (Koa alone sending the recorded answer), `koa-ratelimit`
  * (the same behind koa-ratelimit memory limiters, one per limit ours counts), `koa-router-ratelimit` (the client's
- * stack as issue 42 names it: Koa + @koa/router + koa-ratelimit).
+ * stack as issue 42 names it: Koa + @koa/router + koa-ratelimit). With a floor among the variants, each row also gives
+ * the floor's CPU per request over its own, round by round, and the median of those ratios.
  */
 import { createServer, type Server } from 'node:http';
 import { pino } from 'pino';
@@ -122,9 +123,14 @@ try {
       }
     }
   }
-  process.stdout.write('target / server               CPU µs per request   requests/s\n');
+  // Beside the floor of the client's stack, when it ran: floor/variant per round, the two measured one after the other,
+  // then their median (a ratio of medians would pair a quiet round of one with a busy round of the other).
+  const floorName = FLOORS.slice().reverse().find((name) => urls.has(name));
+  process.stdout.write(`target / server               CPU µs per request   requests/s${floorName ? `   ${floorName}/this, by round` : ''}\n`);
   for (const [key, sample] of samples) {
-    process.stdout.write(`${key.padEnd(30)}${String(round(median(sample.cpu), 1)).padStart(18)}${String(round(median(sample.rps))).padStart(13)}\n`);
+    const floor = floorName ? samples.get(`${key.slice(0, key.indexOf(' '))} ${floorName}`) : undefined;
+    const paired = floor ? round(median(sample.cpu.map((cpu, index) => floor.cpu[index]! / cpu)), 2) : undefined;
+    process.stdout.write(`${key.padEnd(30)}${String(round(median(sample.cpu), 1)).padStart(18)}${String(round(median(sample.rps))).padStart(13)}${paired === undefined ? '' : String(paired).padStart(10)}\n`);
   }
 } finally {
   await load.close();
