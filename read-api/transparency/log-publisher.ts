@@ -134,7 +134,7 @@ export interface LogPublisherOptions {
 }
 
 /** How long a look computes serials' VRF outputs for the index at most (checkpoint-index.ts). */
-const INDEX_BUDGET_MS = 100;
+export const INDEX_BUDGET_MS = 100;
 
 const published = (doc: SignedCheckpointDoc | undefined): PublishedCheckpoint | undefined =>
   doc && { size: doc.size, root: Buffer.from(doc.root, 'base64'), note: doc.note };
