@@ -68,6 +68,13 @@ describe('VRF (RFC 9381, ECVRF-EDWARDS25519-SHA512-ELL2)', function () {
     expect(vrfVerify(hex(first.pk), hex(first.alpha), hex(first.pi).subarray(1))).to.equal(undefined);
   });
 
+  it('refuses a proof or a key of another length, even one whose bytes encode the same values (a zero byte added)', function () {
+    const first = RFC_9381_B4[0]!;
+    // s is read little-endian: a zero byte after it leaves its value, and so the proof's equations, unchanged.
+    expect(vrfVerify(hex(first.pk), hex(first.alpha), Buffer.concat([hex(first.pi), Buffer.of(0)]))).to.equal(undefined);
+    expect(vrfVerify(Buffer.concat([hex(first.pk), Buffer.of(0)]), hex(first.alpha), hex(first.pi))).to.equal(undefined);
+  });
+
   it('refuses a proof whose s is not below the group order', function () {
     const first = RFC_9381_B4[0]!;
     // q = 2^252 + 27742317777372353535851937790883648493 (RFC 8032, 5.1): s + q is the same scalar, unreduced.
