@@ -270,6 +270,40 @@ describe('transparency log: a process that follows checkpoints another one signs
     }
   });
 
+  it('raises no alarm over a checkpoint whose index it cannot compare (no index line, or another VRF key), and proves nothing from it', async () => {
+    const origin = 'watch.example/log';
+    const key = generateKeyPairSync('ed25519').privateKey;
+    /** A follower started over the whole tree signed with `extensions`: its answer for a serial of it, and its warnings and errors. */
+    const followOver = async (extensions: string[]) => {
+      const { eventStore, readStore, project, close } = logHistory();
+      const lines: { level: number; msg: string }[] = [];
+      let follower: TransparencyLog | undefined;
+      try {
+        await appendAll(eventStore, catalogueHistory(2));
+        await appendAll(eventStore, [serialRegistered('CMP-0001')]);
+        await project();
+        const log = await TileLog.read(await readStore.snapshot());
+        const body = checkpointBody({ origin, size: log.size, root: await log.root(log.size), extensions });
+        expect(await storeSignedCheckpoint(readStore, signedCheckpointDoc(signNote(body, origin, key)), undefined)).to.equal(true);
+        follower = await startTransparencyLog({
+          readStore, key, origin, intervalMs: 600_000,
+          logger: pino({ level: 'info' }, { write: (line: string) => { lines.push(JSON.parse(line) as (typeof lines)[number]); } }),
+        });
+        expect(follower.checkpoint()?.size, 'the checkpoint served').to.equal(log.size);
+        return { answer: await follower.indexAnswer('CMP-0001'), alarms: lines.filter((line) => line.level >= 40).map((line) => line.msg) };
+      } finally {
+        await follower?.stop();
+        await close();
+      }
+    };
+    // Signed by a process whose index was not built: the log alone.
+    expect(await followOver([]), 'no index line').to.deep.equal({ answer: undefined, alarms: [] });
+    // Signed under another VRF key (a log key since rotated): its index keys are others, nothing to compare.
+    const otherVrfKey = indexVrfKey(generateKeyPairSync('ed25519').privateKey).publicKey;
+    expect(await followOver([indexExtension({ root: Buffer.alloc(32, 7), vrfPublicKey: otherVrfKey })]), 'another VRF key')
+      .to.deep.equal({ answer: undefined, alarms: [] });
+  });
+
   it('answers no proof before any checkpoint, after three looks at most rather than waiting for one', async () => {
     let looks = 0;
     const store = createMemoryReadStore();
