@@ -4,7 +4,7 @@
  * or once the last look is that old. A grown log is signed at the look that finds it (README, "Transparency log":
  * a checkpoint within a second of an append).
  */
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { expect } from 'chai';
 import { pino } from 'pino';
 import { createInlineJobQueue } from '../../../shared/adapters/inline-job-queue.ts';
@@ -134,6 +134,34 @@ function logHistory() {
   return { eventStore, readStore, project, close };
 }
 
+/**
+ * A follower started over a log of two catalogue events and one serial, whose whole tree another process signed with
+ * `key` and `extensions`: its index answer for that serial, and the lines it logged.
+ */
+async function followOverSignedTree(key: KeyObject, extensions: string[]) {
+  const { eventStore, readStore, project, close } = logHistory();
+  const origin = 'watch.example/log';
+  const lines: { level: number; msg: string; alert?: string }[] = [];
+  let follower: TransparencyLog | undefined;
+  try {
+    await appendAll(eventStore, catalogueHistory(2));
+    await appendAll(eventStore, [serialRegistered('FOLLOW-0001')]);
+    await project();
+    const log = await TileLog.read(await readStore.snapshot());
+    const body = checkpointBody({ origin, size: log.size, root: await log.root(log.size), extensions });
+    expect(await storeSignedCheckpoint(readStore, signedCheckpointDoc(signNote(body, origin, key)), undefined)).to.equal(true);
+    follower = await startTransparencyLog({
+      readStore, key, origin, intervalMs: 600_000,
+      logger: pino({ level: 'info' }, { write: (line: string) => { lines.push(JSON.parse(line) as (typeof lines)[number]); } }),
+    });
+    expect(follower.checkpoint()?.size, 'the checkpoint served').to.equal(log.size);
+    return { answer: await follower.indexAnswer('FOLLOW-0001'), lines };
+  } finally {
+    await follower?.stop();
+    await close();
+  }
+}
+
 describe('transparency log: what a publisher logs and serves of itself', () => {
   /** A publisher over a log of two events, its log lines kept; `readStore` wraps the store when given. */
   async function publisher(wrap: (store: ReadStore) => ReadStore = (store) => store) {
@@ -241,66 +269,24 @@ describe('transparency log: a process that follows checkpoints another one signs
   });
 
   it('proves nothing from a checkpoint another process signed whose index line commits another index than its own, and logs it', async () => {
-    const { eventStore, readStore, project, close } = logHistory();
     const key = generateKeyPairSync('ed25519').privateKey;
-    const origin = 'watch.example/log';
-    const lines: { level: number; msg: string; alert?: string }[] = [];
-    let follower: TransparencyLog | undefined;
-    try {
-      await appendAll(eventStore, catalogueHistory(2));
-      await appendAll(eventStore, [serialRegistered('DIFF-0001')]);
-      await project();
-      // The log's whole tree, signed with the log key, its index line committing a root no index of this log has.
-      const log = await TileLog.read(await readStore.snapshot());
-      const body = checkpointBody({
-        origin, size: log.size, root: await log.root(log.size),
-        extensions: [indexExtension({ root: Buffer.alloc(32, 7), vrfPublicKey: indexVrfKey(key).publicKey })],
-      });
-      expect(await storeSignedCheckpoint(readStore, signedCheckpointDoc(signNote(body, origin, key)), undefined)).to.equal(true);
-      follower = await startTransparencyLog({
-        readStore, key, origin, intervalMs: 600_000,
-        logger: pino({ level: 'info' }, { write: (line: string) => { lines.push(JSON.parse(line) as (typeof lines)[number]); } }),
-      });
-      expect(follower.checkpoint()?.size, 'the checkpoint served').to.equal(log.size);
-      expect(await follower.indexAnswer('DIFF-0001'), 'no proof against an index this process cannot rebuild').to.equal(undefined);
-      expect(lines.filter((line) => line.level === 50).map((line) => line.alert)).to.deep.equal(['serial index differs']);
-    } finally {
-      await follower?.stop();
-      await close();
-    }
+    // The log's whole tree, signed with the log key, its index line committing a root no index of this log has.
+    const { answer, lines } = await followOverSignedTree(key, [indexExtension({ root: Buffer.alloc(32, 7), vrfPublicKey: indexVrfKey(key).publicKey })]);
+    expect(answer, 'no proof against an index this process cannot rebuild').to.equal(undefined);
+    expect(lines.filter((line) => line.level === 50).map((line) => line.alert)).to.deep.equal(['serial index differs']);
   });
 
   it('raises no alarm over a checkpoint whose index it cannot compare (no index line, or another VRF key), and proves nothing from it', async () => {
-    const origin = 'watch.example/log';
     const key = generateKeyPairSync('ed25519').privateKey;
-    /** A follower started over the whole tree signed with `extensions`: its answer for a serial of it, and its warnings and errors. */
-    const followOver = async (extensions: string[]) => {
-      const { eventStore, readStore, project, close } = logHistory();
-      const lines: { level: number; msg: string }[] = [];
-      let follower: TransparencyLog | undefined;
-      try {
-        await appendAll(eventStore, catalogueHistory(2));
-        await appendAll(eventStore, [serialRegistered('CMP-0001')]);
-        await project();
-        const log = await TileLog.read(await readStore.snapshot());
-        const body = checkpointBody({ origin, size: log.size, root: await log.root(log.size), extensions });
-        expect(await storeSignedCheckpoint(readStore, signedCheckpointDoc(signNote(body, origin, key)), undefined)).to.equal(true);
-        follower = await startTransparencyLog({
-          readStore, key, origin, intervalMs: 600_000,
-          logger: pino({ level: 'info' }, { write: (line: string) => { lines.push(JSON.parse(line) as (typeof lines)[number]); } }),
-        });
-        expect(follower.checkpoint()?.size, 'the checkpoint served').to.equal(log.size);
-        return { answer: await follower.indexAnswer('CMP-0001'), alarms: lines.filter((line) => line.level >= 40).map((line) => line.msg) };
-      } finally {
-        await follower?.stop();
-        await close();
-      }
+    const alarmsOver = async (extensions: string[]) => {
+      const { answer, lines } = await followOverSignedTree(key, extensions);
+      return { answer, alarms: lines.filter((line) => line.level >= 40).map((line) => line.msg) };
     };
     // Signed by a process whose index was not built: the log alone.
-    expect(await followOver([]), 'no index line').to.deep.equal({ answer: undefined, alarms: [] });
+    expect(await alarmsOver([]), 'no index line').to.deep.equal({ answer: undefined, alarms: [] });
     // Signed under another VRF key (a log key since rotated): its index keys are others, nothing to compare.
     const otherVrfKey = indexVrfKey(generateKeyPairSync('ed25519').privateKey).publicKey;
-    expect(await followOver([indexExtension({ root: Buffer.alloc(32, 7), vrfPublicKey: otherVrfKey })]), 'another VRF key')
+    expect(await alarmsOver([indexExtension({ root: Buffer.alloc(32, 7), vrfPublicKey: otherVrfKey })]), 'another VRF key')
       .to.deep.equal({ answer: undefined, alarms: [] });
   });
 
