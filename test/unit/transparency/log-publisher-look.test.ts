@@ -15,13 +15,14 @@ import { startTransparencyLog, type TransparencyLog } from '../../../read-api/tr
 import { createProjector } from '../../../projector/runner.ts';
 import { serialRegistered } from '../../fixtures/events.ts';
 import { appendAll, catalogueHistory } from '../../projector/support/history.ts';
-import { logProjection } from '../../support/signed-log.ts';
+import { logProjection, logProjectionUpgradedAfter } from '../../support/signed-log.ts';
 import type { ReadStore } from '../../../shared/ports/read-store.ts';
+import { rebuild } from '../../../shared/read-model/projections/rebuild.ts';
 import { until } from '../../support/until.ts';
 import { verifierKey } from '../../../shared/read-model/transparency/signed-note.ts';
 import { TileLog } from '../../../shared/read-model/transparency/tile-log.ts';
-import { checkpointBody } from '../../../shared/read-model/transparency/checkpoint.ts';
-import { indexExtension } from '../../../shared/read-model/transparency/serial-index.ts';
+import { checkpointBody, parseCheckpoint } from '../../../shared/read-model/transparency/checkpoint.ts';
+import { indexCommitmentOf, indexExtension, verifyIndexAnswer } from '../../../shared/read-model/transparency/serial-index.ts';
 import { signNote } from '../../../shared/read-model/transparency/signed-note.ts';
 import { signedCheckpointDoc, storeSignedCheckpoint } from '../../../shared/read-model/transparency/signed-checkpoints.ts';
 import { indexVrfKey } from '../../../read-api/transparency/checkpoint-index.ts';
@@ -288,6 +289,41 @@ describe('transparency log: a process that follows checkpoints another one signs
     const otherVrfKey = indexVrfKey(generateKeyPairSync('ed25519').privateKey).publicKey;
     expect(await alarmsOver([indexExtension({ root: Buffer.alloc(32, 7), vrfPublicKey: otherVrfKey })]), 'another VRF key')
       .to.deep.equal({ answer: undefined, alarms: [] });
+  });
+
+  it('once its log is rebuilt with the index, proves nothing at the checkpoint signed without it, and proves at the next tree', async () => {
+    const { eventStore, readStore, project, close } = logHistory();
+    const key = generateKeyPairSync('ed25519').privateKey;
+    let log: TransparencyLog | undefined;
+    try {
+      await appendAll(eventStore, catalogueHistory(2));
+      await appendAll(eventStore, [serialRegistered('FLIP-0001')]);
+      // The first event projected into the log by the version before the index's changes: the index is not built.
+      const first = (await eventStore.readAll({ after: 0, limit: 1 }))[0]!.position;
+      await rebuild({ eventStore, readStore, projections: [logProjectionUpgradedAfter(first)] });
+      log = await startTransparencyLog({ readStore, key, origin: 'watch.example/log', logger: createLogger('silent', 'flip-test'), intervalMs: 600_000 });
+      expect(log.indexBuilt()).to.equal(false);
+      const unbuilt = log.checkpoint()!;
+      const committedBy = (note: string) => indexCommitmentOf(parseCheckpoint(note.slice(0, note.indexOf('\n\n') + 1)));
+      expect(committedBy(unbuilt.note), 'signed without an index line').to.equal(undefined);
+      // Rebuilt by this version: the index's changes from the first leaf.
+      await rebuild({ eventStore, readStore, projections: [logProjection] });
+      await log.look();
+      expect(log.indexBuilt()).to.equal(true);
+      expect(await log.indexAnswer('FLIP-0001'), 'no proof at a checkpoint that commits no index').to.equal(undefined);
+      // The next event: a tree whose checkpoint commits the index, and a proof that holds under it.
+      await appendAll(eventStore, [serialRegistered('FLIP-0002')]);
+      await project();
+      await log.look();
+      const proved = await log.indexAnswer('FLIP-0001');
+      expect(proved?.checkpoint.size, 'proved at the next tree').to.be.greaterThan(unbuilt.size);
+      const committed = committedBy(proved!.checkpoint.note)!;
+      expect(proved!.answer.status).to.equal('AUTHENTIC');
+      expect(verifyIndexAnswer(committed.vrfPublicKey, committed.root, proved!.answer)).to.equal(true);
+    } finally {
+      await log?.stop();
+      await close();
+    }
   });
 
   it('answers no proof before any checkpoint, after three looks at most rather than waiting for one', async () => {
