@@ -99,10 +99,6 @@ describeMongo('leases of a projector whose wall clock is 150 s off (real process
   }
 });
 
-/**
- * Samples the serials lease's owner, readiness, the survivors' health and the serial's verification every 100 ms
- * until a survivor owns the lease, the serial is STOLEN and every process is ready and healthy again.
- */
 const namesSerialsOwnerless = (health: HealthAnswer) => health.status === 503 && health.ownerless.includes('serials');
 
 /** Asks the survivors' /healthz every 20 ms until stopped; `stop` says whether one answered 503 naming serials. */
@@ -125,6 +121,10 @@ function watchSurvivorsRed(topology: LeaseTopology, survivors: ProjectorProcess[
   };
 }
 
+/**
+ * Samples the serials lease's owner, readiness, the survivors' health and the serial's verification, 50 ms apart,
+ * until a survivor owns the lease, the serial is STOLEN and every process is ready and healthy again.
+ */
 async function sampleUntilHealed(topology: LeaseTopology, survivors: ProjectorProcess[], serial: string): Promise<Sample[]> {
   const samples: Sample[] = [];
   await waitFor('the survivors took over, the theft answered STOLEN, readiness and health back to 200', TAKEOVER_BOUND_MS, async () => {

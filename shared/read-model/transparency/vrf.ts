@@ -45,20 +45,23 @@ function challenge(...points: Uint8Array[]): bigint {
 /** Section 5.2: beta from the encoding of Gamma multiplied by the cofactor. */
 const cofactorGammaToHash = (cofactorGamma: Uint8Array): Buffer => sha512(Buffer.of(SUITE, 0x03), cofactorGamma, Buffer.of(0x00));
 
+/** A scalar as libsodium takes it: 32 bytes, little-endian. */
+const scalarBytes = (scalar: bigint): Buffer => Buffer.from(numberToBytesLE(scalar, Q_LEN));
+
 /**
  * `scalar * point` (encodings, the scalar below q): libsodium refuses a point off the prime-order subgroup or a product
  * at the identity, which for H (an encode_to_curve output, its cofactor cleared) and the nonzero scalars used here
  * happens with negligible probability; a refusal throws rather than give a wrong proof.
  */
-function multiply(scalar: bigint, point: Uint8Array): Buffer {
+function multiply(scalar: bigint, point: Buffer): Buffer {
   const product = Buffer.alloc(PT_LEN);
-  sodium.crypto_scalarmult_ed25519_noclamp(product, Buffer.from(numberToBytesLE(scalar, Q_LEN)), Buffer.from(point));
+  sodium.crypto_scalarmult_ed25519_noclamp(product, scalarBytes(scalar), point);
   return product;
 }
 
 /** 8 * `point` as three doublings (libsodium's point addition): a third of the cost of a multiplication. */
-function timesCofactor(point: Uint8Array): Buffer {
-  let product = Buffer.from(point);
+function timesCofactor(point: Buffer): Buffer {
+  let product = point;
   for (let doubling = 0; doubling < 3; doubling += 1) {
     const doubled = Buffer.alloc(PT_LEN);
     sodium.crypto_core_ed25519_add(doubled, product, product);
@@ -69,7 +72,7 @@ function timesCofactor(point: Uint8Array): Buffer {
 
 function multiplyBase(scalar: bigint): Buffer {
   const product = Buffer.alloc(PT_LEN);
-  sodium.crypto_scalarmult_ed25519_base_noclamp(product, Buffer.from(numberToBytesLE(scalar, Q_LEN)));
+  sodium.crypto_scalarmult_ed25519_base_noclamp(product, scalarBytes(scalar));
   return product;
 }
 
@@ -90,7 +93,8 @@ export function vrfKey(secret: Uint8Array): VrfKey {
   const publicKey = Uint8Array.from(pointBytes);
   // Without Gamma at hand, its cofactor multiple 8*Gamma is (8x mod q)*H: one multiplication, not two.
   const cofactorX = Point.Fn.create(8n * x);
-  const hOf = (alpha: Uint8Array) => encodeToCurve(publicKey, alpha).toBytes();
+  // H's encoding, once a serial: both multiplications, the nonce and the challenge take it.
+  const hOf = (alpha: Uint8Array) => Buffer.from(encodeToCurve(publicKey, alpha).toBytes());
   function evaluate(alpha: Uint8Array) {
     const H = hOf(alpha);
     const gamma = multiply(x, H);

@@ -18,6 +18,12 @@ const PATH = '/api/public/verify/AUR-0001';
 const BODY = '{"serial":"AUR-0001","verification_status":"AUTHENTIC"}';
 const REQUIRED = ['"@status"', '"content-type"', '"content-digest"', '"@method";req', '"@path";req', '"@query";req', '"@authority";req'];
 
+/** The header lines of a verification's receipt, each named so that a test can leave one out or change it. */
+const TYPE_LINE = 'Content-Type: application/json';
+const DIGEST_LINE = `Content-Digest: ${contentDigest(BODY)}`;
+const REQUEST_LINE = `Signed-Request: GET //watchcat.example${PATH}`;
+const USUAL_HEADERS = [TYPE_LINE, DIGEST_LINE, REQUEST_LINE];
+
 interface Receipt {
   /** The covered identifiers, in order. */
   covered?: string[];
@@ -50,7 +56,7 @@ function receipt({ covered = REQUIRED, params = usualParams(), headers, extra = 
   const signature = signBase(signatureBase(all, values, input), privateKey).toString('base64');
   const lines = [
     'HTTP/1.1 200 OK',
-    ...(headers ?? ['Content-Type: application/json', `Content-Digest: ${contentDigest(BODY)}`, `Signed-Request: GET //watchcat.example${PATH}`]),
+    ...(headers ?? USUAL_HEADERS),
     ...extra.map(([line]) => line),
     ...(signatureLines ?? [`Signature-Input: sig1=${input}`, `Signature: sig1=:${signature}:`]),
     '', body,
@@ -124,15 +130,15 @@ describe('a saved signed answer checked offline (verifyReceipt)', () => {
     expect(await problemsOf({ extra: [['X-Data-Age: 1 s', '"x-data-age"', '1 s']] }))
       .to.deep.equal(['the signed x-data-age is not a non-negative integer: 1 s']);
     const unsigned = await verifyReceipt(receipt({
-      headers: ['Content-Type: application/json', `Content-Digest: ${contentDigest(BODY)}`, `Signed-Request: GET //watchcat.example${PATH}`, 'X-Read-Model-Position: 7'],
+      headers: [...USUAL_HEADERS, 'X-Read-Model-Position: 7'],
     }), JWKS);
     expect(unsigned.problems).to.deep.equal([]);
     expect(unsigned.position, 'a position the signature does not cover is not reported').to.equal(undefined);
   });
 
   it('names a missing, malformed or digest-less Content-Digest', async () => {
-    const request = `Signed-Request: GET //watchcat.example${PATH}`;
-    const withDigest = (digest: string | undefined) => ['Content-Type: application/json', ...(digest === undefined ? [] : [`Content-Digest: ${digest}`]), request];
+    const request = REQUEST_LINE;
+    const withDigest = (digest: string | undefined) => [TYPE_LINE, ...(digest === undefined ? [] : [`Content-Digest: ${digest}`]), request];
     expect(await problemsOf({ headers: withDigest(undefined) })).to.include('the answer has no Content-Digest');
     expect(await problemsOf({ headers: withDigest('sha-256=:AA') })).to.include('Content-Digest is not a structured dictionary (RFC 8941)');
     expect(await problemsOf({ headers: withDigest('sha-512=:AAAA:') })).to.include('Content-Digest has no sha-256 digest');
@@ -142,9 +148,9 @@ describe('a saved signed answer checked offline (verifyReceipt)', () => {
   });
 
   it('names a signature over request components without the echoed request, and a covered header the answer lacks', async () => {
-    expect(await problemsOf({ headers: ['Content-Type: application/json', `Content-Digest: ${contentDigest(BODY)}`] }))
+    expect(await problemsOf({ headers: [TYPE_LINE, DIGEST_LINE] }))
       .to.deep.equal(['the signature covers request components but the answer has no usable Signed-Request header']);
-    expect(await problemsOf({ extra: [['X-Other: 1', '"x-other"', '1']], headers: ['Content-Type: application/json', `Content-Digest: ${contentDigest(BODY)}`, `Signed-Request: GET //watchcat.example${PATH}`] }))
+    expect(await problemsOf({ extra: [['X-Other: 1', '"x-other"', '1']], headers: USUAL_HEADERS }))
       .to.deep.equal([]);
     const lacking = receipt({ extra: [['X-Other: 1', '"x-other"', '1']] });
     delete lacking.headers['x-other'];
@@ -152,14 +158,14 @@ describe('a saved signed answer checked offline (verifyReceipt)', () => {
   });
 
   it('excuses only Content-Type in an answer without one: every other component a receipt needs is still required', async () => {
-    const headers = [`Content-Digest: ${contentDigest(BODY)}`, `Signed-Request: GET //watchcat.example${PATH}`];
+    const headers = [DIGEST_LINE, REQUEST_LINE];
     const covered = REQUIRED.filter((identifier) => identifier !== '"content-type"' && identifier !== '"@status"');
     expect(await problemsOf({ covered, headers })).to.deep.equal(['the signature does not cover "@status", which a receipt must']);
   });
 
   it('checks the signature alone over response components, naming each request component it fails to cover', async () => {
     const covered = REQUIRED.filter((identifier) => !identifier.endsWith(';req'));
-    const report = await verifyReceipt(receipt({ covered, headers: ['Content-Type: application/json', `Content-Digest: ${contentDigest(BODY)}`] }), JWKS);
+    const report = await verifyReceipt(receipt({ covered, headers: [TYPE_LINE, DIGEST_LINE] }), JWKS);
     expect(report.problems).to.deep.equal(REQUIRED.filter((identifier) => identifier.endsWith(';req'))
       .map((identifier) => `the signature does not cover ${identifier}, which a receipt must`));
     expect(report.request).to.equal(undefined);
@@ -167,7 +173,7 @@ describe('a saved signed answer checked offline (verifyReceipt)', () => {
 
   it('reports no request from a Signed-Request header it cannot read', async () => {
     const report = await verifyReceipt(receipt({
-      headers: ['Content-Type: application/json', `Content-Digest: ${contentDigest(BODY)}`, 'Signed-Request: fetch it please'],
+      headers: [TYPE_LINE, DIGEST_LINE, 'Signed-Request: fetch it please'],
     }), JWKS);
     expect(report.problems).to.deep.equal(['the signature covers request components but the answer has no usable Signed-Request header']);
     expect(report.request).to.equal(undefined);
@@ -176,7 +182,7 @@ describe('a saved signed answer checked offline (verifyReceipt)', () => {
   it('reads a field sent on several lines as one, joined with a comma (RFC 9110 section 5.3, RFC 9421 section 2.1)', async () => {
     const sha512 = `sha-512=:${Buffer.alloc(64, 1).toString('base64')}:`;
     const joined = `${sha512}, ${contentDigest(BODY)}`;
-    const headers = ['Content-Type: application/json', `Content-Digest: ${sha512}`, `Content-Digest: ${contentDigest(BODY)}`, `Signed-Request: GET //watchcat.example${PATH}`];
+    const headers = [TYPE_LINE, `Content-Digest: ${sha512}`, DIGEST_LINE, REQUEST_LINE];
     expect(await problemsOf({ headers, signed: { '"content-digest"': joined } })).to.deep.equal([]);
   });
 
@@ -205,7 +211,7 @@ describe('a saved signed answer checked offline (verifyReceipt)', () => {
 
   it('requires no Content-Type of an answer that has none (a 304, an empty answer)', async () => {
     const covered = REQUIRED.filter((identifier) => identifier !== '"content-type"');
-    const headers = [`Content-Digest: ${contentDigest(BODY)}`, `Signed-Request: GET //watchcat.example${PATH}`];
+    const headers = [DIGEST_LINE, REQUEST_LINE];
     expect(await problemsOf({ covered, headers })).to.deep.equal([]);
     expect(await problemsOf({ covered }), 'with a Content-Type, it must be covered')
       .to.deep.equal(['the signature does not cover "content-type", which a receipt must']);

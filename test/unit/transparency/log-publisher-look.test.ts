@@ -19,11 +19,10 @@ import { logProjection, logProjectionUpgradedAfter } from '../../support/signed-
 import type { ReadStore } from '../../../shared/ports/read-store.ts';
 import { rebuild } from '../../../shared/read-model/projections/rebuild.ts';
 import { until } from '../../support/until.ts';
-import { verifierKey } from '../../../shared/read-model/transparency/signed-note.ts';
+import { parseNote, signNote, verifierKey } from '../../../shared/read-model/transparency/signed-note.ts';
 import { TileLog } from '../../../shared/read-model/transparency/tile-log.ts';
 import { checkpointBody, parseCheckpoint } from '../../../shared/read-model/transparency/checkpoint.ts';
 import { indexCommitmentOf, indexExtension, verifyIndexAnswer } from '../../../shared/read-model/transparency/serial-index.ts';
-import { signNote } from '../../../shared/read-model/transparency/signed-note.ts';
 import { signedCheckpointDoc, storeSignedCheckpoint } from '../../../shared/read-model/transparency/signed-checkpoints.ts';
 import { indexVrfKey } from '../../../read-api/transparency/checkpoint-index.ts';
 
@@ -304,7 +303,7 @@ describe('transparency log: a process that follows checkpoints another one signs
       log = await startTransparencyLog({ readStore, key, origin: 'watch.example/log', logger: createLogger('silent', 'flip-test'), intervalMs: 600_000 });
       expect(log.indexBuilt()).to.equal(false);
       const unbuilt = log.checkpoint()!;
-      const committedBy = (note: string) => indexCommitmentOf(parseCheckpoint(note.slice(0, note.indexOf('\n\n') + 1)));
+      const committedBy = (note: string) => indexCommitmentOf(parseCheckpoint(parseNote(note).text));
       expect(committedBy(unbuilt.note), 'signed without an index line').to.equal(undefined);
       // Rebuilt by this version: the index's changes from the first leaf.
       await rebuild({ eventStore, readStore, projections: [logProjection] });
