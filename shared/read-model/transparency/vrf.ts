@@ -15,7 +15,14 @@
 import { hash } from 'node:crypto';
 import { ed25519, ed25519_hasher } from '@noble/curves/ed25519.js';
 import { bytesToNumberLE, numberToBytesLE } from '@noble/curves/utils.js';
-import sodium from 'sodium-native';
+import { createRequire } from 'node:module';
+
+/**
+ * libsodium, loaded at the first proof or key: a native addon that only the read API's prover needs, so that the CLI,
+ * the projector and the verifier, which import this module for `vrfVerify`, do not load it at every start.
+ */
+let loaded: typeof import('sodium-native') | undefined;
+const sodium = (): typeof import('sodium-native') => (loaded ??= createRequire(import.meta.url)('sodium-native') as typeof import('sodium-native'));
 
 const Point = ed25519.Point;
 type EdPoint = InstanceType<typeof Point>;
@@ -55,7 +62,7 @@ const scalarBytes = (scalar: bigint): Buffer => Buffer.from(numberToBytesLE(scal
  */
 function multiply(scalar: bigint, point: Buffer): Buffer {
   const product = Buffer.alloc(PT_LEN);
-  sodium.crypto_scalarmult_ed25519_noclamp(product, scalarBytes(scalar), point);
+  sodium().crypto_scalarmult_ed25519_noclamp(product, scalarBytes(scalar), point);
   return product;
 }
 
@@ -64,7 +71,7 @@ function timesCofactor(point: Buffer): Buffer {
   let product = point;
   for (let doubling = 0; doubling < 3; doubling += 1) {
     const doubled = Buffer.alloc(PT_LEN);
-    sodium.crypto_core_ed25519_add(doubled, product, product);
+    sodium().crypto_core_ed25519_add(doubled, product, product);
     product = doubled;
   }
   return product;
@@ -72,7 +79,7 @@ function timesCofactor(point: Buffer): Buffer {
 
 function multiplyBase(scalar: bigint): Buffer {
   const product = Buffer.alloc(PT_LEN);
-  sodium.crypto_scalarmult_ed25519_base_noclamp(product, scalarBytes(scalar));
+  sodium().crypto_scalarmult_ed25519_base_noclamp(product, scalarBytes(scalar));
   return product;
 }
 
