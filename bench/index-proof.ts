@@ -5,10 +5,12 @@
  * first look builds the index); the load comes from autocannon in its own process (load/load-runner.ts), 10
  * keep-alive connections, each variant's requests going through SERIALS serials in turn, more than the answer cache
  * keeps, so that it gives none again: plain answers; proofs of registered serials, warm (each one's VRF proof computed
- * once before the rounds, timed apart, as a serial's first proof is); proofs of serials the index does not hold
- * (their VRF proofs computed at every request: only the index's serials' are kept). Variants take turns in rounds; medians of answers
- * per second and of this process's CPU time per answer (the load generator's apart). Also the time of the index's
- * build at the start. One JSON line.
+ * once before the rounds, timed apart, as a serial's first proof is); proofs of serials the index does not hold,
+ * each asked for the first time (new serials every round: a VRF proof computed at every request); and proofs of
+ * serials the index does not hold asked again (SERIALS of them, asked once before the rounds: their evaluations kept
+ * among the ASKED_KEPT last asked, serial-index.ts). Variants take turns in rounds; medians of answers per second and
+ * of this process's CPU time per answer (the load generator's apart). Also the time of the index's build at the
+ * start. One JSON line.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { loadavg } from 'node:os';
@@ -23,6 +25,7 @@ import { loadConfig } from '../shared/config/config.ts';
 import { PROJECTIONS } from '../shared/read-model/projections/index.ts';
 import { rebuild } from '../shared/read-model/projections/rebuild.ts';
 import { publicOperations } from '../shared/read-model/public-api/operations/index.ts';
+import { ASKED_KEPT } from '../shared/read-model/transparency/serial-index.ts';
 import { serialRegistered } from '../test/fixtures/events.ts';
 import { confirmAgain } from '../test/support/confirm-again.ts';
 import { testSigningKeys } from '../test/support/signing-keys.ts';
@@ -37,11 +40,16 @@ const SERIALS = quick ? 2_500 : 5_000;
 
 const serial = (i: number) => `BX-${String(i).padStart(5, '0')}`;
 const registered = Array.from({ length: SERIALS }, (_, i) => `/api/public/verify/${serial(i)}`);
-const VARIANTS: Record<string, string[]> = {
-  plain: registered,
-  proof_registered: registered.map((path) => `${path}?proof=index`),
-  proof_not_found: Array.from({ length: SERIALS }, (_, i) => `/api/public/verify/NX-${String(i).padStart(5, '0')}?proof=index`),
+const notFound = (prefix: string) => Array.from({ length: SERIALS }, (_, i) => `/api/public/verify/${prefix}-${String(i).padStart(5, '0')}?proof=index`);
+/** Never asked before the round: more of them than a round asks, under a prefix of the round's own. */
+const neverAsked = (round_: number) => Array.from({ length: 3 }, (_, part) => notFound(`N${round_}${'ABC'[part]!}`)).flat();
+const VARIANTS: Record<string, (round_: number) => string[]> = {
+  plain: () => registered,
+  proof_registered: () => registered.map((path) => `${path}?proof=index`),
+  proof_not_found_first: neverAsked,
+  proof_not_found_again: () => notFound('NX'),
 };
+if (SERIALS > ASKED_KEPT) throw new Error('the serials asked again must be fewer than the index keeps');
 
 const config = loadConfig({
   PORT: '0', OPS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn',
@@ -68,7 +76,11 @@ const warming = performance.now();
 for (let i = 0; i < SERIALS; i += 1) await proofs(serial(i));
 const firstProofMs = (performance.now() - warming) / SERIALS;
 const base = `http://127.0.0.1:${(api.server.address() as { port: number }).port}`;
-for (const [path] of Object.values(VARIANTS)) {
+for (const path of VARIANTS['proof_not_found_again']!(0)) {
+  const answer = await fetch(`${base}${path}`);
+  if (answer.status !== 200) throw new Error(`${path}: ${answer.status} ${await answer.text()}`);
+}
+for (const [path] of Object.values(VARIANTS).map((paths) => paths(ROUNDS))) {
   const answer = await fetch(`${base}${path}`);
   if (answer.status !== 200) throw new Error(`${path}: ${answer.status} ${await answer.text()}`);
 }
@@ -79,7 +91,7 @@ const loadAtStart = loadavg()[0];
 for (let round_ = 0; round_ < ROUNDS; round_ += 1) {
   for (const [name, paths] of Object.entries(VARIANTS)) {
     const cpuBefore = process.cpuUsage();
-    const result = await load.run({ url: base, paths, method: 'GET', headers: {}, connections: 10, seconds: SECONDS });
+    const result = await load.run({ url: base, paths: paths(round_), method: 'GET', headers: {}, connections: 10, seconds: SECONDS });
     const cpu = process.cpuUsage(cpuBefore);
     const sample = (samples[name] ??= { rps: [], cpu: [], errors: 0, non2xx: 0 });
     sample.rps.push(result.rps);

@@ -66,11 +66,23 @@ export const memoryVrfMemo = (): VrfMemo => {
   return { get: (serial) => kept.get(serial), remember: (serial, evaluation) => { kept.set(serial, evaluation); } };
 };
 
+/**
+ * How many evaluations of serials only asked about (a NOT_FOUND answer's) are kept in memory, the most recently asked:
+ * about 300 bytes each. A serial asked again (a buyer checking twice, an agent retrying) then costs a tree proof, not
+ * a VRF proof (bench/README.md, "index-proof.ts").
+ */
+export const ASKED_KEPT = 10_000;
+
 export class SerialIndex {
   private readonly tree = new PrefixTree();
+  /** Evaluations of serials asked about and not held, in the order they were last asked (a Map's order). */
+  private readonly asked = new Map<string, Required<SerialVrf>>();
 
-  /** `memo` keeps the evaluations of the serials the index holds, not of those only asked about. */
-  constructor(private readonly vrf: VrfKey, private readonly memo: VrfMemo = memoryVrfMemo()) {}
+  /**
+   * `memo` keeps the evaluations of the serials the index holds, not of those only asked about: those stay in memory
+   * alone (never in a memo's file), `askedKept` of them at most.
+   */
+  constructor(private readonly vrf: VrfKey, private readonly memo: VrfMemo = memoryVrfMemo(), private readonly askedKept = ASKED_KEPT) {}
 
   get size(): number {
     return this.tree.size;
@@ -82,24 +94,38 @@ export class SerialIndex {
 
   /** Whether `set(serial)` computes the serial's VRF output (it is not kept yet). */
   costs(serial: string): boolean {
-    return this.memo.get(serial) === undefined;
+    return this.memo.get(serial) === undefined && !this.asked.has(serial);
   }
 
   private keyOf(serial: string): Buffer {
     const known = this.memo.get(serial);
     if (known) return known.key;
-    const key = keyOf(this.vrf.output(alphaOf(serial)));
-    this.memo.remember(serial, { key });
-    return key;
+    // A serial asked about before it was registered: its evaluation moves to the memo, computed once.
+    const asked = this.asked.get(serial);
+    this.asked.delete(serial);
+    const evaluation = asked ?? { key: keyOf(this.vrf.output(alphaOf(serial))) };
+    this.memo.remember(serial, evaluation);
+    return evaluation.key;
   }
 
-  /** The serial's VRF evaluation with its proof: kept when the serial is in the index. */
+  /** The serial's VRF evaluation with its proof: kept in the memo when the serial is in the index, else among the asked. */
   private proved(serial: string): Required<SerialVrf> {
     const known = this.memo.get(serial);
     if (known?.proof) return known as Required<SerialVrf>;
+    const asked = this.asked.get(serial);
+    if (asked !== undefined) {
+      this.asked.delete(serial);
+      this.asked.set(serial, asked);
+      return asked;
+    }
     const { proof, output } = this.vrf.evaluate(alphaOf(serial));
     const evaluation = { key: keyOf(output), proof: Buffer.from(proof) };
-    if (known) this.memo.remember(serial, evaluation);
+    if (known) {
+      this.memo.remember(serial, evaluation);
+    } else {
+      this.asked.set(serial, evaluation);
+      if (this.asked.size > this.askedKept) this.asked.delete(this.asked.keys().next().value!);
+    }
     return evaluation;
   }
 

@@ -9,7 +9,7 @@
  * expansion (RFC 8032), the hash to curve (RFC 9380, edwards25519_XMD:SHA-512_ELL2_NU_) and the verifier's group
  * arithmetic are @noble/curves', the hashes node:crypto's. The prover's multiplications by secret scalars (Gamma = x*H,
  * k*B, k*H) and the cofactor's are libsodium's, native (sodium-native): in noble's constant-time BigInt code they cost
- * about 1.4 ms each, most of a proof of a serial the index does not hold, which is computed at every such request
+ * about 1.4 ms each, most of a proof of a serial the index does not hold, which is computed at its first ask
  * (bench/README.md, "index-proof.ts"). The verifier stays on noble, so each side checks the other.
  */
 import { hash } from 'node:crypto';

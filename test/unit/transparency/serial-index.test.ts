@@ -10,7 +10,8 @@
  *
  * The index keeps each serial's VRF evaluation once computed (its memo): `costs` says whether a `set` computes one,
  * which is once per serial, its proof computed at the first answer asked and not again; a serial only asked about is
- * not kept. The answers given from what is kept are judged without the index's verifier: the VRF proof by `vrfVerify`
+ * not put in the memo, but the evaluations of the serials last asked about are kept in memory, as many as the index
+ * is told, and a serial asked about then registered is registered with the evaluation kept. The answers given from what is kept are judged without the index's verifier: the VRF proof by `vrfVerify`
  * (its output's first 32 bytes the key), the index proof by `verifyPrefixProof` with the status's value hashed here
  * (SHA-256 of "watchcat serial index v1\n<status>\n"), and the VRF proof equal byte for byte to that of an index
  * built afresh (RFC 9381's proofs are deterministic); they follow a serial stolen then recovered, and an index started
@@ -152,7 +153,7 @@ describe('serial index: the VRF evaluations it keeps', function () {
     expect([calls.output, index.costs('RG-1000')], 'after a theft and a recovery').to.deep.equal([1, false]);
   });
 
-  it('computes a held serial\'s proof once, and keeps nothing of a serial only asked about', function () {
+  it('computes a held serial\'s proof once, and puts nothing of a serial only asked about in its memo', function () {
     const { key, calls } = counted(vrfKey(secret));
     const memo = memoryVrfMemo();
     const index = new SerialIndex(key, memo);
@@ -163,8 +164,36 @@ describe('serial index: the VRF evaluations it keeps', function () {
     expect(calls.evaluate, 'two answers about a held serial').to.equal(1);
     index.answer('RG-9999');
     index.answer('RG-9999');
-    expect(calls.evaluate, 'two answers about a serial never held').to.equal(3);
-    expect([memo.get('RG-9999'), index.costs('RG-9999'), index.holds('RG-9999')]).to.deep.equal([undefined, true, false]);
+    expect(calls.evaluate, 'two answers about a serial never held: its proof kept in memory').to.equal(2);
+    expect([memo.get('RG-9999'), index.holds('RG-9999')]).to.deep.equal([undefined, false]);
+  });
+
+  it('keeps the evaluations of the serials last asked about, as many as it is told, and hands one to its registration', function () {
+    const publicKey = vrfKey(secret).publicKey;
+    const { key, calls } = counted(vrfKey(secret));
+    const memo = memoryVrfMemo();
+    const index = new SerialIndex(key, memo, 2);
+    index.set('RG-1000', 'AUTHENTIC');
+    const ask = (serial: string) => {
+      const answer = index.answer(serial);
+      expect(provedApart(publicKey, index.root(), answer, 'NOT_FOUND'), `${serial} NOT_FOUND`).to.equal(true);
+    };
+    ask('RG-9001');
+    ask('RG-9002');
+    ask('RG-9001');
+    ask('RG-9003');
+    expect(calls.evaluate, 'three serials asked, RG-9001 twice').to.equal(3);
+    ask('RG-9001');
+    ask('RG-9003');
+    expect(calls.evaluate, 'the two last asked are kept').to.equal(3);
+    ask('RG-9002');
+    expect(calls.evaluate, 'the one asked longest ago was not').to.equal(4);
+    expect([index.costs('RG-9003'), index.costs('RG-9001'), index.costs('RG-9004')], 'a status costs no VRF output for a serial kept').to.deep.equal([false, true, true]);
+    index.set('RG-9003', 'STOLEN');
+    expect([calls.output, calls.evaluate], 'registered with the evaluation kept of its ask').to.deep.equal([1, 4]);
+    expect(memo.get('RG-9003')?.proof, 'in the memo with its proof').to.be.instanceOf(Buffer);
+    expect(provedApart(publicKey, index.root(), index.answer('RG-9003'), 'STOLEN'), 'RG-9003 STOLEN').to.equal(true);
+    expect(calls.evaluate, 'its answer computed nothing').to.equal(4);
   });
 
   it('answers from what it keeps proofs that hold apart from it, through a theft and a recovery', function () {
