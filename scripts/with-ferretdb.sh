@@ -9,6 +9,9 @@
 #   what it skipped; under CI=true, which promises the MongoDB legs, it fails at once instead, saying why.
 # FerretDB listens on a free loopback port, keeps its SQLite files in a fresh directory, sends no telemetry, and
 # is stopped (its directory removed) when the command ends, whatever the outcome.
+# - FERRETDB_BACKEND=postgresql: FerretDB's default backend instead, a fresh database (dropped at the end) on the
+#   PostgreSQL server at FERRETDB_POSTGRESQL_SERVER (default postgres://postgres@127.0.0.1:5432, this machine's).
+#   Its filters are handed to PostgreSQL; SQLite's judge every field but `_id` in FerretDB (bench/README.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 (($# > 0)) || set -- npm test
@@ -56,14 +59,29 @@ fi
 
 state="$(mktemp -d "${TMPDIR:-/tmp}/watchcat-ferretdb.XXXXXX")"
 pid=""
+backend="${FERRETDB_BACKEND:-sqlite}"
+postgresql_server="${FERRETDB_POSTGRESQL_SERVER:-postgres://postgres@127.0.0.1:5432}"
+database=""
 stop_ferretdb() {
   if [ -n "$pid" ]; then
     kill "$pid" 2>/dev/null || true
     wait "$pid" 2>/dev/null || true
   fi
+  if [ -n "$database" ]; then dropdb --if-exists --maintenance-db="$postgresql_server/postgres" "$database" || true; fi
   rm -rf "$state"
 }
 trap stop_ferretdb EXIT
+
+case "$backend" in
+  sqlite) storage=(--handler=sqlite --sqlite-url="file:$state/") where="SQLite files in $state" ;;
+  postgresql)
+    database="watchcat_ferretdb_$$_$RANDOM"
+    createdb --maintenance-db="$postgresql_server/postgres" "$database"
+    storage=(--handler=postgresql --postgresql-url="$postgresql_server/$database")
+    where="PostgreSQL database $database"
+    ;;
+  *) echo "with-ferretdb: FERRETDB_BACKEND must be sqlite or postgresql, not '$backend'" >&2; exit 2 ;;
+esac
 
 free_port() {
   node -e "const s = require('node:net').createServer().listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close(); })"
@@ -72,7 +90,7 @@ free_port() {
 # A port picked free can be taken before FerretDB binds it: try again on another.
 for attempt in 1 2 3; do
   port="$(free_port)"
-  "$ferretdb" --handler=sqlite --sqlite-url="file:$state/" --state-dir="$state" \
+  "$ferretdb" "${storage[@]}" --state-dir="$state" \
     --listen-addr="127.0.0.1:$port" --debug-addr=- --telemetry=disable --log-level=warn >"$state/ferretdb.log" 2>&1 &
   pid=$!
   if MONGODB_URL="mongodb://127.0.0.1:$port/" node --import tsx scripts/wait-for-mongodb.ts; then break; fi
@@ -87,7 +105,7 @@ for attempt in 1 2 3; do
 done
 
 export MONGODB_URL="mongodb://127.0.0.1:$port/"
-echo "with-ferretdb: FerretDB $FERRETDB_VERSION on $MONGODB_URL (SQLite files in $state); the MongoDB legs run against it"
+echo "with-ferretdb: FerretDB $FERRETDB_VERSION on $MONGODB_URL ($where); the MongoDB legs run against it"
 status=0
 "$@" || status=$?
 # A failed run says whether FerretDB outlived it, and what it logged (its directory goes with it): a MongoDB leg's
