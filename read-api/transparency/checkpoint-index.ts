@@ -17,6 +17,13 @@ import { vrfKey, type VrfKey } from '../../shared/read-model/transparency/vrf.ts
 
 /** Changes read at once while catching up (a start reads them all). */
 const PAGE = 10_000;
+/**
+ * Up to this many leaves to go, their changes are read by id (the positions their tiles hold), not as a range of
+ * `_id`: FerretDB answers a range by decoding the whole collection, every tile and change (issue 44: one read a
+ * replica a change kept it busy), and a lookup by `_id` alone from its index. A look after one change has a leaf or
+ * two to go; MongoDB answers both reads from the `_id` index.
+ */
+const FEW_LEAVES = 16;
 /** How long VRF outputs are computed before other work of the process (answers) is let through. */
 const GIVE_WAY_MS = 10;
 
@@ -59,23 +66,34 @@ export class CheckpointIndex {
    * less when the serials' VRF outputs not kept yet took `budgetMs` (computed giving way to other work every few
    * milliseconds), the index then standing just before the first change it did not apply (`leavesThrough` maps a
    * position to the leaves up to it); the next call goes on from there. A tree smaller than the one it stands at is
-   * refused: the index only goes forward, as the signed log does.
+   * refused: the index only goes forward, as the signed log does. `leafPositions` gives the event positions of the
+   * leaves from one index to another (the log's tiles), for reading a few leaves' changes by id.
    */
-  async advance(view: Pick<ReadView, 'find'>, size: number, position: number, budgetMs: number, leavesThrough: (position: number) => Promise<number>): Promise<number> {
+  async advance(
+    view: Pick<ReadView, 'find' | 'getMany'>, size: number, position: number, budgetMs: number,
+    leavesThrough: (position: number) => Promise<number>, leafPositions?: (from: number, to: number) => Promise<number[]>,
+  ): Promise<number> {
     if (size < this.leaves) throw new RangeError(`the serial index stands at ${this.leaves} leaves, not ${size}`);
-    const started = performance.now();
-    let ran = started;
+    // The budget is this call's own work on the changes: its reads are left out (a read of FerretDB can take longer
+    // than the whole budget, and counted in, no serial's output was ever computed: the index stood still), and so is
+    // the other work it gives way to.
+    let spent = 0;
     while (this.through < position) {
-      const filter: Filter = { _id: { $gt: this.through < 0 ? 'index:' : indexChangeId(this.through), $lte: indexChangeId(position) } };
-      const changes = await view.find<SerialIndexChangeDoc>('tlog', filter, { sort: { _id: 1 }, limit: PAGE });
+      const changes = leafPositions && size - this.leaves <= FEW_LEAVES
+        ? await this.changesAt(view, (await leafPositions(this.leaves, size)).filter((at) => at > this.through && at <= position))
+        : await view.find<SerialIndexChangeDoc>('tlog', this.rangeTo(position), { sort: { _id: 1 }, limit: PAGE });
+      /** When the work under way since the read or the last turn given began. */
+      let ran = performance.now();
       for (const { serial, index_status: status, registered, position: at } of changes) {
         if (this.index.costs(serial)) {
-          if (performance.now() - started >= budgetMs) {
+          const now = performance.now();
+          if (spent + now - ran >= budgetMs) {
             this.through = at - 1;
             this.leaves = Math.max(this.leaves, await leavesThrough(at - 1));
             return this.leaves;
           }
-          if (performance.now() - ran >= GIVE_WAY_MS) {
+          if (now - ran >= GIVE_WAY_MS) {
+            spent += now - ran;
             await setImmediate();
             ran = performance.now();
           }
@@ -84,10 +102,22 @@ export class CheckpointIndex {
         if (registered || this.index.holds(serial)) this.index.set(serial, status);
         this.through = at;
       }
+      spent += performance.now() - ran;
       if (changes.length < PAGE) break;
     }
     this.through = position;
     this.leaves = size;
     return size;
+  }
+
+  /** The changes after the index's last one up to `position`, as a range of `_id` (positions sort as their ids). */
+  private rangeTo(position: number): Filter {
+    return { _id: { $gt: this.through < 0 ? 'index:' : indexChangeId(this.through), $lte: indexChangeId(position) } };
+  }
+
+  /** The changes of the events at `positions` (an event of no serial has none), in log order. */
+  private async changesAt(view: Pick<ReadView, 'getMany'>, positions: number[]): Promise<SerialIndexChangeDoc[]> {
+    const changes = positions.length === 0 ? [] : await view.getMany<SerialIndexChangeDoc>('tlog', positions.map(indexChangeId));
+    return changes.sort((a, b) => a.position - b.position);
   }
 }

@@ -247,7 +247,10 @@ export async function startTransparencyLog(options: LogPublisherOptions): Promis
 
   /** Advances the index towards the tree of `size` leaves within its budget; the size it reached. */
   async function advanceIndex(log: TileLog, snapshot: ReadSnapshot, size: number): Promise<number> {
-    return index.advance(snapshot, size, (await log.positionOf(size - 1)) ?? -1, starting ? Infinity : INDEX_BUDGET_MS, (position) => log.leavesThrough(position));
+    return index.advance(
+      snapshot, size, (await log.positionOf(size - 1)) ?? -1, starting ? Infinity : INDEX_BUDGET_MS,
+      (position) => log.leavesThrough(position), (from, to) => log.leafPositionsBetween(from, to),
+    );
   }
 
   /**

@@ -113,6 +113,21 @@ export class TileLog {
     return compute(new TileHashes(docs.filter((doc) => wanted.has(`${doc.level}/${doc.index}`))));
   }
 
+  /**
+   * The level-0 tile whose first leaf is the last one at or before `position` (none before it: undefined). The level-0
+   * edge, read with the log, is the last tile of its level (a filled tile is written before the edge moves on), so
+   * once its first leaf is at or before `position` it is that tile, and the log's look at its latest position reads
+   * nothing more. Further back, the tile is found by its first leaf's position: an indexed query on MongoDB, which
+   * FerretDB answers by decoding the whole collection, every tile and serial index change (issue 44: a look per
+   * replica per change kept FerretDB busy).
+   */
+  private async tileThrough(position: number): Promise<TileDoc | undefined> {
+    const edge0 = this.edges[0];
+    if (edge0?.first_position !== undefined && edge0.first_position <= position) return edge0;
+    const [doc] = await this.view.find({ first_position: { $lte: position } }, { sort: { first_position: -1 }, limit: 1 });
+    return doc;
+  }
+
   private check(size: number): void {
     if (size > this.size) throw new ProofRangeError(`the log holds ${this.size} leaves, not ${size}`);
   }
@@ -153,7 +168,7 @@ export class TileLog {
    * checkpoint at that position covers, and the tree a signed answer read at that position pins.
    */
   async leavesThrough(position: number): Promise<number> {
-    const [doc] = await this.view.find({ first_position: { $lte: position } }, { sort: { first_position: -1 }, limit: 1 });
+    const doc = await this.tileThrough(position);
     if (!doc) return 0;
     const positions = leafPositions(doc).slice(0, doc.width);
     let count = 0;
@@ -169,9 +184,30 @@ export class TileLog {
     return doc ? leafPositions(doc)[index % TILE_WIDTH] : undefined;
   }
 
+  /** The event positions of leaves `from` to `to` (excluded), from the level-0 tiles holding them (the edge: read already). */
+  async leafPositionsBetween(from: number, to: number): Promise<number[]> {
+    this.check(to);
+    if (to <= from) return [];
+    const edge0 = this.edges[0];
+    const tiles = new Map<number, TileDoc>();
+    const wanted = [];
+    for (let tile = Math.floor(from / TILE_WIDTH); tile <= Math.floor((to - 1) / TILE_WIDTH); tile += 1) {
+      if (edge0 && tile === edge0.index) tiles.set(tile, edge0);
+      else wanted.push(tileId(0, tile));
+    }
+    if (wanted.length > 0) for (const doc of await this.view.getMany(wanted)) tiles.set(doc.index, doc);
+    const positions = new Map([...tiles].map(([tile, doc]) => [tile, leafPositions(doc)]));
+    return Array.from({ length: to - from }, (_, offset) => {
+      const leaf = from + offset;
+      const at = positions.get(Math.floor(leaf / TILE_WIDTH))?.[leaf % TILE_WIDTH];
+      if (at === undefined) throw new Error(`the log's tiles do not hold leaf ${leaf}`);
+      return at;
+    });
+  }
+
   /** The leaf index of the event at `position`, or undefined when no event of the log has it. */
   async indexOf(position: number): Promise<number | undefined> {
-    const [doc] = await this.view.find({ first_position: { $lte: position } }, { sort: { first_position: -1 }, limit: 1 });
+    const doc = await this.tileThrough(position);
     const offset = doc ? leafPositions(doc).indexOf(position) : -1;
     return doc && offset !== -1 ? doc.index * TILE_WIDTH + offset : undefined;
   }

@@ -4,8 +4,10 @@
  * documents/documents.ts): the index of a tree whose last leaf is at position P is the index after exactly the
  * changes of the events up to P, however many there are (more than one read's worth), whatever order an unsorted read
  * would give, and none of those after P. Within a budget of VRF work it stops just before the first serial whose VRF
- * output is not kept yet, and the next call goes on from there; it lets other work through meanwhile. It only goes
- * forward, as the signed log does.
+ * output is not kept yet, and the next call goes on from there (reads of the store, however slow, are not counted
+ * against the budget); it lets other work through meanwhile. A few leaves
+ * to go (16 at most), it reads their changes by id, at the positions the tiles give, not as a range (FerretDB decodes
+ * the whole collection for a range), and reaches the same index. It only goes forward, as the signed log does.
  *
  * Every event here is a leaf (leaf N at position N). The expected roots are those of a SerialIndex given the same
  * changes in log order by the rule of the `serials` read model (a status change of a serial never registered
@@ -18,6 +20,7 @@ import { setImmediate } from 'node:timers';
 import { expect } from 'chai';
 import { CheckpointIndex, indexVrfKey } from '../../../read-api/transparency/checkpoint-index.ts';
 import { createMemoryReadStore } from '../../../shared/adapters/memory-read-store.ts';
+import type { ReadView } from '../../../shared/ports/read-store.ts';
 import type { SerialIndexChangeDoc } from '../../../shared/read-model/documents/documents.ts';
 import { SerialIndex, type IndexedStatus, type SerialVrf, type VrfMemo } from '../../../shared/read-model/transparency/serial-index.ts';
 import { edgeId, indexChangeId } from '../../../shared/read-model/transparency/tile-docs.ts';
@@ -59,6 +62,20 @@ async function tlogOf(changes: readonly SerialIndexChangeDoc[], leaves: number) 
 }
 /** Every event a leaf: the leaves up to a position are that many. */
 const leavesThrough = (leaves: number) => async (position: number) => Math.max(0, Math.min(position, leaves));
+
+/** `store`'s reads, counted. */
+function counting(store: Pick<ReadView, 'find' | 'getMany'>, reads: { find: number; getMany: number }): Pick<ReadView, 'find' | 'getMany'> {
+  return {
+    find: (collection, filter, options) => {
+      reads.find += 1;
+      return store.find(collection, filter, options);
+    },
+    getMany: (collection, ids) => {
+      reads.getMany += 1;
+      return store.getMany(collection, ids);
+    },
+  };
+}
 
 async function rejection(promise: Promise<unknown>): Promise<unknown> {
   try {
@@ -118,6 +135,20 @@ describe('serial index: advanced by the log\'s signer through the changes kept b
     expect(index.root().toString('base64')).to.equal(expectedRoot(changes, kept, 6));
   });
 
+  it('spends its budget on VRF outputs, not on reading the store: a read slower than the budget still leaves it time to compute', async () => {
+    const changes = Array.from({ length: 30 }, (_, i) => registration(i + 1, `RG-${i}`));
+    const store = await tlogOf(changes, 30);
+    // Each read takes 150 ms, three times the budget (FerretDB decoding a large collection, a loaded machine).
+    const slow: Pick<ReadView, 'find' | 'getMany'> = {
+      find: async (collection, filter, options) => { await new Promise((resolve) => setTimeout(resolve, 150)); return store.find(collection, filter, options); },
+      getMany: (collection, ids) => store.getMany(collection, ids),
+    };
+    const index = new CheckpointIndex(vrf);
+    const reached = await index.advance(slow, 30, 30, 50, leavesThrough(30));
+    expect(reached, 'serials whose outputs were computed within 50 ms').to.be.greaterThan(0);
+    expect(index.root().toString('base64')).to.equal(expectedRoot(changes, new Map(), reached));
+  });
+
   it('lets other work of the process through while it computes serials\' VRF outputs', async () => {
     // 40 outputs not kept: a hundred milliseconds or more of VRF work (bench/README.md), many times GIVE_WAY_MS.
     const changes = Array.from({ length: 40 }, (_, i) => registration(i + 1, `RG-${i}`));
@@ -135,6 +166,36 @@ describe('serial index: advanced by the log\'s signer through the changes kept b
     done = true;
     expect(reached).to.equal(40);
     expect(turns, 'turns of other work while the index advanced').to.be.greaterThan(0);
+  });
+
+  it('reads the changes of a few leaves to go by id, the positions the tiles give, and reaches the index a range read reaches', async () => {
+    // Position 3 and 9 are events of no serial; RG-E's output is not kept.
+    const changes = [registration(1, 'RG-A'), registration(2, 'RG-B'), theft(4, 'RG-A'), registration(5, 'RG-C'), registration(6, 'RG-D'),
+      theft(7, 'RG-NEVER'), registration(8, 'RG-E'), theft(10, 'RG-D')];
+    const kept = keptFor(['RG-A', 'RG-B', 'RG-C', 'RG-D', 'RG-NEVER']);
+    const store = await tlogOf([...changes].reverse(), 10);
+    const reads = { find: 0, getMany: 0 };
+    const view = counting(store, reads);
+    // Leaf N at position N: the leaves from one index to another are at the positions after the first.
+    const leafPositions = async (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i + 1);
+    const index = new CheckpointIndex(vrf, memoOf(new Map(kept)));
+
+    expect(await index.advance(view, 2, 2, Infinity, leavesThrough(10), leafPositions)).to.equal(2);
+    expect(index.root().toString('base64'), 'two leaves').to.equal(expectedRoot(changes, kept, 2));
+    expect(await index.advance(view, 10, 10, 0, leavesThrough(10), leafPositions), 'no time for RG-E\'s output').to.equal(7);
+    expect(index.root().toString('base64'), 'up to the leaf before RG-E\'s').to.equal(expectedRoot(changes, kept, 7));
+    expect(await index.advance(view, 10, 10, Infinity, leavesThrough(10), leafPositions)).to.equal(10);
+    expect(index.root().toString('base64'), 'ten leaves').to.equal(expectedRoot(changes, kept, 10));
+    expect(reads, 'every change read by id').to.deep.equal({ find: 0, getMany: 3 });
+
+    const many = Array.from({ length: 40 }, (_, i) => registration(i + 1, `RG-${i}`));
+    const manyKept = keptFor(many.map(({ serial }) => serial));
+    const manyStore = await tlogOf(many, 40);
+    const manyReads = { find: 0, getMany: 0 };
+    const fresh = new CheckpointIndex(vrf, memoOf(new Map(manyKept)));
+    expect(await fresh.advance(counting(manyStore, manyReads), 40, 40, Infinity, leavesThrough(40), leafPositions)).to.equal(40);
+    expect(fresh.root().toString('base64'), 'forty leaves').to.equal(expectedRoot(many, manyKept, 40));
+    expect(manyReads, 'forty leaves to go: one range read').to.deep.equal({ find: 1, getMany: 0 });
   });
 
   it('only goes forward: the tree it stands at again changes nothing, a smaller one is refused', async () => {

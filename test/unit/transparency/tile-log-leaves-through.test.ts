@@ -1,7 +1,10 @@
 /**
  * `TileLog.leavesThrough`: how many leaves hold events at or before a position, the tree a checkpoint at that position
- * covers (what the signer signs, log-publisher.ts). Over 300 leaves, across the first full tile and the edge after
- * it; the expected sizes are counted from the event store's own positions.
+ * covers (what the signer signs, log-publisher.ts), `indexOf`, the leaf of an event's position, and
+ * `leafPositionsBetween`, the positions of a run of leaves. Over 300 leaves,
+ * across the first full tile and the edge after it (found without a query once the edge's first leaf is at or before
+ * the position), and over 256, a full tile and an empty edge; the expected values are counted from the event store's
+ * own positions.
  */
 import { expect } from 'chai';
 import { createMemoryReadStore } from '../../../shared/adapters/memory-read-store.ts';
@@ -29,6 +32,32 @@ describe('transparency log: the tree a checkpoint position covers', function () 
       }
       expect(await log.leavesThrough(positions[0]! - 1), 'before the first event').to.equal(0);
       expect(await log.leavesThrough(positions[299]! + 10), 'past the last event').to.equal(covered(positions[299]! + 10));
+      for (const leaf of [0, 255, 256, 299]) expect(await log.indexOf(positions[leaf]!), `the leaf of position ${positions[leaf]}`).to.equal(leaf);
+      expect(await log.indexOf(positions[299]! + 1), 'a position past the last event').to.equal(undefined);
+      expect(await log.leafPositionsBetween(250, 262), 'across the full tile and the edge').to.deep.equal(positions.slice(250, 262));
+      expect(await log.leafPositionsBetween(0, 3), 'in the full tile').to.deep.equal(positions.slice(0, 3));
+      expect(await log.leafPositionsBetween(297, 300), 'to the last leaf').to.deep.equal(positions.slice(297, 300));
+      expect(await log.leafPositionsBetween(299, 299), 'none').to.deep.equal([]);
+      let refused: unknown;
+      await log.leafPositionsBetween(299, 301).catch((error: unknown) => { refused = error; });
+      expect(refused, 'past the log').to.be.instanceOf(Error);
+    } finally {
+      await events.close();
+    }
+  });
+
+  it('counts them when the last tile is full and the edge after it empty', async () => {
+    const events = openSqliteEventStore(':memory:');
+    try {
+      await appendAll(events, Array.from({ length: 256 }, (_, i) => serialRegistered(`SZB-${String(i).padStart(4, '0')}`)));
+      const positions = (await events.readAll({ after: 0, limit: 1_000 })).map((event) => event.position);
+      const readStore = createMemoryReadStore();
+      await rebuild({ eventStore: events, readStore, projections: [logProjection] });
+      const log = await TileLog.read(await readStore.snapshot());
+      expect(log.size).to.equal(256);
+      for (const leaf of [0, 128, 255]) expect(await log.leavesThrough(positions[leaf]!), `the position of leaf ${leaf}`).to.equal(leaf + 1);
+      expect(await log.leavesThrough(positions[255]! + 10), 'past the last event').to.equal(256);
+      expect(await log.indexOf(positions[255]!), 'the last leaf').to.equal(255);
     } finally {
       await events.close();
     }
