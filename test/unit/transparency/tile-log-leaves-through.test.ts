@@ -15,51 +15,47 @@ import { serialRegistered } from '../../fixtures/events.ts';
 import { appendAll } from '../../projector/support/history.ts';
 import { logProjection } from '../../support/signed-log.ts';
 
+/** The log of `leaves` serial registrations, and the positions the event store gave them, in order. */
+async function logOf(leaves: number): Promise<{ log: TileLog; positions: number[] }> {
+  const events = openSqliteEventStore(':memory:');
+  try {
+    await appendAll(events, Array.from({ length: leaves }, (_, i) => serialRegistered(`SZA-${String(i).padStart(4, '0')}`)));
+    const positions = (await events.readAll({ after: 0, limit: 1_000 })).map((event) => event.position);
+    const readStore = createMemoryReadStore();
+    await rebuild({ eventStore: events, readStore, projections: [logProjection] });
+    return { log: await TileLog.read(await readStore.snapshot()), positions };
+  } finally {
+    await events.close();
+  }
+}
+
 describe('transparency log: the tree a checkpoint position covers', function () {
   this.timeout(30_000);
 
   it('counts the leaves at or before a position, in the first full tile, at its end, in the edge after it, and past the log', async () => {
-    const events = openSqliteEventStore(':memory:');
-    try {
-      await appendAll(events, Array.from({ length: 300 }, (_, i) => serialRegistered(`SZA-${String(i).padStart(4, '0')}`)));
-      const positions = (await events.readAll({ after: 0, limit: 1_000 })).map((event) => event.position);
-      const readStore = createMemoryReadStore();
-      await rebuild({ eventStore: events, readStore, projections: [logProjection] });
-      const log = await TileLog.read(await readStore.snapshot());
-      const covered = (position: number) => positions.filter((at) => at <= position).length;
-      for (const leaf of [0, 1, 199, 254, 255, 256, 257, 298, 299]) {
-        expect(await log.leavesThrough(positions[leaf]!), `the position of leaf ${leaf}`).to.equal(leaf + 1);
-      }
-      expect(await log.leavesThrough(positions[0]! - 1), 'before the first event').to.equal(0);
-      expect(await log.leavesThrough(positions[299]! + 10), 'past the last event').to.equal(covered(positions[299]! + 10));
-      for (const leaf of [0, 255, 256, 299]) expect(await log.indexOf(positions[leaf]!), `the leaf of position ${positions[leaf]}`).to.equal(leaf);
-      expect(await log.indexOf(positions[299]! + 1), 'a position past the last event').to.equal(undefined);
-      expect(await log.leafPositionsBetween(250, 262), 'across the full tile and the edge').to.deep.equal(positions.slice(250, 262));
-      expect(await log.leafPositionsBetween(0, 3), 'in the full tile').to.deep.equal(positions.slice(0, 3));
-      expect(await log.leafPositionsBetween(297, 300), 'to the last leaf').to.deep.equal(positions.slice(297, 300));
-      expect(await log.leafPositionsBetween(299, 299), 'none').to.deep.equal([]);
-      let refused: unknown;
-      await log.leafPositionsBetween(299, 301).catch((error: unknown) => { refused = error; });
-      expect(refused, 'past the log').to.be.instanceOf(Error);
-    } finally {
-      await events.close();
+    const { log, positions } = await logOf(300);
+    const covered = (position: number) => positions.filter((at) => at <= position).length;
+    for (const leaf of [0, 1, 199, 254, 255, 256, 257, 298, 299]) {
+      expect(await log.leavesThrough(positions[leaf]!), `the position of leaf ${leaf}`).to.equal(leaf + 1);
     }
+    expect(await log.leavesThrough(positions[0]! - 1), 'before the first event').to.equal(0);
+    expect(await log.leavesThrough(positions[299]! + 10), 'past the last event').to.equal(covered(positions[299]! + 10));
+    for (const leaf of [0, 255, 256, 299]) expect(await log.indexOf(positions[leaf]!), `the leaf of position ${positions[leaf]}`).to.equal(leaf);
+    expect(await log.indexOf(positions[299]! + 1), 'a position past the last event').to.equal(undefined);
+    expect(await log.leafPositionsBetween(250, 262), 'across the full tile and the edge').to.deep.equal(positions.slice(250, 262));
+    expect(await log.leafPositionsBetween(0, 3), 'in the full tile').to.deep.equal(positions.slice(0, 3));
+    expect(await log.leafPositionsBetween(297, 300), 'to the last leaf').to.deep.equal(positions.slice(297, 300));
+    expect(await log.leafPositionsBetween(299, 299), 'none').to.deep.equal([]);
+    let refused: unknown;
+    await log.leafPositionsBetween(299, 301).catch((error: unknown) => { refused = error; });
+    expect(refused, 'past the log').to.be.instanceOf(Error);
   });
 
   it('counts them when the last tile is full and the edge after it empty', async () => {
-    const events = openSqliteEventStore(':memory:');
-    try {
-      await appendAll(events, Array.from({ length: 256 }, (_, i) => serialRegistered(`SZB-${String(i).padStart(4, '0')}`)));
-      const positions = (await events.readAll({ after: 0, limit: 1_000 })).map((event) => event.position);
-      const readStore = createMemoryReadStore();
-      await rebuild({ eventStore: events, readStore, projections: [logProjection] });
-      const log = await TileLog.read(await readStore.snapshot());
-      expect(log.size).to.equal(256);
-      for (const leaf of [0, 128, 255]) expect(await log.leavesThrough(positions[leaf]!), `the position of leaf ${leaf}`).to.equal(leaf + 1);
-      expect(await log.leavesThrough(positions[255]! + 10), 'past the last event').to.equal(256);
-      expect(await log.indexOf(positions[255]!), 'the last leaf').to.equal(255);
-    } finally {
-      await events.close();
-    }
+    const { log, positions } = await logOf(256);
+    expect(log.size).to.equal(256);
+    for (const leaf of [0, 128, 255]) expect(await log.leavesThrough(positions[leaf]!), `the position of leaf ${leaf}`).to.equal(leaf + 1);
+    expect(await log.leavesThrough(positions[255]! + 10), 'past the last event').to.equal(256);
+    expect(await log.indexOf(positions[255]!), 'the last leaf').to.equal(255);
   });
 });
