@@ -107,10 +107,16 @@ export class TileLog {
       },
     });
     if (wanted.size === 0) return compute({ get: () => ZERO });
-    const ids = [...new Set([...wanted.values()].flatMap(({ level, index }) => [tileId(level, index), edgeId(level)]))];
-    const docs = await this.view.getMany(ids);
+    // The level-0 edge, read with the log, is the tile of its index: that one is not read again (the tile of that
+    // index is not stored yet, or holds no leaf the log counts that the edge lacks).
+    const edge0 = this.edges[0];
+    const held = edge0 && wanted.has(`0/${edge0.index}`) ? [edge0] : [];
+    const ids = [...new Set([...wanted.values()]
+      .filter(({ level, index }) => !(level === 0 && index === edge0?.index))
+      .flatMap(({ level, index }) => [tileId(level, index), edgeId(level)]))];
+    const docs = ids.length === 0 ? [] : await this.view.getMany(ids);
     // An edge read stands for its tile only when it is that tile (not one left behind by a fill since).
-    return compute(new TileHashes(docs.filter((doc) => wanted.has(`${doc.level}/${doc.index}`))));
+    return compute(new TileHashes([...docs.filter((doc) => wanted.has(`${doc.level}/${doc.index}`)), ...held]));
   }
 
   /**
