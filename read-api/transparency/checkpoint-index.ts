@@ -80,7 +80,8 @@ export class CheckpointIndex {
     let spent = 0;
     while (this.through < position) {
       const changes = leafPositions && size - this.leaves <= FEW_LEAVES
-        ? await this.changesAt(view, (await leafPositions(this.leaves, size)).filter((at) => at > this.through && at <= position))
+        // Leaves from the index's size on hold the events after its last one (leavesThrough), up to `position`.
+        ? await view.getMany<SerialIndexChangeDoc>('tlog', (await leafPositions(this.leaves, size)).map(indexChangeId))
         : await view.find<SerialIndexChangeDoc>('tlog', this.rangeTo(position), { sort: { _id: 1 }, limit: PAGE });
       /** When the work under way since the read or the last turn given began. */
       let ran = performance.now();
@@ -113,11 +114,5 @@ export class CheckpointIndex {
   /** The changes after the index's last one up to `position`, as a range of `_id` (positions sort as their ids). */
   private rangeTo(position: number): Filter {
     return { _id: { $gt: this.through < 0 ? 'index:' : indexChangeId(this.through), $lte: indexChangeId(position) } };
-  }
-
-  /** The changes of the events at `positions` (an event of no serial has none), in log order. */
-  private async changesAt(view: Pick<ReadView, 'getMany'>, positions: number[]): Promise<SerialIndexChangeDoc[]> {
-    const changes = positions.length === 0 ? [] : await view.getMany<SerialIndexChangeDoc>('tlog', positions.map(indexChangeId));
-    return changes.sort((a, b) => a.position - b.position);
   }
 }

@@ -102,6 +102,7 @@ export interface ReadView {
   find<D extends StoredDoc>(collection: ReadCollection, filter: Filter, options?: FindOptions): Promise<D[]>;
   count(collection: ReadCollection, filter: Filter): Promise<number>;
   get<D extends StoredDoc>(collection: ReadCollection, id: string): Promise<D | null>;
+  /** The documents stored under `ids`, in the order of `ids`, leaving out those not stored. */
   getMany<D extends StoredDoc>(collection: ReadCollection, ids: string[]): Promise<D[]>;
 }
 
