@@ -114,7 +114,7 @@ export class TileLog {
     const ids = [...new Set([...wanted.values()]
       .filter(({ level, index }) => !(level === 0 && index === edge0?.index))
       .flatMap(({ level, index }) => [tileId(level, index), edgeId(level)]))];
-    const docs = ids.length === 0 ? [] : await this.view.getMany(ids);
+    const docs = await this.view.getMany(ids);
     // An edge read stands for its tile only when it is that tile (not one left behind by a fill since).
     return compute(new TileHashes([...docs.filter((doc) => wanted.has(`${doc.level}/${doc.index}`)), ...held]));
   }

@@ -16,13 +16,15 @@ import { appendAll } from '../../projector/support/history.ts';
 import { logProjection } from '../../support/signed-log.ts';
 
 /** The log of `leaves` serial registrations, and the positions the event store gave them, in order. */
-async function logOf(leaves: number): Promise<{ log: TileLog; positions: number[] }> {
+async function logOf(leaves: number, lost: string[] = []): Promise<{ log: TileLog; positions: number[] }> {
   const events = openSqliteEventStore(':memory:');
   try {
     await appendAll(events, Array.from({ length: leaves }, (_, i) => serialRegistered(`SZA-${String(i).padStart(4, '0')}`)));
     const positions = (await events.readAll({ after: 0, limit: 1_000 })).map((event) => event.position);
     const readStore = createMemoryReadStore();
     await rebuild({ eventStore: events, readStore, projections: [logProjection] });
+    // Tiles a store lost (a damaged copy): deleted past every position, so the projection's writes cannot pass them.
+    if (lost.length > 0) await readStore.write('tlog', lost.map((id) => ({ delete: { _id: id, position: Number.MAX_SAFE_INTEGER } })));
     return { log: await TileLog.read(await readStore.snapshot()), positions };
   } finally {
     await events.close();
@@ -49,6 +51,15 @@ describe('transparency log: the tree a checkpoint position covers', function () 
     let refused: unknown;
     await log.leafPositionsBetween(299, 301).catch((error: unknown) => { refused = error; });
     expect(refused, 'past the log').to.be.instanceOf(Error);
+  });
+
+  it('counts none in an empty log, and names a leaf whose tile the store lost rather than answer without it', async () => {
+    const { log: empty } = await logOf(0);
+    expect([await empty.leavesThrough(10), await empty.indexOf(10)]).to.deep.equal([0, undefined]);
+    const { log } = await logOf(300, ['tile:0/0']);
+    let refused: unknown;
+    await log.leafPositionsBetween(254, 258).catch((error: unknown) => { refused = error; });
+    expect((refused as Error | undefined)?.message).to.equal('the log\'s tiles do not hold leaf 254');
   });
 
   it('counts them when the last tile is full and the edge after it empty', async () => {
