@@ -276,50 +276,53 @@ describe('transparency log: a process that follows checkpoints another one signs
     expect(lines.filter((line) => line.level === 50).map((line) => line.alert)).to.deep.equal(['serial index differs']);
   });
 
-  it('follows no checkpoint signed past the tiles it reads: no alarm, no index at a size it does not hold, and proves once its tiles get there', async () => {
-    const key = generateKeyPairSync('ed25519').privateKey;
-    const origin = 'watch.example/log';
-    const { eventStore, readStore, project, close } = logHistory();
-    // Another read store, further on: the store a signer read (a replica of the database ahead of this one's).
-    const ahead = createMemoryReadStore();
-    const aheadQueue = createInlineJobQueue({ attempts: 1, backoffMs: 1 });
-    const lines: { level: number; alert?: string }[] = [];
-    let signer: TransparencyLog | undefined;
-    let follower: TransparencyLog | undefined;
-    try {
-      await appendAll(eventStore, catalogueHistory(2));
-      const behind = await appendAll(eventStore, Array.from({ length: 20 }, (_, i) => serialRegistered(`BEHIND-${String(i).padStart(4, '0')}`)));
-      await project();
-      // Its projection's checkpoint as a store filled again leaves it: no head confirmed yet, so a tree short of the
-      // signed one is catching up, not refused.
-      const logCheckpoint = (await readStore.readControl()).find((doc) => doc['projection'] === 'transparency-log' && doc._id.startsWith('checkpoint:'))!;
-      expect(await readStore.setControl({ ...logCheckpoint, confirmed: null }, { position: logCheckpoint['position'] }, false)).to.equal(true);
-      const all = await appendAll(eventStore, Array.from({ length: 20 }, (_, i) => serialRegistered(`AHEAD-${String(i).padStart(4, '0')}`)));
-      await createProjector({ eventStore, readStore: ahead, queue: aheadQueue, logger: pino({ level: 'silent' }), projections: [logProjection] }).catchUp();
-      signer = await startTransparencyLog({ readStore: ahead, key, origin, intervalMs: 600_000, logger: createLogger('silent', 'ahead') });
-      const signed = signer.checkpoint()!;
-      expect([(await TileLog.read(await readStore.snapshot())).size, signed.size], 'the tiles read, the tree signed').to.deep.equal([behind, all]);
-      expect(await storeSignedCheckpoint(readStore, signedCheckpointDoc(signed.note), undefined)).to.equal(true);
+  for (const [unconfirmed, without] of [['no head confirmed yet', 'absent'], ['its confirmation cleared', 'null']] as const) {
+    it(`follows no checkpoint signed past the tiles it reads (${unconfirmed}): no warning, no index at a size it does not hold, and proves once its tiles get there`, async () => {
+      const key = generateKeyPairSync('ed25519').privateKey;
+      const origin = 'watch.example/log';
+      const { eventStore, readStore, project, close } = logHistory();
+      // Another read store, further on: the store a signer read (a replica of the database ahead of this one's).
+      const ahead = createMemoryReadStore();
+      const aheadQueue = createInlineJobQueue({ attempts: 1, backoffMs: 1 });
+      const lines: { level: number; alert?: string }[] = [];
+      let signer: TransparencyLog | undefined;
+      let follower: TransparencyLog | undefined;
+      try {
+        await appendAll(eventStore, catalogueHistory(2));
+        const behind = await appendAll(eventStore, Array.from({ length: 20 }, (_, i) => serialRegistered(`BEHIND-${String(i).padStart(4, '0')}`)));
+        await project();
+        // Its projection's checkpoint as a store filled again leaves it, no head confirmed: a tree short of the signed
+        // one is catching up, not refused.
+        const { confirmed: _confirmed, ...logCheckpoint } = (await readStore.readControl()).find((doc) => doc['projection'] === 'transparency-log' && doc._id.startsWith('checkpoint:'))!;
+        const unconfirmedCheckpoint = without === 'null' ? { ...logCheckpoint, confirmed: null } : logCheckpoint;
+        expect(await readStore.setControl(unconfirmedCheckpoint, { position: logCheckpoint['position'] }, false)).to.equal(true);
+        const all = await appendAll(eventStore, Array.from({ length: 20 }, (_, i) => serialRegistered(`AHEAD-${String(i).padStart(4, '0')}`)));
+        await createProjector({ eventStore, readStore: ahead, queue: aheadQueue, logger: pino({ level: 'silent' }), projections: [logProjection] }).catchUp();
+        signer = await startTransparencyLog({ readStore: ahead, key, origin, intervalMs: 600_000, logger: createLogger('silent', 'ahead') });
+        const signed = signer.checkpoint()!;
+        expect([(await TileLog.read(await readStore.snapshot())).size, signed.size], 'the tiles read, the tree signed').to.deep.equal([behind, all]);
+        expect(await storeSignedCheckpoint(readStore, signedCheckpointDoc(signed.note), undefined)).to.equal(true);
 
-      follower = await startTransparencyLog({
-        readStore, key, origin, intervalMs: 600_000,
-        logger: pino({ level: 'info' }, { write: (line: string) => { lines.push(JSON.parse(line) as (typeof lines)[number]); } }),
-      });
-      await follower.look();
-      expect(await follower.indexAnswer('BEHIND-0001'), 'no proof before its tiles hold the signed tree').to.equal(undefined);
-      await project();
-      await follower.look();
-      const proved = await follower.indexAnswer('AHEAD-0019');
-      expect(proved?.checkpoint.size, 'proved at the signed tree once its tiles hold it').to.equal(all);
-      expect(verifyIndexAnswer(indexVrfKey(key).publicKey, indexCommitmentOf(parseCheckpoint(signed.note.slice(0, signed.note.indexOf('\n\n') + 1)))!.root, proved!.answer)).to.equal(true);
-      expect(lines.filter((line) => line.level >= 50).map((line) => line.alert), 'alarms').to.deep.equal([]);
-    } finally {
-      await signer?.stop();
-      await follower?.stop();
-      await aheadQueue.close();
-      await close();
-    }
-  });
+        follower = await startTransparencyLog({
+          readStore, key, origin, intervalMs: 600_000,
+          logger: pino({ level: 'info' }, { write: (line: string) => { lines.push(JSON.parse(line) as (typeof lines)[number]); } }),
+        });
+        await follower.look();
+        expect(await follower.indexAnswer('BEHIND-0001'), 'no proof before its tiles hold the signed tree').to.equal(undefined);
+        await project();
+        await follower.look();
+        const proved = await follower.indexAnswer('AHEAD-0019');
+        expect(proved?.checkpoint.size, 'proved at the signed tree once its tiles hold it').to.equal(all);
+        expect(verifyIndexAnswer(indexVrfKey(key).publicKey, indexCommitmentOf(parseCheckpoint(signed.note.slice(0, signed.note.indexOf('\n\n') + 1)))!.root, proved!.answer)).to.equal(true);
+        expect(lines.filter((line) => line.level >= 40), 'warnings and alarms').to.deep.equal([]);
+      } finally {
+        await signer?.stop();
+        await follower?.stop();
+        await aheadQueue.close();
+        await close();
+      }
+    });
+  }
 
   it('raises no alarm over a checkpoint whose index it cannot compare (no index line, or another VRF key), and proves nothing from it', async () => {
     const key = generateKeyPairSync('ed25519').privateKey;
