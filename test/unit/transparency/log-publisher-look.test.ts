@@ -324,6 +324,63 @@ describe('transparency log: a process that follows checkpoints another one signs
     });
   }
 
+  it('answers, while a look reads a newer checkpoint, with the checkpoint its index stands at, not the newer one', async () => {
+    const key = generateKeyPairSync('ed25519').privateKey;
+    const origin = 'watch.example/log';
+    const { eventStore, readStore, project, close } = logHistory();
+    // The follower's reads of tiles wait, once the gate is shut, after the first read of each snapshot (the edge that
+    // TileLog.read takes): a look is then held after it has read the newer checkpoint and before its index moves.
+    let gate: Promise<void> | undefined;
+    let open = () => {};
+    const gated: ReadStore = {
+      ...readStore,
+      snapshot: async () => {
+        const snapshot = await readStore.snapshot();
+        let reads = 0;
+        return {
+          ...snapshot,
+          getMany: async (collection, ids) => {
+            reads += 1;
+            if (reads > 1 && gate) await gate;
+            return snapshot.getMany(collection, ids);
+          },
+        };
+      },
+    };
+    let signer: TransparencyLog | undefined;
+    let follower: TransparencyLog | undefined;
+    try {
+      await appendAll(eventStore, catalogueHistory(2));
+      await appendAll(eventStore, Array.from({ length: 5 }, (_, i) => serialRegistered(`FIRST-${i}`)));
+      await project();
+      signer = await startTransparencyLog({ readStore, key, origin, intervalMs: 600_000, logger: createLogger('silent', 'signer') });
+      follower = await startTransparencyLog({ readStore: gated, key, origin, intervalMs: 600_000, logger: createLogger('silent', 'follower') });
+      const first = (await follower.indexAnswer('FIRST-0'))!.checkpoint;
+      await appendAll(eventStore, Array.from({ length: 5 }, (_, i) => serialRegistered(`SECOND-${i}`)));
+      await project();
+      await signer.look();
+      expect(signer.checkpoint()!.size, 'the newer checkpoint').to.be.greaterThan(first.size);
+
+      gate = new Promise((resolve) => { open = resolve; });
+      const looking = follower.look();
+      await until('the look read the newer checkpoint', () => follower!.checkpoint()?.size === signer!.checkpoint()!.size, 5_000);
+      const during = (await follower.indexAnswer('FIRST-0'))!;
+      const committedRoot = (note: string) => indexCommitmentOf(parseCheckpoint(note.slice(0, note.indexOf('\n\n') + 1)))!.root;
+      expect(during.checkpoint.size, 'the checkpoint the index stands at').to.equal(first.size);
+      expect(verifyIndexAnswer(indexVrfKey(key).publicKey, committedRoot(during.checkpoint.note), during.answer), 'proved under it').to.equal(true);
+      open();
+      await looking;
+      const after = (await follower.indexAnswer('SECOND-4'))!;
+      expect(after.checkpoint.size, 'once the look is done').to.equal(signer.checkpoint()!.size);
+      expect(verifyIndexAnswer(indexVrfKey(key).publicKey, committedRoot(after.checkpoint.note), after.answer)).to.equal(true);
+    } finally {
+      open();
+      await signer?.stop();
+      await follower?.stop();
+      await close();
+    }
+  });
+
   it('raises no alarm over a checkpoint whose index it cannot compare (no index line, or another VRF key), and proves nothing from it', async () => {
     const key = generateKeyPairSync('ed25519').privateKey;
     const alarmsOver = async (extensions: string[]) => {
