@@ -324,6 +324,43 @@ describe('transparency log: a process that follows checkpoints another one signs
     });
   }
 
+  it('with its log not built, raises no alarm over a checkpoint another process signed with an index line, and proves nothing from it', async () => {
+    const key = generateKeyPairSync('ed25519').privateKey;
+    const origin = 'watch.example/log';
+    const { eventStore, readStore, close } = logHistory();
+    const built = createMemoryReadStore();
+    const lines: { level: number; msg: string }[] = [];
+    let signer: TransparencyLog | undefined;
+    let follower: TransparencyLog | undefined;
+    try {
+      await appendAll(eventStore, Array.from({ length: 3 }, (_, i) => serialRegistered(`UNBUILT-${i}`)));
+      await appendAll(eventStore, catalogueHistory(2));
+      // This store's log projected in part by the version before the index's changes (the first serial's change is
+      // missing); another store's from the start.
+      const first = (await eventStore.readAll({ after: 0, limit: 1 }))[0]!.position;
+      await rebuild({ eventStore, readStore, projections: [logProjectionUpgradedAfter(first)] });
+      await rebuild({ eventStore, readStore: built, projections: [logProjection] });
+      signer = await startTransparencyLog({ readStore: built, key, origin, intervalMs: 600_000, logger: createLogger('silent', 'built') });
+      const signed = signer.checkpoint()!;
+      expect(indexCommitmentOf(parseCheckpoint(parseNote(signed.note).text)), 'signed with an index line').to.not.equal(undefined);
+      expect(await storeSignedCheckpoint(readStore, signedCheckpointDoc(signed.note), undefined)).to.equal(true);
+
+      follower = await startTransparencyLog({
+        readStore, key, origin, intervalMs: 600_000,
+        logger: pino({ level: 'info' }, { write: (line: string) => { lines.push(JSON.parse(line) as (typeof lines)[number]); } }),
+      });
+      await follower.look();
+      await follower.look();
+      expect(follower.indexBuilt()).to.equal(false);
+      expect(await follower.indexAnswer('UNBUILT-0'), 'no proof from a log not built').to.equal(undefined);
+      expect(lines.filter((line) => line.level >= 50).map((line) => line.msg), 'errors').to.deep.equal([]);
+    } finally {
+      await signer?.stop();
+      await follower?.stop();
+      await close();
+    }
+  });
+
   it('answers, while a look reads a newer checkpoint, with the checkpoint its index stands at, not the newer one', async () => {
     const key = generateKeyPairSync('ed25519').privateKey;
     const origin = 'watch.example/log';
