@@ -185,23 +185,16 @@ export class TileLog {
   /** The event position of leaf `index`, or undefined when the log does not hold that leaf. */
   async positionOf(index: number): Promise<number | undefined> {
     if (index < 0 || index >= this.size) return undefined;
-    const tile = Math.floor(index / TILE_WIDTH);
-    const [doc] = (await this.view.getMany([tileId(0, tile), edgeId(0)])).filter((found) => found.index === tile && found.width > index % TILE_WIDTH);
-    return doc ? leafPositions(doc)[index % TILE_WIDTH] : undefined;
+    const doc = (await this.levelZeroTiles([Math.floor(index / TILE_WIDTH)])).values().next().value;
+    return doc && doc.width > index % TILE_WIDTH ? leafPositions(doc)[index % TILE_WIDTH] : undefined;
   }
 
   /** The event positions of leaves `from` to `to` (excluded), from the level-0 tiles holding them (the edge: read already). */
   async leafPositionsBetween(from: number, to: number): Promise<number[]> {
     this.check(to);
     if (to <= from) return [];
-    const edge0 = this.edges[0];
-    const tiles = new Map<number, TileDoc>();
-    const wanted = [];
-    for (let tile = Math.floor(from / TILE_WIDTH); tile <= Math.floor((to - 1) / TILE_WIDTH); tile += 1) {
-      if (edge0 && tile === edge0.index) tiles.set(tile, edge0);
-      else wanted.push(tileId(0, tile));
-    }
-    if (wanted.length > 0) for (const doc of await this.view.getMany(wanted)) tiles.set(doc.index, doc);
+    const first = Math.floor(from / TILE_WIDTH);
+    const tiles = await this.levelZeroTiles(Array.from({ length: Math.floor((to - 1) / TILE_WIDTH) - first + 1 }, (_, offset) => first + offset));
     const positions = new Map([...tiles].map(([tile, doc]) => [tile, leafPositions(doc)]));
     return Array.from({ length: to - from }, (_, offset) => {
       const leaf = from + offset;
@@ -209,6 +202,19 @@ export class TileLog {
       if (at === undefined) throw new Error(`the log's tiles do not hold leaf ${leaf}`);
       return at;
     });
+  }
+
+  /**
+   * The level-0 tiles of these indices that are stored, by index: the edge, read with the log, stands for its own
+   * index (the tile of that index is not stored yet, or holds no leaf the log counts that the edge lacks); the others
+   * are read at once.
+   */
+  private async levelZeroTiles(indices: number[]): Promise<Map<number, TileDoc>> {
+    const edge0 = this.edges[0];
+    const read = await this.view.getMany(indices.filter((index) => index !== edge0?.index).map((index) => tileId(0, index)));
+    const tiles = new Map(read.map((doc) => [doc.index, doc]));
+    if (edge0 && indices.includes(edge0.index)) tiles.set(edge0.index, edge0);
+    return tiles;
   }
 
   /** The leaf index of the event at `position`, or undefined when no event of the log has it. */
