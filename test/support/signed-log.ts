@@ -3,8 +3,12 @@
  * built into an in-memory read store, and the publisher signing it.
  */
 import type { KeyObject } from 'node:crypto';
+import { pino, type Logger } from 'pino';
+import { createInlineJobQueue } from '../../shared/adapters/inline-job-queue.ts';
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
+import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import { createLogger } from '../../shared/logging/logger.ts';
+import { createProjector } from '../../projector/runner.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import type { ReadStore, StoredDoc } from '../../shared/ports/read-store.ts';
 import type { DocChange, Projection } from '../../shared/read-model/projections/projection.ts';
@@ -14,6 +18,29 @@ import { transparencyLogProjection } from '../../shared/read-model/projections/t
 import { startTransparencyLog, type LogPublisherOptions, type TransparencyLog } from '../../read-api/transparency/log-publisher.ts';
 
 export const logProjection = transparencyLogProjection as unknown as Projection;
+
+/**
+ * An event store whose history the log's projection writes into a memory read store (`project`), or into another
+ * read store (`projectInto`); `close` ends both.
+ */
+export function logHistory() {
+  const eventStore = openSqliteEventStore(':memory:');
+  const readStore = createMemoryReadStore();
+  const queue = createInlineJobQueue({ attempts: 1, backoffMs: 1 });
+  const projectInto = (store: ReadStore) => createProjector({ eventStore, readStore: store, queue, logger: pino({ level: 'silent' }), projections: [logProjection] }).catchUp();
+  const project = () => projectInto(readStore);
+  const close = async () => {
+    await queue.close();
+    await eventStore.close();
+  };
+  return { eventStore, readStore, project, projectInto, close };
+}
+
+/** A logger at info whose lines are kept, parsed, in `lines`. */
+export function capturingLogger<Line>(): { logger: Logger; lines: Line[] } {
+  const lines: Line[] = [];
+  return { logger: pino({ level: 'info' }, { write: (line: string) => { lines.push(JSON.parse(line) as Line); } }), lines };
+}
 
 /**
  * The transparency log projection of a deployment upgraded after `position`: up to it, as the version before the
