@@ -79,11 +79,12 @@ function operationHandler(operation: PublicOperation, env: RouterEnv, { cache, a
     }
     const { answer: result, stamp, position, dataAge } = await policy.answer(request);
     const answer = renderAnswer(result.status, result.body);
-    if (stamp === undefined) {
+    // Refused by the policy (no stamp), or by the operation itself (a proof not ready: it says when to try again).
+    if (stamp === undefined || result.retryAfter !== undefined) {
       sendRefusal(ctx, answer.status, answer.body, result.retryAfter ?? 1);
       return;
     }
-    const kept = policy.keep(stamp, answer.status === 200);
+    const kept = policy.keep(stamp, answer.status === 200 && result.once !== true);
     if (kept && canonical) cache.set(key, { answer, ...kept });
     const template = operation.timeField === undefined ? answer : timedTemplate(answer, result.body, operation.timeField);
     if (kept && recorded && ctx.method === 'GET' && template !== undefined) {

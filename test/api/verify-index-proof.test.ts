@@ -6,7 +6,8 @@
  * is the one proved there: for a theft the log holds but the serials read model has not applied (projected on
  * another worker), STOLEN, where the plain answer still says AUTHENTIC. The offline file made of an answer passes
  * `watchcat receipt verify FILE --log-key KEY`. Over a log projected in part before the index's changes existed, the
- * proof is refused (503), saying in the request's language that the index is not built.
+ * proof is refused (503), saying in the request's language that the index is not built; so is an AUTHENTIC or a
+ * NOT_FOUND the index proves while the registry has left it (the index behind: a theft, a registration).
  */
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,7 +29,7 @@ import { rebuild } from '../../shared/read-model/projections/rebuild.ts';
 import { parseCheckpoint } from '../../shared/read-model/transparency/checkpoint.ts';
 import { indexCommitmentOf, verifyIndexAnswer, type IndexStatus } from '../../shared/read-model/transparency/serial-index.ts';
 import { openNote, verifierKey } from '../../shared/read-model/transparency/signed-note.ts';
-import { serialRegistered, serialReportedStolen } from '../fixtures/events.ts';
+import { collectionDefined, serialRegistered, serialReportedStolen } from '../fixtures/events.ts';
 import { connectedClient } from '../support/mcp-client.ts';
 import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';
 import { logProjection, logProjectionUpgradedAfter } from '../support/signed-log.ts';
@@ -158,6 +159,61 @@ describe('verify with proof=index: the status proved in the serial index at a si
     } finally {
       await unbuilt.api.close();
       await unbuilt.log.stop();
+    }
+  });
+
+  it('with the index behind the registry (a theft and a registration the log has not projected): refuses the AUTHENTIC and the NOT_FOUND it would prove, in the request\'s language, until the log catches up', async function () {
+    const behindDir = mkdtempSync(join(tmpdir(), 'watchcat-index-behind-'));
+    const behindEvents = openSqliteEventStore(join(behindDir, 'events.sqlite3'));
+    const readStore = createMemoryReadStore();
+    let behind: { log: TransparencyLog; api: ReadApiUnderTest } | undefined;
+    try {
+      await behindEvents.append('serial-IB-2024-0001', [serialRegistered('IB-2024-0001')], 'no_stream');
+      await behindEvents.append('serial-IB-2024-0003', [serialRegistered('IB-2024-0003')], 'no_stream');
+      await rebuild({ eventStore: behindEvents, readStore, projections: [...PROJECTIONS] });
+      // Applied by the serials read model alone: the log, and so the index its checkpoints commit, stands before them.
+      await behindEvents.append('serial-IB-2024-0001', [serialReportedStolen('IB-2024-0001')], 0);
+      await behindEvents.append('serial-IB-2024-0002', [serialRegistered('IB-2024-0002')], 'no_stream');
+      await rebuild({ eventStore: behindEvents, readStore, projections: PROJECTIONS.filter((projection) => projection.name === 'serials') });
+      behind = await serve(readStore, logKey);
+      const url = behind.api.url;
+      for (const [serial, plain] of [['IB-2024-0001', 'STOLEN'], ['IB-2024-0002', 'AUTHENTIC']]) {
+        const refused = await fetch(`${url}/api/public/verify/${serial}?proof=index`);
+        expect([refused.status, refused.headers.get('retry-after'), ((await refused.json()) as { detail: string }).detail], serial).to.deep.equal([
+          503, '1', 'The signed proof of this serial\'s latest status is not ready yet; try again shortly.',
+        ]);
+        const answer = await (await fetch(`${url}/api/public/verify/${serial}`)).json() as ProvedVerification;
+        expect(answer.verification_status, `${serial}, plain`).to.equal(plain);
+      }
+      const french = await fetch(`${url}/api/public/verify/IB-2024-0001?proof=index&lang=fr`);
+      expect([french.status, ((await french.json()) as { detail: string }).detail]).to.deep.equal([
+        503, 'La preuve signée du dernier statut de ce numéro de série n\'est pas encore prête ; réessayez dans un instant.',
+      ]);
+      const client = await connectedClient(url);
+      try {
+        const result = await client.callTool({ name: 'verify_serial', arguments: { serial: 'IB-2024-0001', proof: 'index' } });
+        expect(result.isError, 'over MCP').to.equal(true);
+      } finally {
+        await client.close();
+      }
+      // The log projected: the index proves the registry's statuses.
+      await rebuild({ eventStore: behindEvents, readStore, projections: [logProjection] });
+      await behind.log.look();
+      const caughtUp = await (await fetch(`${url}/api/public/verify/IB-2024-0001?proof=index`)).json() as ProvedVerification;
+      expectProved(caughtUp, 'STOLEN');
+      expectProved(await (await fetch(`${url}/api/public/verify/IB-2024-0002?proof=index`)).json() as ProvedVerification, 'AUTHENTIC');
+      // A proof is never given again from a cache: the log moves on (a catalogue event) while the serials stand still.
+      const proofOf = async () => expectProved(await (await fetch(`${url}/api/public/verify/IB-2024-0003?proof=index`)).json() as ProvedVerification, 'AUTHENTIC');
+      const before = await proofOf();
+      await behindEvents.append('collection-ib', [collectionDefined('ib')], 'no_stream');
+      await rebuild({ eventStore: behindEvents, readStore, projections: [logProjection] });
+      await behind.log.look();
+      expect(await proofOf(), 'the same URL asked again, at the next checkpoint').to.equal(before + 1);
+    } finally {
+      await behind?.api.close();
+      await behind?.log.stop();
+      await behindEvents.close();
+      rmSync(behindDir, { recursive: true, force: true });
     }
   });
 });

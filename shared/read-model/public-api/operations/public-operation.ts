@@ -57,6 +57,11 @@ export interface Answer {
   body: unknown;
   /** Seconds a refused request (503) should wait before it is tried again. */
   retryAfter?: number;
+  /**
+   * Given once, never again from a cache: what it says depends also on something that moves while the read models it
+   * reads stand still (a serial's proof, at the latest checkpoint whose index this process holds).
+   */
+  once?: true;
 }
 
 export interface PublicOperation {

@@ -5,8 +5,11 @@
  *
  * With `proof=index` the answer carries the proof of the serial's status in the serial index at the latest signed
  * checkpoint whose index this process holds, and that checkpoint (docs/audit.md, "Serial index proofs"): its status is
- * then the one proved there, never the read model's, which may stand before or after that checkpoint; the details
- * stay the read model's (nothing of them is proved), none for a serial the index does not hold.
+ * then the one proved there; the details stay the read model's (nothing of them is proved), none for a serial the
+ * index does not hold. The index may stand before or after the read model. After, it may prove a theft the read model
+ * has not applied yet: STOLEN is answered. Before (a replica's index catching up after a start or a bulk), it may
+ * prove a status the registry has left since: an AUTHENTIC or NOT_FOUND that the read model contradicts is the
+ * answer a registry behind must never give, so it is refused (503) until the index proves the registry's status.
  */
 import Type from 'typebox';
 import { canonicalId, SERIAL_AS_TYPED, type Language } from '../../../events/common.ts';
@@ -24,10 +27,16 @@ const VerifyPath = Type.Object({
 const VerifyQuery = Type.Object({
   lang: LangParam,
   proof: Type.Optional(Type.Literal('index', {
-    description: '`index`: the answer carries the proof of the status in the serial index at a signed checkpoint, and that checkpoint; the status is the one proved there (`watchcat receipt verify` checks it offline). 503 while no checkpoint commits the index yet, or while the index is not built (a transparency log projected in part before it, until the log is rebuilt).',
+    description: '`index`: the answer carries the proof of the status in the serial index at a signed checkpoint, and that checkpoint; the status is the one proved there (`watchcat receipt verify` checks it offline): STOLEN when the index proves a theft the registry has not applied yet. 503 while no checkpoint commits the index yet, while the index proves an AUTHENTIC or NOT_FOUND the registry has left since (a moment, while it catches up), or while the index is not built (a transparency log projected in part before it, until the log is rebuilt).',
   })),
 });
 type VerifyQuery = Type.Static<typeof VerifyQuery>;
+
+/** The index proves another status than the registry's (`handle`): a moment, until the index reaches the registry. */
+const PROOF_BEHIND: Record<Language, string> = {
+  en: 'The signed proof of this serial\'s latest status is not ready yet; try again shortly.',
+  fr: 'La preuve signée du dernier statut de ce numéro de série n\'est pas encore prête ; réessayez dans un instant.',
+};
 
 const NO_PROOF: Record<Language, string> = {
   en: 'No signed checkpoint commits the serial index yet; try again shortly.',
@@ -116,6 +125,9 @@ export const verifyOperation: PublicOperation = {
     const proved = await serialIndex?.(serial);
     if (proved === undefined) return { status: 503, body: { detail: NO_PROOF[lang] }, retryAfter: 1 };
     if (proved === 'not built') return { status: 503, body: { detail: INDEX_NOT_BUILT[lang] }, retryAfter: NOT_BUILT_RETRY_AFTER_SECONDS };
-    return ok(toVerification(serial, proved.answer.status, doc, lang, now, proved));
+    const { status } = proved.answer;
+    if (status !== statusOf(doc) && status !== 'STOLEN') return { status: 503, body: { detail: PROOF_BEHIND[lang] }, retryAfter: 1 };
+    // Not kept: the next checkpoint's proof is asked for by the same URL while the serials stand still.
+    return { ...ok(toVerification(serial, status, doc, lang, now, proved)), once: true };
   },
 };
