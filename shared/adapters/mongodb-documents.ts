@@ -143,6 +143,10 @@ async function writeOneByOne(collection: Collection<Stored>, ops: WriteOp[], adm
   for (const id of compared) stored.set(id, null);
   const [, found] = await Promise.all([admit(), FERRETDB_DOCUMENTS.byIds(collection, compared)]);
   for (const doc of found) stored.set(doc._id, doc);
+  if (replacementsOfStored(ops, stored)) {
+    await allSettledFirst(ops.map((op) => compareAndSet(collection, replacementOf(op), stored.get(idOf(op)) ?? null, op.expected!)));
+    return;
+  }
   for (let at = 0; at < ops.length;) {
     const run = insertsAt(ops, at, stored);
     const inserted = run > 1 ? await insertRun(collection, ops.slice(at, at + run).map(replacementOf), stored) : 0;
@@ -154,6 +158,23 @@ async function writeOneByOne(collection: Collection<Stored>, ops: WriteOp[], adm
     stored.set(doc._id, op.expected === undefined ? await byPositionRule(collection, doc, current) : await compareAndSet(collection, doc, current, op.expected));
     at += 1;
   }
+}
+
+/**
+ * Whether `ops` are compare-and-set replacements of stored documents, each of its own document (a price change: a
+ * watch in each language): then their order changes nothing, and they are sent at once rather than one round trip
+ * after another. A conflict on one leaves the others written, as a conflict in a run leaves those before it: the
+ * batch is read again and built anew (shared/ports/read-store.ts, `WriteOp`).
+ */
+function replacementsOfStored(ops: WriteOp[], stored: ReadonlyMap<string, Stored | null>): boolean {
+  return ops.length > 1 && new Set(ops.map(idOf)).size === ops.length
+    && ops.every((op) => typeof op.expected === 'number' && (stored.get(idOf(op)) ?? null) !== null);
+}
+
+/** Waits for all of `writes`, then throws the first one's error, if any: no write of a failed batch is still in flight. */
+async function allSettledFirst(writes: Array<Promise<unknown>>): Promise<void> {
+  const failed = (await Promise.allSettled(writes)).find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 /** How many writes from `at` on insert a document under an id nothing is known stored under, each id once (at most a bulk). */

@@ -9,7 +9,7 @@ import { expect } from 'chai';
 import { MongoClient, type Collection, type Document } from 'mongodb';
 import { FERRETDB_DOCUMENTS, MONGODB_DOCUMENTS, type DocumentAccess, type Stored } from '../../shared/adapters/mongodb-documents.ts';
 import { WriteConflictError, type StoredDoc, type WriteOp } from '../../shared/ports/read-store.ts';
-import { gate } from '../support/controlled-read-store.ts';
+import { gate, within } from '../support/controlled-read-store.ts';
 import { describeMongo } from '../support/mongodb-leg.ts';
 
 interface Named extends StoredDoc { name: string }
@@ -78,6 +78,42 @@ describeMongo('MongoDB documents: reads by id and writes on each engine', 'the d
     expect(stored.filter((doc) => ['S1', 'S2', 'S3', 'S4', 'N1', 'N2'].includes(doc._id))).to.deep.equal([
       named('N1', 2, 'new'), named('N2', 2, 'new, compared'), named('S1', 2, 'replaced'), named('S2', 1, 'seeded'),
       { _id: 'S3', position: 2, _deleted: true }, named('S4', 2, 'compared'),
+    ]);
+  });
+
+  it('on FerretDB compare-and-set replacements of stored documents, each its own, are sent at once; a conflict on one leaves the others written and fails the batch once none is in flight', async function () {
+    if ((await leg.engine()).name !== 'FerretDB') this.skip();
+    await collection.insertMany([named('en:W1', 1, 'stored'), named('fr:W1', 1, 'stored'), named('en:W2', 1, 'stored'), named('fr:W2', 1, 'stored')]);
+    // The first replacement is held until the second was sent: one after the other, the batch would never end.
+    const first = gate();
+    const second = gate();
+    let sent = 0;
+    const writer = new Proxy(collection, {
+      get: (target, key) => {
+        const value = Reflect.get(target, key) as unknown;
+        if (key !== 'replaceOne' || typeof value !== 'function') return value;
+        return async (...args: unknown[]) => {
+          sent += 1;
+          if (sent === 1) await first.pass();
+          else second.pass();
+          return (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        };
+      },
+    });
+    const both = FERRETDB_DOCUMENTS.write(writer, [
+      { put: named('en:W1', 2, 'this writer'), expected: 1 }, { put: named('fr:W1', 2, 'this writer'), expected: 1 },
+    ], admitted);
+    await within(second.reached, 5_000, 'the second replacement, sent while the first is held');
+    first.open();
+    await both;
+    // W2's French document moved on meanwhile (another writer): its replacement conflicts, the English one lands.
+    await collection.replaceOne({ _id: 'fr:W2' }, named('fr:W2', 3, 'the other writer'));
+    const conflicted = await FERRETDB_DOCUMENTS.write(collection, [
+      { put: named('fr:W2', 2, 'this writer'), expected: 1 }, { put: named('en:W2', 2, 'this writer'), expected: 1 },
+    ], admitted).then(() => undefined, (error: unknown) => error);
+    expect(conflicted).to.be.instanceOf(WriteConflictError);
+    expect((await collection.find({}, { sort: { _id: 1 } }).toArray()).map((doc) => `${doc._id}@${doc.position}:${(doc as Named).name}`)).to.deep.equal([
+      'en:W1@2:this writer', 'en:W2@2:this writer', 'fr:W1@2:this writer', 'fr:W2@3:the other writer',
     ]);
   });
 
