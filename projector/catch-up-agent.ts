@@ -178,9 +178,10 @@ export class CatchUpAgent {
         else {
           await lease.ensure();
           if (ops.length > 0) await lease.write(target, ops);
-          await lease.saveCheckpoint(last.position, lease.generation, confirmed);
+          const { generation } = lease;
+          await lease.saveCheckpoint(last.position, generation, confirmed, () =>
+            this.options.onBatch?.(projection.name, (performance.now() - batchStarted) / 1e3, { generation, position: last.position }));
           confirmations.made(projection.name, confirmed);
-          this.options.onBatch?.(projection.name, (performance.now() - batchStarted) / 1e3, { generation: lease.generation, position: last.position });
         }
         position = last.position;
         this.#poison = undefined;

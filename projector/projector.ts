@@ -41,7 +41,8 @@ export interface ProjectorOptions {
   owner?: string;
   /**
    * Told of every batch applied and checkpointed: its projection, how long reading, applying and the checkpoint took,
-   * and the checkpoint stored (its generation and position).
+   * and the checkpoint stored (its generation and position). Told as soon as readers can see the checkpoint, which
+   * may be before the store made sure it stands (`ReadStore.setControl`): the word to the replicas is only a hint.
    */
   onBatch?: (projection: string, seconds: number, stored: { generation: number; position: number }) => void;
 }

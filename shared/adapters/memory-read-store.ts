@@ -113,11 +113,12 @@ export function createMemoryReadStore(): MemoryReadStore {
     dropGeneration: forget,
     storedGenerations: async (collection) => generationsAmong(collection, tables.keys()),
     readControl: async () => controlDocs(),
-    setControl: async (doc, condition, insertIfAbsent) => {
+    setControl: async (doc, condition, insertIfAbsent, onWritten) => {
       const stored = control.get(doc._id);
       if (stored ? !compileFilter(condition)(stored) : !insertIfAbsent) return false;
       control.set(doc._id, deepFreeze(structuredClone(doc)));
       if (doc._id === GENERATIONS_ID) pinned = undefined;
+      onWritten?.();
       return true;
     },
     removeControl: async (id) => {

@@ -41,7 +41,8 @@ interface ControlDocs {
   /** Every control document: the latest version of each key. */
   readAll(): Promise<ControlDoc[]>;
   read(id: string): Promise<ControlDoc | null>;
-  set(doc: ControlDoc, condition: Filter, insertIfAbsent: boolean): Promise<boolean>;
+  /** `onWritten`: called once the version is inserted, before the check that it stands (see `ReadStore.setControl`). */
+  set(doc: ControlDoc, condition: Filter, insertIfAbsent: boolean, onWritten?: () => void): Promise<boolean>;
   remove(id: string): Promise<void>;
 }
 
@@ -96,7 +97,7 @@ export async function controlDocs(collection: Collection<ControlDoc>): Promise<C
       const version = await latest(id);
       return version && asDoc(version);
     },
-    set: async (doc, condition, insertIfAbsent) => {
+    set: async (doc, condition, insertIfAbsent, onWritten) => {
       const matches = compileFilter(condition);
       const { _id: key, ...fields } = doc;
       let guess = remembered.get(key);
@@ -119,6 +120,9 @@ export async function controlDocs(collection: Collection<ControlDoc>): Promise<C
           if (error instanceof MongoServerError && error.code === DUPLICATE_KEY) continue;
           throw error;
         }
+        // Readers see the highest version of each key: this one, unless it filled a gap below newer ones (then they
+        // never see it). So readers may be told now, a round trip before the check (issue 44).
+        onWritten?.();
         // The versions older than the one this is built on go beside the check, a round trip sooner than after it
         // (issue 44), but only once this version is stored: pruned before, the version this is built on would lack
         // its predecessor with no later version yet, and its writer, checking then, would take back a write that

@@ -165,10 +165,10 @@ export async function createMongoReadStore(url: string, dbName: string, options:
     storedGenerations: async (collection) =>
       generationsAmong(collection, (await db.listCollections({}, { nameOnly: true }).toArray()).map(({ name }) => name)),
     readControl: () => controls.readAll(),
-    setControl: async (doc, condition, insertIfAbsent) => {
+    setControl: async (doc, condition, insertIfAbsent, onWritten) => {
       // This process sees its own switch at once; others within POINTER_TTL_MS.
       if (doc._id === GENERATIONS_ID) cached = undefined;
-      return controls.set(doc, condition, insertIfAbsent);
+      return controls.set(doc, condition, insertIfAbsent, onWritten);
     },
     removeControl: (id) => controls.remove(id),
     ping: async () => {

@@ -138,8 +138,11 @@ export interface ReadStore extends ReadView {
   /**
    * Replaces control document `doc._id` with `doc` if the stored one matches `condition` (a filter); inserts it
    * when none is stored and `insertIfAbsent`. True when it was written. One document, so atomic on every engine.
+   * `onWritten` is called as soon as readers can see `doc`, which may be before the store has made sure the write
+   * stands (on MongoDB, the check after a version's insert): a hint for telling readers, as the projectors' word is,
+   * never a promise that this call answers true.
    */
-  setControl(doc: ControlDoc, condition: Filter, insertIfAbsent: boolean): Promise<boolean>;
+  setControl(doc: ControlDoc, condition: Filter, insertIfAbsent: boolean, onWritten?: () => void): Promise<boolean>;
   /** Removes control document `id` (the checkpoint of a replaced generation, say). */
   removeControl(id: string): Promise<void>;
   /** Throws when the store cannot be reached. */

@@ -209,6 +209,18 @@ describeMongo('MongoDB control documents: a writer paused before its insert', 't
     });
   }
 
+  it('a writer tells `onWritten` once its version is inserted, before its check that it stands ends: readers see the highest version already', async () => {
+    await (await controlDocs(collection)).set({ _id: 'checkpoint:w@1', token: 1, position: 0 }, {}, true);
+    const check = gate();
+    let told = false;
+    const writing = (await controlDocs(held({ check }))).set({ _id: 'checkpoint:w@1', token: 1, position: 5 }, { token: 1 }, false, () => { told = true; });
+    await within(check.reached, 5_000, 'the check after the insert');
+    expect(told, 'told while the check is held').to.equal(true);
+    expect((await (await controlDocs(collection)).readAll()).map((doc) => doc['position']), 'what a reader reads then').to.deep.equal([5]);
+    check.open();
+    expect(await writing).to.equal(true);
+  });
+
   it('a writer starts from the version it read last, and reads the latest once for a key it found absent', async () => {
     const { collection: counted, reads } = countingLatestReads();
     await (await controlDocs(collection)).set({ _id: 'checkpoint:w@1', token: 1, position: 0 }, {}, true);

@@ -218,6 +218,15 @@ export function readStoreContract(name: string, factory: () => Promise<ReadStore
         expect(docs).to.deep.equal([{ _id: 'x', version: 2, note: 'n' }, { _id: 'y', token: 1 }]);
       });
 
+      it('setControl tells `onWritten` of a write readers can see, by the time it answers, and of none it refused', async function () {
+        const told: string[] = [];
+        expect(await store.setControl({ _id: 'x', version: 1 }, {}, false, () => told.push('no insert')), 'no insert unless asked').to.equal(false);
+        expect(await store.setControl({ _id: 'x', version: 1 }, {}, true, () => told.push('inserted'))).to.equal(true);
+        expect(await store.setControl({ _id: 'x', version: 9 }, { version: 0 }, false, () => told.push('not matching'))).to.equal(false);
+        expect(await store.setControl({ _id: 'x', version: 2 }, { version: 1 }, false, () => told.push('replaced'))).to.equal(true);
+        expect(told).to.deep.equal(['inserted', 'replaced']);
+      });
+
       it('removeControl removes one control document', async function () {
         await store.setControl({ _id: 'x', version: 1 }, {}, true);
         await store.setControl({ _id: 'y', version: 1 }, {}, true);

@@ -167,12 +167,13 @@ export class ProjectionLease {
 
   /**
    * Stores `position` as the checkpoint of `generation`, if no newer owner raised its token; with `confirmed`, the
-   * head read that this position covers (the read models' freshness, see control-docs.ts).
+   * head read that this position covers (the read models' freshness, see control-docs.ts). `onWritten`: as soon as
+   * readers can see it, maybe before it is known to stand (`ReadStore.setControl`).
    */
-  async saveCheckpoint(position: number, generation = this.generation, confirmed?: HeadConfirmation): Promise<void> {
+  async saveCheckpoint(position: number, generation = this.generation, confirmed?: HeadConfirmation, onWritten?: () => void): Promise<void> {
     await this.#changeCheckpoint(generation, (stored) => ({
       ...stored, position, updated_at: new Date(this.clock.wall()).toISOString(), ...(confirmed ? { confirmed } : {}),
-    }));
+    }), onWritten);
   }
 
   /** Parks the projection on the event at `position` that it cannot apply (recorded for every process to see). */
@@ -201,10 +202,10 @@ export class ProjectionLease {
     return true;
   }
 
-  async #changeCheckpoint(generation: number, change: (stored: CheckpointState) => CheckpointState): Promise<void> {
+  async #changeCheckpoint(generation: number, change: (stored: CheckpointState) => CheckpointState, onWritten?: () => void): Promise<void> {
     const stored = this.#checkpoints.get(generation) ?? (generation === this.generation ? this.checkpoint : await this.#readCheckpoint(generation));
     const next = change(stored);
-    if (!(await this.store.setControl(next, { token: this.token }, false))) {
+    if (!(await this.store.setControl(next, { token: this.token }, false, onWritten))) {
       throw new LeaseLostError(this.projection, `the checkpoint of generation ${generation} has a newer owner than token ${this.token}`);
     }
     this.#checkpoints.set(generation, next);
