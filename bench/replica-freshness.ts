@@ -62,10 +62,23 @@ const seeded = await (async () => {
 interface StatusAnswer { read_model: { position: number; projections: Array<{ name: string; position: number }> } }
 const statusOf = async (url: string) => ((await (await fetch(`${url}/api/public/status`)).json()) as StatusAnswer).read_model;
 const answerOf = async (url: string, path: string) => (await (await fetch(`${url}${path}`)).json()) as Record<string, unknown>;
-async function until(started: number, reached: () => Promise<boolean>, boundMs = BOUND_MS): Promise<number> {
+/** The tree size a checkpoint note names (its second line). */
+const treeSizeOf = (note: string) => Number(note.split('\n')[1]);
+/**
+ * Whether `url` proves a serial's status at a checkpoint covering the history: its serial index caught up. A replica
+ * started before the history was projected builds its index a look at a time, reading the log's changes at each
+ * look; rounds begun meanwhile would time that load, not an append.
+ */
+const indexCaughtUp = async (url: string) => {
+  const answer = await fetch(`${url}/api/public/verify/${SERIAL}?proof=index`);
+  if (!answer.ok) return false;
+  const { proof } = (await answer.json()) as { proof?: { checkpoint: string } };
+  return proof !== undefined && treeSizeOf(proof.checkpoint) >= seeded;
+};
+async function until(started: number, reached: () => Promise<boolean>, boundMs = BOUND_MS, pollMs = POLL_MS): Promise<number> {
   while (!(await reached())) {
     if (performance.now() - started > boundMs) throw new Error(`not within ${boundMs} ms`);
-    await sleep(POLL_MS);
+    await sleep(pollMs);
   }
   return performance.now() - started;
 }
@@ -127,6 +140,8 @@ const burning: ChildProcess[] = [];
 for (let i = 0; i < burners; i += 1) burning.push(spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
 const results = new Map<string, Round[]>();
 const catchUpMs = new Map<string, number[]>();
+/** From a block's start to both replicas proving statuses at a checkpoint covering the history. */
+const indexCatchUpMs = new Map<string, number[]>();
 const load: number[] = [];
 /** One block: a fresh topology of `side`, caught up with the history, then `count` rounds. */
 async function block(side: { label: string; root?: string }, count: number): Promise<void> {
@@ -139,6 +154,12 @@ async function block(side: { label: string; root?: string }, count: number): Pro
         throw new Error(`${side.label}: the history was not served in time (${String(error)})`);
       });
     catchUpMs.set(side.label, [...catchUpMs.get(side.label) ?? [], Math.round(performance.now() - started)]);
+    // Asked twice a second: a proof every few milliseconds would be a load of its own, slowing what it waits for.
+    await until(started, async () => (await Promise.all(topology.replicaUrls.map(indexCaughtUp))).every(Boolean), CATCH_UP_BOUND_MS, 500)
+      .catch((error: unknown) => {
+        throw new Error(`${side.label}: the replicas' serial indexes did not reach the history in time (${String(error)})`);
+      });
+    indexCatchUpMs.set(side.label, [...indexCatchUpMs.get(side.label) ?? [], Math.round(performance.now() - started)]);
     await sleep(2_000);
     load.push(loadavg()[0]!);
     for (let round = 0; round < count; round += 1) {
@@ -162,7 +183,7 @@ try {
 
 const report = {
   events: seeded, poll_ms: POLL_MS, gap_ms: gapMs, burners, blocks, load_average_1m: load.map((l) => Math.round(l * 10) / 10),
-  catch_up_ms: Object.fromEntries(catchUpMs),
+  catch_up_ms: Object.fromEntries(catchUpMs), index_catch_up_ms: Object.fromEntries(indexCatchUpMs),
   sides: Object.fromEntries([...results].map(([label, rounds]) => [label, figuresOf(rounds)])),
 };
 for (const [label, figures] of Object.entries(report.sides)) {
