@@ -115,6 +115,14 @@ describeMongo('MongoDB documents: reads by id and writes on each engine', 'the d
     expect((await collection.find({}, { sort: { _id: 1 } }).toArray()).map((doc) => `${doc._id}@${doc.position}:${(doc as Named).name}`)).to.deep.equal([
       'en:W1@2:this writer', 'en:W2@2:this writer', 'fr:W1@2:this writer', 'fr:W2@3:the other writer',
     ]);
+    // Not at once: two writes of one document (the second builds on the first), and position-rule replacements.
+    await FERRETDB_DOCUMENTS.write(collection, [
+      { put: named('en:W1', 3, 'first'), expected: 2 }, { put: named('en:W1', 4, 'second, on the first'), expected: 3 },
+    ], admitted);
+    await FERRETDB_DOCUMENTS.write(collection, [{ put: named('fr:W1', 5, 'by position') }, { put: named('en:W2', 5, 'by position') }], admitted);
+    expect((await collection.find({}, { sort: { _id: 1 } }).toArray()).map((doc) => `${doc._id}@${doc.position}:${(doc as Named).name}`)).to.deep.equal([
+      'en:W1@4:second, on the first', 'en:W2@5:by position', 'fr:W1@5:by position', 'fr:W2@3:the other writer',
+    ]);
   });
 
   for (const [engine, access] of [['FerretDB', FERRETDB_DOCUMENTS], ['MongoDB', MONGODB_DOCUMENTS]] as Array<[string, DocumentAccess]>) {
