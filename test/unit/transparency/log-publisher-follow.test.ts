@@ -3,7 +3,8 @@
  * catches up with them look after look; it proves a serial only at a checkpoint whose index line commits the index it
  * builds itself, and raises an alarm when it commits another; it follows no checkpoint its tiles do not hold yet, nor
  * one while its own log is not built; and an answer asked while a look reads a newer checkpoint names the checkpoint
- * its index stands at. Every proof is checked with the VRF key and the root the checkpoint commits.
+ * its index stands at; and one that lost the race to store a tree it signed too proves at the winner's checkpoint.
+ * Every proof is checked with the VRF key and the root the checkpoint commits.
  */
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { expect } from 'chai';
@@ -20,7 +21,7 @@ import { parseNote, signNote } from '../../../shared/read-model/transparency/sig
 import { TileLog } from '../../../shared/read-model/transparency/tile-log.ts';
 import { checkpointBody, parseCheckpoint } from '../../../shared/read-model/transparency/checkpoint.ts';
 import { indexCommitmentOf, indexExtension, verifyIndexAnswer } from '../../../shared/read-model/transparency/serial-index.ts';
-import { signedCheckpointDoc, storeSignedCheckpoint } from '../../../shared/read-model/transparency/signed-checkpoints.ts';
+import { SIGNED_CHECKPOINT_ID, signedCheckpointDoc, signedCheckpointOf, storeSignedCheckpoint } from '../../../shared/read-model/transparency/signed-checkpoints.ts';
 import { indexVrfKey } from '../../../read-api/transparency/checkpoint-index.ts';
 
 /**
@@ -301,5 +302,48 @@ describe('transparency log: a process that follows checkpoints another one signs
       await log.stop();
     }
   });
-});
 
+  it('proves at a tree it signed too but another process stored first: the race lost, its index is judged against the winner\'s line', async () => {
+    const { eventStore, readStore, project, close } = logHistory();
+    const key = generateKeyPairSync('ed25519').privateKey;
+    const origin = 'watch.example/log';
+    const silent = createLogger('silent', 'race-test');
+    let winner: TransparencyLog | undefined;
+    let loser: TransparencyLog | undefined;
+    try {
+      await appendAll(eventStore, catalogueHistory(2));
+      await appendAll(eventStore, [serialRegistered('RACE-0001')]);
+      await project();
+      winner = await startTransparencyLog({ readStore, key, origin, logger: silent, intervalMs: 600_000 });
+      const first = winner;
+      // The loser's writes of a signed checkpoint, once armed: the winner looks (and signs the same tree) first.
+      let armed = false;
+      const racing: ReadStore = {
+        ...readStore,
+        setControl: async (doc, condition, insertIfAbsent, onWritten) => {
+          if (armed && doc._id === SIGNED_CHECKPOINT_ID) {
+            armed = false;
+            await first.look();
+          }
+          return readStore.setControl(doc, condition, insertIfAbsent, onWritten);
+        },
+      };
+      loser = await startTransparencyLog({ readStore: racing, key, origin, logger: silent, intervalMs: 600_000 });
+      const size = await appendAll(eventStore, [serialRegistered('RACE-0002')]);
+      await project();
+      armed = true;
+      await loser.look();
+      expect(armed, 'the loser tried to store its checkpoint').to.equal(false);
+      expect(signedCheckpointOf(await readStore.readControl())?.size, 'the tree both signed, stored by the winner').to.equal(size);
+      await loser.look();
+      const proved = await loser.indexAnswer('RACE-0002');
+      expect(proved?.checkpoint.size, 'the loser proves at the winner\'s checkpoint').to.equal(size);
+      const committed = indexCommitmentOf(parseCheckpoint(parseNote(proved!.checkpoint.note).text))!;
+      expect(verifyIndexAnswer(indexVrfKey(key).publicKey, committed.root, proved!.answer), 'proved under the winner\'s line').to.equal(true);
+    } finally {
+      await loser?.stop();
+      await winner?.stop();
+      await close();
+    }
+  });
+});
