@@ -23,9 +23,8 @@ import { startWatchcatProcess, type WatchcatProcess } from '../support/watchcat-
 
 interface Replica {
   name: string;
-  port: number;
-  opsPort: number;
-  adminPort: number;
+  /** Chosen at its first start (`restart`), kept across restarts. */
+  ports?: { port: number; opsPort: number; adminPort: number };
   process?: WatchcatProcess;
 }
 
@@ -46,7 +45,7 @@ describe('signing key rotation across two API processes', function () {
   const replicas: Replica[] = [];
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'rotation-'));
-    for (const name of ['api-a', 'api-b']) replicas.push({ name, port: await freePort(), opsPort: await freePort(), adminPort: await freePort() });
+    for (const name of ['api-a', 'api-b']) replicas.push({ name });
   });
   after(async () => {
     await Promise.all(replicas.map((replica) => replica.process?.stop()));
@@ -56,8 +55,11 @@ describe('signing key rotation across two API processes', function () {
   async function restart(replica: Replica, key: string, history: object[]): Promise<void> {
     await replica.process?.stop();
     replica.process = undefined;
+    // Chosen once the replica started before it took its own: a port found free is only free until a process binds
+    // it, and a starting process binds some (api-b's ops port, chosen before api-a started, was once found taken).
+    const { port, opsPort, adminPort } = replica.ports ??= { port: await freePort(), opsPort: await freePort(), adminPort: await freePort() };
     const started = startWatchcatProcess(replica.name, 'main.ts', {
-      PORT: String(replica.port), OPS_PORT: String(replica.opsPort), ADMIN_PORT: String(replica.adminPort), SEED_DEMO: 'false',
+      PORT: String(port), OPS_PORT: String(opsPort), ADMIN_PORT: String(adminPort), SEED_DEMO: 'false',
       HOST: '127.0.0.1', OPS_HOST: '127.0.0.1', DATA_DIR: join(dir, replica.name), EVENTSTORE_URL: '', MONGODB_URL: '', REDIS_URL: '',
       LOG_LEVEL: 'info', RATE_LIMIT_PER_MINUTE: '1000000', VERIFY_RATE_LIMIT_PER_MINUTE: '1000000', VERIFY_GLOBAL_RATE_LIMIT_PER_MINUTE: '1000000',
       RESPONSE_SIGNING_KEY: key, RESPONSE_SIGNING_KEYS: JSON.stringify({ keys: history }),
@@ -66,7 +68,7 @@ describe('signing key rotation across two API processes', function () {
     replica.process = started;
   }
 
-  const url = (replica: Replica) => `http://127.0.0.1:${replica.port}`;
+  const url = (replica: Replica) => `http://127.0.0.1:${replica.ports!.port}`;
   const keySet = async (replica: Replica) => (await (await fetch(`${url(replica)}/.well-known/jwks.json`)).json()) as JwkSet;
 
   it('keeps every receipt verifiable while the replicas publish the next key, then switch to it one after the other', async () => {
