@@ -29,6 +29,8 @@ import { demoStoreFile, demoWatches } from './fixtures/demo-store.ts';
 import { startReplicaTopology, type ReplicaTopology } from './fixtures/replica-topology.ts';
 import { syntheticHistoryFile } from './fixtures/synthetic-history.ts';
 import { openSqliteEventStore } from '../shared/adapters/sqlite-event-store.ts';
+import { parseCheckpoint } from '../shared/read-model/transparency/checkpoint.ts';
+import { parseNote } from '../shared/read-model/transparency/signed-note.ts';
 
 const args = process.argv.slice(2);
 const option = (name: string) => {
@@ -62,8 +64,6 @@ const seeded = await (async () => {
 interface StatusAnswer { read_model: { position: number; projections: Array<{ name: string; position: number }> } }
 const statusOf = async (url: string) => ((await (await fetch(`${url}/api/public/status`)).json()) as StatusAnswer).read_model;
 const answerOf = async (url: string, path: string) => (await (await fetch(`${url}${path}`)).json()) as Record<string, unknown>;
-/** The tree size a checkpoint note names (its second line). */
-const treeSizeOf = (note: string) => Number(note.split('\n')[1]);
 /**
  * Whether `url` proves a serial's status at a checkpoint covering the history: its serial index caught up. A replica
  * started before the history was projected builds its index a look at a time, reading the log's changes at each
@@ -73,7 +73,7 @@ const indexCaughtUp = async (url: string) => {
   const answer = await fetch(`${url}/api/public/verify/${SERIAL}?proof=index`);
   if (!answer.ok) return false;
   const { proof } = (await answer.json()) as { proof?: { checkpoint: string } };
-  return proof !== undefined && treeSizeOf(proof.checkpoint) >= seeded;
+  return proof !== undefined && parseCheckpoint(parseNote(proof.checkpoint).text).size >= seeded;
 };
 async function until(started: number, reached: () => Promise<boolean>, boundMs = BOUND_MS, pollMs = POLL_MS): Promise<number> {
   while (!(await reached())) {

@@ -129,10 +129,10 @@ async function writeByPosition(collection: Collection<Stored>, ops: WriteOp[]): 
  * bulks), a position-rule write only over an older state. A compare-and-set on a stored document reads it first by
  * `_id` alone (all of them at once, beside `admit`), then replaces it on the position read (`storeOver`), which
  * FerretDB judges again as it writes, so a read gone stale meanwhile (another writer, or this one frozen past its
- * lease) writes nothing. A document expected absent, or whose state is unknown (a position-rule write: a
- * rebuild's, into a new generation), is inserted, a run of them in one ordered bulk (a catch-up's new serials); a
- * duplicate key says it is stored after all (another writer's, for a compare-and-set: a conflict), and that one is
- * read and judged. This process's writes to one collection run one at a time (the store's serializer); across
+ * lease) writes nothing; a run of such replacements, each of its own document, goes at once. A document expected
+ * absent, or whose state is unknown (a position-rule write: a rebuild's, into a new generation), is inserted, a run
+ * of them in one ordered bulk (a catch-up's new serials); a duplicate key says it is stored after all (another
+ * writer's, for a compare-and-set: a conflict), and that one is read and judged. This process's writes to one collection run one at a time (the store's serializer); across
  * processes the lease and its fence keep one writer per projection, and the conditions above keep a fenced one
  * from landing a write its fence check let through before it was frozen.
  */
@@ -143,15 +143,18 @@ async function writeOneByOne(collection: Collection<Stored>, ops: WriteOp[], adm
   for (const id of compared) stored.set(id, null);
   const [, found] = await Promise.all([admit(), FERRETDB_DOCUMENTS.byIds(collection, compared)]);
   for (const doc of found) stored.set(doc._id, doc);
-  if (replacementsOfStored(ops, stored)) {
-    await allSettledFirst(ops.map((op) => compareAndSet(collection, replacementOf(op), stored.get(idOf(op)) ?? null, op.expected!)));
-    return;
-  }
+  const isStored = (op: WriteOp) => (stored.get(idOf(op)) ?? null) !== null;
   for (let at = 0; at < ops.length;) {
-    const run = insertsAt(ops, at, stored);
+    const run = runAt(ops, at, (op) => typeof op.expected !== 'number' && !isStored(op));
     const inserted = run > 1 ? await insertRun(collection, ops.slice(at, at + run).map(replacementOf), stored) : 0;
     at += inserted;
     if (inserted === run && run > 1) continue;
+    const replacements = runAt(ops, at, (op) => typeof op.expected === 'number' && isStored(op));
+    if (replacements > 1) {
+      await replaceAtOnce(collection, ops.slice(at, at + replacements), stored);
+      at += replacements;
+      continue;
+    }
     const op = ops[at]!;
     const doc = replacementOf(op);
     const current = stored.get(doc._id) ?? null;
@@ -160,35 +163,33 @@ async function writeOneByOne(collection: Collection<Stored>, ops: WriteOp[], adm
   }
 }
 
-/**
- * Whether `ops` are compare-and-set replacements of stored documents, each of its own document (a price change: a
- * watch in each language): then their order changes nothing, and they are sent at once rather than one round trip
- * after another. A conflict on one leaves the others written, as a conflict in a run leaves those before it: the
- * batch is read again and built anew (shared/ports/read-store.ts, `WriteOp`).
- */
-function replacementsOfStored(ops: WriteOp[], stored: ReadonlyMap<string, Stored | null>): boolean {
-  return ops.length > 1 && new Set(ops.map(idOf)).size === ops.length
-    && ops.every((op) => typeof op.expected === 'number' && (stored.get(idOf(op)) ?? null) !== null);
-}
-
-/** Waits for all of `writes`, then throws the first one's error, if any: no write of a failed batch is still in flight. */
-async function allSettledFirst(writes: Array<Promise<unknown>>): Promise<void> {
-  const failed = (await Promise.allSettled(writes)).find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
-  if (failed) throw failed.reason;
-}
-
-/** How many writes from `at` on insert a document under an id nothing is known stored under, each id once (at most a bulk). */
-function insertsAt(ops: WriteOp[], at: number, stored: ReadonlyMap<string, Stored | null>): number {
+/** How many writes from `at` on are of the kind `fits` says, each of its own document (at most a bulk). */
+function runAt(ops: WriteOp[], at: number, fits: (op: WriteOp) => boolean): number {
   const ids = new Set<string>();
   let end = at;
   while (end < ops.length && end - at < BULK_CHUNK) {
     const op = ops[end]!;
     const id = idOf(op);
-    if (typeof op.expected === 'number' || (stored.get(id) ?? null) !== null || ids.has(id)) break;
+    if (!fits(op) || ids.has(id)) break;
     ids.add(id);
     end += 1;
   }
   return end - at;
+}
+
+/**
+ * Compare-and-set replacements of stored documents, each of its own (a price change: a watch in each language): their
+ * order changes nothing, so they are sent at once rather than one round trip after another. A conflict on one leaves
+ * the others written, as a conflict in a run leaves those before it (shared/ports/read-store.ts, `WriteOp`), and is
+ * thrown once none is still in flight.
+ */
+async function replaceAtOnce(collection: Collection<Stored>, ops: WriteOp[], stored: Map<string, Stored | null>): Promise<void> {
+  const outcomes = await Promise.allSettled(ops.map(async (op) => {
+    const doc = replacementOf(op);
+    stored.set(doc._id, await compareAndSet(collection, doc, stored.get(doc._id) ?? null, op.expected as number));
+  }));
+  const failed = outcomes.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+  if (failed) throw failed.reason;
 }
 
 /** Inserts `docs` in one ordered bulk; how many were inserted before one met a duplicate key (all, without one). */

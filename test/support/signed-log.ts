@@ -21,19 +21,26 @@ export const logProjection = transparencyLogProjection as unknown as Projection;
 
 /**
  * An event store whose history the log's projection writes into a memory read store (`project`), or into another
- * read store (`projectInto`); `close` ends both.
+ * read store (`projectInto`); `startLog` starts a publisher; `close` stops the publishers it started and ends both.
  */
 export function logHistory() {
   const eventStore = openSqliteEventStore(':memory:');
   const readStore = createMemoryReadStore();
   const queue = createInlineJobQueue({ attempts: 1, backoffMs: 1 });
+  const publishers: TransparencyLog[] = [];
   const projectInto = (store: ReadStore) => createProjector({ eventStore, readStore: store, queue, logger: pino({ level: 'silent' }), projections: [logProjection] }).catchUp();
   const project = () => projectInto(readStore);
+  const startLog = async (options: LogPublisherOptions): Promise<TransparencyLog> => {
+    const publisher = await startTransparencyLog(options);
+    publishers.push(publisher);
+    return publisher;
+  };
   const close = async () => {
+    for (const publisher of publishers) await publisher.stop();
     await queue.close();
     await eventStore.close();
   };
-  return { eventStore, readStore, project, projectInto, close };
+  return { eventStore, readStore, project, projectInto, startLog, close };
 }
 
 /** A logger at info whose lines are kept, parsed, in `lines`. */

@@ -29,10 +29,9 @@ import { indexVrfKey } from '../../../read-api/transparency/checkpoint-index.ts'
  * `key` and `extensions`: its index answer for that serial, and the lines it logged.
  */
 async function followOverSignedTree(key: KeyObject, extensions: string[]) {
-  const { eventStore, readStore, project, close } = logHistory();
+  const { eventStore, readStore, project, startLog, close } = logHistory();
   const origin = 'watch.example/log';
   const { logger, lines } = capturingLogger<{ level: number; msg: string; alert?: string }>();
-  let follower: TransparencyLog | undefined;
   try {
     await appendAll(eventStore, catalogueHistory(2));
     await appendAll(eventStore, [serialRegistered('FOLLOW-0001')]);
@@ -40,14 +39,13 @@ async function followOverSignedTree(key: KeyObject, extensions: string[]) {
     const log = await TileLog.read(await readStore.snapshot());
     const body = checkpointBody({ origin, size: log.size, root: await log.root(log.size), extensions });
     expect(await storeSignedCheckpoint(readStore, signedCheckpointDoc(signNote(body, origin, key)), undefined)).to.equal(true);
-    follower = await startTransparencyLog({
+    const follower = await startLog({
       readStore, key, origin, intervalMs: 600_000,
       logger,
     });
     expect(follower.checkpoint()?.size, 'the checkpoint served').to.equal(log.size);
     return { answer: await follower.indexAnswer('FOLLOW-0001'), lines };
   } finally {
-    await follower?.stop();
     await close();
   }
 }
@@ -55,37 +53,31 @@ async function followOverSignedTree(key: KeyObject, extensions: string[]) {
 describe('transparency log: a process that follows checkpoints another one signs', () => {
   it('proves the serials of a bulk another process signed once its index catches up, look after look, within its budget', async function () {
     this.timeout(60_000);
-    const { eventStore, readStore, project, close } = logHistory();
+    const { eventStore, readStore, project, startLog, close } = logHistory();
     const key = generateKeyPairSync('ed25519').privateKey;
-    const start = (intervalMs: number) => startTransparencyLog({ readStore, key, origin: 'watch.example/log', logger: createLogger('silent', 'follow-test'), intervalMs });
-    let signer: TransparencyLog | undefined;
-    let follower: TransparencyLog | undefined;
+    const start = (intervalMs: number) => startLog({ readStore, key, origin: 'watch.example/log', logger: createLogger('silent', 'follow-test'), intervalMs });
     try {
       await appendAll(eventStore, catalogueHistory(2));
       await project();
       // Both start over the same log, each building its index whole at its start; only the signer looks on its own.
-      signer = await start(10);
-      follower = await start(600_000);
+      const signer = await start(10);
+      const follower = await start(600_000);
       // A bulk of new serials: each a VRF evaluation, far more than one look's budget (100 ms) of them.
       const bulk = Array.from({ length: 150 }, (_, i) => `FOLLOW-${String(i).padStart(4, '0')}`);
       const size = await appendAll(eventStore, bulk.map((serial) => serialRegistered(serial)));
       await project();
-      const signing = signer;
-      await until('the signer signed the whole bulk', () => signing.checkpoint()?.size === size, 30_000);
+      await until('the signer signed the whole bulk', () => signer.checkpoint()?.size === size, 30_000);
       // The follower's looks find that tree signed by the other: each goes a budget further with its index.
-      const following = follower;
       const last = bulk.at(-1)!;
       let proved: Awaited<ReturnType<TransparencyLog['indexAnswer']>>;
       await until('the follower proves the bulk\'s last serial', async () => {
         // As the projectors' word that the log moved would have it look.
-        await following.look();
-        proved = await following.indexAnswer(last);
+        await follower.look();
+        proved = await follower.indexAnswer(last);
         return proved?.checkpoint.size === size;
       }, 30_000);
       expect(proved!.answer.status).to.equal('AUTHENTIC');
     } finally {
-      await signer?.stop();
-      await follower?.stop();
       await close();
     }
   });
@@ -102,12 +94,10 @@ describe('transparency log: a process that follows checkpoints another one signs
     it(`follows no checkpoint signed past the tiles it reads (${unconfirmed}): no warning, no index at a size it does not hold, and proves once its tiles get there`, async () => {
       const key = generateKeyPairSync('ed25519').privateKey;
       const origin = 'watch.example/log';
-      const { eventStore, readStore, project, projectInto, close } = logHistory();
+      const { eventStore, readStore, project, projectInto, startLog, close } = logHistory();
       // Another read store, further on: the store a signer read (a replica of the database ahead of this one's).
       const ahead = createMemoryReadStore();
       const { logger, lines } = capturingLogger<{ level: number; alert?: string }>();
-      let signer: TransparencyLog | undefined;
-      let follower: TransparencyLog | undefined;
       try {
         await appendAll(eventStore, catalogueHistory(2));
         const behind = await appendAll(eventStore, Array.from({ length: 20 }, (_, i) => serialRegistered(`BEHIND-${String(i).padStart(4, '0')}`)));
@@ -119,12 +109,12 @@ describe('transparency log: a process that follows checkpoints another one signs
         expect(await readStore.setControl(unconfirmedCheckpoint, { position: logCheckpoint['position'] }, false)).to.equal(true);
         const all = await appendAll(eventStore, Array.from({ length: 20 }, (_, i) => serialRegistered(`AHEAD-${String(i).padStart(4, '0')}`)));
         await projectInto(ahead);
-        signer = await startTransparencyLog({ readStore: ahead, key, origin, intervalMs: 600_000, logger: createLogger('silent', 'ahead') });
+        const signer = await startLog({ readStore: ahead, key, origin, intervalMs: 600_000, logger: createLogger('silent', 'ahead') });
         const signed = signer.checkpoint()!;
         expect([(await TileLog.read(await readStore.snapshot())).size, signed.size], 'the tiles read, the tree signed').to.deep.equal([behind, all]);
         expect(await storeSignedCheckpoint(readStore, signedCheckpointDoc(signed.note), undefined)).to.equal(true);
 
-        follower = await startTransparencyLog({
+        const follower = await startLog({
           readStore, key, origin, intervalMs: 600_000,
           logger,
         });
@@ -137,8 +127,6 @@ describe('transparency log: a process that follows checkpoints another one signs
         expect(verifyIndexAnswer(indexVrfKey(key).publicKey, indexCommitmentOf(parseCheckpoint(signed.note.slice(0, signed.note.indexOf('\n\n') + 1)))!.root, proved!.answer)).to.equal(true);
         expect(lines.filter((line) => line.level >= 40), 'warnings and alarms').to.deep.equal([]);
       } finally {
-        await signer?.stop();
-        await follower?.stop();
         await close();
       }
     });
@@ -147,11 +135,9 @@ describe('transparency log: a process that follows checkpoints another one signs
   it('with its log not built, raises no alarm over a checkpoint another process signed with an index line, and proves nothing from it', async () => {
     const key = generateKeyPairSync('ed25519').privateKey;
     const origin = 'watch.example/log';
-    const { eventStore, readStore, close } = logHistory();
+    const { eventStore, readStore, startLog, close } = logHistory();
     const built = createMemoryReadStore();
     const { logger, lines } = capturingLogger<{ level: number; msg: string }>();
-    let signer: TransparencyLog | undefined;
-    let follower: TransparencyLog | undefined;
     try {
       await appendAll(eventStore, Array.from({ length: 3 }, (_, i) => serialRegistered(`UNBUILT-${i}`)));
       await appendAll(eventStore, catalogueHistory(2));
@@ -160,12 +146,12 @@ describe('transparency log: a process that follows checkpoints another one signs
       const first = (await eventStore.readAll({ after: 0, limit: 1 }))[0]!.position;
       await rebuild({ eventStore, readStore, projections: [logProjectionUpgradedAfter(first)] });
       await rebuild({ eventStore, readStore: built, projections: [logProjection] });
-      signer = await startTransparencyLog({ readStore: built, key, origin, intervalMs: 600_000, logger: createLogger('silent', 'built') });
+      const signer = await startLog({ readStore: built, key, origin, intervalMs: 600_000, logger: createLogger('silent', 'built') });
       const signed = signer.checkpoint()!;
       expect(indexCommitmentOf(parseCheckpoint(parseNote(signed.note).text)), 'signed with an index line').to.not.equal(undefined);
       expect(await storeSignedCheckpoint(readStore, signedCheckpointDoc(signed.note), undefined)).to.equal(true);
 
-      follower = await startTransparencyLog({
+      const follower = await startLog({
         readStore, key, origin, intervalMs: 600_000,
         logger,
       });
@@ -175,8 +161,6 @@ describe('transparency log: a process that follows checkpoints another one signs
       expect(await follower.indexAnswer('UNBUILT-0'), 'no proof from a log not built').to.equal(undefined);
       expect(lines.filter((line) => line.level >= 50).map((line) => line.msg), 'errors').to.deep.equal([]);
     } finally {
-      await signer?.stop();
-      await follower?.stop();
       await close();
     }
   });
@@ -184,7 +168,7 @@ describe('transparency log: a process that follows checkpoints another one signs
   it('answers, while a look reads a newer checkpoint, with the checkpoint its index stands at, not the newer one', async () => {
     const key = generateKeyPairSync('ed25519').privateKey;
     const origin = 'watch.example/log';
-    const { eventStore, readStore, project, close } = logHistory();
+    const { eventStore, readStore, project, startLog, close } = logHistory();
     // The follower's reads of tiles wait, once the gate is shut, after the first read of each snapshot (the edge that
     // TileLog.read takes): a look is then held after it has read the newer checkpoint and before its index moves.
     let gate: Promise<void> | undefined;
@@ -204,14 +188,12 @@ describe('transparency log: a process that follows checkpoints another one signs
         };
       },
     };
-    let signer: TransparencyLog | undefined;
-    let follower: TransparencyLog | undefined;
     try {
       await appendAll(eventStore, catalogueHistory(2));
       await appendAll(eventStore, Array.from({ length: 5 }, (_, i) => serialRegistered(`FIRST-${i}`)));
       await project();
-      signer = await startTransparencyLog({ readStore, key, origin, intervalMs: 600_000, logger: createLogger('silent', 'signer') });
-      follower = await startTransparencyLog({ readStore: gated, key, origin, intervalMs: 600_000, logger: createLogger('silent', 'follower') });
+      const signer = await startLog({ readStore, key, origin, intervalMs: 600_000, logger: createLogger('silent', 'signer') });
+      const follower = await startLog({ readStore: gated, key, origin, intervalMs: 600_000, logger: createLogger('silent', 'follower') });
       const first = (await follower.indexAnswer('FIRST-0'))!.checkpoint;
       await appendAll(eventStore, Array.from({ length: 5 }, (_, i) => serialRegistered(`SECOND-${i}`)));
       await project();
@@ -232,8 +214,6 @@ describe('transparency log: a process that follows checkpoints another one signs
       expect(verifyIndexAnswer(indexVrfKey(key).publicKey, committedRoot(after.checkpoint.note), after.answer)).to.equal(true);
     } finally {
       open();
-      await signer?.stop();
-      await follower?.stop();
       await close();
     }
   });
@@ -253,16 +233,15 @@ describe('transparency log: a process that follows checkpoints another one signs
   });
 
   it('once its log is rebuilt with the index, proves nothing at the checkpoint signed without it, and proves at the next tree', async () => {
-    const { eventStore, readStore, project, close } = logHistory();
+    const { eventStore, readStore, project, startLog, close } = logHistory();
     const key = generateKeyPairSync('ed25519').privateKey;
-    let log: TransparencyLog | undefined;
     try {
       await appendAll(eventStore, catalogueHistory(2));
       await appendAll(eventStore, [serialRegistered('FLIP-0001')]);
       // The first event projected into the log by the version before the index's changes: the index is not built.
       const first = (await eventStore.readAll({ after: 0, limit: 1 }))[0]!.position;
       await rebuild({ eventStore, readStore, projections: [logProjectionUpgradedAfter(first)] });
-      log = await startTransparencyLog({ readStore, key, origin: 'watch.example/log', logger: createLogger('silent', 'flip-test'), intervalMs: 600_000 });
+      const log = await startLog({ readStore, key, origin: 'watch.example/log', logger: createLogger('silent', 'flip-test'), intervalMs: 600_000 });
       expect(log.indexBuilt()).to.equal(false);
       const unbuilt = log.checkpoint()!;
       const committedBy = (note: string) => indexCommitmentOf(parseCheckpoint(parseNote(note).text));
@@ -282,7 +261,6 @@ describe('transparency log: a process that follows checkpoints another one signs
       expect(proved!.answer.status).to.equal('AUTHENTIC');
       expect(verifyIndexAnswer(committed.vrfPublicKey, committed.root, proved!.answer)).to.equal(true);
     } finally {
-      await log?.stop();
       await close();
     }
   });
@@ -304,18 +282,15 @@ describe('transparency log: a process that follows checkpoints another one signs
   });
 
   it('proves at a tree it signed too but another process stored first: the race lost, its index is judged against the winner\'s line', async () => {
-    const { eventStore, readStore, project, close } = logHistory();
+    const { eventStore, readStore, project, startLog, close } = logHistory();
     const key = generateKeyPairSync('ed25519').privateKey;
     const origin = 'watch.example/log';
     const silent = createLogger('silent', 'race-test');
-    let winner: TransparencyLog | undefined;
-    let loser: TransparencyLog | undefined;
     try {
       await appendAll(eventStore, catalogueHistory(2));
       await appendAll(eventStore, [serialRegistered('RACE-0001')]);
       await project();
-      winner = await startTransparencyLog({ readStore, key, origin, logger: silent, intervalMs: 600_000 });
-      const first = winner;
+      const winner = await startLog({ readStore, key, origin, logger: silent, intervalMs: 600_000 });
       // The loser's writes of a signed checkpoint, once armed: the winner looks (and signs the same tree) first.
       let armed = false;
       const racing: ReadStore = {
@@ -323,12 +298,12 @@ describe('transparency log: a process that follows checkpoints another one signs
         setControl: async (doc, condition, insertIfAbsent, onWritten) => {
           if (armed && doc._id === SIGNED_CHECKPOINT_ID) {
             armed = false;
-            await first.look();
+            await winner.look();
           }
           return readStore.setControl(doc, condition, insertIfAbsent, onWritten);
         },
       };
-      loser = await startTransparencyLog({ readStore: racing, key, origin, logger: silent, intervalMs: 600_000 });
+      const loser = await startLog({ readStore: racing, key, origin, logger: silent, intervalMs: 600_000 });
       const size = await appendAll(eventStore, [serialRegistered('RACE-0002')]);
       await project();
       armed = true;
@@ -341,8 +316,6 @@ describe('transparency log: a process that follows checkpoints another one signs
       const committed = indexCommitmentOf(parseCheckpoint(parseNote(proved!.checkpoint.note).text))!;
       expect(verifyIndexAnswer(indexVrfKey(key).publicKey, committed.root, proved!.answer), 'proved under the winner\'s line').to.equal(true);
     } finally {
-      await loser?.stop();
-      await winner?.stop();
       await close();
     }
   });

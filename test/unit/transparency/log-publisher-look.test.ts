@@ -123,12 +123,8 @@ describe('transparency log: what a publisher logs and serves of itself', () => {
     await history.project();
     const { logger, lines } = capturingLogger<{ level: number; msg: string; err?: { message: string } }>();
     const key = generateKeyPairSync('ed25519').privateKey;
-    const log = await startTransparencyLog({ readStore: wrap(history.readStore), key, origin: 'watch.example/log', logger, intervalMs: 10 });
-    const close = async () => {
-      await log.stop();
-      await history.close();
-    };
-    return { log, lines, key, size, close };
+    const log = await history.startLog({ readStore: wrap(history.readStore), key, origin: 'watch.example/log', logger, intervalMs: 10 });
+    return { log, lines, key, size, close: history.close };
   }
 
   it('with no witnesses set, signs and looks again without a warning or an error', async () => {
