@@ -30,7 +30,7 @@ describe('infoLineWriter: the request log line without pino\'s serializer', () =
       // Written without pino's info, the slow path the writer exists to avoid.
       const info = logger.info;
       logger.info = () => expect.fail('infoLineWriter went through pino\'s info');
-      infoLineWriter(logger)(SERIALIZED, 'request');
+      infoLineWriter(logger, 'request')(SERIALIZED);
       logger.info = info;
       logger.info(FIELDS, 'request');
     });
@@ -42,18 +42,37 @@ describe('infoLineWriter: the request log line without pino\'s serializer', () =
     expect(ours!['time']).to.be.within(before, after);
   });
 
+  it('gives each line the time it was written, also when lines share the head of one millisecond', () => {
+    const stamps: Array<[number, number]> = [];
+    const lines = loggedLines('info', (logger) => {
+      const write = infoLineWriter(logger, 'request');
+      for (let i = 0; i < 6; i += 1) {
+        const before = Date.now();
+        write(SERIALIZED);
+        write(SERIALIZED);
+        stamps.push([before, Date.now()], [before, Date.now()]);
+        const until = Date.now() + 3;
+        while (Date.now() < until) { /* a few milliseconds pass between pairs */ }
+      }
+    });
+    expect(lines).to.have.length(12);
+    lines.forEach((line, i) => expect(line['time']).to.be.within(stamps[i]![0], stamps[i]![1]));
+    expect(new Set(lines.map((line) => line['time'])).size).to.be.at.least(6);
+  });
+
   it('writes nothing under a level above info, and writes at debug', () => {
-    expect(loggedLines('warn', (logger) => infoLineWriter(logger)(SERIALIZED, 'request'))).to.deep.equal([]);
-    expect(loggedLines('debug', (logger) => infoLineWriter(logger)(SERIALIZED, 'request'))).to.have.length(1);
+    expect(loggedLines('warn', (logger) => infoLineWriter(logger, 'request')(SERIALIZED))).to.deep.equal([]);
+    expect(loggedLines('debug', (logger) => infoLineWriter(logger, 'request')(SERIALIZED))).to.have.length(1);
   });
 
   it('follows a level changed after the writer was made', () => {
     const lines = loggedLines('info', (logger) => {
-      const write = infoLineWriter(logger);
+      const dropped = infoLineWriter(logger, 'dropped');
+      const kept = infoLineWriter(logger, 'kept');
       logger.level = 'error';
-      write(SERIALIZED, 'dropped');
+      dropped(SERIALIZED);
       logger.level = 'info';
-      write(SERIALIZED, 'kept');
+      kept(SERIALIZED);
     });
     expect(lines.map((line) => line['msg'])).to.deep.equal(['kept']);
   });
@@ -61,8 +80,8 @@ describe('infoLineWriter: the request log line without pino\'s serializer', () =
   it('hands the fields to the info of any other logger (a pino on a stream, a child), which formats them its own way', () => {
     const chunks: string[] = [];
     const root = pino({ level: 'info', base: { service: 'x' } }, new Writable({ write(chunk, _encoding, done) { chunks.push(String(chunk)); done(); } }));
-    infoLineWriter(root)(SERIALIZED, 'request');
-    infoLineWriter(root.child({ part: 'api' }))(SERIALIZED, 'request');
+    infoLineWriter(root, 'request')(SERIALIZED);
+    infoLineWriter(root.child({ part: 'api' }), 'request')(SERIALIZED);
     const lines = chunks.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines).to.have.length(2);
     expect(lines[0]).to.include({ service: 'x', msg: 'request', ...FIELDS });
@@ -72,7 +91,7 @@ describe('infoLineWriter: the request log line without pino\'s serializer', () =
   it('makes nothing of the fields for another logger whose level drops info lines: they are not even parsed', () => {
     const chunks: string[] = [];
     const quiet = pino({ level: 'warn' }, new Writable({ write(chunk, _encoding, done) { chunks.push(String(chunk)); done(); } }));
-    expect(() => infoLineWriter(quiet)('"not": JSON at all', 'request')).not.to.throw();
+    expect(() => infoLineWriter(quiet, 'request')('"not": JSON at all')).not.to.throw();
     expect(chunks).to.deep.equal([]);
   });
 });
