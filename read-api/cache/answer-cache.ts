@@ -12,7 +12,7 @@ import type { Context, Middleware, ParameterizedContext } from 'koa';
 import { conditionalAnswer } from './conditional-answer.ts';
 import { type RenderedAnswer, renewTime, type TimedAnswer } from './rendered-answer.ts';
 import { ResponseCache, type Stamped } from './response-cache.ts';
-import type { KeptAnswerPolicy } from '../../shared/read-model/public-api/answer-policy.ts';
+import type { KeptAnswerPolicy, Serving } from '../../shared/read-model/public-api/answer-policy.ts';
 import { askedMinPosition } from '../../shared/read-model/public-api/validation/request-validator.ts';
 
 interface CachedAnswer extends Stamped {
@@ -56,16 +56,19 @@ export function createAnswerCache({ clientKey, maxEntries }: AnswerCacheDeps): A
       if (serving === undefined) return next();
       // The metrics read the route template where the router leaves it.
       ctx['_matchedRoute'] = entry.route;
-      const answer = () => {
-        const bytes = 'template' in entry.answer ? renewTime(entry.answer, entry.policy.now()) : entry.answer;
-        sendAnswer(ctx, bytes, serving.position, entry.cacheControl, serving.dataAge);
-      };
-      return entry.limit ? entry.limit(ctx, async () => answer()) : answer();
+      if (entry.limit === undefined) return sendKept(ctx, entry, serving);
+      return entry.limit(ctx, async () => sendKept(ctx, entry, serving));
     },
     record(ctx, { perClient, ...answer }) {
       cache.set(ctx.url, { ...answer, client: perClient ? clientKey(ctx.req) : undefined });
     },
   };
+}
+
+/** Sends a kept answer as its route would, its time renewed when it carries one. */
+function sendKept(ctx: Context, entry: CachedAnswer, serving: Serving): void {
+  const bytes = 'template' in entry.answer ? renewTime(entry.answer, entry.policy.now()) : entry.answer;
+  sendAnswer(ctx, bytes, serving.position, entry.cacheControl, serving.dataAge);
 }
 
 /**

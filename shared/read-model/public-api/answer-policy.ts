@@ -65,7 +65,7 @@ export interface Kept {
 }
 
 /** How a kept answer is given now. */
-interface Serving {
+export interface Serving {
   position: number;
   dataAge?: number | undefined;
 }
