@@ -164,6 +164,11 @@ describe('one answer policy for every cache', () => {
     const during = await send(harness.url, '/api/public/verify/AUR-0001');
     expect(during.json()).to.equal('authentic');
     expect(during.headers['x-read-model-position'], 'the position its data was read at').to.equal('10');
+    // Its owner confirms again in generation 2, as a live projector does: the confirmation the switch made live was not
+    // seen happen (read-model-clock.ts), this one is.
+    await base.setControl({ ...checkpointAt(2, 12), confirmed: { head: 12, at: new Date(13).toISOString() } }, {}, true);
+    harness.mono.ms = 3_000;
+    await clock.refresh();
     for (const path of ['/api/public/verify/AUR-0001', '/api/public/verify/AUR-0001?lang=en']) {
       const after = await send(harness.url, path);
       expect(after.json(), path).to.equal('stolen');

@@ -15,7 +15,8 @@
  * machines disagree): a confirmation is an opaque marker, and what counts is when this process saw it change, on its
  * own monotonic clock. A change seen by one poll happened after the poll before it began, so its lag counts from
  * then: never fresher than it is. The confirmation already there at the first poll was not seen happen: a process
- * that has just started (a rolling deploy, a restart with a wrong clock) is not fresh until it sees a new one. A
+ * that has just started (a rolling deploy, a restart with a wrong clock) is not fresh until it sees a new one; nor is
+ * the confirmation of a generation made live since the poll before (a rebuild's switch, which comes after its checks). A
  * projector idle and alive confirms again every second or so (projector/reconfirmation.ts), well within the bounds.
  */
 import { ReadStoreUnavailableError, SNAPSHOT_TTL_MS, type ReadView as StoreView } from '../../ports/read-store.ts';
@@ -173,10 +174,14 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
   const confirmationOf = (before: Projected | undefined, state: ProjectionState, since: number | undefined): Projected['confirmed'] => {
     if (state.confirmed === null) return null;
     const { head, at } = state.confirmed;
+    const sameGeneration = before?.storeGeneration === state.generation;
     const kept = before?.confirmed;
     // The same confirmation keeps the time it was seen happen, and the same object (nothing moved).
-    if (kept && kept.at === at && kept.head === head) return kept;
-    return { head, at, seenAt: since ?? null };
+    if (sameGeneration && kept && kept.at === at && kept.head === head) return kept;
+    // A generation the poll before did not read was made live since (a rebuild's switch): its confirmation may have
+    // been written long before the switch (the rebuild checks its tables first), so it was not seen happen, as one
+    // there at the first poll: the next one its owner writes in that generation is.
+    return { head, at, seenAt: sameGeneration ? since ?? null : null };
   };
 
   const apply = (states: ProjectionState[], since: number | undefined) => {
@@ -187,7 +192,8 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
       const served = nextServedState(before?.served, state);
       const behind = served.generation !== state.generation || served.position !== state.position;
       const after: Projected = {
-        served, behindAt: behind ? Math.min(state.position, served.position) : null, confirmed: confirmationOf(before, state, since),
+        served, behindAt: behind ? Math.min(state.position, served.position) : null, storeGeneration: state.generation,
+        confirmed: confirmationOf(before, state, since),
       };
       if (sameProjected(before, after)) continue;
       next.set(state.name, after);

@@ -48,6 +48,8 @@ export interface Projected {
   served: ServedState;
   /** The position the store holds while it is behind `served`, else null. */
   behindAt: number | null;
+  /** The generation the store held at the last read: the one `confirmed` belongs to. */
+  storeGeneration: number;
   /**
    * The head its owner last confirmed and when (as it wrote it: a marker, never read as a time here), and since when
    * (monotonic ms) this process knows it happened: null for the one already there at this process's first poll.
@@ -87,4 +89,5 @@ export const sameStamp = (a: ReadStamp, b: ReadStamp) =>
 
 /** The same projected state, object for object: nothing of it moved. */
 export const sameProjected = (a: Projected | undefined, b: Projected) =>
-  a !== undefined && a.served === b.served && a.behindAt === b.behindAt && a.confirmed === b.confirmed;
+  a !== undefined && a.served === b.served && a.behindAt === b.behindAt && a.storeGeneration === b.storeGeneration
+  && a.confirmed === b.confirmed;

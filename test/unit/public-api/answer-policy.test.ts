@@ -157,6 +157,11 @@ describe('answers from one reading, or refused', function () {
     expect(before.answer.body, 'read through the reading taken before the switch').to.equal('authentic');
     expect(before.stamp?.key, 'and stamped from that reading: generation 1 at 10').to.equal('1.10');
     await clock.refresh();
+    expect((await answer(reading, request)).answer.status, 'the rebuild\'s confirmation, written before its switch, not seen happen')
+      .to.equal(503);
+    // Its owner confirms again in generation 2, as a live projector does once it holds the new generation.
+    await store.setControl(checkpointAt(2, 12, 4), {}, true);
+    await clock.refresh();
     const after = await answer(reading, request);
     expect(after.answer.body).to.equal('stolen');
     expect(after.stamp?.key).to.equal('2.12');

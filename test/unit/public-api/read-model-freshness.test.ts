@@ -137,6 +137,32 @@ describe('read-model freshness: judged only on what this process saw happen, on 
     expect(clock.projections()[0]).to.include({ built: true, fresh: true, lag_seconds: 1 });
   });
 
+  it('does not take the confirmation a generation switch makes live as seen happen: refused until its owner confirms again there', async () => {
+    const now = { ms: 0 };
+    const inGeneration = (generation: number, state: ProjectionState): ProjectionState => ({ ...state, generation });
+    let states = [confirmed('serials', 7, WALL)];
+    const clock = await clockOver(() => states, now);
+    states = [confirmed('serials', 8, WALL + 1)];
+    now.ms = 1_000;
+    await clock.refresh();
+    expect(clock.refusal(['serials'], true), 'seen happen in generation 1').to.equal(undefined);
+    // A rebuild's generation 2 goes live: its checkpoint was confirmed when the rebuild read the head, which may be
+    // long before its switch (its checks run in between), and nothing here can tell how long.
+    states = [inGeneration(2, confirmed('serials', 9, WALL + 2))];
+    now.ms = 2_000;
+    await clock.refresh();
+    expect(clock.refusal(['serials'], true), 'a verification').to.equal('stale');
+    expect(clock.dataAge(['serials'])).to.equal(undefined);
+    expect(clock.projections()).to.deep.equal([{ name: 'serials', position: 9, built: true, fresh: false, lag_seconds: null }]);
+    expect(clock.refusal(['serials'], false), 'the catalogue: built is enough').to.equal(undefined);
+    // Its owner confirms again in generation 2: counted from the poll before, at 2 s.
+    states = [inGeneration(2, confirmed('serials', 9, WALL + 3))];
+    now.ms = 2_600;
+    await clock.refresh();
+    expect(clock.refusal(['serials'], true)).to.equal(undefined);
+    expect(clock.projections()[0]).to.include({ fresh: true, lag_seconds: 0.6 });
+  });
+
   it('answers the same whatever this process\'s wall clock says (offset by -150 s, 0, +150 s) and whatever times the projectors wrote', async () => {
     // Confirmation times as projectors with clocks far ahead, far behind and stuck would write them.
     const written = [WALL + 3_600_000, WALL - 3_600_000, WALL, WALL, WALL + 150_000];
