@@ -22,8 +22,6 @@ interface CachedAnswer extends Stamped {
   cacheControl: string | undefined;
   /** What the route runs before its handler (the verification limits), run again on every answer from the cache. */
   limit: Middleware | undefined;
-  /** Answered from the cache to this client only: one client's timing must not tell it what another just verified. */
-  client: string | undefined;
   /** The policy of the operation that answered: asked before the answer is given again (the route answers otherwise). */
   policy: KeptAnswerPolicy;
 }
@@ -36,9 +34,16 @@ interface AnswerCacheDeps {
 
 export interface AnswerCache {
   middleware: Middleware;
-  /** Keeps what a route answered to the GET of `ctx.url`, from the data of `answer.stamp`. */
-  record(ctx: Context, answer: Omit<CachedAnswer, 'client'> & { perClient: boolean }): void;
+  /**
+   * Keeps what a route answered to the GET of `ctx.url`, from the data of `answer.stamp`; `perClient`: for this client
+   * only, under a key of its own, so that one client's timing can tell it neither what another just verified nor that
+   * another asked the same URL (whose answer would replace its own).
+   */
+  record(ctx: Context, answer: CachedAnswer & { perClient: boolean }): void;
 }
+
+/** The key of an answer kept for one client (a URL holds no line break). */
+const clientEntryKey = (client: string, url: string) => `${client}\n${url}`;
 
 export function createAnswerCache({ clientKey, maxEntries }: AnswerCacheDeps): AnswerCache {
   const cache = new ResponseCache<CachedAnswer>(maxEntries);
@@ -49,8 +54,8 @@ export function createAnswerCache({ clientKey, maxEntries }: AnswerCacheDeps): A
       // read at or past it; else, or when the header is not valid, the route checks it and waits for that position.
       const minPosition = askedMinPosition(ctx.req.headers);
       if (minPosition === null) return next();
-      const entry = cache.get(ctx.url);
-      if (entry === undefined || (entry.client !== undefined && entry.client !== clientKey(ctx.req))) return next();
+      const entry = cache.get(ctx.url) ?? cache.get(clientEntryKey(clientKey(ctx.req), ctx.url));
+      if (entry === undefined) return next();
       // A verification kept while the registry was fresh is not given once it is not (a partition, a stopped projector).
       const serving = entry.policy.serving(entry, minPosition);
       if (serving === undefined) return next();
@@ -60,7 +65,7 @@ export function createAnswerCache({ clientKey, maxEntries }: AnswerCacheDeps): A
       return entry.limit(ctx, async () => sendKept(ctx, entry, serving));
     },
     record(ctx, { perClient, ...answer }) {
-      cache.set(ctx.url, { ...answer, client: perClient ? clientKey(ctx.req) : undefined });
+      cache.set(perClient ? clientEntryKey(clientKey(ctx.req), ctx.url) : ctx.url, answer);
     },
   };
 }

@@ -121,7 +121,7 @@ describe('answer cache in the Koa chain', () => {
     expect(again.headers['etag']).not.to.equal(first.headers['etag']);
   });
 
-  it('does not answer one client\'s verification from the cache to another client', async () => {
+  it('does not answer one client\'s verification from the cache to another client, nor drop it when another asks', async () => {
     const counting = countingGets(createMemoryReadStore());
     await loadFixtureCatalogue(counting.store);
     const { url } = await start({}, counting.store);
@@ -131,6 +131,9 @@ describe('answer cache in the Koa chain', () => {
     expect(counting.gets()).to.equal(gets + 1);
     await send(url, '/api/public/verify/AUR-0001', { localAddress: '127.0.0.3' });
     expect(counting.gets(), 'the same client again: from the cache').to.equal(gets + 1);
+    // The first client's kept answer is still its own: another client's asking must not show in its timing.
+    await send(url, '/api/public/verify/AUR-0001', { localAddress: '127.0.0.2' });
+    expect(counting.gets(), 'the first client again: from the cache').to.equal(gets + 1);
   });
 
   it('answers HEAD from the cache with the GET answer\'s headers and no body', async () => {
