@@ -149,17 +149,19 @@ export class CatchUpAgent {
       let position = checkpoint.position;
       const storeEveryCheckpoint = !this.options.started() || checkpoints.due(projection.name);
       while (!stopped.aborted) {
-        const readAt = clock.wall();
+        const readAt = { wallMs: clock.wall(), monotonicMs: clock.monotonic() };
         const batchStarted = performance.now();
         const events = await eventStore.readAll({ after: position, limit: batchSize });
         const last = events.at(-1);
         // A short read reached the head as it stood when it was read: once applied, that head is confirmed, which
-        // is what every process judges this read model's freshness by (even under a load that never lets it idle).
-        const confirmed = events.length < batchSize ? headConfirmation(last?.position ?? position, readAt) : undefined;
+        // is what every process judges this read model's freshness by (even under a load that never lets it idle),
+        // with how long ago it was read.
+        const headRead = events.length < batchSize ? { head: last?.position ?? position, ...readAt } : undefined;
         if (!last) {
           // Nothing new. The head is confirmed again, unless this checkpoint confirmed this very head a moment ago:
           // a signal whose work another run did (several come for each append) then writes nothing at all.
           if (!confirmations.lately(projection.name, lease.current, position)) {
+            const confirmed = headConfirmation({ head: position, ...readAt }, clock.monotonic());
             await lease.saveCheckpoint(position, lease.generation, confirmed);
             confirmations.made(projection.name, confirmed);
           }
@@ -174,11 +176,12 @@ export class CatchUpAgent {
           return 'parked';
         }
         // At the head with nothing of this projection changed, the checkpoint is stored a moment later.
-        if (ops.length === 0 && confirmed && !storeEveryCheckpoint) checkpoints.delay(projection.name);
+        if (ops.length === 0 && headRead && !storeEveryCheckpoint) checkpoints.delay(projection.name);
         else {
           await lease.ensure();
           if (ops.length > 0) await lease.write(target, ops);
           const { generation } = lease;
+          const confirmed = headRead && headConfirmation(headRead, clock.monotonic());
           await lease.saveCheckpoint(last.position, generation, confirmed, () =>
             this.options.onBatch?.(projection.name, (performance.now() - batchStarted) / 1e3, { generation, position: last.position }));
           confirmations.made(projection.name, confirmed);
@@ -187,7 +190,7 @@ export class CatchUpAgent {
         this.#poison = undefined;
         board.advance(projection.name, position);
         // A short read reached the head: reading once more would find nothing and store the same checkpoint again.
-        if (confirmed) break;
+        if (headRead) break;
         // Requests and other projections of this process get their turn between batches: an in-memory store's
         // reads and writes resolve at once, so a long catch-up would otherwise hold the event loop to the head.
         await yieldToEventLoop();

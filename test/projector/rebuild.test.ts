@@ -224,7 +224,7 @@ describe('rebuild', () => {
     }
   });
 
-  it('dates its head confirmation when it read the head under the leases, before its catch-up, and claims no head appended during it', async () => {
+  it('dates its head confirmation when it read the head under the leases, before its catch-up, ages it by the catch-up, and claims no head appended during it', async () => {
     await appendAll(eventStore, catalogueHistory(3));
     let wall = 1_700_000_000_000;
     const clock: LeaseClock = { monotonic: () => wall, wall: () => wall };
@@ -256,7 +256,9 @@ describe('rebuild', () => {
     expect(appendedDuringCatchUp, 'serials were appended during the catch-up').to.equal(true);
     expect(result.position).to.equal(read!.head);
     const checkpoint = (await readStore.readControl()).find((doc) => doc._id.startsWith('checkpoint:serials@'))!;
-    expect(checkpoint['confirmed'], 'the head read under the leases, as of that read').to.deep.equal({ head: read!.head, at: new Date(read!.at).toISOString() });
+    expect(checkpoint['confirmed'], 'the head read under the leases, as of that read, and the catch-up\'s two seconds since').to.deep.equal({
+      head: read!.head, at: new Date(read!.at).toISOString(), age_ms: 2_000,
+    });
   });
 
   it('renews its reservation once a quarter of its life has passed since the last renewal, not at every batch', async () => {

@@ -66,10 +66,26 @@ export interface CheckpointState extends ControlDoc {
 export interface HeadConfirmation {
   head: number;
   at: string;
+  /**
+   * How long before the checkpoint holding it was written its owner read the head, in milliseconds of the owner's own
+   * monotonic clock (a batch applied, a pause): a reader counts the data's age from then, never comparing clocks.
+   * Absent from a confirmation an earlier release wrote.
+   */
+  age_ms?: number;
 }
 
-/** `head` confirmed as read at `wallMs` (the confirming owner's clock). */
-export const headConfirmation = (head: number, wallMs: number): HeadConfirmation => ({ head, at: new Date(wallMs).toISOString() });
+/** A head read by a projection's owner, kept until the checkpoint confirming it is written. */
+export interface HeadRead {
+  head: number;
+  /** When it was read: the owner's wall clock (a marker for readers) and its monotonic clock (for `age_ms`). */
+  wallMs: number;
+  monotonicMs: number;
+}
+
+/** The confirmation of `read` in a checkpoint written at `nowMonotonicMs` (the same owner's monotonic clock). */
+export const headConfirmation = (read: HeadRead, nowMonotonicMs: number): HeadConfirmation => ({
+  head: read.head, at: new Date(read.wallMs).toISOString(), age_ms: Math.max(0, Math.round(nowMonotonicMs - read.monotonicMs)),
+});
 
 /** The lease was taken by a newer owner (or a rebuild switched the generation): this worker must stop writing. */
 export class LeaseLostError extends Error {

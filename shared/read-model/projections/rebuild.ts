@@ -166,13 +166,13 @@ export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
       // Taking several leases on a slow engine can outlast the first ones: each is kept as the others are taken.
       for (const held of leases) await held.ensure();
     }
-    const headReadAt = clock.wall();
+    const headReadAt = { wallMs: clock.wall(), monotonicMs: clock.monotonic() };
     const fencedHead = await eventStore.headPosition();
     await projectUpTo(fencedHead, async () => {
       for (const lease of leases) await lease.ensure();
     });
     // The head read once the live workers were fenced, now applied: the new generation is built and fresh as of then.
-    const confirmed = headConfirmation(Math.max(position, fencedHead), headReadAt);
+    const confirmed = headConfirmation({ head: Math.max(position, fencedHead), ...headReadAt }, clock.monotonic());
     for (const lease of leases) await lease.saveCheckpoint(position, generation, confirmed);
     await options.beforeSwitch?.();
     // Last before the switch, the leases held: what was signed meanwhile (the live generation's checkpoint, fenced

@@ -14,7 +14,8 @@
  * read and had applied, and when. This process never compares that time with its own clock (clocks of different
  * machines disagree): a confirmation is an opaque marker, and what counts is when this process saw it change, on its
  * own monotonic clock. A change seen by one poll happened after the poll before it began, so its lag counts from
- * then: never fresher than it is. The confirmation already there at the first poll was not seen happen: a process
+ * then, less how long before writing it its owner read the head (`age_ms`, a duration the owner measured on its own
+ * monotonic clock): never fresher than it is but for the write's own round trip. The confirmation already there at the first poll was not seen happen: a process
  * that has just started (a rolling deploy, a restart with a wrong clock) is not fresh until it sees a new one; nor is
  * the confirmation of a generation made live since the poll before (a rebuild's switch, which comes after its checks). A
  * projector idle and alive confirms again every second or so (projector/reconfirmation.ts), well within the bounds.
@@ -173,15 +174,18 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
   /** `since`: when the poll before this one began (a change it reads happened after), undefined at the first poll. */
   const confirmationOf = (before: Projected | undefined, state: ProjectionState, since: number | undefined): Projected['confirmed'] => {
     if (state.confirmed === null) return null;
-    const { head, at } = state.confirmed;
+    const { head, at, age_ms: ageMs = 0 } = state.confirmed;
     const sameGeneration = before?.storeGeneration === state.generation;
     const kept = before?.confirmed;
     // The same confirmation keeps the time it was seen happen, and the same object (nothing moved).
     if (sameGeneration && kept && kept.at === at && kept.head === head) return kept;
     // A generation the poll before did not read was made live since (a rebuild's switch): its confirmation may have
     // been written long before the switch (the rebuild checks its tables first), so it was not seen happen, as one
-    // there at the first poll: the next one its owner writes in that generation is.
-    return { head, at, seenAt: sameGeneration ? since ?? null : null };
+    // there at the first poll: the next one its owner writes in that generation is. One seen happen counts from the
+    // poll before, less how long before its write its owner read the head (a batch applied, a pause), as the owner
+    // measured it; an age that is no duration makes it not seen.
+    const seen = sameGeneration && since !== undefined && Number.isFinite(ageMs) && ageMs >= 0;
+    return { head, at, seenAt: seen ? since - ageMs : null };
   };
 
   const apply = (states: ProjectionState[], since: number | undefined) => {

@@ -163,6 +163,30 @@ describe('read-model freshness: judged only on what this process saw happen, on 
     expect(clock.projections()[0]).to.include({ fresh: true, lag_seconds: 0.6 });
   });
 
+  it('counts a confirmation\'s age from its owner\'s head read: the poll before, less the age the owner wrote with it', async () => {
+    const now = { ms: 10_000 };
+    const aged = (state: ProjectionState, ageMs: number): ProjectionState => ({ ...state, confirmed: { ...state.confirmed!, age_ms: ageMs } });
+    let states = [confirmed('serials', 3, WALL)];
+    const clock = await clockOver(() => states, now);
+    // Written after the poll at 10 s; its owner had read the head 3.5 s before writing it (a slow batch, a pause).
+    states = [aged(confirmed('serials', 4, WALL + 1), 3_500)];
+    now.ms = 10_500;
+    await clock.refresh();
+    expect(clock.dataAge(['serials']), '0.5 s since the poll before, and 3.5 s before it').to.equal(4);
+    expect(clock.projections()[0]).to.include({ fresh: true, lag_seconds: 4 });
+    now.ms = 11_500;
+    expect(clock.refusal(['serials'], true), 'read 5 s ago').to.equal(undefined);
+    now.ms = 11_501;
+    expect(clock.refusal(['serials'], true), 'read more than 5 s ago: stale, though seen 1 s ago').to.equal('stale');
+    // An age that is no duration (written by hand, garbled) is not trusted: the confirmation is not seen happen.
+    for (const age of [-1, Number.NaN]) {
+      states = [aged(confirmed('serials', 4, WALL + 2 + Math.abs(age || 7)), age)];
+      now.ms += 100;
+      await clock.refresh();
+      expect(clock.projections()[0], String(age)).to.include({ fresh: false, lag_seconds: null });
+    }
+  });
+
   it('answers the same whatever this process\'s wall clock says (offset by -150 s, 0, +150 s) and whatever times the projectors wrote', async () => {
     // Confirmation times as projectors with clocks far ahead, far behind and stuck would write them.
     const written = [WALL + 3_600_000, WALL - 3_600_000, WALL, WALL, WALL + 150_000];

@@ -1,0 +1,59 @@
+/**
+ * A projector confirms the head it read once it has applied and stored it; every API process counts the data's age
+ * from then (shared/read-model/public-api/read-model-clock.ts). Applying a batch takes time, and an owner can be paused
+ * within its lease (10 s by default, longer than a verification's 5 s bound) between the read and the write: the
+ * confirmation carries how long that was, on the owner's own monotonic clock (`age_ms`, control-docs.ts), so that a
+ * confirmation written late is not taken as fresh data.
+ */
+import { expect } from 'chai';
+import { pino } from 'pino';
+import { createInlineJobQueue } from '../../shared/adapters/inline-job-queue.ts';
+import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
+import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
+import type { EventStore } from '../../shared/ports/event-store.ts';
+import { readProjectionStates } from '../../shared/read-model/projections/projection-states.ts';
+import { createProjector } from '../../projector/runner.ts';
+import { appendAll, catalogueHistory } from './support/history.ts';
+
+const PAUSE_MS = 3_000;
+
+describe('head confirmations', () => {
+  it('say how long before their checkpoint\'s write the head was read, on the owner\'s monotonic clock (a pause after the read)', async () => {
+    const eventStore = openSqliteEventStore(':memory:');
+    const head = await appendAll(eventStore, catalogueHistory(3));
+    const readStore = createMemoryReadStore();
+    const queue = createInlineJobQueue({ attempts: 1, backoffMs: 1 });
+    // The owner's monotonic clock jumps by PAUSE_MS after every read of the history: a pause while it holds its lease.
+    let paused = 0;
+    const clock = { monotonic: () => performance.now() + paused, wall: () => Date.now() };
+    const pausing = new Proxy(eventStore, {
+      get(target, property) {
+        if (property === 'readAll') {
+          return async (...args: Parameters<EventStore['readAll']>) => {
+            const events = await target.readAll(...args);
+            paused += PAUSE_MS;
+            return events;
+          };
+        }
+        const value: unknown = Reflect.get(target, property);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const projector = createProjector({ eventStore: pausing, readStore, queue, logger: pino({ level: 'silent' }), clock });
+    try {
+      await projector.catchUp();
+      const states = await readProjectionStates(readStore);
+      expect(states.map((state) => state.name)).to.include('serials');
+      for (const state of states) {
+        expect(state.confirmed?.head, state.name).to.equal(head);
+        // At least the pause after the read that reached the head; at most every pause of the run (the projections
+        // run side by side on the one clock) and a second of this machine's own time.
+        expect(state.confirmed?.age_ms, state.name).to.be.at.least(PAUSE_MS).and.at.most(paused + 1_000);
+      }
+    } finally {
+      await projector.stop();
+      await queue.close();
+      await eventStore.close();
+    }
+  });
+});
