@@ -16,8 +16,9 @@
  * checkpoint, advanced before it signs the next, or to the one another process signed (whose line it checks), and
  * answers a serial's status with the proofs of it at that checkpoint (`indexAnswer`). Only while the read store holds
  * the index's changes from the log's first leaf (`TileLog.indexFromStart`): a log projected in part before they
- * existed would give an index lacking its older serials, so its checkpoints are signed without the line, no proof is
- * answered, and a warning names the remedy, until the log's rebuild writes them all.
+ * existed, or holding a serial's event its projector could not read, would give an index lacking serials or a theft,
+ * so its checkpoints are signed without the line, no proof is answered, and a warning names the remedy, until the
+ * log's rebuild writes them all.
  *
  * `record` keeps the latest signed checkpoint outside the read store too, for the embedded store, which starts empty:
  * at start a kept checkpoint newer than the store's is put back, so the check holds across restarts.
@@ -99,9 +100,10 @@ export const indexProofs = (log: Pick<TransparencyLog, 'indexAnswer' | 'indexBui
 };
 
 /** What is logged once the index is found not built, and answered with proofs refused. */
-const INDEX_NOT_BUILT = 'serial index: the transparency log was projected in part before the index\'s changes existed, so '
-  + 'its checkpoints are signed without the serial index and proof=index answers 503; run '
-  + '`watchcat rebuild --projection transparency-log` to build it';
+const INDEX_NOT_BUILT = 'serial index: the transparency log holds serial events without their index changes (projected in '
+  + 'part before the index\'s changes existed, or by a version that could not read them), so its checkpoints are signed '
+  + 'without the serial index and proof=index answers 503; run `watchcat rebuild --projection transparency-log` (with a '
+  + 'version that reads every event) to build it';
 
 /** Where the latest signed checkpoint is kept across starts (checkpoint-file.ts). */
 export interface SignedCheckpointRecord {

@@ -146,11 +146,11 @@ describe('verify with proof=index: the status proved in the serial index at a si
       const english = await fetch(`${url}/api/public/verify/IP-2024-0001?proof=index`);
       expect(english.status).to.equal(503);
       expect(((await english.json()) as { detail: string }).detail).to.equal(
-        'The serial index is not built: the transparency log was projected in part before the index existed, and its signed checkpoints do not commit it until the log is rebuilt.');
+        'The serial index is not built: the transparency log holds serial events without their index changes (projected in part before the index existed, or by a version that could not read them), and its signed checkpoints do not commit it until the log is rebuilt.');
       const french = await fetch(`${url}/api/public/verify/IP-2024-0001?proof=index&lang=fr`);
       expect(french.status).to.equal(503);
       expect(((await french.json()) as { detail: string }).detail).to.equal(
-        'L\'index des numéros de série n\'est pas construit : le journal de transparence a été projeté en partie avant que l\'index existe, et ses points de contrôle signés ne l\'engagent pas tant que le journal n\'est pas reconstruit.');
+        'L\'index des numéros de série n\'est pas construit : le journal de transparence contient des événements de numéros de série sans leurs changements d\'index (projeté en partie avant que l\'index existe, ou par une version qui ne pouvait pas les lire), et ses points de contrôle signés ne l\'engagent pas tant que le journal n\'est pas reconstruit.');
       const plain = await fetch(`${url}/api/public/verify/IP-2024-0001`);
       expect([plain.status, ((await plain.json()) as ProvedVerification).verification_status]).to.deep.equal([200, 'AUTHENTIC']);
       // Its checkpoints sign the log alone: origin, size and root, no extension line committing an index.

@@ -140,8 +140,9 @@ export const TileDoc = Type.Object({
   /**
    * Level 0: true when every serial event up to its last leaf has its serial index change stored (SerialIndexChangeDoc):
    * set on the edge made for the generation's first leaf by a projection that writes those changes, and carried by
-   * each later write of the edge. An edge a version without them wrote lacks it (it writes the edge's fields by name),
-   * and so does every later one: the index is then not built until the log's rebuild (checkpoint-index.ts).
+   * each later write of the edge, but the one adding a serial's event this version cannot read (its change is lost).
+   * An edge a version without them wrote lacks it (it writes the edge's fields by name), and so does every later one:
+   * the index is then not built until the log's rebuild (checkpoint-index.ts).
    */
   index_from_start: Type.Optional(Type.Boolean()),
 });

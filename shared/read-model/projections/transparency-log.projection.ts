@@ -54,12 +54,12 @@ const emptyEdge = (level: number, index: number, position: number, fromStart: bo
  * `edge` with one more hash (base64) recorded at `position`, its fields in the order they always had; written
  * field by field, as spreading the edge costs more.
  */
-function grow(edge: TileDoc, hash: string, position: number): TileDoc {
+function grow(edge: TileDoc, hash: string, position: number, indexed: boolean): TileDoc {
   const { _id, level, index, width, hashes } = edge;
   return level === 0
     ? {
       _id, level, index, width: width + 1, hashes: hashes + hash, positions: `${edge.positions ?? ''}${position},`, position,
-      first_position: edge.first_position ?? position, index_from_start: edge.index_from_start === true,
+      first_position: edge.first_position ?? position, index_from_start: edge.index_from_start === true && indexed,
     }
     : { _id, level, index, width: width + 1, hashes: hashes + hash, position };
 }
@@ -75,9 +75,13 @@ type LogDoc = TileDoc | SerialIndexChangeDoc;
 
 const INDEX_STATUS = { SerialRegistered: 'AUTHENTIC', SerialReportedStolen: 'STOLEN', SerialRecovered: 'AUTHENTIC' } as const;
 
-/** The serial index's change an event brings, if it is a serial's (one this version cannot read brings none). */
-function indexChange(record: StoredEvent): SerialIndexChangeDoc | undefined {
-  if (!Object.hasOwn(INDEX_STATUS, record.type) || isUnreadable(record)) return undefined;
+/**
+ * The serial index's change an event brings: none for an event of no serial's status, `lost` for a serial's event this
+ * version cannot read (a newer writer's shape, a damaged record), whose change the index can never hold.
+ */
+function indexChange(record: StoredEvent): SerialIndexChangeDoc | 'lost' | undefined {
+  if (!Object.hasOwn(INDEX_STATUS, record.type)) return undefined;
+  if (isUnreadable(record)) return 'lost';
   const type = record.type as keyof typeof INDEX_STATUS;
   const { serial } = record.data as { serial: string };
   return { _id: indexChangeId(record.position), serial, index_status: INDEX_STATUS[type], registered: type === 'SerialRegistered', position: record.position };
@@ -90,14 +94,18 @@ function apply(event: PositionedEvent, docs: ReadonlyMap<string, LogDoc>): DocCh
   // A replay (the level-0 edge holds the event already) brings no change: stored with the full tiles, before the edges.
   const edge0 = docs.get(EDGE_IDS[0]!) as TileDoc | undefined;
   const change = edge0 && edge0.position >= position ? undefined : indexChange(record);
-  const changes: DocChange<LogDoc>[] = change ? [{ put: change }] : [];
+  const changes: DocChange<LogDoc>[] = change && change !== 'lost' ? [{ put: change }] : [];
+  // From a serial's event whose change is lost on, the log no longer holds every serial's change from its first leaf:
+  // its checkpoints commit no index (an index lacking a theft would prove the serial clean) until a version that
+  // reads the event rebuilds the log (read-api/transparency/log-publisher.ts).
+  const indexed = change !== 'lost';
   let carry = leafHashBase64(logEntry(record));
   for (let level = 0; level < LEVELS; level += 1) {
     const edge = docs.get(EDGE_IDS[level]!) as TileDoc | undefined;
     // This level, and those above (written before it), already hold what this event brings: a replay.
     if (edge && edge.position >= position) break;
     // No level-0 edge: the generation's first leaf, whose index change, and every one after it, this version writes.
-    const grown = grow(edge ?? emptyEdge(level, 0, position, true), carry, position);
+    const grown = grow(edge ?? emptyEdge(level, 0, position, true), carry, position, indexed);
     if (grown.width < TILE_WIDTH) {
       changes.push({ put: grown });
       break;

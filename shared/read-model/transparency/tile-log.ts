@@ -86,7 +86,8 @@ export class TileLog {
 
   /**
    * Whether every serial event of the log has its serial index change stored (TileDoc's `index_from_start`): false
-   * for a log projected in part by a version that wrote none, until its rebuild. An empty log holds every one.
+   * for a log projected in part by a version that wrote none, or holding a serial's event it could not read, until its
+   * rebuild. An empty log holds every one.
    */
   get indexFromStart(): boolean {
     const edge0 = this.edges[0];

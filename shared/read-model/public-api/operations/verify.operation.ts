@@ -27,7 +27,7 @@ const VerifyPath = Type.Object({
 const VerifyQuery = Type.Object({
   lang: LangParam,
   proof: Type.Optional(Type.Literal('index', {
-    description: '`index`: the answer carries the proof of the status in the serial index at a signed checkpoint, and that checkpoint; the status is the one proved there (`watchcat receipt verify` checks it offline): STOLEN when the index proves a theft the registry has not applied yet. 503 while no checkpoint commits the index yet, while the index proves an AUTHENTIC or NOT_FOUND the registry has left since (a moment, while it catches up), or while the index is not built (a transparency log projected in part before it, until the log is rebuilt).',
+    description: '`index`: the answer carries the proof of the status in the serial index at a signed checkpoint, and that checkpoint; the status is the one proved there (`watchcat receipt verify` checks it offline): STOLEN when the index proves a theft the registry has not applied yet. 503 while no checkpoint commits the index yet, while the index proves an AUTHENTIC or NOT_FOUND the registry has left since (a moment, while it catches up), or while the index is not built (a transparency log projected in part before it, or holding a serial event its projector could not read, until the log is rebuilt).',
   })),
 });
 type VerifyQuery = Type.Static<typeof VerifyQuery>;
@@ -45,8 +45,8 @@ const NO_PROOF: Record<Language, string> = {
 
 /** The index cannot be vouched for until an operator rebuilds the log: no proof is given, however long one waits. */
 const INDEX_NOT_BUILT: Record<Language, string> = {
-  en: 'The serial index is not built: the transparency log was projected in part before the index existed, and its signed checkpoints do not commit it until the log is rebuilt.',
-  fr: 'L\'index des numéros de série n\'est pas construit : le journal de transparence a été projeté en partie avant que l\'index existe, et ses points de contrôle signés ne l\'engagent pas tant que le journal n\'est pas reconstruit.',
+  en: 'The serial index is not built: the transparency log holds serial events without their index changes (projected in part before the index existed, or by a version that could not read them), and its signed checkpoints do not commit it until the log is rebuilt.',
+  fr: 'L\'index des numéros de série n\'est pas construit : le journal de transparence contient des événements de numéros de série sans leurs changements d\'index (projeté en partie avant que l\'index existe, ou par une version qui ne pouvait pas les lire), et ses points de contrôle signés ne l\'engagent pas tant que le journal n\'est pas reconstruit.',
 };
 /** Seconds a request refused for an index not built is asked to wait: an operator's rebuild, not a few looks. */
 const NOT_BUILT_RETRY_AFTER_SECONDS = 300;
