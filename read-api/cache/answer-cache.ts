@@ -86,7 +86,7 @@ export function sendAnswer(ctx: ParameterizedContext, answer: RenderedAnswer, po
   });
   const res = ctx.res;
   for (const [name, value] of http.headers) res.setHeader(name, value);
-  if (dataAge !== undefined) res.setHeader('X-Data-Age', String(dataAge));
+  if (dataAge !== undefined) res.setHeader('x-data-age', String(dataAge));
   ctx.status = http.status;
   if (http.body !== undefined) ctx.body = http.body;
 }

@@ -41,10 +41,12 @@ export function conditionalAnswer(answer: RenderedAnswer, context: AnswerContext
 function formsOf(answer: RenderedAnswer, position: number, cacheControl: string | undefined): AnswerForms {
   const kept = answer.forms as AnswerForms | undefined;
   if (kept !== undefined && kept.position === position && kept.cacheControl === cacheControl) return kept;
-  const at: [string, string] = ['X-Read-Model-Position', String(position)];
-  const cache: [string, string][] = answer.status === 200 && cacheControl !== undefined ? [['Cache-Control', cacheControl]] : [];
-  const type: [string, string] = ['Content-Type', JSON_TYPE];
-  const tagged = answer.status === 200 ? [at, ...cache, ['ETag', answer.etag] as [string, string]] : [at, ...cache];
+  // Names in lower case, as Node indexes them: it lowercases every name it is given, at a cost a request can see
+  // (bench/README.md, issue 42); HTTP field names are case-insensitive (RFC 9110, section 5.1).
+  const at: [string, string] = ['x-read-model-position', String(position)];
+  const cache: [string, string][] = answer.status === 200 && cacheControl !== undefined ? [['cache-control', cacheControl]] : [];
+  const type: [string, string] = ['content-type', JSON_TYPE];
+  const tagged = answer.status === 200 ? [at, ...cache, ['etag', answer.etag] as [string, string]] : [at, ...cache];
   const forms: AnswerForms = {
     position, cacheControl,
     full: { status: answer.status, headers: [...tagged, type], body: answer.body },

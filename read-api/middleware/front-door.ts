@@ -21,11 +21,11 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
  * says so to caches (`Vary`), whether or not this request carried one.
  */
 const SECURITY_HEADERS: [string, string][] = [
-  ['Vary', 'Origin'],
-  ['X-Content-Type-Options', 'nosniff'],
-  ['X-Frame-Options', 'DENY'],
-  ['Referrer-Policy', 'no-referrer'],
-  ['Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'"],
+  ['vary', 'Origin'],
+  ['x-content-type-options', 'nosniff'],
+  ['x-frame-options', 'DENY'],
+  ['referrer-policy', 'no-referrer'],
+  ['content-security-policy', "default-src 'none'; frame-ancestors 'none'"],
 ];
 const CORS_EXPOSED = 'ETag, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Read-Model-Position, '
   + 'X-Data-Age, Content-Digest, Signature, Signature-Input, Signed-Request, Watchcat-Checkpoint';
@@ -37,8 +37,8 @@ const INTERNAL = Buffer.from('{"detail":"Internal Server Error"}');
 
 export const WITH_CORS: [string, string][] = [
   ...SECURITY_HEADERS,
-  ['Access-Control-Allow-Origin', '*'],
-  ['Access-Control-Expose-Headers', CORS_EXPOSED],
+  ['access-control-allow-origin', '*'],
+  ['access-control-expose-headers', CORS_EXPOSED],
 ];
 
 /** The headers every answer carries: security headers, and CORS ones when the request has an `Origin`. */

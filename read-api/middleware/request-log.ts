@@ -15,6 +15,14 @@ import { infoLineWriter, type Logger } from '../../shared/logging/logger.ts';
 /** A token written as it is, between quotes: nothing in it needs escaping in JSON. */
 const PLAIN_ID = /^[\w.-]{1,100}$/;
 
+/** What JSON escapes in a string: a quote, a backslash, a control character, a lone surrogate. */
+const ESCAPED_IN_JSON = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** `text` as a JSON string: between quotes as it is when nothing in it needs escaping (a path nearly always). */
+export function jsonString(text: string): string {
+  return ESCAPED_IN_JSON.test(text) ? JSON.stringify(text) : `"${text}"`;
+}
+
 /** The path a log line names: the raw target's, without its query (Koa's `ctx.path` throws on targets it cannot parse). */
 export function loggedPath(ctx: Context): string {
   const target = ctx.req.url ?? '';
@@ -59,7 +67,7 @@ export function requestLog(logger: Logger, sample: number, random: () => number 
         const presented = ctx.req.headers['x-request-id'];
         const id = typeof presented === 'string' && PLAIN_ID.test(presented) ? presented : newId();
         // The method is an HTTP token (Node's parser refuses any other), which JSON writes as it is.
-        writeLine(`"method":"${ctx.method}","path":${JSON.stringify(loggedPath(ctx))},"status":${status},"ms":${hundredthsText(performance.now() - started)},"request_id":"${id}"`);
+        writeLine(`"method":"${ctx.method}","path":${jsonString(loggedPath(ctx))},"status":${status},"ms":${hundredthsText(performance.now() - started)},"request_id":"${id}"`);
       }
     }
   };

@@ -66,7 +66,7 @@ const WINDOW_MS = 60_000;
 const WINDOW_SECONDS = WINDOW_MS / 1000;
 /** After Redis failed to decide a request, how long requests are decided in memory before Redis is asked again. */
 const RETRY_REDIS_AFTER_MS = 1_000;
-const FIGURES = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const;
+const FIGURES = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
 const RESET = 'X-RateLimit-Reset';
 
 interface LimitSpec {
@@ -232,9 +232,9 @@ interface MemoryWindow {
 
 function showFigures(ctx: Context, limit: string, remaining: number, reset: number): void {
   const res = ctx.res;
-  res.setHeader('X-RateLimit-Limit', limit);
-  res.setHeader('X-RateLimit-Remaining', String(remaining));
-  res.setHeader(RESET, String(Math.floor(reset)));
+  res.setHeader('x-ratelimit-limit', limit);
+  res.setHeader('x-ratelimit-remaining', String(remaining));
+  res.setHeader('x-ratelimit-reset', String(Math.floor(reset)));
 }
 
 /**

@@ -10,25 +10,25 @@ describe('conditional answers', () => {
   it('sends the position, Cache-Control, ETag and type with a 200, and 304 without a body to a matching If-None-Match', () => {
     expect(at(5)).to.deep.equal({
       status: 200, body: answer.body,
-      headers: [['X-Read-Model-Position', '5'], ['Cache-Control', 'public, max-age=60'], ['ETag', answer.etag], ['Content-Type', 'application/json; charset=utf-8']],
+      headers: [['x-read-model-position', '5'], ['cache-control', 'public, max-age=60'], ['etag', answer.etag], ['content-type', 'application/json; charset=utf-8']],
     });
     expect(at(5, `W/${answer.etag}`)).to.deep.equal({
-      status: 304, body: undefined, headers: [['X-Read-Model-Position', '5'], ['Cache-Control', 'public, max-age=60'], ['ETag', answer.etag]],
+      status: 304, body: undefined, headers: [['x-read-model-position', '5'], ['cache-control', 'public, max-age=60'], ['etag', answer.etag]],
     });
   });
 
   it('answers a request other than GET or HEAD without ETag, and an error without Cache-Control', () => {
     const plain = conditionalAnswer(answer, { position: 5, cacheControl: 'no-store', conditional: false, ifNoneMatch: answer.etag });
     expect(plain.status).to.equal(200);
-    expect(plain.headers.map(([name]) => name)).to.deep.equal(['X-Read-Model-Position', 'Cache-Control', 'Content-Type']);
+    expect(plain.headers.map(([name]) => name)).to.deep.equal(['x-read-model-position', 'cache-control', 'content-type']);
     const error = conditionalAnswer(renderAnswer(404, { detail: 'Not Found' }), { position: 5, cacheControl: 'no-store', conditional: true, ifNoneMatch: undefined });
     expect(error.status).to.equal(404);
-    expect(error.headers.map(([name]) => name)).to.deep.equal(['X-Read-Model-Position', 'Content-Type']);
+    expect(error.headers.map(([name]) => name)).to.deep.equal(['x-read-model-position', 'content-type']);
   });
 
   it('builds the forms of an answer once per read-model position (issue 22)', () => {
     expect(at(6)).to.equal(at(6));
     expect(at(7)).not.to.equal(at(6));
-    expect(at(7).headers[0]).to.deep.equal(['X-Read-Model-Position', '7']);
+    expect(at(7).headers[0]).to.deep.equal(['x-read-model-position', '7']);
   });
 });

@@ -4,7 +4,7 @@
  * the ids made must stay UUID-shaped and never repeat, within a process or across processes.
  */
 import { expect } from 'chai';
-import { hundredthsText, requestIds } from '../../../read-api/middleware/request-log.ts';
+import { hundredthsText, jsonString, requestIds } from '../../../read-api/middleware/request-log.ts';
 
 describe('request log fields', () => {
   it('writes a duration as the JSON text of the number rounded to hundredths, trailing zeros left out', () => {
@@ -15,6 +15,16 @@ describe('request log fields', () => {
     for (let i = 0; i < 20_000; i += 1) {
       const ms = (i * 7.919) % 3_000 + i / 997;
       expect(hundredthsText(ms), String(ms)).to.equal(JSON.stringify(Math.round(ms * 100) / 100));
+    }
+  });
+
+  it('writes a path as JSON writes the string, escaping only what JSON escapes', () => {
+    const texts = ['/api/public/catalogue', '', '/a"b', '/a\\b', '/a\nb', '/\u0000', '/\u001f', '/\u007f', '/é%20x?', '/\ud83d\ude00',
+      '/\ud800', 'x\udc00y', '/\u2028'];
+    for (const text of texts) expect(jsonString(text), JSON.stringify(text)).to.equal(JSON.stringify(text));
+    for (let code = 0; code < 0x10000; code += 1) {
+      const text = `/p${String.fromCharCode(code)}q`;
+      expect(jsonString(text), `U+${code.toString(16)}`).to.equal(JSON.stringify(text));
     }
   });
 
