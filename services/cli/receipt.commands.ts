@@ -152,7 +152,8 @@ export const receiptCommands: CliModule = (program, context) => {
       if (typeof pinned === 'string') throw new ReceiptError(pinned);
       const allow = options.allowPlainHttp === true;
       const source = checkpoint === true ? `${deployment}/.well-known/transparency/checkpoint` : checkpoint;
-      // Proofs need no trust (they are checked): from the server that gave the checkpoint, else the deployment.
+      // Proofs are checked against the roots, so they may come from the server that gave the checkpoint, else the
+      // deployment; which leaf holds the event at a position is that server's word (docs/api.md, "Receipts").
       const logBase = /^https?:\/\//i.test(source) ? new URL(source).origin : deployment;
       const note = (await readSource(source, 'the checkpoint', allow)).toString('utf8');
       const witnessed = policy && witnessedBy(policy, note);
