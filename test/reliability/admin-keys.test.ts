@@ -74,7 +74,8 @@ describe('admin API against hostile credentials, with the real process and logge
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     child = spawnTs(SERVICES_MAIN, [], {
-      ADMIN_PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'trace',
+      // Its health port chosen by the system: the default one may still be held by another test's process.
+      ADMIN_PORT: String(port), HEALTH_PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'trace',
       ADMIN_API_KEYS: `${CATALOGUE_KEY}:catalogue,${SERIALS_KEY}:serials`,
       // The fuzz below is one client making 150 failed attempts: the failure throttle has its own test.
       ADMIN_AUTH_FAILURES_PER_MINUTE: '100000',

@@ -95,9 +95,10 @@ describe('watchcat receipt verify', function () {
     ]);
     const forged = [
       saved.replace('HTTP/1.1 200 OK', 'HTTP/1.1 203 OK'),
-      saved.replace('Content-Type: application/json; charset=utf-8', 'Content-Type: text/plain; charset=utf-8'),
+      // Field names matched in any case, as HTTP reads them (the service writes its own in lower case).
+      saved.replace(/(Content-Type: )application\/json; charset=utf-8/i, '$1text/plain; charset=utf-8'),
       // Another first character of the tag (a base64url hash starts with `x` once in 64 answers).
-      saved.replace(/ETag: "(.)/, (_, first: string) => `ETag: "${first === 'x' ? 'y' : 'x'}`),
+      saved.replace(/(ETag: ")(.)/i, (_, name: string, first: string) => `${name}${first === 'x' ? 'y' : 'x'}`),
       // The position its data was read at (issue 40): a receipt cannot claim newer data than it was read from.
       saved.replace(/(X-Read-Model-Position: )(\d+)/i, (_, name: string, value: string) => `${name}${Number(value) + 1}`),
       saved.replace(`Signed-Request: GET //${authority}${VERIFY_PATH}?lang=fr`, `Signed-Request: GET //${authority}/api/public/verify/AUR-0002?lang=fr`),
@@ -109,8 +110,12 @@ describe('watchcat receipt verify', function () {
       expect(problems).to.have.length(1);
       expect(problems[0]).to.match(mismatch);
     }
-    expect(await problemsOf(saved.replace(/ETag: .*\r\n/, ''), jwks)).to.deep.equal(['the covered header etag is missing from the answer']);
-    expect(await problemsOf(saved.replace(/X-RateLimit-Remaining: \d+/, 'X-RateLimit-Remaining: 7'), jwks)).to.deep.equal([]);
+    const withoutTag = saved.replace(/ETag: .*\r\n/i, '');
+    expect(withoutTag).not.to.equal(saved);
+    expect(await problemsOf(withoutTag, jwks)).to.deep.equal(['the covered header etag is missing from the answer']);
+    const otherFigure = saved.replace(/(X-RateLimit-Remaining: )\d+/i, (_, name: string) => `${name}7`);
+    expect(otherFigure).not.to.equal(saved);
+    expect(await problemsOf(otherFigure, jwks)).to.deep.equal([]);
     // The same receipt with bare LF line ends, as some editors save it, and after an interim answer curl printed.
     expect(await problemsOf(saved.replace(/\r\n/g, '\n'), jwks)).to.deep.equal([]);
     expect(await problemsOf(`HTTP/1.1 100 Continue\r\n\r\n${saved}`, jwks)).to.deep.equal([]);
