@@ -3,7 +3,9 @@
  * what a receipt's holder asks of a newer checkpoint (services/audit/receipt/receipt-checkpoint.ts) and a monitor of each
  * new one (services/audit/log-watch.command.ts).
  */
-import { verifyConsistency } from './merkle.ts';
+import { EMPTY_ROOT, verifyConsistency } from './merkle.ts';
+
+const EMPTY_ROOT_BASE64 = Buffer.from(EMPTY_ROOT).toString('base64');
 
 /** A tree as a checkpoint states it: its size and its root in base64. */
 export interface SignedTree {
@@ -18,7 +20,9 @@ export type ConsistencyProofSource = (from: number, to: number) => Promise<{ roo
 export async function treeExtends(older: SignedTree, newer: SignedTree, proofOf: ConsistencyProofSource): Promise<boolean> {
   if (older.size > newer.size) return false;
   if (older.size === newer.size) return older.root === newer.root;
-  if (older.size === 0) return true;
+  // Every tree extends the empty one, whose root is fixed (RFC 9162, section 2.1.1): an empty tree stated with another
+  // root is no tree of this log.
+  if (older.size === 0) return older.root === EMPTY_ROOT_BASE64;
   const proof = await proofOf(older.size, newer.size);
   const hashes = (proof.proof ?? []).map((hash) => Buffer.from(hash, 'base64'));
   return proof.root === newer.root

@@ -85,6 +85,14 @@ describe('a newer checkpoint against the one a receipt pins', () => {
     }
   });
 
+  it('holds from the empty tree with the empty tree\'s root only: an empty tree stated with another root is a fork', async () => {
+    // RFC 9162, section 2.1.1: the hash of an empty list is the hash of an empty string.
+    const emptyRoot = createHash('sha256').digest('base64');
+    expect((await checkExtends({ size: 0, root: emptyRoot }, note(3, root3), key, noProof)).size).to.equal(3);
+    await expectError(checkExtends({ size: 0, root: b64(root2) }, note(3, root3), key, noProof),
+      `fork: the tree of 3 leaves does not extend the tree of 0 leaves (root ${b64(root2)}) the receipt pins`);
+  });
+
   it('is a fork when the pinned root is not the one the proof starts from', async () => {
     await expectError(checkExtends({ size: 2, root: b64(node(l1, l0)) }, note(3, root3), key, async () => ({ root: b64(root3), proof: [b64(l2)] })),
       `fork: the tree of 3 leaves does not extend the tree of 2 leaves (root ${b64(node(l1, l0))}) the receipt pins`);
