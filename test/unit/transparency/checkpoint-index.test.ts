@@ -78,9 +78,15 @@ function expectedIndex(history: readonly StoredEvent[], size: number, logKey: Ke
 function bulkBeyondOneLook(): number {
   const timed = vrfKey(Buffer.alloc(32, 1));
   for (let i = 0; i < 10; i += 1) timed.output(Buffer.from(`LH-W${i}`));
-  const started = performance.now();
-  for (let i = 0; i < 10; i += 1) timed.output(Buffer.from(`LH-T${i}`));
-  return Math.ceil((3 * INDEX_BUDGET_MS) / ((performance.now() - started) / 10));
+  // The fastest of five timings: a timing slowed by another process would size the bulk for a slower machine than
+  // the looks then run on, and they could get through it in fewer looks than the test asks (seen under CI).
+  let fastest = Infinity;
+  for (let round = 0; round < 5; round += 1) {
+    const started = performance.now();
+    for (let i = 0; i < 10; i += 1) timed.output(Buffer.from(`LH-T${round}-${i}`));
+    fastest = Math.min(fastest, (performance.now() - started) / 10);
+  }
+  return Math.ceil((3 * INDEX_BUDGET_MS) / fastest);
 }
 
 const bodyOf = (note: string) => parseCheckpoint(note.slice(0, note.indexOf('\n\n') + 1));
