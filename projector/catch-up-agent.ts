@@ -16,7 +16,7 @@ import type { Logger } from '../shared/logging/logger.ts';
 import type { EventStore } from '../shared/ports/event-store.ts';
 import { StaleGenerationError, WriteConflictError, type ReadStore } from '../shared/ports/read-store.ts';
 import { projectBatch, ProjectionEventError } from '../shared/read-model/projections/batch.ts';
-import { headConfirmation } from '../shared/read-model/projections/control-docs.ts';
+import { headConfirmation, readMoment } from '../shared/read-model/projections/control-docs.ts';
 import { LeaseLostError, type LeaseClock, type ProjectionLease } from '../shared/read-model/projections/lease.ts';
 import type { Projection } from '../shared/read-model/projections/projection.ts';
 import type { Ownership } from './ownership.ts';
@@ -149,19 +149,20 @@ export class CatchUpAgent {
       let position = checkpoint.position;
       const storeEveryCheckpoint = !this.options.started() || checkpoints.due(projection.name);
       while (!stopped.aborted) {
-        const readAt = { wallMs: clock.wall(), monotonicMs: clock.monotonic() };
+        const readAt = readMoment(clock);
         const batchStarted = performance.now();
         const events = await eventStore.readAll({ after: position, limit: batchSize });
         const last = events.at(-1);
         // A short read reached the head as it stood when it was read: once applied, that head is confirmed, which
         // is what every process judges this read model's freshness by (even under a load that never lets it idle),
         // with how long ago it was read.
-        const headRead = events.length < batchSize ? { head: last?.position ?? position, ...readAt } : undefined;
+        const readToHead = events.length < batchSize;
+        const headRead = { head: last?.position ?? position, ...readAt };
         if (!last) {
           // Nothing new. The head is confirmed again, unless this checkpoint confirmed this very head a moment ago:
           // a signal whose work another run did (several come for each append) then writes nothing at all.
           if (!confirmations.lately(projection.name, lease.current, position)) {
-            const confirmed = headConfirmation({ head: position, ...readAt }, clock.monotonic());
+            const confirmed = headConfirmation(headRead, clock.monotonic());
             await lease.saveCheckpoint(position, lease.generation, confirmed);
             confirmations.made(projection.name, confirmed);
           }
@@ -176,12 +177,12 @@ export class CatchUpAgent {
           return 'parked';
         }
         // At the head with nothing of this projection changed, the checkpoint is stored a moment later.
-        if (ops.length === 0 && headRead && !storeEveryCheckpoint) checkpoints.delay(projection.name);
+        if (ops.length === 0 && readToHead && !storeEveryCheckpoint) checkpoints.delay(projection.name);
         else {
           await lease.ensure();
           if (ops.length > 0) await lease.write(target, ops);
           const { generation } = lease;
-          const confirmed = headRead && headConfirmation(headRead, clock.monotonic());
+          const confirmed = readToHead ? headConfirmation(headRead, clock.monotonic()) : undefined;
           await lease.saveCheckpoint(last.position, generation, confirmed, () =>
             this.options.onBatch?.(projection.name, (performance.now() - batchStarted) / 1e3, { generation, position: last.position }));
           confirmations.made(projection.name, confirmed);
@@ -190,7 +191,7 @@ export class CatchUpAgent {
         this.#poison = undefined;
         board.advance(projection.name, position);
         // A short read reached the head: reading once more would find nothing and store the same checkpoint again.
-        if (headRead) break;
+        if (readToHead) break;
         // Requests and other projections of this process get their turn between batches: an in-memory store's
         // reads and writes resolve at once, so a long catch-up would otherwise hold the event loop to the head.
         await yieldToEventLoop();

@@ -11,17 +11,10 @@ import { randomUUID } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import { CLIENT_CLOSED_REQUEST } from '../../shared/read-model/public-api/validation/request-body.ts';
 import { infoLineWriter, type Logger } from '../../shared/logging/logger.ts';
+import { jsonString } from '../../shared/text/json-string.ts';
 
 /** A token written as it is, between quotes: nothing in it needs escaping in JSON. */
 const PLAIN_ID = /^[\w.-]{1,100}$/;
-
-/** What JSON escapes in a string: a quote, a backslash, a control character, a lone surrogate. */
-const ESCAPED_IN_JSON = /["\\\u0000-\u001f\ud800-\udfff]/;
-
-/** `text` as a JSON string: between quotes as it is when nothing in it needs escaping (a path nearly always). */
-export function jsonString(text: string): string {
-  return ESCAPED_IN_JSON.test(text) ? JSON.stringify(text) : `"${text}"`;
-}
 
 /** The path a log line names: the raw target's, without its query (Koa's `ctx.path` throws on targets it cannot parse). */
 export function loggedPath(ctx: Context): string {

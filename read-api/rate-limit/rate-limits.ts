@@ -66,8 +66,11 @@ const WINDOW_MS = 60_000;
 const WINDOW_SECONDS = WINDOW_MS / 1000;
 /** After Redis failed to decide a request, how long requests are decided in memory before Redis is asked again. */
 const RETRY_REDIS_AFTER_MS = 1_000;
-const FIGURES = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
-const RESET = 'X-RateLimit-Reset';
+/** The figures' headers, named in lower case as Node indexes them (cache/conditional-answer.ts). */
+const [LIMIT, REMAINING, RESET] = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
+const FIGURES = [LIMIT, REMAINING, RESET] as const;
+/** The reset as koa-ratelimit's Redis driver names it in the headers of its refusal. */
+const DRIVER_RESET = 'X-RateLimit-Reset';
 
 interface LimitSpec {
   name: LimitName;
@@ -232,9 +235,9 @@ interface MemoryWindow {
 
 function showFigures(ctx: Context, limit: string, remaining: number, reset: number): void {
   const res = ctx.res;
-  res.setHeader('x-ratelimit-limit', limit);
-  res.setHeader('x-ratelimit-remaining', String(remaining));
-  res.setHeader('x-ratelimit-reset', String(Math.floor(reset)));
+  res.setHeader(LIMIT, limit);
+  res.setHeader(REMAINING, String(remaining));
+  res.setHeader(RESET, String(Math.floor(reset)));
 }
 
 /**
@@ -259,7 +262,7 @@ function tripOf(ctx: Context, spec: LimitSpec): Trip | undefined {
 /** The Redis driver's refusal: its reset in whole seconds, and `Retry-After` as the contract wants it. */
 function shapeRefusal(ctx: Context): void {
   const refusal = ctx.state['rateLimit'] as RateLimitRefusal | undefined;
-  const reset = refusal?.headers[RESET];
+  const reset = refusal?.headers[DRIVER_RESET];
   if (reset === undefined) {
     ctx.res.setHeader('Content-Type', JSON_TYPE);
     return;

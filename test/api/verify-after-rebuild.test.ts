@@ -5,24 +5,16 @@
  * this, the read-model clock took the new generation's confirmation as seen happen at the switch, and the real app
  * answered AUTHENTIC with `X-Data-Age: 1` for a serial stolen before the switch.
  */
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
 import { pino } from 'pino';
 import { createInlineJobQueue } from '../../shared/adapters/inline-job-queue.ts';
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
-import { loadConfig } from '../../shared/config/config.ts';
-import { createLogger } from '../../shared/logging/logger.ts';
 import { rebuild } from '../../shared/read-model/projections/rebuild.ts';
-import { readSnapshotStates } from '../../shared/read-model/projections/projection-states.ts';
-import { startReadModelClock } from '../../shared/read-model/public-api/read-model-clock.ts';
-import { createPublicApp } from '../../read-api/app.ts';
 import { createProjector } from '../../projector/runner.ts';
 import { serialRegistered, serialReportedStolen } from '../fixtures/events.ts';
 import { appendAll, catalogueHistory } from '../projector/support/history.ts';
-import { confirmAgain } from '../support/confirm-again.ts';
-import { TEST_BRAND } from './support/test-app.ts';
+import { startReadApiUnderTest } from '../support/read-api-under-test.ts';
 
 const SERIAL = 'REBUILD-2024-0001';
 
@@ -37,14 +29,8 @@ describe('verification after a rebuild\'s switch', function () {
     const queue = createInlineJobQueue({ attempts: 1, backoffMs: 1 });
     const projector = createProjector({ eventStore, readStore, queue, logger });
     await projector.catchUp();
-    const clock = await startReadModelClock(() => readSnapshotStates(readStore), { intervalMs: 60_000, freshAnswerMaxLagMs: 60_000 });
-    await confirmAgain(readStore);
-    await clock.refresh();
-    const app = createPublicApp({
-      readStore, clock, config: loadConfig({ VERIFY_MAX_LAG_SECONDS: '60' }), logger: createLogger('silent', 'test'), health: () => 'ok', brand: TEST_BRAND,
-    });
-    const server: Server = await new Promise((resolve) => { const s = app.listen(0, '127.0.0.1', () => resolve(s)); });
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/public/verify/${SERIAL}`;
+    const api = await startReadApiUnderTest({ readStore });
+    const url = `${api.url}/api/public/verify/${SERIAL}`;
     const verify = async () => {
       const response = await fetch(url);
       const body = await response.json() as { verification_status?: string };
@@ -57,18 +43,16 @@ describe('verification after a rebuild\'s switch', function () {
         // After the rebuild read and confirmed its head, before its switch: the theft is reported.
         beforeSwitch: async () => { await appendAll(eventStore, [serialReportedStolen(SERIAL)]); },
       });
-      await clock.refresh();
+      await api.running.refreshReadModels();
       const switched = await verify();
       expect(switched.status, `answered ${JSON.stringify(switched)} from a registry that does not hold the theft`).to.equal(503);
       // A live projector catches the new generation up and confirms its head: the theft is served, and fresh.
       await projector.catchUp();
-      await clock.refresh();
+      await api.running.refreshReadModels();
       expect(await verify()).to.deep.equal({ status: 200, verification: 'STOLEN', age: '1' });
     } finally {
       await queue.close();
-      clock.stop();
-      server.closeAllConnections();
-      server.close();
+      await api.close();
       eventStore.close();
     }
   });

@@ -82,6 +82,10 @@ export interface HeadRead {
   monotonicMs: number;
 }
 
+/** When a head is read, on both of its reader's clocks: a `HeadRead` but for the head, which the read answers. */
+export const readMoment = (clock: { wall(): number; monotonic(): number }): Omit<HeadRead, 'head'> =>
+  ({ wallMs: clock.wall(), monotonicMs: clock.monotonic() });
+
 /** The confirmation of `read` in a checkpoint written at `nowMonotonicMs` (the same owner's monotonic clock). */
 export const headConfirmation = (read: HeadRead, nowMonotonicMs: number): HeadConfirmation => ({
   head: read.head, at: new Date(read.wallMs).toISOString(), age_ms: Math.max(0, Math.round(nowMonotonicMs - read.monotonicMs)),

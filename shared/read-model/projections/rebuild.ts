@@ -16,7 +16,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { EventStore } from '../../ports/event-store.ts';
 import type { GenerationStore, ProjectedCollection, ReadStore } from '../../ports/read-store.ts';
 import { projectBatch } from './batch.ts';
-import { checkpointId, headConfirmation, readControlDocs } from './control-docs.ts';
+import { checkpointId, headConfirmation, readControlDocs, readMoment } from './control-docs.ts';
 import {
   RESERVATION_TTL_MS, dropLeftBehind, releaseReservation, renewReservation, reserveGeneration, switchGenerations, takeBackLapsed,
 } from './generations.ts';
@@ -166,7 +166,7 @@ export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
       // Taking several leases on a slow engine can outlast the first ones: each is kept as the others are taken.
       for (const held of leases) await held.ensure();
     }
-    const headReadAt = { wallMs: clock.wall(), monotonicMs: clock.monotonic() };
+    const headReadAt = readMoment(clock);
     const fencedHead = await eventStore.headPosition();
     await projectUpTo(fencedHead, async () => {
       for (const lease of leases) await lease.ensure();

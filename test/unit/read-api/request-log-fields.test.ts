@@ -4,7 +4,8 @@
  * the ids made must stay UUID-shaped and never repeat, within a process or across processes.
  */
 import { expect } from 'chai';
-import { hundredthsText, jsonString, requestIds } from '../../../read-api/middleware/request-log.ts';
+import { hundredthsText, requestIds } from '../../../read-api/middleware/request-log.ts';
+import { jsonString } from '../../../shared/text/json-string.ts';
 
 describe('request log fields', () => {
   it('writes a duration as the JSON text of the number rounded to hundredths, trailing zeros left out', () => {
