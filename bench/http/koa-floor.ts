@@ -17,7 +17,9 @@ import { publicOperations } from '../../shared/read-model/public-api/operations/
 import { answerKey, type RecordedAnswer } from './targets.ts';
 import { listenOnLoopback } from './listen.ts';
 
-export type FloorKind = 'koa' | 'koa-ratelimit' | 'koa-router-ratelimit';
+export const FLOOR_KINDS = ['koa', 'koa-ratelimit', 'koa-router-ratelimit'] as const;
+export type FloorKind = (typeof FLOOR_KINDS)[number];
+export const isFloorKind = (name: string): name is FloorKind => (FLOOR_KINDS as readonly string[]).includes(name);
 
 const LIMIT_HEADERS = new Set(['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']);
 const VERIFICATION_ROUTE = '/api/public/verify/:serial';

@@ -61,3 +61,13 @@ export async function recordAnswers(baseUrl: string, targets: readonly Target[])
   }
   return answers;
 }
+
+/** Recorded answers as JSON, for a server in another process to replay (the bytes in base64). */
+export function answersToJson(answers: readonly RecordedAnswer[]): string {
+  return JSON.stringify(answers.map((answer) => ({ ...answer, bytes: answer.bytes.toString('base64') })));
+}
+
+export function answersFromJson(text: string): RecordedAnswer[] {
+  return (JSON.parse(text) as (Omit<RecordedAnswer, 'bytes'> & { bytes: string })[])
+    .map((answer) => ({ ...answer, bytes: Buffer.from(answer.bytes, 'base64') }));
+}

@@ -7,6 +7,8 @@ export interface LoadJob {
   headers?: Record<string, string>;
   connections: number;
   seconds: number;
+  /** Sends exactly this many requests instead of running for `seconds` (a count under callgrind, whose pace is slow). */
+  amount?: number;
   /**
    * Sends every request with `X-Forwarded-For` naming one of this many client addresses, in turn (10.x.y.z), as a
    * trusted proxy in front of many clients would.

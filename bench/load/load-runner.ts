@@ -39,7 +39,7 @@ async function run(job: LoadJob): Promise<LoadResult> {
     ...(job.paths === undefined ? {} : { requests: rotatingPaths(job.paths) }),
     connections: job.connections,
     pipelining: 1,
-    duration: job.seconds,
+    ...(job.amount === undefined ? { duration: job.seconds } : { amount: job.amount }),
     // Samples every 50 ms so that a short run stops close to its duration (autocannon stops on a sample tick).
     sampleInt: 50,
   });
