@@ -60,13 +60,28 @@ async function importSerial(service: CommandService, entry: SerialEntry, tally: 
   if (entry.stolen && state.status !== 'stolen') tally.record(await service.reportSerialStolen(entry.serial, options));
 }
 
-/** Runs `work` over `items`, at most `limit` at a time, stopping at the first failure. */
+/**
+ * Runs `work` over `items`, at most `limit` at a time, stopping at the first failure: no item is started after it,
+ * and it is thrown only once the items already under way have ended. The caller takes the failure as the end of the
+ * import (the admin API answers it): a worker still taking items, or one whose append lands after the answer, would
+ * append (register serials, report thefts) behind an answer that said the import stopped.
+ */
 async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
+  let failed = false;
   const worker = async () => {
-    while (next < items.length) await work(items[next++] as T);
+    while (!failed && next < items.length) {
+      try {
+        await work(items[next++] as T);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
   };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  const outcomes = await Promise.allSettled(Array.from({ length: Math.min(limit, items.length) }, worker));
+  const failure = outcomes.find((outcome) => outcome.status === 'rejected');
+  if (failure) throw failure.reason;
 }
 
 /**
