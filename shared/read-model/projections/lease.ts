@@ -241,8 +241,12 @@ async function fenceCheckpoint(
     if (stored && stored.token >= token) return null;
     const fenced: CheckpointState = stored ? { ...stored, token } : newCheckpoint(projection, generation, token);
     // On the whole state read, not the token alone: the previous owner may still move its checkpoint under its own
-    // token until it sees the new one, and a fence written over that would take the checkpoint back.
-    const condition = stored ? { token: stored.token, position: stored.position, status: stored.status } : { token: { $exists: false } };
+    // token until it sees the new one, and a fence written over that would take the checkpoint back. Its confirmation
+    // too: an idle owner confirms the same position again every second, and an older confirmation put back reads, to
+    // every API process, as one that happened since its last poll (read-model-clock.ts): fresher than it is.
+    const condition = stored
+      ? { token: stored.token, position: stored.position, status: stored.status, 'confirmed.at': stored.confirmed?.at ?? null }
+      : { token: { $exists: false } };
     if (await store.setControl(fenced, condition, stored === undefined)) return fenced;
     stored = await readCheckpoint(store, projection, generation);
   }
