@@ -95,13 +95,14 @@ async function answerMcp(ctx: Context, deps: McpRouteDeps): Promise<void> {
     }
     let stamp: ReadStamp | undefined;
     let dataAge: number | undefined;
-    const answer = await serveThroughTransport(ctx, deps, text, message, (read, age) => { stamp = read; dataAge = age; });
+    let position: number | undefined;
+    const answer = await serveThroughTransport(ctx, deps, text, message, (read, age, at) => { stamp = read; dataAge = age; position = at; });
     if (ctx.req.headers['accept-signature'] !== undefined && isErrorAnswer(answer)) leaveUnsigned(ctx);
     sendTransportAnswer(ctx, answer);
     // A tool call's answer says where its data stands, and a verify_serial answer how old it is, as the HTTP operations
     // do (one call per POST); a signed one then pins a tree of the log holding no event after it (sign-answers.ts).
     const read = stamp as ReadStamp | undefined;
-    if (read !== undefined) ctx.set('X-Read-Model-Position', String(read.behindAt ?? read.position));
+    if (read !== undefined) ctx.set('X-Read-Model-Position', String(position ?? read.behindAt ?? read.position));
     if (dataAge !== undefined) ctx.set('X-Data-Age', String(dataAge));
     call?.keep(answer, stamp);
   };
@@ -115,7 +116,7 @@ function isVerifyCall(message: unknown): boolean {
 }
 
 async function serveThroughTransport(
-  ctx: Context, deps: McpRouteDeps, text: string, message: unknown, stamped: (stamp: ReadStamp, dataAge?: number) => void,
+  ctx: Context, deps: McpRouteDeps, text: string, message: unknown, stamped: (stamp: ReadStamp, dataAge?: number, position?: number) => void,
 ): Promise<TransportAnswer> {
   const sdk = await mcpSdk();
   const server = createMcpServer(sdk, deps.kit, baseFor(ctx, deps.publicBase), stamped, readModelHeaders(ctx.req.headers));

@@ -61,7 +61,7 @@ function httpPath(uri: string): string | undefined {
  * `header` holds the HTTP request's headers that the operations read (`X-Min-Position`).
  */
 export function createMcpServer(
-  sdk: McpSdk, kit: McpServerKit, base: string, stamped?: (stamp: ReadStamp, dataAge?: number) => void, header?: RawRequest['header'],
+  sdk: McpSdk, kit: McpServerKit, base: string, stamped?: (stamp: ReadStamp, dataAge?: number, position?: number) => void, header?: RawRequest['header'],
 ): Server {
   const {
     Server, validator,

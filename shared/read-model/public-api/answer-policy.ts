@@ -13,7 +13,8 @@
  *   route's, only when it was read at or past `P`; never one below.
  * - **Stamp.** `X-Read-Model-Position` is the lowest position of the projections read, or, read while the store stood
  *   behind what was served, the store's position: never newer than the data, and its reads never mix generations. A
- *   signed answer pins a tree of the transparency log holding no event after it (read-api/transparency/answer-checkpoint.ts).
+ *   document read ahead of it (a reading pins the control documents, not the documents' contents) raises it to that
+ *   document's position, and that answer is not kept: never older than the data either. A signed answer pins a tree of the transparency log holding no event after it (read-api/transparency/answer-checkpoint.ts).
  * - **Keeping.** Only an answer that succeeded and was not read behind is kept (its bytes, or a template whose time
  *   is renewed), under the stamp of its own reading; it is given again only while the projections it read stand where
  *   that stamp says, still built, and, for one that needs them fresh, still fresh.
@@ -204,8 +205,14 @@ export function operationPolicy(env: ReadingEnv, operation: PublicOperation): Op
           const why = reading.refusal(reads, fresh);
           if (why !== undefined) return refused(why);
           const stamp = reading.stamp(reads);
-          const answer = await operation.handle(request, { ...env, readStore: reading.view, now: kept.now() });
-          return { answer, stamp, position: stamp.behindAt ?? stamp.position, dataAge: fresh ? reading.dataAge(reads) : undefined };
+          const read = await operation.handle(request, { ...env, readStore: reading.view, now: kept.now() });
+          // A document read ahead of the stamp (written by its projector before the checkpoint the reading holds): the
+          // answer says the position of its data, not one where what it says was not yet so (a recovery signed at a
+          // position where the serial stood stolen, pinning a tree that holds the theft and not the recovery). Given
+          // once: a kept copy would be given again at its stamp's position.
+          const ahead = read.dataAt !== undefined && read.dataAt > dataPosition(stamp) ? read.dataAt : undefined;
+          const answer: Answer = ahead === undefined ? read : { ...read, once: true };
+          return { answer, stamp, position: ahead ?? dataPosition(stamp), dataAge: fresh ? reading.dataAge(reads) : undefined };
         } catch (error) {
           if (error instanceof ReadStoreUnavailableError) return refused('unreachable');
           if (!(error instanceof SnapshotExpiredError) || attempt === ATTEMPTS) throw error;

@@ -62,6 +62,13 @@ export interface Answer {
    * reads stand still (a serial's proof, at the latest checkpoint whose index this process holds).
    */
   once?: true;
+  /**
+   * The position of the newest document the answer was made from, where the operation knows it (each serial document
+   * holds the position of the last event that changed it). A reading pins the store's control documents and live
+   * generations, not the documents' contents: a projector writes a batch's documents before its checkpoint, so what is
+   * read may be ahead of the reading's stamp, and the answer's position is then raised to it (../answer-policy.ts).
+   */
+  dataAt?: number;
 }
 
 export interface PublicOperation {

@@ -121,13 +121,15 @@ export const verifyOperation: PublicOperation = {
     const { lang, proof } = request.query as VerifyQuery;
     const serial = canonicalId(request.path['serial'] as string);
     const doc = await readStore.get<SerialDoc>('serials', serial);
-    if (proof !== 'index') return ok(toVerification(serial, statusOf(doc), doc, lang, now));
+    // Where the serial's document stands: it may be ahead of the reading's stamp (a recovery written before its checkpoint).
+    const dataAt = doc === null ? {} : { dataAt: doc.position };
+    if (proof !== 'index') return { ...ok(toVerification(serial, statusOf(doc), doc, lang, now)), ...dataAt };
     const proved = await serialIndex?.(serial);
     if (proved === undefined) return { status: 503, body: { detail: NO_PROOF[lang] }, retryAfter: 1 };
     if (proved === 'not built') return { status: 503, body: { detail: INDEX_NOT_BUILT[lang] }, retryAfter: NOT_BUILT_RETRY_AFTER_SECONDS };
     const { status } = proved.answer;
     if (status !== statusOf(doc) && status !== 'STOLEN') return { status: 503, body: { detail: PROOF_BEHIND[lang] }, retryAfter: 1 };
     // Not kept: the next checkpoint's proof is asked for by the same URL while the serials stand still.
-    return { ...ok(toVerification(serial, status, doc, lang, now, proved)), once: true };
+    return { ...ok(toVerification(serial, status, doc, lang, now, proved)), once: true, ...dataAt };
   },
 };
