@@ -5,8 +5,9 @@
  * `Reading`: its control documents and the generations they name) and judged and stamped from that very snapshot;
  * a kept one is judged on where its projections stand now:
  * - **Refusal.** 503 with `Retry-After` when a read model the answer reads was never built, when it needs them fresh
- *   (the verification, within its own bound) and they are not, or when the store cannot be reached: never a
- *   confident answer from data nobody can vouch for. A snapshot that expired under a slow request is read again, once.
+ *   (the verification, within its own bound, judged before its read and again after it) and they are not, or when the
+ *   store cannot be reached: never a confident answer from data nobody can vouch for. A snapshot that expired under a
+ *   slow request is read again, once.
  * - **Read your writes.** A request with `X-Min-Position: P` is read from a snapshot at or past `P`, waited for up to
  *   `MIN_POSITION_WAIT_MS` (woken by the next reading: on a projector's word, or this process's own poll, one
  *   reading shared by every waiting request), else refused. A kept answer is given to it, by either cache or the
@@ -206,6 +207,10 @@ export function operationPolicy(env: ReadingEnv, operation: PublicOperation): Op
           if (why !== undefined) return refused(why);
           const stamp = reading.stamp(reads);
           const read = await operation.handle(request, { ...env, readStore: reading.view, now: kept.now() });
+          // Judged again once read: a read that took long (a slow store, a busy process) may have outlived the bound,
+          // and the answer would say an `X-Data-Age` past it.
+          const late = fresh ? reading.refusal(reads, true) : undefined;
+          if (late !== undefined) return refused(late);
           // A document read ahead of the stamp (written by its projector before the checkpoint the reading holds): the
           // answer says the position of its data, not one where what it says was not yet so (a recovery signed at a
           // position where the serial stood stolen, pinning a tree that holds the theft and not the recovery). Given
