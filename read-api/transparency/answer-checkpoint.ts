@@ -15,6 +15,7 @@
  * since the log only grows past it.
  */
 import type { Hash } from '../../shared/read-model/transparency/merkle.ts';
+import { lastLeafPositions, remembered, tilesHolding } from './leaf-positions.ts';
 import type { PublishedCheckpoint, TransparencyLog } from './log-publisher.ts';
 
 /** A tree of the log as a signed answer states it. */
@@ -26,37 +27,13 @@ interface PinnedTree {
 /** The tree an answer read at `position` pins, or undefined where it pins none. */
 export type AnswerCheckpoint = (position: number) => Promise<PinnedTree | undefined>;
 
-/** Prefixes kept (a few hundred bytes each): the positions answers lag behind the log at, recent ones first to go last. */
-const KEPT_PREFIXES = 4_096;
-
-/** `compute` once per key while it succeeds with a value; a failure or undefined is asked again next time. */
-function remembered<K, V>(kept: Map<K, Promise<V | undefined>>, key: K, compute: () => Promise<V | undefined>): Promise<V | undefined> {
-  const known = kept.get(key);
-  if (known) return known;
-  const value = compute();
-  kept.set(key, value);
-  const forget = () => { if (kept.get(key) === value) kept.delete(key); };
-  value.then((result) => { if (result === undefined) forget(); }, forget);
-  if (kept.size > KEPT_PREFIXES) kept.delete(kept.keys().next().value as K);
-  return value;
-}
-
 export function answerCheckpoint(log: Pick<TransparencyLog, 'checkpoint' | 'parked' | 'read'>): AnswerCheckpoint {
   /** The position of the latest checkpoint's last leaf, by the checkpoint's size (only the latest is asked). */
-  const lastLeaves = new Map<number, Promise<number | undefined>>();
+  const lastLeafOf = lastLeafPositions(log);
+  /** Prefixes kept: the positions answers lag behind the log at, recent ones first to go last. */
   const prefixes = new Map<number, Promise<PinnedTree | undefined>>();
-
-  /** The tiles of one snapshot, unless the log is parked or they are behind the checkpoint of `size`. */
-  const tilesHolding = async (size: number) => {
-    const view = await log.read();
-    return view.parked === undefined && view.log.size >= size ? view.log : undefined;
-  };
-  const lastLeafOf = (size: number) => {
-    if (!lastLeaves.has(size)) lastLeaves.clear();
-    return remembered(lastLeaves, size, async () => (await tilesHolding(size))?.positionOf(size - 1));
-  };
   const prefixAt = (position: number, latest: PublishedCheckpoint) => remembered(prefixes, position, async () => {
-    const tiles = await tilesHolding(latest.size);
+    const tiles = await tilesHolding(log, latest.size);
     if (!tiles) return undefined;
     const size = await tiles.leavesThrough(position);
     return { size, root: await tiles.root(size) };

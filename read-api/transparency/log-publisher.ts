@@ -42,6 +42,8 @@ import { divergence } from '../../shared/read-model/transparency/log-divergence.
 import { startWitnessCosigning, type WitnessCosigningOptions } from './witness-cosigning.ts';
 import { indexCommitmentOf, indexExtension, type IndexAnswer, type VrfMemo } from '../../shared/read-model/transparency/serial-index.ts';
 import { CheckpointIndex, indexVrfKey } from './checkpoint-index.ts';
+import { lastLeafPositions } from './leaf-positions.ts';
+import type { IndexProved } from '../../shared/read-model/public-api/operations/public-operation.ts';
 
 const projection = transparencyLogProjection as unknown as Projection;
 
@@ -92,12 +94,18 @@ export interface TransparencyLog {
   stop(): Promise<void>;
 }
 
-/** A serial's status proved in the serial index as the verify operation takes it (`OperationEnv['serialIndex']`). */
-export const indexProofs = (log: Pick<TransparencyLog, 'indexAnswer' | 'indexBuilt'>) => async (serial: string) => {
-  const found = await log.indexAnswer(serial);
-  if (found) return { answer: found.answer, checkpoint: found.checkpoint.note };
-  return log.indexBuilt() ? undefined : 'not built' as const;
-};
+/**
+ * A serial's status proved in the serial index as the verify operation takes it (`OperationEnv['serialIndex']`), with
+ * the position of the last event its checkpoint counts.
+ */
+export function indexProofs(log: Pick<TransparencyLog, 'indexAnswer' | 'indexBuilt' | 'read'>): (serial: string) => Promise<IndexProved | 'not built' | undefined> {
+  const lastLeafOf = lastLeafPositions(log);
+  return async (serial) => {
+    const found = await log.indexAnswer(serial);
+    if (found) return { answer: found.answer, checkpoint: found.checkpoint.note, through: await lastLeafOf(found.checkpoint.size) };
+    return log.indexBuilt() ? undefined : 'not built';
+  };
+}
 
 /** What is logged once the index is found not built, and answered with proofs refused. */
 const INDEX_NOT_BUILT = 'serial index: the transparency log holds serial events without their index changes (projected in '

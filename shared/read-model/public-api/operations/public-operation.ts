@@ -50,6 +50,11 @@ export interface OperationEnv {
 export interface IndexProved {
   answer: IndexAnswer;
   checkpoint: string;
+  /**
+   * The event store position of the last event the checkpoint counts; undefined where the log's tiles cannot tell
+   * (behind the checkpoint, parked). A registry document past it holds what the index does not yet.
+   */
+  through: number | undefined;
 }
 
 export interface Answer {

@@ -9,7 +9,9 @@
  * index does not hold. The index may stand before or after the read model. After, it may prove a theft the read model
  * has not applied yet: STOLEN is answered. Before (a replica's index catching up after a start or a bulk), it may
  * prove a status the registry has left since: an AUTHENTIC or NOT_FOUND that the read model contradicts is the
- * answer a registry behind must never give, so it is refused (503) until the index proves the registry's status.
+ * answer a registry behind must never give, and a theft whose recovery the read model holds (its document has an
+ * event after the checkpoint's last leaf) tells the owner of a recovered watch to call the police; both are refused
+ * (503) until the index proves the registry's status.
  */
 import Type from 'typebox';
 import { canonicalId, SERIAL_AS_TYPED, type Language } from '../../../events/common.ts';
@@ -27,7 +29,7 @@ const VerifyPath = Type.Object({
 const VerifyQuery = Type.Object({
   lang: LangParam,
   proof: Type.Optional(Type.Literal('index', {
-    description: '`index`: the answer carries the proof of the status in the serial index at a signed checkpoint, and that checkpoint; the status is the one proved there (`watchcat receipt verify` checks it offline): STOLEN when the index proves a theft the registry has not applied yet. 503 while no checkpoint commits the index yet, while the index proves an AUTHENTIC or NOT_FOUND the registry has left since (a moment, while it catches up), or while the index is not built (a transparency log projected in part before it, or holding a serial event its projector could not read, until the log is rebuilt).',
+    description: '`index`: the answer carries the proof of the status in the serial index at a signed checkpoint, and that checkpoint; the status is the one proved there (`watchcat receipt verify` checks it offline): STOLEN when the index proves a theft the registry has not applied yet. 503 while no checkpoint commits the index yet, while the index proves a status the registry has left since (an AUTHENTIC or NOT_FOUND, or a theft since recovered: a moment, while it catches up), or while the index is not built (a transparency log projected in part before it, or holding a serial event its projector could not read, until the log is rebuilt).',
   })),
 });
 type VerifyQuery = Type.Static<typeof VerifyQuery>;
@@ -65,6 +67,15 @@ const MESSAGES: Record<VerificationStatus, Record<Language, string>> = {
     fr: 'Ce numéro de série ne figure pas dans notre registre.',
   },
 };
+
+/**
+ * Whether a status the index proves, other than the registry's, is the index ahead of the registry: a theft, in a
+ * checkpoint counting every event the registry's document has seen (none, or none after its last leaf). A theft proved
+ * while the document holds a later event (a recovery) is the index behind, as is any other status.
+ */
+function indexAhead(proved: VerificationStatus, doc: SerialDoc | null, through: number | undefined): boolean {
+  return proved === 'STOLEN' && (doc === null || (through !== undefined && doc.position <= through));
+}
 
 const statusOf = (doc: SerialDoc | null): VerificationStatus => (doc === null ? 'NOT_FOUND' : doc.status === 'stolen' ? 'STOLEN' : 'AUTHENTIC');
 
@@ -128,7 +139,7 @@ export const verifyOperation: PublicOperation = {
     if (proved === undefined) return { status: 503, body: { detail: NO_PROOF[lang] }, retryAfter: 1 };
     if (proved === 'not built') return { status: 503, body: { detail: INDEX_NOT_BUILT[lang] }, retryAfter: NOT_BUILT_RETRY_AFTER_SECONDS };
     const { status } = proved.answer;
-    if (status !== statusOf(doc) && status !== 'STOLEN') return { status: 503, body: { detail: PROOF_BEHIND[lang] }, retryAfter: 1 };
+    if (status !== statusOf(doc) && !indexAhead(status, doc, proved.through)) return { status: 503, body: { detail: PROOF_BEHIND[lang] }, retryAfter: 1 };
     // Not kept: the next checkpoint's proof is asked for by the same URL while the serials stand still.
     return { ...ok(toVerification(serial, status, doc, lang, now, proved)), once: true, ...dataAt };
   },
