@@ -9,7 +9,7 @@
  */
 import {
   MongoClient, MongoClientClosedError, MongoNetworkError, MongoNotConnectedError, MongoOperationTimeoutError, MongoServerError,
-  MongoServerSelectionError, MongoTopologyClosedError, type Collection, type Filter as MongoFilter, type Sort as MongoSort,
+  MongoServerSelectionError, MongoTopologyClosedError, type Collection, type MongoClientOptions, type Filter as MongoFilter, type Sort as MongoSort,
 } from 'mongodb';
 import {
   GENERATION_DROP_DELAY_MS, GENERATIONS_ID, SNAPSHOT_TTL_MS, ReadStoreUnavailableError, SnapshotExpiredError, StaleGenerationError,
@@ -35,9 +35,19 @@ interface MongoReadStoreOptions {
   now?: () => number;
 }
 
+/**
+ * The client's settings, over whatever `MONGODB_URL` asks. Every read goes to the primary, at its latest acknowledged
+ * writes: the read-model clock takes a confirmation its previous poll did not see as written after that poll began
+ * (shared/read-model/public-api/read-model-clock.ts), which a secondary's read (or an `available` one) breaks by its
+ * replication lag, and a replica would then call fresh a registry older than its bound.
+ */
+export const READ_STORE_CLIENT_OPTIONS: MongoClientOptions = {
+  serverSelectionTimeoutMS: 5_000, connectTimeoutMS: 5_000, readPreference: 'primary', readConcernLevel: 'local',
+};
+
 export async function createMongoReadStore(url: string, dbName: string, options: MongoReadStoreOptions = {}): Promise<ReadStore> {
   const now = options.now ?? (() => performance.now());
-  const client = new MongoClient(url, { serverSelectionTimeoutMS: 5_000, connectTimeoutMS: 5_000 });
+  const client = new MongoClient(url, READ_STORE_CLIENT_OPTIONS);
   await client.connect();
   const db = client.db(dbName);
   const ferretDb = await isFerretDb(db);
