@@ -11,7 +11,7 @@
  */
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { EVENT_TYPES, eventSchemas, type DomainEvent, type EventType } from './index.ts';
+import { eventSchemas, isEventType, type DomainEvent, type EventType } from './index.ts';
 import { EventMetadata } from './metadata.ts';
 import { OWN_SCHEMAS } from '../schema/own-schemas.ts';
 
@@ -34,7 +34,6 @@ type Upcasters = Partial<Record<EventType, Record<number, Upcaster>>>;
 const upcasters: Upcasters = {};
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-const knownTypes: ReadonlySet<string> = new Set(EVENT_TYPES);
 
 /**
  * The event schemas compiled by one Ajv instance. Compiled on first use: compiling every schema costs a few hundred
@@ -92,10 +91,6 @@ const writing = new EventValidators({ removeAdditional: false, writerBounds: tru
 // Every event schema closes its objects (`additionalProperties: false`) and none has a union of objects, so
 // ajv's removal drops exactly the fields the schemas do not name, and nothing a later branch would need.
 const reading = new EventValidators({ removeAdditional: true, writerBounds: false });
-
-function isEventType(type: string): type is EventType {
-  return knownTypes.has(type);
-}
 
 /** Throws `InvalidEventError` unless `type`, `data` and `metadata` match the current schemas exactly. */
 export function assertValidEvent(type: string, data: unknown, metadata: unknown): asserts data is DomainEvent['data'] {

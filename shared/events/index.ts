@@ -18,6 +18,13 @@ export const eventSchemas = {
 export type EventType = keyof typeof eventSchemas;
 export const EVENT_TYPES = Object.keys(eventSchemas) as EventType[];
 
+const KNOWN_TYPES: ReadonlySet<string> = new Set(EVENT_TYPES);
+
+/** Whether this version knows `type`: a stored event of another type is a newer writer's. */
+export function isEventType(type: string): type is EventType {
+  return KNOWN_TYPES.has(type);
+}
+
 /** `{ type, data }` for one event type. */
 export type EventOf<T extends EventType> = { type: T; data: Type.Static<(typeof eventSchemas)[T]> };
 /** Every domain event, discriminated by `type`. */

@@ -167,5 +167,11 @@ export const streams = {
   serial: (serial: string) => `serial-${serial}`,
 } as const;
 
+const SERIAL_STREAM = streams.serial('');
+
+/** The serial whose stream `stream` is (`streams.serial`), or undefined for another aggregate's stream. */
+export const serialOfStream = (stream: string): string | undefined =>
+  (stream.startsWith(SERIAL_STREAM) ? stream.slice(SERIAL_STREAM.length) : undefined);
+
 /** Prefixes of this service's streams (the EventStoreDB feed filters `$all` to them). */
 export const STREAM_PREFIXES = ['collection-', 'watch-', 'configurator-', 'serial-'] as const;

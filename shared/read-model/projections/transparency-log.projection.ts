@@ -20,8 +20,8 @@
  * edge that records an event has everything derived from it stored; a replayed event whose leaf an edge already
  * holds changes nothing from that level up.
  */
-import { EVENT_TYPES } from '../../events/index.ts';
-import { isUnreadable, storedTextsOf, type StoredEvent } from '../../ports/event-store.ts';
+import { EVENT_TYPES, isEventType } from '../../events/index.ts';
+import { isUnreadable, serialOfStream, storedTextsOf, type StoredEvent } from '../../ports/event-store.ts';
 import type { SerialIndexChangeDoc, TileDoc } from '../documents/documents.ts';
 import { entryText } from '../transparency/log-entry.ts';
 import { leafHashBase64 } from '../transparency/merkle.ts';
@@ -77,11 +77,15 @@ const INDEX_STATUS = { SerialRegistered: 'AUTHENTIC', SerialReportedStolen: 'STO
 
 /**
  * The serial index's change an event brings: none for an event of no serial's status, `lost` for a serial's event this
- * version cannot read (a newer writer's shape, a damaged record), whose change the index can never hold.
+ * version cannot read (a newer writer's shape, a damaged record, or a type it does not know in a serial's stream:
+ * a change of that serial, a theft as well as anything else), whose change the index can never hold.
  */
 function indexChange(record: StoredEvent): SerialIndexChangeDoc | 'lost' | undefined {
+  if (isUnreadable(record)) {
+    const ofSerial = Object.hasOwn(INDEX_STATUS, record.type) || (!isEventType(record.type) && serialOfStream(record.stream) !== undefined);
+    return ofSerial ? 'lost' : undefined;
+  }
   if (!Object.hasOwn(INDEX_STATUS, record.type)) return undefined;
-  if (isUnreadable(record)) return 'lost';
   const type = record.type as keyof typeof INDEX_STATUS;
   const { serial } = record.data as { serial: string };
   return { _id: indexChangeId(record.position), serial, index_status: INDEX_STATUS[type], registered: type === 'SerialRegistered', position: record.position };

@@ -13,9 +13,11 @@ import { FIRST_GENERATION, type ReadStore, type StoredDoc } from '../../../share
 import { projectBatch } from '../../../shared/read-model/projections/batch.ts';
 import type { PositionedRecord, Projection } from '../../../shared/read-model/projections/projection.ts';
 import { transparencyLogProjection } from '../../../shared/read-model/projections/transparency-log.projection.ts';
+import type { TileDoc } from '../../../shared/read-model/documents/documents.ts';
 import { entryText } from '../../../shared/read-model/transparency/log-entry.ts';
 import { SIGNED_CHECKPOINT_ID, type SignedCheckpointDoc } from '../../../shared/read-model/transparency/signed-checkpoints.ts';
 import { MemoryTree } from '../../../shared/read-model/transparency/memory-tree.ts';
+import { edgeId } from '../../../shared/read-model/transparency/tile-docs.ts';
 import { TileLog } from '../../../shared/read-model/transparency/tile-log.ts';
 import { expectedTile } from '../../support/tree-tiles.ts';
 
@@ -169,6 +171,19 @@ describe('transparency log projection: hash tiles in the read store', function (
     const expected = new MemoryTree();
     expected.append(entryText({ stream: 'serial-X', revision: 1, id: 'id-x', type: 'SerialTransferred', data: '{"to":"someone"}', metadata: '{}' }));
     expect(b64(await (await TileLog.read(store)).root(1))).to.equal(b64(expected.root(1)));
+  });
+
+  it('stops vouching for the serial index from an event of a type this version does not know in a serial\'s stream, not in another stream', async () => {
+    // Between two registrations (positions 3 and 6): a newer writer's event, as stored.
+    const levelZeroAfter = async (stream: string) => {
+      const newer: UnreadableEvent = { type: 'SerialTransferred', id: 'id-n', stream, revision: 1, position: 4, metadata: null, unreadable: 'unknown event type' };
+      const store = createMemoryReadStore();
+      await project(store, [allEvents[0]!, withStoredTexts(newer, '{"to":"someone"}', '{}'), allEvents[1]!], 1);
+      return store.get<TileDoc>('tlog', edgeId(0));
+    };
+    expect(await levelZeroAfter('serial-S0'), 'in the serial\'s stream').to.include({ width: 3, index_from_start: false });
+    expect(await levelZeroAfter('serial-NEVER-REGISTERED'), 'in a serial\'s stream the index does not hold').to.include({ width: 3, index_from_start: false });
+    expect(await levelZeroAfter('watch-RG-1'), 'in a watch\'s stream').to.include({ width: 3, index_from_start: true });
   });
 
   it('makes the leaf of an event whose texts the store keeps none of (EventStoreDB) from its data and metadata in JSON', async () => {
