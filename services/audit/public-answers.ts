@@ -8,7 +8,7 @@ import type { Config } from '../../shared/config/config.ts';
 import { publicBrand } from '../../shared/brand.ts';
 import type { Language } from '../../shared/events/common.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
-import type { ConfiguratorDoc, SerialDoc } from '../../shared/read-model/documents/documents.ts';
+import type { ConfiguratorDoc, SerialsDoc } from '../../shared/read-model/documents/documents.ts';
 import { catalogueOperation } from '../../shared/read-model/public-api/operations/catalogue.operation.ts';
 import { collectionsOperation } from '../../shared/read-model/public-api/operations/collections.operation.ts';
 import { publicOperations } from '../../shared/read-model/public-api/operations/index.ts';
@@ -66,9 +66,12 @@ export async function optionsAnswers(env: OperationEnv, lang: Language): Promise
   return answers;
 }
 
-/** The verification operation's answer for every registered serial, checked at the env's moment. */
+/**
+ * The verification operation's answer for every serial the serials read model holds, checked at the env's moment: the
+ * registered ones, and those whose stream holds an event of a type this version does not know (their 503's body).
+ */
 export async function serialAnswers(env: OperationEnv, lang: Language): Promise<unknown[]> {
-  const docs = await env.readStore.find<SerialDoc>('serials', {}, { sort: { _id: 1 } });
+  const docs = await env.readStore.find<SerialsDoc>('serials', {}, { sort: { _id: 1 } });
   const answers: unknown[] = [];
   for (const { serial } of docs) answers.push(await serialAnswer(env, lang, serial));
   return answers;

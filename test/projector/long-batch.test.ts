@@ -12,7 +12,7 @@ import { createInlineJobQueue } from '../../shared/adapters/inline-job-queue.ts'
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
-import type { SerialDoc } from '../../shared/read-model/documents/documents.ts';
+import type { SerialsDoc } from '../../shared/read-model/documents/documents.ts';
 import { createProjector } from '../../projector/runner.ts';
 import { leaseId, type LeaseDoc } from '../../shared/read-model/projections/control-docs.ts';
 import { ProjectionLease, type LeaseClock } from '../../shared/read-model/projections/lease.ts';
@@ -40,7 +40,7 @@ function slowProjector(onApply: (position: number) => void) {
       return done;
     },
   };
-  const slow: Projection<SerialDoc> = {
+  const slow: Projection<SerialsDoc> = {
     ...serialsProjection,
     apply: (event, docs) => {
       clock.now += EVENT_MS;

@@ -7,7 +7,7 @@ import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.t
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import type { JobQueue } from '../../shared/ports/job-queue.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
-import type { SerialDoc } from '../../shared/read-model/documents/documents.ts';
+import type { SerialsDoc } from '../../shared/read-model/documents/documents.ts';
 import { readProjectionStates } from '../../shared/read-model/projections/projection-states.ts';
 import { resumeProjection } from '../../shared/read-model/projections/parking.ts';
 import { createProjector } from '../../projector/runner.ts';
@@ -178,9 +178,9 @@ describe('projector runner', () => {
   });
 
   /** The serials projection, failing every time on the registration of POISON-1; `attempts` counts its tries. */
-  function poisoned(): { projection: Projection<SerialDoc>; attempts: () => number } {
+  function poisoned(): { projection: Projection<SerialsDoc>; attempts: () => number } {
     let attempts = 0;
-    const projection: Projection<SerialDoc> = {
+    const projection: Projection<SerialsDoc> = {
       ...serialsProjection,
       apply(event, docs) {
         if (event.type === 'SerialRegistered' && event.data.serial === 'POISON-1') {
@@ -247,7 +247,7 @@ describe('projector runner', () => {
   it('a parked projection is skipped by every job, with a count, until resumed; then it applies its events', async () => {
     const head = await appendAll(eventStore, [serialRegistered('FLAKY-1')]);
     let healthy = false;
-    const flaky: Projection<SerialDoc> = {
+    const flaky: Projection<SerialsDoc> = {
       ...serialsProjection,
       apply(event, docs) {
         if (!healthy) throw new Error('store glitch');

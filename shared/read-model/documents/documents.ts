@@ -103,7 +103,15 @@ export const ConfiguratorDoc = Type.Object({
 });
 export type ConfiguratorDoc = Type.Static<typeof ConfiguratorDoc>;
 
-/** One per serial; `_id` is the upper-case serial. Language-neutral: the model name is kept in both languages. */
+/**
+ * The position of the first event of a type this version does not know in the serial's stream (a newer writer's,
+ * during a rolling deploy): a change of the serial whose meaning this version cannot know, a theft as well as
+ * anything else. A serial carrying it is answered by no verification (503) until a version that reads the event
+ * rebuilds the serials read model (`watchcat rebuild --projection serials`).
+ */
+const UnreadableFrom = Type.Integer();
+
+/** One per registered serial; `_id` is the upper-case serial. Language-neutral: the model name is kept in both languages. */
 export const SerialDoc = Type.Object({
   _id: Type.String(),
   serial: Type.String(),
@@ -112,9 +120,22 @@ export const SerialDoc = Type.Object({
   collection: Type.String(),
   manufacture_year: Type.Integer(),
   model: Type.Object({ en: Type.String(), fr: Type.String() }),
+  unreadable_from: Type.Optional(UnreadableFrom),
   position: Type.Integer(),
 });
 export type SerialDoc = Type.Static<typeof SerialDoc>;
+
+/** A serial not registered (as far as this version reads) whose stream holds an event of a type it does not know. */
+export const UnreadableSerialDoc = Type.Object({
+  _id: Type.String(),
+  serial: Type.String(),
+  unreadable_from: UnreadableFrom,
+  position: Type.Integer(),
+});
+export type UnreadableSerialDoc = Type.Static<typeof UnreadableSerialDoc>;
+
+/** A document of the `serials` collection. */
+export type SerialsDoc = SerialDoc | UnreadableSerialDoc;
 
 
 /**

@@ -9,7 +9,8 @@
  * Each write expects the document as it was read (its position, or nothing stored): a batch built on a read that
  * another writer has since made stale is refused by the store instead of overwriting the newer state.
  */
-import { isUnreadable } from '../../ports/event-store.ts';
+import { isEventType } from '../../events/index.ts';
+import { isUnreadable, type UnreadableEvent } from '../../ports/event-store.ts';
 import type { Filter, StoredDoc, Tombstone, WriteOp } from '../../ports/read-store.ts';
 import { compileFilter } from '../query/compile-filter.ts';
 import type { Scalar } from './equality-index.ts';
@@ -33,8 +34,9 @@ export class ProjectionEventError extends Error {
 
 /**
  * The event as `projection` reads it; undefined for a type it does not handle (a type this version does not know is
- * handled by none). An unreadable event of a type it handles fails like an event it cannot apply, so that it parks
- * this projection, and only those that must read it, until a version that can read it is deployed.
+ * handled by none: it goes to the projection's `unknownTypes`, if any). An unreadable event of a type it handles
+ * fails like an event it cannot apply, so that it parks this projection, and only those that must read it, until a
+ * version that can read it is deployed.
  */
 function eventFor(projection: Projection, record: PositionedRecord): PositionedEvent | undefined {
   if (projection.everyRecord) return record as PositionedEvent;
@@ -43,12 +45,16 @@ function eventFor(projection: Projection, record: PositionedRecord): PositionedE
   throw new ProjectionEventError(projection.name, record.position, record.type, new Error(`this version cannot read it: ${record.unreadable}`));
 }
 
-interface Planned {
-  event: PositionedEvent;
+/** The event of a type this version does not know, when `projection` reads those (`unknownTypes`). */
+function unknownFor(projection: Projection, record: PositionedRecord): UnreadableEvent | undefined {
+  return projection.unknownTypes && !projection.everyRecord && isUnreadable(record) && !isEventType(record.type) ? record : undefined;
+}
+
+type Planned = {
   touches: Touches;
   /** How `touches.filter` is resolved, shared by every event of the batch with the same filter. */
   reach?: FilterReach;
-}
+} & ({ event: PositionedEvent } | { unknown: UnreadableEvent });
 
 /** Options of one batch; none are needed to project it. */
 interface BatchOptions {
@@ -133,11 +139,15 @@ export async function projectBatch(
   const ids = new Set<string>();
   const filters = new BatchFilters();
   for (const record of events) {
-    const event = eventFor(projection, record);
-    if (!event) continue;
-    const touches = projection.touches(event);
-    planned.push(touches.filter ? { event, touches, reach: filters.reach(touches.filter) } : { event, touches });
-    for (const id of touches.ids) ids.add(id);
+    const unknown = unknownFor(projection, record);
+    const event = unknown ? undefined : eventFor(projection, record);
+    let step: Planned;
+    if (unknown) step = { unknown, touches: projection.unknownTypes!.touches(unknown) };
+    else if (event) step = { event, touches: projection.touches(event) };
+    else continue;
+    if (step.touches.filter) step.reach = filters.reach(step.touches.filter);
+    planned.push(step);
+    for (const id of step.touches.ids) ids.add(id);
   }
   if (planned.length === 0) return [];
 
@@ -150,18 +160,21 @@ export async function projectBatch(
   for (const id of ids) working.read.set(id, null);
   for (const doc of [...byId, ...byFilter]) working.load(doc);
 
-  for (const { event, touches, reach } of planned) {
+  for (const step of planned) {
     if (checkIn && checkIn.now() - checkedAt >= checkIn.everyMs) {
       await checkIn.run();
       checkedAt = checkIn.now();
     }
+    const { touches, reach } = step;
+    const { position, type } = 'event' in step ? step.event : step.unknown;
     let changes: DocChange<StoredDoc>[];
     try {
-      changes = projection.apply(event, working.view(touches.ids, reach));
+      const docs = working.view(touches.ids, reach);
+      changes = 'event' in step ? projection.apply(step.event, docs) : projection.unknownTypes!.apply(step.unknown, docs);
     } catch (error) {
-      throw new ProjectionEventError(projection.name, event.position, event.type, error);
+      throw new ProjectionEventError(projection.name, position, type, error);
     }
-    for (const change of changes) working.record(change, event.position);
+    for (const change of changes) working.record(change, position);
   }
   const writes = working.writes();
   const rank = projection.writeRank?.bind(projection);

@@ -62,12 +62,23 @@ export interface Projection<D extends StoredDoc = StoredDoc> {
    * undefined. A reason stops the rebuild before its switch; the live projection runs on as it was.
    */
   checkBeforeSwitch?(generation: GenerationStore, control: ReadonlyMap<string, ControlDoc>): Promise<string | undefined>;
+  /**
+   * Handed each event of a type this version does not know (a newer writer's, which every other projection skips):
+   * the serials read model marks the serial whose stream holds one, which it cannot vouch for any more.
+   */
+  readonly unknownTypes?: UnknownTypeHandler<D>;
   touches(event: PositionedEvent): Touches;
   /**
    * `docs` holds the touched documents that exist (by id), as they stand before this event. Must not mutate
    * them: returns new documents carrying `position: event.position`.
    */
   apply(event: PositionedEvent, docs: ReadonlyMap<string, D>): DocChange<D>[];
+}
+
+/** What a projection does with an event of a type this version does not know: as `Projection.touches` and `apply`. */
+export interface UnknownTypeHandler<D extends StoredDoc> {
+  touches(record: UnreadableEvent): Touches;
+  apply(record: UnreadableEvent, docs: ReadonlyMap<string, D>): DocChange<D>[];
 }
 
 /** What a projection does with the events of one type: the documents such an event touches, and its changes to them. */

@@ -12,10 +12,13 @@
  * answer a registry behind must never give, and a theft whose recovery the read model holds (its document has an
  * event after the checkpoint's last leaf) tells the owner of a recovered watch to call the police; both are refused
  * (503) until the index proves the registry's status.
+ *
+ * A serial whose stream holds an event of a type this version does not know (`unreadable_from`, set by
+ * serials.projection.ts) is refused (503), proof or not: neither the read model nor the index can vouch for it.
  */
 import Type from 'typebox';
 import { canonicalId, SERIAL_AS_TYPED, type Language } from '../../../events/common.ts';
-import type { SerialDoc } from '../../documents/documents.ts';
+import type { SerialDoc, SerialsDoc } from '../../documents/documents.ts';
 import { LangParam, rateLimitedResponse, unavailableResponse, validationResponse, ReadModelHeaders } from '../schemas/common.schema.ts';
 import { Verification, type VerificationStatus } from '../schemas/verification.schema.ts';
 import type { IndexProved } from './public-operation.ts';
@@ -50,8 +53,17 @@ const INDEX_NOT_BUILT: Record<Language, string> = {
   en: 'The serial index is not built: the transparency log holds serial events without their index changes (projected in part before the index existed, or by a version that could not read them), and its signed checkpoints do not commit it until the log is rebuilt.',
   fr: 'L\'index des numéros de série n\'est pas construit : le journal de transparence contient des événements de numéros de série sans leurs changements d\'index (projeté en partie avant que l\'index existe, ou par une version qui ne pouvait pas les lire), et ses points de contrôle signés ne l\'engagent pas tant que le journal n\'est pas reconstruit.',
 };
-/** Seconds a request refused for an index not built is asked to wait: an operator's rebuild, not a few looks. */
+/** Seconds a request refused until an operator's rebuild (the index not built, a serial's unreadable change) is asked to wait, not a few looks. */
 const NOT_BUILT_RETRY_AFTER_SECONDS = 300;
+
+/**
+ * The serial's stream holds an event of a type this version does not know (a newer writer's): whatever the registry
+ * says of it could be contradicted by that event (a theft), until a version that reads it rebuilds the serials.
+ */
+const UNREADABLE_CHANGE: Record<Language, string> = {
+  en: 'The registry holds a change of this serial number that this version of the service cannot read; it cannot be checked until the registry is updated.',
+  fr: 'Le registre contient une modification de ce numéro de série que cette version du service ne sait pas lire ; il ne peut pas être vérifié tant que le registre n\'est pas mis à jour.',
+};
 
 const MESSAGES: Record<VerificationStatus, Record<Language, string>> = {
   AUTHENTIC: {
@@ -76,6 +88,9 @@ const MESSAGES: Record<VerificationStatus, Record<Language, string>> = {
 function indexAhead(proved: VerificationStatus, doc: SerialDoc | null, through: number | undefined): boolean {
   return proved === 'STOLEN' && (doc === null || (through !== undefined && doc.position <= through));
 }
+
+/** Whether the serials read model read every event of the serial's stream (an unreadable one is marked: `unreadable_from`). */
+const readable = (doc: SerialsDoc | null): doc is SerialDoc | null => doc?.unreadable_from === undefined;
 
 const statusOf = (doc: SerialDoc | null): VerificationStatus => (doc === null ? 'NOT_FOUND' : doc.status === 'stolen' ? 'STOLEN' : 'AUTHENTIC');
 
@@ -115,7 +130,10 @@ const verifySpec: OperationSpec = {
     },
     '422': validationResponse,
     '429': rateLimitedResponse,
-    '503': unavailableResponse,
+    '503': {
+      ...unavailableResponse,
+      description: `${unavailableResponse.description}. Also, with \`Retry-After: ${NOT_BUILT_RETRY_AFTER_SECONDS}\`, for a serial of which the registry holds a change this version of the service cannot read (an event of a type a newer version wrote), until a version that reads it rebuilds the registry`,
+    },
   },
   cacheControl: 'no-store',
   verifyLimited: true,
@@ -131,7 +149,9 @@ export const verifyOperation: PublicOperation = {
   async handle(request, { readStore, now, serialIndex }) {
     const { lang, proof } = request.query as VerifyQuery;
     const serial = canonicalId(request.path['serial'] as string);
-    const doc = await readStore.get<SerialDoc>('serials', serial);
+    const doc = await readStore.get<SerialsDoc>('serials', serial);
+    // Before any proof too: a proof at a checkpoint is of the index, which cannot hold that change either.
+    if (!readable(doc)) return { status: 503, body: { detail: UNREADABLE_CHANGE[lang] }, retryAfter: NOT_BUILT_RETRY_AFTER_SECONDS };
     // Where the serial's document stands: it may be ahead of the reading's stamp (a recovery written before its checkpoint).
     const dataAt = doc === null ? {} : { dataAt: doc.position };
     if (proof !== 'index') return { ...ok(toVerification(serial, statusOf(doc), doc, lang, now)), ...dataAt };

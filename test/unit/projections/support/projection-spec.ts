@@ -6,7 +6,7 @@ import type { DomainEvent, EventOf, EventType } from '../../../../shared/events/
 import { createMemoryReadStore } from '../../../../shared/adapters/memory-read-store.ts';
 import { FIRST_GENERATION, type ReadStore, type StoredDoc } from '../../../../shared/ports/read-store.ts';
 import { projectBatch } from '../../../../shared/read-model/projections/batch.ts';
-import type { PositionedEvent, Projection } from '../../../../shared/read-model/projections/projection.ts';
+import type { PositionedEvent, PositionedRecord, Projection } from '../../../../shared/read-model/projections/projection.ts';
 
 /** An event of any type, for the types the shared builders do not cover. */
 export function event<T extends EventType>(type: T, data: EventOf<T>['data']): DomainEvent {
@@ -18,9 +18,9 @@ export function positioned(events: readonly DomainEvent[], first = 1): Positione
   return events.map((e, index) => ({ type: e.type, data: e.data, position: first + index }) as PositionedEvent);
 }
 
-/** Applies the events to the store in batches of `batchSize` (all at once by default). */
+/** Applies the events (and unreadable records) to the store in batches of `batchSize` (all at once by default). */
 export async function project(
-  store: ReadStore, projection: Projection, events: readonly PositionedEvent[], batchSize = Number.POSITIVE_INFINITY,
+  store: ReadStore, projection: Projection, events: readonly PositionedRecord[], batchSize = Number.POSITIVE_INFINITY,
 ): Promise<void> {
   for (let start = 0; start < events.length; start += batchSize) {
     const batch = events.slice(start, start + batchSize);
