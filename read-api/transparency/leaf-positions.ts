@@ -4,7 +4,11 @@
  * by it (answer-checkpoint.ts), and a proved status is judged against the registry by it (log-publisher.ts, `indexProofs`).
  */
 import type { TileLog } from '../../shared/read-model/transparency/tile-log.ts';
-import type { TransparencyLog } from './log-publisher.ts';
+
+/** What is read of the log here: one snapshot's tiles, and why it is not served (log-publisher.ts, `LogView`). */
+interface TilesReader {
+  read(): Promise<{ log: TileLog; parked: string | undefined }>;
+}
 
 /** Values kept per key at most (a few hundred bytes each). */
 const KEPT = 4_096;
@@ -22,7 +26,7 @@ export function remembered<K, V>(kept: Map<K, Promise<V | undefined>>, key: K, c
 }
 
 /** The tiles of one snapshot, unless the log is parked or they are behind a tree of `size` leaves. */
-export async function tilesHolding(log: Pick<TransparencyLog, 'read'>, size: number): Promise<TileLog | undefined> {
+export async function tilesHolding(log: TilesReader, size: number): Promise<TileLog | undefined> {
   const view = await log.read();
   return view.parked === undefined && view.log.size >= size ? view.log : undefined;
 }
@@ -31,7 +35,7 @@ export async function tilesHolding(log: Pick<TransparencyLog, 'read'>, size: num
  * The position of the last leaf of the tree of `size` leaves; undefined for the empty tree, or while the tiles cannot
  * tell (parked, or behind it). Kept for the size last asked: callers ask the latest checkpoint's, which only grows.
  */
-export function lastLeafPositions(log: Pick<TransparencyLog, 'read'>): (size: number) => Promise<number | undefined> {
+export function lastLeafPositions(log: TilesReader): (size: number) => Promise<number | undefined> {
   const lastLeaves = new Map<number, Promise<number | undefined>>();
   return (size) => {
     if (!lastLeaves.has(size)) lastLeaves.clear();
