@@ -134,6 +134,19 @@ describe('the tree a signed answer pins, by the position its data was read at', 
       expect(await answerCheckpoint(logReading(async () => behind))(7 * STEP)).to.equal(undefined);
     });
 
+    it('pins once the tiles have caught up, having pinned nothing while they were behind (nothing is kept of a read that found none)', async () => {
+      const whole: LogView = { ...(await log.read()), parked: undefined };
+      let view = await shortLog.read();
+      const pin = answerCheckpoint(logReading(async () => view));
+      expect(await pin(7 * STEP), 'the last leaf not read yet').to.equal(undefined);
+      view = whole;
+      expect((await pin(7 * STEP))?.size, 'the last leaf read from whole tiles').to.equal(7);
+      view = await shortLog.read();
+      expect(await pin(20 * STEP), 'a prefix from tiles behind').to.equal(undefined);
+      view = whole;
+      expect((await pin(20 * STEP))?.size, 'the same prefix from whole tiles').to.equal(20);
+    });
+
     it('reads again after a read that failed, rather than keep the failure for that checkpoint', async () => {
       let down = true;
       const pin = answerCheckpoint(logReading(async () => {
