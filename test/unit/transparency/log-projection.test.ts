@@ -186,6 +186,25 @@ describe('transparency log projection: hash tiles in the read store', function (
     expect(await levelZeroAfter('watch-RG-1'), 'in a watch\'s stream').to.include({ width: 3, index_from_start: true });
   });
 
+  it('stores a serial index change for each event of a serial\'s status, and none for another event', async () => {
+    const event = (type: string, stream: string, position: number, data: object) => withStoredTexts(
+      { type, id: `id-${position}`, stream, revision: 0, position, data, metadata: {} } as unknown as StoredEvent, JSON.stringify(data), '{}');
+    const store = createMemoryReadStore();
+    await project(store, [
+      event('SerialRegistered', 'serial-S1', 3, { serial: 'S1' }),
+      event('WatchRevised', 'watch-RG-1', 4, { reference: 'RG-1', name: { en: 'A', fr: 'B' } }),
+      event('SerialReportedStolen', 'serial-S1', 5, { serial: 'S1' }),
+      event('CollectionDefined', 'collection-aurora', 6, { code: 'aurora' }),
+      event('SerialRecovered', 'serial-S1', 7, { serial: 'S1' }),
+    ], 2);
+    const changes = (await documents(store)).filter((doc) => doc._id.startsWith('index:'));
+    expect(changes.map(({ _id, ...change }) => change)).to.deep.equal([
+      { serial: 'S1', index_status: 'AUTHENTIC', registered: true, position: 3 },
+      { serial: 'S1', index_status: 'STOLEN', registered: false, position: 5 },
+      { serial: 'S1', index_status: 'AUTHENTIC', registered: false, position: 7 },
+    ]);
+  });
+
   it('makes the leaf of an event whose texts the store keeps none of (EventStoreDB) from its data and metadata in JSON', async () => {
     const event = { type: 'SerialReportedStolen', id: 'id-7', stream: 'serial-S7', revision: 2, position: 9, data: { serial: 'S7' }, metadata: { actor: 'ops' } } as unknown as StoredEvent;
     const store = createMemoryReadStore();
