@@ -6,7 +6,11 @@
  *
  * Each side of each target runs in a process of its own (http/counted-server.ts) under `valgrind --tool=callgrind
  * --instr-atstart=no`, on `node --single-threaded` so that V8's compiling, marking and sweeping land on the counted
- * thread instead of on helper threads the machine schedules as it can. The load (autocannon, in its own process)
+ * thread instead of on helper threads the machine schedules as it can, and `--no-memory-reducer`: V8's memory
+ * reducer judges a process idle by what it allocates per second, so under callgrind's slowdown it took a busy
+ * server for an idle one, collected its heap whole and dropped compiled code, compiled again in the next requests
+ * (`--trace-opt` at 150 requests a second, natively: 268 events in 130 s with it, 10 without), work a busy native
+ * server does not do. The load (autocannon, in its own process)
  * warms the side up with instrumentation off, then callgrind is switched on, and in each counted window zeroed, sent
  * `window` requests, and dumped: instructions per request = the dump's total over the requests answered. A side is a
  * variant of our chain (http/chain-variants.ts; `logged` writes a request log line for every request) or a floor
@@ -45,6 +49,11 @@ const CONNECTIONS = 10;
  */
 const WARM_UP_ROUNDS = 4;
 /**
+ * And at least this long: the rate limits' windows are a minute, and the first to end takes a path no request had
+ * taken (koa-ratelimit's reset), deoptimized and compiled again once, 56 s into a native run at callgrind's pace.
+ */
+const WARM_UP_MIN_MS = 65_000;
+/**
  * Counted windows per side, each zeroed, loaded and dumped: a full garbage collection or a function compiled again
  * lands in one window and not in the others (one such in 5,000 requests moved a side by 20 % here), so the median is
  * what the row compares, the range beside it.
@@ -74,7 +83,7 @@ await readStore.close();
 /** Starts one side under callgrind, waits for its URL, and returns it with what stops it. */
 async function startCounted(side: string, outFile: string) {
   const child = spawn('valgrind', ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${outFile}`,
-    process.execPath, '--single-threaded', '--import', 'tsx', SERVER, side, answersFile], { stdio: ['ignore', 'pipe', 'pipe'] });
+    process.execPath, '--single-threaded', '--no-memory-reducer', '--import', 'tsx', SERVER, side, answersFile], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => { stderr = (stderr + chunk.toString()).slice(-4_000); });
   const url = await new Promise<string>((resolve, reject) => {
@@ -105,7 +114,8 @@ async function count(load: LoadClient, target: Target, side: string): Promise<nu
   const server = await startCounted(side, outFile);
   try {
     const job = { url: server.url + target.url, method: target.method, ...(target.body === undefined ? {} : { body: target.body, headers: { 'content-type': 'application/json' } }), connections: CONNECTIONS, seconds: 0 };
-    for (let round = 0; round < WARM_UP_ROUNDS; round += 1) {
+    const warmUpStart = performance.now();
+    for (let round = 0; round < WARM_UP_ROUNDS || performance.now() - warmUpStart < WARM_UP_MIN_MS; round += 1) {
       const warm = await load.run({ ...job, amount: Math.ceil(warmUp / WARM_UP_ROUNDS) });
       if (warm.non2xx + warm.errors > 0) throw new Error(`${target.name} on ${side}: ${warm.non2xx + warm.errors} failures in the warm-up`);
     }
