@@ -1,7 +1,7 @@
 /** Answers carrying the time of the request (verification's `checked_at`), renewed on replay without re-rendering. */
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
-import { renderAnswer, renewTime, timedTemplate, type TimedAnswer } from '../../../read-api/cache/rendered-answer.ts';
+import { isoText, renderAnswer, renewTime, timedTemplate, type TimedAnswer } from '../../../read-api/cache/rendered-answer.ts';
 
 describe('timed answers', () => {
   const body = { serial: 'AUR-1', details: { model: 'Régate Édition Bleue' }, checked_at: '2026-01-02T03:04:05.678Z', lang: 'fr' };
@@ -52,5 +52,15 @@ describe('timed answers', () => {
 
   it('has no template when the rendered answer does not hold the body\'s time', () => {
     expect(timedTemplate(renderAnswer(200, { serial: 'AUR-1' }), body, 'checked_at')).to.equal(undefined);
+  });
+
+  it('writes a time as toISOString does: every millisecond of a second, the next, earlier ones, the whole era', () => {
+    const times: number[] = [];
+    for (let millis = 0; millis < 1_000; millis += 1) times.push(1_767_323_045_000 + millis);
+    times.push(1_767_323_046_000, 1_767_323_046_120, 1_767_323_044_500, 0, 999);
+    // Up to the last millisecond of year 9999, the last of four-digit years, by a stride that lands on every field.
+    for (let time = 0; time <= 253_402_300_799_999; time += 7_654_321_098_765) times.push(time);
+    times.push(253_402_300_799_999);
+    for (const time of times) expect(isoText(time), String(time)).to.equal(new Date(time).toISOString());
   });
 });
