@@ -16,14 +16,32 @@ import { formatMark, HISTORY_PARAMETER, historyMark } from './history-mark.ts';
 import { auditProjections } from './projections-audit.ts';
 import { PROJECTIONS_AUDIT_PATH, type ProjectionsAuditReport } from './projections-audit.route.ts';
 
+/** Events named one per line; more are counted. */
+const UNREADABLE_NAMED = 20;
+
+/**
+ * The events the comparison passed over, said before any verdict: both sides are this version's reading of the
+ * history, so "match" means they match it without these events, which a newer version would project.
+ */
+function sayUnreadable(context: CliContext, unreadable: ProjectionsAuditReport['unreadable'] = []): void {
+  if (unreadable.length === 0) return;
+  context.out(`${unreadable.length} event(s) of the history this version cannot read: its read models skip them, but in a serial's stream, `
+    + 'where they mark the serial unanswerable; the read models are compared as this version reads the history');
+  for (const { position, type, stream, unreadable: why } of unreadable.slice(0, UNREADABLE_NAMED)) context.out(`  position ${position} (${type}, ${stream}): ${why}`);
+  if (unreadable.length > UNREADABLE_NAMED) context.out(`  and ${unreadable.length - UNREADABLE_NAMED} more (watchcat history lists them)`);
+}
+
 /** Prints the findings and throws when the read models do not match the history. */
 function conclude(context: CliContext, report: ProjectionsAuditReport): void {
   for (const difference of report.differences) context.out(difference);
+  sayUnreadable(context, report.unreadable);
   const at = Object.entries(report.positions).map(([name, position]) => `${name} at ${position}`).join(', ');
   if (report.moved) throw new AuditError(`the live read models kept moving during the comparison (${at}): run it again when the projector is idle`);
   if (report.failed.length > 0) throw new AuditError(`projection(s) ${report.failed.join(', ')} stopped on an event they cannot apply`);
   if (report.differences.length > 0) throw new AuditError(`${report.differences.length} document(s) differ from what the history produces (${at})`);
-  context.out(`read models match the history: ${at}`);
+  context.out(report.unreadable?.length
+    ? `read models match the history as this version reads it, without the ${report.unreadable.length} event(s) above: ${at}`
+    : `read models match the history: ${at}`);
 }
 
 /** MongoDB: the CLI reaches the live read models itself and rebuilds the shadow here. */

@@ -18,7 +18,7 @@ import { HttpError } from '../admin/json-body.ts';
 import { requireScope, type AdminAuth } from '../admin/require-scope.ts';
 import { describeDifference } from './compare-read-models.ts';
 import { HISTORY_PARAMETER, holdsMark, parseMark } from './history-mark.ts';
-import { auditProjections } from './projections-audit.ts';
+import { auditProjections, type UnreadableSeen } from './projections-audit.ts';
 
 export const PROJECTIONS_AUDIT_PATH = '/audit/projections';
 /** Events per batch: about a millisecond of projection work each between two turns of the event loop. */
@@ -32,6 +32,8 @@ export interface ProjectionsAuditReport {
   failed: string[];
   moved: boolean;
   differences: string[];
+  /** The events of the history compared that this version cannot read (absent from a server before it said them). */
+  unreadable?: UnreadableSeen[];
 }
 
 /** Client errors as `{detail}` with the headers set before them; the ops app has no error shaping of its own. */
@@ -63,6 +65,7 @@ export function projectionsAuditRoute(deps: { eventStore: EventStore; live: Read
       const audit = await auditProjections({ eventStore: deps.eventStore, live: deps.live, batchSize: AUDIT_BATCH_SIZE });
       const report: ProjectionsAuditReport = {
         positions: audit.positions, failed: audit.failed, moved: audit.moved, differences: audit.differences.map(describeDifference),
+        unreadable: audit.unreadable,
       };
       const clean = report.differences.length === 0 && report.failed.length === 0 && !report.moved;
       ctx.status = clean ? 200 : 409;

@@ -3,9 +3,14 @@
  * position its live checkpoint says it reflects, and compares the shadow with the live read models document by
  * document. A healthy system shows no difference. Live models that move during the comparison (a running
  * projector) are compared again once; if they still move, the result says so.
+ *
+ * The shadow is this version's reading of the history, as the live models are: an event of a type it does not know
+ * (a newer writer's) is skipped by every projection but in a serial's stream, where it marks the serial. Both sides
+ * agree on that, so no difference shows it; the audit names each such event it passed over (`unreadable`), so that
+ * "the read models match the history" is never said of a history they do not wholly reflect.
  */
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
-import type { EventStore } from '../../shared/ports/event-store.ts';
+import { isUnreadable, type EventStore } from '../../shared/ports/event-store.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
 import { readProjectionStates, type ProjectionState } from '../../shared/read-model/projections/projection-states.ts';
 import { rebuild, type RebuildProgress } from '../../shared/read-model/projections/rebuild.ts';
@@ -32,6 +37,30 @@ interface ProjectionsAudit {
   differences: Difference[];
   /** The live checkpoints moved while comparing, twice: differences may only show work in progress. */
   moved: boolean;
+  /** The events up to the positions compared that this version cannot read, in position order. */
+  unreadable: UnreadableSeen[];
+}
+
+/** An event of the history this version cannot read: where it is, and why. */
+export interface UnreadableSeen {
+  position: number;
+  type: string;
+  stream: string;
+  unreadable: string;
+}
+
+/** `store`, noting in `seen` (by position: each group's rebuild reads the history again) every unreadable event read. */
+function noting(store: EventStore, seen: Map<number, UnreadableSeen>): EventStore {
+  return {
+    ...store,
+    readAll: async (options) => {
+      const batch = await store.readAll(options);
+      for (const event of batch) {
+        if (isUnreadable(event)) seen.set(event.position, { position: event.position, type: event.type, stream: event.stream, unreadable: event.unreadable });
+      }
+      return batch;
+    },
+  };
 }
 
 async function liveCheckpoints(live: ReadStore, projections: readonly Projection[]): Promise<Map<string, ProjectionState | null>> {
@@ -46,7 +75,9 @@ const samePositions = (a: Record<string, number>, b: Record<string, number>) =>
   Object.keys(a).every((name) => a[name] === b[name]);
 
 /** Projects each projection up to its own live position into `shadow` (one history read per distinct position). */
-async function project(options: ProjectionsAuditOptions, projections: readonly Projection[], positions: Record<string, number>, shadow: ReadStore) {
+async function project(
+  options: ProjectionsAuditOptions, projections: readonly Projection[], positions: Record<string, number>, shadow: ReadStore, seen: Map<number, UnreadableSeen>,
+) {
   const groups = new Map<number, Projection[]>();
   for (const projection of projections) {
     const position = positions[projection.name] ?? 0;
@@ -54,7 +85,7 @@ async function project(options: ProjectionsAuditOptions, projections: readonly P
   }
   for (const [position, group] of groups) {
     await rebuild({
-      eventStore: historyCut(options.eventStore, { position }), readStore: shadow, projections: group,
+      eventStore: noting(historyCut(options.eventStore, { position }), seen), readStore: shadow, projections: group,
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
       ...(options.batchSize ? { batchSize: options.batchSize } : {}),
     });
@@ -68,13 +99,15 @@ export async function auditProjections(options: ProjectionsAuditOptions): Promis
     const checkpoints = await liveCheckpoints(options.live, projections);
     const positions = positionsOf(checkpoints);
     const shadow = createMemoryReadStore();
+    const seen = new Map<number, UnreadableSeen>();
     try {
-      await project(options, projections, positions, shadow);
+      await project(options, projections, positions, shadow, seen);
       const differences = await compareReadModels(options.live, shadow, collections);
       const moved = !samePositions(positions, positionsOf(await liveCheckpoints(options.live, projections)));
       if (!moved || attempt === 2) {
         const failed = [...checkpoints.values()].filter((state) => state?.status === 'parked').map((state) => state!.name);
-        return { positions, failed, differences, moved };
+        const unreadable = [...seen.values()].sort((a, b) => a.position - b.position);
+        return { positions, failed, differences, moved, unreadable };
       }
     } finally {
       await shadow.close();

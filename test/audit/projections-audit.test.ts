@@ -145,7 +145,7 @@ describe('audit projections: live read models against the history', () => {
     try {
       const audit = await auditProjections({ eventStore, live: empty });
       expect(audit).to.deep.equal({
-        positions: { watches: 0, collections: 0, configurators: 0, serials: 0, 'transparency-log': 0 }, failed: [], differences: [], moved: false,
+        positions: { watches: 0, collections: 0, configurators: 0, serials: 0, 'transparency-log': 0 }, failed: [], differences: [], moved: false, unreadable: [],
       });
     } finally {
       await empty.close();
