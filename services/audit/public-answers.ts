@@ -68,12 +68,16 @@ export async function optionsAnswers(env: OperationEnv, lang: Language): Promise
 
 /**
  * The verification operation's answer for every serial the serials read model holds, checked at the env's moment: the
- * registered ones, and those whose stream holds an event of a type this version does not know (their 503's body).
+ * registered ones, and those whose stream holds an event of a type this version does not know. A refusal's body names
+ * no serial (the API's caller asked for one), so here it is given with the serial it refuses: `{serial, detail}`.
  */
 export async function serialAnswers(env: OperationEnv, lang: Language): Promise<unknown[]> {
   const docs = await env.readStore.find<SerialsDoc>('serials', {}, { sort: { _id: 1 } });
   const answers: unknown[] = [];
-  for (const { serial } of docs) answers.push(await serialAnswer(env, lang, serial));
+  for (const { serial } of docs) {
+    const answer = await ask(verifyOperation, env, { query: { lang }, path: { serial } });
+    answers.push(answer.status === 200 ? answer.body : { serial, ...(answer.body as object) });
+  }
   return answers;
 }
 
