@@ -7,6 +7,7 @@
  */
 import type { AnchoredRecord, AuditRecord, ClaimedLinks } from './audit-record.ts';
 import { toHex } from './audit-record.ts';
+import { AuditError } from './audit-sources.ts';
 
 export class ExportFormatError extends Error {
   constructor(line: number, reason: string) {
@@ -22,13 +23,26 @@ export function exportLine(record: AuditRecord, links: ClaimedLinks): string {
     revision: record.revision,
     id: record.id,
     type: record.type,
-    data: JSON.parse(record.data) as unknown,
-    metadata: JSON.parse(record.metadata) as unknown,
+    data: storedJson(record, 'data'),
+    metadata: storedJson(record, 'metadata'),
     stream_hash: toHex(record.stream_hash),
     chain_hash: toHex(record.chain_hash),
     previous_stream_hash: toHex(links.previous_stream_hash),
     previous_chain_hash: toHex(links.previous_chain_hash),
   });
+}
+
+/**
+ * An event's stored JSON text, parsed. A text that is not JSON (a damaged record; `watchcat history` lists it) has no
+ * place in a line of parsed JSON: the export stops there, naming the event, rather than fail with no event named.
+ */
+function storedJson(record: AuditRecord, part: 'data' | 'metadata'): unknown {
+  try {
+    return JSON.parse(record[part]) as unknown;
+  } catch {
+    throw new AuditError(`cannot export ${record.type} at position ${record.position} (${record.stream} revision ${record.revision}): `
+      + `its stored ${part} is not JSON, which a line of the export cannot hold; watchcat history lists it`);
+  }
 }
 
 const HEX_HASH = /^[0-9a-f]{64}$/;

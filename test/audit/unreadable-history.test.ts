@@ -1,8 +1,8 @@
 /**
  * Auditors meeting events this version cannot read (a newer writer's): `watchcat history` lists them with what
  * does not decode, time windows keep one whose metadata does not decode (it cannot be ruled out), a replay of the
- * past (`state-at`) skips a new type and names an undecodable event it must apply, and an export that would hash
- * re-serialised data names the event it cannot hash. The known history holds positions 1 to 12 (audit-history.ts).
+ * past (`state-at`) skips a new type and names an undecodable event it must apply, an export that would hash
+ * re-serialised data names the event it cannot hash, and an export of the stored texts names one that is not JSON. The known history holds positions 1 to 12 (audit-history.ts).
  */
 import { rmSync } from 'node:fs';
 import Database from 'better-sqlite3';
@@ -63,6 +63,12 @@ describe('audits of a history holding events this version cannot read', () => {
     const after = await watchcat(store.env, 'state-at', '15');
     expect(after.code).to.equal(1);
     expect(after.notes.join('\n')).to.include(`projection serials cannot apply SerialRecovered at position 15: this version cannot read it: ${RECOVERY_PROBLEM}`);
+  });
+
+  it('an export of the stored texts stops at the event whose stored metadata is not JSON, naming it', async () => {
+    const result = await watchcat(store.env, 'export');
+    expect(result.code).to.equal(1);
+    expect(result.notes.join('\n')).to.include('cannot export SerialReportedStolen at position 16 (serial-SN-0001 revision 3): its stored metadata is not JSON');
   });
 
   it('an export hashing re-serialised data names the event it cannot hash', async () => {
