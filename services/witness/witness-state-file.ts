@@ -3,11 +3,16 @@
  * forgot a tree could cosign a fork of it, so the file is written so that a crash never loses or tears it: the new
  * state goes to a file beside it, flushed to disk, renamed over it (atomic), and the directory flushed; the answer is
  * sent only after. A file that cannot be read stops the witness at start rather than let it begin again from nothing.
- * One witness process per file: a lock file beside it names the process holding it (one left by a process that died
- * is taken over).
+ * One witness process per file: a lock file beside it names the process holding it, its host and its instance. A lock
+ * is taken over only when it is known stale: written on this host by a process that is gone, or by an earlier process
+ * of this very pid that this process does not hold it for (a restarted container, pid 1 again). A lock written on
+ * another host (another container on a shared volume, where the pid says nothing) is never taken over: its witness
+ * may be live, and two witnesses on one state would each cosign a tree of its own, a fork under one key.
  */
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { closeSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { mkdir, open, rename } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { WitnessError, type WitnessedTree, type WitnessStore } from './witness.ts';
 
@@ -52,22 +57,85 @@ const isAlive = (pid: number): boolean => {
   }
 };
 
-/** Takes `lock` for this process, or throws naming the live process that holds it. */
-function takeLock(lock: string): void {
-  for (let tries = 0; tries < 2; tries += 1) {
+/** What a lock file says of its holder. A lock of an earlier version holds the pid alone (its host unknown). */
+interface LockHolder { pid: number; host?: string; instance?: string }
+
+/** The locks this process holds: opening one of them again is a second witness on the state. */
+const held = new Set<string>();
+
+function readHolder(lock: string): { text: string; holder: LockHolder } {
+  const text = readFileSync(lock, 'utf8');
+  try {
+    const holder = JSON.parse(text) as LockHolder;
+    if (Number.isSafeInteger(holder.pid)) return { text, holder };
+  } catch {
+    // An earlier version's lock (a pid), or one caught before its holder wrote it.
+  }
+  return { text, holder: { pid: Number(text.trim()) } };
+}
+
+/** Why `holder` may still hold the lock, or undefined when it is known gone. */
+function liveHolder(lock: string, holder: LockHolder): string | undefined {
+  const named = `another witness (process ${holder.pid}) uses this state`;
+  if (held.has(lock)) return `${named}: this process holds ${lock} already`;
+  if (holder.host !== undefined && holder.host !== hostname()) {
+    return `${named}, on host ${holder.host}: ${lock} (if that witness is gone for good, remove the lock file)`;
+  }
+  // Not written yet (its holder is between creating and writing it): live.
+  if (!Number.isSafeInteger(holder.pid) || holder.pid <= 0) return `${named}: ${lock}`;
+  // This pid on this host, not held here: an earlier process of this pid, gone (no two live processes share one).
+  if (holder.pid === process.pid) return undefined;
+  return isAlive(holder.pid) ? `${named}: ${lock}` : undefined;
+}
+
+/**
+ * Moves a stale lock away if it still holds `text`: the rename is atomic, so of two processes taking over the same
+ * stale lock one moves it and the other finds nothing; one that moved a fresh lock instead (taken meanwhile) puts it
+ * back, where nothing else stands.
+ */
+function moveStaleLock(lock: string, text: string): void {
+  const aside = `${lock}.${randomUUID()}`;
+  try {
+    renameSync(lock, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  if (readFileSync(aside, 'utf8') !== text) {
     try {
-      const fd = openSync(lock, 'wx', 0o600);
-      writeSync(fd, `${process.pid}\n`);
-      closeSync(fd);
-      return;
+      linkSync(aside, lock);
+    } catch {
+      // Another lock stands there now: the one moved was not the last; it is dropped below all the same.
+    }
+  }
+  unlinkSync(aside);
+}
+
+/** Takes `lock` for this process, or throws naming the witness that may hold it. */
+function takeLock(lock: string): string {
+  const mine = `${JSON.stringify({ pid: process.pid, host: hostname(), instance: randomUUID() })}\n`;
+  for (let tries = 0; tries < 3; tries += 1) {
+    if (!held.has(lock)) {
+      try {
+        const fd = openSync(lock, 'wx', 0o600);
+        writeSync(fd, mine);
+        closeSync(fd);
+        held.add(lock);
+        return mine;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new WitnessError(`cannot take the lock ${lock}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+      }
+    }
+    let stood: { text: string; holder: LockHolder };
+    try {
+      stood = readHolder(lock);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new WitnessError(`cannot take the lock ${lock}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+      throw error;
     }
-    const holder = Number(readFileSync(lock, 'utf8').trim());
-    if (Number.isSafeInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
-      throw new WitnessError(`another witness (process ${holder}) uses this state: ${lock}`);
-    }
-    unlinkSync(lock);
+    const why = liveHolder(lock, stood.holder);
+    if (why !== undefined) throw new WitnessError(why);
+    moveStaleLock(lock, stood.text);
   }
   throw new WitnessError(`cannot take the lock ${lock}`);
 }
@@ -95,12 +163,21 @@ async function writeDurably(file: string, text: string): Promise<void> {
 export async function openWitnessState(file: string): Promise<WitnessStateFile> {
   await mkdir(dirname(file), { recursive: true, mode: 0o700 });
   const lock = `${file}.lock`;
-  takeLock(lock);
+  const mine = takeLock(lock);
+  /** Lets go of the lock if it is still this process's (never one another witness took since). */
+  const release = () => {
+    held.delete(lock);
+    try {
+      if (readFileSync(lock, 'utf8') === mine) unlinkSync(lock);
+    } catch {
+      // Already gone: nothing to let go of.
+    }
+  };
   let trees: Map<string, WitnessedTree>;
   try {
     trees = readState(file);
   } catch (error) {
-    unlinkSync(lock);
+    release();
     throw error;
   }
   return {
@@ -111,12 +188,6 @@ export async function openWitnessState(file: string): Promise<WitnessStateFile> 
       // Held in memory only once it is on disk: an answer never rests on a tree a crash would forget.
       trees = next;
     },
-    close: () => {
-      try {
-        unlinkSync(lock);
-      } catch {
-        // Already gone: nothing to let go of.
-      }
-    },
+    close: release,
   };
 }

@@ -1,0 +1,103 @@
+/**
+ * One witness per state file (services/witness/witness-state-file.ts): two witnesses on one state would each keep a
+ * tree of their own in memory and cosign a fork under one key. The lock beside the state is taken over only when it
+ * is known stale: written on this host by a process that is gone, or by an earlier process of this very pid (a
+ * restarted container, pid 1 again); never one another host wrote, never one this process holds, and of two
+ * processes taking over one stale lock only one gets it.
+ */
+import fs, { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'chai';
+import { openWitnessState } from '../../services/witness/witness-state-file.ts';
+
+/** A pid no process holds here. */
+const GONE = 2 ** 22 + 12_345;
+
+describe('the witness state\'s lock', () => {
+  let dir: string;
+  let file: string;
+  let lock: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'watchcat-witness-lock-'));
+    file = join(dir, 'state.json');
+    lock = `${file}.lock`;
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const refusal = (opening: Promise<unknown>) => opening.then(() => undefined, (error: Error) => error.message);
+
+  it('refuses a second open by the process that holds it, and opens again once it is let go', async () => {
+    const first = await openWitnessState(file);
+    expect(await refusal(openWitnessState(file))).to.match(/another witness \(process \d+\) uses this state/);
+    first.close();
+    (await openWitnessState(file)).close();
+  });
+
+  it('never takes over a lock written on another host, whatever its pid', async () => {
+    for (const pid of [process.pid, 1, GONE]) {
+      writeFileSync(lock, `${JSON.stringify({ pid, host: `${hostname()}-elsewhere`, instance: 'x' })}\n`);
+      const why = await refusal(openWitnessState(file));
+      expect(why, `pid ${pid}`).to.match(/another witness \(process \d+\) uses this state, on host .*-elsewhere/);
+      expect(readFileSync(lock, 'utf8')).to.contain('-elsewhere');
+    }
+  });
+
+  it('takes over a lock of this host whose process is gone, one of this pid it does not hold (an earlier process of it), and an earlier version\'s', async () => {
+    for (const text of [
+      `${JSON.stringify({ pid: GONE, host: hostname(), instance: 'x' })}\n`,
+      `${JSON.stringify({ pid: process.pid, host: hostname(), instance: 'earlier' })}\n`,
+      `${GONE}\n`,
+    ]) {
+      writeFileSync(lock, text);
+      const state = await openWitnessState(file);
+      expect(JSON.parse(readFileSync(lock, 'utf8'))).to.include({ pid: process.pid, host: hostname() });
+      state.close();
+      expect(existsSync(lock), 'let go at close').to.equal(false);
+    }
+  });
+
+  it('refuses a lock whose holder has not written it yet, and one of a live process of this host', async () => {
+    writeFileSync(lock, '');
+    expect(await refusal(openWitnessState(file))).to.match(/another witness/);
+    writeFileSync(lock, `${JSON.stringify({ pid: process.ppid, host: hostname(), instance: 'x' })}\n`);
+    expect(await refusal(openWitnessState(file))).to.match(new RegExp(`another witness \\(process ${process.ppid}\\) uses this state`));
+  });
+
+  it('leaves at close a lock another witness holds since', async () => {
+    const state = await openWitnessState(file);
+    const other = `${JSON.stringify({ pid: process.ppid, host: hostname(), instance: 'other' })}\n`;
+    writeFileSync(lock, other);
+    state.close();
+    expect(readFileSync(lock, 'utf8')).to.equal(other);
+  });
+
+  it('of two processes taking over one stale lock, lets only one hold it', async () => {
+    writeFileSync(lock, `${JSON.stringify({ pid: GONE, host: hostname(), instance: 'x' })}\n`);
+    const rival = `${JSON.stringify({ pid: process.ppid, host: hostname(), instance: 'rival' })}\n`;
+    // The rival, a live process of this host, moves the stale lock away and takes it just after this process read it.
+    const read = fs.readFileSync;
+    let raced = false;
+    (fs as { readFileSync: unknown }).readFileSync = ((path: fs.PathOrFileDescriptor, ...rest: unknown[]) => {
+      const text = (read as (...args: unknown[]) => unknown)(path, ...rest);
+      if (path === lock && !raced) {
+        raced = true;
+        fs.unlinkSync(lock);
+        writeFileSync(lock, rival, { flag: 'wx' });
+      }
+      return text;
+    }) as typeof fs.readFileSync;
+    syncBuiltinESMExports();
+    let why: string | undefined;
+    try {
+      why = await refusal(openWitnessState(file));
+    } finally {
+      (fs as { readFileSync: unknown }).readFileSync = read;
+      syncBuiltinESMExports();
+    }
+    expect(raced).to.equal(true);
+    expect(why, 'this process must not hold it too').to.match(new RegExp(`another witness \\(process ${process.ppid}\\)`));
+    expect(readFileSync(lock, 'utf8'), 'the rival still holds it').to.equal(rival);
+  });
+});
