@@ -131,7 +131,9 @@ function rollingDeploySuite(storeName: string, openReadStore: () => Promise<Read
       await eventually('the additive changes served', servesUpTo(additive!));
       expect((await get(`/api/public/catalogue/${WATCH}`)).json()).to.include({ price_eur: 1500 });
       expect((await ops('/readyz')).status).to.equal(200);
-      expect((await get('/api/public/status')).json().status).to.equal('ok');
+      // Fresh once each projection's confirmation past the additive changes is seen (a poll or the projectors' word
+      // later than the position served): a parked or stale projection would keep the status degraded.
+      await eventually('the status ok: nothing parked, every read model confirmed', async () => (await get('/api/public/status')).json().status === 'ok');
 
       // A changed shape: a theft report whose `serial` is renamed. Then a readable price change after it.
       const [undecodable] = appendAsNewerVersion(file, `serial-${SERIAL}`, [{ type: 'SerialReportedStolen', data: NEWER_THEFT, metadata: newerMetadata }]);
