@@ -75,7 +75,7 @@ export async function serialAnswers(env: OperationEnv, lang: Language): Promise<
   const docs = await env.readStore.find<SerialsDoc>('serials', {}, { sort: { _id: 1 } });
   const answers: unknown[] = [];
   for (const { serial } of docs) {
-    const answer = await ask(verifyOperation, env, { query: { lang }, path: { serial } });
+    const answer = await verification(env, lang, serial);
     answers.push(answer.status === 200 ? answer.body : { serial, ...(answer.body as object) });
   }
   return answers;
@@ -91,8 +91,11 @@ export async function watchAnswer(env: OperationEnv, lang: Language, reference: 
  * NOT_FOUND when it was not registered then, the 422 of a serial the operation does not take.
  */
 export async function serialAnswer(env: OperationEnv, lang: Language, serial: string): Promise<unknown> {
-  return (await ask(verifyOperation, env, { query: { lang }, path: { serial } })).body;
+  return (await verification(env, lang, serial)).body;
 }
+
+const verification = (env: OperationEnv, lang: Language, serial: string): Promise<Answer> =>
+  ask(verifyOperation, env, { query: { lang }, path: { serial } });
 
 /** The price operation's answer to `body`: 200 with the price, or 422 with the issues, as the API would say. */
 export async function priceAnswer(env: OperationEnv, lang: Language, body: unknown): Promise<Answer> {
