@@ -168,8 +168,14 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
   const waiting = new Set<(reading: Reading) => void>();
   /** One view per set of projections (keyed by their names), however many routes and tools read that set. */
   const views = new Map<string, { names: readonly string[]; stamp: ReadStamp; read: ReadView }>();
-  const stampIn = (names: readonly string[], at: ReadonlyMap<string, Projected>, position: number): ReadStamp =>
-    (names.length > 0 ? stampOf(names, at) : { key: String(position), position, behindAt: null });
+  // Of none, every projection's: while the store stands behind what is served (a checkpoint reset, a switch to a
+  // generation behind) the stamp says so, or a status asked `X-Min-Position` (`watchcat --wait`) would be answered
+  // at the position served while every operation reads the store behind it.
+  const stampIn = (names: readonly string[], at: ReadonlyMap<string, Projected>, position: number): ReadStamp => {
+    if (names.length > 0) return stampOf(names, at);
+    const all = stampOf([...at.keys()], at);
+    return { key: String(position), position, behindAt: all.behindAt };
+  };
 
   /** `since`: when the poll before this one began (a change it reads happened after), undefined at the first poll. */
   const confirmationOf = (before: Projected | undefined, state: ProjectionState, since: number | undefined): Projected['confirmed'] => {
