@@ -7,11 +7,13 @@
  * is taken over only when it is known stale: written on this host by a process that is gone, or by an earlier process
  * of this very pid that this process does not hold it for (a restarted container, pid 1 again). A lock written on
  * another host (another container on a shared volume, where the pid says nothing) is never taken over: its witness
- * may be live, and two witnesses on one state would each cosign a tree of its own, a fork under one key.
+ * may be live, and two witnesses on one state would each cosign a tree of its own, a fork under one key. Since a
+ * process of this pid on a host of this name may still be another one (containers sharing the host's hostname, each
+ * pid 1), every write is fenced by the lock: a witness that finds its lock taken over writes and cosigns no more.
  */
 import { randomUUID } from 'node:crypto';
 import { closeSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { mkdir, open, rename } from 'node:fs/promises';
+import { mkdir, open } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { WitnessError, type WitnessedTree, type WitnessStore } from './witness.ts';
@@ -140,8 +142,12 @@ function takeLock(lock: string): string {
   throw new WitnessError(`cannot take the lock ${lock}`);
 }
 
-/** Writes `text` to `file` whole or not at all, durably. */
-async function writeDurably(file: string, text: string): Promise<void> {
+/**
+ * Writes `text` to `file` whole or not at all, durably. `fence` throws when this process may no longer write: it is
+ * asked just before the rename, in the same turn, so a witness whose lock was taken over never overwrites the state
+ * its successor read.
+ */
+async function writeDurably(file: string, text: string, fence: () => void): Promise<void> {
   const aside = `${file}.tmp`;
   const handle = await open(aside, 'w', 0o600);
   try {
@@ -150,7 +156,8 @@ async function writeDurably(file: string, text: string): Promise<void> {
   } finally {
     await handle.close();
   }
-  await rename(aside, file);
+  fence();
+  renameSync(aside, file);
   // The rename is durable once the directory that holds the name is.
   const directory = await open(dirname(file), 'r');
   try {
@@ -180,11 +187,30 @@ export async function openWitnessState(file: string): Promise<WitnessStateFile> 
     release();
     throw error;
   }
+  /**
+   * Throws once the lock is no longer this process's (another witness took it over, taking it for stale): that one
+   * read the state and answers from it, so this one must neither write nor cosign again, or one key would cosign two
+   * trees.
+   */
+  let lost = false;
+  const fence = () => {
+    let holder: string | undefined;
+    try {
+      holder = readFileSync(lock, 'utf8');
+    } catch {
+      holder = undefined;
+    }
+    if (holder !== mine) lost = true;
+    if (lost) throw new WitnessError(`the lock ${lock} is no longer this witness's: another witness took its state over, so it cosigns nothing more`);
+  };
   return {
     get: (origin) => trees.get(origin),
     put: async (origin, tree) => {
+      fence();
       const next = new Map(trees).set(origin, tree);
-      await writeDurably(file, `${JSON.stringify({ logs: Object.fromEntries(next) }, null, 2)}\n`);
+      await writeDurably(file, `${JSON.stringify({ logs: Object.fromEntries(next) }, null, 2)}\n`, fence);
+      // Taken over while the directory was flushed: the successor may not have seen this tree, so it is not answered.
+      fence();
       // Held in memory only once it is on disk: an answer never rests on a tree a crash would forget.
       trees = next;
     },

@@ -9,8 +9,14 @@ import fs, { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from
 import { syncBuiltinESMExports } from 'node:module';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { generateKeyPairSync } from 'node:crypto';
 import { expect } from 'chai';
+import { checkpointBody } from '../../shared/read-model/transparency/checkpoint.ts';
+import { MemoryTree } from '../../shared/read-model/transparency/memory-tree.ts';
+import { parseVerifierKey, signNote } from '../../shared/read-model/transparency/signed-note.ts';
+import { Witness, type WitnessStore } from '../../services/witness/witness.ts';
 import { openWitnessState } from '../../services/witness/witness-state-file.ts';
+import { specVerifierKey } from '../support/note-keys.ts';
 
 /** A pid no process holds here. */
 const GONE = 2 ** 22 + 12_345;
@@ -99,5 +105,37 @@ describe('the witness state\'s lock', () => {
     expect(raced).to.equal(true);
     expect(why, 'this process must not hold it too').to.match(new RegExp(`another witness \\(process ${process.ppid}\\)`));
     expect(readFileSync(lock, 'utf8'), 'the rival still holds it').to.equal(rival);
+  });
+
+  it('lets a witness whose lock another took over cosign nothing more: no two trees of one size under its key', async () => {
+    // A second copy of the module is another process of this very pid on a host of this name, as two containers
+    // sharing the host's hostname (host networking) each run as pid 1: it takes the lock over as an earlier process's.
+    const other = (await import(`../../services/witness/witness-state-file.ts?rival=${Date.now()}`)) as { openWitnessState: typeof openWitnessState };
+    const first = await openWitnessState(file);
+    const second = await other.openWitnessState(file);
+    const logKey = generateKeyPairSync('ed25519').privateKey;
+    const origin = 'watch.example/watchcat/events';
+    const witnessKey = generateKeyPairSync('ed25519').privateKey;
+    const witnessOn = (store: WitnessStore) => new Witness({ name: 'witness.example/w1', key: witnessKey, logs: [parseVerifierKey(specVerifierKey(origin, logKey))], store });
+    const treeOf = (tag: string) => {
+      const tree = new MemoryTree();
+      for (let i = 0; i < 8; i += 1) tree.append(`${tag}-${i}`);
+      return tree;
+    };
+    const addTree = (witness: Witness, tree: MemoryTree) =>
+      witness.addCheckpoint(`old 0\n\n${signNote(checkpointBody({ origin, size: 8, root: tree.root() }), origin, logKey)}`)
+        .then((answer) => answer.status, () => 'failed');
+    const [a, b] = [treeOf('a'), treeOf('b')];
+    try {
+      const answers = [await addTree(witnessOn(first), a), await addTree(witnessOn(second), b)];
+      expect(answers, 'one witness key, two trees of 8 leaves').not.to.deep.equal([200, 200]);
+      expect(answers[1], 'the one holding the lock').to.equal(200);
+      // What a restart would hold: the tree the witness holding the lock cosigned.
+      const kept = (JSON.parse(readFileSync(file, 'utf8')) as { logs: Record<string, { root: string }> }).logs[origin];
+      expect(kept?.root).to.equal(Buffer.from(b.root()).toString('base64'));
+    } finally {
+      second.close();
+      first.close();
+    }
   });
 });
