@@ -12,10 +12,10 @@
  * pid 1), every write is fenced by the lock: a witness that finds its lock taken over writes and cosigns no more.
  */
 import { randomUUID } from 'node:crypto';
-import { closeSync, linkSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, linkSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { mkdir, open } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { WitnessError, type WitnessedTree, type WitnessStore } from './witness.ts';
 
 interface WitnessStateFile extends WitnessStore {
@@ -143,12 +143,28 @@ function takeLock(lock: string): string {
 }
 
 /**
- * Writes `text` to `file` whole or not at all, durably. `fence` throws when this process may no longer write: it is
- * asked just before the rename, in the same turn, so a witness whose lock was taken over never overwrites the state
- * its successor read.
+ * Removes the temporary files earlier holders of the lock left (`<file>.<holder>.tmp`, or `<file>.tmp` from an earlier
+ * release): after a crash, or by a holder whose lock was taken over and may still be writing (it then renames nothing,
+ * and cosigns nothing).
  */
-async function writeDurably(file: string, text: string, fence: () => void): Promise<void> {
-  const aside = `${file}.tmp`;
+function removeEarlierTemporaries(file: string): void {
+  const prefix = `${basename(file)}.`;
+  for (const name of readdirSync(dirname(file)).filter((entry) => entry.startsWith(prefix) && entry.endsWith('.tmp'))) {
+    try {
+      unlinkSync(join(dirname(file), name));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+}
+
+/**
+ * Writes `text` to `file` whole or not at all, durably, through `aside`, a temporary file of this holder's own (a
+ * shared one could be truncated by a holder that took the lock over while this one writes). `fence` throws when this
+ * process may no longer write: it is asked just before the rename, in the same turn, so a witness whose lock was
+ * taken over never overwrites the state its successor read.
+ */
+async function writeDurably(file: string, aside: string, text: string, fence: () => void): Promise<void> {
   const handle = await open(aside, 'w', 0o600);
   try {
     await handle.writeFile(text);
@@ -183,6 +199,7 @@ export async function openWitnessState(file: string): Promise<WitnessStateFile> 
   let trees: Map<string, WitnessedTree>;
   try {
     trees = readState(file);
+    removeEarlierTemporaries(file);
   } catch (error) {
     release();
     throw error;
@@ -193,6 +210,7 @@ export async function openWitnessState(file: string): Promise<WitnessStateFile> 
    * trees.
    */
   let lost = false;
+  const aside = `${file}.${randomUUID()}.tmp`;
   const fence = () => {
     let holder: string | undefined;
     try {
@@ -208,7 +226,7 @@ export async function openWitnessState(file: string): Promise<WitnessStateFile> 
     put: async (origin, tree) => {
       fence();
       const next = new Map(trees).set(origin, tree);
-      await writeDurably(file, `${JSON.stringify({ logs: Object.fromEntries(next) }, null, 2)}\n`, fence);
+      await writeDurably(file, aside, `${JSON.stringify({ logs: Object.fromEntries(next) }, null, 2)}\n`, fence);
       // Taken over while the directory was flushed: the successor may not have seen this tree, so it is not answered.
       fence();
       // Held in memory only once it is on disk: an answer never rests on a tree a crash would forget.

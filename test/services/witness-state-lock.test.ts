@@ -107,6 +107,31 @@ describe('the witness state\'s lock', () => {
     expect(readFileSync(lock, 'utf8'), 'the rival still holds it').to.equal(rival);
   });
 
+  it('writes through a temporary file of its own holder, and removes those earlier holders left', async () => {
+    // A temporary shared by every holder could be truncated by the next holder while one whose lock was taken over
+    // still writes it, and renamed half written by the next one.
+    const leftovers = [`${file}.tmp`, `${file}.0b9e2d6c-0000-4000-8000-000000000000.tmp`];
+    for (const leftover of leftovers) writeFileSync(leftover, '{"logs": {"half');
+    const state = await openWitnessState(file);
+    try {
+      for (const leftover of leftovers) expect(existsSync(leftover), leftover).to.equal(false);
+      const renames: string[] = [];
+      const rename = fs.renameSync;
+      fs.renameSync = (from, to) => { renames.push(String(from)); rename(from, to); };
+      syncBuiltinESMExports();
+      try {
+        await state.put('watch.example/log', { size: 1, root: Buffer.alloc(32).toString('base64'), note: 'a note' });
+      } finally {
+        fs.renameSync = rename;
+        syncBuiltinESMExports();
+      }
+      expect(renames).to.have.length(1);
+      expect(renames[0]).to.match(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.[0-9a-f-]{36}\\.tmp$`));
+    } finally {
+      state.close();
+    }
+  });
+
   it('lets a witness whose lock another took over cosign nothing more: no two trees of one size under its key', async () => {
     // A second copy of the module is another process of this very pid on a host of this name, as two containers
     // sharing the host's hostname (host networking) each run as pid 1: it takes the lock over as an earlier process's.
