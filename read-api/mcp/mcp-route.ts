@@ -74,7 +74,7 @@ export function mcpRoutes(deps: McpRouteDeps): Middleware {
 }
 
 async function answerMcp(ctx: Context, deps: McpRouteDeps): Promise<void> {
-  const { text, message } = await mcpMessage(ctx);
+  const { message } = await mcpMessage(ctx);
   const sdk = await mcpSdk();
   if (Array.isArray(message)) {
     sendJsonRpcError(ctx, 400, sdk.types.ErrorCode.InvalidRequest, 'Invalid Request: batches are not accepted, send one message per request');
@@ -96,7 +96,7 @@ async function answerMcp(ctx: Context, deps: McpRouteDeps): Promise<void> {
     let stamp: ReadStamp | undefined;
     let dataAge: number | undefined;
     let position: number | undefined;
-    const answer = await serveThroughTransport(ctx, deps, text, message, (read, age, at) => { stamp = read; dataAge = age; position = at; });
+    const answer = await serveThroughTransport(ctx, deps, message, (read, age, at) => { stamp = read; dataAge = age; position = at; });
     if (ctx.req.headers['accept-signature'] !== undefined && isErrorAnswer(answer)) leaveUnsigned(ctx);
     sendTransportAnswer(ctx, answer);
     // A tool call's answer says where its data stands, and a verify_serial answer how old it is, as the HTTP operations
@@ -116,7 +116,7 @@ function isVerifyCall(message: unknown): boolean {
 }
 
 async function serveThroughTransport(
-  ctx: Context, deps: McpRouteDeps, text: string, message: unknown, stamped: (stamp: ReadStamp, dataAge?: number, position?: number) => void,
+  ctx: Context, deps: McpRouteDeps, message: unknown, stamped: (stamp: ReadStamp, dataAge?: number, position?: number) => void,
 ): Promise<TransportAnswer> {
   const sdk = await mcpSdk();
   const server = createMcpServer(sdk, deps.kit, baseFor(ctx, deps.publicBase), stamped, readModelHeaders(ctx.req.headers));
@@ -128,8 +128,9 @@ async function serveThroughTransport(
       const value = ctx.req.headers[name];
       if (typeof value === 'string') headers.set(name, value);
     }
-    // Text that is not JSON goes to the transport as it is, which answers with its JSON-RPC parse error.
-    const request = new Request(TRANSPORT_URL, { method: 'POST', headers, ...(message === undefined ? { body: text } : {}) });
+    // The transport runs only the message read here (and limited by it): for a body that is not JSON it gets no text
+    // to read its own way (its decoder drops a byte order mark that JSON.parse refuses), and answers its parse error.
+    const request = new Request(TRANSPORT_URL, { method: 'POST', headers, ...(message === undefined ? { body: '' } : {}) });
     const response = await transport.handleRequest(request, message === undefined ? {} : { parsedBody: message });
     const answered: [string, string][] = [];
     response.headers.forEach((value, name) => {

@@ -126,4 +126,19 @@ describe('MCP under the rate limits: housekeeping apart, refusals in JSON-RPC', 
     expect((await postMcp(api.url, huge)).status).to.equal(413);
     expectMcpRefused(await postMcp(api.url, toolCall('get_status', {}, 3)), 2, 3, 'the third counted request');
   });
+
+  it('runs no body that the limits read one way and the transport another (a byte order mark)', async function () {
+    // JSON.parse refuses a leading U+FEFF where the SDK's TextDecoder drops it: a body the limits could not read went
+    // to the transport, which ran it, a batch of verifications included, past the batch refusal and the verification limits.
+    api = await startReadApiUnderTest({ env: { RATE_LIMIT_PER_MINUTE: '100', VERIFY_RATE_LIMIT_PER_MINUTE: '2' } });
+    const BOM = '\uFEFF';
+    const batch = [1, 2, 3, 4].map((id) => toolCall('verify_serial', { serial: `AUR-000${id}` }, id));
+    const answers = [await postMcp(api.url, BOM + JSON.stringify(batch))];
+    for (const id of [5, 6, 7]) answers.push(await postMcp(api.url, BOM + JSON.stringify(toolCall('verify_serial', { serial: 'AUR-0666' }, id))));
+    for (const answer of answers) {
+      expect(answer.text, 'no verification answered').not.to.include('verification_status');
+      expect(answer.status).to.equal(400);
+      expect(answer.json().error.code).to.equal(-32700);
+    }
+  });
 });
