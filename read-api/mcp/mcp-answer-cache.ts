@@ -61,7 +61,10 @@ export function createMcpAnswerCache(tools: ReadonlyMap<string, McpTool>, clock:
       const policy = policies.get(params['name'] as string);
       if (policy === undefined || !(typeof id === 'string' || typeof id === 'number')) return undefined;
       const idText = JSON.stringify(id);
-      const key = `${JSON.stringify(params)}\n${headers['accept'] ?? ''}\n${headers['mcp-protocol-version'] ?? ''}`;
+      const written = writtenParams(params);
+      // Too deep to be written again (JSON.parse reads more levels than JSON.stringify writes): not kept, the SDK answers.
+      if (written === undefined) return undefined;
+      const key = `${written}\n${headers['accept'] ?? ''}\n${headers['mcp-protocol-version'] ?? ''}`;
       return {
         cached() {
           const kept = cache.get(key);
@@ -85,4 +88,13 @@ export function createMcpAnswerCache(tools: ReadonlyMap<string, McpTool>, clock:
       };
     },
   };
+}
+
+function writtenParams(params: unknown): string | undefined {
+  try {
+    return JSON.stringify(params);
+  } catch (error) {
+    if (error instanceof RangeError) return undefined;
+    throw error;
+  }
 }

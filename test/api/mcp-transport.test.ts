@@ -139,6 +139,21 @@ describe('MCP endpoint: JSON-RPC errors, limits and the Koa chain', function () 
     expect(api.errors().map((line) => line.msg)).to.deep.equal([]);
   });
 
+  it('answers arguments nested too deep to serialize again to a tool whose answers are kept, without a 5xx', async function () {
+    // JSON.parse reads 7000 levels that JSON.stringify cannot write back: the key of the answer cache overflowed the stack.
+    api = await startReadApiUnderTest();
+    const nested = `${'['.repeat(7000)}${']'.repeat(7000)}`;
+    const call = (name: string, args: string) => `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"${name}","arguments":${args}}}`;
+    const refused = await postMcp(api.url, call('search_catalogue', `{"search":${nested}}`));
+    expect(refused.status, refused.text).to.equal(200);
+    expect(refused.json().result.isError).to.equal(true);
+    expect(JSON.parse(refused.json().result.content[0].text).detail[0]).to.include({ type: 'string_type' });
+    const ignored = await postMcp(api.url, call('list_collections', `{"padding":${nested}}`));
+    expect(ignored.status, ignored.text).to.equal(200);
+    expect(ignored.json().result.structuredContent.collections).to.be.an('array');
+    expect(api.errors().map((line) => line.msg)).to.deep.equal([]);
+  });
+
   it('counts every call, resource read and refused message against the general per-IP limit, together with the HTTP operations', async function () {
     api = await startReadApiUnderTest({ env: { RATE_LIMIT_PER_MINUTE: '4' } });
     const first = await postMcp(api.url, toolCall('list_collections', {}));
