@@ -46,7 +46,9 @@ const REFERENCE_CHARS = { first: 'A-Z0-9', rest: 'A-Z0-9.-', length: '{0,39}' };
 const SERIAL_CHARS = { chars: 'A-Z0-9-', length: '{4,32}' };
 const anyCase = (chars: string): string => chars.replace('A-Z', 'A-Za-z');
 export const WatchReference = Type.String({ pattern: `^[${REFERENCE_CHARS.first}][${REFERENCE_CHARS.rest}]${REFERENCE_CHARS.length}$` });
-export const SerialNumber = Type.String({ pattern: `^[${SERIAL_CHARS.chars}]${SERIAL_CHARS.length}$` });
+/** A serial number in its canonical form, as events hold it. */
+export const SERIAL_PATTERN = `^[${SERIAL_CHARS.chars}]${SERIAL_CHARS.length}$`;
+export const SerialNumber = Type.String({ pattern: SERIAL_PATTERN });
 /** A reference as a request may spell it. */
 export const REFERENCE_AS_TYPED = `^[${anyCase(REFERENCE_CHARS.first)}][${anyCase(REFERENCE_CHARS.rest)}]${REFERENCE_CHARS.length}$`;
 /** A serial number as a request may spell it. */

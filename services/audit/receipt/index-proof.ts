@@ -15,6 +15,7 @@
  *
  *     <checkpoint note>
  */
+import { SERIAL_PATTERN } from '../../../shared/events/common.ts';
 import { parseCheckpoint } from '../../../shared/read-model/transparency/checkpoint.ts';
 import { openNote } from '../../../shared/read-model/transparency/signed-note.ts';
 import { indexCommitmentOf, verifyIndexAnswer, type IndexAnswer, type IndexStatus } from '../../../shared/read-model/transparency/serial-index.ts';
@@ -22,6 +23,7 @@ import { requirePolicy, type TlogPolicy } from '../../../shared/read-model/trans
 
 export const INDEX_PROOF_HEADER = 'watchcat/serial-index-proof/v1';
 const STATUSES: readonly string[] = ['AUTHENTIC', 'STOLEN', 'NOT_FOUND'];
+const SERIAL = new RegExp(SERIAL_PATTERN);
 
 /** The file of `answer` at the checkpoint `note` (signed, cosigned), whose index root the answer is proved under. */
 export const indexProofFile = (answer: IndexAnswer, note: string): string =>
@@ -49,6 +51,9 @@ function readFile(text: string): { answer: IndexAnswer; note: string } {
   const [serial, status, vrf, index] = [field('serial', 0), field('status', 1), field('vrf', 2), field('index', 3)];
   if (lines.length !== 4) throw new Error('not a serial index proof: the answer has more than four lines');
   if (!STATUSES.includes(status)) throw new Error(`not a serial index proof: status ${status}`);
+  // Serials match case-insensitively, but the VRF keys the index by the exact bytes: a serial spelled otherwise than
+  // its canonical form (upper case, A-Z 0-9 -) is another key, which the index proves absent even when the serial is stolen.
+  if (!SERIAL.test(serial)) throw new Error(`not a serial index proof: ${JSON.stringify(serial)} is not a serial number in its canonical form (4 to 32 of A-Z, 0-9, -)`);
   return { answer: { serial, status: status as IndexStatus, vrf_proof: vrf, index_proof: index }, note: text.slice(split + 2) };
 }
 

@@ -15,6 +15,7 @@
  * "The serial index").
  */
 import { createHash } from 'node:crypto';
+import { SERIAL_PATTERN } from '../../events/common.ts';
 import type { Checkpoint } from './checkpoint.ts';
 import { decodeProof, encodeProof, KEY_SIZE, PrefixTree, verifyPrefixProof } from './prefix-tree.ts';
 import { vrfVerify, type VrfKey } from './vrf.ts';
@@ -27,6 +28,8 @@ const statusValue = (status: IndexedStatus): Buffer =>
   createHash('sha256').update(`watchcat serial index v1\n${status}\n`).digest();
 
 const STATUS_VALUES = new Map((['AUTHENTIC', 'STOLEN'] as const).map((status) => [statusValue(status).toString('hex'), status]));
+
+const CANONICAL_SERIAL = new RegExp(SERIAL_PATTERN);
 
 const alphaOf = (serial: string): Buffer => Buffer.from(serial, 'utf8');
 const keyOf = (vrfOutput: Uint8Array): Buffer => Buffer.from(vrfOutput.subarray(0, KEY_SIZE));
@@ -157,6 +160,8 @@ export class SerialIndex {
 /** Whether `answer` is proved under the index root `root` and the VRF public key `vrfPublicKey`. */
 export function verifyIndexAnswer(vrfPublicKey: Uint8Array, root: Uint8Array, answer: IndexAnswer): boolean {
   if (!(['AUTHENTIC', 'STOLEN', 'NOT_FOUND'] as unknown[]).includes(answer.status)) return false;
+  // Only a canonical serial: another spelling of one (rg-1001 for RG-1001) is another VRF input, proved absent.
+  if (!CANONICAL_SERIAL.test(answer.serial)) return false;
   const output = vrfVerify(vrfPublicKey, alphaOf(answer.serial), Buffer.from(answer.vrf_proof, 'base64'));
   if (output === undefined) return false;
   let proof;

@@ -8,7 +8,8 @@
  * status or proofs were altered. A malformed file is refused with what is malformed (docs/audit.md: `watchcat receipt
  * verify` exits 1 saying which): no header or no blank line before the checkpoint, a line of the answer that is not
  * the field the format puts there (named with its line number, the header being line 1), a missing or a fifth line,
- * a status of none of the three.
+ * a status of none of the three. A serial spelled otherwise than its canonical form (rg-1003 for the stolen RG-1003) is
+ * refused, though the index does prove that spelling absent.
  */
 import { generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
 import { expect } from 'chai';
@@ -16,7 +17,7 @@ import { INDEX_PROOF_HEADER, indexProofFile, indexProofLine, verifyIndexProof } 
 import { checkpointBody } from '../../../shared/read-model/transparency/checkpoint.ts';
 import { cosign, cosignerKey } from '../../../shared/read-model/transparency/cosignature.ts';
 import { MemoryTree } from '../../../shared/read-model/transparency/memory-tree.ts';
-import { indexExtension, SerialIndex, type IndexAnswer } from '../../../shared/read-model/transparency/serial-index.ts';
+import { indexExtension, SerialIndex, verifyIndexAnswer, type IndexAnswer } from '../../../shared/read-model/transparency/serial-index.ts';
 import { signNote, verifierKey } from '../../../shared/read-model/transparency/signed-note.ts';
 import { parsePolicy } from '../../../shared/read-model/transparency/tlog-policy.ts';
 import { vrfKey } from '../../../shared/read-model/transparency/vrf.ts';
@@ -67,6 +68,17 @@ describe('serial index proof files: checked with the log key and the witness pol
       for (const other of others) {
         expect(() => verifyIndexProof(indexProofFile(other, checkpoint), logVerifier, policy), `${serial} ${other.status}`).to.throw(/do not show/);
       }
+    }
+  });
+
+  it('refuses a serial not in its canonical form: another VRF input, which the index proves absent', function () {
+    // Serials are matched case-insensitively (CONTRACT.md): rg-1003 is RG-1003, stolen. Whoever holds the VRF key can
+    // prove the lower-case spelling absent under the very root that proves RG-1003 STOLEN.
+    for (const variant of ['rg-1003', 'Rg-1003', ' RG-1003', 'RG-1003 ', 'RG\u20111003']) {
+      const answer = index.answer(variant);
+      expect(answer.status, variant).to.equal('NOT_FOUND');
+      expect(verifyIndexAnswer(vrf.publicKey, index.root(), answer), JSON.stringify(variant)).to.equal(false);
+      expect(() => verifyIndexProof(indexProofFile(answer, checkpoint), logVerifier, policy), JSON.stringify(variant)).to.throw(/not a serial number/);
     }
   });
 
