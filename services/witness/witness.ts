@@ -130,7 +130,7 @@ export class Witness {
     } catch (error) {
       return { status: 400, reason: (error as Error).message, origin };
     }
-    const refusal = this.refusal(origin, request, checkpoint);
+    const refusal = this.refusal(origin, request, checkpoint, text);
     if (refusal) return refusal;
     const time = (this.options.now ?? (() => Math.floor(Date.now() / 1000)))();
     const cosignature = cosign(text, this.options.name, this.options.key, time);
@@ -140,7 +140,7 @@ export class Witness {
   }
 
   /** Why `checkpoint` does not extend the tree held for `origin`, as the spec answers it; undefined when it does. */
-  private refusal(origin: string, { oldSize, proof }: AddCheckpointRequest, checkpoint: Checkpoint): AddCheckpointAnswer | undefined {
+  private refusal(origin: string, { oldSize, proof }: AddCheckpointRequest, checkpoint: Checkpoint, text: string): AddCheckpointAnswer | undefined {
     const { size, root } = checkpoint;
     if (!Number.isSafeInteger(size)) return { status: 400, reason: 'tree size out of range', origin };
     if (oldSize > size) return { status: 400, reason: `old size ${oldSize} is larger than the checkpoint's ${size}`, origin };
@@ -152,6 +152,11 @@ export class Witness {
     const heldRoot = Buffer.from(held!.root, 'base64');
     if (size === oldSize && !heldRoot.equals(Buffer.from(root))) {
       return { status: 422, reason: `fork: another root for the tree of ${size} leaves than the one cosigned (${held!.root})`, origin, fork: true };
+    }
+    // The same tree with other extension lines (the serial index's root) is a fork too: cosigned, the log could show
+    // two indexes, and so two statuses of one serial, at one checkpoint.
+    if (size === oldSize && parseNote(held!.note).text !== text) {
+      return { status: 422, reason: `fork: another checkpoint body for the tree of ${size} leaves than the one cosigned (its extension lines differ)`, origin, fork: true };
     }
     if (size === oldSize) return proof.length === 0 ? undefined : { status: 422, reason: 'a proof between equal sizes must be empty', origin };
     return verifyConsistency(oldSize, size, heldRoot, root, proof)

@@ -100,6 +100,23 @@ describe('witness: add-checkpoint as C2SP tlog-witness answers it', () => {
     expect(store.puts).to.equal(1);
   });
 
+  it('refuses another body at the size it holds, the same tree committing another serial index: a fork of the index', async () => {
+    const tree = treeOf(8);
+    const withIndex = (root: Buffer) => signNote(checkpointBody({
+      origin: ORIGIN, size: 8, root: tree.root(), extensions: [`watchcat/serial-index/v1 ${b64(root)} ${b64(Buffer.alloc(32, 9))}`],
+    }), ORIGIN, logKey);
+    const first = withIndex(Buffer.alloc(32, 1));
+    expect(status(await witness.addCheckpoint(request(0, [], first)))).to.equal(200);
+    // The very checkpoint again (a log asking once more after a restart) is cosigned again.
+    expect(status(await witness.addCheckpoint(request(8, [], first)))).to.equal(200);
+    // The same size and root with another index line: cosigned, it would let the log prove two statuses of one serial
+    // at one checkpoint, each under the witness's cosignature.
+    expect(await witness.addCheckpoint(request(8, [], withIndex(Buffer.alloc(32, 2))))).to.include({ status: 422, fork: true });
+    expect(await witness.addCheckpoint(request(8, [], checkpoint(tree)))).to.include({ status: 422, fork: true });
+    expect(store.trees.get(ORIGIN)?.note.startsWith(first.slice(0, first.indexOf('\n\n')))).to.equal(true);
+    expect(store.puts).to.equal(2);
+  });
+
   it('answers 404 for an origin it does not witness, 403 for a checkpoint no key of the log signed or a signature of its key that fails', async () => {
     const tree = treeOf(3);
     const other = signNote(checkpointBody({ origin: 'other.example/log', size: 3, root: tree.root() }), 'other.example/log', logKey);
