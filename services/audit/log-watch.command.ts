@@ -1,8 +1,8 @@
 /**
  * `watchcat audit log watch URL [--state FILE] [--key KEY] [--once] [--every SECONDS] [--policy FILE]`: a monitor of the service's
  * transparency log, as a witness runs one. It keeps every checkpoint it has seen in a state file and checks each new
- * one against the last: a smaller tree is a rollback, another root for the same size or a consistency proof that
- * fails is a fork; either exits 1, naming the leaves rewritten among the trees it kept (rewrite-locator.ts). The
+ * one against the last: a smaller tree is a rollback, another root for the same size (or the same root with other
+ * extension lines: another serial index) or a consistency proof that fails is a fork; either exits 1, naming the leaves rewritten among the trees it kept (rewrite-locator.ts). The
  * verifier keys it trusts are kept in the state file too: first the one given, or the one the service served the
  * first time; then each key that co-signed a checkpoint with a trusted key during a rotation (log-key-trust.ts).
  * Each check first reads the service's key history (one request, which also lists the keys a rotation may teach)
@@ -14,7 +14,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InvalidArgumentError, type Command } from 'commander';
 import { parseCheckpoint } from '../../shared/read-model/transparency/checkpoint.ts';
-import { parseVerifierKey } from '../../shared/read-model/transparency/signed-note.ts';
+import { parseNote, parseVerifierKey } from '../../shared/read-model/transparency/signed-note.ts';
 import { readPolicyFile, requirePolicy, type TlogPolicy } from '../../shared/read-model/transparency/tlog-policy.ts';
 import { treeExtends, type ConsistencyProofSource } from '../../shared/read-model/transparency/tree-extension.ts';
 import type { CliContext } from '../cli/cli-context.ts';
@@ -75,11 +75,12 @@ async function checkOnce(
   context: CliContext, base: string, state: WatchState, history: readonly HistoryKey[], dropped: readonly string[], policy: TlogPolicy | undefined,
 ): Promise<WatchState> {
   const note = await fetchText(`${base}/.well-known/transparency/checkpoint`);
-  let current, learned;
+  let current, learned, body;
   try {
     const opened = await openTrusted(note, state.verifier_keys, async () => listedKeys(history), dropped);
     current = parseCheckpoint(opened.text);
     learned = opened.learned;
+    body = opened.text;
     if (policy) requirePolicy(policy, note);
   } catch (error) {
     throw error instanceof AuditError ? error : new AuditError(`checkpoint of ${base}: ${(error as Error).message}`);
@@ -98,6 +99,10 @@ async function checkOnce(
   }
   if (last && current.size === last.size && root !== last.root) {
     throw await failure(`fork: ${base} signs two trees of ${current.size} leaves, roots ${last.root} and ${root}`);
+  }
+  // The same tree with other extension lines: a second serial index for one checkpoint, each signed by the log.
+  if (last && current.size === last.size && parseNote(last.note).text !== body) {
+    throw await failure(`fork: ${base} signs two checkpoints of ${current.size} leaves, root ${root}, with other extension lines`);
   }
   if (last && !(await treeExtends(last, signed, proofs))) {
     throw await failure(`fork: the tree of ${current.size} leaves does not extend the tree of ${last.size} leaves (root ${last.root}) signed before`);

@@ -22,6 +22,7 @@ import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.t
 import { loadConfig } from '../../shared/config/config.ts';
 import { createLogger } from '../../shared/logging/logger.ts';
 import { serialRegistered } from '../fixtures/events.ts';
+import { signNote } from '../../shared/read-model/transparency/signed-note.ts';
 import { specVerifierKey } from '../support/note-keys.ts';
 import { historyEntry, newSigningKeyPem } from '../support/signing-keys.ts';
 import { writeKnownHistory, type TempStore } from './support/audit-history.ts';
@@ -135,6 +136,29 @@ describe('audit log watch: a monitor of the transparency log', function () {
     expect(result.notes.join('\n')).to.match(/fork: .* signs two trees of 12 leaves/);
     // The one tree it saw is the first it no longer finds: the rewrite lies anywhere in it.
     expect(result.notes.join('\n')).to.match(/it extends no tree this monitor saw, not even the one of 12 leaves seen at [0-9T:.-]+Z: the history was rewritten in leaves 0 to 11/);
+  });
+
+  it('names a fork when the service signs another body for a size signed before: the same tree, another serial index', async () => {
+    const base = `http://127.0.0.1:${service!.ports.public}`;
+    const note = await (await fetch(`${base}/.well-known/transparency/checkpoint`)).text();
+    const body = note.slice(0, note.indexOf('\n\n') + 1);
+    expect(body).to.match(/^watchcat\/serial-index\/v1 /m);
+    // Signed with the log's own key: a second index for the tree of 12 leaves, where a serial may have another status.
+    const other = body.replace(/^(watchcat\/serial-index\/v1 )\S+/m, `$1${Buffer.alloc(32, 7).toString('base64')}`);
+    const pem = readFileSync(join(store.dataDir, 'keys', 'transparency-log-key.pem'), 'utf8');
+    const forged = signNote(other, 'localhost/watchcat/events', createPrivateKey(pem));
+    const proxy = createServer((request, response) => {
+      if (request.url === '/.well-known/transparency/checkpoint') return void response.writeHead(200).end(forged);
+      void fetch(`${base}${request.url}`).then(async (answer) => response.writeHead(answer.status).end(await answer.text()));
+    }).listen(0, '127.0.0.1');
+    await once(proxy, 'listening');
+    try {
+      const result = await watchcat(store.env, 'audit', 'log', 'watch', `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, '--state', stateFile, '--once');
+      expect(result.code, result.out.join('\n')).to.equal(1);
+      expect(result.notes.join('\n')).to.match(/fork: .* signs two checkpoints of 12 leaves/);
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+    }
   });
 
   it('names a fork when an event was edited and the log grew since: the new tree does not extend the old', async () => {
