@@ -99,7 +99,7 @@ export async function startWatchcat(config: Config, logger: Logger): Promise<Run
     checkpoint: answerCheckpoint(transparency),
     serialIndex: indexProofs(transparency),
     opsRoutes: [projectionsAuditRoute({ eventStore, live: readStore, auth: adminAuth(config) })],
-    extraRoutes: [discoveryRoutes({ operations: publicOperations, config, jwks: signingKeys.jwks }), transparencyRoutes(transparency)],
+    extraRoutes: [discoveryRoutes({ operations: publicOperations, config, jwks: signingKeys.jwks }), transparencyRoutes(transparency, config.MIN_POSITION_WAIT_MS)],
     metricSources: {
       projections: () => projector.status().map((p) => ({ name: p.name, position: p.position, failed: p.status === 'parked' })),
       lag: projectionLag(eventStore),

@@ -72,7 +72,7 @@ const api = await exitIfPortUnavailable('read-api', logger, startReadApi({
   // A tree holding nothing after the answer's data; none while the log is parked (answer-checkpoint.ts).
   checkpoint: answerCheckpoint(transparency),
   serialIndex: indexProofs(transparency),
-  extraRoutes: [discoveryRoutes({ operations: publicOperations, config, jwks: signingKeys.jwks }), transparencyRoutes(transparency)],
+  extraRoutes: [discoveryRoutes({ operations: publicOperations, config, jwks: signingKeys.jwks }), transparencyRoutes(transparency, config.MIN_POSITION_WAIT_MS)],
 }));
 transparencyLogMetrics(api.registry, transparency);
 

@@ -14,7 +14,10 @@ import { TRANSPARENCY_KEY_PATH } from '../../shared/read-model/public-api/operat
 import {
   checkpointSpec, consistencySpec, inclusionSpec, KEY_HISTORY_PATH, WELL_KNOWN_CHECKPOINT_PATH,
 } from '../../shared/read-model/public-api/operations/transparency-endpoints.ts';
-import { compileRequestValidator } from '../../shared/read-model/public-api/validation/request-validator.ts';
+import { setTimeout } from 'node:timers/promises';
+import { BEHIND_RETRY_AFTER_SECONDS, REFUSALS } from '../../shared/read-model/public-api/answer-policy.ts';
+import { MIN_POSITION_HEADER } from '../../shared/read-model/public-api/schemas/common.schema.ts';
+import { compileRequestValidator, readModelHeaders } from '../../shared/read-model/public-api/validation/request-validator.ts';
 import { issue, RequestValidationError } from '../../shared/read-model/public-api/validation/validation-issue.ts';
 import { JSON_TYPE } from '../middleware/front-door.ts';
 import { sendRefusal, sendTagged } from '../cache/conditional-answer.ts';
@@ -36,8 +39,10 @@ const b64 = (hash: Uint8Array) => Buffer.from(hash).toString('base64');
 /** A 422 in the contract's shape for a value that is well formed but outside the log. */
 const outOfRange = (name: string, input: unknown, why: string) => new RequestValidationError([issue.valueError(['query', name], input, why)]);
 
+interface Served { view: LogView; checkpoint: PublishedCheckpoint }
+
 /** The log of one snapshot, with a checkpoint to answer under; 503 while it has none or its tiles are behind it. */
-async function served(logs: TransparencyLog): Promise<{ view: LogView; checkpoint: PublishedCheckpoint }> {
+async function served(logs: TransparencyLog): Promise<Served> {
   const view = await logs.read();
   if (view.parked !== undefined) throw new LogUnavailable();
   const { checkpoint } = view;
@@ -45,11 +50,48 @@ async function served(logs: TransparencyLog): Promise<{ view: LogView; checkpoin
   return { view, checkpoint };
 }
 
+/** The position of the last event the checkpoint counts (every event is a leaf, in position order); -1 for none. */
+const lastCounted = async ({ view: { log }, checkpoint }: Served): Promise<number> =>
+  (checkpoint.size === 0 ? -1 : (await log.positionOf(checkpoint.size - 1)) ?? -1);
+
+/** How often a request waiting for a checkpoint reads the store again when this process signed or saw none meanwhile. */
+const WAIT_READ_MS = 100;
+/** How often it looks for one this process signed or saw (in memory). */
+const WAIT_LOOK_MS = 10;
+
+/**
+ * The log as served once its checkpoint counts every event up to `minPosition` (`X-Min-Position`), waiting up to
+ * `waitMs` for a checkpoint that does, as every public answer does (docs/api.md, "Read your writes"). Woken when this
+ * process signs or sees a new checkpoint, and reading the store itself every `WAIT_READ_MS` (another replica's).
+ */
+async function servedThrough(logs: TransparencyLog, minPosition: number | undefined, waitMs: number): Promise<Served> {
+  const deadline = performance.now() + waitMs;
+  for (;;) {
+    const log = await served(logs);
+    if (minPosition === undefined || await lastCounted(log) >= minPosition) return log;
+    const readAgainAt = Math.min(deadline, performance.now() + WAIT_READ_MS);
+    if (performance.now() >= deadline) throw new LogBehind(BEHIND);
+    while (performance.now() < readAgainAt && (logs.checkpoint()?.size ?? 0) <= log.checkpoint.size) {
+      await setTimeout(Math.min(WAIT_LOOK_MS, Math.max(0, readAgainAt - performance.now())));
+    }
+  }
+}
+
 /** The log cannot be served now: parked, or not yet built up to its checkpoint. */
 class LogUnavailable extends Error {}
 
-async function inclusionAnswer(logs: TransparencyLog, query: InclusionQuery): Promise<LogProof> {
-  const { view: { log }, checkpoint } = await served(logs);
+/** The checkpoint does not count yet the event asked about (`X-Min-Position`, or `position=` against the latest). */
+class LogBehind extends Error {
+  constructor(readonly body: Buffer) {
+    super('the transparency log is behind the position asked');
+  }
+}
+
+/** The contract's refusal of an answer not yet up to date with the client's change (`X-Min-Position`). */
+const BEHIND = Buffer.from(JSON.stringify({ detail: REFUSALS.behind.en }));
+
+async function inclusionAnswer(through: Served, query: InclusionQuery): Promise<LogProof> {
+  const { view: { log }, checkpoint } = through;
   const published = checkpoint.size;
   // Without a size, the proof is against the latest checkpoint: what a client holding only a position asks for.
   const treeSize = query.tree_size ?? published;
@@ -57,9 +99,18 @@ async function inclusionAnswer(logs: TransparencyLog, query: InclusionQuery): Pr
   let index = query.index;
   if (index === undefined) {
     if (query.position === undefined) throw new RequestValidationError([issue.missing(['query', 'index'], null)]);
+    // An event the latest checkpoint does not count yet may be on its way (just appended): refused as not yet there,
+    // to be asked again, never answered as absent from the log.
+    const last = await lastCounted(through);
+    if (query.tree_size === undefined && query.position > last) {
+      throw new LogBehind(Buffer.from(JSON.stringify({ detail: `The latest checkpoint counts the events up to position ${last}, not yet the one at position ${query.position}; try again shortly` })));
+    }
     index = await log.indexOf(query.position);
-    // An event past the checkpoint is refused just below, as a leaf outside the tree asked.
-    if (index === undefined) throw outOfRange('position', query.position, `no event of the log is at position ${query.position}`);
+    // Past the tree of the size asked, it is refused just below, as a leaf outside that tree.
+    if (index === undefined) {
+      const why = query.position > last ? `the latest checkpoint counts the events up to position ${last}` : `no event of the log is at position ${query.position}`;
+      throw outOfRange('position', query.position, why);
+    }
   }
   if (index >= treeSize) {
     throw outOfRange(query.index === undefined ? 'position' : 'index', query.index ?? query.position, `leaf ${index} is not in a tree of ${treeSize} leaves`);
@@ -68,8 +119,7 @@ async function inclusionAnswer(logs: TransparencyLog, query: InclusionQuery): Pr
   return { tree_size: treeSize, root: b64(root), leaf_index: index, leaf_hash: b64(leaf), proof: proof.map(b64) };
 }
 
-async function consistencyAnswer(logs: TransparencyLog, query: ConsistencyQuery): Promise<LogProof> {
-  const { view: { log }, checkpoint } = await served(logs);
+async function consistencyAnswer({ view: { log }, checkpoint }: Served, query: ConsistencyQuery): Promise<LogProof> {
   const published = checkpoint.size;
   if (query.to > published) throw outOfRange('to', query.to, `the latest checkpoint holds ${published} leaves`);
   if (query.from > query.to) throw outOfRange('from', query.from, `the earlier tree cannot be larger than ${query.to} leaves`);
@@ -112,25 +162,36 @@ const refuseUnavailable: Middleware = async (ctx, next) => {
   try {
     await next();
   } catch (error) {
-    if (!(error instanceof LogUnavailable)) throw error;
-    sendRefusal(ctx, 503, UNAVAILABLE, 60);
+    if (error instanceof LogBehind) sendRefusal(ctx, 503, error.body, BEHIND_RETRY_AFTER_SECONDS);
+    else if (error instanceof LogUnavailable) sendRefusal(ctx, 503, UNAVAILABLE, 60);
+    else throw error;
   }
 };
 
-export function transparencyRoutes(logs: TransparencyLog): Middleware {
+/**
+ * `minPositionWaitMs`: how long an answer asked with `X-Min-Position` waits for a checkpoint counting that position
+ * (`MIN_POSITION_WAIT_MS`).
+ */
+export function transparencyRoutes(logs: TransparencyLog, minPositionWaitMs = 0): Middleware {
   // Case-insensitive, trailing slash optional: the way the rate limits read a public path.
   const router = new Router({ sensitive: false, strict: false });
-  router.get(CHECKPOINT_PATHS, async (ctx) => send(ctx, TEXT, (await served(logs)).checkpoint.note, 'no-cache'));
+  const validateCheckpoint = compileRequestValidator(checkpointSpec);
+  router.get(CHECKPOINT_PATHS, async (ctx) => {
+    const { header } = validateCheckpoint({ query: {}, path: {}, header: readModelHeaders(ctx.req.headers) });
+    const { checkpoint } = await servedThrough(logs, header[MIN_POSITION_HEADER] as number | undefined, minPositionWaitMs);
+    send(ctx, TEXT, checkpoint.note, 'no-cache');
+  });
   router.get(TRANSPARENCY_KEY_PATH, (ctx) => send(ctx, TEXT, logs.verifierKey, 'public, max-age=300'));
   router.get(KEY_HISTORY_PATH, (ctx) => send(ctx, JSON_TYPE, logs.keyHistory, 'public, max-age=300'));
   /** `sized`: whether the query names every size, so that its proof never changes. */
-  const proof = <Q>(spec: OperationSpec, answer: (logs: TransparencyLog, query: Q) => Promise<LogProof>, sized: (query: Q) => boolean) => {
+  const proof = <Q>(spec: OperationSpec, answer: (log: Served, query: Q) => Promise<LogProof>, sized: (query: Q) => boolean) => {
     const validate = compileRequestValidator(spec);
     router.get(spec.id, spec.path, async (ctx) => {
-      const { query } = validate({ query: ctx.query, path: {} });
+      const { query, header } = validate({ query: ctx.query, path: {}, header: readModelHeaders(ctx.req.headers) });
+      const log = await servedThrough(logs, header[MIN_POSITION_HEADER] as number | undefined, minPositionWaitMs);
       // A proof for given sizes never changes: only its availability does, with the checkpoint. One against the
       // latest checkpoint (no size given) changes as the log grows.
-      send(ctx, JSON_TYPE, JSON.stringify(await answer(logs, query as Q)), sized(query as Q) ? 'public, max-age=3600' : 'no-cache');
+      send(ctx, JSON_TYPE, JSON.stringify(await answer(log, query as Q)), sized(query as Q) ? 'public, max-age=3600' : 'no-cache');
     });
   };
   proof(inclusionSpec, inclusionAnswer, (query: InclusionQuery) => query.tree_size !== undefined);

@@ -95,7 +95,7 @@ interface OperationPolicy extends KeptAnswerPolicy {
 /** Seconds a refused client is asked to wait: a few polls of the projector's confirmations. */
 export const REFUSAL_RETRY_AFTER_SECONDS = 5;
 
-const REFUSALS: Record<'unbuilt' | 'unreachable' | 'registry' | 'behind', Record<Language, string>> = {
+export const REFUSALS: Record<'unbuilt' | 'unreachable' | 'registry' | 'behind', Record<Language, string>> = {
   unbuilt: {
     en: 'The catalogue is being prepared; try again shortly',
     fr: 'Le catalogue est en cours de préparation ; réessayez dans un instant',
@@ -117,7 +117,7 @@ const REFUSALS: Record<'unbuilt' | 'unreachable' | 'registry' | 'behind', Record
 };
 
 /** Seconds a request refused for its `X-Min-Position` is asked to wait: the read models are on their way. */
-const BEHIND_RETRY_AFTER_SECONDS = 1;
+export const BEHIND_RETRY_AFTER_SECONDS = 1;
 
 /** The position a request asks its answer to reflect at least (`X-Min-Position`, validated), if it asks one. */
 export const minPositionOf = (request: ValidRequest): number | undefined => request.header[MIN_POSITION_HEADER] as number | undefined;

@@ -102,8 +102,26 @@ describe('transparency log routes: nothing beyond the latest signed checkpoint w
       { loc: ['query', 'tree_size'], msg: 'Value error, the latest checkpoint holds 200 leaves' },
     ]);
     // The event is projected (leaf 250) but not signed: outside the tree asked, named as the client named it.
-    expect(await refusal(`/api/public/transparency/inclusion?position=${aheadPosition}`)).to.deep.equal([
+    expect(await refusal(`/api/public/transparency/inclusion?position=${aheadPosition}&tree_size=200`)).to.deep.equal([
       { loc: ['query', 'position'], msg: 'Value error, leaf 250 is not in a tree of 200 leaves' },
+    ]);
+  });
+
+  it('refuses an event the latest checkpoint does not count yet as not yet there (503), not as absent from the log', async () => {
+    // Against the latest checkpoint (no tree_size): the event is on its way, the client asks again.
+    for (const position of [aheadPosition, aheadPosition * 1_000]) {
+      const refused = await fetch(`${base}/api/public/transparency/inclusion?position=${position}`);
+      expect(refused.status, `position ${position}`).to.equal(503);
+      expect(refused.headers.get('retry-after')).to.equal('1');
+      expect(((await refused.json()) as { detail: string }).detail).to.equal(
+        `The latest checkpoint counts the events up to position ${signedPosition}, not yet the one at position ${position}; try again shortly`,
+      );
+    }
+    // In a tree the client chose, an event past it is the client's choice: 422, naming where the checkpoint ends.
+    const beyond = await fetch(`${base}/api/public/transparency/inclusion?position=${aheadPosition * 1_000}&tree_size=200`);
+    expect(beyond.status).to.equal(422);
+    expect(((await beyond.json()) as { detail: { msg: string }[] }).detail.map(({ msg }) => msg)).to.deep.equal([
+      `Value error, the latest checkpoint counts the events up to position ${signedPosition}`,
     ]);
   });
 

@@ -5,7 +5,7 @@
  * prefix, `/transparency`, so that a C2SP tlog-tiles client works from that one base URL; the entry bundles are not
  * public (the admin API's `audit` scope serves the same layout with them, under `/admin/transparency`).
  */
-import { NotFound, rateLimitedResponse, Unavailable, validationResponse } from '../schemas/common.schema.ts';
+import { NotFound, rateLimitedResponse, ReadModelHeaders, Unavailable, validationResponse } from '../schemas/common.schema.ts';
 import {
   ConsistencyQuery, HashTile, InclusionQuery, LogKeyHistory, LogProof, SignedCheckpoint, TilePathParams, VerifierKey,
 } from '../schemas/transparency.schema.ts';
@@ -24,6 +24,11 @@ const unavailable = {
   description: 'The log serves nothing while it refuses a rewritten history or its tiles are being built again; retry after `Retry-After` seconds',
   schema: Unavailable,
 };
+/** The checkpoint and the proofs also wait for `X-Min-Position`, and a proof for an event not yet counted. */
+const unavailableOrBehind = {
+  ...unavailable,
+  description: `${unavailable.description}. Also (\`Retry-After: 1\`) when no checkpoint counting the \`X-Min-Position\` asked came within \`MIN_POSITION_WAIT_MS\`, or for a proof against the latest checkpoint of an event it does not count yet`,
+};
 
 export const checkpointSpec: OperationSpec = {
   id: 'getLogCheckpoint',
@@ -32,7 +37,8 @@ export const checkpointSpec: OperationSpec = {
   summary: 'Latest signed checkpoint of the transparency log',
   description: `The tree the log commits to now, signed with the log key (C2SP tlog-checkpoint in a signed note), beside the tiles so that a tlog-tiles client works from the one base URL \`${LOG_PREFIX}\`. Also at \`${WELL_KNOWN_CHECKPOINT_PATH}\`. A checkpoint covers an appended event within a second; its tree size never decreases.`,
   tags: TAGS,
-  responses: { '200': { description: 'The signed checkpoint', schema: SignedCheckpoint, mediaType: TEXT }, '429': rateLimitedResponse, '503': unavailable },
+  params: { header: ReadModelHeaders },
+  responses: { '200': { description: 'The signed checkpoint', schema: SignedCheckpoint, mediaType: TEXT }, '422': validationResponse, '429': rateLimitedResponse, '503': unavailableOrBehind },
   cacheControl: 'no-cache',
 };
 
@@ -75,7 +81,7 @@ export const keyHistorySpec: OperationSpec = {
 };
 
 const proofResponses = {
-  '200': { description: 'The proof', schema: LogProof }, '422': validationResponse, '429': rateLimitedResponse, '503': unavailable,
+  '200': { description: 'The proof', schema: LogProof }, '422': validationResponse, '429': rateLimitedResponse, '503': unavailableOrBehind,
 };
 
 export const inclusionSpec: OperationSpec = {
@@ -85,7 +91,7 @@ export const inclusionSpec: OperationSpec = {
   summary: 'Inclusion proof of an event in the transparency log',
   description: 'RFC 9162 inclusion proof of leaf `index` (or of the event at `position`) in the tree of `tree_size` leaves (the latest checkpoint\'s tree when `tree_size` is not given).',
   tags: TAGS,
-  params: { query: InclusionQuery },
+  params: { query: InclusionQuery, header: ReadModelHeaders },
   refusesRepeatedQuery: true,
   responses: proofResponses,
 };
@@ -97,7 +103,7 @@ export const consistencySpec: OperationSpec = {
   summary: 'Consistency proof between two sizes of the transparency log',
   description: 'RFC 9162 consistency proof that the tree of `to` leaves extends the tree of its first `from` leaves.',
   tags: TAGS,
-  params: { query: ConsistencyQuery },
+  params: { query: ConsistencyQuery, header: ReadModelHeaders },
   refusesRepeatedQuery: true,
   responses: proofResponses,
 };

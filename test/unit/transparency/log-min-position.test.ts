@@ -1,0 +1,115 @@
+/**
+ * Issue 44, item 1 ("every public request, HTTP and MCP, may send `X-Min-Position`"): the transparency log's
+ * checkpoint and proofs. A client that has just appended asks for a checkpoint counting its event: it waits for one
+ * up to `MIN_POSITION_WAIT_MS`, is answered from the first that does, and is refused with the contract's 503 when none
+ * comes in time; a malformed value is the contract's 422. Before, the log's routes read no header: an inclusion proof
+ * asked by position right after the append was a 422 saying no event of the log is at that position.
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { expect } from 'chai';
+import Koa from 'koa';
+import { pino } from 'pino';
+import { createInlineJobQueue } from '../../../shared/adapters/inline-job-queue.ts';
+import { createMemoryReadStore } from '../../../shared/adapters/memory-read-store.ts';
+import { openSqliteEventStore } from '../../../shared/adapters/sqlite-event-store.ts';
+import type { EventStore } from '../../../shared/ports/event-store.ts';
+import { rebuild } from '../../../shared/read-model/projections/rebuild.ts';
+import { createProjector } from '../../../projector/runner.ts';
+import { frontDoor } from '../../../read-api/middleware/front-door.ts';
+import { startTransparencyLog, type TransparencyLog } from '../../../read-api/transparency/log-publisher.ts';
+import { transparencyRoutes } from '../../../read-api/transparency/transparency-routes.ts';
+import { serialRegistered } from '../../fixtures/events.ts';
+import { appendAll } from '../../projector/support/history.ts';
+import { logProjection } from '../../support/signed-log.ts';
+
+const logger = pino({ level: 'silent' });
+const ORIGIN = 'watch.example/watchcat/events';
+const WAIT_MS = 800;
+const serials = (count: number, from: number) => Array.from({ length: count }, (_, i) => serialRegistered(`MIN-${String(from + i).padStart(4, '0')}`));
+const BEHIND = { detail: 'The answer is not yet up to date with your change; try again shortly' };
+
+describe('the transparency log\'s checkpoint and proofs asked with X-Min-Position', function () {
+  this.timeout(60_000);
+  let events: EventStore;
+  let log: TransparencyLog;
+  let server: ReturnType<Koa['listen']>;
+  let base: string;
+  /** Positions of the last event signed (leaf 19) and of the last projected, not yet signed (leaf 29). */
+  let signedPosition: number;
+  let aheadPosition: number;
+
+  before(async () => {
+    events = openSqliteEventStore(':memory:');
+    const readStore = createMemoryReadStore();
+    signedPosition = await appendAll(events, serials(20, 0));
+    await rebuild({ eventStore: events, readStore, projections: [logProjection] });
+    // Looks only at its start and when told: it signs the 20 leaves, then the 30 once the test lets it look.
+    log = await startTransparencyLog({ readStore, key: generateKeyPairSync('ed25519').privateKey, origin: ORIGIN, logger, intervalMs: 600_000 });
+    aheadPosition = await appendAll(events, serials(10, 20));
+    await createProjector({
+      eventStore: events, readStore, queue: createInlineJobQueue({ attempts: 1, backoffMs: 1 }), logger, projections: [logProjection],
+    }).catchUp();
+    expect(log.checkpoint()?.size, 'leaves signed').to.equal(20);
+    const app = new Koa();
+    app.use(frontDoor(logger));
+    app.use(transparencyRoutes(log, WAIT_MS));
+    server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await log.stop();
+    await events.close();
+  });
+
+  const asking = (path: string, minPosition: string) => fetch(`${base}${path}`, { headers: { 'x-min-position': minPosition } });
+  const paths = (position: number) => [
+    '/transparency/checkpoint', `/api/public/transparency/inclusion?position=${position}`, '/api/public/transparency/consistency?from=1&to=20',
+  ];
+
+  it('answers at once when the latest checkpoint counts the position asked', async () => {
+    for (const path of paths(signedPosition)) {
+      const answer = await asking(path, String(signedPosition));
+      expect(answer.status, path).to.equal(200);
+      await answer.arrayBuffer();
+    }
+  });
+
+  it('refuses a value that is not a canonical non-negative integer with the contract\'s 422', async () => {
+    for (const path of paths(signedPosition)) {
+      for (const value of ['-1', '01', '1e3', 'soon']) {
+        const refused = await asking(path, value);
+        expect(refused.status, `${path} ${value}`).to.equal(422);
+        const { detail } = await refused.json() as { detail: { loc: string[] }[] };
+        expect(detail.map(({ loc }) => loc), `${path} ${value}`).to.deep.equal([['header', 'x-min-position']]);
+      }
+    }
+  });
+
+  it(`waits ${WAIT_MS} ms for a checkpoint counting the position, then refuses with the contract's 503`, async () => {
+    for (const path of paths(signedPosition)) {
+      const started = performance.now();
+      const refused = await asking(path, String(aheadPosition));
+      expect(refused.status, path).to.equal(503);
+      expect(performance.now() - started, `${path}: waited`).to.be.at.least(WAIT_MS - 50);
+      expect(refused.headers.get('retry-after'), path).to.equal('1');
+      expect(await refused.json(), path).to.deep.equal(BEHIND);
+    }
+  });
+
+  it('answers a waiting request from the first checkpoint that counts its position', async () => {
+    const proof = asking(`/api/public/transparency/inclusion?position=${aheadPosition}`, String(aheadPosition));
+    const checkpoint = asking('/transparency/checkpoint', String(aheadPosition));
+    await sleep(200);
+    await log.look();
+    expect(log.checkpoint()?.size, 'signed meanwhile').to.equal(30);
+    const [proved, signed] = await Promise.all([proof, checkpoint]);
+    expect(proved.status).to.equal(200);
+    expect(((await proved.json()) as { tree_size: number; leaf_index: number })).to.include({ tree_size: 30, leaf_index: 29 });
+    expect(signed.status).to.equal(200);
+    expect((await signed.text()).split('\n')[1]).to.equal('30');
+  });
+});
