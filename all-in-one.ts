@@ -27,6 +27,9 @@ import { adminAuthMetrics } from './services/admin/admin-metrics.ts';
 import { adminAuth } from './services/admin/require-scope.ts';
 import { projectionsAuditRoute } from './services/audit/projections-audit.route.ts';
 import { createProjector } from './projector/runner.ts';
+import { TICKET_CURRENT_FOR_MS, TICKET_READ_EVERY_MS, watchTickets } from './projector/ticket-watch.ts';
+import { freshnessTicketsFor } from './shared/adapters/freshness-tickets.factory.ts';
+import { SYSTEM_CLOCK } from './shared/read-model/projections/lease.ts';
 import { PROJECTION_RETRY_POLICY } from './projector/retry-policy.ts';
 
 import { startReadApi } from './read-api/server.ts';
@@ -63,8 +66,15 @@ export async function startWatchcat(config: Config, logger: Logger): Promise<Run
   const queue = await createJobQueue(config, PROJECTION_RETRY_POLICY);
   // What the projector stores is served at once, not at the API's next poll (which MongoDB's checkpoints pace).
   let readModelsMoved = (): void => undefined;
+  // Each confirmation names the latest ticket read before its head, which bounds its age for the API.
+  const freshnessTickets = await freshnessTicketsFor(config, logger, 'projects and serves');
+  const tickets = freshnessTickets && await watchTickets(freshnessTickets, {
+    everyMs: TICKET_READ_EVERY_MS, currentForMs: TICKET_CURRENT_FOR_MS, monotonic: SYSTEM_CLOCK.monotonic,
+    onError: (error) => logger.debug({ err: error }, 'freshness ticket not read'),
+  });
   const projector = createProjector({
     eventStore, readStore, queue, logger, leaseTtlMs: config.PROJECTION_LEASE_SECONDS * 1_000, onBatch: () => readModelsMoved(),
+    ...(tickets ? { clock: { ...SYSTEM_CLOCK, ticket: tickets.known } } : {}),
   });
   const commands = createCommandService(eventStore, { actor: 'admin-api' });
 
@@ -93,6 +103,7 @@ export async function startWatchcat(config: Config, logger: Logger): Promise<Run
     brand: publicBrand(config),
     signingKeys,
     ...(redis ? { rateLimitRedis: redis } : {}),
+    ...(freshnessTickets ? { freshnessTickets } : {}),
     // In-memory checkpoints cost next to nothing to read; MongoDB ones are read at the default pace.
     ...(config.MONGODB_URL ? {} : { positionPollMs: 5 }),
     // A tree holding nothing after the answer's data; none while the log is parked (answer-checkpoint.ts).
@@ -129,6 +140,8 @@ export async function startWatchcat(config: Config, logger: Logger): Promise<Run
       await projector.stop();
       await snapshots?.stop().catch((error: unknown) => logger.warn({ err: error }, 'could not write the read-model snapshot at stop'));
       await queue.close();
+      tickets?.stop();
+      await freshnessTickets?.close();
       redis?.disconnect();
       await readStore.close();
       await eventStore.close();

@@ -22,6 +22,9 @@ import { projectorMetrics } from './projector-metrics.ts';
 import { projectorHealth } from './projector-health.ts';
 import { readProjectionStates } from '../shared/read-model/projections/projection-states.ts';
 import { redisReadModelChanges } from '../shared/adapters/redis-read-model-changes.ts';
+import { freshnessTicketsFor } from '../shared/adapters/freshness-tickets.factory.ts';
+import { SYSTEM_CLOCK } from '../shared/read-model/projections/lease.ts';
+import { TICKET_CURRENT_FOR_MS, TICKET_READ_EVERY_MS, watchTickets } from './ticket-watch.ts';
 
 // A health port of its own kind (the admin API's is 9465), so both run on one machine with the defaults.
 const config = loadConfigOrExit('projector', { HEALTH_PORT: 9466 });
@@ -37,8 +40,15 @@ const metrics = projectorMetrics({
 });
 // API replicas read their snapshot again on this word instead of at their next poll.
 const changes = config.REDIS_URL ? redisReadModelChanges(config.REDIS_URL, logger) : undefined;
+// Each confirmation names the latest ticket read before its head, which bounds its age for the replicas.
+const freshnessTickets = await freshnessTicketsFor(config, logger, 'one role');
+const tickets = freshnessTickets && await watchTickets(freshnessTickets, {
+  everyMs: TICKET_READ_EVERY_MS, currentForMs: TICKET_CURRENT_FOR_MS, monotonic: SYSTEM_CLOCK.monotonic,
+  onError: (error) => logger.debug({ err: error }, 'freshness ticket not read'),
+});
 const projector = createProjector({
   eventStore, readStore, queue, logger,
+  ...(tickets ? { clock: { ...SYSTEM_CLOCK, ticket: tickets.known } } : {}),
   // A worker may be given some projections only (the others run elsewhere): PROJECTIONS names them.
   projections: projectionsNamed(config.PROJECTIONS),
   leaseTtlMs: config.PROJECTION_LEASE_SECONDS * 1_000,
@@ -61,6 +71,8 @@ onShutdownSignal(logger, 'projector', async () => {
   await projector.stop();
   await queue.close();
   await changes?.close();
+  tickets?.stop();
+  await freshnessTickets?.close();
   await readStore.close();
   await eventStore.close();
   logger.info({ positions: projector.positions() }, 'projections at stop');

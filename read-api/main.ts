@@ -15,6 +15,7 @@ import { publicOperations } from '../shared/read-model/public-api/operations/ind
 import { loadSigningKeys } from './signing/signing-keys.ts';
 import { startReadApi } from './server.ts';
 import { redisReadModelChanges } from '../shared/adapters/redis-read-model-changes.ts';
+import { freshnessTicketsFor } from '../shared/adapters/freshness-tickets.factory.ts';
 import { loadLogKeys } from './transparency/log-key.ts';
 import { indexProofs, startTransparencyLog } from './transparency/log-publisher.ts';
 import { serialVrfFile } from './transparency/serial-vrf-file.ts';
@@ -48,6 +49,8 @@ const readStore = await createReadStore(config);
 // and 200 ms were most of the store's load, which every append's writes waited behind (issue 29).
 const changes = config.REDIS_URL ? redisReadModelChanges(config.REDIS_URL, logger) : undefined;
 const pollAfterMs = () => (changes?.hearing() ? WORD_HEARD_POLL_MS : 0);
+// Bounds each confirmation's age by a ticket its projector read before the head, whatever its write's delay.
+const freshnessTickets = await freshnessTicketsFor(config, logger, 'one role');
 // The log's tiles are a projection the projectors keep; every API process signs checkpoints of it with the one log
 // key of the deployment (TRANSPARENCY_LOG_KEY), the store deciding which signature of a size is kept.
 const transparency = await startTransparencyLog({
@@ -66,6 +69,7 @@ const api = await exitIfPortUnavailable('read-api', logger, startReadApi({
   signingKeys,
   ...(redis ? { rateLimitRedis: redis } : {}),
   positionPollAfterMs: pollAfterMs,
+  ...(freshnessTickets ? { freshnessTickets } : {}),
   // Woken by the refresh on the word; their own reads of the store only cover a word lost (10 ms without the word).
   positionWaitingPollMs: () => (changes?.hearing() ? WORD_HEARD_WAITING_POLL_MS : undefined),
   ...(changes ? { queueReachable: () => changes.hearing() } : {}),
@@ -86,6 +90,7 @@ onShutdownSignal(logger, 'read API', async () => {
   await changes?.close();
   await api.close();
   await transparency.stop();
+  await freshnessTickets?.close();
   redis?.disconnect();
   await readStore.close();
 });

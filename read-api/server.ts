@@ -4,6 +4,7 @@
  * `read-api/main.ts` and the all-in-one server, which differ only in where the read store comes from. `close()`
  * stops accepting connections, lets the requests in flight finish, then stops the clock.
  */
+import type { FreshnessTickets } from '../shared/ports/freshness-tickets.ts';
 import { setTimeout as delay } from 'node:timers/promises';
 import { createServer, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -60,6 +61,8 @@ export interface ReadApiOptions {
   positionPollAfterMs?: () => number;
   /** How long a request waiting for its `X-Min-Position` waits for another's reading (read-model-clock.ts, `waitingPollMs`). */
   positionWaitingPollMs?: () => number | undefined;
+  /** The deployment's freshness tickets (ports/freshness-tickets.ts): a confirmation's age is then bounded by its ticket. */
+  freshnessTickets?: FreshnessTickets;
   /**
    * Longest time a client may take to send a whole request, head and body, on the public and operations ports
    * (default 15 s, see shared/http/server-timeouts.ts); a slower one gets 408 and its connection is closed.
@@ -151,6 +154,7 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
     ...(options.positionPollMs ? { intervalMs: options.positionPollMs } : {}),
     ...(options.positionPollAfterMs ? { pollAfterMs: options.positionPollAfterMs } : {}),
     ...(options.positionWaitingPollMs ? { waitingPollMs: options.positionWaitingPollMs } : {}),
+    ...(options.freshnessTickets ? { tickets: options.freshnessTickets } : {}),
     maxLagMs: config.READ_MODEL_MAX_LAG_SECONDS * 1_000,
     freshAnswerMaxLagMs: config.VERIFY_MAX_LAG_SECONDS * 1_000,
     // A poll still running when the stop closes the store fails by design (MongoClientClosedError): no warning.

@@ -12,6 +12,7 @@ import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.t
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
 import { readProjectionStates } from '../../shared/read-model/projections/projection-states.ts';
+import { serialsProjection } from '../../shared/read-model/projections/serials.projection.ts';
 import { createProjector } from '../../projector/runner.ts';
 import { appendAll, catalogueHistory } from './support/history.ts';
 
@@ -44,6 +45,39 @@ describe('head confirmations', () => {
         // run side by side on the one clock) and a second of this machine's own time.
         expect(state.confirmed?.age_ms, state.name).to.be.at.least(PAUSE_MS).and.at.most(paused + 1_000);
       }
+    } finally {
+      await projector.stop();
+      await queue.close();
+      await eventStore.close();
+    }
+  });
+
+  it('name the latest freshness ticket their owner read before the read that reached the head, not one read after it', async () => {
+    const eventStore = openSqliteEventStore(':memory:');
+    await appendAll(eventStore, catalogueHistory(3));
+    const readStore = createMemoryReadStore();
+    const queue = createInlineJobQueue({ attempts: 1, backoffMs: 1 });
+    // The ticket the owner knows rises once each read of the history has answered: the one known when a read is
+    // sent is the number of reads before it. One projection, so its reads are the only ones.
+    let n = 0;
+    const clock = { monotonic: () => performance.now(), wall: () => Date.now(), ticket: () => ({ epoch: 'e', n }) };
+    const counting: EventStore = Object.assign(Object.create(eventStore) as EventStore, {
+      readAll: async (range: Parameters<EventStore['readAll']>[0]) => {
+        const events = await eventStore.readAll(range);
+        n += 1;
+        return events;
+      },
+    });
+    const projector = createProjector({
+      eventStore: counting, readStore, queue, logger: pino({ level: 'silent' }), clock, projections: [serialsProjection], batchSize: 2,
+    });
+    try {
+      await projector.catchUp();
+      const [state] = await readProjectionStates(readStore);
+      expect(state?.name).to.equal('serials');
+      expect(n, 'reads of the history, in batches of 2').to.be.at.least(3);
+      // The last read reached the head: the ticket known before it, n - 1; n was known only once it had answered.
+      expect(state?.confirmed?.ticket).to.deep.equal({ epoch: 'e', n: n - 1 });
     } finally {
       await projector.stop();
       await queue.close();

@@ -8,6 +8,7 @@
  * - a checkpoint per projection and generation (`checkpoint:NAME@G`): the position applied, the token of the
  *   owner that may move it, and whether the projection is parked on an event it cannot apply.
  */
+import type { FreshnessTicket } from '../../ports/freshness-tickets.ts';
 import type { ControlDoc, ProjectedCollection, ReadStore } from '../../ports/read-store.ts';
 import { GENERATIONS_ID, liveGenerationOf } from '../../ports/read-store.ts';
 
@@ -72,6 +73,12 @@ export interface HeadConfirmation {
    * Absent from a confirmation an earlier release wrote.
    */
   age_ms?: number;
+  /**
+   * The latest freshness ticket its owner had read before it read the head (ports/freshness-tickets.ts), which bounds
+   * the data's age whatever the write's delay. Absent from an owner without tickets, or whose tickets cannot be read
+   * now (Redis away), or of an earlier release: its age is then judged by `age_ms` alone.
+   */
+  ticket?: FreshnessTicket;
 }
 
 /** A head read by a projection's owner, kept until the checkpoint confirming it is written. */
@@ -80,15 +87,30 @@ export interface HeadRead {
   /** When it was read: the owner's wall clock (a marker for readers) and its monotonic clock (for `age_ms`). */
   wallMs: number;
   monotonicMs: number;
+  /** The latest freshness ticket read before (see `HeadConfirmation.ticket`); absent without a current one. */
+  ticket?: FreshnessTicket;
 }
 
-/** When a head is read, on both of its reader's clocks: a `HeadRead` but for the head, which the read answers. */
-export const readMoment = (clock: { wall(): number; monotonic(): number }): Omit<HeadRead, 'head'> =>
-  ({ wallMs: clock.wall(), monotonicMs: clock.monotonic() });
+/** The clocks a head's read is noted on; `ticket`: the latest freshness ticket read lately, when the owner has one. */
+export interface HeadReadClock {
+  wall(): number;
+  monotonic(): number;
+  ticket?: () => FreshnessTicket | undefined;
+}
+
+/**
+ * When a head is read, on both of its reader's clocks and by the latest ticket it read: a `HeadRead` but for the
+ * head, which the read answers. Taken before the read is sent.
+ */
+export const readMoment = (clock: HeadReadClock): Omit<HeadRead, 'head'> => {
+  const ticket = clock.ticket?.();
+  return { wallMs: clock.wall(), monotonicMs: clock.monotonic(), ...(ticket ? { ticket } : {}) };
+};
 
 /** The confirmation of `read` in a checkpoint written at `nowMonotonicMs` (the same owner's monotonic clock). */
 export const headConfirmation = (read: HeadRead, nowMonotonicMs: number): HeadConfirmation => ({
   head: read.head, at: new Date(read.wallMs).toISOString(), age_ms: Math.max(0, Math.round(nowMonotonicMs - read.monotonicMs)),
+  ...(read.ticket ? { ticket: read.ticket } : {}),
 });
 
 /** The lease was taken by a newer owner (or a rebuild switched the generation): this worker must stop writing. */

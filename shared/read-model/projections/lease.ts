@@ -15,18 +15,18 @@ import {
 } from '../../ports/read-store.ts';
 import {
   LeaseLostError, checkpointPrefix, generationsOf, leaseId, liveCheckpointOf, newCheckpoint, readCheckpoint, readControlDocs,
-  type CheckpointState, type HeadConfirmation, type LeaseDoc,
+  type CheckpointState, type HeadConfirmation, type HeadReadClock, type LeaseDoc,
 } from './control-docs.ts';
 import { recordLeaseToken } from './generations.ts';
 import { LeaseWatch } from './lease-watch.ts';
 
 export { LeaseLostError };
 
-/** Clocks in milliseconds: `monotonic` for every judgement of time, `wall` only for the times written for people to read. */
-export interface LeaseClock {
-  monotonic(): number;
-  wall(): number;
-}
+/**
+ * Clocks in milliseconds: `monotonic` for every judgement of time, `wall` only for the times written for people to
+ * read; `ticket`, when the process has freshness tickets, the latest it read (control-docs.ts, `readMoment`).
+ */
+export type LeaseClock = HeadReadClock;
 
 export const SYSTEM_CLOCK: LeaseClock = { monotonic: () => performance.now(), wall: () => Date.now() };
 

@@ -15,13 +15,17 @@
  * machines disagree): a confirmation is an opaque marker, and what counts is when this process saw it change, on its
  * own monotonic clock. A change seen by one poll happened after the poll before it began, so its lag counts from
  * then, less how long before writing it its owner read the head (`age_ms`, a duration the owner measured on its own
- * monotonic clock): never fresher than it is but for the write's own round trip. The confirmation already there at the first poll was not seen happen: a process
+ * monotonic clock): never fresher than it is but for the write's own delay, which freshness tickets bound when the
+ * deployment has them (`bySeenTicket`, below). The confirmation already there at the first poll was not seen happen: a process
  * that has just started (a rolling deploy, a restart with a wrong clock) is not fresh until it sees a new one; nor is
  * the confirmation of a generation made live since the poll before (a rebuild's switch, which comes after its checks). A
  * projector idle and alive confirms again every second or so (projector/reconfirmation.ts), well within the bounds.
  */
 import { ReadStoreUnavailableError, SNAPSHOT_TTL_MS, type ReadView as StoreView } from '../../ports/read-store.ts';
 import type { ProjectionState } from '../projections/projection-states.ts';
+import type { HeadConfirmation } from '../projections/control-docs.ts';
+import type { FreshnessTickets } from '../../ports/freshness-tickets.ts';
+import { takeOwnTickets } from './own-tickets.ts';
 import type { HeardMove } from '../../ports/read-model-changes.ts';
 import { sameProjected, sameStamp, stampOf, nextServedState, type Projected, type ReadStamp } from './served-state.ts';
 
@@ -144,6 +148,14 @@ interface ReadModelClockOptions {
   onError?: (error: unknown) => void;
   /** Monotonic clock in milliseconds (a test's fake one); default `performance.now`. */
   monotonic?: () => number;
+  /**
+   * The deployment's freshness tickets (ports/freshness-tickets.ts), taken every `ticketEveryMs` (default 200): a
+   * confirmation's age is then bounded by the ticket its owner read, whatever its write's delay.
+   */
+  tickets?: FreshnessTickets;
+  ticketEveryMs?: number;
+  /** How long without a ticket taken before none is vouched for (the counter away); default ten periods. */
+  ticketsCurrentForMs?: number;
 }
 
 /** How long a request waiting for the next reading waits for another's before it reads one itself, by default. */
@@ -157,6 +169,12 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
   const monotonic = options.monotonic ?? (() => performance.now());
   const maxLagMs = options.maxLagMs ?? 30_000;
   const freshAnswerMaxLagMs = options.freshAnswerMaxLagMs ?? 5_000;
+  // Kept past the longest bound, so that a lag within it is never unknown for want of a ticket let go.
+  const ticketEveryMs = options.ticketEveryMs ?? 200;
+  const ownTickets = options.tickets && takeOwnTickets(options.tickets, {
+    everyMs: ticketEveryMs, keepMs: 2 * Math.max(maxLagMs, freshAnswerMaxLagMs), currentForMs: options.ticketsCurrentForMs ?? 10 * ticketEveryMs,
+    monotonic, onError: (error) => options.onError?.(error),
+  });
   let projected = new Map<string, Projected>();
   let current = 0;
   let updatedAt: string | null = null;
@@ -191,7 +209,19 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
     // poll before, less how long before its write its owner read the head (a batch applied, a pause), as the owner
     // measured it; an age that is no duration makes it not seen.
     const seen = sameGeneration && since !== undefined && Number.isFinite(ageMs) && ageMs >= 0;
-    return { head, at, seenAt: seen ? since - ageMs : null };
+    return { head, at, seenAt: seen ? bySeenTicket(since - ageMs, state.confirmed.ticket) : null };
+  };
+
+  /**
+   * With freshness tickets (own-tickets.ts), a confirmation counts from when this process asked for its latest ticket
+   * up to the one the owner read before the head, when that is older than `seenAt` (the write landed late: stalled in
+   * the store or the network); not seen at all when this process holds none of its counter up to it. One naming no
+   * ticket (an owner without tickets, or whose counter is away, or of an earlier release), or a ticket this process
+   * cannot place (another counter's, or its own counter away), is judged by `age_ms` alone, as before tickets.
+   */
+  const bySeenTicket = (seenAt: number, ticket: HeadConfirmation['ticket']): number | null => {
+    const askedAt = ticket === undefined ? undefined : ownTickets?.askedBy(ticket);
+    return askedAt === undefined ? seenAt : askedAt === null ? null : Math.min(seenAt, askedAt);
   };
 
   const apply = (states: ProjectionState[], since: number | undefined) => {
@@ -356,6 +386,9 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
       await inFlight?.catch(() => undefined);
       await poll();
     },
-    stop: () => clearInterval(timer),
+    stop: () => {
+      clearInterval(timer);
+      ownTickets?.stop();
+    },
   };
 }

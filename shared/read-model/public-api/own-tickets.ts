@@ -1,0 +1,63 @@
+/**
+ * The freshness tickets an API replica took itself (ports/freshness-tickets.ts), each with when it asked for it on its
+ * own monotonic clock: a confirmation naming ticket T read its head after this process asked for each of its tickets
+ * up to T, so its data is no older than the latest of those moments. Taken every `everyMs`; those older than `keepMs`
+ * are let go (a confirmation older than them is judged not seen, as one a start did not see happen). While none could
+ * be taken for `currentForMs` (the counter away: Redis down), none is vouched for, and confirmations are judged by their
+ * owner's `age_ms` alone, as without tickets: answers are not all judged stale for as long as Redis is away.
+ */
+import type { FreshnessTicket, FreshnessTickets } from '../../ports/freshness-tickets.ts';
+
+export interface OwnTickets {
+  /**
+   * When this process asked for its latest ticket at or below `ticket` (same epoch); null when it holds none of that
+   * epoch at or below it; undefined when it took none of that epoch (another counter's: a projector of another process
+   * with tickets of its own, as `npm start`'s processes sharing a store without Redis), or took none lately.
+   */
+  askedBy(ticket: FreshnessTicket): number | null | undefined;
+  stop(): void;
+}
+
+export function takeOwnTickets(tickets: FreshnessTickets, options: {
+  everyMs: number; keepMs: number; currentForMs: number; monotonic: () => number; onError: (error: unknown) => void;
+}): OwnTickets {
+  const { everyMs, keepMs, currentForMs, monotonic, onError } = options;
+  /** Oldest first; within one epoch, numbers rise with the time asked. */
+  let taken: { ticket: FreshnessTicket; askedAt: number }[] = [];
+  let taking = false;
+  /** When the latest ticket taken was asked for. */
+  let lastAskedAt = -Infinity;
+  const take = async () => {
+    if (taking) return;
+    taking = true;
+    const askedAt = monotonic();
+    try {
+      const ticket = await tickets.take();
+      taken.push({ ticket, askedAt });
+      lastAskedAt = askedAt;
+      const oldest = monotonic() - keepMs;
+      if (taken[0]!.askedAt < oldest) taken = taken.filter((entry) => entry.askedAt >= oldest);
+    } catch (error) {
+      onError(error);
+    } finally {
+      taking = false;
+    }
+  };
+  void take();
+  const timer = setInterval(() => void take(), everyMs);
+  timer.unref();
+  return {
+    askedBy(ticket) {
+      if (monotonic() - lastAskedAt > currentForMs) return undefined;
+      let epochKnown = false;
+      for (let i = taken.length - 1; i >= 0; i -= 1) {
+        const entry = taken[i]!;
+        if (entry.ticket.epoch !== ticket.epoch) continue;
+        if (entry.ticket.n <= ticket.n) return entry.askedAt;
+        epochKnown = true;
+      }
+      return epochKnown ? null : undefined;
+    },
+    stop: () => clearInterval(timer),
+  };
+}

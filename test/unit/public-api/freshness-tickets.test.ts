@@ -1,0 +1,127 @@
+/**
+ * Freshness bounded by tickets (shared/ports/freshness-tickets.ts, shared/read-model/public-api/own-tickets.ts): a
+ * projection's owner measures its head's age (`age_ms`) before it sends the checkpoint's write, so a write that lands
+ * seconds later (stalled in the store or the network) was taken as seconds fresher than it is: the read-model clock
+ * counts a confirmation it sees from its poll before, less `age_ms`. A confirmation now names the latest ticket its
+ * owner read before the head; a replica that took that ticket knows the head was read after it asked for it, on its
+ * own monotonic clock, and counts from then. Expected values are worked out here from that rule, on a fake
+ * monotonic clock: no clock of another process is read.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { expect } from 'chai';
+import { createMemoryReadStore } from '../../../shared/adapters/memory-read-store.ts';
+import { memoryFreshnessTickets } from '../../../shared/adapters/memory-freshness-tickets.ts';
+import type { FreshnessTicket, FreshnessTickets } from '../../../shared/ports/freshness-tickets.ts';
+import type { ProjectionState } from '../../../shared/read-model/projections/projection-states.ts';
+import { startReadModelClock, type PolledReadModelClock } from '../../../shared/read-model/public-api/read-model-clock.ts';
+
+const WALL = Date.parse('2026-01-01T00:00:00.000Z');
+const TICKET_EVERY_MS = 2;
+
+/** The serials projection at `position`, its head confirmed by its owner with `ticket` (absent: an owner without tickets). */
+const serials = (position: number, at: number, ticket?: FreshnessTicket): ProjectionState => ({
+  name: 'serials', generation: 1, position, status: 'running', parked: null, updated_at: null,
+  confirmed: { head: position, at: new Date(at).toISOString(), age_ms: 0, ...(ticket !== undefined ? { ticket } : {}) },
+});
+
+describe('freshness bounded by the ticket a confirmation names, whatever its write\'s delay', () => {
+  const clocks: PolledReadModelClock[] = [];
+  afterEach(() => {
+    for (const clock of clocks.splice(0)) clock.stop();
+  });
+
+  /** A clock over `states()`, polled when the test says, taking its tickets (if any) every 2 ms of real time. */
+  async function clockOver(states: () => ProjectionState[], now: { ms: number }, tickets?: FreshnessTickets) {
+    const clock = await startReadModelClock(async () => ({ view: createMemoryReadStore(), states: states() }), {
+      // Tickets taken every 2 ms of real time, vouched for up to 5 s of the fake one without a new one taken.
+      intervalMs: 3_600_000, monotonic: () => now.ms, ...(tickets ? { tickets, ticketEveryMs: TICKET_EVERY_MS, ticketsCurrentForMs: 5_000 } : {}),
+    });
+    clocks.push(clock);
+    return clock;
+  }
+  /** Lets the clock take tickets at the fake time it is now. */
+  const ticketsTaken = () => sleep(TICKET_EVERY_MS * 10);
+
+  /**
+   * The stall: the owner reads the head (and the latest ticket) at 1 s, its write lands at 9 s, just after a poll at
+   * 9 s that did not see it; the next poll, at 9.1 s, does. Without tickets that is 0.1 s old; it is 8 s old or more.
+   */
+  async function stalled(tickets: FreshnessTickets | undefined) {
+    const now = { ms: 0 };
+    let states = [serials(5, WALL)];
+    const clock = await clockOver(() => states, now, tickets);
+    now.ms = 1_000;
+    await ticketsTaken();
+    const read = await tickets?.latest();
+    now.ms = 9_000;
+    await ticketsTaken();
+    await clock.refresh();
+    states = [serials(6, WALL + 1_000, read)];
+    now.ms = 9_100;
+    await clock.refresh();
+    return clock;
+  }
+
+  it('counts a confirmation whose write landed late from the ticket its owner read before the head', async () => {
+    const clock = await stalled(memoryFreshnessTickets());
+    expect(clock.refusal(['serials'], true), 'a verification, bound 5 s').to.equal('stale');
+    // From 1 s, when this process asked for the last of its tickets up to the one the owner read: 8.1 s at 9.1 s.
+    expect(clock.projections()[0]?.lag_seconds).to.equal(8.1);
+    expect(clock.dataAge(['serials'])).to.equal(9);
+  });
+
+  it('without tickets, takes the same confirmation as fresh: the owner\'s age alone misses the write\'s delay', async () => {
+    const clock = await stalled(undefined);
+    expect(clock.refusal(['serials'], true)).to.equal(undefined);
+    expect(clock.projections()[0]?.lag_seconds).to.equal(0.1);
+  });
+
+  it('keeps a confirmation that landed at once as fresh as the poll before says', async () => {
+    const tickets = memoryFreshnessTickets();
+    const now = { ms: 0 };
+    let states = [serials(5, WALL)];
+    const clock = await clockOver(() => states, now, tickets);
+    now.ms = 9_000;
+    await ticketsTaken();
+    await clock.refresh();
+    states = [serials(6, WALL + 9_000, await tickets.latest())];
+    now.ms = 9_100;
+    await clock.refresh();
+    expect(clock.refusal(['serials'], true)).to.equal(undefined);
+    expect(clock.projections()[0]?.lag_seconds).to.equal(0.1);
+  });
+
+  it('judges by the owner\'s age alone, as before tickets, while it can take none (Redis away): not every answer stale', async () => {
+    const counter = memoryFreshnessTickets();
+    let away = false;
+    const tickets: FreshnessTickets = { ...counter, take: () => (away ? Promise.reject(new Error('away')) : counter.take()) };
+    const now = { ms: 0 };
+    let states = [serials(5, WALL)];
+    const clock = await clockOver(() => states, now, tickets);
+    now.ms = 1_000;
+    await ticketsTaken();
+    const read = await counter.latest();
+    away = true;
+    now.ms = 9_000;
+    await ticketsTaken();
+    await clock.refresh();
+    states = [serials(6, WALL + 1_000, read)];
+    // More than 5 s since the last ticket taken (at 1 s).
+    now.ms = 9_100;
+    await clock.refresh();
+    expect(clock.projections()[0]?.lag_seconds).to.equal(0.1);
+  });
+
+  it('judges a ticket of a counter it never took from (another process counting its own) by the owner\'s age, as before', async () => {
+    const now = { ms: 0 };
+    let states = [serials(5, WALL)];
+    const clock = await clockOver(() => states, now, memoryFreshnessTickets());
+    await ticketsTaken();
+    now.ms = 1_000;
+    await clock.refresh();
+    states = [serials(6, WALL + 1_000, { epoch: 'another counter', n: 1 })];
+    now.ms = 1_100;
+    await clock.refresh();
+    expect(clock.projections()[0]?.lag_seconds).to.equal(0.1);
+  });
+});
