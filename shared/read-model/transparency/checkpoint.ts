@@ -33,7 +33,10 @@ export function parseCheckpoint(body: string): Checkpoint {
   if (origin === '' || !/^(0|[1-9]\d{0,15})$/.test(size) || Number(size) > Number.MAX_SAFE_INTEGER || hash.length !== 32 || hash.toString('base64') !== root) {
     throw new Error('not a tlog checkpoint: expected an origin line, a tree size and a base64 root hash');
   }
-  // A body ends in a newline: what follows the last one is no line.
-  const extensions = rest.slice(0, -1).filter((line) => line !== '');
+  // A body ends in a newline: what follows the last one is no line. An extension line is non-empty (C2SP
+  // tlog-checkpoint), so an empty one is refused rather than skipped: skipped, a note whose text held a blank line
+  // would read as a checkpoint however it was cut (signed-note.ts).
+  const extensions = rest.slice(0, -1);
+  if (extensions.includes('')) throw new Error('not a tlog checkpoint: an empty extension line');
   return { origin, size: Number(size), root: hash, ...(extensions.length > 0 && { extensions }) };
 }

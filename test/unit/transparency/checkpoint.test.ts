@@ -52,4 +52,15 @@ describe('transparency log: the checkpoint body', function () {
       expect(() => parseCheckpoint(body), what).to.throw(/not a tlog checkpoint/);
     }
   });
+
+  it('refuses a body with an empty extension line, which C2SP tlog-checkpoint does not allow, instead of reading past it', function () {
+    const bodies = {
+      'an empty line after the root': `${ORIGIN}\n1234\n${ROOT_BASE64}\n\n`,
+      'an empty line before an extension line': `${ORIGIN}\n1234\n${ROOT_BASE64}\n\nan extension line\n`,
+      'an empty line between two extension lines': `${ORIGIN}\n1234\n${ROOT_BASE64}\none\n\ntwo\n`,
+    };
+    for (const [what, body] of Object.entries(bodies)) {
+      expect(() => parseCheckpoint(body), what).to.throw(/not a tlog checkpoint: an empty extension line/);
+    }
+  });
 });
