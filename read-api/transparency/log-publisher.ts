@@ -31,7 +31,7 @@ import type { Projection } from '../../shared/read-model/projections/projection.
 import { transparencyLogProjection } from '../../shared/read-model/projections/transparency-log.projection.ts';
 import { checkpointBody, parseCheckpoint } from '../../shared/read-model/transparency/checkpoint.ts';
 import type { Hash } from '../../shared/read-model/transparency/merkle.ts';
-import { signNote, verifierKey } from '../../shared/read-model/transparency/signed-note.ts';
+import { noteText, signNote, verifierKey } from '../../shared/read-model/transparency/signed-note.ts';
 import {
   signedCheckpointDoc, signedCheckpointOf, storeSignedCheckpoint, type SignedCheckpointDoc,
 } from '../../shared/read-model/transparency/signed-checkpoints.ts';
@@ -271,7 +271,7 @@ export async function startTransparencyLog(options: LogPublisherOptions): Promis
     if (judged === signed.size || signed.size > log.size || signed.size < index.size) return;
     indexed = undefined;
     if (await advanceIndex(log, snapshot, signed.size) < signed.size) return;
-    const committed = indexCommitmentOf(parseCheckpoint(signed.note.slice(0, signed.note.indexOf('\n\n') + 1)));
+    const committed = indexCommitmentOf(parseCheckpoint(noteText(signed.note)));
     judged = signed.size;
     // Under another VRF key (signed before the log key rotated), the index's keys are others: nothing to compare.
     if (committed === undefined || !Buffer.from(committed.vrfPublicKey).equals(vrf.publicKey)) return;

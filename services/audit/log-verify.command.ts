@@ -15,7 +15,7 @@ import { entryText } from '../../shared/read-model/transparency/log-entry.ts';
 import { MemoryTree } from '../../shared/read-model/transparency/memory-tree.ts';
 import { verifyConsistency, type Hash } from '../../shared/read-model/transparency/merkle.ts';
 import type { Checkpoint } from '../../shared/read-model/transparency/checkpoint.ts';
-import { NoteError, openNote } from '../../shared/read-model/transparency/signed-note.ts';
+import { NoteError, noteText, openNote } from '../../shared/read-model/transparency/signed-note.ts';
 import { readPolicyFile, requirePolicy, witnessedLine, type TlogPolicy } from '../../shared/read-model/transparency/tlog-policy.ts';
 import type { CliContext } from '../cli/cli-context.ts';
 import { GENESIS } from './audit-record.ts';
@@ -46,12 +46,13 @@ function checkpointText(context: CliContext, file: string, key: string | undefin
       throw new AuditError(`checkpoint ${file}: ${(error as Error).message}`);
     }
   }
-  if (key === undefined && policy && policy.logs.length > 0) return note.slice(0, note.lastIndexOf('\n\n') + 1);
-  if (key === undefined) {
-    context.note('note: signature not checked (give --key, as /.well-known/transparency/key serves it)');
-    return note.slice(0, note.indexOf('\n\n') + 1) || note;
-  }
   try {
+    // Checked or not, the text read is the one a signature covers (noteText, signed-note.ts), never a cut of its own.
+    if (key === undefined && policy && policy.logs.length > 0) return noteText(note);
+    if (key === undefined) {
+      context.note('note: signature not checked (give --key, as /.well-known/transparency/key serves it)');
+      return noteText(note);
+    }
     return openNote(note, existsSync(key) ? readText(key, 'verifier key') : key);
   } catch (error) {
     if (error instanceof NoteError) throw new AuditError(`checkpoint ${file}: ${error.message}`);

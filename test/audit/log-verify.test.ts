@@ -9,7 +9,7 @@ import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
-import { verifierKey } from '../../shared/read-model/transparency/signed-note.ts';
+import { noteText, signNote, verifierKey } from '../../shared/read-model/transparency/signed-note.ts';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -173,6 +173,19 @@ describe('audit log verify: an export against a signed checkpoint', () => {
     expect(result.code, result.notes.join('\n')).to.equal(0);
     expect(result.out[0]).to.match(new RegExp(`matches the checkpoint of ${ORIGIN}: 12 leaves, root [A-Za-z0-9+/]{43}=$`));
     expect(result.notes.join('\n')).to.contain('signature not checked');
+  });
+
+  it('reads a checkpoint whose text holds a blank line as with --key and without: it is no checkpoint', async () => {
+    const { privateKey } = generateKeyPairSync('ed25519');
+    // The signed checkpoint with more text after a blank line, all of it signed: the first lines alone are the tree signed above.
+    writeFileSync(checkpointFile, signNote(`${noteText(log.checkpoint()!.note)}\nafter a blank line\n`, ORIGIN, privateKey));
+    const refusal = `watchcat: checkpoint ${checkpointFile}: not a tlog checkpoint: an empty extension line`;
+    const keyed = await watchcat(store.env, 'audit', 'log', 'verify', exported, '--checkpoint', checkpointFile, '--key', verifierKey(ORIGIN, privateKey));
+    expect(keyed.code).to.equal(1);
+    expect(keyed.notes.at(-1)).to.equal(refusal);
+    const unkeyed = await watchcat(store.env, 'audit', 'log', 'verify', exported, '--checkpoint', checkpointFile);
+    expect(unkeyed.code, unkeyed.out.join('\n')).to.equal(1);
+    expect(unkeyed.notes.at(-1)).to.equal(refusal);
   });
 
   it('with --policy, its log stands for --key; a policy of another log, or --key of another log, refuses the checkpoint', async () => {

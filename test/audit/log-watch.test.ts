@@ -22,7 +22,7 @@ import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.t
 import { loadConfig } from '../../shared/config/config.ts';
 import { createLogger } from '../../shared/logging/logger.ts';
 import { serialRegistered } from '../fixtures/events.ts';
-import { signNote } from '../../shared/read-model/transparency/signed-note.ts';
+import { noteText, signNote } from '../../shared/read-model/transparency/signed-note.ts';
 import { specVerifierKey } from '../support/note-keys.ts';
 import { historyEntry, newSigningKeyPem } from '../support/signing-keys.ts';
 import { writeKnownHistory, type TempStore } from './support/audit-history.ts';
@@ -141,7 +141,7 @@ describe('audit log watch: a monitor of the transparency log', function () {
   it('names a fork when the service signs another body for a size signed before: the same tree, another serial index', async () => {
     const base = `http://127.0.0.1:${service!.ports.public}`;
     const note = await (await fetch(`${base}/.well-known/transparency/checkpoint`)).text();
-    const body = note.slice(0, note.indexOf('\n\n') + 1);
+    const body = noteText(note);
     expect(body).to.match(/^watchcat\/serial-index\/v1 /m);
     // Signed with the log's own key: a second index for the tree of 12 leaves, where a serial may have another status.
     const other = body.replace(/^(watchcat\/serial-index\/v1 )\S+/m, `$1${Buffer.alloc(32, 7).toString('base64')}`);

@@ -5,6 +5,7 @@
  */
 import type { ControlDoc, ReadStore } from '../../ports/read-store.ts';
 import { parseCheckpoint } from './checkpoint.ts';
+import { noteText } from './signed-note.ts';
 
 export const SIGNED_CHECKPOINT_ID = 'transparency:checkpoint';
 
@@ -23,7 +24,7 @@ export function signedCheckpointOf(control: readonly ControlDoc[] | ReadonlyMap<
 
 /** The document of a signed note (its body read as a checkpoint). */
 export function signedCheckpointDoc(note: string): SignedCheckpointDoc {
-  const { size, root } = parseCheckpoint(note.slice(0, note.indexOf('\n\n') + 1));
+  const { size, root } = parseCheckpoint(noteText(note));
   return { _id: SIGNED_CHECKPOINT_ID, size, root: Buffer.from(root).toString('base64'), note };
 }
 

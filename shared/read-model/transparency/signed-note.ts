@@ -86,6 +86,13 @@ export function parseNote(note: string): { text: string; signatures: NoteSignatu
   return { text: note.slice(0, split + 1), signatures };
 }
 
+/**
+ * The text of a signed note: all before its last blank line, as Go's note.Open cuts it, so a text holding a blank
+ * line reads whole (and is then no checkpoint: checkpoint.ts). Every reader of a note's text asks here, never cuts
+ * at a blank line of its own; a NoteError when `note` is not a signed note.
+ */
+export const noteText = (note: string): string => parseNote(note).text;
+
 /** A signature as its note line, newline included. */
 export const signatureLine = ({ name, id, signature }: NoteSignature): string =>
   `\u2014 ${name} ${Buffer.concat([id, signature]).toString('base64')}\n`;

@@ -7,7 +7,7 @@
  */
 import type { Hash } from './merkle.ts';
 import { cosignatureTime, parseCosignerKey } from './cosignature.ts';
-import { NoteError, parseNote, signatureLine, type Verifier } from './signed-note.ts';
+import { NoteError, noteText, parseNote, signatureLine, type Verifier } from './signed-note.ts';
 
 /** A witness a log submits to: its submission URL prefix and its verifier key (type 0x04). */
 export interface WitnessEndpoint {
@@ -91,7 +91,13 @@ function cosignatureIn(answer: string, text: string, verifier: Verifier): { line
 
 /** Asks `witness` to cosign `request.note`; never throws. */
 export async function requestCosignature(witness: WitnessEndpoint, request: CosignRequest): Promise<CosignOutcome> {
-  const text = request.note.slice(0, request.note.indexOf('\n\n') + 1);
+  let text: string;
+  try {
+    // The text the witness cosigns: cut where it, and Go's note.Open, cut a note.
+    text = noteText(request.note);
+  } catch (error) {
+    return { cosigned: false, reason: (error as Error).message };
+  }
   const attempt = async (oldSize: number): Promise<CosignOutcome> => {
     const proof = oldSize === 0 || oldSize === request.size ? [] : await request.proofOf(oldSize, request.size);
     const { status, text: answer } = await post(witness, `old ${oldSize}\n${proof.map((hash) => `${b64(hash)}\n`).join('')}\n${request.note}`, request.timeoutMs);

@@ -24,6 +24,7 @@ import type { EventStore, StoredEvent } from '../../../shared/ports/event-store.
 import type { ReadStore } from '../../../shared/ports/read-store.ts';
 import { rebuild } from '../../../shared/read-model/projections/rebuild.ts';
 import { parseCheckpoint } from '../../../shared/read-model/transparency/checkpoint.ts';
+import { noteText } from '../../../shared/read-model/transparency/signed-note.ts';
 import { indexCommitmentOf, SerialIndex, verifyIndexAnswer } from '../../../shared/read-model/transparency/serial-index.ts';
 import { vrfKey, type VrfKey } from '../../../shared/read-model/transparency/vrf.ts';
 import { eventMetadata, serialRegistered, serialReportedStolen } from '../../fixtures/events.ts';
@@ -90,7 +91,7 @@ function bulkBeyondOneLook(): number {
   return Math.ceil((3 * INDEX_BUDGET_MS) / fastest);
 }
 
-const bodyOf = (note: string) => parseCheckpoint(note.slice(0, note.indexOf('\n\n') + 1));
+const bodyOf = (note: string) => parseCheckpoint(noteText(note));
 
 /** `newStore`: an empty read store of the engine under test, closed after the test. */
 function indexSpec(newStore: () => Promise<ReadStore>) {

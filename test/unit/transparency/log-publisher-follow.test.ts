@@ -17,7 +17,7 @@ import { capturingLogger, logHistory, logProjection, logProjectionUpgradedAfter 
 import type { ReadStore } from '../../../shared/ports/read-store.ts';
 import { rebuild } from '../../../shared/read-model/projections/rebuild.ts';
 import { until } from '../../support/until.ts';
-import { parseNote, signNote } from '../../../shared/read-model/transparency/signed-note.ts';
+import { noteText, parseNote, signNote } from '../../../shared/read-model/transparency/signed-note.ts';
 import { TileLog } from '../../../shared/read-model/transparency/tile-log.ts';
 import { checkpointBody, parseCheckpoint } from '../../../shared/read-model/transparency/checkpoint.ts';
 import { indexCommitmentOf, indexExtension, verifyIndexAnswer } from '../../../shared/read-model/transparency/serial-index.ts';
@@ -124,7 +124,7 @@ describe('transparency log: a process that follows checkpoints another one signs
         await follower.look();
         const proved = await follower.indexAnswer('AHEAD-0019');
         expect(proved?.checkpoint.size, 'proved at the signed tree once its tiles hold it').to.equal(all);
-        expect(verifyIndexAnswer(indexVrfKey(key).publicKey, indexCommitmentOf(parseCheckpoint(signed.note.slice(0, signed.note.indexOf('\n\n') + 1)))!.root, proved!.answer)).to.equal(true);
+        expect(verifyIndexAnswer(indexVrfKey(key).publicKey, indexCommitmentOf(parseCheckpoint(noteText(signed.note)))!.root, proved!.answer)).to.equal(true);
         expect(lines.filter((line) => line.level >= 40), 'warnings and alarms').to.deep.equal([]);
       } finally {
         await close();
@@ -204,7 +204,7 @@ describe('transparency log: a process that follows checkpoints another one signs
       const looking = follower.look();
       await until('the look read the newer checkpoint', () => follower!.checkpoint()?.size === signer!.checkpoint()!.size, 5_000);
       const during = (await follower.indexAnswer('FIRST-0'))!;
-      const committedRoot = (note: string) => indexCommitmentOf(parseCheckpoint(note.slice(0, note.indexOf('\n\n') + 1)))!.root;
+      const committedRoot = (note: string) => indexCommitmentOf(parseCheckpoint(noteText(note)))!.root;
       expect(during.checkpoint.size, 'the checkpoint the index stands at').to.equal(first.size);
       expect(verifyIndexAnswer(indexVrfKey(key).publicKey, committedRoot(during.checkpoint.note), during.answer), 'proved under it').to.equal(true);
       open();

@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import { createHash, generateKeyPairSync } from 'node:crypto';
-import { keyId, NoteError, parseVerifierKey, rawPublicKey, signNote } from '../../../shared/read-model/transparency/signed-note.ts';
+import { keyId, NoteError, noteText, openNote, parseVerifierKey, rawPublicKey, signNote, verifierKey } from '../../../shared/read-model/transparency/signed-note.ts';
 
 const ed25519 = generateKeyPairSync('ed25519');
 
@@ -30,5 +30,15 @@ describe('signed notes: what is refused', function () {
 
   it('refuses to sign a text that does not end in a newline', function () {
     expect(() => signNote('example.com/log\n1\nroot', 'example.com/log', ed25519.privateKey)).to.throw(NoteError);
+  });
+});
+
+describe('signed notes: the text', function () {
+  it('is all before the last blank line, as Go\'s note.Open cuts it, even a text that holds a blank line', function () {
+    const text = 'example.com/log\n1\n\nafter a blank line\n';
+    const note = signNote(text, 'example.com/log', ed25519.privateKey);
+    expect(noteText(note)).to.equal(text);
+    expect(openNote(note, verifierKey('example.com/log', ed25519.publicKey)), 'the text the signature covers').to.equal(text);
+    expect(() => noteText('example.com/log\n1\n'), 'no blank line, no signature').to.throw(NoteError);
   });
 });

@@ -14,7 +14,7 @@ import { createLogger } from '../../../shared/logging/logger.ts';
 import { checkpointBody } from '../../../shared/read-model/transparency/checkpoint.ts';
 import { cosign, cosignerKey, parseCosignerKey } from '../../../shared/read-model/transparency/cosignature.ts';
 import { MemoryTree } from '../../../shared/read-model/transparency/memory-tree.ts';
-import { parseVerifierKey, signNote, verifierKey } from '../../../shared/read-model/transparency/signed-note.ts';
+import { parseNote, parseVerifierKey, signNote, verifierKey } from '../../../shared/read-model/transparency/signed-note.ts';
 import { parseWitnessEndpoint, requestCosignature, type WitnessEndpoint } from '../../../shared/read-model/transparency/witness-client.ts';
 import { Witness, type WitnessedTree } from '../../../services/witness/witness.ts';
 import { witnessApp } from '../../../services/witness/witness-app.ts';
@@ -75,6 +75,20 @@ describe('witness client: a log asking a witness to cosign', () => {
     const body = checkpointBody({ origin: ORIGIN, size: 3, root: tree.root(3) });
     const url = await serve((request, response) => { request.resume(); response.end(cosign(body, 'witness.example/w1', impostor, 1_700_000_000)); });
     expect(await ask({ url, verifier: configured }, 3, 0)).to.deep.include({ cosigned: false, status: 200, reason: 'no cosignature by its key verifies' });
+  });
+
+  it('checks a cosignature over the note\'s text cut at its last blank line, where the witness and Go\'s note.Open cut it', async () => {
+    const witnessKey = generateKeyPairSync('ed25519').privateKey;
+    const verifier = parseCosignerKey(cosignerKey('witness.example/w1', witnessKey));
+    const text = `${checkpointBody({ origin: ORIGIN, size: 3, root: tree.root(3) })}\nafter a blank line\n`;
+    // A witness that cosigns the text of the note it is sent, as it reads it.
+    const url = await serve(async (request, response) => {
+      let body = '';
+      for await (const chunk of request) body += chunk;
+      response.end(cosign(parseNote(body.slice(body.indexOf('\n\n') + 2)).text, 'witness.example/w1', witnessKey, 1_700_000_000));
+    });
+    const outcome = await requestCosignature({ url, verifier }, { note: signNote(text, ORIGIN, logKey), size: 3, oldSize: 0, timeoutMs: 5_000, proofOf: async () => [] });
+    expect(outcome).to.include({ cosigned: true, time: 1_700_000_000 });
   });
 
   it('fails, without hanging, on an answer larger than 64 KiB and on a witness that does not answer in time', async () => {
