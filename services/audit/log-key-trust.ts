@@ -62,6 +62,8 @@ interface TrustedOpening {
   text: string;
   /** Verifier keys that co-signed it, not trusted before: to trust from now on. */
   learned: string[];
+  /** The names of the trusted keys that signed it (each signature verified). */
+  signers: string[];
 }
 
 const named = ({ name, id }: NoteSignature | Verifier) => `${name} key id ${id.toString('hex')}`;
@@ -86,13 +88,15 @@ export async function openTrusted(
     const leaked = dropped.length === 0 ? '' : `; dropped as compromised: ${dropped.map(keyName).join(', ')}`;
     throw new NoteError(`signed by no key this monitor trusts: it carries ${signatures.map(named).join(', ')}; trusted: ${verifiers.map(named).join(', ') || 'none'}${leaked}`);
   }
+  const signers: string[] = [];
   for (const signature of signatures) {
     const verifier = trustedOf(signature);
     if (verifier && !verifies(text, signature, verifier)) throw new NoteError(`the signature of ${named(verifier)} does not match the note`);
+    if (verifier && !signers.includes(verifier.name)) signers.push(verifier.name);
   }
-  if (others.length === 0) return { text, learned: [] };
+  if (others.length === 0) return { text, learned: [], signers };
   const candidates = (await listed()).map((key) => ({ key, verifier: parseVerifierKey(key) }));
   // A signature by a key the history does not list, or that does not verify, is left aside, as Go's note.Open does.
   const learned = candidates.filter(({ verifier }) => others.some((signature) => verifies(text, signature, verifier))).map(({ key }) => key);
-  return { text, learned };
+  return { text, learned, signers };
 }

@@ -7,14 +7,15 @@
  * first time; then each key that co-signed a checkpoint with a trusted key during a rotation (log-key-trust.ts).
  * Each check first reads the service's key history (one request, which also lists the keys a rotation may teach)
  * and drops, for good, every trusted key it marks compromised; a history that cannot be read fails the check, since
- * a monitor must not go on trusting keys it cannot check. A checkpoint signed by no trusted key fails, exit 1; so,
+ * a monitor must not go on trusting keys it cannot check. A checkpoint signed by no trusted key fails, exit 1; so
+ * does one whose origin is not the name of the trusted key that signed it, or not the origin kept before; so,
  * with `--policy` (C2SP tlog-policy), does one without the witnesses' cosignatures its quorum asks for.
  */
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InvalidArgumentError, type Command } from 'commander';
-import { parseCheckpoint } from '../../shared/read-model/transparency/checkpoint.ts';
-import { parseNote, parseVerifierKey } from '../../shared/read-model/transparency/signed-note.ts';
+import { originProblem, parseCheckpoint } from '../../shared/read-model/transparency/checkpoint.ts';
+import { noteText, parseNote, parseVerifierKey } from '../../shared/read-model/transparency/signed-note.ts';
 import { readPolicyFile, requirePolicy, type TlogPolicy } from '../../shared/read-model/transparency/tlog-policy.ts';
 import { treeExtends, type ConsistencyProofSource } from '../../shared/read-model/transparency/tree-extension.ts';
 import type { CliContext } from '../cli/cli-context.ts';
@@ -79,6 +80,10 @@ async function checkOnce(
   try {
     const opened = await openTrusted(note, state.verifier_keys, async () => listedKeys(history), dropped);
     current = parseCheckpoint(opened.text);
+    // The log signs under its origin (read-api/transparency/log-publisher.ts): a trusted key's signature over another
+    // origin vouches for no tree of this log.
+    const problem = originProblem(current.origin, opened.signers);
+    if (problem !== undefined) throw new AuditError(`checkpoint of ${base}: ${problem}`);
     learned = opened.learned;
     body = opened.text;
     if (policy) requirePolicy(policy, note);
@@ -87,6 +92,11 @@ async function checkOnce(
   }
   const root = Buffer.from(current.root).toString('base64');
   const last = state.checkpoints.at(-1);
+  // Sizes and roots compare only within one log: a state file is kept for one origin.
+  const seenOrigin = last && parseCheckpoint(noteText(last.note)).origin;
+  if (seenOrigin !== undefined && current.origin !== seenOrigin) {
+    throw new AuditError(`checkpoint of ${base}: its origin ${current.origin} is not ${seenOrigin}, the origin of the checkpoints this state file kept: another log`);
+  }
   const signed = { size: current.size, root };
   const proofs = proofsOf(base);
   /** The failure `what`, with where the rewrite lies among the trees seen; a proof the service refuses counts as not extending. */

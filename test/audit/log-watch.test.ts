@@ -161,6 +161,47 @@ describe('audit log watch: a monitor of the transparency log', function () {
     }
   });
 
+  /** The monitor run through a proxy of the service that serves `note` as its checkpoint. */
+  const watchServed = async (note: string, state = stateFile) => {
+    const base = `http://127.0.0.1:${service!.ports.public}`;
+    const proxy = createServer((request, response) => {
+      if (request.url === '/.well-known/transparency/checkpoint') return void response.writeHead(200).end(note);
+      void fetch(`${base}${request.url}`).then(async (answer) => response.writeHead(answer.status).end(await answer.text()));
+    }).listen(0, '127.0.0.1');
+    await once(proxy, 'listening');
+    try {
+      return await watchcat(store.env, 'audit', 'log', 'watch', `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, '--state', state, '--once');
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+  };
+  /** The service's checkpoint with its origin line replaced by `origin`, signed with the log's key under `name`. */
+  const reoriginated = async (origin: string, name: string) => {
+    const note = await (await fetch(`http://127.0.0.1:${service!.ports.public}/.well-known/transparency/checkpoint`)).text();
+    const body = noteText(note).replace(/^[^\n]*/, origin);
+    return signNote(body, name, createPrivateKey(readFileSync(join(store.dataDir, 'keys', 'transparency-log-key.pem'), 'utf8')));
+  };
+
+  it('refuses a checkpoint whose origin is not the name of the log key that signed it', async () => {
+    const fresh = join(store.dataDir, 'fresh.json');
+    const result = await watchServed(await reoriginated('other.example/watchcat/events', 'localhost/watchcat/events'), fresh);
+    expect(result.code, result.out.join('\n')).to.equal(1);
+    expect(result.notes.at(-1)).to.match(/checkpoint of http:\S+: the checkpoint's origin other\.example\/watchcat\/events is not the name of the log key that signed it \(localhost\/watchcat\/events\)$/);
+    expect(existsSync(fresh)).to.equal(false);
+  });
+
+  it('refuses a checkpoint of another origin than those it kept, even signed by a key it trusts under that name', async () => {
+    await restartAfter(() => append('MW-0001'));
+    // The log's key, trusted under a second name too: the grown tree of 13, signed as another log's.
+    const pem = readFileSync(join(store.dataDir, 'keys', 'transparency-log-key.pem'), 'utf8');
+    const state = JSON.parse(readFileSync(stateFile, 'utf8')) as { verifier_keys: string[] };
+    state.verifier_keys.push(specVerifierKey('other.example/watchcat/events', createPrivateKey(pem)));
+    writeFileSync(stateFile, JSON.stringify(state));
+    const result = await watchServed(await reoriginated('other.example/watchcat/events', 'other.example/watchcat/events'));
+    expect(result.code, result.out.join('\n')).to.equal(1);
+    expect(result.notes.at(-1)).to.match(/its origin other\.example\/watchcat\/events is not localhost\/watchcat\/events, the origin of the checkpoints this state file kept: another log$/);
+  });
+
   it('names a fork when an event was edited and the log grew since: the new tree does not extend the old', async () => {
     await rewriteAndRestart(async () => {
       sql(`UPDATE events SET data = replace(data, '1250000', '1') WHERE position = 4`);

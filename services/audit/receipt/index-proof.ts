@@ -16,8 +16,7 @@
  *     <checkpoint note>
  */
 import { SERIAL_PATTERN } from '../../../shared/events/common.ts';
-import { parseCheckpoint } from '../../../shared/read-model/transparency/checkpoint.ts';
-import { openNote } from '../../../shared/read-model/transparency/signed-note.ts';
+import { openCheckpoint } from '../../../shared/read-model/transparency/checkpoint.ts';
 import { indexCommitmentOf, verifyIndexAnswer, type IndexAnswer, type IndexStatus } from '../../../shared/read-model/transparency/serial-index.ts';
 import { requirePolicy, type TlogPolicy } from '../../../shared/read-model/transparency/tlog-policy.ts';
 
@@ -63,7 +62,7 @@ function readFile(text: string): { answer: IndexAnswer; note: string } {
  */
 export function verifyIndexProof(text: string, logKey: string, policy: TlogPolicy): IndexProofVerdict {
   const { answer, note } = readFile(text);
-  const checkpoint = parseCheckpoint(openNote(note, logKey));
+  const checkpoint = openCheckpoint(note, logKey);
   const { cosigners } = requirePolicy(policy, note);
   const commitment = indexCommitmentOf(checkpoint);
   if (commitment === undefined) throw new Error(`the checkpoint of ${checkpoint.size} leaves commits no serial index`);

@@ -10,8 +10,7 @@
  * tree's last leaf; an event that is not in the pinned tree must be in the newer checkpoint's (which extends it) past
  * the pinned leaves. Whatever the deployment answers, only proofs that verify against signed roots are believed.
  */
-import { parseCheckpoint, type Checkpoint } from '../../../shared/read-model/transparency/checkpoint.ts';
-import { openNote } from '../../../shared/read-model/transparency/signed-note.ts';
+import { openCheckpoint, type Checkpoint } from '../../../shared/read-model/transparency/checkpoint.ts';
 import { verifyInclusion } from '../../../shared/read-model/transparency/merkle.ts';
 import { treeExtends, type ConsistencyProofSource, type SignedTree } from '../../../shared/read-model/transparency/tree-extension.ts';
 import type { SavedResponse } from './saved-response.ts';
@@ -37,7 +36,7 @@ export function pinnedCheckpoint(response: SavedResponse, covered: readonly stri
 export async function checkExtends(pinned: PinnedCheckpoint, note: string, verifierKey: string, proofOf: ConsistencyProofSource): Promise<Checkpoint> {
   let newer: Checkpoint;
   try {
-    newer = parseCheckpoint(openNote(note, verifierKey));
+    newer = openCheckpoint(note, verifierKey);
   } catch (error) {
     throw new Error(`the newer checkpoint does not hold: ${(error as Error).message}`);
   }

@@ -5,6 +5,7 @@
  * cosignature covers the body whole, extension lines included (cosignature.ts).
  */
 import type { Hash } from './merkle.ts';
+import { NoteError, openNote, parseVerifierKey } from './signed-note.ts';
 
 export interface Checkpoint {
   origin: string;
@@ -39,4 +40,20 @@ export function parseCheckpoint(body: string): Checkpoint {
   const extensions = rest.slice(0, -1);
   if (extensions.includes('')) throw new Error('not a tlog checkpoint: an empty extension line');
   return { origin, size: Number(size), root: hash, ...(extensions.length > 0 && { extensions }) };
+}
+
+/** Why a checkpoint whose origin is `origin` is not the log of the keys named `names`, when it is not; else undefined. */
+export const originProblem = (origin: string, names: readonly string[]): string | undefined =>
+  (names.includes(origin) ? undefined : `the checkpoint's origin ${origin} is not the name of the log key that signed it (${names.join(', ')})`);
+
+/**
+ * The checkpoint of `note`, opened with the log's verifier key: its origin must be that key's name, since the log
+ * signs under its origin (read-api/transparency/log-publisher.ts); a key's signature over another origin's checkpoint
+ * vouches for no tree of this log. Throws a NoteError saying what does not hold, or an Error when the text is no checkpoint.
+ */
+export function openCheckpoint(note: string, verifierKeyText: string): Checkpoint {
+  const checkpoint = parseCheckpoint(openNote(note, verifierKeyText));
+  const problem = originProblem(checkpoint.origin, [parseVerifierKey(verifierKeyText).name]);
+  if (problem !== undefined) throw new NoteError(problem);
+  return checkpoint;
 }

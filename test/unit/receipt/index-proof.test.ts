@@ -42,8 +42,8 @@ describe('serial index proof files: checked with the log key and the witness pol
   for (let i = 0; i < 12; i += 1) tree.append(`event-${i}`);
 
   /** The checkpoint note of 12 entries committing `root`, signed by `key`, cosigned by `cosigners`. */
-  function note(root: Uint8Array | undefined, key = logKey, cosigners = witnesses): string {
-    const body = checkpointBody({ origin: ORIGIN, size: 12, root: tree.root(), extensions: root ? [indexExtension({ root, vrfPublicKey: vrf.publicKey })] : [] });
+  function note(root: Uint8Array | undefined, key = logKey, cosigners = witnesses, origin = ORIGIN): string {
+    const body = checkpointBody({ origin, size: 12, root: tree.root(), extensions: root ? [indexExtension({ root, vrfPublicKey: vrf.publicKey })] : [] });
     return `${signNote(body, ORIGIN, key)}${cosigners.map(([name, witness]) => cosign(body, name, witness, 1_700_000_000)).join('')}`;
   }
   const checkpoint = note(index.root());
@@ -89,6 +89,11 @@ describe('serial index proof files: checked with the log key and the witness pol
     expect(check(indexProofFile(answer, note(index.root(), ed25519())))).to.throw();
     expect(check(indexProofFile(answer, note(randomBytes(32))))).to.throw(/do not show/);
     expect(check(indexProofFile(answer, note(undefined)))).to.throw(/commits no serial index/);
+  });
+
+  it('refuses a checkpoint whose origin is not the log key\'s name, though that key signed it and the quorum cosigned it', function () {
+    const file = indexProofFile(index.answer('RG-1003'), note(index.root(), logKey, witnesses, 'other.example/log'));
+    expect(() => verifyIndexProof(file, logVerifier, policy)).to.throw(`the checkpoint's origin other.example/log is not the name of the log key that signed it (${ORIGIN})`);
   });
 
   it('refuses a file altered in its status, its proofs or its checkpoint', function () {

@@ -121,6 +121,13 @@ describe('a newer checkpoint against the one a receipt pins', () => {
     await expectError(checkExtends({ size: 2, root: b64(root2) }, signNote(`${ORIGIN}\nthree\n${b64(root3)}\n`, ORIGIN, privateKey), key, noProof),
       'the newer checkpoint does not hold: not a tlog checkpoint: expected an origin line, a tree size and a base64 root hash');
   });
+
+  it('of another origin than the log key\'s name does not hold, though that key signed it', async () => {
+    // The log's key, signing under its name a checkpoint whose origin line names another log.
+    const foreign = signNote(`other.example/log\n3\n${b64(root3)}\n`, ORIGIN, privateKey);
+    await expectError(checkExtends({ size: 2, root: b64(root2) }, foreign, key, async () => ({ root: b64(root3), proof: [b64(l2)] })),
+      `the newer checkpoint does not hold: the checkpoint's origin other.example/log is not the name of the log key that signed it (${ORIGIN})`);
+  });
 });
 
 describe('a pinned tree against the position a receipt\'s data was read at (issue 40)', () => {

@@ -31,7 +31,7 @@ describe('audit log watch: the keys a monitor trusts', () => {
   const listed = (...keys: string[]) => async () => keys;
 
   it('learns a co-signer that the history lists and whose signature verifies', async () => {
-    expect(await openTrusted(noteOf(line(old), line(next)), [oldKey], listed(oldKey, nextKey))).to.deep.equal({ text: TEXT, learned: [nextKey] });
+    expect(await openTrusted(noteOf(line(old), line(next)), [oldKey], listed(oldKey, nextKey))).to.deep.equal({ text: TEXT, learned: [nextKey], signers: [ORIGIN] });
   });
 
   it('does not learn a co-signer the history does not list, nor one whose signature does not verify', async () => {
@@ -46,7 +46,7 @@ describe('audit log watch: the keys a monitor trusts', () => {
 
   it('does not ask for the history when every signature is by a trusted key', async () => {
     const never = async (): Promise<string[]> => { throw new Error('asked'); };
-    expect(await openTrusted(noteOf(line(next)), [oldKey, nextKey], never)).to.deep.equal({ text: TEXT, learned: [] });
+    expect(await openTrusted(noteOf(line(next)), [oldKey, nextKey], never)).to.deep.equal({ text: TEXT, learned: [], signers: [ORIGIN] });
   });
 
   const id = (key: KeyObject) => specVerifierKey(ORIGIN, key).split('+')[1];
