@@ -14,11 +14,14 @@
  *     index <base64 index proof>
  *
  *     <checkpoint note>
+ *
+ * Both proofs are in canonical standard base64 (canonical-base64.ts): one proof, one file.
  */
 import { SERIAL_PATTERN } from '../../../shared/events/common.ts';
 import { openCheckpoint } from '../../../shared/read-model/transparency/checkpoint.ts';
 import { indexCommitmentOf, verifyIndexAnswer, type IndexAnswer, type IndexStatus } from '../../../shared/read-model/transparency/serial-index.ts';
 import { requirePolicy, type TlogPolicy } from '../../../shared/read-model/transparency/tlog-policy.ts';
+import { isCanonicalBase64 } from './canonical-base64.ts';
 
 export const INDEX_PROOF_HEADER = 'watchcat/serial-index-proof/v1';
 const STATUSES: readonly string[] = ['AUTHENTIC', 'STOLEN', 'NOT_FOUND'];
@@ -49,6 +52,9 @@ function readFile(text: string): { answer: IndexAnswer; note: string } {
   };
   const [serial, status, vrf, index] = [field('serial', 0), field('status', 1), field('vrf', 2), field('index', 3)];
   if (lines.length !== 4) throw new Error('not a serial index proof: the answer has more than four lines');
+  for (const [name, value, at] of [['vrf', vrf, 4], ['index', index, 5]] as const) {
+    if (!isCanonicalBase64(value)) throw new Error(`not a serial index proof: line ${at} (${name}) is not canonical base64`);
+  }
   if (!STATUSES.includes(status)) throw new Error(`not a serial index proof: status ${status}`);
   // Serials match case-insensitively, but the VRF keys the index by the exact bytes: a serial spelled otherwise than
   // its canonical form (upper case, A-Z 0-9 -) is another key, which the index proves absent even when the serial is stolen.

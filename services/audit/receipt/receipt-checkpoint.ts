@@ -13,6 +13,7 @@
 import { openCheckpoint, type Checkpoint } from '../../../shared/read-model/transparency/checkpoint.ts';
 import { verifyInclusion } from '../../../shared/read-model/transparency/merkle.ts';
 import { treeExtends, type ConsistencyProofSource, type SignedTree } from '../../../shared/read-model/transparency/tree-extension.ts';
+import { isCanonicalBase64 } from './canonical-base64.ts';
 import type { SavedResponse } from './saved-response.ts';
 
 const CHECKPOINT_FIELD = 'watchcat-checkpoint';
@@ -25,7 +26,7 @@ export function pinnedCheckpoint(response: SavedResponse, covered: readonly stri
   if (!values || values.length === 0) return 'the receipt states no transparency checkpoint (no Watchcat-Checkpoint header)';
   if (!covered.includes(`"${CHECKPOINT_FIELD}"`)) return 'the receipt\'s signature does not cover its Watchcat-Checkpoint header';
   const match = /^(\d+) ([A-Za-z0-9+/]{43}=)$/.exec(values.join(', '));
-  if (!match) return `the receipt's Watchcat-Checkpoint is not "<tree size> <root base64>": ${values.join(', ')}`;
+  if (!match || !isCanonicalBase64(match[2]!)) return `the receipt's Watchcat-Checkpoint is not "<tree size> <root base64>": ${values.join(', ')}`;
   return { size: Number(match[1]), root: match[2]! };
 }
 

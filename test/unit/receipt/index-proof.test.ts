@@ -113,6 +113,33 @@ describe('serial index proof files: checked with the log key and the witness pol
     }
   });
 
+  it('refuses a VRF or index proof in any spelling but canonical base64, naming the line, though Node decodes it to the same bytes', function () {
+    const answer = index.answer('RG-1003');
+    for (const [field, line] of [['vrf_proof', 4], ['index_proof', 5]] as const) {
+      const value = answer[field];
+      const bytes = Buffer.from(value, 'base64');
+      const last = value.replace(/=+$/, '').slice(-1);
+      const spellings: Record<string, string> = {
+        'with a space inside': `${value.slice(0, 20)} ${value.slice(20)}`,
+        'in URL-safe base64': bytes.toString('base64url'),
+      };
+      // Padded (the VRF proof's 80 bytes always are; the index proof's length varies), the padding can go, and the
+      // last character's unused low bits can be set: another character, the same bytes.
+      if (value.endsWith('=')) {
+        spellings['without its padding'] = value.replace(/=+$/, '');
+        spellings['with unused bits set'] = value.replace(/[^=](?==*$)/, String.fromCharCode(last.charCodeAt(0) + 1));
+      } else expect(field, 'an 80-byte VRF proof is padded').to.equal('index_proof');
+      for (const [what, spelling] of Object.entries(spellings)) {
+        if (what === 'in URL-safe base64' && !/[+/=]/.test(value)) continue;
+        expect(spelling, `${field} ${what}`).to.not.equal(value);
+        expect(Buffer.from(spelling, 'base64').equals(bytes), `${field} ${what}: the same bytes to Node`).to.equal(true);
+        const file = indexProofFile({ ...answer, [field]: spelling }, checkpoint);
+        expect(() => verifyIndexProof(file, logVerifier, policy), `${field} ${what}`)
+          .to.throw(`not a serial index proof: line ${line} (${field === 'vrf_proof' ? 'vrf' : 'index'}) is not canonical base64`);
+      }
+    }
+  });
+
   it('refuses a malformed file, saying what is malformed', function () {
     const file = indexProofFile(index.answer('RG-1003'), checkpoint);
     const answerLines = file.slice(0, file.indexOf('\n\n'));

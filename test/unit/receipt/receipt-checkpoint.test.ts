@@ -57,6 +57,17 @@ describe('a receipt\'s Watchcat-Checkpoint', () => {
   });
 });
 
+describe('a receipt\'s Watchcat-Checkpoint root', () => {
+  it('is refused in any spelling but canonical base64, though Node decodes it to the same bytes', () => {
+    // The last character before the padding with its two unused low bits set.
+    const spelled = b64(root3).replace(/.(?==$)/, (c) => String.fromCharCode(c.charCodeAt(0) + 1));
+    expect(spelled).to.not.equal(b64(root3));
+    expect(Buffer.from(spelled, 'base64').equals(root3)).to.equal(true);
+    expect(pinnedCheckpoint(response({ 'watchcat-checkpoint': [`3 ${spelled}`] }), ['"watchcat-checkpoint"']))
+      .to.equal(`the receipt's Watchcat-Checkpoint is not "<tree size> <root base64>": 3 ${spelled}`);
+  });
+});
+
 describe('a newer checkpoint against the one a receipt pins', () => {
   const { privateKey, publicKey } = generateKeyPairSync('ed25519');
   const key = verifierKey(ORIGIN, publicKey);
