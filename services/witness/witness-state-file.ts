@@ -3,6 +3,10 @@
  * forgot a tree could cosign a fork of it, so the file is written so that a crash never loses or tears it: the new
  * state goes to a file beside it, flushed to disk, renamed over it (atomic), and the directory flushed; the answer is
  * sent only after. A file that cannot be read stops the witness at start rather than let it begin again from nothing.
+ * The state records the public key it is written for: a state of another key is refused, and so is a missing state
+ * unless the caller says the key is new (generated just now, or `--new-state`): a key that cosigned before, started
+ * on an empty state (a lost volume, another `--state`), would cosign a fork of every tree it forgot. A state written
+ * before the key was recorded is taken as this key's, and the key recorded at once (docs/audit.md, "Witnesses").
  * One witness process per file: a lock file beside it names the process holding it, its host and its instance. A lock
  * is taken over only when it is known stale: written on this host by a process that is gone, or by an earlier process
  * of this very pid that this process does not hold it for (a restarted container, pid 1 again). A lock written on
@@ -14,8 +18,10 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, linkSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { mkdir, open } from 'node:fs/promises';
+import type { KeyObject } from 'node:crypto';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { rawPublicKey } from '../../shared/read-model/transparency/signed-note.ts';
 import { WitnessError, type WitnessedTree, type WitnessStore } from './witness.ts';
 
 interface WitnessStateFile extends WitnessStore {
@@ -23,31 +29,36 @@ interface WitnessStateFile extends WitnessStore {
   close(): void;
 }
 
-interface StoredState { logs: Record<string, WitnessedTree> }
+/** What the file holds: `publicKey`, the witness's (base64), is absent from a state written before it was recorded. */
+interface StoredState { publicKey?: string; logs: Record<string, WitnessedTree> }
 
 const isTree = (tree: unknown): tree is WitnessedTree => {
   const { size, root, note } = (tree ?? {}) as Partial<WitnessedTree>;
   return Number.isSafeInteger(size) && size! >= 0 && typeof root === 'string' && Buffer.from(root, 'base64').length === 32 && typeof note === 'string';
 };
 
-function readState(file: string): Map<string, WitnessedTree> {
+const isPublicKey = (key: unknown): boolean => typeof key === 'string' && Buffer.from(key, 'base64').length === 32;
+
+/** The state in `file`, or undefined when there is none. */
+function readState(file: string): { publicKey?: string; trees: Map<string, WitnessedTree> } | undefined {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new WitnessError(`cannot read the witness state ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
   }
-  let logs: unknown;
+  let stored: Partial<StoredState> | undefined;
   try {
-    ({ logs } = JSON.parse(text) as StoredState);
+    stored = JSON.parse(text) as Partial<StoredState>;
   } catch {
-    logs = undefined;
+    stored = undefined;
   }
-  if (typeof logs !== 'object' || logs === null || !Object.values(logs).every(isTree)) {
+  const { publicKey, logs } = stored ?? {};
+  if (typeof logs !== 'object' || logs === null || !Object.values(logs).every(isTree) || (publicKey !== undefined && !isPublicKey(publicKey))) {
     throw new WitnessError(`the witness state ${file} is not the JSON a witness writes: restore it from a backup (starting afresh could cosign a fork)`);
   }
-  return new Map(Object.entries(logs as Record<string, WitnessedTree>));
+  return { ...(publicKey === undefined ? {} : { publicKey }), trees: new Map(Object.entries(logs)) };
 }
 
 const isAlive = (pid: number): boolean => {
@@ -183,7 +194,19 @@ async function writeDurably(file: string, aside: string, text: string, fence: ()
   }
 }
 
-export async function openWitnessState(file: string): Promise<WitnessStateFile> {
+/** Whose state it is. */
+export interface StateOwner {
+  /** The witness's key: the state is written for it, and one written for another key is refused. */
+  key: KeyObject;
+  /**
+   * When there is no state: `refused` (the key may have cosigned trees a lost state held), `allowed` (the key was
+   * generated just now), `required` (`--new-state`: the operator says the key may start empty; a state that exists
+   * is refused, so that the flag, left in place, never empties a state lost later).
+   */
+  newState: 'refused' | 'allowed' | 'required';
+}
+
+export async function openWitnessState(file: string, owner: StateOwner): Promise<WitnessStateFile> {
   await mkdir(dirname(file), { recursive: true, mode: 0o700 });
   const lock = `${file}.lock`;
   const mine = takeLock(lock);
@@ -196,14 +219,8 @@ export async function openWitnessState(file: string): Promise<WitnessStateFile> 
       // Already gone: nothing to let go of.
     }
   };
-  let trees: Map<string, WitnessedTree>;
-  try {
-    trees = readState(file);
-    removeEarlierTemporaries(file);
-  } catch (error) {
-    release();
-    throw error;
-  }
+  const publicKey = rawPublicKey(owner.key).toString('base64');
+  const serialize = (logs: Map<string, WitnessedTree>) => `${JSON.stringify({ publicKey, logs: Object.fromEntries(logs) }, null, 2)}\n`;
   /**
    * Throws once the lock is no longer this process's (another witness took it over, taking it for stale): that one
    * read the state and answers from it, so this one must neither write nor cosign again, or one key would cosign two
@@ -221,12 +238,36 @@ export async function openWitnessState(file: string): Promise<WitnessStateFile> 
     if (holder !== mine) lost = true;
     if (lost) throw new WitnessError(`the lock ${lock} is no longer this witness's: another witness took its state over, so it cosigns nothing more`);
   };
+  let trees: Map<string, WitnessedTree>;
+  try {
+    const stored = readState(file);
+    if (stored === undefined && owner.newState === 'refused') {
+      throw new WitnessError(`no witness state at ${file}, and the key was not generated now: it may have cosigned trees a lost state held, `
+        + 'and from an empty state it would cosign a fork of them, two trees of one size under its key. Restore the state (or give its '
+        + '--state), or start with a new key (logs and policies then name its new verifier key); --new-state starts an empty state for '
+        + 'this key, which is safe only if it never cosigned');
+    }
+    if (stored !== undefined && owner.newState === 'required') {
+      throw new WitnessError(`--new-state: the witness state ${file} exists, and is kept: start without --new-state`);
+    }
+    if (stored?.publicKey !== undefined && stored.publicKey !== publicKey) {
+      throw new WitnessError(`the witness state ${file} was written for another key (${stored.publicKey}), not this witness's `
+        + `(${publicKey}): give that key's --key, or this key's --state`);
+    }
+    removeEarlierTemporaries(file);
+    trees = stored?.trees ?? new Map();
+    // The key recorded before anything is cosigned: a new state, or one written before the key was recorded.
+    if (stored?.publicKey === undefined) await writeDurably(file, aside, serialize(trees), fence);
+  } catch (error) {
+    release();
+    throw error;
+  }
   return {
     get: (origin) => trees.get(origin),
     put: async (origin, tree) => {
       fence();
       const next = new Map(trees).set(origin, tree);
-      await writeDurably(file, aside, `${JSON.stringify({ logs: Object.fromEntries(next) }, null, 2)}\n`, fence);
+      await writeDurably(file, aside, serialize(next), fence);
       // Taken over while the directory was flushed: the successor may not have seen this tree, so it is not answered.
       fence();
       // Held in memory only once it is on disk: an answer never rests on a tree a crash would forget.

@@ -1,9 +1,10 @@
 /**
- * `watchcat witness --name NAME --log VKEY... [--state FILE] [--key FILE] [--host HOST] [--port PORT] [--print-key]`:
- * runs a C2SP tlog-witness (witness.ts) for the logs whose verifier keys it is given, until SIGINT or SIGTERM. It
- * prints its own verifier key (the `cosignature/v1` kind, which a log's WITNESSES setting and a policy file name it
- * by) and the address it listens on; `--print-key` prints the key and stops. Its key and state default to files under
- * `DATA_DIR/witness/`.
+ * `watchcat witness --name NAME --log VKEY... [--state FILE] [--key FILE] [--new-state] [--host HOST] [--port PORT]
+ * [--print-key]`: runs a C2SP tlog-witness (witness.ts) for the logs whose verifier keys it is given, until SIGINT or
+ * SIGTERM. It prints its own verifier key (the `cosignature/v1` kind, which a log's WITNESSES setting and a policy
+ * file name it by) and the address it listens on; `--print-key` prints the key and stops. Its key and state default
+ * to files under `DATA_DIR/witness/`; a key it generates gets its state at once, and an existing key without a state
+ * starts only with `--new-state` (witness-state-file.ts says why).
  */
 import { once } from 'node:events';
 import { createServer } from 'node:http';
@@ -25,6 +26,7 @@ interface WitnessOptions {
   log: Verifier[];
   state?: string;
   key?: string;
+  newState?: boolean;
   host: string;
   port: number;
   printKey?: boolean;
@@ -46,13 +48,17 @@ function port(value: string): number {
 
 async function runWitness(context: CliContext, options: WitnessOptions): Promise<void> {
   const dir = join(context.config().DATA_DIR, 'witness');
-  const key = await loadWitnessKey(options.key ?? join(dir, 'witness-key.pem'));
+  if (!options.printKey && options.log.length === 0) throw new WitnessError('give the verifier key of at least one log with --log');
+  const { key, generated } = await loadWitnessKey(options.key ?? join(dir, 'witness-key.pem'));
+  const stateFile = options.state ?? join(dir, 'state.json');
+  const newState = options.newState ? 'required' : generated ? 'allowed' : 'refused';
   if (options.printKey) {
+    // A key generated here gets its state now: started later, it would be a key without one.
+    if (newState !== 'refused') (await openWitnessState(stateFile, { key, newState })).close();
     context.out(cosignerKey(options.name, key));
     return;
   }
-  if (options.log.length === 0) throw new WitnessError('give the verifier key of at least one log with --log');
-  const state = await openWitnessState(options.state ?? join(dir, 'state.json'));
+  const state = await openWitnessState(stateFile, { key, newState });
   try {
     const witness = new Witness({ name: options.name, key, logs: options.log, store: state });
     const logger = createLogger(context.config().LOG_LEVEL, 'witness');
@@ -76,6 +82,7 @@ export function witnessCommand(program: Command, context: CliContext): void {
     .option('--log <vkey>', 'the verifier key of a log to witness, as /.well-known/transparency/key serves it (repeat for several logs or keys)', logKey)
     .option('--state <file>', 'where the trees cosigned are kept (default: DATA_DIR/witness/state.json)')
     .option('--key <file>', 'the witness\'s Ed25519 private key, PKCS#8 PEM, generated when absent (default: DATA_DIR/witness/witness-key.pem)')
+    .option('--new-state', 'start an empty state for an existing key that has none (safe only if the key never cosigned: it forgets what it cosigned); refused when the state exists')
     .option('--host <host>', 'the address to listen on', '127.0.0.1')
     .option('--port <port>', 'the port to listen on', port, 7380)
     .option('--print-key', 'print the witness\'s verifier key and stop')

@@ -20,6 +20,8 @@ import { specVerifierKey } from '../support/note-keys.ts';
 
 /** A pid no process holds here. */
 const GONE = 2 ** 22 + 12_345;
+/** A key generated just now, so its state may start empty. */
+const OWNER = { key: generateKeyPairSync('ed25519').privateKey, newState: 'allowed' } as const;
 
 describe('the witness state\'s lock', () => {
   let dir: string;
@@ -35,16 +37,16 @@ describe('the witness state\'s lock', () => {
   const refusal = (opening: Promise<unknown>) => opening.then(() => undefined, (error: Error) => error.message);
 
   it('refuses a second open by the process that holds it, and opens again once it is let go', async () => {
-    const first = await openWitnessState(file);
-    expect(await refusal(openWitnessState(file))).to.match(/another witness \(process \d+\) uses this state/);
+    const first = await openWitnessState(file, OWNER);
+    expect(await refusal(openWitnessState(file, OWNER))).to.match(/another witness \(process \d+\) uses this state/);
     first.close();
-    (await openWitnessState(file)).close();
+    (await openWitnessState(file, OWNER)).close();
   });
 
   it('never takes over a lock written on another host, whatever its pid', async () => {
     for (const pid of [process.pid, 1, GONE]) {
       writeFileSync(lock, `${JSON.stringify({ pid, host: `${hostname()}-elsewhere`, instance: 'x' })}\n`);
-      const why = await refusal(openWitnessState(file));
+      const why = await refusal(openWitnessState(file, OWNER));
       expect(why, `pid ${pid}`).to.match(/another witness \(process \d+\) uses this state, on host .*-elsewhere/);
       expect(readFileSync(lock, 'utf8')).to.contain('-elsewhere');
     }
@@ -57,7 +59,7 @@ describe('the witness state\'s lock', () => {
       `${GONE}\n`,
     ]) {
       writeFileSync(lock, text);
-      const state = await openWitnessState(file);
+      const state = await openWitnessState(file, OWNER);
       expect(JSON.parse(readFileSync(lock, 'utf8'))).to.include({ pid: process.pid, host: hostname() });
       state.close();
       expect(existsSync(lock), 'let go at close').to.equal(false);
@@ -66,13 +68,13 @@ describe('the witness state\'s lock', () => {
 
   it('refuses a lock whose holder has not written it yet, and one of a live process of this host', async () => {
     writeFileSync(lock, '');
-    expect(await refusal(openWitnessState(file))).to.match(/another witness/);
+    expect(await refusal(openWitnessState(file, OWNER))).to.match(/another witness/);
     writeFileSync(lock, `${JSON.stringify({ pid: process.ppid, host: hostname(), instance: 'x' })}\n`);
-    expect(await refusal(openWitnessState(file))).to.match(new RegExp(`another witness \\(process ${process.ppid}\\) uses this state`));
+    expect(await refusal(openWitnessState(file, OWNER))).to.match(new RegExp(`another witness \\(process ${process.ppid}\\) uses this state`));
   });
 
   it('leaves at close a lock another witness holds since', async () => {
-    const state = await openWitnessState(file);
+    const state = await openWitnessState(file, OWNER);
     const other = `${JSON.stringify({ pid: process.ppid, host: hostname(), instance: 'other' })}\n`;
     writeFileSync(lock, other);
     state.close();
@@ -97,7 +99,7 @@ describe('the witness state\'s lock', () => {
     syncBuiltinESMExports();
     let why: string | undefined;
     try {
-      why = await refusal(openWitnessState(file));
+      why = await refusal(openWitnessState(file, OWNER));
     } finally {
       (fs as { readFileSync: unknown }).readFileSync = read;
       syncBuiltinESMExports();
@@ -112,7 +114,7 @@ describe('the witness state\'s lock', () => {
     // still writes it, and renamed half written by the next one.
     const leftovers = [`${file}.tmp`, `${file}.0b9e2d6c-0000-4000-8000-000000000000.tmp`];
     for (const leftover of leftovers) writeFileSync(leftover, '{"logs": {"half');
-    const state = await openWitnessState(file);
+    const state = await openWitnessState(file, OWNER);
     try {
       for (const leftover of leftovers) expect(existsSync(leftover), leftover).to.equal(false);
       const renames: string[] = [];
@@ -136,12 +138,11 @@ describe('the witness state\'s lock', () => {
     // A second copy of the module is another process of this very pid on a host of this name, as two containers
     // sharing the host's hostname (host networking) each run as pid 1: it takes the lock over as an earlier process's.
     const other = (await import(`../../services/witness/witness-state-file.ts?rival=${Date.now()}`)) as { openWitnessState: typeof openWitnessState };
-    const first = await openWitnessState(file);
-    const second = await other.openWitnessState(file);
+    const first = await openWitnessState(file, OWNER);
+    const second = await other.openWitnessState(file, OWNER);
     const logKey = generateKeyPairSync('ed25519').privateKey;
     const origin = 'watch.example/watchcat/events';
-    const witnessKey = generateKeyPairSync('ed25519').privateKey;
-    const witnessOn = (store: WitnessStore) => new Witness({ name: 'witness.example/w1', key: witnessKey, logs: [parseVerifierKey(specVerifierKey(origin, logKey))], store });
+    const witnessOn = (store: WitnessStore) => new Witness({ name: 'witness.example/w1', key: OWNER.key, logs: [parseVerifierKey(specVerifierKey(origin, logKey))], store });
     const treeOf = (tag: string) => {
       const tree = new MemoryTree();
       for (let i = 0; i < 8; i += 1) tree.append(`${tag}-${i}`);
