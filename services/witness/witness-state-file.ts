@@ -25,8 +25,11 @@ import { rawPublicKey } from '../../shared/read-model/transparency/signed-note.t
 import { WitnessError, type WitnessedTree, type WitnessStore } from './witness.ts';
 
 interface WitnessStateFile extends WitnessStore {
-  /** Lets go of the lock. */
-  close(): void;
+  /**
+   * Stores nothing more, waits for the write in progress, then lets go of the lock: let go sooner, the lock could
+   * pass to a next witness while this one's rename or directory flush is still under way.
+   */
+  close(): Promise<void>;
 }
 
 /** What the file holds: `publicKey`, the witness's (base64), is absent from a state written before it was recorded. */
@@ -262,17 +265,31 @@ export async function openWitnessState(file: string, owner: StateOwner): Promise
     release();
     throw error;
   }
+  let closing = false;
+  const writes = new Set<Promise<void>>();
+  const write = async (origin: string, tree: WitnessedTree) => {
+    fence();
+    const next = new Map(trees).set(origin, tree);
+    await writeDurably(file, aside, serialize(next), fence);
+    // Taken over while the directory was flushed: the successor may not have seen this tree, so it is not answered.
+    fence();
+    // Held in memory only once it is on disk: an answer never rests on a tree a crash would forget.
+    trees = next;
+  };
   return {
     get: (origin) => trees.get(origin),
-    put: async (origin, tree) => {
-      fence();
-      const next = new Map(trees).set(origin, tree);
-      await writeDurably(file, aside, serialize(next), fence);
-      // Taken over while the directory was flushed: the successor may not have seen this tree, so it is not answered.
-      fence();
-      // Held in memory only once it is on disk: an answer never rests on a tree a crash would forget.
-      trees = next;
+    put: (origin, tree) => {
+      if (closing) return Promise.reject(new WitnessError('the witness is stopping: it stores, and so cosigns, nothing more'));
+      const writing = write(origin, tree);
+      const done = () => writes.delete(writing);
+      writes.add(writing);
+      writing.then(done, done);
+      return writing;
     },
-    close: release,
+    close: async () => {
+      closing = true;
+      await Promise.allSettled(writes);
+      release();
+    },
   };
 }

@@ -7,7 +7,7 @@
  * starts only with `--new-state` (witness-state-file.ts says why).
  */
 import { once } from 'node:events';
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { listen } from '../../shared/http/listen.ts';
@@ -54,7 +54,7 @@ async function runWitness(context: CliContext, options: WitnessOptions): Promise
   const newState = options.newState ? 'required' : generated ? 'allowed' : 'refused';
   if (options.printKey) {
     // A key generated here gets its state now: started later, it would be a key without one.
-    if (newState !== 'refused') (await openWitnessState(stateFile, { key, newState })).close();
+    if (newState !== 'refused') await (await openWitnessState(stateFile, { key, newState })).close();
     context.out(cosignerKey(options.name, key));
     return;
   }
@@ -62,16 +62,43 @@ async function runWitness(context: CliContext, options: WitnessOptions): Promise
   try {
     const witness = new Witness({ name: options.name, key, logs: options.log, store: state });
     const logger = createLogger(context.config().LOG_LEVEL, 'witness');
-    const server = createServer(serverTimeouts(), witnessApp(witness, logger).callback());
+    const answer = witnessApp(witness, logger).callback();
+    let stopping = false;
+    const answering = new Set<ServerResponse>();
+    const server = createServer(serverTimeouts(), (request, response) => {
+      if (stopping) {
+        // A request on a connection kept alive: refused, and the connection closed, so that the stop ends.
+        response.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' }).end('the witness is stopping\n');
+        return;
+      }
+      answering.add(response);
+      response.once('close', () => answering.delete(response));
+      void answer(request, response);
+    });
     const bound = await listen(server, options.port, options.host, '--port');
     context.out(`witness ${options.name}: verifier key ${witness.verifierKey}`);
     context.out(`witness ${options.name}: listening on http://${options.host}:${bound} for ${witness.origins().join(', ')}`);
-    await Promise.race([once(process, 'SIGINT'), once(process, 'SIGTERM')]);
+    await new Promise<void>((resolve) => {
+      // Listened to once: a second signal, while the stop waits, ends the process as a crash would (the state
+      // survives one).
+      const stop = () => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        resolve();
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    });
+    // No new request; those under way are answered, each once its tree is stored (at most the request timeout of
+    // shared/http/server-timeouts.ts for one still being sent), before the state lets go of its lock.
+    stopping = true;
+    const closed = once(server, 'close');
     server.close();
+    await Promise.all([...answering].map((response) => once(response, 'close')));
     server.closeAllConnections();
-    await once(server, 'close');
+    await closed;
   } finally {
-    state.close();
+    await state.close();
   }
 }
 

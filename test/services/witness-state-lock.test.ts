@@ -39,8 +39,8 @@ describe('the witness state\'s lock', () => {
   it('refuses a second open by the process that holds it, and opens again once it is let go', async () => {
     const first = await openWitnessState(file, OWNER);
     expect(await refusal(openWitnessState(file, OWNER))).to.match(/another witness \(process \d+\) uses this state/);
-    first.close();
-    (await openWitnessState(file, OWNER)).close();
+    await first.close();
+    await (await openWitnessState(file, OWNER)).close();
   });
 
   it('never takes over a lock written on another host, whatever its pid', async () => {
@@ -61,7 +61,7 @@ describe('the witness state\'s lock', () => {
       writeFileSync(lock, text);
       const state = await openWitnessState(file, OWNER);
       expect(JSON.parse(readFileSync(lock, 'utf8'))).to.include({ pid: process.pid, host: hostname() });
-      state.close();
+      await state.close();
       expect(existsSync(lock), 'let go at close').to.equal(false);
     }
   });
@@ -77,7 +77,7 @@ describe('the witness state\'s lock', () => {
     const state = await openWitnessState(file, OWNER);
     const other = `${JSON.stringify({ pid: process.ppid, host: hostname(), instance: 'other' })}\n`;
     writeFileSync(lock, other);
-    state.close();
+    await state.close();
     expect(readFileSync(lock, 'utf8')).to.equal(other);
   });
 
@@ -130,8 +130,22 @@ describe('the witness state\'s lock', () => {
       expect(renames).to.have.length(1);
       expect(renames[0]).to.match(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.[0-9a-f-]{36}\\.tmp$`));
     } finally {
-      state.close();
+      await state.close();
     }
+  });
+
+  it('lets go of the lock at close only once the write in progress is on disk, and stores nothing after', async () => {
+    // Let go while the state is written, the lock could go to a next witness that reads the state without that tree.
+    const state = await openWitnessState(file, OWNER);
+    const tree = { size: 3, root: Buffer.alloc(32, 7).toString('base64'), note: 'a note' };
+    const writing = state.put('watch.example/log', tree).then(() => 'stored', (error: Error) => error.message);
+    const closing = state.close();
+    expect(existsSync(lock), 'held while the write is in progress').to.equal(true);
+    expect(await writing).to.equal('stored');
+    await closing;
+    expect(existsSync(lock), 'let go once it is done').to.equal(false);
+    expect((JSON.parse(readFileSync(file, 'utf8')) as { logs: Record<string, unknown> }).logs['watch.example/log']).to.deep.equal(tree);
+    expect(await state.put('watch.example/log', { ...tree, size: 4 }).then(() => 'stored', (error: Error) => error.message)).to.match(/stopping/);
   });
 
   it('lets a witness whose lock another took over cosign nothing more: no two trees of one size under its key', async () => {
@@ -160,8 +174,8 @@ describe('the witness state\'s lock', () => {
       const kept = (JSON.parse(readFileSync(file, 'utf8')) as { logs: Record<string, { root: string }> }).logs[origin];
       expect(kept?.root).to.equal(Buffer.from(b.root()).toString('base64'));
     } finally {
-      second.close();
-      first.close();
+      await second.close();
+      await first.close();
     }
   });
 });
