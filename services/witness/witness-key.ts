@@ -5,9 +5,10 @@
  * a key that never cosigned may start from an empty state (witness-state-file.ts).
  */
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { readEd25519Pem } from '../../shared/signing/ed25519-pem.ts';
+import { flushDirectory, makeDirectory } from './durable-directory.ts';
 import { WitnessError } from './witness.ts';
 
 const codeOf = (error: unknown) => (error as NodeJS.ErrnoException).code ?? 'error';
@@ -30,15 +31,23 @@ async function readKey(file: string): Promise<KeyObject | undefined> {
 export async function loadWitnessKey(file: string): Promise<{ key: KeyObject; generated: boolean }> {
   const existing = await readKey(file);
   if (existing) return { key: existing, generated: false };
-  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+  await makeDirectory(dirname(file));
   const pem = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }) as string;
-  let generated = true;
+  let handle;
   try {
-    await writeFile(file, pem, { flag: 'wx', mode: 0o600 });
+    handle = await open(file, 'wx', 0o600);
   } catch (error) {
     if (codeOf(error) !== 'EEXIST') throw new WitnessError(`cannot write the witness key ${file}: ${codeOf(error)}`);
     // Another process generated it meanwhile: that one may have cosigned with it.
-    generated = false;
+    return { key: (await readKey(file))!, generated: false };
   }
-  return { key: (await readKey(file))!, generated };
+  // Flushed, file and name, before its state records it: a key lost to a power loss would leave that state refused.
+  try {
+    await handle.writeFile(pem);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await flushDirectory(dirname(file));
+  return { key: (await readKey(file))!, generated: true };
 }

@@ -17,11 +17,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { closeSync, linkSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { mkdir, open } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import type { KeyObject } from 'node:crypto';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { rawPublicKey } from '../../shared/read-model/transparency/signed-note.ts';
+import { makeDirectory } from './durable-directory.ts';
 import { WitnessError, type WitnessedTree, type WitnessStore } from './witness.ts';
 
 interface WitnessStateFile extends WitnessStore {
@@ -210,7 +211,7 @@ export interface StateOwner {
 }
 
 export async function openWitnessState(file: string, owner: StateOwner): Promise<WitnessStateFile> {
-  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
+  await makeDirectory(dirname(file));
   const lock = `${file}.lock`;
   const mine = takeLock(lock);
   /** Lets go of the lock if it is still this process's (never one another witness took since). */
