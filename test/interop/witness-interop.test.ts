@@ -7,8 +7,14 @@
  * history), submitted with its own consistency proofs (shared/read-model/transparency/witness-client.ts), is refused by every
  * one of them; and each, SIGKILLed and started again, still holds the tree it cosigned (409 with its size) and
  * cosigns the next.
+ *
+ * The serial index is committed by an extension line, which the tree's root does not cover (docs/audit.md, "Serial
+ * index proofs"). C2SP tlog-witness asks a witness holding size N, given old size N, only to compare the roots:
+ * litewitness then cosigns another body of the same tree, one committing another index, and two index proof files,
+ * STOLEN and NOT_FOUND for one serial at one checkpoint size, both meet a policy whose quorum it alone makes. Ours
+ * refuses that body as a fork (422), so neither meets a quorum that needs it.
  */
-import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
 import { once } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -19,7 +25,12 @@ import { expect } from 'chai';
 import Koa from 'koa';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
-import { parseNote, verifierKey } from '../../shared/read-model/transparency/signed-note.ts';
+import { indexProofFile, verifyIndexProof } from '../../services/audit/receipt/index-proof.ts';
+import { checkpointBody, parseCheckpoint } from '../../shared/read-model/transparency/checkpoint.ts';
+import { indexExtension, SerialIndex } from '../../shared/read-model/transparency/serial-index.ts';
+import { parseNote, signNote, verifierKey } from '../../shared/read-model/transparency/signed-note.ts';
+import { parsePolicy } from '../../shared/read-model/transparency/tlog-policy.ts';
+import { vrfKey } from '../../shared/read-model/transparency/vrf.ts';
 import { cosignatureTime, parseCosignerKey } from '../../shared/read-model/transparency/cosignature.ts';
 import { requestCosignature, type CosignOutcome, type WitnessEndpoint } from '../../shared/read-model/transparency/witness-client.ts';
 import type { TransparencyLog } from '../../read-api/transparency/log-publisher.ts';
@@ -94,7 +105,7 @@ describe('witnesses: litewitness and two of ours cosign the log\'s checkpoints, 
       return answer.proof.map((hash) => Buffer.from(hash, 'base64'));
     },
   });
-  const ourWitness = async (name: string, logKey: string): Promise<{ endpoint: WitnessEndpoint; process: WatchcatProcess }> => {
+  const ourWitness = async (name: string, logKey: string): Promise<{ endpoint: WitnessEndpoint; process: WatchcatProcess; key: string }> => {
     const state = join(dir, name);
     const child = startWatchcatProcess(name, CLI, {}, ['witness', '--name', `witness.example/${name}`, '--log', logKey,
       '--state', join(state, 'state.json'), '--key', join(state, 'key.pem'), '--port', '0']);
@@ -102,7 +113,7 @@ describe('witnesses: litewitness and two of ours cosign the log\'s checkpoints, 
     await child.waitForLine(/listening on http:/);
     const url = /listening on (http:\/\/\S+)/.exec(child.lines.find((line) => line.includes('listening on'))!)![1]!;
     const key = /verifier key (\S+)/.exec(child.lines.find((line) => line.includes('verifier key'))!)![1]!;
-    return { endpoint: { url, verifier: parseCosignerKey(key) }, process: child };
+    return { endpoint: { url, verifier: parseCosignerKey(key) }, process: child, key };
   };
   const lite = (witness: Litewitness): WitnessEndpoint => ({ url: witness.url, verifier: parseCosignerKey(witness.verifierKey) });
   /** Each outcome a cosignature that verifies over the served checkpoint's text under that witness's key. */
@@ -177,5 +188,73 @@ describe('witnesses: litewitness and two of ours cosign the log\'s checkpoints, 
     expectCosigned(await Promise.all(after.map((witness) => submit(witness, twelve))), after, twelve, 'after the restart');
     await appendSerials(honest, 12, 2, 'A');
     await cosignedByAll(await publish(base, honest, logKey, after), after, 'submitted by the log after the restart');
+  });
+
+  it('litewitness cosigns the tree it holds with another serial index line, ours refuses it as a fork', async function () {
+    const built = await buildLitewitness();
+    if ('why' in built) return cannotRun(this, 'Go', built.why);
+    const missing = ['ssh-agent', 'ssh-add', 'ssh-keygen'].filter((tool) => !onPath(tool));
+    if (missing.length > 0) return cannotRun(this, 'Go', `litewitness keeps its key in an ssh-agent: ${missing.join(', ')} not on the PATH (Debian's openssh-client)`);
+    dir = mkdtempSync(join(tmpdir(), 'watchcat-witness-split-'));
+    const logKey = generateKeyPairSync('ed25519').privateKey;
+    const logVerifierKey = verifierKey(ORIGIN, logKey);
+    const liteDir = join(dir, 'lite');
+    mkdirSync(liteDir);
+    const agent = await startKeyAgent(liteDir);
+    stops.push(agent.stop);
+    const litewitness = await startLitewitness(built.program, liteDir, 'witness.example/lite', agent, { origin: ORIGIN, verifierKey: logVerifierKey });
+    stops.push(() => litewitness.kill());
+    const ours = await ourWitness('w1', logVerifierKey);
+    const witnesses = [lite(litewitness), ours.endpoint];
+    const honest = openSqliteEventStore(join(dir, 'honest.sqlite3'));
+    stores.push(honest);
+    const base = await serveLog();
+    await appendSerials(honest, 0, 5, 'A');
+    const five = await publish(base, honest, logKey, witnesses);
+    await cosignedByAll(five, witnesses, 'the honest checkpoint');
+
+    // The log's key signs two more bodies of the same tree (size 5, same root), each committing an index of its own
+    // (any VRF key will do: the line names it): in one the serial ASN-0 is STOLEN, in the other it is absent.
+    const tree = parseCheckpoint(five.note.slice(0, five.note.indexOf('\n\n') + 1));
+    const split = (['STOLEN', 'NOT_FOUND'] as const).map((status) => {
+      const index = new SerialIndex(vrfKey(randomBytes(32)));
+      if (status === 'STOLEN') index.set('ASN-0', 'STOLEN');
+      const body = checkpointBody({ ...tree, extensions: [indexExtension({ root: index.root(), vrfPublicKey: index.vrfPublicKey })] });
+      return { status, body, note: signNote(body, ORIGIN, logKey), answer: index.answer('ASN-0') };
+    });
+    expect(new Set([five.note.split('\n')[3], ...split.map(({ body }) => body.split('\n')[3])]).size, 'three index lines').to.equal(3);
+    const answers = async (witness: WitnessEndpoint, note: string) => {
+      const response = await fetch(`${witness.url}/add-checkpoint`, { method: 'POST', body: `old 5\n\n${note}` });
+      return { status: response.status, text: await response.text() };
+    };
+
+    // litewitness (C2SP's check: old size is the size it holds, and at equal sizes the roots are equal) cosigns both.
+    const cosigned: string[] = [];
+    for (const { status, body, note } of split) {
+      const answer = await answers(witnesses[0]!, note);
+      expect(answer.status, `litewitness, the ${status} index: ${answer.text}`).to.equal(200);
+      expect(answer.text).to.match(/^\u2014 witness\.example\/lite \S+\n$/);
+      const [signature] = parseNote(`${body}\n${answer.text}`).signatures;
+      expect(cosignatureTime(body, signature!, witnesses[0]!.verifier), 'its cosignature verifies over the other body').to.be.a('number');
+      cosigned.push(`${note}${answer.text}`);
+    }
+    // Ours holds the body it cosigned at that size: another is a fork.
+    for (const { status, note } of split) {
+      const answer = await answers(witnesses[1]!, note);
+      expect(answer.status, `ours, the ${status} index: ${answer.text}`).to.equal(422);
+      expect(answer.text).to.match(/fork: another checkpoint body for the tree of 5 leaves/);
+    }
+    await ours.process.waitForLine(/witness refused a fork/);
+
+    // Two files, STOLEN and NOT_FOUND for ASN-0 at checkpoint 5: a policy whose quorum litewitness alone makes
+    // accepts both; one that needs our witness too accepts neither.
+    const policy = (quorum: string) => parsePolicy([
+      `log ${logVerifierKey}`, `witness lite ${litewitness.verifierKey}`, `witness w1 ${ours.key}`,
+      'group both all lite w1', `quorum ${quorum}`,
+    ].join('\n'));
+    const files = split.map(({ answer }, i) => indexProofFile(answer, cosigned[i]!));
+    expect(files.map((file) => verifyIndexProof(file, logVerifierKey, policy('lite'))).map(({ size, status }) => `${size} ${status}`))
+      .to.deep.equal(['5 STOLEN', '5 NOT_FOUND']);
+    for (const file of files) expect(() => verifyIndexProof(file, logVerifierKey, policy('both'))).to.throw(/quorum \(both\)/);
   });
 });
