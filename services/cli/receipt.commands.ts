@@ -27,7 +27,7 @@ import { type JwkSet, parseJwkSet } from '../../shared/signing/jwk-set.ts';
 import { parseSavedResponse } from '../audit/receipt/saved-response.ts';
 import { type ReceiptReport, verifyReceipt } from '../audit/receipt/verify-receipt.ts';
 import { parsePolicy, readPolicyFile, requirePolicy, witnessedLine, type TlogPolicy } from '../../shared/read-model/transparency/tlog-policy.ts';
-import { INDEX_PROOF_HEADER, indexProofLine, verifyIndexProof } from '../audit/receipt/index-proof.ts';
+import { INDEX_PROOF_HEADER, indexProofLine, uniquenessLine, verifyIndexProof } from '../audit/receipt/index-proof.ts';
 import { checkExtends, checkHoldsNothingAfter, pinnedCheckpoint, type InclusionProof } from '../audit/receipt/receipt-checkpoint.ts';
 import type { CliModule } from './cli-module.ts';
 
@@ -116,9 +116,13 @@ export const receiptCommands: CliModule = (program, context) => {
       + '(X-Read-Model-Position), by an inclusion proof; a receipt pinning a checkpoint without a signed position is refused')
     .option('--log-key <key>', 'the transparency log\'s verifier key (default: the deployment\'s /.well-known/transparency/key)')
     .option('--policy <file>', 'a witness policy (C2SP tlog-policy): the newer checkpoint (--checkpoint, by default the deployment\'s) must carry the cosignatures its quorum asks for')
+    .option('--index-policy <file>', 'for a serial index proof: a witness policy (C2SP tlog-policy) of witnesses held to cosign one checkpoint body per tree size '
+      + '(as watchcat witness does; C2SP asks them to check only the root), whose quorum the checkpoint must meet and no two disjoint sets of them may: '
+      + 'then no other status of the serial at that size can meet it')
     .option(ALLOW_PLAIN_HTTP, 'fetch the key set over plain HTTP from a host other than loopback (it could be altered on the way)')
-    .action(async (file: string, options: { jwks?: string; checkpoint?: string | true; logKey?: string; policy?: string; allowPlainHttp?: boolean }) => {
+    .action(async (file: string, options: { jwks?: string; checkpoint?: string | true; logKey?: string; policy?: string; indexPolicy?: string; allowPlainHttp?: boolean }) => {
       const policy = options.policy === undefined ? undefined : policyOf(options.policy);
+      const indexPolicy = options.indexPolicy === undefined ? undefined : policyOf(options.indexPolicy);
       const checkpoint = options.checkpoint ?? (policy ? true : undefined);
       let bytes;
       try {
@@ -131,12 +135,15 @@ export const receiptCommands: CliModule = (program, context) => {
       if (bytes.toString('utf8').startsWith(`${INDEX_PROOF_HEADER}\n`)) {
         const logKey = options.logKey ?? (await readSource(`${deployment}/.well-known/transparency/key`, 'the log key', options.allowPlainHttp === true)).toString('utf8').trim();
         try {
-          context.out(indexProofLine(verifyIndexProof(bytes.toString('utf8'), logKey, policy ?? parsePolicy(`log ${logKey}\nquorum none`))));
+          const verdict = verifyIndexProof(bytes.toString('utf8'), logKey, policy ?? parsePolicy(`log ${logKey}\nquorum none`), indexPolicy);
+          context.out(indexProofLine(verdict));
+          context.out(uniquenessLine(verdict));
         } catch (error) {
           throw new ReceiptError(`serial index proof does not hold: ${(error as Error).message}`);
         }
         return;
       }
+      if (indexPolicy !== undefined) throw new ReceiptError('--index-policy applies to a serial index proof file only');
       let saved;
       try {
         saved = parseSavedResponse(bytes);

@@ -132,7 +132,8 @@ describe('verify with proof=index: the status proved in the serial index at a si
     const notes: string[] = [];
     const context = createCliContext({ LOG_LEVEL: 'silent', DATA_DIR: dir }, { out: (line) => out.push(line), note: (line) => notes.push(line) });
     const code = await run(['node', 'watchcat', 'receipt', 'verify', file, '--log-key', logVerifier], context);
-    expect([code, out, notes]).to.deep.equal([0, ['at checkpoint 5, cosigned by 0 witnesses, serial IP-2024-0007 was STOLEN'], []]);
+    expect([code, out[0], notes]).to.deep.equal([0, 'at checkpoint 5, cosigned by 0 witnesses, serial IP-2024-0007 was STOLEN', []]);
+    expect(out.slice(1).join('\n'), 'no index policy: the only status at that size is not shown').to.match(/^unique: not shown: [^\n]*$/);
   });
 
   it('over a log projected in part before the index\'s changes: refuses the proof, saying in the request\'s language that the index is not built and why; the plain answer stands', async function () {

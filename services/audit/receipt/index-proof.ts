@@ -4,8 +4,12 @@
  * witnesses' cosignatures. The checkpoint commits the serial index in an extension line
  * (shared/read-model/transparency/serial-index.ts), so the file is checked with the log's verifier key and a witness policy
  * alone: the log signed the checkpoint, the policy's quorum cosigned it, and the answer is proved under the index
- * root and VRF key the checkpoint commits. Two files about one serial at one checkpoint cannot both hold with
- * different statuses.
+ * root and VRF key the checkpoint commits. That no other status of the serial holds at that checkpoint size rests on
+ * more: the index line is not under the tree's root, which is all a C2SP witness must check at a size it holds
+ * (test/interop/witness-interop.test.ts: litewitness cosigns the same tree with another index line). It holds under
+ * an index policy, a second tlog-policy the reader gives, naming witnesses held to cosign one body per size (as
+ * services/witness/witness.ts does), whose quorum no two disjoint sets of witnesses meet (docs/audit.md, "Serial
+ * index proofs").
  *
  *     watchcat/serial-index-proof/v1
  *     serial <serial>
@@ -20,7 +24,7 @@
 import { SERIAL_PATTERN } from '../../../shared/events/common.ts';
 import { openCheckpoint } from '../../../shared/read-model/transparency/checkpoint.ts';
 import { indexCommitmentOf, verifyIndexAnswer, type IndexAnswer, type IndexStatus } from '../../../shared/read-model/transparency/serial-index.ts';
-import { requirePolicy, type TlogPolicy } from '../../../shared/read-model/transparency/tlog-policy.ts';
+import { disjointQuorums, PolicyError, requirePolicy, type TlogPolicy } from '../../../shared/read-model/transparency/tlog-policy.ts';
 import { isCanonicalBase64 } from './canonical-base64.ts';
 
 export const INDEX_PROOF_HEADER = 'watchcat/serial-index-proof/v1';
@@ -38,6 +42,8 @@ interface IndexProofVerdict {
   readonly status: IndexStatus;
   /** The policy's witnesses that cosigned the checkpoint. */
   readonly cosigners: readonly string[];
+  /** With an index policy: its quorum and those of its witnesses that cosigned the checkpoint. */
+  readonly unique?: { readonly quorum: string; readonly cosigners: readonly string[] };
 }
 
 /** The answer and the checkpoint note of a file, or an Error naming what is malformed. */
@@ -63,21 +69,44 @@ function readFile(text: string): { answer: IndexAnswer; note: string } {
 }
 
 /**
- * Checks a serial index proof file against the log's verifier key and a witness policy: the verdict, or an Error
- * naming what does not hold.
+ * Checks a serial index proof file against the log's verifier key and a witness policy, and, given one, an index
+ * policy (its witnesses held to cosign one checkpoint body per size): the verdict, or an Error naming what does not
+ * hold.
  */
-export function verifyIndexProof(text: string, logKey: string, policy: TlogPolicy): IndexProofVerdict {
+export function verifyIndexProof(text: string, logKey: string, policy: TlogPolicy, indexPolicy?: TlogPolicy): IndexProofVerdict {
   const { answer, note } = readFile(text);
   const checkpoint = openCheckpoint(note, logKey);
   const { cosigners } = requirePolicy(policy, note);
+  let unique: IndexProofVerdict['unique'];
+  if (indexPolicy !== undefined) {
+    const split = disjointQuorums(indexPolicy);
+    if (split !== undefined) {
+      throw new PolicyError(`the index policy's quorum (${indexPolicy.quorum}) can be met by two disjoint sets of witnesses (${split.map((side) => side.join(', ') || 'none').join('; ')}): `
+        + 'each could be shown a checkpoint of this size committing another index');
+    }
+    try {
+      unique = { quorum: indexPolicy.quorum, cosigners: requirePolicy(indexPolicy, note).cosigners };
+    } catch (error) {
+      throw new PolicyError(`the index policy: ${(error as Error).message}`);
+    }
+  }
   const commitment = indexCommitmentOf(checkpoint);
   if (commitment === undefined) throw new Error(`the checkpoint of ${checkpoint.size} leaves commits no serial index`);
   if (!verifyIndexAnswer(commitment.vrfPublicKey, commitment.root, answer)) {
     throw new Error(`the proofs do not show serial ${answer.serial} ${answer.status} in the serial index the checkpoint of ${checkpoint.size} leaves commits`);
   }
-  return { size: checkpoint.size, origin: checkpoint.origin, serial: answer.serial, status: answer.status, cosigners };
+  return { size: checkpoint.size, origin: checkpoint.origin, serial: answer.serial, status: answer.status, cosigners, ...(unique ? { unique } : {}) };
 }
 
 /** The verdict in the words of `watchcat receipt verify`. */
 export const indexProofLine = ({ size, serial, status, cosigners }: IndexProofVerdict): string =>
   `at checkpoint ${size}, cosigned by ${cosigners.length} witness${cosigners.length === 1 ? '' : 'es'}${cosigners.length > 0 ? ` (${cosigners.join(', ')})` : ''}, serial ${serial} was ${status}`;
+
+/** Whether the verdict shows the status to be the serial's only one at that checkpoint size, in the command's words. */
+export const uniquenessLine = ({ size, serial, unique }: IndexProofVerdict): string => (unique
+  ? `unique: no other status of ${serial} at checkpoint ${size} can meet the index policy's quorum (${unique.quorum}, cosigned here by `
+    + `${unique.cosigners.join(', ') || 'no witness'}), as long as one witness of every quorum of it cosigns one checkpoint body per tree size: `
+    + 'no two disjoint sets of its witnesses meet it'
+  : `unique: not shown: witnesses need only check a checkpoint's size and root (C2SP tlog-witness), not its serial index line, so `
+    + `another checkpoint of ${size} leaves committing another index may be cosigned too; --index-policy names witnesses held to `
+    + 'cosign one checkpoint body per tree size (docs/audit.md, "Serial index proofs")');

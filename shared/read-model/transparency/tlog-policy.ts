@@ -96,11 +96,48 @@ export function judgeNote(policy: TlogPolicy, note: string): PolicyVerdict {
     || policy.logs.some((log) => signatures.some((signature) => isBy(signature, log) && verifies(text, signature, log)));
   const cosigners = [...policy.members].flatMap(([name, member]) =>
     (member.kind === 'witness' && signatures.some((signature) => cosignatureTime(text, signature, member.verifier) !== undefined) ? [name] : []));
+  return { logSigned, cosigners, quorum: meets(policy, new Set(cosigners)) };
+}
+
+/** Whether the witnesses named in `cosigners` meet the quorum of `policy`. */
+function meets(policy: TlogPolicy, cosigners: ReadonlySet<string>): boolean {
   const witnessed = (name: string): boolean => {
     const member = policy.members.get(name)!;
-    return member.kind === 'witness' ? cosigners.includes(name) : member.members.filter(witnessed).length >= member.threshold;
+    return member.kind === 'witness' ? cosigners.has(name) : member.members.filter(witnessed).length >= member.threshold;
   };
-  return { logSigned, cosigners, quorum: policy.quorum === NONE || witnessed(policy.quorum) };
+  return policy.quorum === NONE || witnessed(policy.quorum);
+}
+
+/** Beyond this many witnesses under the quorum, disjointQuorums does not try every split (2^(n-1) of them). */
+const MOST_WITNESSES_SPLIT = 20;
+
+/**
+ * Two disjoint sets of the policy's witnesses that each meet its quorum, or undefined when there are none. Witnesses
+ * check only what they saw, so two checkpoints of one size can each meet a quorum that such two sets meet, each shown
+ * to one set (docs/audit.md, "Serial index proofs"). The quorum is monotone: two disjoint sets meet it if and only if
+ * some set and the rest of the witnesses do, so each split of the witnesses under the quorum is tried (a witness may be
+ * a member of several groups, which rules out counting group by group). Throws a PolicyError past
+ * MOST_WITNESSES_SPLIT witnesses.
+ */
+export function disjointQuorums(policy: TlogPolicy): [string[], string[]] | undefined {
+  if (policy.quorum === NONE) return [[], []];
+  const under = new Set<string>();
+  const collect = (name: string) => {
+    const member = policy.members.get(name)!;
+    if (member.kind === 'witness') under.add(name);
+    else member.members.forEach(collect);
+  };
+  collect(policy.quorum);
+  // In the order the file defines them, so the sets named are the same from one run to the next.
+  const [first, ...rest] = [...policy.members.keys()].filter((name) => under.has(name));
+  if (rest.length >= MOST_WITNESSES_SPLIT) throw new PolicyError(`the quorum rests on ${rest.length + 1} witnesses, more than the ${MOST_WITNESSES_SPLIT} whose splits are tried`);
+  // The first witness on one side only: the other splits are these, sides swapped.
+  for (let mask = 0; mask < 2 ** rest.length; mask += 1) {
+    const one = [first!, ...rest.filter((_, i) => (mask & (1 << i)) !== 0)];
+    const other = rest.filter((_, i) => (mask & (1 << i)) === 0);
+    if (meets(policy, new Set(one)) && meets(policy, new Set(other))) return [one, other];
+  }
+  return undefined;
 }
 
 /** Throws a PolicyError saying what `note` lacks to meet `policy`. */

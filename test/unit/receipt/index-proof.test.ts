@@ -9,11 +9,13 @@
  * verify` exits 1 saying which): no header or no blank line before the checkpoint, a line of the answer that is not
  * the field the format puts there (named with its line number, the header being line 1), a missing or a fifth line,
  * a status of none of the three. A serial spelled otherwise than its canonical form (rg-1003 for the stolen RG-1003) is
- * refused, though the index does prove that spelling absent.
+ * refused, though the index does prove that spelling absent. That the status is the only one at checkpoint 12 (no
+ * other body of that tree, with another index, cosigned) is said only under an index policy the checkpoint meets and
+ * no two disjoint sets of witnesses do; an index policy `any` of two is refused, as is one the checkpoint misses.
  */
 import { generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
 import { expect } from 'chai';
-import { INDEX_PROOF_HEADER, indexProofFile, indexProofLine, verifyIndexProof } from '../../../services/audit/receipt/index-proof.ts';
+import { INDEX_PROOF_HEADER, indexProofFile, indexProofLine, uniquenessLine, verifyIndexProof } from '../../../services/audit/receipt/index-proof.ts';
 import { checkpointBody } from '../../../shared/read-model/transparency/checkpoint.ts';
 import { cosign, cosignerKey } from '../../../shared/read-model/transparency/cosignature.ts';
 import { MemoryTree } from '../../../shared/read-model/transparency/memory-tree.ts';
@@ -28,12 +30,13 @@ const ed25519 = () => generateKeyPairSync('ed25519').privateKey;
 describe('serial index proof files: checked with the log key and the witness policy alone', function () {
   const logKey = ed25519();
   const witnesses: [string, KeyObject][] = [['witness.example/w1', ed25519()], ['witness.example/w2', ed25519()]];
-  const policy = parsePolicy([
+  const policyText = [
     `log ${verifierKey(ORIGIN, logKey)}`,
     ...witnesses.map(([name, key]) => `witness W${name.slice(-1)} ${cosignerKey(name, key)}`),
     'group both all W1 W2',
     'quorum both',
-  ].join('\n'));
+  ].join('\n');
+  const policy = parsePolicy(policyText);
   const vrf = vrfKey(randomBytes(32));
   const index = new SerialIndex(vrf);
   for (let i = 0; i < 10; i += 1) index.set(`RG-${1000 + i}`, 'AUTHENTIC');
@@ -159,5 +162,17 @@ describe('serial index proof files: checked with the log key and the witness pol
       expect(text, `${what} changed the file`).to.not.equal(file);
       expect(() => verifyIndexProof(text, logVerifier, policy), what).to.throw(message);
     }
+  });
+
+  it('says the status is the only one at its checkpoint only under an index policy no two disjoint sets of witnesses meet', function () {
+    const file = indexProofFile(index.answer('RG-1003'), checkpoint);
+    expect(uniquenessLine(verifyIndexProof(file, logVerifier, policy))).to.match(/^unique: not shown: .*need only check a checkpoint's size and root/);
+    expect(uniquenessLine(verifyIndexProof(file, logVerifier, policy, policy))).to.equal(
+      'unique: no other status of RG-1003 at checkpoint 12 can meet the index policy\'s quorum (both, cosigned here by W1, W2), '
+      + 'as long as one witness of every quorum of it cosigns one checkpoint body per tree size: no two disjoint sets of its witnesses meet it');
+    const either = parsePolicy(policyText.replace('group both all W1 W2\nquorum both', 'group either any W1 W2\nquorum either'));
+    expect(() => verifyIndexProof(file, logVerifier, policy, either)).to.throw(/the index policy's quorum \(either\) can be met by two disjoint sets of witnesses \(W1; W2\)/);
+    const w2 = note(index.root(), logKey, witnesses.slice(1));
+    expect(() => verifyIndexProof(indexProofFile(index.answer('RG-1003'), w2), logVerifier, parsePolicy(`log ${logVerifier}\nquorum none`), policy)).to.throw(/the index policy: .*quorum \(both\)/);
   });
 });

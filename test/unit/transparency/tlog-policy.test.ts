@@ -2,13 +2,15 @@
  * C2SP tlog-policy (docs/audit.md, "Witness policy"): the file's rules, each refusal naming its line, and the quorum
  * judged over a checkpoint's cosignatures: k of n, `all`, `any`, groups of groups (the specification's example),
  * `quorum none`. The cosignatures are made here from C2SP tlog-cosignature with node:crypto, not by the code under
- * test; a line by a key the policy does not list, or that does not verify, counts for nothing.
+ * test; a line by a key the policy does not list, or that does not verify, counts for nothing. Whether two disjoint
+ * sets of witnesses can each meet the quorum (then two checkpoints of one size may each meet it, seen by different
+ * witnesses): not for 2 of 3, nor the example; yes for any of 2, 2 of 4, `quorum none`, and for groups sharing a witness.
  */
 import { createHash, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { expect } from 'chai';
 import { checkpointBody } from '../../../shared/read-model/transparency/checkpoint.ts';
 import { signNote } from '../../../shared/read-model/transparency/signed-note.ts';
-import { judgeNote, parsePolicy, PolicyError, requirePolicy } from '../../../shared/read-model/transparency/tlog-policy.ts';
+import { disjointQuorums, judgeNote, parsePolicy, PolicyError, requirePolicy } from '../../../shared/read-model/transparency/tlog-policy.ts';
 import { specVerifierKey } from '../../support/note-keys.ts';
 
 const ORIGIN = 'watch.example/watchcat/events';
@@ -99,5 +101,18 @@ quorum X-and-Y
       [`witness A\nquorum none\n`, /line 1: expected log/],
     ];
     for (const [text, reason] of refusals) expect(() => parsePolicy(text), JSON.stringify(text)).to.throw(PolicyError, reason);
+  });
+
+  it('finds two disjoint sets of witnesses that each meet the quorum, when there are', () => {
+    const keys = [x1!, x2!, x3!, y1!, y2!].map((w, i) => `witness W${i + 1} ${w.vkey}`).join('\n');
+    const of = (rest: string) => disjointQuorums(parsePolicy(`${keys}\n${rest}\n`));
+    expect(of('quorum W1')).to.equal(undefined);
+    expect(of('group g 2 W1 W2 W3\nquorum g')).to.equal(undefined);
+    expect(disjointQuorums(policy), 'the specification\'s example').to.equal(undefined);
+    expect(of('group g any W1 W2\nquorum g')).to.deep.equal([['W1'], ['W2']]);
+    expect(of('group g 2 W1 W2 W3 W4\nquorum g')).to.deep.equal([['W1', 'W2'], ['W3', 'W4']]);
+    expect(of('quorum none')).to.deep.equal([[], []]);
+    // W3 in both groups: alone it meets both, so {W3} and {W1, W4} are two disjoint quorums.
+    expect(of('group g1 any W1 W3\ngroup g2 any W3 W4\ngroup q all g1 g2\nquorum q')).to.deep.equal([['W1', 'W4'], ['W3']]);
   });
 });
