@@ -16,7 +16,8 @@ import type { McpTool } from './mcp-tools.ts';
 /**
  * The arguments as the HTTP request's parts. Every argument is offered to the query and to the body, as an HTTP
  * client may send any parameter there: each part reads only its own fields (and their aliases) and ignores the
- * rest, as unknown query parameters and body fields are ignored over HTTP.
+ * rest, as unknown query parameters and body fields are ignored over HTTP. Arguments are JSON: a list given for a
+ * scalar is refused as the tool's input schema says, not read as a repeated query parameter.
  */
 function asRequest(tool: McpTool, args: Record<string, unknown>, header: RawRequest['header']): RawRequest {
   const path: Record<string, string> = {};
@@ -24,7 +25,7 @@ function asRequest(tool: McpTool, args: Record<string, unknown>, header: RawRequ
   for (const name of Object.keys(pathSchema?.properties ?? {})) {
     if (Object.hasOwn(args, name)) path[name] = args[name] as string;
   }
-  return { path, query: args as RawRequest['query'], header, ...(tool.operation.spec.body ? { body: args } : {}) };
+  return { path, query: args as RawRequest['query'], jsonQuery: true, header, ...(tool.operation.spec.body ? { body: args } : {}) };
 }
 
 const result = (body: unknown): CallToolResult => ({

@@ -14,6 +14,11 @@ import { RequestValidationError } from './validation-issue.ts';
 export interface RawRequest {
   /** As Koa parses it: a repeated parameter is an array. */
   query: Record<string, string | string[] | undefined>;
+  /**
+   * The query's values are JSON (an MCP tool's arguments), not a query string's: a list is then a value the schema
+   * judges (a list given for a string is `string_type`), never a repeated parameter whose last value is taken.
+   */
+  jsonQuery?: boolean;
   path: Record<string, string>;
   /** The request's headers by lower-case name (only those its operation names are read); none: none sent. */
   header?: Record<string, string | string[] | undefined>;
@@ -57,7 +62,10 @@ export function askedMinPosition(headers: IncomingHttpHeaders): number | undefin
 
 const EMPTY: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
 
-/** FastAPI takes the last value of a repeated scalar query parameter (unless the operation refuses repeats). */
+/**
+ * FastAPI takes the last value of a repeated scalar query parameter (unless the operation refuses repeats, or the
+ * query is JSON, where a list was sent as one).
+ */
 function lastValues(query: RawRequest['query']): Record<string, string> {
   const out: Record<string, string> = {};
   for (const key in query) {
@@ -84,7 +92,7 @@ function compileNew(spec: OperationSpec): RequestValidator {
   return (request) => {
     const issues = new IssueCollector();
     const path = checkPath ? checkPath(request.path, issues) : EMPTY;
-    const query = checkQuery ? checkQuery(spec.refusesRepeatedQuery ? request.query : lastValues(request.query), issues) : EMPTY;
+    const query = checkQuery ? checkQuery(spec.refusesRepeatedQuery || request.jsonQuery === true ? request.query : lastValues(request.query), issues) : EMPTY;
     const header = checkHeader ? checkHeader(request.header ?? EMPTY, issues) : EMPTY;
     const body = checkBody ? checkBody(request.body, issues) : undefined;
     if (issues.size > 0) throw new RequestValidationError(issues);
