@@ -186,13 +186,13 @@ describe('MCP tools over Streamable HTTP, with the SDK client', function () {
       expect(result.isError, `${name} ${JSON.stringify(args)}`).to.equal(true);
       return JSON.parse((result.content as { text: string }[])[0]!.text).detail as Json[];
     };
-    const refusedLang = (detail: Json[]) => expect(detail.map(({ loc, input }) => ({ loc, input }))).to.deep.equal([{ loc: ['query', 'lang'], input: ['fr'] }]);
-    refusedLang(await detailOf('search_catalogue', { lang: ['fr'] }));
+    const LANG = { type: 'literal_error', loc: ['query', 'lang'], msg: 'Input should be \'en\' or \'fr\'', input: ['fr'], ctx: { expected: '\'en\' or \'fr\'' } };
+    expect(await detailOf('search_catalogue', { lang: ['fr'] })).to.deep.equal([LANG]);
     expect(await detailOf('search_catalogue', { collection: ['a', 'b'], limit: [1, 2] })).to.deep.equal([
       { type: 'string_type', loc: ['query', 'collection'], msg: 'Input should be a valid string', input: ['a', 'b'] },
       { type: 'int_type', loc: ['query', 'limit'], msg: 'Input should be a valid integer', input: [1, 2] },
     ]);
-    refusedLang(await detailOf('quote_price', { collection: 'regate', model_ref: 'RG-100', lang: ['fr'] }));
+    expect(await detailOf('quote_price', { collection: 'regate', model_ref: 'RG-100', lang: ['fr'] })).to.deep.equal([LANG]);
     const http = await send(api.url, '/api/public/catalogue?lang=de&lang=fr&limit=1');
     expect(http.status).to.equal(200);
     expect(http.json().lang).to.equal('fr');

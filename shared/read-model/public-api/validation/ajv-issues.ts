@@ -35,7 +35,9 @@ function toIssue(error: ErrorObject, path: Path, context: AjvIssueContext): Vali
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'required': return missing([...path, params['missingProperty'] as string], path, context);
-    case 'type': return typeIssue(params['type'] as string, path, input);
+    // A typed constant (typebox's `Type.Literal` writes `type` beside `const`) fails its type too: its `literal_error`
+    // (the union's, for a union of them) says it, as pydantic reports any input a Literal does not hold.
+    case 'type': return isTypedConstant(error) ? undefined : typeIssue(params['type'] as string, path, input);
     case 'maximum': return issue.lessThanEqual(path, input, params['limit'] as number);
     case 'minimum': return issue.greaterThanEqual(path, input, params['limit'] as number);
     case 'exclusiveMaximum': return issue.lessThan(path, input, params['limit'] as number);
@@ -61,6 +63,10 @@ function toIssue(error: ErrorObject, path: Path, context: AjvIssueContext): Vali
     case 'minItems': return issue.tooShort(path, input as unknown[], params['limit'] as number);
     default: throw new Error(`ajv error without a pydantic equivalent: ${error.keyword} at ${error.schemaPath}`);
   }
+}
+
+function isTypedConstant(error: ErrorObject): boolean {
+  return typeof error.parentSchema === 'object' && error.parentSchema !== null && 'const' in error.parentSchema;
 }
 
 function missing(path: Path, parent: Path, context: AjvIssueContext): ValidationIssue {

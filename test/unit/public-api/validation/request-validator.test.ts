@@ -167,6 +167,20 @@ describe('request validation on an operation of its own, as pydantic v2 and Fast
     expect(issuesOf({ path: {} })).to.deep.equal([{ type: 'missing', loc: ['path', 'code'], msg: 'Field required', input: null }]);
   });
 
+  it('a literal given a value that is not a string is literal_error, as pydantic says, typed literals too (typebox\'s)', () => {
+    // `Type.Literal('en')` writes `{type: 'string', const: 'en'}`: its branch's type error is not the field's issue.
+    const typed = {
+      ...spec(), body: undefined,
+      params: { query: { type: 'object', properties: { lang: { anyOf: [{ type: 'string', const: 'en' }, { type: 'string', const: 'fr' }], default: 'en' } } } },
+    } as unknown as OperationSpec;
+    const validate = compileRequestValidator(typed);
+    const LANG = { type: 'literal_error', loc: ['query', 'lang'], msg: 'Input should be \'en\' or \'fr\'', ctx: { expected: '\'en\' or \'fr\'' } };
+    for (const input of [['fr'], 5, 'de']) {
+      const error = thrownBy(() => validate({ path: {}, query: { lang: input } as RawRequest['query'], jsonQuery: true }));
+      expect((error as RequestValidationError).issues, JSON.stringify(input)).to.deep.equal([{ ...LANG, input }]);
+    }
+  });
+
   it('an operation with a body and no parameters validates its body alone', () => {
     const bodyOnly = { ...spec(), params: undefined } as unknown as OperationSpec;
     const validate = compileRequestValidator(bodyOnly);
