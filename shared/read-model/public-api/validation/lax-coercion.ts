@@ -3,7 +3,9 @@
  * JSON body may carry `"3"` for an integer. Runs before ajv, driven by the schema's declared types. A value that
  * does not parse yields its `*_parsing` issue and is left out of the result, so ajv does not report it again;
  * every other value passes unchanged and ajv judges it. An integer marked `x-canonical` is not coerced laxly: only
- * its canonical decimal spelling parses.
+ * its canonical decimal spelling parses. A number that is not finite (JSON's `1e400` parses to Infinity, as does the
+ * text `1e400`) is refused here as `finite_number`, as pydantic refuses an infinite float for an int (and a float that
+ * does not allow infinity): ajv would call it an integer with a fraction, or no number at all.
  */
 import { childSchema, isPlainObject, nonNullSchema, type JsonSchema, type Path } from './request-schema.ts';
 import { issue, type ValidationIssue } from './validation-issue.ts';
@@ -48,9 +50,11 @@ function coerceValue(value: unknown, schema: JsonSchema, source: ValueSource, pa
   const own = nonNullSchema(schema);
   switch (own.type) {
     case 'integer':
-      if (typeof value !== 'string') return value;
+      if (typeof value !== 'string') return finite(value, value, path, issues);
       return parseText(value, path, issues, own['x-canonical'] === true ? parseCanonicalInteger : parseInteger, issue.intParsing);
-    case 'number': return typeof value === 'string' ? parseText(value, path, issues, parseNumber, issue.floatParsing) : value;
+    case 'number':
+      if (typeof value !== 'string') return finite(value, value, path, issues);
+      return finite(parseText(value, path, issues, parseNumber, issue.floatParsing), value, path, issues);
     case 'boolean':
       if (typeof value === 'string') return parseText(value, path, issues, parseBoolean, issue.boolParsing);
       // Pydantic's lax mode reads the JSON integers 0 and 1 as booleans.
@@ -58,6 +62,13 @@ function coerceValue(value: unknown, schema: JsonSchema, source: ValueSource, pa
     case 'object': return isPlainObject(value) ? coerceObject(value, own, source, path, issues) : value;
     default: return value;
   }
+}
+
+/** `value`, unless it is a number that is not finite: then its issue, with `sent` as its input. */
+function finite(value: unknown, sent: unknown, path: Path, issues: ValidationIssue[]): unknown {
+  if (typeof value !== 'number' || Number.isFinite(value)) return value;
+  issues.push(issue.finiteNumber(path, sent));
+  return UNPARSED;
 }
 
 function parseText(

@@ -44,6 +44,7 @@ export const issue = {
     type: 'float_parsing', loc, msg: 'Input should be a valid number, unable to parse string as a number', input,
   }),
   floatType: (loc: Loc, input: unknown): ValidationIssue => ({ type: 'float_type', loc, msg: 'Input should be a valid number', input }),
+  finiteNumber: (loc: Loc, input: unknown): ValidationIssue => ({ type: 'finite_number', loc, msg: 'Input should be a finite number', input }),
   boolParsing: (loc: Loc, input: unknown): ValidationIssue => ({
     type: 'bool_parsing', loc, msg: 'Input should be a valid boolean, unable to interpret input', input,
   }),

@@ -14,3 +14,19 @@ describe('lax coercion of query and path text', () => {
     expect(issues).to.deep.equal([]);
   });
 });
+
+describe('numbers that are not finite', () => {
+  const schema = { type: 'object', properties: { limit: { type: 'integer' }, min_price: { type: 'number' } } };
+
+  it('refuses Infinity for an integer and for a number, from JSON or from text, as finite_number with the input as sent', () => {
+    const issues: ValidationIssue[] = [];
+    expect(coerceModel({ limit: Infinity, min_price: -Infinity }, schema, 'json', issues)).to.deep.equal({});
+    expect(coerceModel({ limit: '2', min_price: '1e400' }, schema, 'text', issues)).to.deep.equal({ limit: 2 });
+    const msg = 'Input should be a finite number';
+    expect(issues).to.deep.equal([
+      { type: 'finite_number', loc: ['limit'], msg, input: Infinity },
+      { type: 'finite_number', loc: ['min_price'], msg, input: -Infinity },
+      { type: 'finite_number', loc: ['min_price'], msg, input: '1e400' },
+    ]);
+  });
+});
