@@ -11,7 +11,6 @@ import type { Config } from '../shared/config/config.ts';
 import type { Logger } from '../shared/logging/logger.ts';
 import type { ReadStore } from '../shared/ports/read-store.ts';
 import { createAnswerCache } from './cache/answer-cache.ts';
-import { ResponseCache } from './cache/response-cache.ts';
 import { frontDoor } from './middleware/front-door.ts';
 import { requestLog } from './middleware/request-log.ts';
 import type { AnswerSigner } from './signing/sign-answers.ts';
@@ -21,7 +20,7 @@ import { mcpEndpoint } from './mcp/mcp-endpoint.ts';
 import { mcpRefusals } from './mcp/mcp-refusal.ts';
 import { requestClientKey } from './rate-limit/client-ip.ts';
 import type { ReadModelClock } from '../shared/read-model/public-api/read-model-clock.ts';
-import { publicRouter } from './routes.ts';
+import { canonicalAnswerCache, publicRouter } from './routes.ts';
 
 export interface PublicAppDeps {
   readStore: ReadStore;
@@ -38,7 +37,7 @@ export interface PublicAppDeps {
   metrics?: Koa.Middleware;
   /** Signs answers on request (signing/sign-answers.ts), run by the front door on the final answer. */
   signing?: AnswerSigner;
-  /** Largest number of cached GET answers, per canonical request and per URL (default 2000 each). */
+  /** Largest number of cached GET answers, per canonical request and per URL (default 2000 each); bytes: config's ANSWER_CACHE_MAX_BYTES. */
   cacheEntries?: number;
   /** The time answers say (answer-policy.ts, `now`): the wall clock by default. */
   now?: () => Date;
@@ -53,11 +52,10 @@ export function createPublicApp(deps: PublicAppDeps): Koa {
     readStore: deps.readStore, clock: deps.clock, config: deps.config, health: deps.health, brand: deps.brand,
     operations: publicOperations, ...(deps.now ? { now: deps.now } : {}), ...(deps.serialIndex ? { serialIndex: deps.serialIndex } : {}),
   };
-  const answers = createAnswerCache({
-    clientKey: requestClientKey(deps.config), ...(deps.cacheEntries ? { maxEntries: deps.cacheEntries } : {}),
-  });
+  const bounds = { maxBytes: deps.config.ANSWER_CACHE_MAX_BYTES, ...(deps.cacheEntries ? { maxEntries: deps.cacheEntries } : {}) };
+  const answers = createAnswerCache({ clientKey: requestClientKey(deps.config), ...bounds });
   const router = publicRouter(publicOperationHandlers, env, {
-    cache: new ResponseCache(deps.cacheEntries),
+    cache: canonicalAnswerCache(bounds),
     answers,
     ...(deps.rateLimits ? { verifyLimit: deps.rateLimits.verify } : {}),
   });

@@ -10,7 +10,7 @@ import Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { type AnswerCache, sendAnswer } from './cache/answer-cache.ts';
 import { sendRefusal } from './cache/conditional-answer.ts';
-import type { ResponseCache, Stamped } from './cache/response-cache.ts';
+import { ResponseCache, type Stamped } from './cache/response-cache.ts';
 import { renderAnswer, timedTemplate, type RenderedAnswer } from './cache/rendered-answer.ts';
 import { minPositionOf, operationPolicy, type ReadingEnv } from '../shared/read-model/public-api/answer-policy.ts';
 import type { PublicOperation } from '../shared/read-model/public-api/operations/public-operation.ts';
@@ -31,6 +31,11 @@ export type RouterEnv = ReadingEnv;
 
 interface CanonicalAnswer extends Stamped {
   answer: RenderedAnswer;
+}
+
+/** The store of answers by canonical request, bounded as `bounds` says (default 2000 entries, ANSWER_CACHE_MAX_BYTES's bytes). */
+export function canonicalAnswerCache(bounds: { maxEntries?: number; maxBytes?: number } = {}): ResponseCache<CanonicalAnswer> {
+  return new ResponseCache<CanonicalAnswer>({ bytesOf: (entry) => entry.answer.body.length, ...bounds });
 }
 
 /** A page on another site may send JSON to the price operation, and ask any operation for a signed answer. */

@@ -10,7 +10,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context, Middleware, ParameterizedContext } from 'koa';
 import { conditionalAnswer } from './conditional-answer.ts';
-import { type RenderedAnswer, renewTime, type TimedAnswer } from './rendered-answer.ts';
+import { answerBytes, type RenderedAnswer, renewTime, type TimedAnswer } from './rendered-answer.ts';
 import { ResponseCache, type Stamped } from './response-cache.ts';
 import type { KeptAnswerPolicy, Serving } from '../../shared/read-model/public-api/answer-policy.ts';
 import { askedMinPosition } from '../../shared/read-model/public-api/validation/request-validator.ts';
@@ -30,6 +30,8 @@ interface AnswerCacheDeps {
   clientKey(req: IncomingMessage): string;
   /** Largest number of URLs kept (default 2000). */
   maxEntries?: number;
+  /** Most bytes of answers and URLs kept (ANSWER_CACHE_MAX_BYTES). */
+  maxBytes?: number;
 }
 
 export interface AnswerCache {
@@ -45,8 +47,11 @@ export interface AnswerCache {
 /** The key of an answer kept for one client (a URL holds no line break). */
 const clientEntryKey = (client: string, url: string) => `${client}\n${url}`;
 
-export function createAnswerCache({ clientKey, maxEntries }: AnswerCacheDeps): AnswerCache {
-  const cache = new ResponseCache<CachedAnswer>(maxEntries);
+export function createAnswerCache({ clientKey, maxEntries, maxBytes }: AnswerCacheDeps): AnswerCache {
+  const cache = new ResponseCache<CachedAnswer>({
+    bytesOf: (entry) => answerBytes(entry.answer),
+    ...(maxEntries === undefined ? {} : { maxEntries }), ...(maxBytes === undefined ? {} : { maxBytes }),
+  });
   return {
     middleware: (ctx, next) => {
       if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();

@@ -22,6 +22,11 @@ export interface TimedAnswer {
   last?: { time: number; answer: RenderedAnswer };
 }
 
+/** The bytes an answer holds: a timed one its template and its last renewal, a copy of the template. */
+export function answerBytes(answer: RenderedAnswer | TimedAnswer): number {
+  return 'template' in answer ? 2 * answer.template.length : answer.body.length;
+}
+
 /** The strong entity tag of `bytes`, quoted: the one every answer and file of the public port carries. */
 export const etagOf = (bytes: Buffer) => `"${createHash('sha1').update(bytes).digest('base64url')}"`;
 

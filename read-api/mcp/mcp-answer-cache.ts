@@ -42,8 +42,15 @@ export interface McpAnswerCache {
   call(message: unknown, headers: IncomingHttpHeaders): CacheableCall | undefined;
 }
 
-export function createMcpAnswerCache(tools: ReadonlyMap<string, McpTool>, clock: ReadModelClock, maxEntries?: number): McpAnswerCache {
-  const cache = new ResponseCache<KeptAnswer>(maxEntries);
+/**
+ * `bounds`: most calls kept (default 2000), and most bytes of answers and params (default ANSWER_CACHE_MAX_BYTES's):
+ * a kept answer carries the result twice (structured and as text) and its key the params the client wrote.
+ */
+export function createMcpAnswerCache(
+  tools: ReadonlyMap<string, McpTool>, clock: ReadModelClock, bounds: { maxEntries?: number; maxBytes?: number } = {},
+): McpAnswerCache {
+  // `beforeId` is a view of `answer.body`: the body's bytes are all it holds.
+  const cache = new ResponseCache<KeptAnswer>({ bytesOf: (kept) => kept.answer.body.length, ...bounds });
   // A result's text cannot have its time renewed: only answers kept whole.
   const policies = new Map<string, KeptAnswerPolicy>();
   for (const [name, tool] of tools) {

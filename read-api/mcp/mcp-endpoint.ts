@@ -51,7 +51,9 @@ export function mcpEndpoint({ operations, env, logger, verifyLimit, cacheEntries
   ].join(' ');
   const tools = mcpTools(operations);
   const kit = mcpServerKit({ tools, resources, env, logger, instructions });
-  const answers = createMcpAnswerCache(tools, env.clock, cacheEntries);
+  const answers = createMcpAnswerCache(tools, env.clock, {
+    maxBytes: config.ANSWER_CACHE_MAX_BYTES, ...(cacheEntries ? { maxEntries: cacheEntries } : {}),
+  });
   return mcpRoutes({ kit, answers, publicBase: baseUrl(config), ...(verifyLimit ? { verifyLimit } : {}) });
 }
 

@@ -9,6 +9,9 @@ import { selectProjections } from '../read-model/projections/index.ts';
 import type { Projection } from '../read-model/projections/projection.ts';
 import { parseWitnessList } from '../read-model/transparency/witness-client.ts';
 
+/** Bytes each answer cache of the read API may hold (ANSWER_CACHE_MAX_BYTES): about 550 of the demo's largest pages. */
+export const DEFAULT_ANSWER_CACHE_MAX_BYTES = 16 * 1024 * 1024;
+
 export const Env = Type.Object({
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
   OPS_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 9464 }),
@@ -77,6 +80,11 @@ export const Env = Type.Object({
    * connections still in its backlog). 0 stops accepting at once.
    */
   SHUTDOWN_DRAIN_SECONDS: Type.Number({ minimum: 0, maximum: 10, default: 0 }),
+  /**
+   * Bytes of answers (and their keys) each answer cache of the read API keeps at most, besides its 2000 entries: by
+   * canonical request, by URL, and MCP's; least recently used answers leave first. 0 keeps none.
+   */
+  ANSWER_CACHE_MAX_BYTES: Type.Integer({ minimum: 0, default: DEFAULT_ANSWER_CACHE_MAX_BYTES }),
   /** Seed the demo catalogue when the event store is empty at start. */
   SEED_DEMO: Type.Boolean({ default: true }),
   /** Absolute URL the public API is reached at; unset, links are root-relative (OpenAPI `servers` is `/`). */

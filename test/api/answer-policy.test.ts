@@ -22,10 +22,9 @@ import { watchDetailOperation } from '../../shared/read-model/public-api/operati
 import { startReadModelClock, type PolledReadModelClock } from '../../shared/read-model/public-api/read-model-clock.ts';
 import type { ValidRequest } from '../../shared/read-model/public-api/validation/request-validator.ts';
 import { createAnswerCache } from '../../read-api/cache/answer-cache.ts';
-import { ResponseCache } from '../../read-api/cache/response-cache.ts';
 import { createMcpAnswerCache, type TransportAnswer } from '../../read-api/mcp/mcp-answer-cache.ts';
 import { mcpTools } from '../../read-api/mcp/mcp-tools.ts';
-import { publicRouter } from '../../read-api/routes.ts';
+import { canonicalAnswerCache, publicRouter } from '../../read-api/routes.ts';
 import { confirmAgain } from '../support/confirm-again.ts';
 import { controlledReadStore } from '../support/controlled-read-store.ts';
 import { send } from '../support/http.ts';
@@ -53,7 +52,7 @@ async function serve(store: ReadStore, operations: PublicOperation[], now?: () =
   clock.stop();
   const env = { clock, config: loadConfig({}), health: () => 'ok' as const, brand: TEST_BRAND, operations: [], ...(now ? { now } : {}) };
   const answers = createAnswerCache({ clientKey: () => 'one client' });
-  const router = publicRouter(operations, env, { cache: new ResponseCache(), answers });
+  const router = publicRouter(operations, env, { cache: canonicalAnswerCache(), answers });
   const app = new Koa();
   app.use(answers.middleware);
   app.use(router.routes());

@@ -19,8 +19,7 @@ import { ok, type PublicOperation } from '../../shared/read-model/public-api/ope
 import { verifyOperation } from '../../shared/read-model/public-api/operations/verify.operation.ts';
 import { startReadModelClock, type PolledReadModelClock } from '../../shared/read-model/public-api/read-model-clock.ts';
 import { createAnswerCache } from '../../read-api/cache/answer-cache.ts';
-import { ResponseCache } from '../../read-api/cache/response-cache.ts';
-import { publicRouter } from '../../read-api/routes.ts';
+import { canonicalAnswerCache, publicRouter } from '../../read-api/routes.ts';
 import { send } from '../support/http.ts';
 import { TEST_BRAND } from './support/test-app.ts';
 
@@ -59,7 +58,7 @@ describe('X-Min-Position against a lagging projector (issue 44)', () => {
     clock = await startReadModelClock(() => readSnapshotStates(store), { intervalMs: 3_600_000 });
     const env = { clock, config: loadConfig({ MIN_POSITION_WAIT_MS: String(WAIT_MS) }), health: () => 'ok' as const, brand: TEST_BRAND, operations: [] };
     const answers = createAnswerCache({ clientKey: () => 'one client' });
-    const router = publicRouter([registry], env, { cache: new ResponseCache(), answers });
+    const router = publicRouter([registry], env, { cache: canonicalAnswerCache(), answers });
     const app = new Koa();
     app.use(answers.middleware);
     app.use(async (_ctx, next) => {
