@@ -126,20 +126,28 @@ describe('witnesses: litewitness and two of ours cosign the log\'s checkpoints, 
     });
   };
 
-  it('all three cosign as the log grows, all three refuse a fork, and each keeps its tree across a SIGKILL', async function () {
+  /** A log key, and litewitness started for its log (its key in an ssh-agent) in a new directory; the test marked as not run when it cannot run here. */
+  const withLitewitness = async (test: Mocha.Context, prefix: string) => {
     const built = await buildLitewitness();
-    if ('why' in built) return cannotRun(this, 'Go', built.why);
+    if ('why' in built) return cannotRun(test, 'Go', built.why);
     const missing = ['ssh-agent', 'ssh-add', 'ssh-keygen'].filter((tool) => !onPath(tool));
-    if (missing.length > 0) return cannotRun(this, 'Go', `litewitness keeps its key in an ssh-agent: ${missing.join(', ')} not on the PATH (Debian's openssh-client)`);
-    dir = mkdtempSync(join(tmpdir(), 'watchcat-witness-interop-'));
+    if (missing.length > 0) return cannotRun(test, 'Go', `litewitness keeps its key in an ssh-agent: ${missing.join(', ')} not on the PATH (Debian's openssh-client)`);
+    dir = mkdtempSync(join(tmpdir(), prefix));
     const logKey = generateKeyPairSync('ed25519').privateKey;
     const logVerifierKey = verifierKey(ORIGIN, logKey);
     const liteDir = join(dir, 'lite');
     mkdirSync(liteDir);
     const agent = await startKeyAgent(liteDir);
     stops.push(agent.stop);
-    let litewitness = await startLitewitness(built.program, liteDir, 'witness.example/lite', agent, { origin: ORIGIN, verifierKey: logVerifierKey });
+    const litewitness = await startLitewitness(built.program, liteDir, 'witness.example/lite', agent, { origin: ORIGIN, verifierKey: logVerifierKey });
     stops.push(() => litewitness.kill());
+    return { program: built.program, liteDir, agent, litewitness, logKey, logVerifierKey };
+  };
+
+  it('all three cosign as the log grows, all three refuse a fork, and each keeps its tree across a SIGKILL', async function () {
+    const started = await withLitewitness(this, 'watchcat-witness-interop-');
+    const { liteDir, agent, logKey, logVerifierKey } = started;
+    let { litewitness } = started;
     const [first, second] = [await ourWitness('w1', logVerifierKey), await ourWitness('w2', logVerifierKey)];
     const witnesses = [lite(litewitness), first!.endpoint, second!.endpoint];
 
@@ -173,7 +181,7 @@ describe('witnesses: litewitness and two of ours cosign the log\'s checkpoints, 
 
     // SIGKILLed and started on the same state: each still holds the honest tree of 9.
     await litewitness.kill();
-    litewitness = await startLitewitness(built.program, liteDir, 'witness.example/lite', agent);
+    litewitness = await startLitewitness(started.program, liteDir, 'witness.example/lite', agent);
     await first!.process.kill();
     const restarted = await ourWitness('w1', logVerifierKey);
     const after = [lite(litewitness), restarted.endpoint, second!.endpoint];
@@ -191,19 +199,8 @@ describe('witnesses: litewitness and two of ours cosign the log\'s checkpoints, 
   });
 
   it('litewitness cosigns the tree it holds with another serial index line, ours refuses it as a fork', async function () {
-    const built = await buildLitewitness();
-    if ('why' in built) return cannotRun(this, 'Go', built.why);
-    const missing = ['ssh-agent', 'ssh-add', 'ssh-keygen'].filter((tool) => !onPath(tool));
-    if (missing.length > 0) return cannotRun(this, 'Go', `litewitness keeps its key in an ssh-agent: ${missing.join(', ')} not on the PATH (Debian's openssh-client)`);
-    dir = mkdtempSync(join(tmpdir(), 'watchcat-witness-split-'));
-    const logKey = generateKeyPairSync('ed25519').privateKey;
-    const logVerifierKey = verifierKey(ORIGIN, logKey);
-    const liteDir = join(dir, 'lite');
-    mkdirSync(liteDir);
-    const agent = await startKeyAgent(liteDir);
-    stops.push(agent.stop);
-    const litewitness = await startLitewitness(built.program, liteDir, 'witness.example/lite', agent, { origin: ORIGIN, verifierKey: logVerifierKey });
-    stops.push(() => litewitness.kill());
+    const started = await withLitewitness(this, 'watchcat-witness-split-');
+    const { litewitness, logKey, logVerifierKey } = started;
     const ours = await ourWitness('w1', logVerifierKey);
     const witnesses = [lite(litewitness), ours.endpoint];
     const honest = openSqliteEventStore(join(dir, 'honest.sqlite3'));

@@ -9,7 +9,13 @@ import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.t
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import { createLogger } from '../../shared/logging/logger.ts';
 import { createProjector } from '../../projector/runner.ts';
-import type { EventStore } from '../../shared/ports/event-store.ts';
+import { generateKeyPairSync } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import { frontDoor } from '../../read-api/middleware/front-door.ts';
+import { transparencyRoutes } from '../../read-api/transparency/transparency-routes.ts';
+import type { EventStore, NewEvent } from '../../shared/ports/event-store.ts';
+import { appendAll } from '../projector/support/history.ts';
 import type { ReadStore, StoredDoc } from '../../shared/ports/read-store.ts';
 import type { DocChange, Projection } from '../../shared/read-model/projections/projection.ts';
 import type { TileDoc } from '../../shared/read-model/documents/documents.ts';
@@ -78,4 +84,40 @@ export async function signedLogOf(
   await rebuild({ eventStore, readStore, projections: [logProjection] });
   const log = await startTransparencyLog({ readStore, key, previousKey, origin, logger, witnesses });
   return { log, readStore };
+}
+
+/**
+ * A log whose publisher signed `signed` and looks again only when told (`log.look()`), while its projection holds
+ * the groups `ahead` too: events projected, not yet signed. With the position of the last event signed and of the
+ * last event of each group ahead.
+ */
+export async function logAheadOfItsCheckpoint(signed: readonly NewEvent[], ...ahead: (readonly NewEvent[])[]): Promise<{
+  events: EventStore; readStore: ReadStore; log: TransparencyLog; signedPosition: number; aheadPositions: number[];
+}> {
+  const events = openSqliteEventStore(':memory:');
+  const readStore = createMemoryReadStore();
+  const signedPosition = await appendAll(events, signed);
+  await rebuild({ eventStore: events, readStore, projections: [logProjection] });
+  const log = await startTransparencyLog({
+    readStore, key: generateKeyPairSync('ed25519').privateKey, origin: 'watch.example/watchcat/events', logger: pino({ level: 'silent' }), intervalMs: 600_000,
+  });
+  const aheadPositions: number[] = [];
+  for (const group of ahead) aheadPositions.push(await appendAll(events, group));
+  await createProjector({
+    eventStore: events, readStore, queue: createInlineJobQueue({ attempts: 1, backoffMs: 1 }), logger: pino({ level: 'silent' }), projections: [logProjection],
+  }).catchUp();
+  return { events, readStore, log, signedPosition, aheadPositions };
+}
+
+/** The log's public routes behind the front door on a loopback port (`minPositionWaitMs`: `MIN_POSITION_WAIT_MS`). */
+export async function servedLogRoutes(log: TransparencyLog, minPositionWaitMs?: number): Promise<{ base: string; close(): Promise<void> }> {
+  const app = new Koa();
+  app.use(frontDoor(pino({ level: 'silent' })));
+  app.use(transparencyRoutes(log, minPositionWaitMs));
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  return {
+    base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => { server.close(() => resolve()); }),
+  };
 }

@@ -45,14 +45,18 @@ describe('freshness bounded by the ticket a confirmation names, whatever its wri
   /**
    * The stall: the owner reads the head (and the latest ticket) at 1 s, its write lands at 9 s, just after a poll at
    * 9 s that did not see it; the next poll, at 9.1 s, does. Without tickets that is 0.1 s old; it is 8 s old or more.
+   * `awayAfterRead`: the counter cannot be reached from then on (Redis down), so this process takes no ticket after 1 s.
    */
-  async function stalled(tickets: FreshnessTickets | undefined) {
+  async function stalled(tickets: FreshnessTickets | undefined, awayAfterRead = false) {
+    let away = false;
+    const reachable = tickets && { ...tickets, take: () => (away ? Promise.reject(new Error('away')) : tickets.take()) };
     const now = { ms: 0 };
     let states = [serials(5, WALL)];
-    const clock = await clockOver(() => states, now, tickets);
+    const clock = await clockOver(() => states, now, reachable);
     now.ms = 1_000;
     await ticketsTaken();
     const read = await tickets?.latest();
+    away = awayAfterRead;
     now.ms = 9_000;
     await ticketsTaken();
     await clock.refresh();
@@ -92,23 +96,8 @@ describe('freshness bounded by the ticket a confirmation names, whatever its wri
   });
 
   it('judges by the owner\'s age alone, as before tickets, while it can take none (Redis away): not every answer stale', async () => {
-    const counter = memoryFreshnessTickets();
-    let away = false;
-    const tickets: FreshnessTickets = { ...counter, take: () => (away ? Promise.reject(new Error('away')) : counter.take()) };
-    const now = { ms: 0 };
-    let states = [serials(5, WALL)];
-    const clock = await clockOver(() => states, now, tickets);
-    now.ms = 1_000;
-    await ticketsTaken();
-    const read = await counter.latest();
-    away = true;
-    now.ms = 9_000;
-    await ticketsTaken();
-    await clock.refresh();
-    states = [serials(6, WALL + 1_000, read)];
-    // More than 5 s since the last ticket taken (at 1 s).
-    now.ms = 9_100;
-    await clock.refresh();
+    // More than 5 s since the last ticket it took (at 1 s): none is vouched for.
+    const clock = await stalled(memoryFreshnessTickets(), true);
     expect(clock.projections()[0]?.lag_seconds).to.equal(0.1);
   });
 

@@ -5,27 +5,13 @@
  * comes in time; a malformed value is the contract's 422. Before, the log's routes read no header: an inclusion proof
  * asked by position right after the append was a 422 saying no event of the log is at that position.
  */
-import { generateKeyPairSync } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
-import Koa from 'koa';
-import { pino } from 'pino';
-import { createInlineJobQueue } from '../../../shared/adapters/inline-job-queue.ts';
-import { createMemoryReadStore } from '../../../shared/adapters/memory-read-store.ts';
-import { openSqliteEventStore } from '../../../shared/adapters/sqlite-event-store.ts';
 import type { EventStore } from '../../../shared/ports/event-store.ts';
-import { rebuild } from '../../../shared/read-model/projections/rebuild.ts';
-import { createProjector } from '../../../projector/runner.ts';
-import { frontDoor } from '../../../read-api/middleware/front-door.ts';
-import { startTransparencyLog, type TransparencyLog } from '../../../read-api/transparency/log-publisher.ts';
-import { transparencyRoutes } from '../../../read-api/transparency/transparency-routes.ts';
+import type { TransparencyLog } from '../../../read-api/transparency/log-publisher.ts';
 import { serialRegistered } from '../../fixtures/events.ts';
-import { appendAll } from '../../projector/support/history.ts';
-import { logProjection } from '../../support/signed-log.ts';
+import { servedLogRoutes, logAheadOfItsCheckpoint } from '../../support/signed-log.ts';
 
-const logger = pino({ level: 'silent' });
-const ORIGIN = 'watch.example/watchcat/events';
 const WAIT_MS = 800;
 const serials = (count: number, from: number) => Array.from({ length: count }, (_, i) => serialRegistered(`MIN-${String(from + i).padStart(4, '0')}`));
 const BEHIND = { detail: 'The answer is not yet up to date with your change; try again shortly' };
@@ -34,33 +20,23 @@ describe('the transparency log\'s checkpoint and proofs asked with X-Min-Positio
   this.timeout(60_000);
   let events: EventStore;
   let log: TransparencyLog;
-  let server: ReturnType<Koa['listen']>;
+  let server: Awaited<ReturnType<typeof servedLogRoutes>>;
   let base: string;
   /** Positions of the last event signed (leaf 19) and of the last projected, not yet signed (leaf 29). */
   let signedPosition: number;
   let aheadPosition: number;
 
   before(async () => {
-    events = openSqliteEventStore(':memory:');
-    const readStore = createMemoryReadStore();
-    signedPosition = await appendAll(events, serials(20, 0));
-    await rebuild({ eventStore: events, readStore, projections: [logProjection] });
-    // Looks only at its start and when told: it signs the 20 leaves, then the 30 once the test lets it look.
-    log = await startTransparencyLog({ readStore, key: generateKeyPairSync('ed25519').privateKey, origin: ORIGIN, logger, intervalMs: 600_000 });
-    aheadPosition = await appendAll(events, serials(10, 20));
-    await createProjector({
-      eventStore: events, readStore, queue: createInlineJobQueue({ attempts: 1, backoffMs: 1 }), logger, projections: [logProjection],
-    }).catchUp();
+    // Its publisher looks only at its start and when told: it signs the 20 leaves, then the 30 once the test lets it look.
+    const ahead = await logAheadOfItsCheckpoint(serials(20, 0), serials(10, 20));
+    ({ events, log, signedPosition } = ahead);
+    aheadPosition = ahead.aheadPositions[0]!;
     expect(log.checkpoint()?.size, 'leaves signed').to.equal(20);
-    const app = new Koa();
-    app.use(frontDoor(logger));
-    app.use(transparencyRoutes(log, WAIT_MS));
-    server = app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await servedLogRoutes(log, WAIT_MS);
+    ({ base } = server);
   });
   after(async () => {
-    await new Promise((resolve) => server.close(resolve));
+    await server.close();
     await log.stop();
     await events.close();
   });

@@ -4,63 +4,41 @@
  * whose projection holds 300 leaves and whose checkpoint signs 200: the tile 0/000 is full in the projection but
  * partial (200 of 256) in the signed tree.
  */
-import { generateKeyPairSync } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import Koa from 'koa';
-import { pino } from 'pino';
-import { createInlineJobQueue } from '../../../shared/adapters/inline-job-queue.ts';
 import { createMemoryReadStore } from '../../../shared/adapters/memory-read-store.ts';
 import { openSqliteEventStore } from '../../../shared/adapters/sqlite-event-store.ts';
 import type { EventStore } from '../../../shared/ports/event-store.ts';
 import { rebuild } from '../../../shared/read-model/projections/rebuild.ts';
 import { TileLog } from '../../../shared/read-model/transparency/tile-log.ts';
-import { createProjector } from '../../../projector/runner.ts';
-import { frontDoor } from '../../../read-api/middleware/front-door.ts';
-import { startTransparencyLog, type TransparencyLog } from '../../../read-api/transparency/log-publisher.ts';
-import { transparencyRoutes } from '../../../read-api/transparency/transparency-routes.ts';
+import type { TransparencyLog } from '../../../read-api/transparency/log-publisher.ts';
 import { serialRegistered } from '../../fixtures/events.ts';
 import { appendAll } from '../../projector/support/history.ts';
-import { logProjection } from '../../support/signed-log.ts';
+import { servedLogRoutes, logAheadOfItsCheckpoint, logProjection } from '../../support/signed-log.ts';
 
-const logger = pino({ level: 'silent' });
-const ORIGIN = 'watch.example/watchcat/events';
 const serials = (count: number, from: number) => Array.from({ length: count }, (_, i) => serialRegistered(`BND-${String(from + i).padStart(4, '0')}`));
 
 describe('transparency log routes: nothing beyond the latest signed checkpoint while the projection is ahead', function () {
   this.timeout(60_000);
   let events: EventStore;
   let log: TransparencyLog;
-  let server: ReturnType<Koa['listen']>;
+  let server: Awaited<ReturnType<typeof servedLogRoutes>>;
   let base: string;
   /** Positions of the events of leaves 199 (the last signed) and 250 (projected, not signed). */
   let signedPosition: number;
   let aheadPosition: number;
 
   before(async () => {
-    events = openSqliteEventStore(':memory:');
-    const readStore = createMemoryReadStore();
-    signedPosition = await appendAll(events, serials(200, 0));
-    await rebuild({ eventStore: events, readStore, projections: [logProjection] });
-    // Looks only at its start (and when told): it signs the 200 leaves and stays there.
-    log = await startTransparencyLog({ readStore, key: generateKeyPairSync('ed25519').privateKey, origin: ORIGIN, logger, intervalMs: 600_000 });
-    await appendAll(events, serials(50, 200));
-    aheadPosition = await appendAll(events, serials(1, 250));
-    await appendAll(events, serials(49, 251));
-    await createProjector({
-      eventStore: events, readStore, queue: createInlineJobQueue({ attempts: 1, backoffMs: 1 }), logger, projections: [logProjection],
-    }).catchUp();
-    expect((await TileLog.read(await readStore.snapshot())).size, 'leaves projected').to.equal(300);
+    // Its publisher looks only at its start (and when told): it signs the 200 leaves and stays there.
+    const ahead = await logAheadOfItsCheckpoint(serials(200, 0), serials(50, 200), serials(1, 250), serials(49, 251));
+    ({ events, log, signedPosition } = ahead);
+    aheadPosition = ahead.aheadPositions[1]!;
+    expect((await TileLog.read(await ahead.readStore.snapshot())).size, 'leaves projected').to.equal(300);
     expect(log.checkpoint()?.size, 'leaves signed').to.equal(200);
-    const app = new Koa();
-    app.use(frontDoor(logger));
-    app.use(transparencyRoutes(log));
-    server = app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    server = await servedLogRoutes(log);
+    ({ base } = server);
   });
   after(async () => {
-    await new Promise((resolve) => server.close(resolve));
+    await server.close();
     await log.stop();
     await events.close();
   });
@@ -147,18 +125,13 @@ describe('transparency log routes: nothing beyond the latest signed checkpoint w
     await shorter.close();
     const behind: TransparencyLog = { ...log, read: async () => ({ ...(await log.read()), log: tiles }) };
     expect((await behind.read()).log.size, 'the tiles behind').to.be.below(200);
-    const app = new Koa();
-    app.use(frontDoor(logger));
-    app.use(transparencyRoutes(behind));
-    const refilling = app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => refilling.once('listening', resolve));
+    const refilling = await servedLogRoutes(behind);
     try {
-      const at = `http://127.0.0.1:${(refilling.address() as AddressInfo).port}`;
       for (const path of ['/transparency/checkpoint', '/api/public/transparency/inclusion?index=0&tree_size=1', '/api/public/transparency/consistency?from=1&to=2', '/transparency/tile/0/000.p/1']) {
-        expect((await fetch(`${at}${path}`)).status, path).to.equal(503);
+        expect((await fetch(`${refilling.base}${path}`)).status, path).to.equal(503);
       }
     } finally {
-      await new Promise((resolve) => refilling.close(resolve));
+      await refilling.close();
     }
   });
 });
