@@ -3,6 +3,11 @@
  * the deployment. The epoch is set beside the counter, in the same transaction as each ticket taken, so a Redis that
  * restarted empty starts a new epoch with its new count. Commands fail fast while Redis is away (a `client`
  * connection): a replica then takes no ticket and a projector reads none, so data is judged older, never fresher.
+ *
+ * A Redis may also come back with its keys but an older count: restarted from an RDB snapshot or an AOF synced every
+ * second, or a replica promoted before every write reached it. Its epoch key is the one it had, so the epoch also
+ * names the server process that answered (its `run_id`, read in the same transaction, new at every start and other on
+ * every other server): numbers given again after such a restart or failover are of another epoch, never compared.
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
@@ -29,15 +34,21 @@ export function redisFreshnessTickets(url: string, onError: (error: Error) => vo
       return value;
     });
   };
+  /** The epoch key as stored, of the server process that answered (`INFO server`'s `run_id`). */
+  const epochOf = (stored: unknown, info: unknown): string => {
+    const runId = /^run_id:([0-9a-f]+)\r?$/m.exec(String(info))?.[1];
+    if (!runId) throw new Error('freshness ticket: the server did not say its run_id');
+    return `${String(stored)}@${runId}`;
+  };
   return {
     async take() {
-      const [, epoch, n] = results(await connection().multi()
-        .set(TICKET_EPOCH_KEY, randomUUID(), 'NX').get(TICKET_EPOCH_KEY).incr(TICKET_COUNTER_KEY).exec());
-      return { epoch: String(epoch), n: Number(n) };
+      const [, epoch, n, info] = results(await connection().multi()
+        .set(TICKET_EPOCH_KEY, randomUUID(), 'NX').get(TICKET_EPOCH_KEY).incr(TICKET_COUNTER_KEY).info('server').exec());
+      return { epoch: epochOf(epoch, info), n: Number(n) };
     },
     async latest(): Promise<FreshnessTicket | undefined> {
-      const [epoch, n] = results(await connection().multi().get(TICKET_EPOCH_KEY).get(TICKET_COUNTER_KEY).exec());
-      return epoch === null || n === null ? undefined : { epoch: String(epoch), n: Number(n) };
+      const [epoch, n, info] = results(await connection().multi().get(TICKET_EPOCH_KEY).get(TICKET_COUNTER_KEY).info('server').exec());
+      return epoch === null || n === null ? undefined : { epoch: epochOf(epoch, info), n: Number(n) };
     },
     async close() {
       redis?.disconnect();

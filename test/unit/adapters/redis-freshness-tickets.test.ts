@@ -4,10 +4,15 @@
  * both fail fast while Redis is away (so data is judged older, never fresher), and a Redis that comes back empty
  * starts a new epoch, whose numbers are never compared with the old one's.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
+import { Redis } from 'ioredis';
 import { redisFreshnessTickets } from '../../../shared/adapters/redis-freshness-tickets.ts';
 import type { FreshnessTicket } from '../../../shared/ports/freshness-tickets.ts';
-import { startTestRedis, type TestRedis } from '../../support/redis-server.ts';
+import { freePort, startTestRedis, type TestRedis } from '../../support/redis-server.ts';
 import { until } from '../../support/until.ts';
 
 describe('freshness tickets over Redis', function () {
@@ -43,6 +48,69 @@ describe('freshness tickets over Redis', function () {
       await until('the projector reads the new epoch', async () => (await projector.latest().catch(() => undefined))?.epoch === after!.epoch);
     } finally {
       await Promise.all([...replicas, projector].map((tickets) => tickets.close()));
+    }
+  });
+});
+
+/**
+ * A Redis that comes back with its keys but an older count (restarted from an RDB snapshot or an AOF synced every
+ * second, or a replica promoted before it had every write) keeps the epoch key: were the epoch that key alone, the
+ * numbers after it would repeat numbers given before, and a replica would place a confirmation naming an old ticket
+ * by a ticket it asked for later (own-tickets.ts), as fresh as the old rule says, whatever its write's delay.
+ */
+describe('freshness tickets over a Redis restarted from an older snapshot', function () {
+  this.timeout(20_000);
+  let dir: string;
+  let port: number;
+  let child: ChildProcess | undefined;
+  const start = async () => {
+    child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--dbfilename', 'dump.rdb',
+      '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+    const probe = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    probe.on('error', () => undefined);
+    try {
+      await until('redis-server answers', () => probe.connect().then(() => probe.ping()).then(() => true, () => false));
+    } finally {
+      probe.disconnect();
+    }
+  };
+  const kill = async () => {
+    const running = child;
+    child = undefined;
+    if (!running || running.exitCode !== null) return;
+    const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
+    running.kill('SIGKILL');
+    await exited;
+  };
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'watchcat-tickets-'));
+    port = await freePort();
+    await start();
+  });
+  after(async () => {
+    await kill();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('never gives a ticket of an epoch at or below one given before in it', async () => {
+    const tickets = redisFreshnessTickets(`redis://127.0.0.1:${port}`, () => undefined);
+    const admin = new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 0, retryStrategy: () => null });
+    admin.on('error', () => undefined);
+    try {
+      await until('connected', () => tickets.take().then(() => true, () => false));
+      await admin.save();
+      const before: FreshnessTicket[] = [];
+      for (let i = 0; i < 5; i += 1) before.push(await tickets.take());
+      // Killed after the snapshot: it comes back with the epoch it had and the count it had at the snapshot.
+      await kill();
+      await start();
+      let after: FreshnessTicket | undefined;
+      await until('a ticket after the restart', async () => (after = await tickets.take().catch(() => undefined)) !== undefined);
+      const repeated = before.filter((ticket) => ticket.epoch === after!.epoch && ticket.n >= after!.n);
+      expect(repeated, `a ticket ${JSON.stringify(after)} after tickets up to ${JSON.stringify(before.at(-1))}`).to.deep.equal([]);
+    } finally {
+      admin.disconnect();
+      await tickets.close();
     }
   });
 });
