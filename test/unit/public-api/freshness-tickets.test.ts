@@ -74,6 +74,42 @@ describe('freshness bounded by the ticket a confirmation names, whatever its wri
     expect(clock.dataAge(['serials'])).to.equal(9);
   });
 
+  it('counts from when this process asked for its ticket, not from when the answer came back', async () => {
+    // The counter gives the ticket at once, but its answer reaches this process 4 s later (a slow link): the owner
+    // may read that ticket, and the head, in between. The ticket bounds the data's age from when it was asked for.
+    const counter = memoryFreshnessTickets();
+    let hold: Promise<void> | undefined;
+    const tickets: FreshnessTickets = {
+      ...counter,
+      take: async () => {
+        const ticket = await counter.take();
+        await hold;
+        return ticket;
+      },
+    };
+    const now = { ms: 0 };
+    let states = [serials(5, WALL)];
+    const clock = await clockOver(() => states, now, tickets);
+    await ticketsTaken();
+    let answer!: () => void;
+    hold = new Promise<void>((resolve) => (answer = resolve));
+    now.ms = 1_000;
+    await ticketsTaken();
+    // The owner reads the ticket just given (its answer still on its way) and then the head; its write stalls.
+    const read = await counter.latest();
+    now.ms = 5_000;
+    hold = undefined;
+    answer();
+    await ticketsTaken();
+    now.ms = 9_000;
+    await clock.refresh();
+    states = [serials(6, WALL + 1_000, read)];
+    now.ms = 9_100;
+    await clock.refresh();
+    expect(clock.projections()[0]?.lag_seconds).to.equal(8.1);
+    expect(clock.refusal(['serials'], true)).to.equal('stale');
+  });
+
   it('without tickets, takes the same confirmation as fresh: the owner\'s age alone misses the write\'s delay', async () => {
     const clock = await stalled(undefined);
     expect(clock.refusal(['serials'], true)).to.equal(undefined);
