@@ -1,7 +1,7 @@
 /**
  * Freshness tickets (ports/freshness-tickets.ts) from a counter in Redis, shared by every replica and projector of
- * the deployment. The epoch is set beside the counter, in the same transaction as each ticket taken, so a Redis that
- * restarted empty starts a new epoch with its new count. Commands fail fast while Redis is away (a `client`
+ * the deployment. The epoch is set beside the counter (one hash), in the same transaction as each ticket taken, so a
+ * Redis that restarted empty starts a new epoch with its new count. Commands fail fast while Redis is away (a `client`
  * connection): a replica then takes no ticket and a projector reads none, so data is judged older, never fresher.
  *
  * A Redis may also come back with its keys but an older count: restarted from an RDB snapshot or an AOF synced every
@@ -14,8 +14,11 @@ import type { Redis } from 'ioredis';
 import type { FreshnessTicket, FreshnessTickets } from '../ports/freshness-tickets.ts';
 import { createRedisClient } from './redis-connection.ts';
 
-export const TICKET_EPOCH_KEY = 'watchcat:freshness-ticket:epoch';
-export const TICKET_COUNTER_KEY = 'watchcat:freshness-ticket:n';
+/**
+ * The epoch and the count, fields of one hash: a maxmemory policy over all keys (allkeys-random, allkeys-lru) evicts
+ * them together, never the count alone under an epoch kept, which would give its numbers again.
+ */
+export const TICKET_KEY = 'watchcat:freshness-ticket';
 
 export function redisFreshnessTickets(url: string, onError: (error: Error) => void): FreshnessTickets {
   let redis: Redis | undefined;
@@ -42,12 +45,14 @@ export function redisFreshnessTickets(url: string, onError: (error: Error) => vo
   };
   return {
     async take() {
-      const [, epoch, n, info] = results(await connection().multi()
-        .set(TICKET_EPOCH_KEY, randomUUID(), 'NX').get(TICKET_EPOCH_KEY).incr(TICKET_COUNTER_KEY).info('server').exec());
+      const [, n, epoch, info] = results(await connection().multi()
+        .hsetnx(TICKET_KEY, 'epoch', randomUUID()).hincrby(TICKET_KEY, 'n', 1).hget(TICKET_KEY, 'epoch').info('server').exec());
       return { epoch: epochOf(epoch, info), n: Number(n) };
     },
     async latest(): Promise<FreshnessTicket | undefined> {
-      const [epoch, n, info] = results(await connection().multi().get(TICKET_EPOCH_KEY).get(TICKET_COUNTER_KEY).info('server').exec());
+      const [[epoch, n], info] = results(await connection().multi().hmget(TICKET_KEY, 'epoch', 'n').info('server').exec()) as [
+        [string | null, string | null], string,
+      ];
       return epoch === null || n === null ? undefined : { epoch: epochOf(epoch, info), n: Number(n) };
     },
     async close() {

@@ -50,6 +50,28 @@ describe('freshness tickets over Redis', function () {
       await Promise.all([...replicas, projector].map((tickets) => tickets.close()));
     }
   });
+
+  it('never gives a number again in an epoch when Redis evicts one of its keys (a maxmemory policy over all keys)', async () => {
+    const tickets = redisFreshnessTickets(redis.url, () => undefined);
+    const admin = new Redis(redis.url, { maxRetriesPerRequest: 0 });
+    try {
+      await until('connected', () => tickets.take().then(() => true, () => false));
+      const keys = await admin.keys('watchcat:freshness-ticket*');
+      expect(keys, 'the keys of the counter').not.to.deep.equal([]);
+      // Each key alone, as an eviction policy over all keys (allkeys-random, allkeys-lru) may drop any one of them.
+      for (const key of keys) {
+        const before: FreshnessTicket[] = [];
+        for (let i = 0; i < 3; i += 1) before.push(await tickets.take());
+        await admin.del(key);
+        const after = await tickets.take();
+        const repeated = before.filter((ticket) => ticket.epoch === after.epoch && ticket.n >= after.n);
+        expect(repeated, `${key} evicted: ${JSON.stringify(after)} after ${JSON.stringify(before.at(-1))}`).to.deep.equal([]);
+      }
+    } finally {
+      admin.disconnect();
+      await tickets.close();
+    }
+  });
 });
 
 /**
