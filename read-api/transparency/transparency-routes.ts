@@ -51,8 +51,7 @@ async function served(logs: TransparencyLog): Promise<Served> {
 }
 
 /** The position of the last event the checkpoint counts (every event is a leaf, in position order); -1 for none. */
-const lastCounted = async ({ view: { log }, checkpoint }: Served): Promise<number> =>
-  (checkpoint.size === 0 ? -1 : (await log.positionOf(checkpoint.size - 1)) ?? -1);
+const lastCounted = async ({ view: { log }, checkpoint }: Served): Promise<number> => (await log.positionOf(checkpoint.size - 1)) ?? -1;
 
 /** How often a request waiting for a checkpoint reads the store again when this process signed or saw none meanwhile. */
 const WAIT_READ_MS = 100;

@@ -137,6 +137,49 @@ describe('freshness bounded by the ticket a confirmation names, whatever its wri
     expect(clock.projections()[0]?.lag_seconds).to.equal(0.1);
   });
 
+  it('takes a confirmation naming a ticket older than every ticket it kept as not seen, never judging it by its age alone', async () => {
+    const counter = memoryFreshnessTickets();
+    const now = { ms: 0 };
+    let states = [serials(5, WALL)];
+    // Tickets kept for twice the longest bound: 2 × 5 s here (freshAnswerMaxLagMs and maxLagMs both 5 s).
+    const clock = await startReadModelClock(async () => ({ view: createMemoryReadStore(), states }), {
+      intervalMs: 3_600_000, monotonic: () => now.ms, maxLagMs: 5_000, freshAnswerMaxLagMs: 5_000,
+      tickets: counter, ticketEveryMs: TICKET_EVERY_MS, ticketsCurrentForMs: 60_000,
+    });
+    clocks.push(clock);
+    await ticketsTaken();
+    const first = (await counter.latest())!;
+    now.ms = 30_000;
+    await ticketsTaken();
+    await clock.refresh();
+    // The owner read the head (and the first ticket) before every ticket this process keeps: its write landed now.
+    states = [serials(6, WALL + 1_000, first)];
+    now.ms = 30_100;
+    await clock.refresh();
+    expect(clock.projections()[0]).to.include({ fresh: false, lag_seconds: null });
+    expect(clock.refusal(['serials'], true)).to.equal('stale');
+    // The first ticket taken at 30 s, the one whose taking let the older ones go, is kept: counted from 30 s.
+    states = [serials(7, WALL + 2_000, { ...first, n: first.n + 1 })];
+    now.ms = 30_200;
+    await clock.refresh();
+    expect(clock.projections()[0]?.lag_seconds).to.equal(0.2);
+  });
+
+  it('counts a confirmation naming the very first ticket it took from when it asked for it', async () => {
+    const counter = memoryFreshnessTickets();
+    const now = { ms: 500 };
+    let states = [serials(5, WALL)];
+    // Its first ticket (1) is asked for as it starts, at 500 ms; the next ones at 2 s.
+    const clock = await clockOver(() => states, now, counter);
+    now.ms = 2_000;
+    await ticketsTaken();
+    await clock.refresh();
+    states = [serials(6, WALL + 1_000, { epoch: (await counter.latest())!.epoch, n: 1 })];
+    now.ms = 2_100;
+    await clock.refresh();
+    expect(clock.projections()[0]?.lag_seconds).to.equal(1.6);
+  });
+
   it('judges a ticket of a counter it never took from (another process counting its own) by the owner\'s age, as before', async () => {
     const now = { ms: 0 };
     let states = [serials(5, WALL)];
