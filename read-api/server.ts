@@ -27,7 +27,7 @@ import { readSnapshotStates } from '../shared/read-model/projections/projection-
 import { startReadModelClock } from '../shared/read-model/public-api/read-model-clock.ts';
 import { readModelStanding } from '../shared/read-model/public-api/answer-policy.ts';
 import { parkedProjectionsMetric } from '../shared/metrics/parked-projections.ts';
-import { readModelFreshnessMetrics } from './ops/read-model-freshness.ts';
+import { freshnessTicketsMetric, readModelFreshnessMetrics } from './ops/read-model-freshness.ts';
 import { PROJECTION_NAMES, READ_MODEL_PROJECTIONS } from '../shared/read-model/projections/index.ts';
 import { LeaseWatch } from '../shared/read-model/projections/lease-watch.ts';
 import { leasesOf, ownerlessProjections } from '../shared/read-model/projections/lease-ownership.ts';
@@ -154,7 +154,13 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
     ...(options.positionPollMs ? { intervalMs: options.positionPollMs } : {}),
     ...(options.positionPollAfterMs ? { pollAfterMs: options.positionPollAfterMs } : {}),
     ...(options.positionWaitingPollMs ? { waitingPollMs: options.positionWaitingPollMs } : {}),
-    ...(options.freshnessTickets ? { tickets: options.freshnessTickets } : {}),
+    ...(options.freshnessTickets ? {
+      tickets: options.freshnessTickets,
+      onTicketsCurrent: (current: boolean) => {
+        if (current) logger.info('freshness tickets taken again: checkpoint writes that land late are judged by their tickets');
+        else logger.warn({ alert: 'freshness tickets away' }, 'no freshness ticket taken lately (Redis away?): confirmations are judged by their owner\'s age alone until they are back');
+      },
+    } : {}),
     maxLagMs: config.READ_MODEL_MAX_LAG_SECONDS * 1_000,
     freshAnswerMaxLagMs: config.VERIFY_MAX_LAG_SECONDS * 1_000,
     // A poll still running when the stop closes the store fails by design (MongoClientClosedError): no warning.
@@ -168,6 +174,7 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
   const registry = createMetricsRegistry(options.metricSources);
   parkedProjectionsMetric(registry, () => clock.parked);
   readModelFreshnessMetrics(registry, () => clock.projections());
+  freshnessTicketsMetric(registry, () => clock.ticketsCurrent());
   const rateLimits = createRateLimits({
     config, logger, metrics: rateLimitMetrics(registry), ...(options.rateLimitRedis ? { redis: options.rateLimitRedis } : {}),
   });

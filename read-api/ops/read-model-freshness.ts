@@ -22,3 +22,21 @@ export function readModelFreshnessMetrics(registry: Registry, projections: () =>
   gauge('read_model_fresh', 'Whether this process saw the read model confirmed at the event store\'s head within READ_MODEL_MAX_LAG_SECONDS: 1 or 0', (p) => Number(p.fresh));
   gauge('read_model_lag_seconds', 'Seconds since the projector last confirmed having applied the event store\'s head', (p) => p.lag_seconds);
 }
+
+/**
+ * `read_model_freshness_tickets_current`: 1 while this process takes freshness tickets, so that a checkpoint write that
+ * lands late is judged by its ticket; 0 while the counter is away (Redis down), when confirmations are judged by their
+ * owner's `age_ms` alone (docs/api.md, "Honest answers"). Absent without tickets.
+ */
+export function freshnessTicketsMetric(registry: Registry, current: () => boolean | undefined): void {
+  new Gauge({
+    name: 'read_model_freshness_tickets_current',
+    help: 'Whether this process takes freshness tickets now (1), bounding each confirmation\'s age whatever its write\'s delay, or not (0: the counter is away)',
+    registers: [registry],
+    collect() {
+      this.reset();
+      const value = current();
+      if (value !== undefined) this.set(Number(value));
+    },
+  });
+}

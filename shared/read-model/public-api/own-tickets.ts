@@ -15,18 +15,25 @@ export interface OwnTickets {
    * with tickets of its own, as `npm start`'s processes sharing a store without Redis), or took none lately.
    */
   askedBy(ticket: FreshnessTicket): number | null | undefined;
+  /** Whether a ticket was taken within `currentForMs`: confirmations are then bounded by their tickets. */
+  current(): boolean;
   stop(): void;
 }
 
 export function takeOwnTickets(tickets: FreshnessTickets, options: {
   everyMs: number; keepMs: number; currentForMs: number; monotonic: () => number; onError: (error: unknown) => void;
+  /** Told once when no ticket could be taken for `currentForMs` (false), and once when one is again (true). */
+  onCurrent?: (current: boolean) => void;
 }): OwnTickets {
-  const { everyMs, keepMs, currentForMs, monotonic, onError } = options;
+  const { everyMs, keepMs, currentForMs, monotonic, onError, onCurrent } = options;
   /** Oldest first; within one epoch, numbers rise with the time asked. */
   let taken: { ticket: FreshnessTicket; askedAt: number }[] = [];
   let taking = false;
   /** When the latest ticket taken was asked for. */
   let lastAskedAt = -Infinity;
+  const current = () => monotonic() - lastAskedAt <= currentForMs;
+  /** Whether the last word told was that tickets are away. */
+  let toldAway = false;
   const take = async () => {
     if (taking) return;
     taking = true;
@@ -37,8 +44,16 @@ export function takeOwnTickets(tickets: FreshnessTickets, options: {
       lastAskedAt = askedAt;
       const oldest = monotonic() - keepMs;
       if (taken[0]!.askedAt < oldest) taken = taken.filter((entry) => entry.askedAt >= oldest);
+      if (toldAway) {
+        toldAway = false;
+        onCurrent?.(true);
+      }
     } catch (error) {
       onError(error);
+      if (!toldAway && !current()) {
+        toldAway = true;
+        onCurrent?.(false);
+      }
     } finally {
       taking = false;
     }
@@ -48,7 +63,7 @@ export function takeOwnTickets(tickets: FreshnessTickets, options: {
   timer.unref();
   return {
     askedBy(ticket) {
-      if (monotonic() - lastAskedAt > currentForMs) return undefined;
+      if (!current()) return undefined;
       let epochKnown = false;
       for (let i = taken.length - 1; i >= 0; i -= 1) {
         const entry = taken[i]!;
@@ -58,6 +73,7 @@ export function takeOwnTickets(tickets: FreshnessTickets, options: {
       }
       return epochKnown ? null : undefined;
     },
+    current,
     stop: () => clearInterval(timer),
   };
 }

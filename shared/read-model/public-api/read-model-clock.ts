@@ -118,6 +118,11 @@ export interface PolledReadModelClock extends ReadModelClock {
   /** The last poll reached the read store. */
   readonly reachable: boolean;
   /**
+   * Whether confirmations are bounded by freshness tickets now (a ticket taken lately); undefined without tickets
+   * (ports/freshness-tickets.ts).
+   */
+  ticketsCurrent(): boolean | undefined;
+  /**
    * Reads a new snapshot now, begun after this call (the timer does it every `intervalMs`); none when `moved` names
    * a checkpoint this process serves already, at or past its position (a projector's word, heard after a read that
    * saw it: a price change moves two read models, whose words come a few milliseconds apart).
@@ -156,6 +161,8 @@ interface ReadModelClockOptions {
   ticketEveryMs?: number;
   /** How long without a ticket taken before none is vouched for (the counter away); default ten periods. */
   ticketsCurrentForMs?: number;
+  /** Told when the tickets go away (false) and when they are back (true): the bound by tickets is off meanwhile. */
+  onTicketsCurrent?: (current: boolean) => void;
 }
 
 /** How long a request waiting for the next reading waits for another's before it reads one itself, by default. */
@@ -173,7 +180,7 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
   const ticketEveryMs = options.ticketEveryMs ?? 200;
   const ownTickets = options.tickets && takeOwnTickets(options.tickets, {
     everyMs: ticketEveryMs, keepMs: 2 * Math.max(maxLagMs, freshAnswerMaxLagMs), currentForMs: options.ticketsCurrentForMs ?? 10 * ticketEveryMs,
-    monotonic, onError: (error) => options.onError?.(error),
+    monotonic, onError: (error) => options.onError?.(error), ...(options.onTicketsCurrent ? { onCurrent: options.onTicketsCurrent } : {}),
   });
   let projected = new Map<string, Projected>();
   let current = 0;
@@ -380,6 +387,7 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
     },
     get parked() { return parked; },
     get reachable() { return reachable; },
+    ticketsCurrent: () => ownTickets?.current(),
     refresh: async (moved) => {
       if (moved !== undefined && serves(moved)) return;
       // A poll under way may have read before the change this refresh is asked for.

@@ -31,10 +31,10 @@ describe('freshness bounded by the ticket a confirmation names, whatever its wri
   });
 
   /** A clock over `states()`, polled when the test says, taking its tickets (if any) every 2 ms of real time. */
-  async function clockOver(states: () => ProjectionState[], now: { ms: number }, tickets?: FreshnessTickets) {
+  async function clockOver(states: () => ProjectionState[], now: { ms: number }, tickets?: FreshnessTickets, told: boolean[] = []) {
     const clock = await startReadModelClock(async () => ({ view: createMemoryReadStore(), states: states() }), {
       // Tickets taken every 2 ms of real time, vouched for up to 5 s of the fake one without a new one taken.
-      intervalMs: 3_600_000, monotonic: () => now.ms, ...(tickets ? { tickets, ticketEveryMs: TICKET_EVERY_MS, ticketsCurrentForMs: 5_000 } : {}),
+      intervalMs: 3_600_000, monotonic: () => now.ms, ...(tickets ? { tickets, ticketEveryMs: TICKET_EVERY_MS, ticketsCurrentForMs: 5_000, onTicketsCurrent: (current: boolean) => told.push(current) } : {}),
     });
     clocks.push(clock);
     return clock;
@@ -47,12 +47,12 @@ describe('freshness bounded by the ticket a confirmation names, whatever its wri
    * 9 s that did not see it; the next poll, at 9.1 s, does. Without tickets that is 0.1 s old; it is 8 s old or more.
    * `awayAfterRead`: the counter cannot be reached from then on (Redis down), so this process takes no ticket after 1 s.
    */
-  async function stalled(tickets: FreshnessTickets | undefined, awayAfterRead = false) {
+  async function stalled(tickets: FreshnessTickets | undefined, awayAfterRead = false, told: boolean[] = []) {
     let away = false;
     const reachable = tickets && { ...tickets, take: () => (away ? Promise.reject(new Error('away')) : tickets.take()) };
     const now = { ms: 0 };
     let states = [serials(5, WALL)];
-    const clock = await clockOver(() => states, now, reachable);
+    const clock = await clockOver(() => states, now, reachable, told);
     now.ms = 1_000;
     await ticketsTaken();
     const read = await tickets?.latest();
@@ -67,8 +67,10 @@ describe('freshness bounded by the ticket a confirmation names, whatever its wri
   }
 
   it('counts a confirmation whose write landed late from the ticket its owner read before the head', async () => {
-    const clock = await stalled(memoryFreshnessTickets());
+    const told: boolean[] = [];
+    const clock = await stalled(memoryFreshnessTickets(), false, told);
     expect(clock.refusal(['serials'], true), 'a verification, bound 5 s').to.equal('stale');
+    expect([clock.ticketsCurrent(), told.length]).to.deep.equal([true, 0]);
     // From 1 s, when this process asked for the last of its tickets up to the one the owner read: 8.1 s at 9.1 s.
     expect(clock.projections()[0]?.lag_seconds).to.equal(8.1);
     expect(clock.dataAge(['serials'])).to.equal(9);
@@ -113,6 +115,7 @@ describe('freshness bounded by the ticket a confirmation names, whatever its wri
   it('without tickets, takes the same confirmation as fresh: the owner\'s age alone misses the write\'s delay', async () => {
     const clock = await stalled(undefined);
     expect(clock.refusal(['serials'], true)).to.equal(undefined);
+    expect(clock.ticketsCurrent(), 'no tickets: no metric').to.equal(undefined);
     expect(clock.projections()[0]?.lag_seconds).to.equal(0.1);
   });
 
@@ -132,9 +135,12 @@ describe('freshness bounded by the ticket a confirmation names, whatever its wri
   });
 
   it('judges by the owner\'s age alone, as before tickets, while it can take none (Redis away): not every answer stale', async () => {
-    // More than 5 s since the last ticket it took (at 1 s): none is vouched for.
-    const clock = await stalled(memoryFreshnessTickets(), true);
+    // More than 5 s since the last ticket it took (at 1 s): none is vouched for, and it says so, once.
+    const told: boolean[] = [];
+    const clock = await stalled(memoryFreshnessTickets(), true, told);
     expect(clock.projections()[0]?.lag_seconds).to.equal(0.1);
+    expect(clock.ticketsCurrent(), 'the metric read_model_freshness_tickets_current').to.equal(false);
+    expect(told, 'the warning').to.deep.equal([false]);
   });
 
   it('takes a confirmation naming a ticket older than every ticket it kept as not seen, never judging it by its age alone', async () => {
