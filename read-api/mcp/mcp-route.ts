@@ -47,11 +47,12 @@ const TRANSPORT_URL = `http://mcp.localhost${MCP_PATH}`;
 
 /**
  * What a browser's CORS preflight is told: an MCP client in a web page sends JSON with the protocol's headers (and
- * may ask for a signed answer); the front door adds `Access-Control-Allow-Origin` as on every answer.
+ * may ask for a signed answer, or for data at or past its own change: `X-Min-Position`, docs/api.md "Read your
+ * writes"); the front door adds `Access-Control-Allow-Origin` as on every answer.
  */
 const PREFLIGHT_HEADERS: [string, string][] = [
   ['Access-Control-Allow-Methods', 'POST, OPTIONS'],
-  ['Access-Control-Allow-Headers', 'Content-Type, Accept, Mcp-Protocol-Version, Accept-Signature'],
+  ['Access-Control-Allow-Headers', 'Content-Type, Accept, Mcp-Protocol-Version, Accept-Signature, X-Min-Position'],
   ['Access-Control-Max-Age', '600'],
 ];
 

@@ -67,6 +67,19 @@ describe('MCP endpoint: JSON-RPC errors, limits and the Koa chain', function () 
     expect(allowed).to.include.members(['content-type', 'accept', 'mcp-protocol-version']);
   });
 
+  // docs/api.md, "Read your writes": any MCP request may send X-Min-Position on the POST /mcp; a browser preflights it
+  // (not a CORS-safelisted header) and sends nothing unless the preflight allows it.
+  it('lets a page on another site send X-Min-Position: the CORS preflight allows it', async function () {
+    api = await startReadApiUnderTest();
+    const answer = await send(api.url, '/mcp', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://agent.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, mcp-protocol-version, x-min-position' },
+    });
+    expect(answer.status).to.equal(204);
+    const allowed = String(answer.headers['access-control-allow-headers']).toLowerCase().split(/,\s*/);
+    expect(allowed).to.include.members(['content-type', 'mcp-protocol-version', 'x-min-position']);
+  });
+
   it('answers malformed JSON-RPC with JSON-RPC errors, never a 5xx, and logs no error', async function () {
     api = await startReadApiUnderTest();
     const deep = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
