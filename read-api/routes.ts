@@ -12,6 +12,7 @@ import { type AnswerCache, sendAnswer } from './cache/answer-cache.ts';
 import { sendRefusal } from './cache/conditional-answer.ts';
 import { ResponseCache, type Stamped } from './cache/response-cache.ts';
 import { renderAnswer, timedTemplate, type RenderedAnswer } from './cache/rendered-answer.ts';
+import { preflight } from './middleware/preflight.ts';
 import { minPositionOf, operationPolicy, type ReadingEnv } from '../shared/read-model/public-api/answer-policy.ts';
 import type { PublicOperation } from '../shared/read-model/public-api/operations/public-operation.ts';
 import { decodeBody, readBodyText } from '../shared/read-model/public-api/validation/request-body.ts';
@@ -38,13 +39,6 @@ export function canonicalAnswerCache(bounds: { maxEntries?: number; maxBytes?: n
   return new ResponseCache<CanonicalAnswer>({ bytesOf: (entry) => entry.answer.body.length, ...bounds });
 }
 
-/** A page on another site may send JSON to the price operation, and ask any operation for a signed answer. */
-const preflightHeaders = (methods: string): [string, string][] => [
-  ['Access-Control-Allow-Methods', methods],
-  ['Access-Control-Allow-Headers', 'Content-Type, Accept-Signature'],
-  ['Access-Control-Max-Age', '600'],
-];
-
 export function publicRouter(operations: readonly PublicOperation[], env: RouterEnv, options: RouteOptions): Router {
   // Case-insensitive, trailing slash optional: the way `isPublicPath` (rate-limit/public-path.ts) reads a path.
   const router = new Router({ sensitive: false, strict: false });
@@ -54,15 +48,10 @@ export function publicRouter(operations: readonly PublicOperation[], env: Router
     const chain = spec.verifyLimited && options.verifyLimit ? [options.verifyLimit, handler] : [handler];
     if (spec.method === 'GET') router.get(spec.id, spec.path, ...chain);
     else router.post(spec.id, spec.path, ...chain);
-    router.options(spec.path, preflight(preflightHeaders(spec.method === 'GET' ? 'GET, HEAD, OPTIONS' : 'POST, OPTIONS')));
+    router.options(spec.path, preflight(spec.method === 'GET' ? 'GET, HEAD, OPTIONS' : 'POST, OPTIONS'));
   }
   return router;
 }
-
-const preflight = (headers: [string, string][]): Middleware => (ctx) => {
-  for (const [name, value] of headers) ctx.set(name, value);
-  ctx.status = 204;
-};
 
 function operationHandler(operation: PublicOperation, env: RouterEnv, { cache, answers, verifyLimit }: RouteOptions): Middleware {
   const { spec } = operation;

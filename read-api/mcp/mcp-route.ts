@@ -19,6 +19,7 @@ import type { Context, Middleware } from 'koa';
 import { isPlainObject } from '../../shared/read-model/public-api/validation/request-schema.ts';
 import { readModelHeaders } from '../../shared/read-model/public-api/validation/request-validator.ts';
 import { JSON_TYPE } from '../middleware/front-door.ts';
+import { preflight } from '../middleware/preflight.ts';
 import { leaveUnsigned } from '../signing/sign-answers.ts';
 import { baseFor } from '../discovery/request-origin.ts';
 import { MCP_PATH } from '../../shared/read-model/public-api/operations/status.operation.ts';
@@ -45,16 +46,8 @@ const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-protocol-version'];
 /** Only a label for the transport's request info: nothing is fetched from it. */
 const TRANSPORT_URL = `http://mcp.localhost${MCP_PATH}`;
 
-/**
- * What a browser's CORS preflight is told: an MCP client in a web page sends JSON with the protocol's headers (and
- * may ask for a signed answer, or for data at or past its own change: `X-Min-Position`, docs/api.md "Read your
- * writes"); the front door adds `Access-Control-Allow-Origin` as on every answer.
- */
-const PREFLIGHT_HEADERS: [string, string][] = [
-  ['Access-Control-Allow-Methods', 'POST, OPTIONS'],
-  ['Access-Control-Allow-Headers', 'Content-Type, Accept, Mcp-Protocol-Version, Accept-Signature, X-Min-Position'],
-  ['Access-Control-Max-Age', '600'],
-];
+/** An MCP client in a web page sends the protocol's headers besides those of any public request (middleware/preflight.ts). */
+const MCP_PREFLIGHT = preflight('POST, OPTIONS', ['Accept', 'Mcp-Protocol-Version']);
 
 /**
  * The route, its CORS preflight, and a 405 for other methods (answered in the contract's shape by the front door),
@@ -65,10 +58,7 @@ export function mcpRoutes(deps: McpRouteDeps): Middleware {
   // Case-insensitive, trailing slash optional: the way `isPublicPath` reads `/mcp`, so no spelling escapes a count.
   const router = new Router({ sensitive: false, strict: false });
   router.post('mcp', MCP_PATH, (ctx) => answerMcp(ctx, deps));
-  router.options(MCP_PATH, (ctx) => {
-    for (const [name, value] of PREFLIGHT_HEADERS) ctx.set(name, value);
-    ctx.status = 204;
-  });
+  router.options(MCP_PATH, MCP_PREFLIGHT);
   const routes = router.routes() as Middleware;
   const allowedMethods = router.allowedMethods() as Middleware;
   return (ctx, next) => (MCP_ROUTE_PATH.test(ctx.path) ? routes(ctx, () => allowedMethods(ctx, next)) : next());

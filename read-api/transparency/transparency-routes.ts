@@ -20,6 +20,7 @@ import { MIN_POSITION_HEADER } from '../../shared/read-model/public-api/schemas/
 import { compileRequestValidator, readModelHeaders } from '../../shared/read-model/public-api/validation/request-validator.ts';
 import { issue, RequestValidationError } from '../../shared/read-model/public-api/validation/validation-issue.ts';
 import { JSON_TYPE } from '../middleware/front-door.ts';
+import { preflight } from '../middleware/preflight.ts';
 import { sendRefusal, sendTagged } from '../cache/conditional-answer.ts';
 import { etagOf } from '../cache/rendered-answer.ts';
 import { nameRoute } from '../ops/metrics.ts';
@@ -195,6 +196,8 @@ export function transparencyRoutes(logs: TransparencyLog, minPositionWaitMs = 0)
   };
   proof(inclusionSpec, inclusionAnswer, (query: InclusionQuery) => query.tree_size !== undefined);
   proof(consistencySpec, consistencyAnswer, () => true);
+  // A page on another site may ask them with `X-Min-Position`, which a browser asks leave for first.
+  router.options([...CHECKPOINT_PATHS, inclusionSpec.path, consistencySpec.path], preflight('GET, HEAD, OPTIONS'));
   const routes = router.routes() as Middleware;
   const tileRoute = tiles(logs);
   return (ctx, next) => refuseUnavailable(ctx, () => tileRoute(ctx, () => routes(ctx, next)));

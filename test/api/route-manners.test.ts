@@ -19,21 +19,21 @@ const allowed = (header: unknown) => String(header).toLowerCase().split(/,\s*/);
 describe('routes as the read API sets them up', function () {
   this.timeout(20_000);
 
-  it('answers the preflight of the price operation allowing POST, and of a reading operation allowing GET, both with Content-Type and Accept-Signature', async () => {
+  it('answers the preflight of the price operation allowing POST, and of a reading operation allowing GET, both with Content-Type, Accept-Signature and X-Min-Position', async () => {
     const api = await startReadApiUnderTest();
     try {
       const preflight = (path: string, method: string) => send(api.url, path, {
-        method: 'OPTIONS', headers: { origin: 'https://shop.example', 'access-control-request-method': method, 'access-control-request-headers': 'content-type, accept-signature' },
+        method: 'OPTIONS', headers: { origin: 'https://shop.example', 'access-control-request-method': method, 'access-control-request-headers': 'content-type, accept-signature, x-min-position' },
       });
       const price = await preflight('/api/public/configurator/price', 'POST');
       expect(price.status).to.equal(204);
       expect(allowed(price.headers['access-control-allow-methods'])).to.include('post').and.not.include('get');
-      expect(allowed(price.headers['access-control-allow-headers'])).to.include.members(['content-type', 'accept-signature']);
+      expect(allowed(price.headers['access-control-allow-headers'])).to.include.members(['content-type', 'accept-signature', 'x-min-position']);
       expect(Number(price.headers['access-control-max-age']), 'the preflight is kept a while').to.be.above(0);
       const catalogue = await preflight('/api/public/catalogue', 'GET');
       expect(catalogue.status).to.equal(204);
       expect(allowed(catalogue.headers['access-control-allow-methods'])).to.include.members(['get', 'head']).and.not.include('post');
-      expect(allowed(catalogue.headers['access-control-allow-headers'])).to.include.members(['content-type', 'accept-signature']);
+      expect(allowed(catalogue.headers['access-control-allow-headers'])).to.include.members(['content-type', 'accept-signature', 'x-min-position']);
     } finally {
       await api.close();
     }

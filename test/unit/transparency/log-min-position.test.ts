@@ -46,6 +46,17 @@ describe('the transparency log\'s checkpoint and proofs asked with X-Min-Positio
     '/transparency/checkpoint', `/api/public/transparency/inclusion?position=${position}`, '/api/public/transparency/consistency?from=1&to=20',
   ];
 
+  it('lets a page on another site ask them with X-Min-Position (the CORS preflight allows it)', async () => {
+    for (const path of paths(signedPosition)) {
+      const preflight = await fetch(`${base}${path}`, {
+        method: 'OPTIONS', headers: { origin: 'https://shop.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-min-position' },
+      });
+      expect(preflight.status, path).to.equal(204);
+      expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase().split(/,\s*/), path).to.include('x-min-position');
+      expect(preflight.headers.get('access-control-allow-methods'), path).to.contain('GET');
+    }
+  });
+
   it('answers at once when the latest checkpoint counts the position asked', async () => {
     for (const path of paths(signedPosition)) {
       const answer = await asking(path, String(signedPosition));
