@@ -38,7 +38,12 @@ export class ClientClosedRequestError extends Error {
 }
 
 /** The body as text, or `PayloadTooLargeError` as soon as it exceeds `limit` bytes (declared or received). */
-export function readBodyText(req: IncomingMessage, limit = BODY_LIMIT_BYTES): Promise<string> {
+export async function readBodyText(req: IncomingMessage, limit = BODY_LIMIT_BYTES): Promise<string> {
+  return (await readBodyBytes(req, limit)).toString('utf8');
+}
+
+/** The body's bytes, undecoded, or `PayloadTooLargeError` as `readBodyText`. */
+export function readBodyBytes(req: IncomingMessage, limit = BODY_LIMIT_BYTES): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   if (declared > limit) return Promise.reject(discard(req));
   return new Promise((resolve, reject) => {
@@ -54,7 +59,7 @@ export function readBodyText(req: IncomingMessage, limit = BODY_LIMIT_BYTES): Pr
     };
     const onEnd = () => {
       cleanup();
-      resolve(Buffer.concat(chunks, size).toString('utf8'));
+      resolve(Buffer.concat(chunks, size));
     };
     // A body cut off mid-way (the client closed or reset its connection) ends with an `aborted` error, or a close.
     const onError = (error: Error) => {
