@@ -22,13 +22,25 @@ export class CatalogueReadError extends Error {
   }
 }
 
+/**
+ * JSON is UTF-8 (RFC 8259, section 8.1). Read leniently, a file saved in Latin-1 would have each accented letter
+ * written into the catalogue as U+FFFD; a byte-order mark is kept, so JSON.parse refuses it as before.
+ */
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
 /** The JSON of `file`; `what` names the file in a refusal. */
 export async function readJsonFile(file: string, what = 'catalogue file'): Promise<unknown> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(file, 'utf8');
+    bytes = await readFile(file);
   } catch (error) {
     throw new CatalogueReadError(file, (error as NodeJS.ErrnoException).code ?? String(error), what);
+  }
+  let text: string;
+  try {
+    text = STRICT_UTF8.decode(bytes);
+  } catch {
+    throw new CatalogueReadError(file, 'not UTF-8 (save the file as UTF-8)', what);
   }
   try {
     return JSON.parse(text);
