@@ -30,6 +30,7 @@ import { invalidParams } from './mcp-params.ts';
 import { mcpSdk } from './mcp-sdk.ts';
 import { createMcpServer, type McpServerKit } from './mcp-server.ts';
 import { VERIFY_TOOL } from './mcp-tools.ts';
+import type { Stamped } from './tool-call.ts';
 
 interface McpRouteDeps {
   kit: McpServerKit;
@@ -87,7 +88,13 @@ async function answerMcp(ctx: Context, deps: McpRouteDeps): Promise<void> {
     let stamp: ReadStamp | undefined;
     let dataAge: number | undefined;
     let position: number | undefined;
-    const answer = await serveThroughTransport(ctx, deps, message, (read, age, at) => { stamp = read; dataAge = age; position = at; });
+    let once = false;
+    const answer = await serveThroughTransport(ctx, deps, message, (read, age, at, readAhead) => {
+      stamp = read;
+      dataAge = age;
+      position = at;
+      once = readAhead === true;
+    });
     if (ctx.req.headers['accept-signature'] !== undefined && isErrorAnswer(answer)) leaveUnsigned(ctx);
     sendTransportAnswer(ctx, answer);
     // A tool call's answer says where its data stands, and a verify_serial answer how old it is, as the HTTP operations
@@ -95,7 +102,8 @@ async function answerMcp(ctx: Context, deps: McpRouteDeps): Promise<void> {
     const read = stamp as ReadStamp | undefined;
     if (read !== undefined) ctx.set('X-Read-Model-Position', String(position ?? read.behindAt ?? read.position));
     if (dataAge !== undefined) ctx.set('X-Data-Age', String(dataAge));
-    call?.keep(answer, stamp);
+    // An answer read ahead of its stamp is given once, never kept (tool-call.ts, `Stamped`).
+    call?.keep(answer, once ? undefined : stamp);
   };
   if (deps.verifyLimit && isVerifyCall(message)) await deps.verifyLimit(ctx, serve);
   else await serve();
@@ -107,7 +115,7 @@ function isVerifyCall(message: unknown): boolean {
 }
 
 async function serveThroughTransport(
-  ctx: Context, deps: McpRouteDeps, message: unknown, stamped: (stamp: ReadStamp, dataAge?: number, position?: number) => void,
+  ctx: Context, deps: McpRouteDeps, message: unknown, stamped: Stamped,
 ): Promise<TransportAnswer> {
   const sdk = await mcpSdk();
   const server = createMcpServer(sdk, deps.kit, baseFor(ctx, deps.publicBase), stamped, readModelHeaders(ctx.req.headers));

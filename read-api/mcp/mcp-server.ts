@@ -8,11 +8,10 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Resource, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '../../shared/logging/logger.ts';
 import type { ReadingEnv } from '../../shared/read-model/public-api/answer-policy.ts';
-import type { ReadStamp } from '../../shared/read-model/public-api/read-model-clock.ts';
 import type { RawRequest } from '../../shared/read-model/public-api/validation/request-validator.ts';
 import type { McpTool } from './mcp-tools.ts';
 import type { McpSdk } from './mcp-sdk.ts';
-import { callTool } from './tool-call.ts';
+import { callTool, type Stamped } from './tool-call.ts';
 
 /** A document served as an MCP resource, under the path it has on the public port. */
 export interface McpResource {
@@ -61,7 +60,7 @@ function httpPath(uri: string): string | undefined {
  * `header` holds the HTTP request's headers that the operations read (`X-Min-Position`).
  */
 export function createMcpServer(
-  sdk: McpSdk, kit: McpServerKit, base: string, stamped?: (stamp: ReadStamp, dataAge?: number, position?: number) => void, header?: RawRequest['header'],
+  sdk: McpSdk, kit: McpServerKit, base: string, stamped?: Stamped, header?: RawRequest['header'],
 ): Server {
   const {
     Server, validator,

@@ -39,19 +39,26 @@ const errorResult = (body: unknown): CallToolResult => ({
 });
 
 /**
- * `stamped` is told the stamp of the reading the answer was read from (shared/read-model/public-api/answer-policy.ts), so that an answer
- * kept for repeated calls is kept under the stamp of its own data; a refusal (503: the read models cannot be vouched
- * for) is an `isError` result with the same detail, and tells no stamp. With the stamp comes the data's age of an
- * answer that needs fresh read models (the verification), which the POST /mcp answer carries as `X-Data-Age`, and the
- * position of its data (`X-Read-Model-Position`: the stamp's, or its document's when read ahead of it, answer-policy.ts).
+ * What a tool call's answer was read from: the stamp of its reading (shared/read-model/public-api/answer-policy.ts),
+ * the data's age of an answer that needs fresh read models (the verification), which the POST /mcp answer carries as
+ * `X-Data-Age`, the position of its data (`X-Read-Model-Position`: the stamp's, or its document's when read ahead of
+ * it), and `once` for an answer so read, to be given once and never kept (a kept copy would be given again at the
+ * stamp's position, as routes.ts keeps none).
+ */
+export type Stamped = (stamp: ReadStamp, dataAge?: number, position?: number, once?: boolean) => void;
+
+/**
+ * `stamped` is told what the answer was read from (`Stamped`), so that an answer kept for repeated calls is kept under
+ * the stamp of its own data; a refusal (503: the read models cannot be vouched for) is an `isError` result with the
+ * same detail, and tells no stamp.
  */
 export async function callTool(
-  tool: McpTool, args: unknown, env: ReadingEnv, stamped?: (stamp: ReadStamp, dataAge?: number, position?: number) => void, header: RawRequest['header'] = {},
+  tool: McpTool, args: unknown, env: ReadingEnv, stamped?: Stamped, header: RawRequest['header'] = {},
 ): Promise<CallToolResult> {
   try {
     const request = tool.validate(asRequest(tool, isPlainObject(args) ? args : {}, header));
     const { answer, stamp, dataAge, position } = await answerInSnapshot(env)(tool.operation, request);
-    if (stamp !== undefined) stamped?.(stamp, dataAge, position);
+    if (stamp !== undefined) stamped?.(stamp, dataAge, position, answer.once === true);
     return answer.status === 200 ? result(answer.body) : errorResult(answer.body);
   } catch (error) {
     if (!(error instanceof RequestValidationError)) throw error;
