@@ -21,16 +21,20 @@ export interface OwnTickets {
 }
 
 export function takeOwnTickets(tickets: FreshnessTickets, options: {
-  everyMs: number; keepMs: number; currentForMs: number; monotonic: () => number; onError: (error: unknown) => void;
+  everyMs: number; keepMs: number; currentForMs: number; monotonic: () => number;
   /** Told once when no ticket could be taken for `currentForMs` (false), and once when one is again (true). */
   onCurrent?: (current: boolean) => void;
 }): OwnTickets {
-  const { everyMs, keepMs, currentForMs, monotonic, onError, onCurrent } = options;
+  const { everyMs, keepMs, currentForMs, monotonic, onCurrent } = options;
   /** Oldest first; within one epoch, numbers rise with the time asked. */
   let taken: { ticket: FreshnessTicket; askedAt: number }[] = [];
   let taking = false;
-  /** When the latest ticket taken was asked for. */
-  let lastAskedAt = -Infinity;
+  /**
+   * When the latest ticket taken was asked for; at first, when this began, so that the counter is told away only once
+   * none could be taken for `currentForMs` (a connection not ready yet at a start is no outage). Nothing is vouched for
+   * meanwhile: no ticket is held.
+   */
+  let lastAskedAt = monotonic();
   const current = () => monotonic() - lastAskedAt <= currentForMs;
   /** Whether the last word told was that tickets are away. */
   let toldAway = false;
@@ -48,8 +52,8 @@ export function takeOwnTickets(tickets: FreshnessTickets, options: {
         toldAway = false;
         onCurrent?.(true);
       }
-    } catch (error) {
-      onError(error);
+    } catch {
+      // Told once the counter is away, not at each failure (a connection not ready, a command timed out).
       if (!toldAway && !current()) {
         toldAway = true;
         onCurrent?.(false);

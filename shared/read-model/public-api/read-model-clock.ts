@@ -180,7 +180,7 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
   const ticketEveryMs = options.ticketEveryMs ?? 200;
   const ownTickets = options.tickets && takeOwnTickets(options.tickets, {
     everyMs: ticketEveryMs, keepMs: 2 * Math.max(maxLagMs, freshAnswerMaxLagMs), currentForMs: options.ticketsCurrentForMs ?? 10 * ticketEveryMs,
-    monotonic, onError: (error) => options.onError?.(error), ...(options.onTicketsCurrent ? { onCurrent: options.onTicketsCurrent } : {}),
+    monotonic, ...(options.onTicketsCurrent ? { onCurrent: options.onTicketsCurrent } : {}),
   });
   let projected = new Map<string, Projected>();
   let current = 0;
