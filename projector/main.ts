@@ -35,9 +35,6 @@ const queue = await createJobQueue(config, PROJECTION_RETRY_POLICY, {
   concurrency: 4,
   onError: (error) => logger.warn({ err: error }, 'job queue error'),
 });
-const metrics = projectorMetrics({
-  states: () => readProjectionStates(readStore), eventStore, queue, counters: () => projector.counters(),
-});
 // API replicas read their snapshot again on this word instead of at their next poll.
 const changes = config.REDIS_URL ? redisReadModelChanges(config.REDIS_URL, logger) : undefined;
 // Each confirmation names the latest ticket read before its head, which bounds its age for the replicas.
@@ -45,6 +42,10 @@ const freshnessTickets = await freshnessTicketsFor(config, logger, 'one role');
 const tickets = freshnessTickets && await watchTickets(freshnessTickets, {
   everyMs: TICKET_READ_EVERY_MS, currentForMs: TICKET_CURRENT_FOR_MS, monotonic: SYSTEM_CLOCK.monotonic,
   onError: (error) => logger.debug({ err: error }, 'freshness ticket not read'),
+});
+const metrics = projectorMetrics({
+  states: () => readProjectionStates(readStore), eventStore, queue, counters: () => projector.counters(),
+  ...(tickets ? { ticketCurrent: () => tickets.known() !== undefined } : {}),
 });
 const projector = createProjector({
   eventStore, readStore, queue, logger,

@@ -19,6 +19,11 @@ interface ProjectorMetricSources {
   queue: JobQueue;
   /** This worker's job counters (`Projector.counters()`). */
   counters: () => ProjectorCounters;
+  /**
+   * Whether this worker reads freshness tickets now, so that its confirmations name one (ticket-watch.ts); absent
+   * without tickets.
+   */
+  ticketCurrent?: () => boolean;
 }
 
 interface ProjectorMetrics {
@@ -65,6 +70,17 @@ export function projectorMetrics(sources: ProjectorMetricSources): ProjectorMetr
     name: 'projection_queue_depth', help: 'Projection jobs waiting in the queue', registers: [registry],
     async collect() { this.set(await sources.queue.depth()); },
   });
+  const { ticketCurrent } = sources;
+  if (ticketCurrent) {
+    // While 0 (the counter away: Redis down), its confirmations name no ticket and the API processes judge them by
+    // their age alone, a checkpoint write that lands late included (docs/api.md, "Honest answers").
+    new Gauge({
+      name: 'projector_freshness_ticket_current',
+      help: 'Whether this worker read a freshness ticket lately (1), so that its confirmations name one, or not (0: the counter is away)',
+      registers: [registry],
+      collect() { this.set(Number(ticketCurrent())); },
+    });
+  }
   const counter = (name: string, help: string, key: keyof ProjectorCounters) => new Counter({
     name, help, registers: [registry],
     collect() {

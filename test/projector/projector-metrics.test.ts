@@ -13,6 +13,7 @@ import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.t
 import { readProjectionStates } from '../../shared/read-model/projections/projection-states.ts';
 import { createProjector } from '../../projector/runner.ts';
 import { projectorMetrics } from '../../projector/projector-metrics.ts';
+import type { ProjectorCounters } from '../../projector/projector.ts';
 import { appendAll, catalogueHistory } from './support/history.ts';
 
 const PROJECTIONS = ['watches', 'collections', 'configurators', 'serials'];
@@ -61,6 +62,25 @@ describe('projector metrics', () => {
       expect(samples(text, 'event_store_head_position').get('')).to.equal(head + 3);
     } finally {
       await projector.stop();
+      await queue.close();
+      await eventStore.close();
+    }
+  });
+
+  it('show whether the worker reads freshness tickets now, and nothing of them without tickets', async () => {
+    const eventStore = openSqliteEventStore(':memory:');
+    const queue = createInlineJobQueue({ attempts: 1, backoffMs: 1 });
+    const states = async () => [];
+    const counters = (): ProjectorCounters => ({ parkedSkips: 0, leaseHeld: 0, leaseLost: 0, conflicts: 0, retries: 0, handedBack: 0 });
+    try {
+      let current = true;
+      const withTickets = projectorMetrics({ states, eventStore, queue, counters, ticketCurrent: () => current });
+      expect(samples(await withTickets.registry.metrics(), 'projector_freshness_ticket_current').get('')).to.equal(1);
+      current = false;
+      expect(samples(await withTickets.registry.metrics(), 'projector_freshness_ticket_current').get(''), 'the counter away').to.equal(0);
+      const without = projectorMetrics({ states, eventStore, queue, counters });
+      expect(samples(await without.registry.metrics(), 'projector_freshness_ticket_current').size).to.equal(0);
+    } finally {
       await queue.close();
       await eventStore.close();
     }
