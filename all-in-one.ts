@@ -27,9 +27,8 @@ import { adminAuthMetrics } from './services/admin/admin-metrics.ts';
 import { adminAuth } from './services/admin/require-scope.ts';
 import { projectionsAuditRoute } from './services/audit/projections-audit.route.ts';
 import { createProjector } from './projector/runner.ts';
-import { TICKET_CURRENT_FOR_MS, TICKET_READ_EVERY_MS, watchTickets } from './projector/ticket-watch.ts';
+import { ticketedClock } from './projector/ticket-watch.ts';
 import { freshnessTicketsFor } from './shared/adapters/freshness-tickets.factory.ts';
-import { SYSTEM_CLOCK } from './shared/read-model/projections/lease.ts';
 import { PROJECTION_RETRY_POLICY } from './projector/retry-policy.ts';
 
 import { startReadApi } from './read-api/server.ts';
@@ -68,13 +67,11 @@ export async function startWatchcat(config: Config, logger: Logger): Promise<Run
   let readModelsMoved = (): void => undefined;
   // Each confirmation names the latest ticket read before its head, which bounds its age for the API.
   const freshnessTickets = await freshnessTicketsFor(config, logger, 'projects and serves');
-  const tickets = freshnessTickets && await watchTickets(freshnessTickets, {
-    everyMs: TICKET_READ_EVERY_MS, currentForMs: TICKET_CURRENT_FOR_MS, monotonic: SYSTEM_CLOCK.monotonic,
-    onError: (error) => logger.debug({ err: error }, 'freshness ticket not read'),
-  });
+  const tickets = freshnessTickets && await ticketedClock(freshnessTickets, logger);
+
   const projector = createProjector({
     eventStore, readStore, queue, logger, leaseTtlMs: config.PROJECTION_LEASE_SECONDS * 1_000, onBatch: () => readModelsMoved(),
-    ...(tickets ? { clock: { ...SYSTEM_CLOCK, ticket: tickets.known } } : {}),
+    ...(tickets ? { clock: tickets.clock } : {}),
   });
   const commands = createCommandService(eventStore, { actor: 'admin-api' });
 

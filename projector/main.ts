@@ -23,8 +23,7 @@ import { projectorHealth } from './projector-health.ts';
 import { readProjectionStates } from '../shared/read-model/projections/projection-states.ts';
 import { redisReadModelChanges } from '../shared/adapters/redis-read-model-changes.ts';
 import { freshnessTicketsFor } from '../shared/adapters/freshness-tickets.factory.ts';
-import { SYSTEM_CLOCK } from '../shared/read-model/projections/lease.ts';
-import { TICKET_CURRENT_FOR_MS, TICKET_READ_EVERY_MS, watchTickets } from './ticket-watch.ts';
+import { ticketedClock } from './ticket-watch.ts';
 
 // A health port of its own kind (the admin API's is 9465), so both run on one machine with the defaults.
 const config = loadConfigOrExit('projector', { HEALTH_PORT: 9466 });
@@ -39,17 +38,14 @@ const queue = await createJobQueue(config, PROJECTION_RETRY_POLICY, {
 const changes = config.REDIS_URL ? redisReadModelChanges(config.REDIS_URL, logger) : undefined;
 // Each confirmation names the latest ticket read before its head, which bounds its age for the replicas.
 const freshnessTickets = await freshnessTicketsFor(config, logger, 'one role');
-const tickets = freshnessTickets && await watchTickets(freshnessTickets, {
-  everyMs: TICKET_READ_EVERY_MS, currentForMs: TICKET_CURRENT_FOR_MS, monotonic: SYSTEM_CLOCK.monotonic,
-  onError: (error) => logger.debug({ err: error }, 'freshness ticket not read'),
-});
+const tickets = freshnessTickets && await ticketedClock(freshnessTickets, logger);
 const metrics = projectorMetrics({
   states: () => readProjectionStates(readStore), eventStore, queue, counters: () => projector.counters(),
-  ...(tickets ? { ticketCurrent: () => tickets.known() !== undefined } : {}),
+  ...(tickets ? { ticketCurrent: tickets.current } : {}),
 });
 const projector = createProjector({
   eventStore, readStore, queue, logger,
-  ...(tickets ? { clock: { ...SYSTEM_CLOCK, ticket: tickets.known } } : {}),
+  ...(tickets ? { clock: tickets.clock } : {}),
   // A worker may be given some projections only (the others run elsewhere): PROJECTIONS names them.
   projections: projectionsNamed(config.PROJECTIONS),
   leaseTtlMs: config.PROJECTION_LEASE_SECONDS * 1_000,

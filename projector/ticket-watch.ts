@@ -5,12 +5,14 @@
  * confirmations name none and are judged by their `age_ms` alone, as without tickets: the replicas are not left to
  * judge every answer stale for as long as Redis is away.
  */
+import type { Logger } from '../shared/logging/logger.ts';
 import type { FreshnessTicket, FreshnessTickets } from '../shared/ports/freshness-tickets.ts';
+import { SYSTEM_CLOCK, type LeaseClock } from '../shared/read-model/projections/lease.ts';
 
 /** How often a projector reads the latest ticket: what it adds, at most, to the age its confirmations are judged by. */
-export const TICKET_READ_EVERY_MS = 50;
+const TICKET_READ_EVERY_MS = 50;
 /** How long a ticket read is given after its read: ten reads missed. */
-export const TICKET_CURRENT_FOR_MS = 10 * TICKET_READ_EVERY_MS;
+const TICKET_CURRENT_FOR_MS = 10 * TICKET_READ_EVERY_MS;
 
 export interface TicketWatch {
   /** The latest ticket, read before this call and within `currentForMs` of it; undefined otherwise. */
@@ -45,4 +47,16 @@ export async function watchTickets(tickets: FreshnessTickets, options: {
     known: () => (known !== undefined && monotonic() - known.readAt <= currentForMs ? known.ticket : undefined),
     stop: () => clearInterval(timer),
   };
+}
+
+/**
+ * A projector process's clock naming the latest ticket it read (`LeaseClock.ticket`, given to `createProjector`), with
+ * what its metrics ask and what ends the reads: read every `TICKET_READ_EVERY_MS`, given for `TICKET_CURRENT_FOR_MS`.
+ */
+export async function ticketedClock(tickets: FreshnessTickets, logger: Logger): Promise<{ clock: LeaseClock; current(): boolean; stop(): void }> {
+  const watch = await watchTickets(tickets, {
+    everyMs: TICKET_READ_EVERY_MS, currentForMs: TICKET_CURRENT_FOR_MS, monotonic: SYSTEM_CLOCK.monotonic,
+    onError: (error) => logger.debug({ err: error }, 'freshness ticket not read'),
+  });
+  return { clock: { ...SYSTEM_CLOCK, ticket: watch.known }, current: () => watch.known() !== undefined, stop: watch.stop };
 }

@@ -5,93 +5,25 @@
  * record gets a service that signs the rewritten history, which the monitor names a fork (another root for a size
  * signed before, or a tree that does not extend it) or a rollback (a smaller tree), exit 1, naming the leaves
  * rewritten: between the last tree it saw that the new one extends and the first it does not (an event edited,
- * removed, moved or inserted). Across a rotation of the log key, the monitor trusts the new key once it co-signed a
- * checkpoint with the old one (TRANSPARENCY_LOG_PREVIOUS_KEY), and fails on a checkpoint signed by no key it trusts;
- * a key the service's history later marks compromised is dropped.
+ * removed, moved or inserted). Across a rotation of the log key: test/audit/log-watch-rotation.test.ts.
  */
 import { createPrivateKey } from 'node:crypto';
-import { copyFileSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { expect } from 'chai';
-import { startWatchcat, type RunningWatchcat } from '../../all-in-one.ts';
-import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
-import { loadConfig } from '../../shared/config/config.ts';
-import { createLogger } from '../../shared/logging/logger.ts';
-import { serialRegistered } from '../fixtures/events.ts';
 import { noteText, signNote } from '../../shared/read-model/transparency/signed-note.ts';
 import { specVerifierKey } from '../support/note-keys.ts';
-import { historyEntry, newSigningKeyPem } from '../support/signing-keys.ts';
-import { writeKnownHistory, type TempStore } from './support/audit-history.ts';
+import { newSigningKeyPem } from '../support/signing-keys.ts';
 import { watchcat } from './support/watchcat-run.ts';
+import { monitoredService } from './support/log-watch-service.ts';
 
 describe('audit log watch: a monitor of the transparency log', function () {
   this.timeout(60_000);
-  let store: TempStore;
-  let service: RunningWatchcat | undefined;
-  let stateFile: string;
-
-  // No read-model snapshot: every start projects the whole history again, the log's tiles included, as a rebuild
-  // does. (From a snapshot, a start projects only the events after it: an edit before it is found by the next
-  // rebuild, and at once by the auditors' tools.)
-  // `settings`: the log key's, for a rotation.
-  const start = async (settings: Record<string, string> = {}) => {
-    service = await startWatchcat(
-      loadConfig({
-        DATA_DIR: store.dataDir, PORT: '0', OPS_PORT: '0', ADMIN_PORT: '0', HOST: '127.0.0.1', SEED_DEMO: 'false', RATE_LIMIT_PER_MINUTE: '100000',
-        READ_SNAPSHOT_SECONDS: '0', ...settings,
-      }),
-      createLogger('silent', 'log-watch-test'),
-    );
-  };
-  const stop = async () => {
-    await service?.close();
-    service = undefined;
-  };
-  const sql = (statement: string) => {
-    const db = new Database(store.file);
-    try {
-      db.prepare(statement).run();
-    } finally {
-      db.close();
-    }
-  };
-  const watch = (state = stateFile) => watchcat(store.env, 'audit', 'log', 'watch', `http://127.0.0.1:${service!.ports.public}`, '--state', state, '--once');
-  const append = async (serial: string) => {
-    const events = openSqliteEventStore(store.file);
-    try {
-      await events.append(`serial-${serial}`, [serialRegistered(serial)], 'no_stream');
-    } finally {
-      await events.close();
-    }
-  };
-  /** Restarts the service on the store as it now is (the log's projection is built from it again at start). */
-  const restartAfter = async (change: () => void | Promise<void>, settings: Record<string, string> = {}) => {
-    await stop();
-    await change();
-    await start(settings);
-  };
-  /** The same, with the service's record of what it signed removed too, as a thorough rewriter would. */
-  const rewriteAndRestart = (change: () => void | Promise<void>) => restartAfter(async () => {
-    await change();
-    rmSync(join(store.dataDir, 'transparency'), { recursive: true, force: true });
-  });
-
-  beforeEach(async () => {
-    store = await writeKnownHistory();
-    stateFile = join(store.dataDir, 'checkpoints.json');
-    await start();
-    const first = await watch();
-    expect(first.code, first.notes.join('\n')).to.equal(0);
-    expect(first.out[0]).to.match(/: 12 leaves, root /);
-  });
-  afterEach(async () => {
-    await stop();
-    rmSync(store.dataDir, { recursive: true, force: true });
-  });
+  const m = monitoredService();
+  const { start, stop, sql, watch, append, restartAfter, rewriteAndRestart } = m;
 
   it('keeps every checkpoint it sees and accepts a grown log by its consistency proof', async () => {
     await restartAfter(() => append('MW-0001'));
@@ -100,23 +32,23 @@ describe('audit log watch: a monitor of the transparency log', function () {
     expect(grown.out[0]).to.match(/: 13 leaves, root .*, consistent with 12$/);
     const again = await watch();
     expect(again.out[0]).to.match(/: 13 leaves, unchanged$/);
-    const metrics = await (await fetch(`http://127.0.0.1:${service!.ports.ops}/metrics`)).text();
+    const metrics = await (await fetch(`http://127.0.0.1:${m.service!.ports.ops}/metrics`)).text();
     expect(metrics).to.match(/^transparency_log_size 13$/m);
     expect(metrics).to.match(/^transparency_log_parked 0$/m);
-    const kept = JSON.parse(readFileSync(stateFile, 'utf8')) as { checkpoints: { size: number }[] };
+    const kept = JSON.parse(readFileSync(m.stateFile, 'utf8')) as { checkpoints: { size: number }[] };
     expect(kept.checkpoints.map((c) => c.size)).to.deep.equal([12, 13]);
   });
 
   it('refuses the service\'s log when it restarts on an edited or shortened history: nothing signed or served, the monitor fails', async () => {
     await restartAfter(() => sql(`UPDATE events SET data = replace(data, '1250000', '1') WHERE position = 4`));
-    const base = `http://127.0.0.1:${service!.ports.public}`;
+    const base = `http://127.0.0.1:${m.service!.ports.public}`;
     for (const path of ['/.well-known/transparency/checkpoint', '/api/public/transparency/consistency?from=1&to=2', '/transparency/tile/0/000.p/1']) {
       const response = await fetch(`${base}${path}`);
       expect(response.status, path).to.equal(503);
       expect(response.headers.get('retry-after'), path).to.equal('60');
       expect(await response.json(), path).to.deep.equal({ detail: 'The transparency log is unavailable; try again later' });
     }
-    const metrics = await (await fetch(`http://127.0.0.1:${service!.ports.ops}/metrics`)).text();
+    const metrics = await (await fetch(`http://127.0.0.1:${m.service!.ports.ops}/metrics`)).text();
     expect(metrics).to.match(/^transparency_log_parked 1$/m);
     const result = await watch();
     expect(result.code).to.equal(1);
@@ -124,8 +56,8 @@ describe('audit log watch: a monitor of the transparency log', function () {
     await restartAfter(() => sql(`UPDATE events SET data = replace(data, '"price_cents":1,', '"price_cents":1250000,') WHERE position = 4`));
     expect((await watch()).code, 'the history restored').to.equal(0);
     await restartAfter(() => sql('DELETE FROM events WHERE position = 12'));
-    expect((await fetch(`http://127.0.0.1:${service!.ports.public}/.well-known/transparency/checkpoint`)).status).to.equal(503);
-    const shortened = await (await fetch(`http://127.0.0.1:${service!.ports.ops}/metrics`)).text();
+    expect((await fetch(`http://127.0.0.1:${m.service!.ports.public}/.well-known/transparency/checkpoint`)).status).to.equal(503);
+    const shortened = await (await fetch(`http://127.0.0.1:${m.service!.ports.ops}/metrics`)).text();
     expect(shortened, 'a history shorter than signed is refused').to.match(/^transparency_log_parked 1$/m);
   });
 
@@ -139,13 +71,13 @@ describe('audit log watch: a monitor of the transparency log', function () {
   });
 
   it('names a fork when the service signs another body for a size signed before: the same tree, another serial index', async () => {
-    const base = `http://127.0.0.1:${service!.ports.public}`;
+    const base = `http://127.0.0.1:${m.service!.ports.public}`;
     const note = await (await fetch(`${base}/.well-known/transparency/checkpoint`)).text();
     const body = noteText(note);
     expect(body).to.match(/^watchcat\/serial-index\/v1 /m);
     // Signed with the log's own key: a second index for the tree of 12 leaves, where a serial may have another status.
     const other = body.replace(/^(watchcat\/serial-index\/v1 )\S+/m, `$1${Buffer.alloc(32, 7).toString('base64')}`);
-    const pem = readFileSync(join(store.dataDir, 'keys', 'transparency-log-key.pem'), 'utf8');
+    const pem = readFileSync(join(m.store.dataDir, 'keys', 'transparency-log-key.pem'), 'utf8');
     const forged = signNote(other, 'localhost/watchcat/events', createPrivateKey(pem));
     const proxy = createServer((request, response) => {
       if (request.url === '/.well-known/transparency/checkpoint') return void response.writeHead(200).end(forged);
@@ -153,7 +85,7 @@ describe('audit log watch: a monitor of the transparency log', function () {
     }).listen(0, '127.0.0.1');
     await once(proxy, 'listening');
     try {
-      const result = await watchcat(store.env, 'audit', 'log', 'watch', `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, '--state', stateFile, '--once');
+      const result = await watchcat(m.store.env, 'audit', 'log', 'watch', `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, '--state', m.stateFile, '--once');
       expect(result.code, result.out.join('\n')).to.equal(1);
       expect(result.notes.join('\n')).to.match(/fork: .* signs two checkpoints of 12 leaves/);
     } finally {
@@ -162,28 +94,28 @@ describe('audit log watch: a monitor of the transparency log', function () {
   });
 
   /** The monitor run through a proxy of the service that serves `note` as its checkpoint. */
-  const watchServed = async (note: string, state = stateFile) => {
-    const base = `http://127.0.0.1:${service!.ports.public}`;
+  const watchServed = async (note: string, state = m.stateFile) => {
+    const base = `http://127.0.0.1:${m.service!.ports.public}`;
     const proxy = createServer((request, response) => {
       if (request.url === '/.well-known/transparency/checkpoint') return void response.writeHead(200).end(note);
       void fetch(`${base}${request.url}`).then(async (answer) => response.writeHead(answer.status).end(await answer.text()));
     }).listen(0, '127.0.0.1');
     await once(proxy, 'listening');
     try {
-      return await watchcat(store.env, 'audit', 'log', 'watch', `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, '--state', state, '--once');
+      return await watchcat(m.store.env, 'audit', 'log', 'watch', `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, '--state', state, '--once');
     } finally {
       await new Promise((resolve) => proxy.close(resolve));
     }
   };
   /** The service's checkpoint with its origin line replaced by `origin`, signed with the log's key under `name`. */
   const reoriginated = async (origin: string, name: string) => {
-    const note = await (await fetch(`http://127.0.0.1:${service!.ports.public}/.well-known/transparency/checkpoint`)).text();
+    const note = await (await fetch(`http://127.0.0.1:${m.service!.ports.public}/.well-known/transparency/checkpoint`)).text();
     const body = noteText(note).replace(/^[^\n]*/, origin);
-    return signNote(body, name, createPrivateKey(readFileSync(join(store.dataDir, 'keys', 'transparency-log-key.pem'), 'utf8')));
+    return signNote(body, name, createPrivateKey(readFileSync(join(m.store.dataDir, 'keys', 'transparency-log-key.pem'), 'utf8')));
   };
 
   it('refuses a checkpoint whose origin is not the name of the log key that signed it', async () => {
-    const fresh = join(store.dataDir, 'fresh.json');
+    const fresh = join(m.store.dataDir, 'fresh.json');
     const result = await watchServed(await reoriginated('other.example/watchcat/events', 'localhost/watchcat/events'), fresh);
     expect(result.code, result.out.join('\n')).to.equal(1);
     expect(result.notes.at(-1)).to.match(/checkpoint of http:\S+: the checkpoint's origin other\.example\/watchcat\/events is not the name of the log key that signed it \(localhost\/watchcat\/events\)$/);
@@ -193,10 +125,10 @@ describe('audit log watch: a monitor of the transparency log', function () {
   it('refuses a checkpoint of another origin than those it kept, even signed by a key it trusts under that name', async () => {
     await restartAfter(() => append('MW-0001'));
     // The log's key, trusted under a second name too: the grown tree of 13, signed as another log's.
-    const pem = readFileSync(join(store.dataDir, 'keys', 'transparency-log-key.pem'), 'utf8');
-    const state = JSON.parse(readFileSync(stateFile, 'utf8')) as { verifier_keys: string[] };
+    const pem = readFileSync(join(m.store.dataDir, 'keys', 'transparency-log-key.pem'), 'utf8');
+    const state = JSON.parse(readFileSync(m.stateFile, 'utf8')) as { verifier_keys: string[] };
     state.verifier_keys.push(specVerifierKey('other.example/watchcat/events', createPrivateKey(pem)));
-    writeFileSync(stateFile, JSON.stringify(state));
+    writeFileSync(m.stateFile, JSON.stringify(state));
     const result = await watchServed(await reoriginated('other.example/watchcat/events', 'other.example/watchcat/events'));
     expect(result.code, result.out.join('\n')).to.equal(1);
     expect(result.notes.at(-1)).to.match(/its origin other\.example\/watchcat\/events is not localhost\/watchcat\/events, the origin of the checkpoints this state file kept: another log$/);
@@ -225,7 +157,7 @@ describe('audit log watch: a monitor of the transparency log', function () {
     await restartAfter(() => append('MW-0101'));
     expect((await watch()).code).to.equal(0);
     await rewriteAndRestart(() => sql(`UPDATE events SET data = replace(data, 'MW-0101', 'MW-0666') WHERE position = 13`));
-    const base = `http://127.0.0.1:${service!.ports.public}`;
+    const base = `http://127.0.0.1:${m.service!.ports.public}`;
     // In front of the service: its answers, except every consistency proof, refused.
     const proxy = createServer((request, response) => {
       if (request.url!.startsWith('/api/public/transparency/consistency')) return void response.writeHead(503).end();
@@ -233,7 +165,7 @@ describe('audit log watch: a monitor of the transparency log', function () {
     }).listen(0, '127.0.0.1');
     await once(proxy, 'listening');
     try {
-      const result = await watchcat(store.env, 'audit', 'log', 'watch', `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, '--state', stateFile, '--once');
+      const result = await watchcat(m.store.env, 'audit', 'log', 'watch', `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, '--state', m.stateFile, '--once');
       expect(result.code).to.equal(1);
       expect(result.notes.join('\n')).to.match(/fork: .* signs two trees of 13 leaves/);
       // Without the proofs the new tree is shown to extend none of the trees seen, not even the one of 12 leaves.
@@ -250,8 +182,8 @@ describe('audit log watch: a monitor of the transparency log', function () {
       expect((await watch()).code, serial).to.equal(0);
     }
     await stop();
-    const untouched = `${store.file}.untouched`;
-    copyFileSync(store.file, untouched);
+    const untouched = `${m.store.file}.untouched`;
+    copyFileSync(m.store.file, untouched);
     // Each rewrite changes leaf 13 (position 14, MW-0102) and what follows, and keeps leaves 0 to 12.
     const rewrites: Record<string, { statements: string[]; failure: RegExp }> = {
       edited: {
@@ -276,7 +208,7 @@ describe('audit log watch: a monitor of the transparency log', function () {
       },
     };
     for (const [what, { statements, failure }] of Object.entries(rewrites)) {
-      copyFileSync(untouched, store.file);
+      copyFileSync(untouched, m.store.file);
       await rewriteAndRestart(() => statements.forEach(sql));
       const result = await watch();
       expect(result.code, what).to.equal(1);
@@ -284,58 +216,58 @@ describe('audit log watch: a monitor of the transparency log', function () {
         .and.to.match(/it extends the tree of 13 leaves seen at [0-9T:.-]+Z, not the one of 14 seen at [0-9T:.-]+Z: the history was rewritten in leaf 13 \(/);
       await stop();
     }
-    const kept = JSON.parse(readFileSync(stateFile, 'utf8')) as { checkpoints: { size: number }[] };
+    const kept = JSON.parse(readFileSync(m.stateFile, 'utf8')) as { checkpoints: { size: number }[] };
     expect(kept.checkpoints.map((c) => c.size), 'a failed check keeps the state as it was').to.deep.equal([12, 13, 14, 15]);
   });
 
   it('prints the first checkpoint it sees with its size and root alone, and takes the URL with a trailing slash', async () => {
-    const fresh = await watchcat(store.env, 'audit', 'log', 'watch', `http://127.0.0.1:${service!.ports.public}/`, '--state', join(store.dataDir, 'fresh.json'), '--once');
+    const fresh = await watchcat(m.store.env, 'audit', 'log', 'watch', `http://127.0.0.1:${m.service!.ports.public}/`, '--state', join(m.store.dataDir, 'fresh.json'), '--once');
     expect(fresh.code, fresh.notes.join('\n')).to.equal(0);
     expect(fresh.out).to.have.length(1);
     expect(fresh.out[0]).to.match(/: 12 leaves, root [A-Za-z0-9+/]{43}=$/);
   });
 
   it('takes a state file again with the key it was kept under, as the service serves it; refuses it under another key', async () => {
-    const base = `http://127.0.0.1:${service!.ports.public}`;
+    const base = `http://127.0.0.1:${m.service!.ports.public}`;
     // As an auditor passes it: the served text, without the line's end a shell's $(curl ...) strips.
     const served = (await (await fetch(`${base}/.well-known/transparency/key`)).text()).trim();
-    const same = await watchcat(store.env, 'audit', 'log', 'watch', base, '--state', stateFile, '--once', '--key', served);
+    const same = await watchcat(m.store.env, 'audit', 'log', 'watch', base, '--state', m.stateFile, '--once', '--key', served);
     expect(same.code, same.notes.join('\n')).to.equal(0);
     expect(same.out[0]).to.match(/: 12 leaves, unchanged$/);
     const other = specVerifierKey('localhost/watchcat/events', createPrivateKey(newSigningKeyPem()));
-    const refused = await watchcat(store.env, 'audit', 'log', 'watch', base, '--state', stateFile, '--once', '--key', other);
+    const refused = await watchcat(m.store.env, 'audit', 'log', 'watch', base, '--state', m.stateFile, '--once', '--key', other);
     expect(refused.code).to.equal(1);
-    expect(refused.notes.at(-1)).to.contain(`the state file ${stateFile} was kept under other verifier keys`);
+    expect(refused.notes.at(-1)).to.contain(`the state file ${m.stateFile} was kept under other verifier keys`);
   });
 
   it('fails, saying why, on a state file that is not its JSON, a service it cannot reach and a policy file it cannot read', async () => {
-    const base = `http://127.0.0.1:${service!.ports.public}`;
-    const garbled = join(store.dataDir, 'garbled.json');
+    const base = `http://127.0.0.1:${m.service!.ports.public}`;
+    const garbled = join(m.store.dataDir, 'garbled.json');
     writeFileSync(garbled, 'not json\n');
-    const notJson = await watchcat(store.env, 'audit', 'log', 'watch', base, '--state', garbled, '--once');
+    const notJson = await watchcat(m.store.env, 'audit', 'log', 'watch', base, '--state', garbled, '--once');
     expect(notJson.code).to.equal(1);
     expect(notJson.notes.at(-1)).to.equal(`watchcat: the state file ${garbled} is not the JSON this monitor writes`);
     // Port 1 (tcpmux) is not served here: the connection is refused.
-    const unreachable = await watchcat(store.env, 'audit', 'log', 'watch', 'http://127.0.0.1:1', '--state', join(store.dataDir, 'none.json'), '--once');
+    const unreachable = await watchcat(m.store.env, 'audit', 'log', 'watch', 'http://127.0.0.1:1', '--state', join(m.store.dataDir, 'none.json'), '--once');
     expect(unreachable.code).to.equal(1);
     expect(unreachable.notes.at(-1)).to.match(/^watchcat: cannot reach http:\/\/127\.0\.0\.1:1\/\.well-known\/transparency\/key: /);
-    const absent = join(store.dataDir, 'absent.policy');
-    const noPolicy = await watchcat(store.env, 'audit', 'log', 'watch', base, '--state', stateFile, '--once', '--policy', absent);
+    const absent = join(m.store.dataDir, 'absent.policy');
+    const noPolicy = await watchcat(m.store.env, 'audit', 'log', 'watch', base, '--state', m.stateFile, '--once', '--policy', absent);
     expect(noPolicy.code).to.equal(1);
     expect(noPolicy.notes.at(-1)).to.equal(`watchcat: cannot read the witness policy ${absent}: ENOENT`);
   });
 
   it('keeps no state from a first check that fails: a key given wrongly is not pinned for the next run', async () => {
-    const base = `http://127.0.0.1:${service!.ports.public}`;
-    const fresh = join(store.dataDir, 'failed-first.json');
+    const base = `http://127.0.0.1:${m.service!.ports.public}`;
+    const fresh = join(m.store.dataDir, 'failed-first.json');
     const other = specVerifierKey('localhost/watchcat/events', createPrivateKey(newSigningKeyPem()));
-    const failed = await watchcat(store.env, 'audit', 'log', 'watch', base, '--state', fresh, '--once', '--key', other);
+    const failed = await watchcat(m.store.env, 'audit', 'log', 'watch', base, '--state', fresh, '--once', '--key', other);
     expect(failed.code).to.equal(1);
     expect(existsSync(fresh)).to.equal(false);
   });
 
   it('without --once checks again every --every seconds, until a check fails', async () => {
-    const base = `http://127.0.0.1:${service!.ports.public}`;
+    const base = `http://127.0.0.1:${m.service!.ports.public}`;
     // In front of the service: its answers, except that the third checkpoint asked for is refused.
     let checkpoints = 0;
     const proxy = createServer((request, response) => {
@@ -345,7 +277,7 @@ describe('audit log watch: a monitor of the transparency log', function () {
     await once(proxy, 'listening');
     try {
       const started = Date.now();
-      const looped = await watchcat(store.env, 'audit', 'log', 'watch', `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, '--state', join(store.dataDir, 'loop.json'), '--every', '1');
+      const looped = await watchcat(m.store.env, 'audit', 'log', 'watch', `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, '--state', join(m.store.dataDir, 'loop.json'), '--every', '1');
       // Two waits of a second between the three checks: a lower bound only, however slow the machine.
       expect(Date.now() - started).to.be.at.least(2_000);
       expect(looped.code).to.equal(1);
@@ -358,101 +290,13 @@ describe('audit log watch: a monitor of the transparency log', function () {
   });
 
   it('takes --every as a number of seconds above 0, and refuses anything else as a usage error', async () => {
-    const base = `http://127.0.0.1:${service!.ports.public}`;
+    const base = `http://127.0.0.1:${m.service!.ports.public}`;
     for (const every of ['abc', '0', '-1', 'Infinity']) {
-      const refused = await watchcat(store.env, 'audit', 'log', 'watch', base, '--state', stateFile, '--once', '--every', every);
+      const refused = await watchcat(m.store.env, 'audit', 'log', 'watch', base, '--state', m.stateFile, '--once', '--every', every);
       expect(refused.code, every).to.equal(2);
       expect(refused.notes.join('\n'), every).to.contain('expected a number of seconds above 0');
     }
-    const taken = await watchcat(store.env, 'audit', 'log', 'watch', base, '--state', stateFile, '--once', '--every', '0.5');
+    const taken = await watchcat(m.store.env, 'audit', 'log', 'watch', base, '--state', m.stateFile, '--once', '--every', '0.5');
     expect(taken.code, taken.notes.join('\n')).to.equal(0);
-  });
-
-  describe('a rotation of the log key', () => {
-    const ORIGIN = 'localhost/watchcat/events';
-    const now = Math.floor(Date.now() / 1000);
-    const newPem = newSigningKeyPem();
-    /** The key the service generated at its first start, which the monitor was first given. */
-    const oldPem = () => readFileSync(join(store.dataDir, 'keys', 'transparency-log-key.pem'), 'utf8');
-    const idOf = (pem: string) => specVerifierKey(ORIGIN, createPrivateKey(pem)).split('+')[1];
-    const history = (old: Parameters<typeof historyEntry>[1]) =>
-      JSON.stringify({ keys: [historyEntry(oldPem(), old), historyEntry(newPem, { nbf: now - 60 })] });
-    const keptKeys = (file = stateFile) => (JSON.parse(readFileSync(file, 'utf8')) as { verifier_keys: string[] }).verifier_keys;
-
-    it('trusts the new key once it co-signed with a trusted one, then takes checkpoints it signs alone; a monitor that saw no co-signed checkpoint fails', async () => {
-      const neverCoSigned = join(store.dataDir, 'never-co-signed.json');
-      copyFileSync(stateFile, neverCoSigned);
-      const [oldKey, newKey] = [oldPem(), newPem].map((pem) => specVerifierKey(ORIGIN, createPrivateKey(pem)));
-      await restartAfter(() => append('MW-0003'), { TRANSPARENCY_LOG_KEY: newPem, TRANSPARENCY_LOG_PREVIOUS_KEY: oldPem(), TRANSPARENCY_LOG_KEYS: history({ nbf: now - 3_600 }) });
-      const coSigned = await watch();
-      expect(coSigned.code, coSigned.notes.join('\n')).to.equal(0);
-      expect(coSigned.out[0]).to.equal(`${ORIGIN}: now trusts ${ORIGIN} key id ${idOf(newPem)}, which co-signed the tree of 13 leaves`);
-      expect(coSigned.out[1]).to.match(/: 13 leaves, root .*, consistent with 12$/);
-      expect(keptKeys()).to.deep.equal([oldKey, newKey]);
-
-      await restartAfter(() => append('MW-0004'), { TRANSPARENCY_LOG_KEY: newPem, TRANSPARENCY_LOG_KEYS: history({ nbf: now - 3_600, exp: now - 1 }) });
-      const alone = await watch();
-      expect(alone.code, alone.notes.join('\n')).to.equal(0);
-      expect(alone.out).to.have.length(1);
-      expect(alone.out[0]).to.match(/: 14 leaves, root .*, consistent with 13$/);
-      expect(keptKeys()).to.deep.equal([oldKey, newKey]);
-
-      const stranded = await watch(neverCoSigned);
-      expect(stranded.code).to.equal(1);
-      expect(stranded.notes.join('\n')).to.contain(
-        `signed by no key this monitor trusts: it carries ${ORIGIN} key id ${idOf(newPem)}; trusted: ${ORIGIN} key id ${idOf(oldPem())}`);
-      expect(keptKeys(neverCoSigned)).to.deep.equal([oldKey]);
-    });
-
-    it('drops a trusted key once the history marks it compromised: a monitor that learned the new key goes on, one that trusted only the old key fails', async () => {
-      const neverCoSigned = join(store.dataDir, 'never-co-signed.json');
-      copyFileSync(stateFile, neverCoSigned);
-      const newKey = specVerifierKey(ORIGIN, createPrivateKey(newPem));
-      await restartAfter(() => append('MW-0005'), { TRANSPARENCY_LOG_KEY: newPem, TRANSPARENCY_LOG_PREVIOUS_KEY: oldPem(), TRANSPARENCY_LOG_KEYS: history({ nbf: now - 3_600 }) });
-      const coSigned = await watch();
-      expect(coSigned.code, coSigned.notes.join('\n')).to.equal(0);
-      expect(keptKeys()).to.have.length(2);
-
-      // The old key leaked: the service signs with the new key alone, and its history marks the old one compromised.
-      await restartAfter(() => append('MW-0006'), {
-        TRANSPARENCY_LOG_KEY: newPem, TRANSPARENCY_LOG_KEYS: history({ nbf: now - 3_600, revoked: { revoked_at: now - 10, reason: 'compromised' } }),
-      });
-      const dropped = `${ORIGIN}: no longer trusts ${ORIGIN} key id ${idOf(oldPem())}, which the service's key history marks compromised`;
-      const goesOn = await watch();
-      expect(goesOn.code, goesOn.notes.join('\n')).to.equal(0);
-      expect(goesOn.out[0]).to.equal(dropped);
-      expect(goesOn.out[1]).to.match(/: 14 leaves, root .*, consistent with 13$/);
-      expect(keptKeys()).to.deep.equal([newKey]);
-      const again = await watch();
-      expect(again.out).to.have.length(1);
-      expect(again.out[0]).to.match(/: 14 leaves, unchanged$/);
-
-      const stranded = await watch(neverCoSigned);
-      expect(stranded.code).to.equal(1);
-      expect(stranded.out[0]).to.equal(dropped);
-      expect(stranded.notes.join('\n')).to.contain(`signed by no key this monitor trusts: it carries ${ORIGIN} key id ${idOf(newPem)}; trusted: none; `
-        + `dropped as compromised: ${ORIGIN} key id ${idOf(oldPem())}`);
-      expect(keptKeys(neverCoSigned), 'the drop is kept though the check failed').to.deep.equal([]);
-    });
-
-    it('loads a state file that pinned one key, as monitors wrote before, and keeps that key', async () => {
-      const { verifier_keys: [pinned], ...rest } = JSON.parse(readFileSync(stateFile, 'utf8')) as { verifier_keys: string[] };
-      writeFileSync(stateFile, JSON.stringify({ ...rest, verifier_key: pinned }));
-      const again = await watch();
-      expect(again.code, again.notes.join('\n')).to.equal(0);
-      expect(again.out[0]).to.match(/: 12 leaves, unchanged$/);
-      const kept = JSON.parse(readFileSync(stateFile, 'utf8')) as object;
-      expect(kept).to.not.have.property('verifier_key');
-      expect(keptKeys()).to.deep.equal([specVerifierKey(ORIGIN, createPrivateKey(oldPem()))]);
-    });
-
-    it('is never given a co-signature by a compromised key: the service refuses to start with it as the previous key', async () => {
-      await stop();
-      const refused = await start({
-        TRANSPARENCY_LOG_KEY: newPem, TRANSPARENCY_LOG_PREVIOUS_KEY: oldPem(),
-        TRANSPARENCY_LOG_KEYS: history({ nbf: now - 3_600, revoked: { revoked_at: now - 10, reason: 'compromised' } }),
-      }).then(() => 'started', (error: Error) => error.message);
-      expect(refused).to.match(/^TRANSPARENCY_LOG_KEYS marks the previous log key \(kid [\w-]+\) compromised/);
-    });
   });
 });

@@ -10,11 +10,14 @@ import type { FreshnessTicket, FreshnessTickets } from '../../ports/freshness-ti
 
 export interface OwnTickets {
   /**
-   * When this process asked for its latest ticket at or below `ticket` (same epoch); null when it holds none of that
-   * epoch at or below it; undefined when it took none of that epoch (another counter's: a projector of another process
-   * with tickets of its own, as `npm start`'s processes sharing a store without Redis), or took none lately.
+   * When the data of a confirmation naming `ticket` counts from, given `seenAt`, when `age_ms` says (read-model-clock.ts):
+   * from when this process asked for its latest ticket up to `ticket`, when that is older (the write landed late:
+   * stalled in the store or the network); null (not seen) when it holds none of that counter up to it. A confirmation
+   * naming no ticket (an owner without tickets, or whose counter is away, or of an earlier release), or a ticket it
+   * cannot place (another counter's, as `npm start`'s processes sharing a store without Redis; or its own counter
+   * away), keeps `seenAt`, as before tickets.
    */
-  askedBy(ticket: FreshnessTicket): number | null | undefined;
+  bound(seenAt: number, ticket: FreshnessTicket | undefined): number | null;
   /** Whether a ticket was taken within `currentForMs`: confirmations are then bounded by their tickets. */
   current(): boolean;
   stop(): void;
@@ -66,16 +69,16 @@ export function takeOwnTickets(tickets: FreshnessTickets, options: {
   const timer = setInterval(() => void take(), everyMs);
   timer.unref();
   return {
-    askedBy(ticket) {
-      if (!current()) return undefined;
+    bound(seenAt, ticket) {
+      if (ticket === undefined || !current()) return seenAt;
       let epochKnown = false;
       for (let i = taken.length - 1; i >= 0; i -= 1) {
         const entry = taken[i]!;
         if (entry.ticket.epoch !== ticket.epoch) continue;
-        if (entry.ticket.n <= ticket.n) return entry.askedAt;
+        if (entry.ticket.n <= ticket.n) return Math.min(seenAt, entry.askedAt);
         epochKnown = true;
       }
-      return epochKnown ? null : undefined;
+      return epochKnown ? null : seenAt;
     },
     current,
     stop: () => clearInterval(timer),

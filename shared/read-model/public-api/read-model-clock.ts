@@ -16,14 +16,13 @@
  * own monotonic clock. A change seen by one poll happened after the poll before it began, so its lag counts from
  * then, less how long before writing it its owner read the head (`age_ms`, a duration the owner measured on its own
  * monotonic clock): never fresher than it is but for the write's own delay, which freshness tickets bound when the
- * deployment has them (`bySeenTicket`, below). The confirmation already there at the first poll was not seen happen: a process
+ * deployment has them (own-tickets.ts). The confirmation already there at the first poll was not seen happen: a process
  * that has just started (a rolling deploy, a restart with a wrong clock) is not fresh until it sees a new one; nor is
  * the confirmation of a generation made live since the poll before (a rebuild's switch, which comes after its checks). A
  * projector idle and alive confirms again every second or so (projector/reconfirmation.ts), well within the bounds.
  */
 import { ReadStoreUnavailableError, SNAPSHOT_TTL_MS, type ReadView as StoreView } from '../../ports/read-store.ts';
 import type { ProjectionState } from '../projections/projection-states.ts';
-import type { HeadConfirmation } from '../projections/control-docs.ts';
 import type { FreshnessTickets } from '../../ports/freshness-tickets.ts';
 import { takeOwnTickets } from './own-tickets.ts';
 import type { HeardMove } from '../../ports/read-model-changes.ts';
@@ -216,19 +215,9 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
     // poll before, less how long before its write its owner read the head (a batch applied, a pause), as the owner
     // measured it; an age that is no duration makes it not seen.
     const seen = sameGeneration && since !== undefined && Number.isFinite(ageMs) && ageMs >= 0;
-    return { head, at, seenAt: seen ? bySeenTicket(since - ageMs, state.confirmed.ticket) : null };
-  };
-
-  /**
-   * With freshness tickets (own-tickets.ts), a confirmation counts from when this process asked for its latest ticket
-   * up to the one the owner read before the head, when that is older than `seenAt` (the write landed late: stalled in
-   * the store or the network); not seen at all when this process holds none of its counter up to it. One naming no
-   * ticket (an owner without tickets, or whose counter is away, or of an earlier release), or a ticket this process
-   * cannot place (another counter's, or its own counter away), is judged by `age_ms` alone, as before tickets.
-   */
-  const bySeenTicket = (seenAt: number, ticket: HeadConfirmation['ticket']): number | null => {
-    const askedAt = ticket === undefined ? undefined : ownTickets?.askedBy(ticket);
-    return askedAt === undefined ? seenAt : askedAt === null ? null : Math.min(seenAt, askedAt);
+    if (!seen) return { head, at, seenAt: null };
+    // With freshness tickets, no fresher than the ticket its owner read before the head (own-tickets.ts).
+    return { head, at, seenAt: ownTickets ? ownTickets.bound(since - ageMs, state.confirmed.ticket) : since - ageMs };
   };
 
   const apply = (states: ProjectionState[], since: number | undefined) => {

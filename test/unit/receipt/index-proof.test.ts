@@ -75,7 +75,7 @@ describe('serial index proof files: checked with the log key and the witness pol
   });
 
   it('refuses a serial not in its canonical form: another VRF input, which the index proves absent', function () {
-    // Serials are matched case-insensitively (CONTRACT.md): rg-1003 is RG-1003, stolen. Whoever holds the VRF key can
+    // Serials are matched case-insensitively (docs/api.md): rg-1003 is RG-1003, stolen. Whoever holds the VRF key can
     // prove the lower-case spelling absent under the very root that proves RG-1003 STOLEN.
     for (const variant of ['rg-1003', 'Rg-1003', ' RG-1003', 'RG-1003 ', 'RG\u20111003']) {
       const answer = index.answer(variant);
