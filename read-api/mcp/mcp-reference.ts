@@ -17,6 +17,8 @@ export function mcpReferenceSection(operations: readonly OperationSpec[], base: 
     ...operations.map((op) => `  - \`${TOOL_NAMES[op.id] ?? op.id}\`: ${op.method} ${openApiPath(op.path)} (${op.summary})`),
     '- Bad arguments: a result with `isError: true` whose text content is the same `{"detail": [...]}` as the operation\'s',
     '  422, and no `structuredContent`; an unknown reference or collection: the same with the operation\'s 404 body.',
+    '  A refusal (the operation\'s 503: read models not ready or not fresh) is the same with its detail, and',
+    '  `_meta.retry_after`: the seconds of the operation\'s `Retry-After`.',
     '  Malformed JSON-RPC: a JSON-RPC error (-32602 for params that are not the method\'s, with what is wrong).',
     `- Limits: every tool call and resource read counts against the ${config.RATE_LIMIT_PER_MINUTE} per minute per client IP; a \`${VERIFY_TOOL}\` call`,
     `  also against the ${config.VERIFY_RATE_LIMIT_PER_MINUTE} verifications per minute. Protocol housekeeping (\`initialize\`, notifications, \`ping\`, the lists,`,

@@ -33,9 +33,14 @@ const result = (body: unknown): CallToolResult => ({
   structuredContent: body as Record<string, unknown>,
 });
 
-const errorResult = (body: unknown): CallToolResult => ({
+/**
+ * A refusal's `Retry-After` rides in `_meta.retry_after` (seconds, as the HTTP header): a tool result reaches the
+ * agent through the SDK without the HTTP headers, and the limits' JSON-RPC error names it the same way (mcp-refusal.ts).
+ */
+const errorResult = (body: unknown, retryAfter?: number): CallToolResult => ({
   content: [{ type: 'text', text: JSON.stringify(body) }],
   isError: true,
+  ...(retryAfter === undefined ? {} : { _meta: { retry_after: retryAfter } }),
 });
 
 /**
@@ -50,7 +55,7 @@ export type Stamped = (stamp: ReadStamp, dataAge?: number, position?: number, on
 /**
  * `stamped` is told what the answer was read from (`Stamped`), so that an answer kept for repeated calls is kept under
  * the stamp of its own data; a refusal (503: the read models cannot be vouched for) is an `isError` result with the
- * same detail, and tells no stamp.
+ * same detail and the HTTP answer's `Retry-After` as `_meta.retry_after`, and tells no stamp.
  */
 export async function callTool(
   tool: McpTool, args: unknown, env: ReadingEnv, stamped?: Stamped, header: RawRequest['header'] = {},
@@ -59,7 +64,7 @@ export async function callTool(
     const request = tool.validate(asRequest(tool, isPlainObject(args) ? args : {}, header));
     const { answer, stamp, dataAge, position } = await answerInSnapshot(env)(tool.operation, request);
     if (stamp !== undefined) stamped?.(stamp, dataAge, position, answer.once === true);
-    return answer.status === 200 ? result(answer.body) : errorResult(answer.body);
+    return answer.status === 200 ? result(answer.body) : errorResult(answer.body, answer.retryAfter);
   } catch (error) {
     if (!(error instanceof RequestValidationError)) throw error;
     // As the front door answers a 422: the issues bounded, each echoed input too (validation-issue.ts).

@@ -152,6 +152,11 @@ describe('honest answers (issue 28)', function () {
       const result = await client.callTool({ name: 'verify_serial', arguments: { serial: 'AUR-0666' } });
       expect(result.isError).to.equal(true);
       expect(JSON.parse((result.content as { text: string }[])[0]!.text)).to.deep.equal({ detail: REGISTRY });
+      // A tool result reaches the agent without the HTTP headers: when to try again rides in `_meta`, as HTTP says it.
+      expect(result._meta, 'when to try again').to.deep.equal({ retry_after: Number(refused.headers['retry-after']) });
+      const unknown = await client.callTool({ name: 'get_watch', arguments: { reference: 'RG-404' } });
+      expect(unknown.isError, 'an unknown reference').to.equal(true);
+      expect(unknown._meta, 'a 404 is no refusal: nothing to try again').to.equal(undefined);
     } finally {
       await client.close();
     }

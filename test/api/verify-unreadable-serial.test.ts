@@ -110,12 +110,14 @@ describe('verify a serial whose stream holds an event of a type this version doe
     for (const { name, position } of status.read_model.projections as { name: string; position: number }[]) expect(position, name).to.be.at.least(lastRegistration);
   });
 
-  it('over MCP: verify_serial answers both serials with an isError result carrying the same detail, and the others as before', async () => {
+  it('over MCP: verify_serial answers both serials with an isError result carrying the same detail and the HTTP answer\'s Retry-After, and the others as before', async () => {
     for (const serial of [CHANGED, UNREGISTERED]) {
+      const retryAfter = Number((await get(`/api/public/verify/${serial}`)).headers['retry-after']);
       for (const lang of ['en', 'fr'] as const) {
         const result = await client.callTool({ name: 'verify_serial', arguments: { serial, lang } });
         expect(result.isError, `${serial} ${lang}`).to.equal(true);
         expect(JSON.parse((result.content as { text: string }[])[0]!.text), `${serial} ${lang}`).to.deep.equal({ detail: DETAIL[lang] });
+        expect(result._meta, `${serial} ${lang}: when to try again, as the HTTP answer says`).to.deep.equal({ retry_after: retryAfter });
       }
     }
     for (const [serial, status] of OTHERS) {

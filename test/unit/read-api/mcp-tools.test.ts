@@ -51,6 +51,7 @@ describe('MCP tools and their reference, as built', () => {
       expect(section, name).to.include(`  - \`${name}\`: ${operation} (${summary})`);
     }
     expect(text).to.include('`isError: true`').and.include('422').and.include('404').and.include('-32602');
+    expect(text, 'a refusal says when to try again').to.include('503').and.include('`_meta.retry_after`');
     expect(text).to.include('61 per minute per client IP').and.include('`verify_serial`').and.include('11 verifications per minute');
     expect(text).to.include('429').and.include('16 KiB');
     expect(text).to.include('Resources: `llms-full.txt`').and.include('OpenAPI');
