@@ -19,7 +19,7 @@ import { PROCESS_IDENTITY } from './shared/process/process-identity.ts';
 import { createReadStore } from './shared/adapters/read-store.factory.ts';
 import { createJobQueue } from './shared/adapters/job-queue.factory.ts';
 import { createCommandService } from './services/write/command-service.ts';
-import { holdsOnlyTheSeed, seedDemo } from './services/import/seed-demo.ts';
+import { seedDemo, seedLeftUndone } from './services/import/seed-demo.ts';
 import { createAdminApp } from './services/admin/admin-app.ts';
 import { createAdminServer } from './services/admin/admin-server.ts';
 import { warnIfKeyless } from './services/admin/keyless-warning.ts';
@@ -75,8 +75,8 @@ export async function startWatchcat(config: Config, logger: Logger): Promise<Run
   });
   const commands = createCommandService(eventStore, { actor: 'admin-api' });
 
-  if (config.SEED_DEMO && (await holdsOnlyTheSeed(eventStore))) {
-    logger.info({ head: await eventStore.headPosition() }, 'event store empty or holding only the demo seed: loading the demo catalogue');
+  if (config.SEED_DEMO && (await seedLeftUndone(eventStore))) {
+    logger.info({ head: await eventStore.headPosition() }, 'event store empty or holding part of the demo seed: loading the demo catalogue');
     const report = await seedDemo(commands);
     logger.info({ commands: report.commands, events: report.events, position: report.position }, 'demo catalogue loaded');
   }

@@ -6,7 +6,8 @@ import { DomainError } from '../../services/write/domain/domain-error.ts';
 import { CatalogueFileError } from '../../services/import/catalogue-validation.ts';
 import { importCatalogue } from '../../services/import/import-catalogue.ts';
 import type { ImportProgress } from '../../services/import/import-progress.ts';
-import { seedDemo } from '../../services/import/seed-demo.ts';
+import { seedDemo, seedLeftUndone } from '../../services/import/seed-demo.ts';
+import { demoCatalogue } from '../../services/demo/demo-catalogue.ts';
 import { tinyCatalogue } from './support/tiny-catalogue.ts';
 import { readable } from '../support/readable-events.ts';
 
@@ -134,5 +135,29 @@ describe('catalogue import', () => {
     const head = await store.headPosition();
     expect((await seedDemo(service)).commands).to.equal(0);
     expect(await store.headPosition()).to.equal(head);
+  });
+
+  it('tells a demo seed left undone (a serial not registered, a theft not reported) from a whole one, and leaves a history others wrote to', async () => {
+    expect(await seedLeftUndone(store), 'an empty history').to.equal(true);
+    const demo = demoCatalogue();
+    const stolen = demo.serials.find((entry) => entry.stolen)!;
+    expect(demo.serials.at(-1), 'the last serial is not the stolen one').to.not.equal(stolen);
+    // A seed cut short before its last serial.
+    await importCatalogue(service, { ...demo, serials: demo.serials.slice(0, -1) }, undefined, { actor: 'seed' });
+    expect(await seedLeftUndone(store), 'the last serial not registered').to.equal(true);
+    await seedDemo(service);
+    expect(await seedLeftUndone(store), 'the whole seed').to.equal(false);
+    await service.recoverSerial(stolen.serial);
+    expect(await seedLeftUndone(store), 'someone else wrote').to.equal(false);
+
+    // A seed cut short between a stolen serial's registration and its theft report.
+    const other = openSqliteEventStore(':memory:');
+    try {
+      const unreported = { ...demo, serials: demo.serials.map((entry) => (entry === stolen ? { ...entry, stolen: false } : entry)) };
+      await importCatalogue(createCommandService(other), unreported, undefined, { actor: 'seed' });
+      expect(await seedLeftUndone(other), 'a theft not reported').to.equal(true);
+    } finally {
+      other.close();
+    }
   });
 });
