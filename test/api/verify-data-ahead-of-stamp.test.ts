@@ -24,6 +24,7 @@ import type { SerialDoc } from '../../shared/read-model/documents/documents.ts';
 import { PROJECTIONS } from '../../shared/read-model/projections/index.ts';
 import { rebuild } from '../../shared/read-model/projections/rebuild.ts';
 import { serialRecovered, serialRegistered, serialReportedStolen } from '../fixtures/events.ts';
+import { send } from '../support/http.ts';
 import { MCP_HEADERS } from '../support/mcp-client.ts';
 import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';
 import { logProjection } from '../support/signed-log.ts';
@@ -108,5 +109,53 @@ describe('a verification whose serial document is ahead of its reading\'s stamp'
     } else {
       expect(result.isError, 'refused rather than answered ahead of its stamp').to.equal(true);
     }
+  });
+});
+
+describe('a verification kept before a change its process has since answered from a document ahead of its stamp', () => {
+  let api: ReadApiUnderTest | undefined;
+  afterEach(async () => {
+    await api?.close();
+    api = undefined;
+  });
+
+  /**
+   * A verification of AUR-0001 kept (AUTHENTIC), then the theft written by the serials projector before its checkpoint
+   * (which still says the kept answer's position), then `newer` asks the process in a way no kept answer serves; the
+   * kept URL asked again must not go back to before the theft.
+   */
+  async function keptThenAnsweredAhead(newer: (url: string) => Promise<{ status: string; position: number }>): Promise<void> {
+    api = await startReadApiUnderTest();
+    const { url, store } = api;
+    const kept = await send(url, '/api/public/verify/AUR-0001');
+    expect(kept.json()).to.include({ verification_status: 'AUTHENTIC' });
+    const keptAt = Number(kept.headers['x-read-model-position']);
+    const doc = await store.get<SerialDoc>('serials', 'AUR-0001');
+    const stolenDoc: SerialDoc = { ...doc!, status: 'stolen', position: keptAt + 1 };
+    await store.write('serials', [{ put: stolenDoc }]);
+    expect(await newer(url), 'read from the store: the theft, at its own position').to.deep.equal({ status: 'STOLEN', position: keptAt + 1 });
+    const again = await send(url, '/api/public/verify/AUR-0001');
+    expect(again.json(), 'an AUTHENTIC of before the theft after the same process answered STOLEN')
+      .to.include({ verification_status: 'STOLEN' });
+    expect(Number(again.headers['x-read-model-position'])).to.be.at.least(keptAt + 1);
+  }
+
+  it('over HTTP (another spelling of the URL, or another client): a STOLEN is never followed by the AUTHENTIC of before the theft', async () => {
+    await keptThenAnsweredAhead(async (url) => {
+      const answer = await send(url, '/api/public/verify/aur-0001');
+      return { status: (answer.json() as { verification_status: string }).verification_status, position: Number(answer.headers['x-read-model-position']) };
+    });
+  });
+
+  it('over MCP: a verify_serial answered STOLEN is never followed by the AUTHENTIC the HTTP cache kept from before the theft', async () => {
+    await keptThenAnsweredAhead(async (url) => {
+      const answer = await fetch(`${url}/mcp`, {
+        method: 'POST',
+        headers: MCP_HEADERS,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'verify_serial', arguments: { serial: 'AUR-0001' } } }),
+      });
+      const result = (await answer.json() as { result: { structuredContent: { verification_status: string } } }).result;
+      return { status: result.structuredContent.verification_status, position: Number(answer.headers.get('x-read-model-position')) };
+    });
   });
 });

@@ -18,7 +18,8 @@
  *   document's position, and that answer is not kept: never older than the data either. A signed answer pins a tree of the transparency log holding no event after it (read-api/transparency/answer-checkpoint.ts).
  * - **Keeping.** Only an answer that succeeded and was not read behind is kept (its bytes, or a template whose time
  *   is renewed), under the stamp of its own reading; it is given again only while the projections it read stand where
- *   that stamp says, still built, and, for one that needs them fresh, still fresh.
+ *   that stamp says, still built, and, for one that needs them fresh, still fresh, and while no answer of them was
+ *   given since from a document ahead of that stamp (the clock's `aheadOf`): never an older state after a newer one.
  * - **Time.** The time an answer says (`checked_at`) is this policy's `now`, handed to the operation and renewed when a
  *   kept answer is given again; no freshness rule reads it (freshness is the clock's own monotonic time).
  * - **Data age.** An answer that needs fresh read models says how old its data is (`X-Data-Age`), kept ones too.
@@ -174,6 +175,9 @@ export function keptAnswerPolicy(env: AnswerPolicyEnv, operation: PublicOperatio
     },
     serving(kept, minPosition) {
       if (minPosition !== undefined && kept.stamp.position < minPosition) return undefined;
+      // Standing where it was read, its data may be older than an answer this process gave since from a document its
+      // projector wrote before the checkpoint (a theft answered STOLEN): never the state of before it again.
+      if (kept.stamp.position < clock.aheadOf(reads)) return undefined;
       // Standing where it was read, a kept answer's models may have lost their confirmation (a switch to a generation
       // never confirmed leaves the key as it was): the stamp says so. Fresh lapses with time alone: the clock is asked.
       const standing = kept.view();
@@ -216,6 +220,7 @@ export function operationPolicy(env: ReadingEnv, operation: PublicOperation): Op
           // position where the serial stood stolen, pinning a tree that holds the theft and not the recovery). Given
           // once: a kept copy would be given again at its stamp's position.
           const ahead = read.dataAt !== undefined && read.dataAt > dataPosition(stamp) ? read.dataAt : undefined;
+          if (ahead !== undefined) env.clock.answeredAhead(reads, ahead);
           const answer: Answer = ahead === undefined ? read : { ...read, once: true };
           return { answer, stamp, position: ahead ?? dataPosition(stamp), dataAge: fresh ? reading.dataAge(reads) : undefined };
         } catch (error) {

@@ -109,6 +109,17 @@ export interface ReadModelClock extends ReadModelPosition {
    * where they stood when it was read, which any confirmation seen since covers too.
    */
   dataAge(projections: readonly string[]): number | undefined;
+  /**
+   * Tells the clock that an answer of `projections` was given from a document at `position`, past the stamp of its
+   * reading (its projector writes a batch's documents before their checkpoint): what this process served of them then
+   * stands at `position`, though no checkpoint says so yet.
+   */
+  answeredAhead(projections: readonly string[], position: number): void;
+  /**
+   * The highest position an answer of `projections` was given from ahead of its stamp (`answeredAhead`), 0 if none: a
+   * kept answer stamped below it is older than what this process served since, and is not given again.
+   */
+  aheadOf(projections: readonly string[]): number;
 }
 
 export interface PolledReadModelClock extends ReadModelClock {
@@ -188,6 +199,8 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
   let reachable = true;
   let latest: { reading: Reading; sentAt: number } | undefined;
   let inFlight: Promise<Reading> | undefined;
+  /** Per projection, the highest position an answer was given from ahead of its stamp (`answeredAhead`). */
+  const ahead = new Map<string, number>();
   /** Those waiting for the next reading (`nextReading`). */
   const waiting = new Set<(reading: Reading) => void>();
   /** One view per set of projections (keyed by their names), however many routes and tools read that set. */
@@ -363,6 +376,10 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
     },
     refusal: (names, fresh) => refusalIn(names, fresh, projected, monotonic()),
     dataAge: (names) => dataAgeIn(names, projected, monotonic()),
+    answeredAhead(names, position) {
+      for (const name of names) if (position > (ahead.get(name) ?? 0)) ahead.set(name, position);
+    },
+    aheadOf: (names) => Math.max(0, ...names.map((name) => ahead.get(name) ?? 0)),
     projections() {
       const monoNow = monotonic();
       return [...projected].map(([name, p]) => {

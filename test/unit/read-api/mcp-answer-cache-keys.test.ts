@@ -13,7 +13,7 @@ import type { ReadModelClock, ReadStamp } from '../../../shared/read-model/publi
 
 const STAMP: ReadStamp = { key: '1.7', position: 7, behindAt: null };
 /** A clock whose every view gives STAMP: the projections never move during these tests. */
-const clock = { current: () => STAMP.position, updatedAt: null, view: () => () => STAMP } as Partial<ReadModelClock> as ReadModelClock;
+const clock = { current: () => STAMP.position, updatedAt: null, view: () => () => STAMP, aheadOf: () => 0 } as Partial<ReadModelClock> as ReadModelClock;
 const newCache = () => createMcpAnswerCache(mcpTools(publicOperationHandlers), clock);
 
 const PARAMS = { name: 'get_watch', arguments: { reference: 'AUR-LU-001' } };
