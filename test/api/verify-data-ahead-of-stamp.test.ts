@@ -158,4 +158,19 @@ describe('a verification kept before a change its process has since answered fro
       return { status: result.structuredContent.verification_status, position: Number(answer.headers.get('x-read-model-position')) };
     });
   });
+
+  it('a serial marked with a change this version cannot read, ahead of the stamp: once refused for it, the AUTHENTIC kept from before is not given', async () => {
+    api = await startReadApiUnderTest();
+    const { url, store } = api;
+    const kept = await send(url, '/api/public/verify/AUR-0001');
+    expect(kept.json()).to.include({ verification_status: 'AUTHENTIC' });
+    const keptAt = Number(kept.headers['x-read-model-position']);
+    // A newer writer's event in the serial's stream, as the serials projector marks it, before its checkpoint.
+    const doc = await store.get<SerialDoc>('serials', 'AUR-0001');
+    const marked: SerialDoc = { ...doc!, unreadable_from: keptAt + 1, position: keptAt + 1 };
+    await store.write('serials', [{ put: marked }]);
+    expect((await send(url, '/api/public/verify/aur-0001')).status, 'read from the store: refused, the change unreadable').to.equal(503);
+    const again = await send(url, '/api/public/verify/AUR-0001');
+    expect(again.status, 'the AUTHENTIC of before a change the process has just said it cannot read').to.equal(503);
+  });
 });

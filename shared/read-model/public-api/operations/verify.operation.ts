@@ -150,10 +150,11 @@ export const verifyOperation: PublicOperation = {
     const { lang, proof } = request.query as VerifyQuery;
     const serial = canonicalId(request.path['serial'] as string);
     const doc = await readStore.get<SerialsDoc>('serials', serial);
-    // Before any proof too: a proof at a checkpoint is of the index, which cannot hold that change either.
-    if (!readable(doc)) return { status: 503, body: { detail: UNREADABLE_CHANGE[lang] }, retryAfter: NOT_BUILT_RETRY_AFTER_SECONDS };
-    // Where the serial's document stands: it may be ahead of the reading's stamp (a recovery written before its checkpoint).
+    // Where the serial's document stands: it may be ahead of the reading's stamp (a recovery written before its
+    // checkpoint), and so may the change refused below, after which no answer of before it is given again.
     const dataAt = doc === null ? {} : { dataAt: doc.position };
+    // Before any proof too: a proof at a checkpoint is of the index, which cannot hold that change either.
+    if (!readable(doc)) return { status: 503, body: { detail: UNREADABLE_CHANGE[lang] }, retryAfter: NOT_BUILT_RETRY_AFTER_SECONDS, ...dataAt };
     if (proof !== 'index') return { ...ok(toVerification(serial, statusOf(doc), doc, lang, now)), ...dataAt };
     const proved = await serialIndex?.(serial);
     if (proved === undefined) return { status: 503, body: { detail: NO_PROOF[lang] }, retryAfter: 1 };
