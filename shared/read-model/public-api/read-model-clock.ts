@@ -379,7 +379,8 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
     answeredAhead(names, position) {
       for (const name of names) if (position > (ahead.get(name) ?? 0)) ahead.set(name, position);
     },
-    aheadOf: (names) => Math.max(0, ...names.map((name) => ahead.get(name) ?? 0)),
+    // Asked at every kept answer given: nothing to look at until a document was ever read ahead of its stamp.
+    aheadOf: (names) => (ahead.size === 0 ? 0 : Math.max(0, ...names.map((name) => ahead.get(name) ?? 0))),
     projections() {
       const monoNow = monotonic();
       return [...projected].map(([name, p]) => {
