@@ -101,6 +101,17 @@ describe('receipt verification: dates and key identity', () => {
       expect(await problemsOf(`${covered};created=${created};keyid="${keyid}"`, [key]), 'alg left out').to.deep.equal([]);
     });
 
+    // A crafted receipt: RFC 9421 (2.3) makes `created` an Integer, and RFC 8941 integers reach 15 digits, far past the
+    // dates JavaScript can write (8.64e12 seconds either side of 1970). On main at 6a31782 the check threw
+    // `RangeError: Invalid time value` instead of naming the problem (the CLI said "failed: Invalid time value").
+    it('a created that is no time: beyond the dates a clock can write, either side, or not whole seconds', async () => {
+      const nbf = now() - 3600;
+      for (const created of ['999999999999999', '-999999999999999', '8640000000001', '1.5']) {
+        const found = await problemsOf(`${covered};created=${created};keyid="${keyid}";alg="ed25519"`, [{ ...key, nbf }]);
+        expect(found, created).to.include(`the signature's created ${created} is no time: RFC 9421 asks for whole seconds since 1970`);
+      }
+    });
+
     it('Signature-Input or Signature missing, unreadable, or without the signature named', async () => {
       const params = `${covered};created=${now() - 5};keyid="${keyid}";alg="ed25519"`;
       const unsigned = 'the answer carries no signature (Signature-Input and Signature): ask for one with Accept-Signature';

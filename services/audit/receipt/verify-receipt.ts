@@ -64,9 +64,11 @@ export async function verifyReceipt(response: SavedResponse, jwks: JwkSet): Prom
     if (!report.covered.includes(identifier)) problem(`the signature does not cover ${identifier}, which a receipt must`);
   }
   const keyid = params.get('keyid');
-  const created = params.get('created');
+  const stated = params.get('created');
+  const created = typeof stated === 'number' && isTime(stated) ? stated : undefined;
   const alg = params.get('alg');
-  if (typeof created !== 'number') problem('the signature has no created time');
+  if (stated === undefined) problem('the signature has no created time');
+  else if (created === undefined) problem(`the signature's created ${String(stated)} is no time: RFC 9421 asks for whole seconds since 1970`);
   else {
     report.created = new Date(created * 1000);
     if (created > Date.now() / 1000 + CLOCK_TOLERANCE_SECONDS) problem(`the answer says it was signed at ${isoSeconds(created)}, in the future`);
@@ -80,7 +82,7 @@ export async function verifyReceipt(response: SavedResponse, jwks: JwkSet): Prom
     if (!key) problem(`unknown key ${keyid}: it is not in the key set`);
     else {
       report.key = key;
-      const invalid = keyValidityProblem(key, keyid, typeof created === 'number' ? created : undefined);
+      const invalid = keyValidityProblem(key, keyid, created);
       if (invalid) problem(invalid);
     }
   }
@@ -187,3 +189,9 @@ async function checkSignature(response: SavedResponse, chosen: ChosenSignature, 
 }
 
 const isoSeconds = (seconds: number) => new Date(seconds * 1000).toISOString();
+
+/**
+ * Whether `seconds` is a `created` a date can hold: an integer (RFC 9421, 2.3) within the 8.64e12 seconds either side
+ * of 1970 that a JavaScript date reaches (an RFC 8941 integer reaches 15 digits).
+ */
+const isTime = (seconds: number) => Number.isInteger(seconds) && !Number.isNaN(new Date(seconds * 1000).getTime());
