@@ -54,26 +54,59 @@ async function served(logs: TransparencyLog): Promise<Served> {
 /** The position of the last event the checkpoint counts (every event is a leaf, in position order); -1 for none. */
 const lastCounted = async ({ view: { log }, checkpoint }: Served): Promise<number> => (await log.positionOf(checkpoint.size - 1)) ?? -1;
 
-/** How often a request waiting for a checkpoint reads the store again when this process signed or saw none meanwhile. */
+/** How often requests waiting for a checkpoint read the store again when this process signed or saw none meanwhile. */
 const WAIT_READ_MS = 100;
-/** How often it looks for one this process signed or saw (in memory). */
+/** How often they look for one this process signed or saw (in memory). */
 const WAIT_LOOK_MS = 10;
+
+/** A reading of the log, with the position of the last event its checkpoint counts. */
+interface Reading { log: Served; last: number }
+
+const readingOf = async (logs: TransparencyLog): Promise<Reading> => {
+  const log = await served(logs);
+  return { log, last: await lastCounted(log) };
+};
+
+/**
+ * The readings of the log made for requests waiting for a checkpoint: one shared by every request waiting at once,
+ * as the read models' waiting requests share theirs (docs/api.md, "Read your writes"), so that waiting requests cost
+ * the store one reading every `WAIT_READ_MS` however many wait, not one each.
+ */
+class WaitingReads {
+  #latest: { startedAt: number; reading: Promise<Reading> } | undefined;
+
+  constructor(private readonly logs: TransparencyLog) {}
+
+  /** A reading begun after `startedAt` (`performance.now()`): the last one begun if it was, else a new one. */
+  after(startedAt: number): { startedAt: number; reading: Promise<Reading> } {
+    if (this.#latest === undefined || this.#latest.startedAt <= startedAt) {
+      this.#latest = { startedAt: performance.now(), reading: readingOf(this.logs) };
+    }
+    return this.#latest;
+  }
+}
 
 /**
  * The log as served once its checkpoint counts every event up to `minPosition` (`X-Min-Position`), waiting up to
- * `waitMs` for a checkpoint that does, as every public answer does (docs/api.md, "Read your writes"). Woken when this
- * process signs or sees a new checkpoint, and reading the store itself every `WAIT_READ_MS` (another replica's).
+ * `waitMs` for a checkpoint that does, as every public answer does (docs/api.md, "Read your writes"). Read first on
+ * its own, then woken when this process signs or sees a new checkpoint, and reading the store (another replica's)
+ * every `WAIT_READ_MS` through `reads`, whose readings every waiting request shares.
  */
-async function servedThrough(logs: TransparencyLog, minPosition: number | undefined, waitMs: number): Promise<Served> {
+async function servedThrough(logs: TransparencyLog, reads: WaitingReads, minPosition: number | undefined, waitMs: number): Promise<Served> {
   const deadline = performance.now() + waitMs;
+  if (minPosition === undefined) return served(logs);
+  let startedAt = performance.now();
+  let { log, last } = await readingOf(logs);
   for (;;) {
-    const log = await served(logs);
-    if (minPosition === undefined || await lastCounted(log) >= minPosition) return log;
+    if (last >= minPosition) return log;
     const readAgainAt = Math.min(deadline, performance.now() + WAIT_READ_MS);
     if (performance.now() >= deadline) throw new LogBehind(BEHIND);
     while (performance.now() < readAgainAt && (logs.checkpoint()?.size ?? 0) <= log.checkpoint.size) {
       await setTimeout(Math.min(WAIT_LOOK_MS, Math.max(0, readAgainAt - performance.now())));
     }
+    const next = reads.after(startedAt);
+    startedAt = next.startedAt;
+    ({ log, last } = await next.reading);
   }
 }
 
@@ -175,10 +208,11 @@ const refuseUnavailable: Middleware = async (ctx, next) => {
 export function transparencyRoutes(logs: TransparencyLog, minPositionWaitMs = 0): Middleware {
   // Case-insensitive, trailing slash optional: the way the rate limits read a public path.
   const router = new Router({ sensitive: false, strict: false });
+  const reads = new WaitingReads(logs);
   const validateCheckpoint = compileRequestValidator(checkpointSpec);
   router.get(CHECKPOINT_PATHS, async (ctx) => {
     const { header } = validateCheckpoint({ query: {}, path: {}, header: readModelHeaders(ctx.req.headers) });
-    const { checkpoint } = await servedThrough(logs, header[MIN_POSITION_HEADER] as number | undefined, minPositionWaitMs);
+    const { checkpoint } = await servedThrough(logs, reads, header[MIN_POSITION_HEADER] as number | undefined, minPositionWaitMs);
     send(ctx, TEXT, checkpoint.note, 'no-cache');
   });
   router.get(TRANSPARENCY_KEY_PATH, (ctx) => send(ctx, TEXT, logs.verifierKey, 'public, max-age=300'));
@@ -188,7 +222,7 @@ export function transparencyRoutes(logs: TransparencyLog, minPositionWaitMs = 0)
     const validate = compileRequestValidator(spec);
     router.get(spec.id, spec.path, async (ctx) => {
       const { query, header } = validate({ query: ctx.query, path: {}, header: readModelHeaders(ctx.req.headers) });
-      const log = await servedThrough(logs, header[MIN_POSITION_HEADER] as number | undefined, minPositionWaitMs);
+      const log = await servedThrough(logs, reads, header[MIN_POSITION_HEADER] as number | undefined, minPositionWaitMs);
       // A proof for given sizes never changes: only its availability does, with the checkpoint. One against the
       // latest checkpoint (no size given) changes as the log grows.
       send(ctx, JSON_TYPE, JSON.stringify(await answer(log, query as Q)), sized(query as Q) ? 'public, max-age=3600' : 'no-cache');
