@@ -214,9 +214,11 @@ export function eventStoreContract(name: string, makeStore: () => Promise<EventS
       it('reads the history in batches with after/limit, covering every event exactly once', async function () {
         const start = await store.headPosition();
         const ids: string[] = [];
-        for (let i = 0; i < 4; i += 1) {
+        // Appends of 2, 2, 3 and 1 events read 3 at a time: batches end inside an append (after its first event, then
+        // its second), where an engine giving one position to a whole append would skip the rest of it.
+        for (const size of [2, 2, 3, 1]) {
           const s = freshSerialStream();
-          const events = [s.registered(), s.stolen(), serialRecovered(s.serial)].slice(0, 1 + (i % 3));
+          const events = [s.registered(), s.stolen(), serialRecovered(s.serial)].slice(0, size);
           ids.push(...events.map((e) => e.id));
           await store.append(s.stream, events, 'no_stream');
         }
