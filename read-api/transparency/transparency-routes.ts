@@ -15,6 +15,7 @@ import {
   checkpointSpec, consistencySpec, inclusionSpec, KEY_HISTORY_PATH, WELL_KNOWN_CHECKPOINT_PATH,
 } from '../../shared/read-model/public-api/operations/transparency-endpoints.ts';
 import { setTimeout } from 'node:timers/promises';
+import type { Language } from '../../shared/events/common.ts';
 import { BEHIND_RETRY_AFTER_SECONDS, REFUSALS } from '../../shared/read-model/public-api/answer-policy.ts';
 import { MIN_POSITION_HEADER } from '../../shared/read-model/public-api/schemas/common.schema.ts';
 import { compileRequestValidator, readModelHeaders } from '../../shared/read-model/public-api/validation/request-validator.ts';
@@ -42,12 +43,35 @@ const outOfRange = (name: string, input: unknown, why: string) => new RequestVal
 
 interface Served { view: LogView; checkpoint: PublishedCheckpoint }
 
+/**
+ * The log refuses to answer now: 503 with `Retry-After`. Its detail is in each language, told by the route that
+ * sends it: a refusal may come from a reading shared by requests in either language (`WaitingReads`).
+ */
+class LogRefusal extends Error {
+  constructor(readonly detail: Record<Language, string>, readonly retryAfter: number) {
+    super(detail.en);
+  }
+}
+
+/** `error` as the 503 it is, in `lang`, when it is the log's refusal; any other error is thrown on. */
+function sendLogRefusal(ctx: ParameterizedContext, error: unknown, lang: Language): void {
+  if (!(error instanceof LogRefusal)) throw error;
+  sendRefusal(ctx, 503, Buffer.from(JSON.stringify({ detail: error.detail[lang] })), error.retryAfter);
+}
+
+/** The log cannot be served now: parked, or not yet built up to its checkpoint. */
+const UNAVAILABLE: Record<Language, string> = {
+  en: 'The transparency log is unavailable; try again later',
+  fr: 'Le journal de transparence est indisponible ; réessayez plus tard',
+};
+const unavailable = () => new LogRefusal(UNAVAILABLE, 60);
+
 /** The log of one snapshot, with a checkpoint to answer under; 503 while it has none or its tiles are behind it. */
 async function served(logs: TransparencyLog): Promise<Served> {
   const view = await logs.read();
-  if (view.parked !== undefined) throw new LogUnavailable();
+  if (view.parked !== undefined) throw unavailable();
   const { checkpoint } = view;
-  if (!checkpoint || view.log.size < checkpoint.size) throw new LogUnavailable();
+  if (!checkpoint || view.log.size < checkpoint.size) throw unavailable();
   return { view, checkpoint };
 }
 
@@ -100,7 +124,7 @@ async function servedThrough(logs: TransparencyLog, reads: WaitingReads, minPosi
   for (;;) {
     if (last >= minPosition) return log;
     const readAgainAt = Math.min(deadline, performance.now() + WAIT_READ_MS);
-    if (performance.now() >= deadline) throw new LogBehind(BEHIND);
+    if (performance.now() >= deadline) throw new LogRefusal(REFUSALS.behind, BEHIND_RETRY_AFTER_SECONDS);
     while (performance.now() < readAgainAt && (logs.checkpoint()?.size ?? 0) <= log.checkpoint.size) {
       await setTimeout(Math.min(WAIT_LOOK_MS, Math.max(0, readAgainAt - performance.now())));
     }
@@ -110,18 +134,11 @@ async function servedThrough(logs: TransparencyLog, reads: WaitingReads, minPosi
   }
 }
 
-/** The log cannot be served now: parked, or not yet built up to its checkpoint. */
-class LogUnavailable extends Error {}
-
-/** The checkpoint does not count yet the event asked about (`X-Min-Position`, or `position=` against the latest). */
-class LogBehind extends Error {
-  constructor(readonly body: Buffer) {
-    super('the transparency log is behind the position asked');
-  }
-}
-
-/** The contract's refusal of an answer not yet up to date with the client's change (`X-Min-Position`). */
-const BEHIND = Buffer.from(JSON.stringify({ detail: REFUSALS.behind.en }));
+/** The latest checkpoint does not count yet the event at `position` asked by `position=`: it may be on its way. */
+const notYetCounted = (last: number, position: number): Record<Language, string> => ({
+  en: `The latest checkpoint counts the events up to position ${last}, not yet the one at position ${position}; try again shortly`,
+  fr: `Le dernier point de contrôle couvre les événements jusqu'à la position ${last}, pas encore celui de la position ${position} ; réessayez dans un instant`,
+});
 
 async function inclusionAnswer(through: Served, query: InclusionQuery): Promise<LogProof> {
   const { view: { log }, checkpoint } = through;
@@ -136,7 +153,7 @@ async function inclusionAnswer(through: Served, query: InclusionQuery): Promise<
     // to be asked again, never answered as absent from the log.
     const last = await lastCounted(through);
     if (query.tree_size === undefined && query.position > last) {
-      throw new LogBehind(Buffer.from(JSON.stringify({ detail: `The latest checkpoint counts the events up to position ${last}, not yet the one at position ${query.position}; try again shortly` })));
+      throw new LogRefusal(notYetCounted(last, query.position), BEHIND_RETRY_AFTER_SECONDS);
     }
     index = await log.indexOf(query.position);
     // Past the tree of the size asked, it is refused just below, as a leaf outside that tree.
@@ -184,20 +201,17 @@ const tiles = (logs: TransparencyLog): Middleware => async (ctx, next) => {
   sendTagged(ctx, 'application/octet-stream', body, etagOf(body), tile.width === TILE_WIDTH ? IMMUTABLE : 'public, max-age=60');
 };
 
-const UNAVAILABLE = Buffer.from(JSON.stringify({ detail: 'The transparency log is unavailable; try again later' }));
-
 /**
  * A parked log (log-publisher.ts) serves nothing: no checkpoint, proof or tile of a history that was rewritten; nor
  * does a log whose tiles are not yet built up to its latest checkpoint (a read store being filled again). Refused as
- * every refused answer is (cache/conditional-answer.ts), with `Retry-After: 60`.
+ * every refused answer is (cache/conditional-answer.ts), with `Retry-After: 60`; in English for the checkpoint and the
+ * tiles, which take no `lang` (the proofs send theirs in the language asked).
  */
 const refuseUnavailable: Middleware = async (ctx, next) => {
   try {
     await next();
   } catch (error) {
-    if (error instanceof LogBehind) sendRefusal(ctx, 503, error.body, BEHIND_RETRY_AFTER_SECONDS);
-    else if (error instanceof LogUnavailable) sendRefusal(ctx, 503, UNAVAILABLE, 60);
-    else throw error;
+    sendLogRefusal(ctx, error, 'en');
   }
 };
 
@@ -222,10 +236,15 @@ export function transparencyRoutes(logs: TransparencyLog, minPositionWaitMs = 0)
     const validate = compileRequestValidator(spec);
     router.get(spec.id, spec.path, async (ctx) => {
       const { query, header } = validate({ query: ctx.query, path: {}, header: readModelHeaders(ctx.req.headers) });
-      const log = await servedThrough(logs, reads, header[MIN_POSITION_HEADER] as number | undefined, minPositionWaitMs);
-      // A proof for given sizes never changes: only its availability does, with the checkpoint. One against the
-      // latest checkpoint (no size given) changes as the log grows.
-      send(ctx, JSON_TYPE, JSON.stringify(await answer(log, query as Q)), sized(query as Q) ? 'public, max-age=3600' : 'no-cache');
+      try {
+        const log = await servedThrough(logs, reads, header[MIN_POSITION_HEADER] as number | undefined, minPositionWaitMs);
+        // A proof for given sizes never changes: only its availability does, with the checkpoint. One against the
+        // latest checkpoint (no size given) changes as the log grows.
+        send(ctx, JSON_TYPE, JSON.stringify(await answer(log, query as Q)), sized(query as Q) ? 'public, max-age=3600' : 'no-cache');
+      } catch (error) {
+        // Their query's `lang` (transparency.schema.ts): a refusal is a message, in the language asked.
+        sendLogRefusal(ctx, error, query['lang'] as Language);
+      }
     });
   };
   proof(inclusionSpec, inclusionAnswer, (query: InclusionQuery) => query.tree_size !== undefined);

@@ -16,6 +16,8 @@ import { servedLogRoutes, logAheadOfItsCheckpoint } from '../../support/signed-l
 const WAIT_MS = 800;
 const serials = (count: number, from: number) => Array.from({ length: count }, (_, i) => serialRegistered(`MIN-${String(from + i).padStart(4, '0')}`));
 const BEHIND = { detail: 'The answer is not yet up to date with your change; try again shortly' };
+/** docs/api.md, "Read your writes": the same refusal "in French with `lang=fr`", which the proofs take. */
+const BEHIND_FR = { detail: 'La réponse n\'est pas encore à jour de votre modification ; réessayez dans un instant' };
 
 describe('the transparency log\'s checkpoint and proofs asked with X-Min-Position', function () {
   this.timeout(60_000);
@@ -86,6 +88,17 @@ describe('the transparency log\'s checkpoint and proofs asked with X-Min-Positio
       expect(performance.now() - started, `${path}: waited`).to.be.at.least(WAIT_MS - 50);
       expect(refused.headers.get('retry-after'), path).to.equal('1');
       expect(await refused.json(), path).to.deep.equal(BEHIND);
+    }
+  });
+
+  // The proofs take `lang` (their OpenAPI query), and every public request's refusal for its `X-Min-Position` is in
+  // French with `lang=fr` (docs/api.md, "Read your writes"). Before, it was the English text whatever `lang` said.
+  it('refuses a proof asked with lang=fr in French', async () => {
+    for (const path of [`/api/public/transparency/inclusion?position=${signedPosition}&lang=fr`, '/api/public/transparency/consistency?from=1&to=20&lang=fr']) {
+      const refused = await asking(path, String(aheadPosition));
+      expect(refused.status, path).to.equal(503);
+      expect(refused.headers.get('retry-after'), path).to.equal('1');
+      expect(await refused.json(), path).to.deep.equal(BEHIND_FR);
     }
   });
 

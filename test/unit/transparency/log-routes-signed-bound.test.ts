@@ -95,6 +95,12 @@ describe('transparency log routes: nothing beyond the latest signed checkpoint w
         `The latest checkpoint counts the events up to position ${signedPosition}, not yet the one at position ${position}; try again shortly`,
       );
     }
+    // The proofs take `lang`: the refusal is a message, in French with `lang=fr` (docs/api.md, "Conventions").
+    const french = await fetch(`${base}/api/public/transparency/inclusion?position=${aheadPosition}&lang=fr`);
+    expect(french.status).to.equal(503);
+    expect(((await french.json()) as { detail: string }).detail).to.equal(
+      `Le dernier point de contrôle couvre les événements jusqu'à la position ${signedPosition}, pas encore celui de la position ${aheadPosition} ; réessayez dans un instant`,
+    );
     // In a tree the client chose, an event past it is the client's choice: 422, naming where the checkpoint ends.
     const beyond = await fetch(`${base}/api/public/transparency/inclusion?position=${aheadPosition * 1_000}&tree_size=200`);
     expect(beyond.status).to.equal(422);
@@ -128,7 +134,15 @@ describe('transparency log routes: nothing beyond the latest signed checkpoint w
     const refilling = await servedLogRoutes(behind);
     try {
       for (const path of ['/transparency/checkpoint', '/api/public/transparency/inclusion?index=0&tree_size=1', '/api/public/transparency/consistency?from=1&to=2', '/transparency/tile/0/000.p/1']) {
-        expect((await fetch(`${refilling.base}${path}`)).status, path).to.equal(503);
+        const refused = await fetch(`${refilling.base}${path}`);
+        expect(refused.status, path).to.equal(503);
+        expect(await refused.json(), path).to.deep.equal({ detail: 'The transparency log is unavailable; try again later' });
+      }
+      // The proofs take `lang`: in French with `lang=fr` (docs/api.md, "Conventions"); the checkpoint and tiles take none.
+      for (const path of ['/api/public/transparency/inclusion?index=0&tree_size=1&lang=fr', '/api/public/transparency/consistency?from=1&to=2&lang=fr']) {
+        const refused = await fetch(`${refilling.base}${path}`);
+        expect(refused.status, path).to.equal(503);
+        expect(await refused.json(), path).to.deep.equal({ detail: 'Le journal de transparence est indisponible ; réessayez plus tard' });
       }
     } finally {
       await refilling.close();
