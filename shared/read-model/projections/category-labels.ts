@@ -9,7 +9,7 @@ export const CATEGORY_LABELS: Record<CategoryKey, Record<Language, string>> = {
   case_back: { en: 'Case back', fr: 'Fond de boîte' },
   engraving: { en: 'Engraving', fr: 'Gravure' },
   movement: { en: 'Movement', fr: 'Mouvement' },
-  rehaut: { en: 'Rehaut', fr: 'Réhaut' },
+  rehaut: { en: 'Rehaut', fr: 'Rehaut' },
   bracelet: { en: 'Bracelet', fr: 'Bracelet' },
   tachymeter: { en: 'Tachymeter', fr: 'Tachymètre' },
   pushers: { en: 'Pushers', fr: 'Poussoirs' },

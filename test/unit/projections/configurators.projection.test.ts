@@ -27,8 +27,10 @@ describe('configurators projection', () => {
     expect(en.categories.map((c) => c.label)).to.deep.equal([
       'Case', 'Dial', 'Lugs', 'Crown', 'Case back', 'Engraving', 'Movement', 'Rehaut', 'Bracelet', 'Tachymeter', 'Pushers',
     ]);
+    // French watchmaking spells it `rehaut`, with no accent (from `rehausser`), as the demo's own options do
+    // (services/demo/common-options.ts, "Rehaut uni").
     expect(fr.categories.map((c) => c.label)).to.deep.equal([
-      'Boîtier', 'Cadran', 'Cornes', 'Couronne', 'Fond de boîte', 'Gravure', 'Mouvement', 'Réhaut', 'Bracelet', 'Tachymètre', 'Poussoirs',
+      'Boîtier', 'Cadran', 'Cornes', 'Couronne', 'Fond de boîte', 'Gravure', 'Mouvement', 'Rehaut', 'Bracelet', 'Tachymètre', 'Poussoirs',
     ]);
     expect(en.categories.every((c) => c.options.length === 0)).to.equal(true);
     expect(en).to.deep.include({ accessories: [], position: 1 });
