@@ -66,6 +66,20 @@ describe('GET /api/public/verify/{serial} and /api/public/status', () => {
       });
     });
 
+    // docs/api.md, "Conventions": with `lang=fr`, text fields come in French. Each endpoint's `summary` is such a text;
+    // before, status listed the English ones whatever `lang` said (only the brand's tagline was in French).
+    it('lists the endpoints with their summaries in French with lang=fr, the same endpoints in the same order', async () => {
+      type Endpoint = { method: string; path: string; summary: string };
+      const en = (await send(app.url, '/api/public/status?lang=en')).json().endpoints as Endpoint[];
+      const fr = (await send(app.url, '/api/public/status?lang=fr')).json().endpoints as Endpoint[];
+      expect(fr.map(({ method, path }) => `${method} ${path}`)).to.deep.equal(en.map(({ method, path }) => `${method} ${path}`));
+      for (const [i, { method, path, summary }] of fr.entries()) {
+        expect(summary, `${method} ${path}`).to.be.a('string').and.not.equal('');
+        expect(summary, `${method} ${path}: the English summary under lang=fr`).not.to.equal(en[i]!.summary);
+      }
+      expect(fr.find(({ path }) => path === '/api/public/verify/{serial}')?.summary).to.equal('Vérifier un numéro de série');
+    });
+
     it('reports the lowest projection checkpoint as the read-model position, in the body and the header', async () => {
       const res = await send(app.url, '/api/public/status?lang=fr');
       const { projections, ...position } = res.json().read_model;

@@ -21,7 +21,7 @@ const watchesAt = (position: number): ProjectionState => ({
 /** A cacheable tool whose answer says its data stands at `dataAt`. */
 const toolReading = (dataAt: number): McpTool => {
   const operation: PublicOperation = {
-    spec: { id: 'toy', method: 'GET', path: '/toy', summary: 'toy', description: 'toy', tags: [], responses: {} },
+    spec: { id: 'toy', method: 'GET', path: '/toy', summary: 'toy', summaryFr: 'jouet', description: 'toy', tags: [], responses: {} },
     reads: ['watches'],
     cacheable: true,
     handle: async () => ({ ...ok({ read: true }), dataAt }),

@@ -6,7 +6,7 @@ import type { Filter, Sort } from '../../../ports/read-store.ts';
 import { Lang, type WatchDoc } from '../../documents/documents.ts';
 import { LangParam, rateLimitedResponse, unavailableResponse, validationResponse, ReadModelHeaders } from '../schemas/common.schema.ts';
 import { WatchSummary } from '../schemas/watch.schema.ts';
-import type { OperationSpec } from './operation.ts';
+import type { PublicOperationSpec } from './operation.ts';
 import { ok, type PublicOperation } from './public-operation.ts';
 import { toWatchSummary } from './watch-presenter.ts';
 
@@ -66,11 +66,12 @@ export function catalogueFilter(query: CatalogueQuery): Filter {
   return filter;
 }
 
-const catalogueSpec: OperationSpec = {
+const catalogueSpec: PublicOperationSpec = {
   id: 'getCatalogue',
   method: 'GET',
   path: '/api/public/catalogue',
   summary: 'Browse the watch catalogue',
+  summaryFr: 'Parcourir le catalogue des montres',
   description: 'Published watches filtered by collection, text, price and stock, sorted and paged. `total` counts every match before paging.',
   tags: ['Catalogue'],
   params: { query: CatalogueQuery, header: ReadModelHeaders },

@@ -5,7 +5,7 @@ import { Lang, type CollectionDoc } from '../../documents/documents.ts';
 import { Collection } from '../schemas/collection.schema.ts';
 import { LangOnlyQuery, rateLimitedResponse, unavailableResponse, validationResponse, ReadModelHeaders } from '../schemas/common.schema.ts';
 import { collectionFigures, type CollectionFigures } from './collection-figures.ts';
-import type { OperationSpec } from './operation.ts';
+import type { PublicOperationSpec } from './operation.ts';
 import { ok, type PublicOperation } from './public-operation.ts';
 
 const CollectionsAnswer = Type.Object({ collections: Type.Array(Collection), lang: Lang }, { title: 'CollectionList' });
@@ -24,11 +24,12 @@ function toCollection(doc: CollectionDoc, figures: CollectionFigures): Collectio
   };
 }
 
-const collectionsSpec: OperationSpec = {
+const collectionsSpec: PublicOperationSpec = {
   id: 'getCollections',
   method: 'GET',
   path: '/api/public/collections',
   summary: 'List the collections',
+  summaryFr: 'Liste des collections',
   description: 'Every collection with its descriptions, type, diameter, count of published watches and their price range.',
   tags: ['Catalogue'],
   params: { query: LangOnlyQuery, header: ReadModelHeaders },

@@ -1,7 +1,7 @@
 /** The seven public operations, in the order the contract lists them. */
 import { catalogueOperation } from './catalogue.operation.ts';
 import { collectionsOperation } from './collections.operation.ts';
-import type { OperationSpec } from './operation.ts';
+import type { PublicOperationSpec } from './operation.ts';
 import { optionsOperation } from './options.operation.ts';
 import { priceOperation } from './price.operation.ts';
 import type { PublicOperation } from './public-operation.ts';
@@ -14,4 +14,4 @@ export const publicOperationHandlers: readonly PublicOperation[] = [
   verifyOperation,
 ];
 
-export const publicOperations: OperationSpec[] = publicOperationHandlers.map((op) => op.spec);
+export const publicOperations: PublicOperationSpec[] = publicOperationHandlers.map((op) => op.spec);

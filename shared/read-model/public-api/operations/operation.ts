@@ -12,6 +12,7 @@ export interface OperationSpec {
   method: 'GET' | 'POST';
   /** Koa-router path, e.g. `/api/public/catalogue/:reference`. */
   path: string;
+  /** One line: English, as the OpenAPI document, llms.txt and the MCP tools say it. */
   summary: string;
   description: string;
   tags: string[];
@@ -39,6 +40,12 @@ export interface OperationSpec {
    * being taken, as FastAPI does: for operations whose parameters name one thing each (a proof's tree sizes).
    */
   refusesRepeatedQuery?: boolean;
+}
+
+/** The spec of one of the seven operations, which the status operation lists in the language asked. */
+export interface PublicOperationSpec extends OperationSpec {
+  /** `summary` in French: status's `endpoints` with `lang=fr` (text fields come in the language asked). */
+  summaryFr: string;
 }
 
 export type { ParameterizedContext };

@@ -5,7 +5,7 @@ import type { ConfiguratorDoc } from '../../documents/documents.ts';
 import { LangOnlyQuery, NotFound, rateLimitedResponse, unavailableResponse, validationResponse, ReadModelHeaders } from '../schemas/common.schema.ts';
 import { ConfiguratorOptions } from '../schemas/configurator.schema.ts';
 import { collectionModels, type CollectionModel } from './collection-models.ts';
-import type { OperationSpec } from './operation.ts';
+import type { PublicOperationSpec } from './operation.ts';
 import { notFound, ok, type PublicOperation } from './public-operation.ts';
 
 /** A business fact of custom orders, the same for every collection. */
@@ -31,11 +31,12 @@ function toConfiguratorOptions(doc: ConfiguratorDoc, models: CollectionModel[], 
   };
 }
 
-const optionsSpec: OperationSpec = {
+const optionsSpec: PublicOperationSpec = {
   id: 'getConfiguratorOptions',
   method: 'GET',
   path: '/api/public/configurator/options/:collection',
   summary: 'Customization options of a collection',
+  summaryFr: 'Options de personnalisation d\'une collection',
   description: 'Models, the eleven option categories (empty when not offered) and accessories of a collection, with prices in EUR.',
   tags: ['Configurator'],
   params: { path: OptionsPath, query: LangOnlyQuery, header: ReadModelHeaders },

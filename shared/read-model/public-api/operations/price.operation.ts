@@ -4,15 +4,16 @@ import { LangOnlyQuery, PayloadTooLarge, rateLimitedResponse, unavailableRespons
 import { PriceRequest, PriceResult } from '../schemas/configurator.schema.ts';
 import { RequestValidationError } from '../validation/validation-issue.ts';
 import { collectionModel } from './collection-models.ts';
-import type { OperationSpec } from './operation.ts';
+import type { PublicOperationSpec } from './operation.ts';
 import { ok, type PublicOperation } from './public-operation.ts';
 import { quotePrice, unknownCollection } from './price-quote.ts';
 
-export const priceSpec: OperationSpec = {
+export const priceSpec: PublicOperationSpec = {
   id: 'calculatePrice',
   method: 'POST',
   path: '/api/public/configurator/price',
   summary: 'Price a custom configuration',
+  summaryFr: 'Prix d\'une configuration personnalisée',
   description: 'Base price + options (chosen or default, for every offered category) + accessories = total, in EUR, computed in integer cents. Stores nothing.',
   tags: ['Configurator'],
   params: { query: LangOnlyQuery, header: ReadModelHeaders },

@@ -8,7 +8,7 @@ import type { ReadView } from '../../../ports/read-store.ts';
 import type { ReadCollection } from '../../documents/documents.ts';
 import type { ReadModelPosition } from '../read-model-clock.ts';
 import type { ValidRequest } from '../validation/request-validator.ts';
-import type { OperationSpec } from './operation.ts';
+import type { PublicOperationSpec } from './operation.ts';
 
 export type HealthStatus = 'ok' | 'degraded';
 /** Says whether the service is fully healthy (read store reachable, projections running). */
@@ -36,7 +36,7 @@ export interface OperationEnv {
   health: HealthProbe;
   brand: PublicBrand;
   /** Every public operation, for the status endpoint list. */
-  operations: readonly OperationSpec[];
+  operations: readonly PublicOperationSpec[];
   /**
    * A serial's status in the serial index with its proofs, at the latest signed checkpoint whose index this process
    * holds (read-api/transparency/log-publisher.ts, `indexAnswer`); undefined before one, 'not built' while the read
@@ -77,7 +77,7 @@ export interface Answer {
 }
 
 export interface PublicOperation {
-  spec: OperationSpec;
+  spec: PublicOperationSpec;
   /**
    * The read collections its answers are made from. Each is written by the projection of the same name, and an
    * answer is cached and tagged by where those projections stand (read-model-clock.ts), never by the others.

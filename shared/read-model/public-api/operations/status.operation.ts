@@ -1,19 +1,25 @@
 /** GET /api/public/status: health and capability discovery for people and automated agents. */
-import { LANGUAGES } from '../../../events/common.ts';
+import { LANGUAGES, type Language } from '../../../events/common.ts';
 import { baseUrl } from '../../../public-base-url.ts';
 import { LangOnlyQuery, rateLimitedResponse, unavailableResponse, validationResponse, ReadModelHeaders } from '../schemas/common.schema.ts';
 import { ServiceStatus } from '../schemas/status.schema.ts';
-import type { OperationSpec } from './operation.ts';
+import type { PublicOperationSpec } from './operation.ts';
 import { ok, type OperationEnv, type PublicOperation } from './public-operation.ts';
 
-/** The discovery files every deployment serves beside the operations (see docs/api.md). */
+/** The discovery files every deployment serves beside the operations (see docs/api.md), summed up as the operations are. */
 const DISCOVERY_FILES = [
-  { path: '/llms.txt', summary: 'Summary for language models (llms.txt convention)' },
-  { path: '/llms-full.txt', summary: 'Complete reference: every operation, parameter, error and limit' },
-  { path: '/.well-known/openapi-public.json', summary: 'OpenAPI 3.1.0 description of the public operations' },
-  { path: '/.well-known/ai-brief.json', summary: 'Brand brief for automated agents' },
-  { path: '/.well-known/jwks.json', summary: 'Public keys that sign answers on request (JWK Set)' },
+  { path: '/llms.txt', summary: 'Summary for language models (llms.txt convention)', summaryFr: 'Résumé pour les modèles de langage (convention llms.txt)' },
+  {
+    path: '/llms-full.txt', summary: 'Complete reference: every operation, parameter, error and limit',
+    summaryFr: 'Référence complète : chaque opération, paramètre, erreur et limite',
+  },
+  { path: '/.well-known/openapi-public.json', summary: 'OpenAPI 3.1.0 description of the public operations', summaryFr: 'Description OpenAPI 3.1.0 des opérations publiques' },
+  { path: '/.well-known/ai-brief.json', summary: 'Brand brief for automated agents', summaryFr: 'Présentation de la marque pour les agents automatisés' },
+  { path: '/.well-known/jwks.json', summary: 'Public keys that sign answers on request (JWK Set)', summaryFr: 'Clés publiques qui signent les réponses sur demande (JWK Set)' },
 ] as const;
+
+/** What an operation or a discovery file is for, in `lang`. */
+const summaryIn = (lang: Language, listed: { summary: string; summaryFr: string }) => (lang === 'fr' ? listed.summaryFr : listed.summary);
 
 /** Where the public port serves the Model Context Protocol (docs/api.md, "Agents over MCP"). */
 export const MCP_PATH = '/mcp';
@@ -34,8 +40,8 @@ async function buildStatus(env: OperationEnv, lang: LangOnlyQuery['lang']): Prom
     brand: { name: brand.name, tagline: brand.tagline[lang], country: brand.country, founded: brand.founded, website: brand.website },
     languages: [...LANGUAGES],
     endpoints: [
-      ...env.operations.map((op) => ({ method: op.method, path: templatePath(op.path), summary: op.summary })),
-      ...DISCOVERY_FILES.map((file) => ({ method: 'GET', path: file.path, summary: file.summary })),
+      ...env.operations.map((op) => ({ method: op.method, path: templatePath(op.path), summary: summaryIn(lang, op) })),
+      ...DISCOVERY_FILES.map((file) => ({ method: 'GET', path: file.path, summary: summaryIn(lang, file) })),
     ],
     rate_limits: {
       per_ip_per_minute: config.RATE_LIMIT_PER_MINUTE, verify_per_ip_per_minute: config.VERIFY_RATE_LIMIT_PER_MINUTE,
@@ -53,11 +59,12 @@ async function buildStatus(env: OperationEnv, lang: LangOnlyQuery['lang']): Prom
   };
 }
 
-const statusSpec: OperationSpec = {
+const statusSpec: PublicOperationSpec = {
   id: 'getStatus',
   method: 'GET',
   path: '/api/public/status',
   summary: 'Service status and capabilities',
+  summaryFr: 'État du service et ses capacités',
   description: 'Health, brand, endpoints, rate limits, links for automated agents and the read-model position served.',
   tags: ['Status'],
   params: { query: LangOnlyQuery, header: ReadModelHeaders },

@@ -22,7 +22,7 @@ import type { SerialDoc, SerialsDoc } from '../../documents/documents.ts';
 import { LangParam, rateLimitedResponse, unavailableResponse, validationResponse, ReadModelHeaders } from '../schemas/common.schema.ts';
 import { Verification, type VerificationStatus } from '../schemas/verification.schema.ts';
 import type { IndexProved } from './public-operation.ts';
-import type { OperationSpec } from './operation.ts';
+import type { PublicOperationSpec } from './operation.ts';
 import { ok, type PublicOperation } from './public-operation.ts';
 
 const VerifyPath = Type.Object({
@@ -109,11 +109,12 @@ function toVerification(serial: string, status: VerificationStatus, doc: SerialD
   };
 }
 
-const verifySpec: OperationSpec = {
+const verifySpec: PublicOperationSpec = {
   id: 'verifySerial',
   method: 'GET',
   path: '/api/public/verify/:serial',
   summary: 'Verify a serial number',
+  summaryFr: 'Vérifier un numéro de série',
   description: 'Whether a serial number is registered (AUTHENTIC), reported stolen (STOLEN) or unknown (NOT_FOUND). No customer data. Limited to 10 requests per minute per IP.',
   tags: ['Verification'],
   params: { path: VerifyPath, query: VerifyQuery, header: ReadModelHeaders },

@@ -4,7 +4,7 @@ import { canonicalId } from '../../../events/common.ts';
 import type { WatchDoc } from '../../documents/documents.ts';
 import { LangOnlyQuery, NotFound, rateLimitedResponse, unavailableResponse, validationResponse, ReadModelHeaders } from '../schemas/common.schema.ts';
 import { WatchDetail } from '../schemas/watch.schema.ts';
-import type { OperationSpec } from './operation.ts';
+import type { PublicOperationSpec } from './operation.ts';
 import { notFound, ok, type PublicOperation } from './public-operation.ts';
 import { toWatchDetail } from './watch-presenter.ts';
 
@@ -12,11 +12,12 @@ const WatchDetailPath = Type.Object({
   reference: Type.String({ description: 'Watch reference, case-insensitive.' }),
 });
 
-const watchDetailSpec: OperationSpec = {
+const watchDetailSpec: PublicOperationSpec = {
   id: 'getWatch',
   method: 'GET',
   path: '/api/public/catalogue/:reference',
   summary: 'Full detail of one watch',
+  summaryFr: 'Fiche complète d\'une montre',
   description: 'Specifications, images, description, price, features and SEO metadata of a published watch.',
   tags: ['Catalogue'],
   params: { path: WatchDetailPath, query: LangOnlyQuery, header: ReadModelHeaders },
