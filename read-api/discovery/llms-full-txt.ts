@@ -6,6 +6,7 @@
 import type { TSchema } from 'typebox';
 import type { OperationSpec } from '../../shared/read-model/public-api/operations/operation.ts';
 import { BRAND } from '../../shared/brand.ts';
+import { REFUSALS } from '../../shared/read-model/public-api/answer-policy.ts';
 import { baseUrl } from '../../shared/public-base-url.ts';
 import type { DiscoveryConfig } from './llms-txt.ts';
 import { mcpReferenceSection } from '../mcp/mcp-reference.ts';
@@ -41,6 +42,10 @@ export function buildLlmsFullTxt(operations: readonly OperationSpec[], config: D
     '- 405 `{"detail": "Method Not Allowed"}` for a wrong method on a known path.',
     '- 413 `{"detail": "Request body too large"}` for a body above 16 KiB.',
     `- 429 \`{"detail": "Rate limit exceeded: ${config.RATE_LIMIT_PER_MINUTE} per 1 minute"}\` (or \`${config.VERIFY_RATE_LIMIT_PER_MINUTE} per 1 minute\` on verification), with \`Retry-After\` in seconds.`,
+    `- 503 with \`Retry-After\`, to try again: \`{"detail": "${REFUSALS.unbuilt.en}"}\` (\`lang=fr\`: "${REFUSALS.unbuilt.fr}");`,
+    `  on verification \`"${REFUSALS.registry.en}"\` ("${REFUSALS.registry.fr}"); with \`X-Min-Position\`,`,
+    `  \`"${REFUSALS.behind.en}"\` ("${REFUSALS.behind.fr}").`,
+    '- The 503 details come in the language asked; the other error texts (422 `msg`, 404, 405, 413, 429) are in English whatever `lang` says.',
     '',
     '## Limits',
     '',

@@ -80,6 +80,14 @@ describe('discovery files and /docs', () => {
       expect(text).to.include(`\`${name}\``);
     }
     for (const status of ['422', '404', '405', '413', '429']) expect(text).to.include(`- ${status} `);
+    // The refusals' texts (CONTRACT.md, "Honest answers" and "Read your writes"), "in French" with lang=fr: an agent
+    // told that text fields come in the language asked learns which error texts do and which stay English.
+    for (const detail of [
+      'The catalogue is being prepared; try again shortly', 'Le catalogue est en cours de préparation ; réessayez dans un instant',
+      'The registry cannot be checked right now; try again shortly', 'Le registre ne peut pas être consulté pour le moment ; réessayez dans un instant',
+      'The answer is not yet up to date with your change; try again shortly', 'La réponse n\'est pas encore à jour de votre modification ; réessayez dans un instant',
+    ]) expect(text).to.include(detail);
+    expect(text).to.include('in English whatever `lang` says');
     expect(text).to.include('Rate limit exceeded: 45 per 1 minute');
     expect(text).to.include('7 serial verifications per minute');
     expect(text).to.include("curl 'https://api.aurele.example/api/public/verify/");
