@@ -1,5 +1,5 @@
 /** The demo catalogue of Maison Aurèle, loaded through the same import as any catalogue file. */
-import type { EventStore } from '../../shared/ports/event-store.ts';
+import { isUnreadable, type EventStore, type RecordedEvent, type StoredEvent } from '../../shared/ports/event-store.ts';
 import { demoCatalogue } from '../demo/demo-catalogue.ts';
 import type { CommandService } from '../write/command-service.ts';
 import { importCatalogue } from './import-catalogue.ts';
@@ -12,6 +12,10 @@ export function seedDemo(service: CommandService, onProgress?: OnProgress): Prom
   return importCatalogue(service, demoCatalogue(), onProgress, { actor: SEED_ACTOR });
 }
 
+/** Whether `event` is the seed's own; one this version cannot read is no proof of it: the history is left alone. */
+const bySeed = (event: StoredEvent | undefined): event is RecordedEvent =>
+  event !== undefined && !isUnreadable(event) && event.metadata.actor === SEED_ACTOR;
+
 /**
  * Whether a start with `SEED_DEMO` loads the demo catalogue: when the history is empty, or holds nothing but the
  * seed's own events and not all of them. The seed is thousands of commands, one append each, so a first start killed
@@ -19,11 +23,16 @@ export function seedDemo(service: CommandService, onProgress?: OnProgress): Prom
  * completes at the next start. Its last phase registers the serials, each reported stolen right after when the demo
  * says so (import-catalogue.ts): a seed is whole once each demo serial is registered and each stolen one reported.
  * Told from one pass over the history rather than by running the import again, whose reads of every entry's state
- * would add most of a second to each start (bench/README.md, "Start time"). Once anyone else has written (an
+ * would add most of a second to each start (bench/README.md, "Start time"); a history whose newest event is not the
+ * seed's costs one read. Once anyone else has written (an
  * operator, an import), the catalogue is theirs: it is left as it is, even a partial demo one (`watchcat seed`
  * completes it on demand).
  */
 export async function seedLeftUndone(store: EventStore): Promise<boolean> {
+  const head = await store.headPosition();
+  if (head === 0) return true;
+  // The newest event first, so that a history someone else wrote to last costs one read at each start, not a pass.
+  if (!bySeed((await store.readAll({ after: head - 1, limit: 1 }))[0])) return false;
   const registered = new Set<string>();
   const stolen = new Set<string>();
   for (let after = 0; ;) {
@@ -31,8 +40,7 @@ export async function seedLeftUndone(store: EventStore): Promise<boolean> {
     const last = batch.at(-1);
     if (!last) break;
     for (const event of batch) {
-      // An event this version cannot read is no proof of the seed: the history is left alone.
-      if (event.metadata?.actor !== SEED_ACTOR || 'unreadable' in event) return false;
+      if (!bySeed(event)) return false;
       if (event.type === 'SerialRegistered') registered.add(event.data.serial);
       if (event.type === 'SerialReportedStolen') stolen.add(event.data.serial);
     }
