@@ -1,5 +1,5 @@
 /** The demo catalogue of Maison Aurèle, loaded through the same import as any catalogue file. */
-import { isUnreadable, type EventStore, type RecordedEvent, type StoredEvent } from '../../shared/ports/event-store.ts';
+import { isUnreadable, type EventStore, type StoredEvent, type StoredEventText } from '../../shared/ports/event-store.ts';
 import { demoCatalogue } from '../demo/demo-catalogue.ts';
 import type { CommandService } from '../write/command-service.ts';
 import { importCatalogue } from './import-catalogue.ts';
@@ -12,9 +12,42 @@ export function seedDemo(service: CommandService, onProgress?: OnProgress): Prom
   return importCatalogue(service, demoCatalogue(), onProgress, { actor: SEED_ACTOR });
 }
 
-/** Whether `event` is the seed's own; one this version cannot read is no proof of it: the history is left alone. */
-const bySeed = (event: StoredEvent | undefined): event is RecordedEvent =>
-  event !== undefined && !isUnreadable(event) && event.metadata.actor === SEED_ACTOR;
+/** What the check reads of an event: who wrote it, and which serial a serial's event is of. */
+interface Written { position: number; actor: string | undefined; type: string; serial: string | undefined }
+
+const parsed = (text: string): Record<string, unknown> | undefined => {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null ? value as Record<string, unknown> : undefined;
+  } catch {
+    return undefined;
+  }
+};
+
+const SERIAL_EVENTS = new Set(['SerialRegistered', 'SerialReportedStolen']);
+
+const ofText = ({ position, type, data, metadata }: StoredEventText): Written => {
+  const actor = parsed(metadata)?.['actor'];
+  const serial = SERIAL_EVENTS.has(type) ? parsed(data)?.['serial'] : undefined;
+  return { position, actor: typeof actor === 'string' ? actor : undefined, type, serial: typeof serial === 'string' ? serial : undefined };
+};
+
+// An event this version cannot read is no proof of the seed: its actor is not told, and the history is left alone.
+const ofEvent = (event: StoredEvent): Written => {
+  const { position, type } = event;
+  if (isUnreadable(event)) return { position, actor: undefined, type, serial: undefined };
+  return { position, actor: event.metadata.actor, type, serial: SERIAL_EVENTS.has(type) && 'serial' in event.data ? event.data.serial : undefined };
+};
+
+/**
+ * A batch of the history as written: from the stored texts where the engine keeps them (SQLite), so that a check
+ * made at every start compiles no event schema (the event validators cost hundreds of milliseconds a process:
+ * bench/README.md, "Start time"); else decoded.
+ */
+async function writtenAfter(store: EventStore, after: number, limit: number): Promise<Written[]> {
+  if (store.readStoredTexts) return (await store.readStoredTexts({ after, limit })).map(ofText);
+  return (await store.readAll({ after, limit })).map(ofEvent);
+}
 
 /**
  * Whether a start with `SEED_DEMO` loads the demo catalogue: when the history is empty, or holds nothing but the
@@ -23,28 +56,24 @@ const bySeed = (event: StoredEvent | undefined): event is RecordedEvent =>
  * completes at the next start. Its last phase registers the serials, each reported stolen right after when the demo
  * says so (import-catalogue.ts): a seed is whole once each demo serial is registered and each stolen one reported.
  * Told from one pass over the history rather than by running the import again, whose reads of every entry's state
- * would add most of a second to each start (bench/README.md, "Start time"); a history whose newest event is not the
- * seed's costs one read. Once anyone else has written (an
- * operator, an import), the catalogue is theirs: it is left as it is, even a partial demo one (`watchcat seed`
- * completes it on demand).
+ * would add most of a second to each start; a history whose newest event is not the seed's costs one read. Once
+ * anyone else has written (an operator, an import), the catalogue is theirs: it is left as it is, even a partial demo
+ * one (`watchcat seed` completes it on demand).
  */
 export async function seedLeftUndone(store: EventStore): Promise<boolean> {
   const head = await store.headPosition();
   if (head === 0) return true;
-  // The newest event first, so that a history someone else wrote to last costs one read at each start, not a pass.
-  if (!bySeed((await store.readAll({ after: head - 1, limit: 1 }))[0])) return false;
+  if ((await writtenAfter(store, head - 1, 1))[0]?.actor !== SEED_ACTOR) return false;
   const registered = new Set<string>();
   const stolen = new Set<string>();
   for (let after = 0; ;) {
-    const batch = await store.readAll({ after, limit: 1_000 });
-    const last = batch.at(-1);
-    if (!last) break;
-    for (const event of batch) {
-      if (!bySeed(event)) return false;
-      if (event.type === 'SerialRegistered') registered.add(event.data.serial);
-      if (event.type === 'SerialReportedStolen') stolen.add(event.data.serial);
+    const written = await writtenAfter(store, after, 1_000);
+    if (written.length === 0) break;
+    for (const { actor, type, serial } of written) {
+      if (actor !== SEED_ACTOR) return false;
+      if (serial !== undefined) (type === 'SerialRegistered' ? registered : stolen).add(serial);
     }
-    after = last.position;
+    after = written.at(-1)!.position;
   }
   return demoCatalogue().serials.some((entry) => !registered.has(entry.serial) || (entry.stolen && !stolen.has(entry.serial)));
 }
