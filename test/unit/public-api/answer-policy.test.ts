@@ -11,7 +11,7 @@ import { GENERATIONS_ID, ReadStoreUnavailableError, SnapshotExpiredError, type R
 import { newCheckpoint } from '../../../shared/read-model/projections/control-docs.ts';
 import { readSnapshotStates } from '../../../shared/read-model/projections/projection-states.ts';
 import type { ProjectionState } from '../../../shared/read-model/projections/projection-states.ts';
-import { answerInSnapshot, type ReadingEnv } from '../../../shared/read-model/public-api/answer-policy.ts';
+import { answerInSnapshot, operationPolicy, type ReadingEnv } from '../../../shared/read-model/public-api/answer-policy.ts';
 import { ok, type PublicOperation } from '../../../shared/read-model/public-api/operations/public-operation.ts';
 import { startReadModelClock, type PolledReadModelClock, type StoreReading } from '../../../shared/read-model/public-api/read-model-clock.ts';
 import type { ValidRequest } from '../../../shared/read-model/public-api/validation/request-validator.ts';
@@ -127,6 +127,42 @@ describe('answers from one reading, or refused', function () {
     await h.clock.refresh();
     expect((await h.answer(counting, request)).answer).to.deep.equal(refusal('Le catalogue ne peut pas être lu pour le moment ; réessayez dans un instant'));
     expect((await h.answer(verifying, request)).answer).to.deep.equal(refusal('Le registre ne peut pas être consulté pour le moment ; réessayez dans un instant'));
+  });
+
+  it('gives again an answer kept at the position an answer of its models was read ahead at, and none kept below it', async function () {
+    const store = createMemoryReadStore();
+    const serial = (status: string, position: number) => ({ _id: 'AUR-1', serial: 'AUR-1', status, position });
+    const checkpointAt = (position: number, n: number) => ({
+      ...newCheckpoint('serials', 1, 1, position), confirmed: { ...confirmation(n), head: position },
+    });
+    await store.write('serials', [{ put: serial('authentic', 10) }]);
+    await store.setControl(checkpointAt(10, 1), {}, true);
+    const clock = await startReadModelClock(() => readSnapshotStates(store), { intervalMs: 60_000 });
+    clock.stop();
+    // Kept answers, the serial's status read with the position of its document (as the verification reads it).
+    const status: PublicOperation = {
+      ...counting,
+      reads: ['serials'],
+      async handle(_request, { readStore }) {
+        const doc = await readStore.get<{ status: string; position: number } & StoredDoc>('serials', 'AUR-1');
+        return { ...ok(doc?.status), dataAt: doc?.position };
+      },
+    };
+    const policy = operationPolicy({ clock } as Partial<ReadingEnv> as ReadingEnv, status);
+    const before = await policy.answer(request);
+    const keptBefore = policy.keep(before.stamp, true);
+    expect(keptBefore, 'read at its stamp: kept').to.not.equal(undefined);
+    // The theft at 11, written by the serials projector before its checkpoint: answered at once from its document.
+    await store.write('serials', [{ put: serial('stolen', 11) }]);
+    const ahead = await policy.answer(request);
+    expect(ahead).to.deep.include({ answer: { ...ok('stolen'), dataAt: 11, once: true }, position: 11 });
+    expect(policy.serving(keptBefore!), 'the authentic of 10 after the stolen of 11').to.equal(undefined);
+    // Its checkpoint at 11 seen: an answer read there holds the theft, no older than what was answered ahead.
+    await store.setControl(checkpointAt(11, 2), {}, true);
+    await clock.refresh();
+    const at = await policy.answer(request);
+    expect(at).to.deep.include({ answer: { ...ok('stolen'), dataAt: 11 }, position: 11 });
+    expect(policy.serving(policy.keep(at.stamp, true)!)).to.deep.equal({ position: 11 });
   });
 
   it('stamps an answer from the reading its data came from, across a generation switch (never a newer stamp on older data)', async function () {

@@ -307,6 +307,22 @@ describe('read-model clock', () => {
     });
   });
 
+  it('says, of a set of projections, the highest position any of them was answered ahead at, which a lower one told later leaves as it is', async () => {
+    const clock = await startReadModelClock(async () => reading([state('serials', 1, 10), state('watches', 1, 10)]), { intervalMs: 60_000 });
+    clock.stop();
+    expect(clock.aheadOf(['serials']), 'none answered ahead yet').to.equal(0);
+    // A theft answered from its document at 12, then (a request that began earlier, ending later) another serial's
+    // document at 11: what this process served of the serials stands at 12.
+    clock.answeredAhead(['serials'], 12);
+    clock.answeredAhead(['serials'], 11);
+    expect(clock.aheadOf(['serials'])).to.equal(12);
+    clock.answeredAhead(['serials', 'watches'], 11);
+    expect(clock.aheadOf(['serials'])).to.equal(12);
+    expect(clock.aheadOf(['watches'])).to.equal(11);
+    expect(clock.aheadOf(['watches', 'serials']), 'the highest of the set').to.equal(12);
+    expect(clock.aheadOf(['collections']), 'a projection none was answered ahead of').to.equal(0);
+  });
+
   it('declares for every operation collections written by a projection of the same name', () => {
     const written = new Map(PROJECTIONS.map((p) => [p.collection as string, p.name]));
     for (const operation of publicOperationHandlers) {
