@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import type { EventStore } from '../../shared/ports/event-store.ts';
@@ -10,6 +13,8 @@ import { seedDemo, seedLeftUndone } from '../../services/import/seed-demo.ts';
 import { demoCatalogue } from '../../services/demo/demo-catalogue.ts';
 import { tinyCatalogue } from './support/tiny-catalogue.ts';
 import { readable } from '../support/readable-events.ts';
+import { appendAsNewerVersion } from '../support/newer-writer.ts';
+import { eventMetadata } from '../fixtures/events.ts';
 
 async function typesOf(store: EventStore, after: number): Promise<string[]> {
   return (await store.readAll({ after, limit: 10_000 })).map((e) => `${e.stream} ${e.type}`);
@@ -159,5 +164,47 @@ describe('catalogue import', () => {
     } finally {
       other.close();
     }
+  });
+
+  describe('a demo seed cut short, then written to by another', () => {
+    let dir: string;
+    let file: string;
+    let cut: EventStore;
+    beforeEach(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'watchcat-seed-undone-'));
+      file = join(dir, 'events.sqlite3');
+      cut = openSqliteEventStore(file);
+      // The seed stopped after the first of the demo's watches: its serials never registered.
+      const demo = demoCatalogue();
+      const watch = demo.watches[0]!;
+      await importCatalogue(createCommandService(cut), {
+        ...demo, collections: demo.collections.filter((c) => c.code === watch.collection), watches: [watch], configurators: [], serials: [],
+      }, undefined, { actor: 'seed' });
+      expect(await seedLeftUndone(cut), 'the seed cut short').to.equal(true);
+    });
+    afterEach(async () => {
+      await cut.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('is left as it is once an operator has written to it', async () => {
+      await createCommandService(cut).changeWatchPrice(demoCatalogue().watches[0]!.reference, 1_234_500);
+      expect(await seedLeftUndone(cut)).to.equal(false);
+    });
+
+    const newerEvent = (metadata: object) => {
+      const reference = demoCatalogue().watches[0]!.reference;
+      appendAsNewerVersion(file, `watch-${reference}`, [{ type: 'WatchCertified', data: { reference, certificate: 'COSC' }, metadata }]);
+    };
+
+    it('is left as it is once it holds an event this version cannot read, even one whose metadata says the seed wrote it', async () => {
+      newerEvent(eventMetadata({ actor: 'seed' }));
+      expect(await seedLeftUndone(cut)).to.equal(false);
+    });
+
+    it('is left as it is once it holds an event whose metadata does not read', async () => {
+      newerEvent({ actor: 7 });
+      expect(await seedLeftUndone(cut)).to.equal(false);
+    });
   });
 });
