@@ -102,6 +102,21 @@ describe('the transparency log\'s checkpoint and proofs asked with X-Min-Positio
     }
   });
 
+  it('waits and refuses the same in a process that knows of no checkpoint itself yet (its first look failed), the store holding one', async () => {
+    const unlooked = await servedLogRoutes({ ...log, checkpoint: () => undefined }, 300);
+    try {
+      const answer = (minPosition: number) => fetch(`${unlooked.base}/transparency/checkpoint`, { headers: { 'x-min-position': String(minPosition) } });
+      const counted = await answer(signedPosition);
+      expect(counted.status, 'the store\'s checkpoint counts the position').to.equal(200);
+      expect((await counted.text()).split('\n')[1]).to.equal('20');
+      const refused = await answer(aheadPosition);
+      expect(refused.status).to.equal(503);
+      expect(await refused.json()).to.deep.equal(BEHIND);
+    } finally {
+      await unlooked.close();
+    }
+  });
+
   /** How many snapshots of the store `count` requests waiting at once for a checkpoint never signed cost. */
   async function snapshotsWhileWaiting(count: number): Promise<number> {
     let snapshots = 0;
