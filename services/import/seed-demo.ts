@@ -1,5 +1,6 @@
 /** The demo catalogue of Maison Aurèle, loaded through the same import as any catalogue file. */
 import { isUnreadable, type EventStore, type StoredEvent, type StoredEventText } from '../../shared/ports/event-store.ts';
+import { isEventType } from '../../shared/events/index.ts';
 import { demoCatalogue } from '../demo/demo-catalogue.ts';
 import type { CommandService } from '../write/command-service.ts';
 import { importCatalogue } from './import-catalogue.ts';
@@ -27,6 +28,8 @@ const parsed = (text: string): Record<string, unknown> | undefined => {
 const SERIAL_EVENTS = new Set(['SerialRegistered', 'SerialReportedStolen']);
 
 const ofText = ({ position, type, data, metadata }: StoredEventText): Written => {
+  // A type this version does not know (a newer writer's) is an event it cannot read, whoever says they wrote it.
+  if (!isEventType(type)) return { position, actor: undefined, type, serial: undefined };
   const actor = parsed(metadata)?.['actor'];
   const serial = SERIAL_EVENTS.has(type) ? parsed(data)?.['serial'] : undefined;
   return { position, actor: typeof actor === 'string' ? actor : undefined, type, serial: typeof serial === 'string' ? serial : undefined };
