@@ -18,6 +18,7 @@ import { sendTagged } from '../cache/conditional-answer.ts';
 import { baseUrl } from '../../shared/public-base-url.ts';
 import { baseFor, perBase, withBase } from './request-origin.ts';
 import { WATCH_IMAGE_ROUTE, watchImage } from './watch-images.ts';
+import { minPositionChecked } from '../middleware/min-position.ts';
 
 interface DiscoveryDeps {
   operations: readonly OperationSpec[];
@@ -56,15 +57,17 @@ export function discoveryRoutes({ operations, config, jwks }: DiscoveryDeps): Mi
   const docsPage = once(() => served('text/html; charset=utf-8', docsHtml()));
 
   const router = new Router();
+  // Public requests like any other: `X-Min-Position` checked, with nothing to wait for.
+  const get = (path: string, handler: Middleware) => router.get(path, minPositionChecked, handler);
   for (const [path, file] of Object.entries(files)) {
-    router.get(path, (ctx) => send(ctx, file(ctx)));
+    get(path, (ctx) => send(ctx, file(ctx)));
   }
-  router.get(DOCS_PATH, (ctx) => {
+  get(DOCS_PATH, (ctx) => {
     send(ctx, docsPage());
     ctx.set('Content-Security-Policy', DOCS_CSP);
   });
   const assets = new Map<string, Served>();
-  router.get(`${DOCS_ASSETS}/:name`, (ctx) => {
+  get(`${DOCS_ASSETS}/:name`, (ctx) => {
     const name = ctx.params['name'] ?? '';
     let file = assets.get(name);
     if (!file) {
@@ -76,7 +79,7 @@ export function discoveryRoutes({ operations, config, jwks }: DiscoveryDeps): Mi
     send(ctx, file);
   });
   // Drawn on each request (a millisecond): keeping them would let clients choose what the process holds.
-  router.get(WATCH_IMAGE_ROUTE, (ctx) => {
+  get(WATCH_IMAGE_ROUTE, (ctx) => {
     const image = watchImage(ctx.params['reference'] ?? '', ctx.params['file'] ?? '');
     if (image !== undefined) send(ctx, served('image/svg+xml', image));
   });

@@ -30,6 +30,8 @@ export function buildLlmsFullTxt(operations: readonly OperationSpec[], config: D
     'Every answer read from the catalogue says the event-store position its data reflects (`X-Read-Model-Position`). To read',
     'your own change, send its position (an admin change answers it in `X-Position`) as `X-Min-Position`: the answer is',
     `read at or past it, waited for up to ${config.MIN_POSITION_WAIT_MS} ms, else 503 with \`Retry-After\`; over MCP too (the POST's header).`,
+    'Any route takes it: one that is not canonical decimal digits is a 422; the files not read at a position (these texts,',
+    'the keys, the log\'s tiles) check it and answer at once.',
     '',
     ...operations.flatMap((op) => operationReference(op, base)),
     ...transparencyLogSection(base),

@@ -18,10 +18,11 @@ import { setTimeout } from 'node:timers/promises';
 import type { Language } from '../../shared/events/common.ts';
 import { BEHIND_RETRY_AFTER_SECONDS, REFUSALS } from '../../shared/read-model/public-api/answer-policy.ts';
 import { MIN_POSITION_HEADER } from '../../shared/read-model/public-api/schemas/common.schema.ts';
-import { compileRequestValidator, readModelHeaders } from '../../shared/read-model/public-api/validation/request-validator.ts';
+import { checkedMinPosition, compileRequestValidator, readModelHeaders } from '../../shared/read-model/public-api/validation/request-validator.ts';
 import { issue, RequestValidationError } from '../../shared/read-model/public-api/validation/validation-issue.ts';
 import { JSON_TYPE } from '../middleware/front-door.ts';
 import { preflight } from '../middleware/preflight.ts';
+import { minPositionChecked } from '../middleware/min-position.ts';
 import { sendRefusal, sendTagged } from '../cache/conditional-answer.ts';
 import { etagOf } from '../cache/rendered-answer.ts';
 import { nameRoute } from '../ops/metrics.ts';
@@ -188,12 +189,17 @@ const TILE_ROUTE = '/transparency/tile/:level/:index';
 /** Full tiles never change; a partial one is replaced by wider ones as the log grows. */
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
+/**
+ * A tile's hashes are fixed by its path: `X-Min-Position` is checked, never waited for (a client asks the checkpoint
+ * with it for a tree counting its change, then that tree's tiles).
+ */
 const tiles = (logs: TransparencyLog): Middleware => async (ctx, next) => {
   if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
   const path = TILE_PREFIX.exec(ctx.path)?.[1];
   const tile = path === undefined ? undefined : parseTilePath(path);
   if (!tile) return next();
   nameRoute(ctx, TILE_ROUTE);
+  checkedMinPosition(ctx.req.headers);
   const { view: { log }, checkpoint } = await served(logs);
   const data = await log.tile(tile, checkpoint.size);
   if (!data) return next();
@@ -229,8 +235,9 @@ export function transparencyRoutes(logs: TransparencyLog, minPositionWaitMs = 0)
     const { checkpoint } = await servedThrough(logs, reads, header[MIN_POSITION_HEADER] as number | undefined, minPositionWaitMs);
     send(ctx, TEXT, checkpoint.note, 'no-cache');
   });
-  router.get(TRANSPARENCY_KEY_PATH, (ctx) => send(ctx, TEXT, logs.verifierKey, 'public, max-age=300'));
-  router.get(KEY_HISTORY_PATH, (ctx) => send(ctx, JSON_TYPE, logs.keyHistory, 'public, max-age=300'));
+  // Keys are not read at a position: `X-Min-Position` is checked, never waited for.
+  router.get(TRANSPARENCY_KEY_PATH, minPositionChecked, (ctx) => send(ctx, TEXT, logs.verifierKey, 'public, max-age=300'));
+  router.get(KEY_HISTORY_PATH, minPositionChecked, (ctx) => send(ctx, JSON_TYPE, logs.keyHistory, 'public, max-age=300'));
   /** `sized`: whether the query names every size, so that its proof never changes. */
   const proof = <Q>(spec: OperationSpec, answer: (log: Served, query: Q) => Promise<LogProof>, sized: (query: Q) => boolean) => {
     const validate = compileRequestValidator(spec);

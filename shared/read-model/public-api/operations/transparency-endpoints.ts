@@ -5,7 +5,7 @@
  * prefix, `/transparency`, so that a C2SP tlog-tiles client works from that one base URL; the entry bundles are not
  * public (the admin API's `audit` scope serves the same layout with them, under `/admin/transparency`).
  */
-import { NotFound, rateLimitedResponse, ReadModelHeaders, Unavailable, validationResponse } from '../schemas/common.schema.ts';
+import { NotFound, rateLimitedResponse, ReadModelHeaders, Unavailable, UnwaitedHeaders, validationResponse } from '../schemas/common.schema.ts';
 import {
   ConsistencyQuery, HashTile, InclusionQuery, LogKeyHistory, LogProof, SignedCheckpoint, TilePathParams, VerifierKey,
 } from '../schemas/transparency.schema.ts';
@@ -49,10 +49,11 @@ const tileSpec: OperationSpec = {
   summary: 'Hash tile of the transparency log',
   description: 'A C2SP tlog-tiles hash tile (height 8) of the tree the latest checkpoint signs: full tiles never change (`Cache-Control: public, max-age=31536000, immutable`), a partial one is replaced by wider ones as the log grows (`public, max-age=60`). Entry bundles are not public.',
   tags: TAGS,
-  params: { path: TilePathParams },
+  params: { path: TilePathParams, header: UnwaitedHeaders },
   responses: {
     '200': { description: 'The tile', schema: HashTile, mediaType: 'application/octet-stream' },
     '404': { description: 'No such tile in the tree of the latest checkpoint', schema: NotFound },
+    '422': validationResponse,
     '429': rateLimitedResponse,
     '503': unavailable,
   },
@@ -65,7 +66,8 @@ export const verifierKeySpec: OperationSpec = {
   summary: 'Verifier key of the transparency log',
   description: 'The key that opens the checkpoints, named after the log\'s origin.',
   tags: TAGS,
-  responses: { '200': { description: 'The verifier key', schema: VerifierKey, mediaType: TEXT }, '429': rateLimitedResponse },
+  params: { header: UnwaitedHeaders },
+  responses: { '200': { description: 'The verifier key', schema: VerifierKey, mediaType: TEXT }, '422': validationResponse, '429': rateLimitedResponse },
   cacheControl: 'public, max-age=300',
 };
 
@@ -76,7 +78,8 @@ export const keyHistorySpec: OperationSpec = {
   summary: 'Every key of the transparency log, with its dates',
   description: 'Every key that signed or will sign checkpoints, for monitors that follow a rotation: when each began, when it was retired, and whether it leaked.',
   tags: TAGS,
-  responses: { '200': { description: 'The key history', schema: LogKeyHistory }, '429': rateLimitedResponse },
+  params: { header: UnwaitedHeaders },
+  responses: { '200': { description: 'The key history', schema: LogKeyHistory }, '422': validationResponse, '429': rateLimitedResponse },
   cacheControl: 'public, max-age=300',
 };
 

@@ -10,18 +10,31 @@ export const LangOnlyQuery = Type.Object({ lang: LangParam });
 export type LangOnlyQuery = Type.Static<typeof LangOnlyQuery>;
 
 /**
- * The headers every read-model operation reads (docs/api.md, "Read your writes"): `X-Min-Position`, the event-store
- * position an answer must reflect at least (an admin append's `X-Position`), canonical digits like the log's numbers.
+ * `X-Min-Position`, which any public request may send (docs/api.md, "Read your writes"): the event-store position an
+ * answer must reflect at least (an admin append's `X-Position`), canonical digits like the log's numbers. One value
+ * schema for every route, described as each kind of route takes it.
  */
 export const MIN_POSITION_HEADER = 'x-min-position';
+const MinPosition = (description: string) => Type.Optional(Type.Integer({
+  minimum: 0, maximum: Number.MAX_SAFE_INTEGER, 'x-canonical': true, description: `${description} Canonical decimal digits.`,
+}));
+
+/** The headers every read-model operation reads: it waits for the read models to reach the position asked. */
 export const ReadModelHeaders = Type.Object({
-  [MIN_POSITION_HEADER]: Type.Optional(Type.Integer({
-    minimum: 0, maximum: Number.MAX_SAFE_INTEGER, 'x-canonical': true,
-    description: 'Answer from read models at or past this event-store position (an admin change\'s `X-Position`), '
-      + 'waiting for them up to `MIN_POSITION_WAIT_MS` (2 s by default), else 503 with `Retry-After`. Canonical decimal digits.',
-  })),
+  [MIN_POSITION_HEADER]: MinPosition('Answer from read models at or past this event-store position (an admin change\'s `X-Position`), '
+    + 'waiting for them up to `MIN_POSITION_WAIT_MS` (2 s by default), else 503 with `Retry-After`.'),
 });
 export type ReadModelHeaders = Type.Static<typeof ReadModelHeaders>;
+
+/**
+ * The headers of a public route whose answer does not depend on how far the read models have come (a key, a hash
+ * tile, a discovery file): `X-Min-Position` is checked as everywhere, and has nothing to wait for
+ * (read-api/middleware/min-position.ts).
+ */
+export const UnwaitedHeaders = Type.Object({
+  [MIN_POSITION_HEADER]: MinPosition('Checked as on every public request, never waited for: nothing this route answers is read at '
+    + 'a position (a tile\'s hashes are fixed by its path; ask the checkpoint with it for a tree counting your change).'),
+});
 
 /**
  * The key of a record (`Type.Record(AnyKey, ...)`): any string. Typebox's own pattern for `Type.String()` keys is

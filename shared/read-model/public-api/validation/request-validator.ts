@@ -47,17 +47,32 @@ export function readModelHeaders(headers: IncomingHttpHeaders): RawRequest['head
 
 const checkReadModelHeaders = compilePart(ReadModelHeaders as JsonSchema, 'header');
 
+/** The `X-Min-Position` of `headers` parsed, its issues (if any) added to `issues`; undefined when none is sent. */
+function minPositionIn(headers: IncomingHttpHeaders, issues: IssueCollector): number | undefined {
+  if (headers[MIN_POSITION_HEADER] === undefined) return undefined;
+  return checkReadModelHeaders(readModelHeaders(headers), issues)[MIN_POSITION_HEADER] as number | undefined;
+}
+
 /**
  * The `X-Min-Position` an HTTP request asks, parsed as its operation's validation parses it (for the answer caches,
  * which answer before any operation validates): undefined when none is asked, null when the one sent is not valid
  * (its operation refuses the request).
  */
 export function askedMinPosition(headers: IncomingHttpHeaders): number | undefined | null {
-  const header = readModelHeaders(headers);
-  if (header?.[MIN_POSITION_HEADER] === undefined) return undefined;
   const issues = new IssueCollector();
-  const parsed = checkReadModelHeaders(header, issues);
-  return issues.size > 0 ? null : parsed[MIN_POSITION_HEADER] as number;
+  const asked = minPositionIn(headers, issues);
+  return issues.size > 0 ? null : asked;
+}
+
+/**
+ * The `X-Min-Position` a request to a public route that is no operation asks (it has no other parameter to list
+ * beside it): undefined when none is asked; one that is not valid is the contract's 422, as on every operation.
+ */
+export function checkedMinPosition(headers: IncomingHttpHeaders): number | undefined {
+  const issues = new IssueCollector();
+  const asked = minPositionIn(headers, issues);
+  if (issues.size > 0) throw new RequestValidationError(issues);
+  return asked;
 }
 
 const EMPTY: Record<string, unknown> = Object.freeze({}) as Record<string, unknown>;
