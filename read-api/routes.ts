@@ -12,7 +12,7 @@ import { type AnswerCache, sendAnswer } from './cache/answer-cache.ts';
 import { sendRefusal } from './cache/conditional-answer.ts';
 import { ResponseCache, type Stamped } from './cache/response-cache.ts';
 import { renderAnswer, timedTemplate, type RenderedAnswer } from './cache/rendered-answer.ts';
-import { preflight } from './middleware/preflight.ts';
+import { GET_PREFLIGHT, preflight } from './middleware/preflight.ts';
 import { minPositionOf, operationPolicy, type ReadingEnv } from '../shared/read-model/public-api/answer-policy.ts';
 import type { PublicOperation } from '../shared/read-model/public-api/operations/public-operation.ts';
 import { decodeBody, readBodyText } from '../shared/read-model/public-api/validation/request-body.ts';
@@ -48,7 +48,7 @@ export function publicRouter(operations: readonly PublicOperation[], env: Router
     const chain = spec.verifyLimited && options.verifyLimit ? [options.verifyLimit, handler] : [handler];
     if (spec.method === 'GET') router.get(spec.id, spec.path, ...chain);
     else router.post(spec.id, spec.path, ...chain);
-    router.options(spec.path, preflight(spec.method === 'GET' ? 'GET, HEAD, OPTIONS' : 'POST, OPTIONS'));
+    router.options(spec.path, spec.method === 'GET' ? GET_PREFLIGHT : preflight('POST, OPTIONS'));
   }
   return router;
 }

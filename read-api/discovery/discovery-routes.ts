@@ -19,6 +19,7 @@ import { baseUrl } from '../../shared/public-base-url.ts';
 import { baseFor, perBase, withBase } from './request-origin.ts';
 import { WATCH_IMAGE_ROUTE, watchImage } from './watch-images.ts';
 import { minPositionChecked } from '../middleware/min-position.ts';
+import { GET_PREFLIGHT } from '../middleware/preflight.ts';
 
 interface DiscoveryDeps {
   operations: readonly OperationSpec[];
@@ -57,8 +58,12 @@ export function discoveryRoutes({ operations, config, jwks }: DiscoveryDeps): Mi
   const docsPage = once(() => served('text/html; charset=utf-8', docsHtml()));
 
   const router = new Router();
-  // Public requests like any other: `X-Min-Position` checked, with nothing to wait for.
-  const get = (path: string, handler: Middleware) => router.get(path, minPositionChecked, handler);
+  // Public requests like any other: `X-Min-Position` checked (nothing to wait for), and a page on another site may
+  // send it and `Accept-Signature`.
+  const get = (path: string, handler: Middleware) => {
+    router.get(path, minPositionChecked, handler);
+    router.options(path, GET_PREFLIGHT);
+  };
   for (const [path, file] of Object.entries(files)) {
     get(path, (ctx) => send(ctx, file(ctx)));
   }

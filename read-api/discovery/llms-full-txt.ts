@@ -83,7 +83,7 @@ export function buildLlmsFullTxt(operations: readonly OperationSpec[], config: D
     '',
     '- Every 200 to a GET carries an `ETag`; send it back in `If-None-Match` to get 304 without a body.',
     '- Catalogue, detail, collections and options: `Cache-Control: public, max-age=60`; verification: `no-store`.',
-    '- `Access-Control-Allow-Origin: *` on every answer to a request with an `Origin`; every operation answers CORS preflight, allowing `Content-Type` and `Accept-Signature`.',
+    '- `Access-Control-Allow-Origin: *` on every answer to a request with an `Origin`; every public route answers CORS preflight, allowing `Content-Type`, `Accept-Signature` and `X-Min-Position`.',
     '',
   ].join('\n');
 }

@@ -21,7 +21,7 @@ import { MIN_POSITION_HEADER } from '../../shared/read-model/public-api/schemas/
 import { checkedMinPosition, compileRequestValidator, readModelHeaders } from '../../shared/read-model/public-api/validation/request-validator.ts';
 import { issue, RequestValidationError } from '../../shared/read-model/public-api/validation/validation-issue.ts';
 import { JSON_TYPE } from '../middleware/front-door.ts';
-import { preflight } from '../middleware/preflight.ts';
+import { GET_PREFLIGHT } from '../middleware/preflight.ts';
 import { minPositionChecked } from '../middleware/min-position.ts';
 import { sendRefusal, sendTagged } from '../cache/conditional-answer.ts';
 import { etagOf } from '../cache/rendered-answer.ts';
@@ -194,11 +194,13 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
  * with it for a tree counting its change, then that tree's tiles).
  */
 const tiles = (logs: TransparencyLog): Middleware => async (ctx, next) => {
-  if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+  const read = ctx.method === 'GET' || ctx.method === 'HEAD';
+  if (!read && ctx.method !== 'OPTIONS') return next();
   const path = TILE_PREFIX.exec(ctx.path)?.[1];
   const tile = path === undefined ? undefined : parseTilePath(path);
   if (!tile) return next();
   nameRoute(ctx, TILE_ROUTE);
+  if (!read) return GET_PREFLIGHT(ctx, next);
   checkedMinPosition(ctx.req.headers);
   const { view: { log }, checkpoint } = await served(logs);
   const data = await log.tile(tile, checkpoint.size);
@@ -256,8 +258,9 @@ export function transparencyRoutes(logs: TransparencyLog, minPositionWaitMs = 0)
   };
   proof(inclusionSpec, inclusionAnswer, (query: InclusionQuery) => query.tree_size !== undefined);
   proof(consistencySpec, consistencyAnswer, () => true);
-  // A page on another site may ask them with `X-Min-Position`, which a browser asks leave for first.
-  router.options([...CHECKPOINT_PATHS, inclusionSpec.path, consistencySpec.path], preflight('GET, HEAD, OPTIONS'));
+  // A page on another site may ask them with `X-Min-Position` or `Accept-Signature`, which a browser asks leave for
+  // first (the tiles' preflight: `tiles`).
+  router.options([...CHECKPOINT_PATHS, TRANSPARENCY_KEY_PATH, KEY_HISTORY_PATH, inclusionSpec.path, consistencySpec.path], GET_PREFLIGHT);
   const routes = router.routes() as Middleware;
   const tileRoute = tiles(logs);
   return (ctx, next) => refuseUnavailable(ctx, () => tileRoute(ctx, () => routes(ctx, next)));

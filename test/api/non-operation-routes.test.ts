@@ -3,8 +3,11 @@
  * and tiles) against the embedded service (`npm start`'s wiring), held to what docs/api.md and the contract ask of
  * every public request. "Read your writes": any public request may send `X-Min-Position`, and a value that is not
  * canonical decimal digits is 422 in the usual shape, `loc: ["header", "x-min-position"]`; a valid one on a route
- * whose answer does not depend on how far the read models have come is answered at once. On main at b3120d0: every
- * one of these routes answered 200 to `X-Min-Position: -1`.
+ * whose answer does not depend on how far the read models have come is answered at once. CORS: a page on another
+ * site may send any public request `Accept-Signature` and `X-Min-Position`, so every public GET route's preflight
+ * allows them, as the operations' preflights do (read-api/middleware/preflight.ts). On main at b3120d0: every one of
+ * these routes answered 200 to `X-Min-Position: -1`, a tile's preflight was 404 and the others' 200 with no
+ * `Access-Control-Allow-Headers`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,7 +22,7 @@ import { CONTRACT_DISCOVERY_FILES } from '../support/contract-answers.ts';
 const WAIT_MS = 30_000;
 const PAST_EVERY_EVENT = String(Number.MAX_SAFE_INTEGER);
 
-describe('the public routes that are not operations: X-Min-Position', function () {
+describe('the public routes that are not operations: X-Min-Position and CORS preflights', function () {
   this.timeout(120_000);
   let dataDir: string;
   let service: RunningWatchcat;
@@ -77,6 +80,26 @@ describe('the public routes that are not operations: X-Min-Position', function (
       expect(asked.status, path).to.equal(200);
       expect(Buffer.from(await asked.arrayBuffer()), path).to.deep.equal(Buffer.from(await plain.arrayBuffer()));
       expect(performance.now() - started, path).to.be.below(WAIT_MS / 4);
+    }
+  });
+
+  it('answers each preflight with 204 allowing GET, Accept-Signature and X-Min-Position, as an operation\'s', async () => {
+    const preflight = (path: string) => fetch(`${api}${path}`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://shop.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'accept-signature, x-min-position' },
+    });
+    const listed = (header: string | null) => (header ?? '').toLowerCase().split(/,\s*/);
+    const operation = await preflight('/api/public/catalogue');
+    expect(operation.status).to.equal(204);
+    for (const path of paths) {
+      const answer = await preflight(path);
+      expect(answer.status, path).to.equal(204);
+      expect(answer.headers.get('access-control-allow-origin'), path).to.equal('*');
+      expect(listed(answer.headers.get('access-control-allow-methods')), path).to.include.members(['get', 'head']);
+      expect(listed(answer.headers.get('access-control-allow-headers')), path)
+        .to.include.members(['accept-signature', 'x-min-position'])
+        .and.to.include.members(listed(operation.headers.get('access-control-allow-headers')));
+      expect(Number(answer.headers.get('access-control-max-age')), path).to.be.above(0);
     }
   });
 });
