@@ -149,18 +149,19 @@ async function inclusionAnswer(through: Served, query: InclusionQuery): Promise<
   if (treeSize > published) throw outOfRange('tree_size', treeSize, `the latest checkpoint holds ${published} leaves`);
   let index = query.index;
   if (index === undefined) {
-    if (query.position === undefined) throw new RequestValidationError([issue.missing(['query', 'index'], null)]);
+    // The query names the leaf one way: by `index`, or else by `position` (`x-one-of` of its schema).
+    const position = query.position as number;
     // An event the latest checkpoint does not count yet may be on its way (just appended): refused as not yet there,
     // to be asked again, never answered as absent from the log.
     const last = await lastCounted(through);
-    if (query.tree_size === undefined && query.position > last) {
-      throw new LogRefusal(notYetCounted(last, query.position), BEHIND_RETRY_AFTER_SECONDS);
+    if (query.tree_size === undefined && position > last) {
+      throw new LogRefusal(notYetCounted(last, position), BEHIND_RETRY_AFTER_SECONDS);
     }
-    index = await log.indexOf(query.position);
+    index = await log.indexOf(position);
     // Past the tree of the size asked, it is refused just below, as a leaf outside that tree.
     if (index === undefined) {
-      const why = query.position > last ? `the latest checkpoint counts the events up to position ${last}` : `no event of the log is at position ${query.position}`;
-      throw outOfRange('position', query.position, why);
+      const why = position > last ? `the latest checkpoint counts the events up to position ${last}` : `no event of the log is at position ${position}`;
+      throw outOfRange('position', position, why);
     }
   }
   if (index >= treeSize) {

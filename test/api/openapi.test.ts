@@ -98,6 +98,13 @@ describe('OpenAPI document of the public operations', () => {
         expect((op['parameters'] as Json[]).filter((p) => p['in'] === 'header').map((p) => p['name']), path).to.deep.equal(['X-Min-Position']);
       }
     }
+    // docs/api.md, "Proofs and tiles": an inclusion proof's leaf is named by `index` or by `position`, never both.
+    const inclusion = operation('/api/public/transparency/inclusion');
+    for (const name of ['index', 'position']) {
+      const parameter = (inclusion['parameters'] as Json[]).find((p) => p['name'] === name)!;
+      expect(parameter['required'], name).to.equal(false);
+      expect(parameter['description'], name).to.include('not both');
+    }
     expect((operation('/transparency/checkpoint')['parameters'] as Json[]).map((p) => [p['in'], p['name']])).to.deep.equal([['header', 'X-Min-Position']]);
     expect(operation('/api/public/catalogue/{reference}')['responses']).to.include.keys('404');
   });

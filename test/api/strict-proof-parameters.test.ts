@@ -102,6 +102,25 @@ describe('proof parameters: canonical decimal integers, given once (issue 42, it
       { type: 'int_type', loc: ['query', 'to'], msg: 'Input should be a valid integer', input: ['3', '3'] },
     ]);
   });
+
+  // The leaf is named by `index`, or by `position` when `index` is not given (the contract, "Transparency log"; the
+  // OpenAPI document's `position`): both given, one would be ignored, so neither is taken. On main at b3120d0
+  // `position` was silently ignored: `index=0&position=999999` was a 200 proof of leaf 0.
+  it('refuses index and position given together with one 422 naming both, whether or not they name the same leaf', async () => {
+    for (const [query, position] of [['index=0&position=999999', '999999'], ['position=1&index=0&tree_size=3', '1'], ['index=2&position=3', '3']] as const) {
+      const found = await detail(query) as { type: string; loc: unknown[]; msg: string; input: unknown }[];
+      expect(found, query).to.have.length(1);
+      expect(found[0], query).to.deep.include({ type: 'value_error', loc: ['query', 'position'], input: position });
+      expect(found[0]!.msg, query).to.match(/^Value error, /).and.to.include('`index`').and.to.include('`position`');
+    }
+    // Listed with the request's other failing fields, as every validation error is (contract: every failing field at once).
+    const answer = await send(base, '/api/public/transparency/inclusion?index=0&position=1', { headers: { 'x-min-position': '-1' } });
+    expect(answer.status).to.equal(422);
+    expect((answer.json().detail as { loc: unknown[] }[]).map((one) => one.loc)).to.deep.equal([['query', 'position'], ['header', 'x-min-position']]);
+    // Neither is still the contract's `missing`, and one alone is a proof.
+    expect(await detail('tree_size=3')).to.deep.equal([{ type: 'missing', loc: ['query', 'index'], msg: 'Field required', input: null }]);
+    expect((await send(base, '/api/public/transparency/inclusion?position=1&tree_size=3')).status).to.equal(200);
+  });
 });
 
 describe('HTTP/1.0 with chunked framing closes the connection after the answer (issue 42, item 6)', () => {

@@ -92,7 +92,7 @@ export const inclusionSpec: OperationSpec = {
   method: 'GET',
   path: '/api/public/transparency/inclusion',
   summary: 'Inclusion proof of an event in the transparency log',
-  description: 'RFC 9162 inclusion proof of leaf `index` (or of the event at `position`) in the tree of `tree_size` leaves (the latest checkpoint\'s tree when `tree_size` is not given).',
+  description: 'RFC 9162 inclusion proof of leaf `index` (or of the event at `position`: one of the two, both or neither is a 422) in the tree of `tree_size` leaves (the latest checkpoint\'s tree when `tree_size` is not given).',
   tags: TAGS,
   params: { query: InclusionQuery, header: ReadModelHeaders },
   refusesRepeatedQuery: true,

@@ -13,12 +13,13 @@ const LogNumber = (minimum: number, description: string) => Type.Integer({
   description: `${description} Canonical decimal digits only, given once.`,
 });
 
+/** The leaf is named once: by `index` or by its event's `position`, never both (one would be ignored). */
 export const InclusionQuery = Type.Object({
   lang: LangParam,
-  index: Type.Optional(LogNumber(0, 'Leaf index (0-based); `position` may name the event instead.')),
-  position: Type.Optional(LogNumber(1, 'Event-store position of the event, when `index` is not given.')),
+  index: Type.Optional(LogNumber(0, 'Leaf index (0-based). Give `index` or `position`, not both.')),
+  position: Type.Optional(LogNumber(1, 'Event-store position of the event, instead of `index` (not both).')),
   tree_size: Type.Optional(LogNumber(1, 'Size of the tree the proof is against, at most the latest checkpoint\'s; the latest checkpoint\'s when not given.')),
-});
+}, { 'x-one-of': ['index', 'position'] });
 export type InclusionQuery = Type.Static<typeof InclusionQuery>;
 
 export const ConsistencyQuery = Type.Object({

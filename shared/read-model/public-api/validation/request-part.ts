@@ -23,6 +23,7 @@ export type PartValidator = (raw: unknown, issues: IssueCollector) => Record<str
 const ajv = new Ajv({ ...OWN_SCHEMAS, allErrors: true, useDefaults: true, verbose: true, strict: true });
 ajv.addKeyword({ keyword: 'x-aliases', metaSchema: { type: 'array', items: { type: 'string' } } });
 ajv.addKeyword({ keyword: 'x-canonical', metaSchema: { type: 'boolean' } });
+ajv.addKeyword({ keyword: 'x-one-of', metaSchema: { type: 'array', items: { type: 'string' } } });
 
 interface Field {
   name: string;
@@ -34,6 +35,7 @@ export function compilePart(schema: JsonSchema, part: RequestPart): PartValidato
   assertSupported(schema);
   const validate = ajv.compile<Record<string, unknown>>(schema);
   const source: ValueSource = part === 'body' ? 'json' : 'text';
+  const oneOf = schema['x-one-of'];
   const fields: Field[] = Object.entries(schema.properties ?? {}).map(([name, property]) => ({
     name, spellings: [name, ...(property['x-aliases'] ?? [])],
   }));
@@ -55,6 +57,8 @@ export function compilePart(schema: JsonSchema, part: RequestPart): PartValidato
     // A value that did not parse is absent for ajv, which may call it missing: the parsing issue, listed first,
     // is the one kept for that field.
     if (!validate(value)) found.push(...issuesFromAjv(validate.errors ?? [], { source, sent, raw }));
+    // Once every field is valid, as a pydantic model validator runs after its fields.
+    if (oneOf !== undefined && found.length === 0) found.push(...oneOfIssues(oneOf, value, sent, source === 'text' ? null : raw));
     // A valid part (every request but a 422) has no issues to order.
     if (found.length > 0) {
       const { first, rest: notListed } = firstIssues(found, schema, sent, issues.room);
@@ -69,4 +73,16 @@ export function compilePart(schema: JsonSchema, part: RequestPart): PartValidato
     for (const { name } of fields) if (Object.hasOwn(value, name)) ordered[name] = value[name];
     return ordered;
   };
+}
+
+/**
+ * `x-one-of` (request-schema.ts): none given is the first one `missing` (`missingInput`: what FastAPI shows for a
+ * missing field of the part); two given, a `value_error` at the second naming both.
+ */
+function oneOfIssues(names: readonly string[], value: Record<string, unknown>, sent: Record<string, unknown>, missingInput: unknown): ValidationIssue[] {
+  const given = names.filter((name) => value[name] !== undefined);
+  const [first, second] = given;
+  if (first === undefined) return [issue.missing([names[0]!], missingInput)];
+  if (second === undefined) return [];
+  return [issue.valueError([second], sent[second], `\`${first}\` and \`${second}\` cannot both be given: give one of them`)];
 }

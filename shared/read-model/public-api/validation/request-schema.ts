@@ -15,13 +15,18 @@ export interface JsonSchema {
   'x-aliases'?: string[];
   /** An integer given as text must be written canonically: decimal digits, no sign, no leading zero, no space. */
   'x-canonical'?: boolean;
+  /**
+   * Of an object: properties of which exactly one is given, each naming the same thing its own way (a proof's leaf, by
+   * `index` or by `position`). Checked once every field is valid, as a pydantic model validator runs after its fields.
+   */
+  'x-one-of'?: string[];
 }
 
 /** A property path inside one request part (query, path or body), with canonical property names. */
 export type Path = string[];
 
 const SUPPORTED = new Set([
-  'type', 'anyOf', 'const', 'enum', 'properties', 'patternProperties', 'required', 'default', 'x-aliases', 'x-canonical',
+  'type', 'anyOf', 'const', 'enum', 'properties', 'patternProperties', 'required', 'default', 'x-aliases', 'x-canonical', 'x-one-of',
   'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength', 'pattern',
   'title', 'description', 'examples',
 ]);
@@ -30,6 +35,9 @@ const SUPPORTED = new Set([
 export function assertSupported(schema: JsonSchema, at = '#'): void {
   for (const keyword of Object.keys(schema)) {
     if (!SUPPORTED.has(keyword)) throw new Error(`request schema keyword not supported: ${keyword} at ${at}`);
+  }
+  for (const name of schema['x-one-of'] ?? []) {
+    if (!Object.hasOwn(schema.properties ?? {}, name)) throw new Error(`x-one-of names no property: ${name} at ${at}`);
   }
   for (const [name, child] of Object.entries(schema.properties ?? {})) assertSupported(child, `${at}/properties/${name}`);
   for (const [key, child] of Object.entries(schema.patternProperties ?? {})) assertSupported(child, `${at}/patternProperties/${key}`);
