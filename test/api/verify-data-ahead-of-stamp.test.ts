@@ -120,19 +120,27 @@ describe('a verification kept before a change its process has since answered fro
   });
 
   /**
-   * A verification of AUR-0001 kept (AUTHENTIC), then the theft written by the serials projector before its checkpoint
-   * (which still says the kept answer's position), then `newer` asks the process in a way no kept answer serves; the
-   * kept URL asked again must not go back to before the theft.
+   * A service whose verification of AUR-0001 is kept (AUTHENTIC), then `change` written to the serial's document at
+   * the next position, as its projector writes a batch's documents before their checkpoint.
    */
-  async function keptThenAnsweredAhead(newer: (url: string) => Promise<{ status: string; position: number }>): Promise<void> {
+  async function keptThenWrittenAhead(change: (keptAt: number) => Partial<SerialDoc>): Promise<{ url: string; keptAt: number }> {
     api = await startReadApiUnderTest();
     const { url, store } = api;
     const kept = await send(url, '/api/public/verify/AUR-0001');
     expect(kept.json()).to.include({ verification_status: 'AUTHENTIC' });
     const keptAt = Number(kept.headers['x-read-model-position']);
     const doc = await store.get<SerialDoc>('serials', 'AUR-0001');
-    const stolenDoc: SerialDoc = { ...doc!, status: 'stolen', position: keptAt + 1 };
-    await store.write('serials', [{ put: stolenDoc }]);
+    await store.write('serials', [{ put: { ...doc!, ...change(keptAt), position: keptAt + 1 } }]);
+    return { url, keptAt };
+  }
+
+  /**
+   * A verification of AUR-0001 kept (AUTHENTIC), then the theft written by the serials projector before its checkpoint
+   * (which still says the kept answer's position), then `newer` asks the process in a way no kept answer serves; the
+   * kept URL asked again must not go back to before the theft.
+   */
+  async function keptThenAnsweredAhead(newer: (url: string) => Promise<{ status: string; position: number }>): Promise<void> {
+    const { url, keptAt } = await keptThenWrittenAhead(() => ({ status: 'stolen' }));
     expect(await newer(url), 'read from the store: the theft, at its own position').to.deep.equal({ status: 'STOLEN', position: keptAt + 1 });
     const again = await send(url, '/api/public/verify/AUR-0001');
     expect(again.json(), 'an AUTHENTIC of before the theft after the same process answered STOLEN')
@@ -160,15 +168,8 @@ describe('a verification kept before a change its process has since answered fro
   });
 
   it('a serial marked with a change this version cannot read, ahead of the stamp: once refused for it, the AUTHENTIC kept from before is not given', async () => {
-    api = await startReadApiUnderTest();
-    const { url, store } = api;
-    const kept = await send(url, '/api/public/verify/AUR-0001');
-    expect(kept.json()).to.include({ verification_status: 'AUTHENTIC' });
-    const keptAt = Number(kept.headers['x-read-model-position']);
     // A newer writer's event in the serial's stream, as the serials projector marks it, before its checkpoint.
-    const doc = await store.get<SerialDoc>('serials', 'AUR-0001');
-    const marked: SerialDoc = { ...doc!, unreadable_from: keptAt + 1, position: keptAt + 1 };
-    await store.write('serials', [{ put: marked }]);
+    const { url } = await keptThenWrittenAhead((keptAt) => ({ unreadable_from: keptAt + 1 }));
     expect((await send(url, '/api/public/verify/aur-0001')).status, 'read from the store: refused, the change unreadable').to.equal(503);
     const again = await send(url, '/api/public/verify/AUR-0001');
     expect(again.status, 'the AUTHENTIC of before a change the process has just said it cannot read').to.equal(503);

@@ -7,18 +7,18 @@
  * `TypeError: Failed to fetch`.
  */
 import { createServer, type Server } from 'node:http';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { startWatchcat, type RunningWatchcat } from '../../all-in-one.ts';
 import { loadConfig } from '../../shared/config/config.ts';
 import { createLogger } from '../../shared/logging/logger.ts';
-import { cannotRun, registerLegSuite } from '../support/legs.ts';
+import { launchChromium } from '../support/chromium.ts';
+import { registerLegSuite } from '../support/legs.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ASK_SIGNATURE = 'sig1=("@status" "content-digest");alg="ed25519"';
 
 describe('a page on another site asking the log and the files for signed answers (chromium)', function () {
@@ -33,7 +33,7 @@ describe('a page on another site asking the log and the files for signed answers
   let browser: Browser;
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) cannotRun(this, 'browser', `no chromium at ${CHROMIUM} (.ci/run installs Debian's chromium; CHROMIUM_PATH names another)`);
+    browser = await launchChromium(this);
     dataDir = mkdtempSync(join(tmpdir(), 'watchcat-cross-origin-'));
     service = await startWatchcat(
       loadConfig({ DATA_DIR: dataDir, PORT: '0', OPS_PORT: '0', ADMIN_PORT: '0', HOST: '127.0.0.1', FILE_RATE_LIMIT_PER_MINUTE: '10000' }),
@@ -43,12 +43,6 @@ describe('a page on another site asking the log and the files for signed answers
     site = createServer((_, response) => response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>shop</title>'));
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
-    // The flags keep a root, headless chromium from reaching out to Google's services on its own.
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-        '--disable-component-update', '--disable-sync'],
-    });
   });
   after(async () => {
     await browser?.close();

@@ -6,16 +6,16 @@
  * price operation and on a watch's detail succeeds at the first click, with the document's examples as they are
  * (issue 30). A screenshot is kept under test-artifacts/.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { CONTRACT_LOG_ENDPOINTS } from '../support/contract-answers.ts';
 import { demoReadStore } from '../support/demo-read-store.ts';
-import { cannotRun, registerLegSuite } from '../support/legs.ts';
+import { launchChromium } from '../support/chromium.ts';
+import { registerLegSuite } from '../support/legs.ts';
 import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/', import.meta.url));
 
 /** The seven operations, as docs/api.md names them. */
@@ -36,14 +36,8 @@ describe('/docs in a real browser (chromium)', function () {
   let browser: Browser;
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) cannotRun(this, 'browser', `no chromium at ${CHROMIUM} (.ci/run installs Debian's chromium; CHROMIUM_PATH names another)`);
+    browser = await launchChromium(this);
     api = await startReadApiUnderTest();
-    // The flags keep a root, headless chromium from reaching out to Google's services on its own.
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-        '--disable-component-update', '--disable-sync'],
-    });
   });
   after(async () => {
     await browser?.close();

@@ -11,28 +11,19 @@ import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
-import type { EventStore, RecordedEvent } from '../../shared/ports/event-store.ts';
+import type { RecordedEvent } from '../../shared/ports/event-store.ts';
 import { createCommandService } from '../../services/write/command-service.ts';
 import { importCatalogue } from '../../services/import/import-catalogue.ts';
 import { tinyCatalogue } from '../services/support/tiny-catalogue.ts';
 import { spawnTs } from '../support/child-process.ts';
 import { between, seededRandom } from '../../shared/random/seeded-random.ts';
 import { brokenHashPositions } from '../support/sqlite-hash-chain.ts';
-import { readable } from '../support/readable-events.ts';
+import { readableHistory } from '../support/readable-events.ts';
 
 const BURST = fileURLToPath(new URL('../support/crash-children/command-burst.ts', import.meta.url));
 const WATCH = 'AUR-LU-001';
 const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 3);
 
-async function history(store: EventStore): Promise<RecordedEvent[]> {
-  const all: RecordedEvent[] = [];
-  for (let after = 0; ;) {
-    const batch = readable(await store.readAll({ after, limit: 1_000 }));
-    if (batch.length === 0) return all;
-    all.push(...batch);
-    after = batch[batch.length - 1]!.position;
-  }
-}
 
 describe('SIGKILL during a burst of commands on the SQLite store', function () {
   this.timeout(90_000);
@@ -67,7 +58,7 @@ describe('SIGKILL during a burst of commands on the SQLite store', function () {
       }
 
       const store = openSqliteEventStore(file);
-      const events = await history(store);
+      const events = await readableHistory(store);
       const byCommand = new Map<string, RecordedEvent[]>();
       for (const event of events.filter((e) => e.metadata.actor.startsWith('crash-test-'))) {
         byCommand.set(event.metadata.correlation_id, [...(byCommand.get(event.metadata.correlation_id) ?? []), event]);

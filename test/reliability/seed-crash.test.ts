@@ -15,22 +15,13 @@ import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.t
 import { createCommandService } from '../../services/write/command-service.ts';
 import { loadConfig } from '../../shared/config/config.ts';
 import { createLogger } from '../../shared/logging/logger.ts';
-import type { EventStore, RecordedEvent } from '../../shared/ports/event-store.ts';
+import type { RecordedEvent } from '../../shared/ports/event-store.ts';
 import { spawnTs } from '../support/child-process.ts';
-import { readable } from '../support/readable-events.ts';
+import { readableHistory } from '../support/readable-events.ts';
 import { until } from '../support/until.ts';
 
 const MAIN = fileURLToPath(new URL('../../main.ts', import.meta.url));
 
-async function history(store: EventStore): Promise<RecordedEvent[]> {
-  const all: RecordedEvent[] = [];
-  for (let after = 0; ;) {
-    const batch = readable(await store.readAll({ after, limit: 1_000 }));
-    if (batch.length === 0) return all;
-    all.push(...batch);
-    after = batch.at(-1)!.position;
-  }
-}
 
 /** How many events of each of these types the history holds, by the key their data names. */
 function counted(events: RecordedEvent[], type: 'WatchPublished' | 'SerialRegistered'): Map<string, number> {
@@ -70,7 +61,7 @@ describe('a first start killed while it seeds the demo catalogue', function () {
       // Killed once the seed has written its collections and watches and is registering serials.
       await until('the seed is under way', async () => first.child.exitCode === null && (await watcher.headPosition()) > 400, 60_000);
       await first.kill();
-      const cut = await history(watcher);
+      const cut = await readableHistory(watcher);
       expect(counted(cut, 'SerialRegistered').size, 'the first start was killed before the seed ended').to.be.below(demo.serials.length);
     } finally {
       await watcher.close();
@@ -80,7 +71,7 @@ describe('a first start killed while it seeds the demo catalogue', function () {
     service = await startWatchcat(loadConfig(env), createLogger('silent', 'seed-crash-test'));
     const store = openSqliteEventStore(file);
     try {
-      const events = await history(store);
+      const events = await readableHistory(store);
       const published = counted(events, 'WatchPublished');
       const registered = counted(events, 'SerialRegistered');
       expect([...published.keys()].sort()).to.deep.equal(demo.watches.map((watch) => watch.reference).sort());
