@@ -55,7 +55,11 @@ async function importSerial(service: CommandService, entry: SerialEntry, tally: 
   if (state.status === 'unregistered') {
     tally.record(await service.registerSerial(entry.serial, entry.reference, entry.manufacture_year, options));
   } else if (state.reference !== entry.reference || state.manufacture_year !== entry.manufacture_year) {
-    tally.warnings.push(`serial ${entry.serial} is registered for ${state.reference} (${state.manufacture_year}); left as it is`);
+    // The file's entry is not the serial the registry holds: a theft it reports may be another watch's, and marking
+    // this one stolen would tell its owner's buyer STOLEN. Reported by hand if it is this one (`serial report-stolen`).
+    const theft = entry.stolen && state.status !== 'stolen' ? ', its theft in the file not reported' : '';
+    tally.warnings.push(`serial ${entry.serial} is registered for ${state.reference} (${state.manufacture_year}); left as it is${theft}`);
+    return;
   }
   if (entry.stolen && state.status !== 'stolen') tally.record(await service.reportSerialStolen(entry.serial, options));
 }

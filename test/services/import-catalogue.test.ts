@@ -93,6 +93,21 @@ describe('catalogue import', () => {
     expect(state.categories.dial?.defaultCode).to.equal('white');
   });
 
+  it('leaves a serial registered for another watch alone and says so, its theft in the file not reported', async () => {
+    await importCatalogue(service, tinyCatalogue());
+    const head = await store.headPosition();
+    const file = tinyCatalogue();
+    // The file names the first serial for the other watch, stolen: not the serial the registry holds.
+    file.serials[0] = { serial: 'AUR-2024-000001', reference: 'AUR-LU-002', manufacture_year: 2024, stolen: true };
+    const report = await importCatalogue(service, file);
+    expect(report.commands).to.equal(0);
+    expect(await store.headPosition(), 'nothing appended').to.equal(head);
+    expect((await service.serialState('AUR-2024-000001')).status).to.equal('registered');
+    expect(report.warnings).to.deep.equal([
+      'serial AUR-2024-000001 is registered for AUR-LU-001 (2024); left as it is, its theft in the file not reported',
+    ]);
+  });
+
   it('leaves a withdrawn watch alone and says so', async () => {
     await importCatalogue(service, tinyCatalogue());
     await service.withdrawWatch('AUR-LU-002');
