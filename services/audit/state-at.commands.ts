@@ -39,7 +39,7 @@ const json = (value: unknown) => JSON.stringify(value, null, 2);
 
 export const stateAtCommands: CliModule = (program, context) => {
   program.command('state-at')
-    .description('project the history up to a moment (occurred_at <= TIMESTAMP) or a position and print what the public API would have answered then')
+    .description('project the history up to a position, or up to the first event stamped after a moment, and print what the public API would have answered then')
     .argument('<point>', 'ISO 8601 timestamp (e.g. 2025-03-01T12:00:00Z) or a position (digits)', parseCut)
     .addOption(langOption())
     .addOption(new Option('--what <section>', 'which answers').choices([...STATE_SECTIONS, 'all']).default('all'))

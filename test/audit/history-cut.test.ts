@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
-import type { EventStore, ReadAllOptions, StoredEvent } from '../../shared/ports/event-store.ts';
+import { streams, type EventStore, type ReadAllOptions, type StoredEvent } from '../../shared/ports/event-store.ts';
 import { historyCut } from '../../services/audit/history-cut.ts';
-import { randomSerial, serialRegistered } from '../fixtures/events.ts';
+import { collectionDefined, randomSerial, serialRegistered, watchPriceChanged, watchPublished } from '../fixtures/events.ts';
 
 describe('history cut: the history at a point, through the event store port', () => {
   let store: EventStore;
@@ -28,11 +28,11 @@ describe('history cut: the history at a point, through the event store port', ()
     }
   };
 
-  it('a moment keeps every event that had occurred by then, whatever its position', async () => {
+  it('a moment keeps the events before the first one stamped after it, not the later ones stamped before it', async () => {
     const view = historyCut(store, { at: Date.parse('2025-03-01T04:30:00Z') });
-    expect(await positions(view, 1)).to.deep.equal([1, 3, 4, 5]);
-    expect(await positions(view, 100)).to.deep.equal([1, 3, 4, 5]);
-    expect(view.lastIncluded()).to.deep.equal({ position: 5, occurredAt: '2025-03-01T04:00:00.000Z' });
+    expect(await positions(view, 1)).to.deep.equal([1]);
+    expect(await positions(view, 100)).to.deep.equal([1]);
+    expect(view.lastIncluded()).to.deep.equal({ position: 1, occurredAt: '2025-03-01T01:00:00.000Z' });
   });
 
   it('a position keeps the prefix of the history up to it, and is the head of the view', async () => {
@@ -50,8 +50,8 @@ describe('history cut: the history at a point, through the event store port', ()
   });
 
   it('a moment keeps an event that occurred exactly then (occurred_at <= the moment)', async () => {
-    const view = historyCut(store, { at: Date.parse('2025-03-01T04:00:00.000Z') });
-    expect(await positions(view, 100)).to.deep.equal([1, 3, 4, 5]);
+    expect(await positions(historyCut(store, { at: Date.parse('2025-03-01T09:00:00.000Z') }), 100)).to.deep.equal([1, 2, 3, 4, 5, 6, 7]);
+    expect(await positions(historyCut(store, { at: Date.parse('2025-03-01T08:59:59.999Z') }), 100)).to.deep.equal([1]);
   });
 
   it('a stream read through a position cut holds only its events up to the cut', async () => {
@@ -93,5 +93,56 @@ describe('history cut: an event whose metadata cannot be read', () => {
     const view = historyCut(source, { at: Date.parse('2025-03-01T02:00:00Z') });
     expect((await view.readAll({ after: 0, limit: 10 })).map((event) => event.position)).to.deep.equal([1, 2]);
     expect(view.lastIncluded()).to.deep.equal({ position: 1, occurredAt: '2025-03-01T01:00:00.000Z' });
+  });
+});
+
+describe('history cut: a moment across writers whose clocks differ', () => {
+  /**
+   * Positions 1..4 as three writers stamped them: the admin API (clock right) defines the collection at 10:00, the
+   * import (clock 40 minutes slow) publishes a watch of it at 09:30, the CLI (right) reprices it at 10:30, the import
+   * another at 09:50. `occurred_at` runs backwards at positions 2 and 4: only the positions say what came first.
+   */
+  const STAMPS = ['10:00', '09:30', '10:30', '09:50'];
+  let store: EventStore;
+  beforeEach(async () => {
+    store = openSqliteEventStore(':memory:');
+    const stamp = (i: number) => ({ occurred_at: `2025-03-01T${STAMPS[i]}:00.000Z` });
+    await store.append(streams.collection('regate'), [collectionDefined('regate', {}, stamp(0))], 'no_stream');
+    await store.append(streams.watch('RG-1'), [watchPublished('RG-1', 'regate', {}, stamp(1))], 'no_stream');
+    await store.append(streams.watch('RG-1'), [watchPriceChanged('RG-1', 1_250_000, 1_000_000, stamp(2))], 'any');
+    await store.append(streams.watch('RG-2'), [watchPublished('RG-2', 'regate', {}, stamp(3))], 'no_stream');
+  });
+  afterEach(() => store.close());
+
+  const read = async (view: EventStore) => (await view.readAll({ after: 0, limit: 100 })).map((event) => event.position);
+
+  it('is a prefix in position order: it never keeps an event without one before it, whatever their stamps', async () => {
+    // 09:45: the watch published at "09:30" came after the collection stamped 10:00, so neither is in the cut.
+    expect(await read(historyCut(store, { at: Date.parse('2025-03-01T09:45:00Z') }))).to.deep.equal([]);
+    // 10:15: the reprice stamped 10:30 ends it; the watch stamped 09:50 came after the reprice, so it is not in it either.
+    expect(await read(historyCut(store, { at: Date.parse('2025-03-01T10:15:00Z') }))).to.deep.equal([1, 2]);
+    expect(await read(historyCut(store, { at: Date.parse('2025-03-01T10:30:00Z') }))).to.deep.equal([1, 2, 3, 4]);
+  });
+
+  it('ends at the same position whatever the batch size it is read in', async () => {
+    for (const limit of [1, 2, 3]) {
+      const view = historyCut(store, { at: Date.parse('2025-03-01T10:15:00Z') });
+      const seen: number[] = [];
+      for (let after = 0; ;) {
+        const batch = await view.readAll({ after, limit });
+        if (batch.length === 0) break;
+        seen.push(...batch.map((event) => event.position));
+        after = batch.at(-1)!.position;
+      }
+      expect(seen, `batches of ${limit}`).to.deep.equal([1, 2]);
+    }
+  });
+
+  it('finds its end before answering a read that starts past it, or a stream\'s events', async () => {
+    const view = historyCut(store, { at: Date.parse('2025-03-01T10:15:00Z') });
+    expect(await view.readAll({ after: 3, limit: 10 })).to.deep.equal([]);
+    expect(await historyCut(store, { at: Date.parse('2025-03-01T10:15:00Z') }).readStream(streams.watch('RG-2'))).to.deep.equal([]);
+    expect((await historyCut(store, { at: Date.parse('2025-03-01T10:15:00Z') }).readStream(streams.watch('RG-1'))).map((event) => event.position))
+      .to.deep.equal([2]);
   });
 });

@@ -8,7 +8,7 @@ import type { Language } from '../../shared/events/common.ts';
 import { streams } from '../../shared/ports/event-store.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
 import { frozenEnv, serialAnswer } from '../../services/audit/public-answers.ts';
-import { checkCut } from '../../services/audit/state-at.ts';
+import { checkCut, projectAt, stateAnswers } from '../../services/audit/state-at.ts';
 import { collectionDefined, watchPublished } from '../fixtures/events.ts';
 import { BLUE_DIAL_CENTS, hour, writeKnownHistory, type TempStore } from './support/audit-history.ts';
 import { watchcat } from './support/watchcat-run.ts';
@@ -314,5 +314,34 @@ describe('watchcat state-at: the catalogue section is every page of 100 watches'
     expect(pages.map(({ total, offset, watches }) => ({ total, offset, count: watches.length }))).to.deep.equal([
       { total: 101, offset: 0, count: 100 }, { total: 101, offset: 100, count: 1 },
     ]);
+  });
+});
+
+describe('state-at a moment, across writers whose clocks differ', () => {
+  it('replays the history before the first event stamped after the moment, and says where it cut', async () => {
+    // The admin API (clock right) defines the collection at 10:00, then the import (clock 40 minutes slow) publishes
+    // a watch of it, stamped 09:30: what the API answered at 09:45 is the state before both, not a watch without its collection.
+    const store = openSqliteEventStore(':memory:');
+    try {
+      await store.append(streams.collection('regate'), [collectionDefined('regate', {}, { occurred_at: '2025-03-01T10:00:00.000Z' })], 'no_stream');
+      await store.append(streams.watch('RG-1'), [watchPublished('RG-1', 'regate', {}, { occurred_at: '2025-03-01T09:30:00.000Z' })], 'no_stream');
+      const config = loadConfig({});
+      const answersAt = async (moment: string) => {
+        const state = await projectAt(store, { at: Date.parse(moment) });
+        try {
+          return await stateAnswers(state, config, 'en', ['catalogue']);
+        } finally {
+          await state.readStore.close();
+        }
+      };
+      const before = await answersAt('2025-03-01T09:45:00.000Z');
+      expect(before['as_of']).to.deep.equal({ at: '2025-03-01T09:45:00.000Z', position: 0, events: 0 });
+      expect(before['catalogue']).to.deep.equal([{ watches: [], total: 0, limit: 100, offset: 0, lang: 'en' }]);
+      const after = await answersAt('2025-03-01T10:00:00.000Z');
+      expect(after['as_of']).to.deep.equal({ at: '2025-03-01T10:00:00.000Z', position: 2, events: 2 });
+      expect((after['catalogue'] as { total: number }[])[0]!.total).to.equal(1);
+    } finally {
+      await store.close();
+    }
   });
 });
