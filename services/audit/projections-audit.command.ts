@@ -16,8 +16,8 @@ import { formatMark, HISTORY_PARAMETER, historyMark } from './history-mark.ts';
 import { auditProjections } from './projections-audit.ts';
 import { PROJECTIONS_AUDIT_PATH, type ProjectionsAuditReport } from './projections-audit.route.ts';
 
-/** Events named one per line; more are counted. */
-const UNREADABLE_NAMED = 20;
+/** Events (or documents ahead) named one per line; more are counted. */
+const NAMED_AT_MOST = 20;
 
 /**
  * The events the comparison passed over, said before any verdict: both sides are this version's reading of the
@@ -27,14 +27,24 @@ function sayUnreadable(context: CliContext, unreadable: ProjectionsAuditReport['
   if (unreadable.length === 0) return;
   context.out(`${unreadable.length} event(s) of the history this version cannot read: its read models skip them, but in a serial's stream, `
     + 'where they mark the serial unanswerable; the read models are compared as this version reads the history');
-  for (const { position, type, stream, unreadable: why } of unreadable.slice(0, UNREADABLE_NAMED)) context.out(`  position ${position} (${type}, ${stream}): ${why}`);
-  if (unreadable.length > UNREADABLE_NAMED) context.out(`  and ${unreadable.length - UNREADABLE_NAMED} more (watchcat history lists them)`);
+  for (const { position, type, stream, unreadable: why } of unreadable.slice(0, NAMED_AT_MOST)) context.out(`  position ${position} (${type}, ${stream}): ${why}`);
+  if (unreadable.length > NAMED_AT_MOST) context.out(`  and ${unreadable.length - NAMED_AT_MOST} more (watchcat history lists them)`);
+}
+
+/** Documents a stopped projector left past its checkpoint: said, as late rather than wrong, before any verdict. */
+function sayAhead(context: CliContext, ahead: ProjectionsAuditReport['ahead'] = []): void {
+  if (ahead.length === 0) return;
+  context.out(`${ahead.length} document(s) ahead of their projection's checkpoint, each as the history has it at its own position `
+    + '(a projector stopped between writing them and its checkpoint; the next run catches up):');
+  for (const { collection, id, position, checkpoint } of ahead.slice(0, NAMED_AT_MOST)) context.out(`  ${collection} ${id} at ${position}, checkpoint ${checkpoint}`);
+  if (ahead.length > NAMED_AT_MOST) context.out(`  and ${ahead.length - NAMED_AT_MOST} more`);
 }
 
 /** Prints the findings and throws when the read models do not match the history. */
 function conclude(context: CliContext, report: ProjectionsAuditReport): void {
   for (const difference of report.differences) context.out(difference);
   sayUnreadable(context, report.unreadable);
+  sayAhead(context, report.ahead);
   const at = Object.entries(report.positions).map(([name, position]) => `${name} at ${position}`).join(', ');
   if (report.moved) throw new AuditError(`the live read models kept moving during the comparison (${at}): run it again when the projector is idle`);
   if (report.failed.length > 0) throw new AuditError(`projection(s) ${report.failed.join(', ')} stopped on an event they cannot apply`);

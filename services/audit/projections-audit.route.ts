@@ -18,7 +18,7 @@ import { HttpError } from '../admin/json-body.ts';
 import { requireScope, type AdminAuth } from '../admin/require-scope.ts';
 import { describeDifference } from './compare-read-models.ts';
 import { HISTORY_PARAMETER, holdsMark, parseMark } from './history-mark.ts';
-import { auditProjections, type UnreadableSeen } from './projections-audit.ts';
+import { auditProjections, type AheadOfCheckpoint, type UnreadableSeen } from './projections-audit.ts';
 
 export const PROJECTIONS_AUDIT_PATH = '/audit/projections';
 /** Events per batch: about a millisecond of projection work each between two turns of the event loop. */
@@ -34,6 +34,8 @@ export interface ProjectionsAuditReport {
   differences: string[];
   /** The events of the history compared that this version cannot read (absent from a server before it said them). */
   unreadable?: UnreadableSeen[];
+  /** Live documents past their checkpoint that match the history at their own position (absent likewise). */
+  ahead?: AheadOfCheckpoint[];
 }
 
 /** Client errors as `{detail}` with the headers set before them; the ops app has no error shaping of its own. */
@@ -65,7 +67,7 @@ export function projectionsAuditRoute(deps: { eventStore: EventStore; live: Read
       const audit = await auditProjections({ eventStore: deps.eventStore, live: deps.live, batchSize: AUDIT_BATCH_SIZE });
       const report: ProjectionsAuditReport = {
         positions: audit.positions, failed: audit.failed, moved: audit.moved, differences: audit.differences.map(describeDifference),
-        unreadable: audit.unreadable,
+        unreadable: audit.unreadable, ahead: audit.ahead,
       };
       const clean = report.differences.length === 0 && report.failed.length === 0 && !report.moved;
       ctx.status = clean ? 200 : 409;

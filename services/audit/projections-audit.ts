@@ -11,12 +11,13 @@
  */
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import { isUnreadable, type EventStore } from '../../shared/ports/event-store.ts';
-import type { ReadStore } from '../../shared/ports/read-store.ts';
+import type { ReadStore, StoredDoc } from '../../shared/ports/read-store.ts';
+import type { ReadCollection } from '../../shared/read-model/documents/documents.ts';
 import { readProjectionStates, type ProjectionState } from '../../shared/read-model/projections/projection-states.ts';
 import { rebuild, type RebuildProgress } from '../../shared/read-model/projections/rebuild.ts';
 import type { Projection } from '../../shared/read-model/projections/projection.ts';
 import { PROJECTIONS } from '../../shared/read-model/projections/index.ts';
-import { compareReadModels, type Difference } from './compare-read-models.ts';
+import { compareReadModels, fieldDifferences, type Difference } from './compare-read-models.ts';
 import { historyCut } from './history-cut.ts';
 
 interface ProjectionsAuditOptions {
@@ -39,6 +40,20 @@ interface ProjectionsAudit {
   moved: boolean;
   /** The events up to the positions compared that this version cannot read, in position order. */
   unreadable: UnreadableSeen[];
+  /** Live documents past their checkpoint that the history at their own position produces: not differences. */
+  ahead: AheadOfCheckpoint[];
+}
+
+/**
+ * A live document whose own `position` is past its projection's checkpoint, as the history at that position has it:
+ * a projector writes a batch's documents before its checkpoint (projector/catch-up-agent.ts), so one that stopped
+ * between the two leaves them ahead until a projector runs again. That is late, not wrong.
+ */
+export interface AheadOfCheckpoint {
+  collection: ReadCollection;
+  id: string;
+  position: number;
+  checkpoint: number;
 }
 
 /** An event of the history this version cannot read: where it is, and why. */
@@ -92,6 +107,57 @@ async function project(
   }
 }
 
+/**
+ * Settles each difference whose live document is past its checkpoint against the history at the document's own
+ * position: ahead when it matches there, a difference (as it differs there) otherwise. A shadow per round, each
+ * projection at the furthest own position left: it settles every document no event touched between its own position
+ * and that one (the shadow's document then carries the same position, or an earlier one when the live one is wrong),
+ * and at least those at that position, so the rounds end; usually one, a stopped batch leaving its documents whole.
+ */
+async function settleAhead(
+  options: ProjectionsAuditOptions, projections: readonly Projection[], positions: Record<string, number>, differences: Difference[],
+  seen: Map<number, UnreadableSeen>,
+): Promise<{ differences: Difference[]; ahead: AheadOfCheckpoint[] }> {
+  const pending = new Map<Difference, { doc: StoredDoc; projection: Projection }>();
+  for (const difference of differences) {
+    const projection = projections.find((p) => p.collection === difference.collection);
+    if (!projection || difference.kind === 'missing_in_live') continue;
+    const doc = await options.live.get<StoredDoc>(difference.collection, difference.id);
+    if (doc && doc.position > (positions[projection.name] ?? 0)) pending.set(difference, { doc, projection });
+  }
+  /** What each pending difference became at its document's own position. */
+  const settled = new Map<Difference, { difference: Difference } | { ahead: AheadOfCheckpoint }>();
+  while (pending.size > 0) {
+    const reach: Record<string, number> = {};
+    for (const { doc, projection } of pending.values()) reach[projection.name] = Math.max(reach[projection.name] ?? 0, doc.position);
+    const shadow = createMemoryReadStore();
+    try {
+      await project(options, projections.filter((p) => p.name in reach), reach, shadow, seen);
+      for (const [difference, { doc, projection }] of pending) {
+        const expected = await shadow.get<StoredDoc>(difference.collection, difference.id);
+        const atReach = doc.position === reach[projection.name];
+        if (!atReach && (!expected || expected.position > doc.position)) continue;
+        const { collection, id } = difference;
+        const fields = expected ? fieldDifferences(doc, expected) : [];
+        settled.set(difference, !expected ? { difference: { collection, id, kind: 'only_in_live' } }
+          : fields.length > 0 ? { difference: { collection, id, kind: 'different', fields } }
+          : { ahead: { collection, id, position: doc.position, checkpoint: positions[projection.name] ?? 0 } });
+        pending.delete(difference);
+      }
+    } finally {
+      await shadow.close();
+    }
+  }
+  const ahead: AheadOfCheckpoint[] = [];
+  const remaining: Difference[] = [];
+  for (const difference of differences) {
+    const outcome = settled.get(difference) ?? { difference };
+    if ('ahead' in outcome) ahead.push(outcome.ahead);
+    else remaining.push(outcome.difference);
+  }
+  return { differences: remaining, ahead };
+}
+
 export async function auditProjections(options: ProjectionsAuditOptions): Promise<ProjectionsAudit> {
   const projections = options.projections ?? PROJECTIONS;
   const collections = [...new Set(projections.map((p) => p.collection))];
@@ -102,12 +168,13 @@ export async function auditProjections(options: ProjectionsAuditOptions): Promis
     const seen = new Map<number, UnreadableSeen>();
     try {
       await project(options, projections, positions, shadow, seen);
-      const differences = await compareReadModels(options.live, shadow, collections);
+      const compared = await compareReadModels(options.live, shadow, collections);
+      const { differences, ahead } = await settleAhead(options, projections, positions, compared, seen);
       const moved = !samePositions(positions, positionsOf(await liveCheckpoints(options.live, projections)));
       if (!moved || attempt === 2) {
         const failed = [...checkpoints.values()].filter((state) => state?.status === 'parked').map((state) => state!.name);
         const unreadable = [...seen.values()].sort((a, b) => a.position - b.position);
-        return { positions, failed, differences, moved, unreadable };
+        return { positions, failed, differences, moved, unreadable, ahead };
       }
     } finally {
       await shadow.close();
