@@ -82,14 +82,25 @@ describe('Redis outage under load (rate limits and BullMQ projector on one Redis
     projector.start();
   });
   after(async function () {
+    // Once (a CI run, 2026-12-01) this hook outlived mocha's 60 s and said no more: each step now names itself when
+    // it does not end within 15 s, still a failure.
+    const step = async (name: string, work: () => Promise<unknown>) => {
+      let timer: NodeJS.Timeout | undefined;
+      const stuck = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`teardown: ${name} did not end within 15 s`)), 15_000); });
+      try {
+        await Promise.race([work(), stuck]);
+      } finally {
+        clearTimeout(timer);
+      }
+    };
     // BullMQ cannot close against a dead server: a failed run must not leave it down.
-    if (redisDown) await redis.start();
-    await api.close();
-    await projector.stop();
-    await queue.close();
+    if (redisDown) await step('starting Redis again', () => redis.start());
+    await step('closing the read API', () => api.close());
+    await step('stopping the projector', () => projector.stop());
+    await step('closing the BullMQ queue', () => queue.close());
     limitsRedis.disconnect();
     await eventStore.close();
-    await redis.stop();
+    await step('stopping Redis', () => redis.stop());
   });
 
   it('keeps answering at once with status degraded, then shares limits again and the projector catches up with nothing lost or doubled', async function () {
