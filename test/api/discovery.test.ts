@@ -80,7 +80,7 @@ describe('discovery files and /docs', () => {
       expect(text).to.include(`\`${name}\``);
     }
     for (const status of ['422', '404', '405', '413', '429']) expect(text).to.include(`- ${status} `);
-    // The refusals' texts (CONTRACT.md, "Honest answers" and "Read your writes"), "in French" with lang=fr: an agent
+    // The refusals' texts (docs/api.md, "Honest answers" and "Read your writes"), "in French" with lang=fr: an agent
     // told that text fields come in the language asked learns which error texts do and which stay English.
     for (const detail of [
       'The catalogue is being prepared; try again shortly', 'Le catalogue est en cours de préparation ; réessayez dans un instant',

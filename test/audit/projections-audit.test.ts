@@ -1,38 +1,21 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import Koa from 'koa';
-import { pino } from 'pino';
-import { createInlineJobQueue } from '../../shared/adapters/inline-job-queue.ts';
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import { createReadStore } from '../../shared/adapters/read-store.factory.ts';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import { streams, type EventStore } from '../../shared/ports/event-store.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
-import type { CollectionMemberDoc, WatchDoc } from '../../shared/read-model/documents/documents.ts';
+import type { WatchDoc } from '../../shared/read-model/documents/documents.ts';
 import { checkpointPrefix, type CheckpointState } from '../../shared/read-model/projections/control-docs.ts';
-import { adminAuth } from '../../services/admin/require-scope.ts';
-import { createProjector } from '../../projector/runner.ts';
 import { auditProjections } from '../../services/audit/projections-audit.ts';
 import { formatMark, historyMark } from '../../services/audit/history-mark.ts';
-import { projectionsAuditRoute } from '../../services/audit/projections-audit.route.ts';
 import { watchPriceChanged } from '../fixtures/events.ts';
 import { writeKnownHistory, type TempStore } from './support/audit-history.ts';
+import { AUDIT_KEY, CATALOGUE_KEY, closeLive, liveOverKnownHistory, project, serveAudit } from './support/projections-audit-live.ts';
 import { watchcat } from './support/watchcat-run.ts';
 import { describeMongo } from '../support/mongodb-leg.ts';
-
-/** Builds live read models the way the server does: the incremental projector catching up. */
-async function project(eventStore: EventStore, readStore: ReadStore): Promise<ReadStore> {
-  const queue = createInlineJobQueue({ attempts: 1, backoffMs: 1 });
-  const projector = createProjector({ eventStore, readStore, queue, logger: pino({ level: 'silent' }), batchSize: 5 });
-  await projector.catchUp();
-  await queue.close();
-  return readStore;
-}
 
 /** Changes a live document by hand, as a stray write would (a later position gets past the store's rule). */
 async function alterPrice(live: ReadStore, id: string, priceCents: number): Promise<void> {
@@ -67,35 +50,13 @@ const alwaysMoving = (checkpoint: CheckpointState, read: number): CheckpointStat
 const movingOnce = (checkpoint: CheckpointState, read: number): CheckpointState =>
   isCheckpointOf(checkpoint, 'watches') && read > 1 ? { ...checkpoint, position: checkpoint.position + 1 } : checkpoint;
 
-const AUDIT_KEY = 'audit-key-0123456789abcdef0123456789abcdef';
-const CATALOGUE_KEY = 'catalogue-key-0123456789abcdef0123456789ab';
-
-/** The operations port's audit route alone, in this process, over `live` (stopped by the returned function). */
-async function serveAudit(eventStore: EventStore, live: ReadStore, keys = `${CATALOGUE_KEY}:catalogue,${AUDIT_KEY}:audit`, failuresPerMinute = 10) {
-  const app = new Koa();
-  app.silent = true;
-  app.use(projectionsAuditRoute({ eventStore, live, auth: adminAuth({ ADMIN_API_KEYS: keys, ADMIN_AUTH_FAILURES_PER_MINUTE: failuresPerMinute }) }));
-  const server: Server = app.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
-}
-
 describe('audit projections: live read models against the history', () => {
   let store: TempStore;
   let eventStore: EventStore;
   let live: ReadStore;
 
-  beforeEach(async () => {
-    store = await writeKnownHistory();
-    eventStore = openSqliteEventStore(store.file);
-    live = await project(eventStore, createMemoryReadStore());
-  });
-  afterEach(async () => {
-    await live.close();
-    await eventStore.close();
-    rmSync(store.dataDir, { recursive: true, force: true });
-  });
+  beforeEach(async () => ({ store, eventStore, live } = await liveOverKnownHistory()));
+  afterEach(() => closeLive({ store, eventStore, live }));
 
   it('finds no difference between faithfully projected read models and the history', async () => {
     const audit = await auditProjections({ eventStore, live });
@@ -118,78 +79,6 @@ describe('audit projections: live read models against the history', () => {
       collection: 'watches', id: 'fr:RG-1', kind: 'different',
       fields: [{ path: 'price_cents', live: 1, shadow: 1_250_000 }, { path: 'position', live: 5, shadow: 4 }],
     }]);
-  });
-
-  /**
-   * The live read models as a projector leaves them when it dies after writing a batch's documents and before its
-   * checkpoint: RG-1 repriced at position 13 in the watches and in its collection membership (which prices the
-   * collection's range), checkpoints still at 12.
-   */
-  async function crashBeforeCheckpoint(english: Partial<WatchDoc> = {}): Promise<void> {
-    await eventStore.append(streams.watch('RG-1'), [watchPriceChanged('RG-1', 1_300_000, 1_250_000)], 1);
-    const further = await project(eventStore, createMemoryReadStore());
-    try {
-      const watches = [{ ...(await further.get<WatchDoc>('watches', 'en:RG-1'))!, ...english }, (await further.get<WatchDoc>('watches', 'fr:RG-1'))!];
-      const member = (await further.get<CollectionMemberDoc>('collections', 'member:RG-1'))!;
-      expect([...watches, member].map((doc) => doc.position)).to.deep.equal([13, 13, 13]);
-      await live.write('watches', watches.map((put) => ({ put })));
-      await live.write('collections', [{ put: member }]);
-    } finally {
-      await further.close();
-    }
-  }
-
-  it('names documents ahead of their checkpoint (a projector stopped before it) apart, not as differences', async () => {
-    await crashBeforeCheckpoint();
-    const audit = await auditProjections({ eventStore, live });
-    expect(audit.positions).to.include({ watches: 12, collections: 12 });
-    expect(audit.differences).to.deep.equal([]);
-    expect(audit.ahead).to.deep.equal([
-      { collection: 'watches', id: 'en:RG-1', position: 13, checkpoint: 12 },
-      { collection: 'watches', id: 'fr:RG-1', position: 13, checkpoint: 12 },
-      { collection: 'collections', id: 'member:RG-1', position: 13, checkpoint: 12 },
-    ]);
-  });
-
-  it('compares each document ahead at its own position, when the stopped batch left them at different ones', async () => {
-    // Two reprices of RG-1 (13, 14); the batch wrote the English document as of 13 and the French one as of 14.
-    const projectedDoc = async (id: string) => {
-      const further = await project(eventStore, createMemoryReadStore());
-      try {
-        return (await further.get<WatchDoc>('watches', id))!;
-      } finally {
-        await further.close();
-      }
-    };
-    await eventStore.append(streams.watch('RG-1'), [watchPriceChanged('RG-1', 1_300_000, 1_250_000)], 1);
-    const english = await projectedDoc('en:RG-1');
-    await eventStore.append(streams.watch('RG-1'), [watchPriceChanged('RG-1', 1_400_000, 1_300_000)], 2);
-    const french = await projectedDoc('fr:RG-1');
-    await live.write('watches', [{ put: english }, { put: french }]);
-    const audit = await auditProjections({ eventStore, live });
-    expect(audit.differences).to.deep.equal([]);
-    expect(audit.ahead).to.deep.equal([
-      { collection: 'watches', id: 'en:RG-1', position: 13, checkpoint: 12 },
-      { collection: 'watches', id: 'fr:RG-1', position: 14, checkpoint: 12 },
-    ]);
-  });
-
-  it('a document ahead of its checkpoint that the history at its own position does not produce is still a difference', async () => {
-    await crashBeforeCheckpoint({ price_cents: 1 });
-    const audit = await auditProjections({ eventStore, live });
-    expect(audit.differences).to.deep.equal([{
-      collection: 'watches', id: 'en:RG-1', kind: 'different', fields: [{ path: 'price_cents', live: 1, shadow: 1_300_000 }],
-    }]);
-    expect(audit.ahead.map(({ id }) => id)).to.deep.equal(['fr:RG-1', 'member:RG-1']);
-  });
-
-  it('a document stamped with a position the history did not reach there is a difference, not ahead', async () => {
-    // Position 13 touches RG-1 only: an RG-2 document claiming it reflects 13 is wrong at its own position too.
-    await crashBeforeCheckpoint();
-    const stray = { ...(await live.get<WatchDoc>('watches', 'en:RG-1'))!, _id: 'en:RG-9', reference: 'RG-9' };
-    await live.write('watches', [{ put: stray }]);
-    const audit = await auditProjections({ eventStore, live });
-    expect(audit.differences).to.deep.equal([{ collection: 'watches', id: 'en:RG-9', kind: 'only_in_live' }]);
   });
 
   it('names a document missing from the live read model and one the history does not produce', async () => {
@@ -288,23 +177,6 @@ describe('audit projections: live read models against the history', () => {
         const result = await watchcat(env(), 'audit', 'projections', '--server', server.url);
         expect(result.code, result.notes.join('\n')).to.equal(0);
         expect(result.out).to.deep.equal(['read models match the history: watches at 12, collections at 12, configurators at 12, serials at 12, transparency-log at 12']);
-      } finally {
-        await server.close();
-      }
-    });
-
-    it('exits 0 after a projector stopped before its checkpoint, naming the documents ahead of it apart (route answers 200)', async () => {
-      await crashBeforeCheckpoint();
-      const server = await serveAudit(eventStore, live);
-      try {
-        const result = await watchcat(env(), 'audit', 'projections', '--server', server.url);
-        expect(result.code, result.notes.join('\n')).to.equal(0);
-        expect(result.out).to.deep.equal([
-          '3 document(s) ahead of their projection\'s checkpoint, each as the history has it at its own position '
-          + '(a projector stopped between writing them and its checkpoint; the next run catches up):',
-          '  watches en:RG-1 at 13, checkpoint 12', '  watches fr:RG-1 at 13, checkpoint 12', '  collections member:RG-1 at 13, checkpoint 12',
-          'read models match the history: watches at 12, collections at 12, configurators at 12, serials at 12, transparency-log at 12',
-        ]);
       } finally {
         await server.close();
       }
