@@ -9,7 +9,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { answerInSnapshot, type ReadingEnv } from '../../shared/read-model/public-api/answer-policy.ts';
 import type { ReadStamp } from '../../shared/read-model/public-api/read-model-clock.ts';
 import { isPlainObject } from '../../shared/read-model/public-api/validation/request-schema.ts';
-import type { RawRequest } from '../../shared/read-model/public-api/validation/request-validator.ts';
+import type { RawRequest, ValidRequest } from '../../shared/read-model/public-api/validation/request-validator.ts';
 import { RequestValidationError } from '../../shared/read-model/public-api/validation/validation-issue.ts';
 import type { McpTool } from './mcp-tools.ts';
 
@@ -28,9 +28,20 @@ function asRequest(tool: McpTool, args: Record<string, unknown>, header: RawRequ
   return { path, query: args as RawRequest['query'], jsonQuery: true, header, ...(tool.operation.spec.body ? { body: args } : {}) };
 }
 
-const result = (body: unknown): CallToolResult => ({
+/**
+ * The call a result answers, as the operation read it: the tool's name, and its parameters with their defaults (none
+ * the operation does not take). Every tool call is a `POST /mcp`, so the request components a signature covers are the
+ * same for all; and an answer need not say what it answers (a search's result does not name its filters). Inside the
+ * result, the call is under the answer's `Content-Digest`, so a signed answer is one call's (docs/api.md, "Signed answers").
+ */
+function callOf(tool: McpTool, { path, query, body }: ValidRequest): { name: string; arguments: Record<string, unknown> } {
+  return { name: tool.description.name, arguments: { ...path, ...query, ...(isPlainObject(body) ? body : {}) } };
+}
+
+const result = (body: unknown, call: ReturnType<typeof callOf>): CallToolResult => ({
   content: [{ type: 'text', text: JSON.stringify(body) }],
   structuredContent: body as Record<string, unknown>,
+  _meta: { call },
 });
 
 /**
@@ -64,7 +75,7 @@ export async function callTool(
     const request = tool.validate(asRequest(tool, isPlainObject(args) ? args : {}, header));
     const { answer, stamp, dataAge, position } = await answerInSnapshot(env)(tool.operation, request);
     if (stamp !== undefined) stamped?.(stamp, dataAge, position, answer.once === true);
-    return answer.status === 200 ? result(answer.body) : errorResult(answer.body, answer.retryAfter);
+    return answer.status === 200 ? result(answer.body, callOf(tool, request)) : errorResult(answer.body, answer.retryAfter);
   } catch (error) {
     if (!(error instanceof RequestValidationError)) throw error;
     // As the front door answers a 422: the issues bounded, each echoed input too (validation-issue.ts).
