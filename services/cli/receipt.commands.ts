@@ -95,6 +95,7 @@ function describe(report: ReceiptReport, keySet: TrustedKeySet): string[] {
   return [
     `receipt holds: signature ${report.label} verified`,
     `answer: ${report.status} to ${report.request ?? 'a request it does not name'}, body ${report.bodyBytes} bytes matching Content-Digest sha-256`,
+    ...(report.call === undefined ? [] : [`call: ${report.call} (signed, in the body: the request line above does not name it)`]),
     `signed: ${report.covered?.join(' ')}`,
     `data: ${report.position === undefined ? 'no signed read-model position' : `read at read-model position ${report.position} (signed)`}, `
       + `${report.dataAge === undefined ? 'no signed age' : `${report.dataAge} s old (signed)`}`,

@@ -5,11 +5,19 @@
  * signed answer to `search_catalogue {collection: "nope"}` (no watches) was, byte for byte, the signed answer to
  * `search_catalogue {search: "zzz"}` (no watches either): each verified with the official `http-message-signatures`
  * library as the answer to the other request, and nothing signed told them apart. The signed content now carries the call as the operation read it (tool name, arguments with their
- * defaults), so the two answers differ and each names its own question.
+ * defaults), so the two answers differ and each names its own question; and `watchcat receipt verify` says which call
+ * a saved one answers, where it printed only `POST //host/mcp` and whatever query the client had put after it.
  */
+import { execFile } from 'node:child_process';
 import { createPublicKey } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { expect } from 'chai';
 import { createVerifier, httpbis } from 'http-message-signatures';
+import { createCliContext } from '../../services/cli/cli-context.ts';
+import { run } from '../../services/cli/program.ts';
 import { send, type TestResponse } from '../support/http.ts';
 import { MCP_HEADERS, postMcp, toolCall } from '../support/mcp-client.ts';
 import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';
@@ -74,6 +82,27 @@ describe('a signed MCP tool answer names the call it answers', function () {
     expect(again.json().id).to.equal(2);
     for (const answer of [first, again]) {
       expect(answer.json().result._meta?.call).to.deep.equal({ name: 'get_watch', arguments: { reference: 'rg-100', lang: 'en' } });
+    }
+  });
+
+  it('receipt verify names the call a saved MCP answer answers, whatever query the client put on /mcp', async () => {
+    api = await startReadApiUnderTest();
+    const dir = await mkdtemp(join(tmpdir(), 'mcp-receipt-'));
+    try {
+      // Saved as a user would: curl -si, asking verify_serial about AUR-0001 on a URL that names another serial.
+      const { stdout } = await promisify(execFile)('curl', [
+        '-si', '-X', 'POST', ...Object.entries(MCP_HEADERS).flatMap(([name, value]) => ['-H', `${name}: ${value}`]), '-H', `Accept-Signature: ${ASK}`,
+        '--data', JSON.stringify(toolCall('verify_serial', { serial: 'AUR-0001' })), `${api.url}/mcp?serial=AUR-0666`,
+      ], { encoding: 'buffer' });
+      const file = join(dir, 'receipt.txt');
+      await writeFile(file, stdout);
+      const out: string[] = [];
+      const context = createCliContext({ LOG_LEVEL: 'silent' }, { out: (line) => out.push(line), note: () => undefined });
+      expect(await run(['node', 'watchcat', 'receipt', 'verify', file, '--jwks', `${api.url}/.well-known/jwks.json`], context), out.join('\n')).to.equal(0);
+      expect(out).to.include(`answer: 200 to POST //${new URL(api.url).host}/mcp?serial=AUR-0666, body ${stdout.length - stdout.indexOf('\r\n\r\n') - 4} bytes matching Content-Digest sha-256`);
+      expect(out).to.include('call: verify_serial {"serial":"AUR-0001","lang":"en"} (signed, in the body: the request line above does not name it)');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

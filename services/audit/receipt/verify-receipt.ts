@@ -5,7 +5,8 @@
  * then the RFC 9421 signature over the covered components, the request ones rebuilt from the answer's
  * `Signed-Request` echo. Every check runs, so a report names each thing that does not match. The position the
  * answer's data was read at (`X-Read-Model-Position`) and how old it was (`X-Data-Age`, seconds) are reported when
- * the signature covers them: what a checkpoint the receipt pins is checked against (receipt-checkpoint.ts).
+ * the signature covers them: what a checkpoint the receipt pins is checked against (receipt-checkpoint.ts); so is the
+ * MCP tool call an answer names in its body (answered-call.ts), which its request components do not.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createVerifier, httpbis } from 'http-message-signatures';
@@ -13,6 +14,7 @@ import { type InnerList, isInnerList, parseDictionary, serializeDictionary, seri
 import { type Ed25519PublicJwk, type JwkSet, publicKeyOf, thumbprint } from '../../../shared/signing/jwk-set.ts';
 import { keyValidityProblem } from '../../../shared/signing/key-validity.ts';
 import { parseSignedRequest, requestComponentParser, SIGNED_REQUEST_HEADER, type SignedRequest } from '../../../shared/signing/signed-request.ts';
+import { answeredCall } from './answered-call.ts';
 import type { SavedResponse } from './saved-response.ts';
 
 export interface ReceiptReport {
@@ -25,6 +27,8 @@ export interface ReceiptReport {
   created?: Date;
   covered?: string[];
   request?: string;
+  /** The MCP tool call the body names as the one it answers (`name {arguments}`), when its digest holds. */
+  call?: string;
   /** The read-model position the answer's data was read at, when the signature covers it. */
   position?: number;
   /** How old the answer's data was, in seconds, when the signature covers it. */
@@ -96,6 +100,8 @@ export async function verifyReceipt(response: SavedResponse, jwks: JwkSet): Prom
 
   const digestProblem = checkDigest(field('content-digest'), response.body);
   if (digestProblem) problem(digestProblem);
+  const call = digestProblem ? undefined : answeredCall(response.body);
+  if (call !== undefined) report.call = call;
 
   const echoed = field(SIGNED_REQUEST_HEADER.toLowerCase());
   const request = echoed === undefined ? undefined : parseSignedRequest(echoed);
