@@ -18,15 +18,18 @@
  *
  * A serial index proof file (services/audit/receipt/index-proof.ts) is checked with the log's verifier key
  * (`--log-key`, else the deployment's) and the witness policy (`--policy`; without one, no cosignature is required)
- * alone: "at checkpoint N, cosigned by k witnesses, serial S was STATUS".
+ * alone: "at checkpoint N, cosigned by k witnesses, serial S was STATUS". A signed answer asked with `proof=index`
+ * carries one (services/audit/receipt/answer-body.ts): it is checked the same way once the signature holds, and
+ * written with `--save-proof FILE`.
  */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { deploymentUrl } from '../../shared/public-base-url.ts';
 import { type JwkSet, parseJwkSet } from '../../shared/signing/jwk-set.ts';
 import { parseSavedResponse } from '../audit/receipt/saved-response.ts';
 import { type ReceiptReport, verifyReceipt } from '../audit/receipt/verify-receipt.ts';
 import { parsePolicy, readPolicyFile, requirePolicy, witnessedLine, type TlogPolicy } from '../../shared/read-model/transparency/tlog-policy.ts';
+import { indexProofOfAnswer } from '../audit/receipt/answer-body.ts';
 import { INDEX_PROOF_HEADER, indexProofLine, uniquenessLine, verifyIndexProof } from '../audit/receipt/index-proof.ts';
 import { checkExtends, checkHoldsNothingAfter, pinnedCheckpoint, type InclusionProof } from '../audit/receipt/receipt-checkpoint.ts';
 import type { CliModule } from './cli-module.ts';
@@ -90,6 +93,24 @@ async function readJwks(source: string, allowPlainHttp: boolean): Promise<Truste
   }
 }
 
+/** The verdict on a serial index proof file, in the command's words, or a ReceiptError naming what does not hold. */
+function checkIndexProof(text: string, logKey: string, policy: TlogPolicy | undefined, indexPolicy: TlogPolicy | undefined): string[] {
+  try {
+    const verdict = verifyIndexProof(text, logKey, policy ?? parsePolicy(`log ${logKey}\nquorum none`), indexPolicy);
+    return [indexProofLine(verdict), uniquenessLine(verdict)];
+  } catch (error) {
+    throw new ReceiptError(`serial index proof does not hold: ${(error as Error).message}`);
+  }
+}
+
+async function writeProofFile(file: string, text: string): Promise<void> {
+  try {
+    await writeFile(file, text, { flag: 'wx' });
+  } catch (error) {
+    throw new ReceiptError(`cannot save the proof to ${file}: ${(error as Error).message}`);
+  }
+}
+
 function describe(report: ReceiptReport, keySet: TrustedKeySet): string[] {
   const key = report.key?.exp === undefined ? 'current key' : `retired key, retired at ${new Date(report.key.exp * 1000).toISOString()}`;
   return [
@@ -120,8 +141,9 @@ export const receiptCommands: CliModule = (program, context) => {
     .option('--index-policy <file>', 'for a serial index proof: a witness policy (C2SP tlog-policy) of witnesses held to cosign one checkpoint body per tree size '
       + '(as watchcat witness does; C2SP asks them to check only the root), whose quorum the checkpoint must meet and no two disjoint sets of them may: '
       + 'then no other status of the serial at that size can meet it')
+    .option('--save-proof <file>', 'for an answer asked with proof=index: write the serial index proof it carries, checked, as one offline file (a new file: never overwritten)')
     .option(ALLOW_PLAIN_HTTP, 'fetch the key set over plain HTTP from a host other than loopback (it could be altered on the way)')
-    .action(async (file: string, options: { jwks?: string; checkpoint?: string | true; logKey?: string; policy?: string; indexPolicy?: string; allowPlainHttp?: boolean }) => {
+    .action(async (file: string, options: { jwks?: string; checkpoint?: string | true; logKey?: string; policy?: string; indexPolicy?: string; saveProof?: string; allowPlainHttp?: boolean }) => {
       const policy = options.policy === undefined ? undefined : policyOf(options.policy);
       const indexPolicy = options.indexPolicy === undefined ? undefined : policyOf(options.indexPolicy);
       const checkpoint = options.checkpoint ?? (policy ? true : undefined);
@@ -133,39 +155,46 @@ export const receiptCommands: CliModule = (program, context) => {
       }
       const config = context.config();
       const deployment = deploymentUrl(config);
+      const allow = options.allowPlainHttp === true;
+      const logKeyOf = async () => options.logKey ?? (await readSource(`${deployment}/.well-known/transparency/key`, 'the log key', allow)).toString('utf8').trim();
       if (bytes.toString('utf8').startsWith(`${INDEX_PROOF_HEADER}\n`)) {
-        const logKey = options.logKey ?? (await readSource(`${deployment}/.well-known/transparency/key`, 'the log key', options.allowPlainHttp === true)).toString('utf8').trim();
-        try {
-          const verdict = verifyIndexProof(bytes.toString('utf8'), logKey, policy ?? parsePolicy(`log ${logKey}\nquorum none`), indexPolicy);
-          context.out(indexProofLine(verdict));
-          context.out(uniquenessLine(verdict));
-        } catch (error) {
-          throw new ReceiptError(`serial index proof does not hold: ${(error as Error).message}`);
-        }
+        if (options.saveProof !== undefined) throw new ReceiptError('--save-proof applies to a saved answer that carries a serial index proof; this is the proof file already');
+        for (const line of checkIndexProof(bytes.toString('utf8'), await logKeyOf(), policy, indexPolicy)) context.out(line);
         return;
       }
-      if (indexPolicy !== undefined) throw new ReceiptError('--index-policy applies to a serial index proof file only');
       let saved;
       try {
         saved = parseSavedResponse(bytes);
       } catch (error) {
         throw new ReceiptError(`cannot read the receipt ${file}: ${(error as Error).message}`);
       }
-      const keySet = await readJwks(options.jwks ?? `${deployment}/.well-known/jwks.json`, options.allowPlainHttp === true);
+      const keySet = await readJwks(options.jwks ?? `${deployment}/.well-known/jwks.json`, allow);
       const report = await verifyReceipt(saved, keySet.jwks);
       if (report.problems.length > 0) throw new ReceiptError(`receipt does not hold: ${report.problems.join('; ')}`);
       for (const line of describe(report, keySet)) context.out(line);
+      // A proof=index answer carries the file that shows its status at a checkpoint, under the log's key rather than
+      // the answer's: checked too, and kept on request, so the buyer needs nothing else offline.
+      const proofFile = indexProofOfAnswer(saved.body);
+      if (proofFile === undefined && (indexPolicy !== undefined || options.saveProof !== undefined)) {
+        throw new ReceiptError(`${indexPolicy !== undefined ? '--index-policy' : '--save-proof'} applies to a serial index proof: this answer carries none (ask with proof=index)`);
+      }
+      if (proofFile !== undefined) {
+        for (const line of checkIndexProof(proofFile, await logKeyOf(), policy, indexPolicy)) context.out(line);
+        if (options.saveProof !== undefined) {
+          await writeProofFile(options.saveProof, proofFile);
+          context.out(`proof: saved to ${options.saveProof}, checked by watchcat receipt verify ${options.saveProof} with the log's key alone`);
+        }
+      }
       if (checkpoint === undefined) return;
       const pinned = pinnedCheckpoint(saved, report.covered ?? []);
       if (typeof pinned === 'string') throw new ReceiptError(pinned);
-      const allow = options.allowPlainHttp === true;
       const source = checkpoint === true ? `${deployment}/.well-known/transparency/checkpoint` : checkpoint;
       // Proofs are checked against the roots, so they may come from the server that gave the checkpoint, else the
       // deployment; which leaf holds the event at a position is that server's word (docs/api.md, "Receipts").
       const logBase = /^https?:\/\//i.test(source) ? new URL(source).origin : deployment;
       const note = (await readSource(source, 'the checkpoint', allow)).toString('utf8');
       const witnessed = policy && witnessedBy(policy, note);
-      const logKey = options.logKey ?? (await readSource(`${deployment}/.well-known/transparency/key`, 'the log key', allow)).toString('utf8').trim();
+      const logKey = await logKeyOf();
       const proofOf = async (from: number, to: number) =>
         JSON.parse((await readSource(`${logBase}/api/public/transparency/consistency?from=${from}&to=${to}`, 'the consistency proof', true)).toString('utf8')) as { root?: string; proof?: string[] };
       const { position } = report;

@@ -30,7 +30,8 @@ import { parseCheckpoint } from '../../shared/read-model/transparency/checkpoint
 import { indexCommitmentOf, verifyIndexAnswer, type IndexStatus } from '../../shared/read-model/transparency/serial-index.ts';
 import { openNote, verifierKey } from '../../shared/read-model/transparency/signed-note.ts';
 import { collectionDefined, serialRegistered, serialReportedStolen } from '../fixtures/events.ts';
-import { connectedClient } from '../support/mcp-client.ts';
+import { curlSi } from '../support/curl-si.ts';
+import { connectedClient, MCP_HEADERS, toolCall } from '../support/mcp-client.ts';
 import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';
 import { logProjection, logProjectionUpgradedAfter } from '../support/signed-log.ts';
 import { testSigningKeys } from '../support/signing-keys.ts';
@@ -134,6 +135,47 @@ describe('verify with proof=index: the status proved in the serial index at a si
     const code = await run(['node', 'watchcat', 'receipt', 'verify', file, '--log-key', logVerifier], context);
     expect([code, out[0], notes]).to.deep.equal([0, 'at checkpoint 5, cosigned by 0 witnesses, serial IP-2024-0007 was STOLEN', []]);
     expect(out.slice(1).join('\n'), 'no index policy: the only status at that size is not shown').to.match(/^unique: not shown: [^\n]*$/);
+  });
+
+  it('a signed answer saved with curl -si: receipt verify checks the proof it carries under the log\'s key, and --save-proof keeps it as the offline file', async function () {
+    const signed = { 'Accept-Signature': 'sig1=("@status" "content-digest");alg="ed25519"' };
+    const jwks = `${api.url}/.well-known/jwks.json`;
+    const cli = async (...args: string[]) => {
+      const out: string[] = [];
+      const notes: string[] = [];
+      const code = await run(['node', 'watchcat', 'receipt', 'verify', ...args], createCliContext({ LOG_LEVEL: 'silent', DATA_DIR: dir }, { out: (line) => out.push(line), note: (line) => notes.push(line) }));
+      return { code, out, notes };
+    };
+    const proved = 'at checkpoint 5, cosigned by 0 witnesses, serial IP-2024-0007 was STOLEN';
+    const overHttp = join(dir, 'http-answer.txt');
+    writeFileSync(overHttp, await curlSi(`${api.url}/api/public/verify/IP-2024-0007?proof=index`, signed));
+    const kept = join(dir, 'kept-IP-2024-0007.proof');
+    const checked = await cli(overHttp, '--jwks', jwks, '--log-key', logVerifier, '--save-proof', kept);
+    expect(checked.code, checked.notes.join('\n')).to.equal(0);
+    expect(checked.out[0]).to.match(/^receipt holds: signature sig1 verified/);
+    expect(checked.out).to.include(proved).and.include(`proof: saved to ${kept}, checked by watchcat receipt verify ${kept} with the log's key alone`);
+    const offline = await cli(kept, '--log-key', logVerifier);
+    expect([offline.code, offline.out[0]], 'the saved file, with the log key alone').to.deep.equal([0, proved]);
+    expect((await cli(overHttp, '--jwks', jwks, '--log-key', logVerifier, '--save-proof', kept)).notes[0], 'a kept file is not overwritten').to.match(/^watchcat: cannot save the proof to /);
+
+    // The signature holds whatever log key is given: the proof is checked under it, and under another log's key it is not the log's.
+    const otherLog = verifierKey(ORIGIN, generateKeyPairSync('ed25519').privateKey);
+    const underOther = await cli(overHttp, '--jwks', jwks, '--log-key', otherLog);
+    expect(underOther.code).to.equal(1);
+    expect(underOther.notes[0]).to.match(/^watchcat: serial index proof does not hold: /);
+
+    // Over MCP, the verification is the result's structured content.
+    const overMcp = join(dir, 'mcp-answer.txt');
+    writeFileSync(overMcp, await curlSi(`${api.url}/mcp`, { ...MCP_HEADERS, ...signed }, JSON.stringify(toolCall('verify_serial', { serial: 'IP-2024-0002', proof: 'index' }))));
+    const mcp = await cli(overMcp, '--jwks', jwks, '--log-key', logVerifier);
+    expect(mcp.code, mcp.notes.join('\n')).to.equal(0);
+    expect(mcp.out).to.include('at checkpoint 5, cosigned by 0 witnesses, serial IP-2024-0002 was STOLEN');
+
+    const plain = join(dir, 'plain-answer.txt');
+    writeFileSync(plain, await curlSi(`${api.url}/api/public/verify/IP-2024-0007`, signed));
+    expect(await cli(plain, '--jwks', jwks, '--save-proof', join(dir, 'none.proof'))).to.deep.include({
+      code: 1, notes: ['watchcat: --save-proof applies to a serial index proof: this answer carries none (ask with proof=index)'],
+    });
   });
 
   it('over a log projected in part before the index\'s changes: refuses the proof, saying in the request\'s language that the index is not built and why; the plain answer stands', async function () {

@@ -6,7 +6,7 @@
  * `Signed-Request` echo. Every check runs, so a report names each thing that does not match. The position the
  * answer's data was read at (`X-Read-Model-Position`) and how old it was (`X-Data-Age`, seconds) are reported when
  * the signature covers them: what a checkpoint the receipt pins is checked against (receipt-checkpoint.ts); so is the
- * MCP tool call an answer names in its body (answered-call.ts), which its request components do not.
+ * MCP tool call an answer names in its body (answer-body.ts), which its request components do not.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { createVerifier, httpbis } from 'http-message-signatures';
@@ -14,7 +14,7 @@ import { type InnerList, isInnerList, parseDictionary, serializeDictionary, seri
 import { type Ed25519PublicJwk, type JwkSet, publicKeyOf, thumbprint } from '../../../shared/signing/jwk-set.ts';
 import { keyValidityProblem } from '../../../shared/signing/key-validity.ts';
 import { parseSignedRequest, requestComponentParser, SIGNED_REQUEST_HEADER, type SignedRequest } from '../../../shared/signing/signed-request.ts';
-import { answeredCall } from './answered-call.ts';
+import { answeredCall } from './answer-body.ts';
 import type { SavedResponse } from './saved-response.ts';
 
 export interface ReceiptReport {
