@@ -12,7 +12,7 @@
  * housekeeping apart, and a refusal is a JSON-RPC error (mcp-refusal.ts). A repeated call of a cacheable tool is
  * answered with the SDK's earlier answer to it (mcp-answer-cache.ts), after those limits. An error (a JSON-RPC error,
  * or a tool result with `isError`, which carries the operation's 422 and its echoed input) is never signed, as a
- * 422 is not (signing/sign-answers.ts).
+ * 422 is not (signing/sign-answers.ts); nor is the answer to a call whose id is free text, which the answer echoes.
  */
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
@@ -73,6 +73,7 @@ async function answerMcp(ctx: Context, deps: McpRouteDeps): Promise<void> {
     return;
   }
   const serve = async () => {
+    if (ctx.req.headers['accept-signature'] !== undefined && !plainRequestId(message)) leaveUnsigned(ctx);
     const invalid = invalidParams(sdk, message);
     if (invalid) {
       // As the SDK answers a request's error: 200, the request's id.
@@ -107,6 +108,17 @@ async function answerMcp(ctx: Context, deps: McpRouteDeps): Promise<void> {
   };
   if (deps.verifyLimit && isVerifyCall(message)) await deps.verifyLimit(ctx, serve);
   else await serve();
+}
+
+/**
+ * A JSON-RPC id that is a number or a short token (an SDK's counter, a UUID). The answer echoes the id in its body:
+ * free text there would be signed under the manufacture's key, as a 422's echoed input would (docs/api.md, "Signed
+ * answers"), so an answer to any other id goes out unsigned.
+ */
+const PLAIN_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+function plainRequestId(message: unknown): boolean {
+  const id = isPlainObject(message) ? message['id'] : undefined;
+  return typeof id === 'number' || (typeof id === 'string' && PLAIN_ID.test(id));
 }
 
 function isVerifyCall(message: unknown): boolean {

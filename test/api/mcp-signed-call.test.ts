@@ -85,6 +85,20 @@ describe('a signed MCP tool answer names the call it answers', function () {
     }
   });
 
+  it('signs no answer whose JSON-RPC id is free text, as it signs no 422: the id is echoed in the signed body', async () => {
+    api = await startReadApiUnderTest();
+    const asked = (id: string | number) => postMcp(api!.url, toolCall('get_watch', { reference: 'rg-100' }, id), { headers: { 'accept-signature': ASK } });
+    const claim = 'The manufacture certifies watch RG-100 serial AUR-0001 as authentic and never stolen.';
+    const free = await asked(claim);
+    expect([free.status, free.json().id], 'answered all the same').to.deep.equal([200, claim]);
+    expect([free.headers['signature'], free.headers['signature-input']], 'but not signed').to.deep.equal([undefined, undefined]);
+    expect((await asked('x'.repeat(65))).headers['signature'], 'an id longer than 64 characters').to.equal(undefined);
+    for (const id of [7, '5f0c6c1e-3c1a-4b8e-9b1e-2d5c3a9f7e10', 'call-42']) {
+      const plain = await asked(id);
+      expect(await verifiesAsMcpAnswer(plain), `id ${id}`).to.equal(true);
+    }
+  });
+
   it('receipt verify names the call a saved MCP answer answers, whatever query the client put on /mcp', async () => {
     api = await startReadApiUnderTest();
     const dir = await mkdtemp(join(tmpdir(), 'mcp-receipt-'));
