@@ -91,7 +91,7 @@ export function createMemoryReadStore(): MemoryReadStore {
       const live = liveOf(collection);
       if (number < live) throw new StaleGenerationError(collection, number, live);
       // Checked and written in one synchronous step: no token can be recorded between the two.
-      checkFence(control.get(GENERATIONS_ID), options?.fence);
+      checkFence((id) => control.get(id), options?.fence);
       const table = tableOf(collection, number);
       if (options?.handOver) table.adopt(ops);
       else table.write(ops);

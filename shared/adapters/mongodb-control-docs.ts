@@ -41,6 +41,8 @@ interface ControlDocs {
   /** Every control document: the latest version of each key. */
   readAll(): Promise<ControlDoc[]>;
   read(id: string): Promise<ControlDoc | null>;
+  /** The latest version of each of `ids` that has one, by id, in one query. */
+  readSome(ids: readonly string[]): Promise<Map<string, ControlDoc>>;
   /** `onWritten`: called once the version is inserted, before the check that it stands (see `ReadStore.setControl`). */
   set(doc: ControlDoc, condition: Filter, insertIfAbsent: boolean, onWritten?: () => void): Promise<boolean>;
   remove(id: string): Promise<void>;
@@ -85,14 +87,18 @@ export async function controlDocs(collection: Collection<ControlDoc>): Promise<C
     return false;
   };
 
+  /** The highest version of each key among those `filter` finds. */
+  const highestOf = async (filter: object): Promise<Version[]> => {
+    const highest = new Map<string, Version>();
+    for (const version of (await versions.find(filter).toArray()).map(asVersion)) {
+      if ((highest.get(version._key)?._rev ?? -1) < version._rev) highest.set(version._key, version);
+    }
+    return [...highest.values()];
+  };
+
   return {
-    readAll: async () => {
-      const highest = new Map<string, Version>();
-      for (const version of (await versions.find({}).toArray()).map(asVersion)) {
-        if ((highest.get(version._key)?._rev ?? -1) < version._rev) highest.set(version._key, version);
-      }
-      return [...highest.values()].map(asDoc);
-    },
+    readAll: async () => (await highestOf({})).map(asDoc),
+    readSome: async (ids) => new Map((await highestOf({ $or: ids.flatMap((id) => ofKey(id).$or) })).map((version) => [version._key, asDoc(version)])),
     read: async (id) => {
       const version = await latest(id);
       return version && asDoc(version);

@@ -13,7 +13,7 @@ import {
 } from 'mongodb';
 import {
   GENERATION_DROP_DELAY_MS, GENERATIONS_ID, SNAPSHOT_TTL_MS, ReadStoreUnavailableError, SnapshotExpiredError, StaleGenerationError,
-  checkFence, generationName, generationsAmong, liveGenerationOf,
+  checkFence, fenceIds, generationName, generationsAmong, liveGenerationOf,
   type ControlDoc, type FindOptions, type Filter, type GenerationStore, type ProjectedCollection, type ReadSnapshot, type ReadStore, type ReadView,
   type StoredDoc,
 } from '../ports/read-store.ts';
@@ -131,16 +131,16 @@ export async function createMongoReadStore(url: string, dbName: string, options:
     getStored: (ids) => documents.byIds(physical(collection, number), ids),
     find: <D extends StoredDoc>(filter: Filter, options?: FindOptions) => find<D>(physical(collection, number), filter, options),
     write: async (ops, options) => {
-      // Checked before each bulk, the generation and the fence from one pointer read (beside the bulk's own reads,
-      // before any write). A conditional update is not atomic across processes here (FerretDB 1.x), so a writer
-      // paused between this read and its bulk may still land that one bulk: in a generation nobody reads any more,
-      // or beyond the live checkpoint, which is refused to it (control documents change by inserts under a unique
-      // key) and which bounds what the log signs.
+      // Checked before each bulk, the generation and the fence from one read of the pointer and the fence's
+      // checkpoint (beside the bulk's own reads, before any write). A conditional update is not atomic across
+      // processes here (FerretDB 1.x), so a writer paused between this read and its bulk may still land that one
+      // bulk: in a generation nobody reads any more, or beyond the live checkpoint, which is refused to it (control
+      // documents change by inserts under a unique key) and which bounds what the log signs.
       const admit = async () => {
-        const pointer = await readPointer();
-        const live = liveGenerationOf(pointer, collection);
+        const control = await controls.readSome(fenceIds(options?.fence));
+        const live = liveGenerationOf(control.get(GENERATIONS_ID) ?? null, collection);
         if (number < live) throw new StaleGenerationError(collection, number, live);
-        checkFence(pointer, options?.fence);
+        checkFence((id) => control.get(id), options?.fence);
       };
       const name = generationName(collection, number);
       await serialized(name)(() => documents.write(physical(collection, number), ops, admit));

@@ -58,22 +58,37 @@ export interface WriteOptions {
   /**
    * The lease token the writer holds: the bulk is refused (`FencedWriteError`) once a newer token of the projection
    * is recorded in the generation pointer (shared/read-model/projections/generations.ts, `recordLeaseToken`), so a preempted or
-   * paused owner adds nothing after a newer one took over.
+   * paused owner adds nothing after a newer one took over; and, with its `checkpoint`, once that control document
+   * is not at the position the owner last stored (the read store put back to an older copy under it).
    */
   fence?: WriteFence;
 }
 
-/** A projection's lease token, which a write is conditioned on. */
+/** A projection's lease token, which a write is conditioned on, and the checkpoint its owner last stored. */
 export interface WriteFence {
   projection: string;
   token: number;
+  checkpoint?: { id: string; position: number };
 }
 
-/** Throws `FencedWriteError` when the generation pointer records a newer lease token of the fence's projection. */
-export function checkFence(pointer: ControlDoc | undefined | null, fence: WriteFence | undefined): void {
+/** The control documents `checkFence` reads: the pointer, and the fence's checkpoint if it names one. */
+export function fenceIds(fence: WriteFence | undefined): string[] {
+  return fence?.checkpoint ? [GENERATIONS_ID, fence.checkpoint.id] : [GENERATIONS_ID];
+}
+
+/**
+ * Throws `FencedWriteError` when the generation pointer records a newer lease token of the fence's projection, or
+ * the fence's checkpoint is not at its position (`control`: the documents of `fenceIds`, by id).
+ */
+export function checkFence(control: (id: string) => ControlDoc | undefined | null, fence: WriteFence | undefined): void {
   if (!fence) return;
-  const newer = (pointer?.['tokens'] as Record<string, number> | undefined)?.[fence.projection];
+  const newer = (control(GENERATIONS_ID)?.['tokens'] as Record<string, number> | undefined)?.[fence.projection];
   if (typeof newer === 'number' && newer > fence.token) throw new FencedWriteError(fence, newer);
+  if (!fence.checkpoint) return;
+  const position = control(fence.checkpoint.id)?.['position'];
+  if (position !== fence.checkpoint.position) {
+    throw new FencedWriteError(fence, null, `its checkpoint is at ${String(position)}, not at ${fence.checkpoint.position} where it stored it`);
+  }
 }
 
 /** One generation of one projected collection, as a projection writer sees it. */
@@ -180,8 +195,9 @@ export class StaleGenerationError extends Error {
 
 /** A write under a lease token that a newer owner's token superseded (see `WriteOptions.fence`). */
 export class FencedWriteError extends Error {
-  constructor(readonly fence: WriteFence, readonly newer: number) {
-    super(`write of projection ${fence.projection} under token ${fence.token} refused: token ${newer} was taken since`);
+  /** `newer`: the token taken since, or null when the checkpoint moved (`reason`). */
+  constructor(readonly fence: WriteFence, readonly newer: number | null, reason = `token ${newer} was taken since`) {
+    super(`write of projection ${fence.projection} under token ${fence.token} refused: ${reason}`);
     this.name = 'FencedWriteError';
   }
 }

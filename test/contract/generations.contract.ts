@@ -6,6 +6,7 @@
  */
 import { expect } from 'chai';
 import { FIRST_GENERATION, FencedWriteError, StaleGenerationError, type ReadStore, type StoredDoc } from '../../shared/ports/read-store.ts';
+import { newCheckpoint } from '../../shared/read-model/projections/control-docs.ts';
 import { recordLeaseToken, reserveGeneration, switchGenerations } from '../../shared/read-model/projections/generations.ts';
 import { item, type Item } from './read-store.contract.ts';
 
@@ -114,6 +115,20 @@ export function generationsContract(name: string, factory: () => Promise<ReadSto
       // Another projection's token fences nothing of this one.
       await live.write([{ put: item('F3', { _id: 'en:f3' }) }], { fence: { projection: 'watches', token: 1 } });
       expect(ids(await store.find('collections', {}, { sort: { _id: 1 } }))).to.deep.equal(['en:f1', 'en:f3', 'en:old']);
+    });
+
+    it('a write fenced by the checkpoint its owner stored lands while that checkpoint is at its position, and is refused, adding nothing, once it is elsewhere (a restored copy)', async function () {
+      const live = store.generation('collections', FIRST_GENERATION);
+      const checkpoint = newCheckpoint('collections', FIRST_GENERATION, 3, 40);
+      expect(await store.setControl(checkpoint, { token: { $exists: false } }, true)).to.equal(true);
+      const fence = { projection: 'collections', token: 3, checkpoint: { id: checkpoint._id, position: 40 } };
+      await live.write([{ put: item('C1', { _id: 'en:c1' }) }], { fence });
+      // Put back as an older copy holds it: the same token, an earlier position.
+      expect(await store.setControl({ ...checkpoint, position: 25 }, { position: 40 }, false)).to.equal(true);
+      const refused = await live.write([{ put: item('C2', { _id: 'en:c2' }) }], { fence }).then(() => undefined, (error: unknown) => error);
+      expect(refused).to.be.instanceOf(FencedWriteError);
+      expect((refused as Error).message).to.include('its checkpoint is at 25, not at 40');
+      expect(ids(await store.find('collections', {}, { sort: { _id: 1 } }))).to.deep.equal(['en:c1', 'en:old']);
     });
   });
   });

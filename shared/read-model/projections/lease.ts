@@ -11,10 +11,10 @@
  * never by the time its holder wrote.
  */
 import {
-  FencedWriteError, type ControlDoc, type GenerationStore, type ProjectedCollection, type ReadStore, type WriteFence, type WriteOp, type WriteOptions,
+  FencedWriteError, type ControlDoc, type Filter, type GenerationStore, type ProjectedCollection, type ReadStore, type WriteFence, type WriteOp, type WriteOptions,
 } from '../../ports/read-store.ts';
 import {
-  LeaseLostError, checkpointPrefix, generationsOf, leaseId, liveCheckpointOf, newCheckpoint, readCheckpoint, readControlDocs,
+  LeaseLostError, checkpointId, checkpointPrefix, generationsOf, leaseId, liveCheckpointOf, newCheckpoint, readCheckpoint, readControlDocs,
   type CheckpointState, type HeadConfirmation, type HeadReadClock, type LeaseDoc,
 } from './control-docs.ts';
 import { recordLeaseToken } from './generations.ts';
@@ -141,15 +141,24 @@ export class ProjectionLease {
     this.#renewedAt = now;
   }
 
-  /** What every write of this owner is conditioned on (see `WriteOptions.fence`). */
-  get fence(): WriteFence {
-    return { projection: this.projection, token: this.token };
+  /**
+   * What every write of this owner into `generation` is conditioned on (see `WriteOptions.fence`): its token, and
+   * the checkpoint it last stored there when it knows it. Documents written over a read store put back to an older
+   * copy would mix what the copy lacks with what comes after, and the projection again from the copy's checkpoint
+   * would then skip them as newer.
+   */
+  fence(generation: number): WriteFence {
+    const stored = this.#checkpoints.get(generation) ?? (generation === this.generation ? this.checkpoint : undefined);
+    return {
+      projection: this.projection, token: this.token,
+      ...(stored ? { checkpoint: { id: checkpointId(this.projection, generation), position: stored.position } } : {}),
+    };
   }
 
   /** Writes `ops` into `target` under this lease's token; throws `LeaseLostError` once a newer owner took over. */
   async write(target: GenerationStore, ops: WriteOp[], options: WriteOptions = {}): Promise<void> {
     try {
-      await target.write(ops, { ...options, fence: this.fence });
+      await target.write(ops, { ...options, fence: this.fence(target.generation) });
     } catch (error) {
       if (error instanceof FencedWriteError) throw new LeaseLostError(this.projection, error.message);
       throw error;
@@ -205,8 +214,14 @@ export class ProjectionLease {
   async #changeCheckpoint(generation: number, change: (stored: CheckpointState) => CheckpointState, onWritten?: () => void): Promise<void> {
     const stored = this.#checkpoints.get(generation) ?? (generation === this.generation ? this.checkpoint : await this.#readCheckpoint(generation));
     const next = change(stored);
-    if (!(await this.store.setControl(next, { token: this.token }, false, onWritten))) {
-      throw new LeaseLostError(this.projection, `the checkpoint of generation ${generation} has a newer owner than token ${this.token}`);
+    // On the state it last stored too, not its token alone: a read store put back to an older copy (a restore)
+    // under this owner may hold this very token in a checkpoint behind it, whose documents lack what it applied
+    // since; its position written over them would say they reflect it.
+    if (!(await this.store.setControl(next, { ...checkpointCondition(stored), token: this.token }, false, onWritten))) {
+      const found = await readCheckpoint(this.store, this.projection, generation);
+      throw new LeaseLostError(this.projection, found?.token === this.token
+        ? `the checkpoint of generation ${generation} is at ${found.position}, not where token ${this.token} stored it (${stored.position})`
+        : `the checkpoint of generation ${generation} has a newer owner than token ${this.token}`);
     }
     this.#checkpoints.set(generation, next);
   }
@@ -244,10 +259,13 @@ async function fenceCheckpoint(
     // token until it sees the new one, and a fence written over that would take the checkpoint back. Its confirmation
     // too: an idle owner confirms the same position again every second, and an older confirmation put back reads, to
     // every API process, as one that happened since its last poll (read-model-clock.ts): fresher than it is.
-    const condition = stored
-      ? { token: stored.token, position: stored.position, status: stored.status, 'confirmed.at': stored.confirmed?.at ?? null }
-      : { token: { $exists: false } };
+    const condition = stored ? checkpointCondition(stored) : { token: { $exists: false } };
     if (await store.setControl(fenced, condition, stored === undefined)) return fenced;
     stored = await readCheckpoint(store, projection, generation);
   }
+}
+
+/** What a checkpoint is changed on: the whole state read or stored (its token, position, status and confirmation). */
+function checkpointCondition(stored: CheckpointState): Filter {
+  return { token: stored.token, position: stored.position, status: stored.status, 'confirmed.at': stored.confirmed?.at ?? null };
 }
