@@ -162,6 +162,8 @@ export class CatchUpAgent {
           // Nothing new. The head is confirmed again, unless this checkpoint confirmed this very head a moment ago:
           // a signal whose work another run did (several come for each append) then writes nothing at all.
           if (!confirmations.lately(projection.name, lease.current, position)) {
+            // What it confirms is its own checkpoint, as the head: only while the history still reaches it.
+            if (await this.#behindHistory(lease, position)) return 'parked';
             const confirmed = headConfirmation(headRead, clock.monotonic());
             await lease.saveCheckpoint(position, lease.generation, confirmed);
             confirmations.made(projection.name, confirmed);
@@ -202,6 +204,25 @@ export class CatchUpAgent {
       if (reachedHead) ownership.keep(projection.name, lease);
       else await ownership.giveBack(projection.name, lease);
     }
+  }
+
+  /**
+   * Parks the projection (true) when the event store's last event stands before its checkpoint: the store was put
+   * back to an older copy (a restore) under read models that stayed. The events appended next take positions the
+   * checkpoint counts, which no read after it returns, and confirming the checkpoint as the head would tell every
+   * API process that the read model is fresh (docs/api.md, "Recovery"). Until a rebuild from the history, it is
+   * served as parked: stale, never confirmed again.
+   */
+  async #behindHistory(lease: ProjectionLease, position: number): Promise<boolean> {
+    const { eventStore, board, logger } = this.options;
+    const head = await eventStore.headPosition();
+    if (head >= position) return false;
+    const reason = `the event store's last event is at position ${head}, before this projection's checkpoint at ${position}: `
+      + 'the history was put back to an older copy; rebuild the read models from it (`watchcat rebuild`)';
+    await lease.park(position, reason);
+    board.park(this.projection.name, { position, reason });
+    logger.error({ projection: this.projection.name, head, position, alert: 'history behind the read models' }, `projection parked: ${reason}`);
+    return true;
   }
 
   /** Counts a failure of one event; parks the projection (true) once it failed `poisonAttempts` times in a row. */
