@@ -121,7 +121,9 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
     // there at the first poll: the next one its owner writes in that generation is. One seen happen counts from the
     // poll before, less how long before its write its owner read the head (a batch applied, a pause), as the owner
     // measured it; an age that is no duration makes it not seen.
-    const seen = sameGeneration && since !== undefined && Number.isFinite(ageMs) && ageMs >= 0;
+    // Nor is one of a head below the one seen confirmed in this generation: heads confirmed there only rise, so it
+    // is an older one put back (a read store restored from a copy), whose data is as old as the copy.
+    const seen = sameGeneration && since !== undefined && Number.isFinite(ageMs) && ageMs >= 0 && !(kept && head < kept.head);
     if (!seen) return { head, at, seenAt: null };
     // With freshness tickets, no fresher than the ticket its owner read before the head (own-tickets.ts).
     return { head, at, seenAt: ownTickets ? ownTickets.bound(since - ageMs, state.confirmed.ticket) : since - ageMs };
