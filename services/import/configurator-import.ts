@@ -2,6 +2,7 @@
  * The commands that bring one configurator to a file's entry: offer what is missing (the file's default first in a
  * category that has none, since the first option offered becomes the default), reprice what differs, then choose
  * the file's default. Options and accessories absent from the file are left alone: an import only adds and updates.
+ * `missingOnly`: only offer what is missing, never reprice nor choose another default (import-catalogue.ts).
  */
 import { CATEGORY_KEYS, type CategoryKey } from '../../shared/events/index.ts';
 import type { ConfiguratorEntry } from '../catalogue/catalogue-file.ts';
@@ -18,7 +19,7 @@ function defaultFirst(options: OptionEntry[]): OptionEntry[] {
 }
 
 export async function importConfigurator(
-  service: CommandService, entry: ConfiguratorEntry, tally: ImportTally, options: CommandOptions,
+  service: CommandService, entry: ConfiguratorEntry, tally: ImportTally, options: CommandOptions, missingOnly = false,
 ): Promise<void> {
   const { collection } = entry;
   const state = await service.configuratorState(collection);
@@ -33,10 +34,11 @@ export async function importConfigurator(
         tally.record(await service.offerOption({ ...key, label: option.label, price_cents: option.price_cents }, options));
         continue;
       }
+      if (missingOnly) continue;
       if (existing.price_cents !== option.price_cents) tally.record(await service.repriceOption(key, option.price_cents, options));
       if (!sameData(existing.label, option.label)) warnLabel(tally, `option ${option.code} in category ${category}`, collection);
     }
-    await chooseDefault(service, collection, category, wanted, state.categories[category]?.defaultCode, tally, options);
+    if (!missingOnly) await chooseDefault(service, collection, category, wanted, state.categories[category]?.defaultCode, tally, options);
   }
   for (const accessory of entry.accessories) {
     const existing = ownEntry(state.accessories, accessory.code);
@@ -44,6 +46,7 @@ export async function importConfigurator(
       tally.record(await service.offerAccessory({ collection, ...accessory }, options));
       continue;
     }
+    if (missingOnly) continue;
     const key = { collection, code: accessory.code };
     if (existing.unit_price_cents !== accessory.unit_price_cents) {
       tally.record(await service.repriceAccessory(key, accessory.unit_price_cents, options));

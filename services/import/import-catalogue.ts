@@ -2,16 +2,26 @@
  * Catalogue import: issues only the commands needed to bring the event store to a file's state, so importing the
  * same file twice appends nothing. It adds and updates (define, publish, revise, reprice, restock, offer,
  * register, report stolen) but never removes or recovers: a withdrawal or a recovery is a decision of its own.
+ * With `missingOnly` (the demo seed) it only adds: what exists is left as it is, whatever changed it since.
  */
 import { randomUUID } from 'node:crypto';
 import type { CollectionDefined, WatchPublished } from '../../shared/events/index.ts';
 import type { CatalogueFile, SerialEntry } from '../catalogue/catalogue-file.ts';
+import { streams } from '../../shared/ports/event-store.ts';
+import { canonicalId } from '../../shared/events/common.ts';
 import type { CommandOptions, CommandService } from '../write/command-service.ts';
 import { changedFields } from '../write/domain/changes.ts';
 import { DomainError } from '../write/domain/domain-error.ts';
 import { validateCatalogueFile } from './catalogue-validation.ts';
 import { importConfigurator } from './configurator-import.ts';
 import { ImportTally, type ImportPhase, type ImportReport, type OnProgress } from './import-progress.ts';
+
+/**
+ * `missingOnly`: only add what the store lacks (define, publish, offer, register, and report a theft the serial's
+ * stream never had), never change what is there: the demo seed, run again over a catalogue the back office changed
+ * since, undoes none of it (a price, a stock status, a recovery).
+ */
+export type ImportOptions = CommandOptions & { missingOnly?: boolean };
 
 /** Serials go through a few at a time: each is its own stream, and an EventStoreDB round trip is worth overlapping. */
 const SERIAL_CONCURRENCY = 8;
@@ -26,16 +36,18 @@ async function about<T>(what: string, work: () => Promise<T>): Promise<T> {
   }
 }
 
-async function importCollection(service: CommandService, entry: CollectionDefined, tally: ImportTally, options: CommandOptions) {
+async function importCollection(service: CommandService, entry: CollectionDefined, tally: ImportTally, options: CommandOptions, missingOnly: boolean) {
   const state = await service.collectionState(entry.code);
   if (!state.defined) return tally.record(await service.defineCollection(entry, options));
+  if (missingOnly) return;
   const changes = changedFields(entry, 'code', state.collection);
   if (Object.keys(changes).length > 0) tally.record(await service.reviseCollection({ code: entry.code, ...changes }, options));
 }
 
-async function importWatch(service: CommandService, entry: WatchPublished, tally: ImportTally, options: CommandOptions) {
+async function importWatch(service: CommandService, entry: WatchPublished, tally: ImportTally, options: CommandOptions, missingOnly: boolean) {
   const state = await service.watchState(entry.reference);
   if (state.status === 'unpublished') return tally.record(await service.publishWatch(entry, options));
+  if (missingOnly) return;
   if (state.status === 'withdrawn') {
     tally.warnings.push(`watch ${entry.reference} is withdrawn; left as it is`);
     return;
@@ -50,7 +62,7 @@ async function importWatch(service: CommandService, entry: WatchPublished, tally
   if (stock_status !== state.watch.stock_status) tally.record(await service.changeWatchStock(reference, stock_status, options));
 }
 
-async function importSerial(service: CommandService, entry: SerialEntry, tally: ImportTally, options: CommandOptions) {
+async function importSerial(service: CommandService, entry: SerialEntry, tally: ImportTally, options: CommandOptions, missingOnly: boolean) {
   const state = await service.serialState(entry.serial);
   if (state.status === 'unregistered') {
     tally.record(await service.registerSerial(entry.serial, entry.reference, entry.manufacture_year, options));
@@ -61,7 +73,15 @@ async function importSerial(service: CommandService, entry: SerialEntry, tally: 
     tally.warnings.push(`serial ${entry.serial} is registered for ${state.reference} (${state.manufacture_year}); left as it is${theft}`);
     return;
   }
-  if (entry.stolen && state.status !== 'stolen') tally.record(await service.reportSerialStolen(entry.serial, options));
+  if (!entry.stolen || state.status === 'stolen') return;
+  if (missingOnly && await theftEverReported(service, entry.serial)) return;
+  tally.record(await service.reportSerialStolen(entry.serial, options));
+}
+
+/** Whether the serial's stream holds a theft report, since recovered or not (a recovery leaves the state `registered`). */
+async function theftEverReported(service: CommandService, serial: string): Promise<boolean> {
+  const events = await service.store.readStream(streams.serial(canonicalId(serial)));
+  return events.some((event) => event.type === 'SerialReportedStolen');
 }
 
 /**
@@ -93,7 +113,7 @@ async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T
  * stops the import with its `DomainError`, prefixed with the entry it was about; what was appended before stays.
  */
 export async function importCatalogue(
-  service: CommandService, candidate: unknown, onProgress?: OnProgress, options: CommandOptions = {},
+  service: CommandService, candidate: unknown, onProgress?: OnProgress, { missingOnly = false, ...options }: ImportOptions = {},
 ): Promise<ImportReport> {
   const file: CatalogueFile = validateCatalogueFile(candidate);
   const commandOptions = { actor: 'import', ...options, correlationId: options.correlationId ?? randomUUID() };
@@ -106,19 +126,19 @@ export async function importCatalogue(
   };
 
   for (const entry of file.collections) {
-    await about(`collection ${entry.code}`, () => importCollection(service, entry, tally, commandOptions));
+    await about(`collection ${entry.code}`, () => importCollection(service, entry, tally, commandOptions, missingOnly));
     step('collections');
   }
   for (const entry of file.watches) {
-    await about(`watch ${entry.reference}`, () => importWatch(service, entry, tally, commandOptions));
+    await about(`watch ${entry.reference}`, () => importWatch(service, entry, tally, commandOptions, missingOnly));
     step('watches');
   }
   for (const entry of file.configurators) {
-    await about(`configurator of collection ${entry.collection}`, () => importConfigurator(service, entry, tally, commandOptions));
+    await about(`configurator of collection ${entry.collection}`, () => importConfigurator(service, entry, tally, commandOptions, missingOnly));
     step('configurators');
   }
   await eachLimited(file.serials, SERIAL_CONCURRENCY, async (entry) => {
-    await about(`serial ${entry.serial}`, () => importSerial(service, entry, tally, commandOptions));
+    await about(`serial ${entry.serial}`, () => importSerial(service, entry, tally, commandOptions, missingOnly));
     step('serials');
   });
 

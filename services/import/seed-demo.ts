@@ -9,8 +9,9 @@ import type { ImportReport, OnProgress } from './import-progress.ts';
 /** The actor of the seed's events: what tells a history holding nothing but the seed. */
 const SEED_ACTOR = 'seed';
 
+/** Adds what the demo catalogue has and the store lacks; changes nothing the store holds (a price set since stays). */
 export function seedDemo(service: CommandService, onProgress?: OnProgress): Promise<ImportReport> {
-  return importCatalogue(service, demoCatalogue(), onProgress, { actor: SEED_ACTOR });
+  return importCatalogue(service, demoCatalogue(), onProgress, { actor: SEED_ACTOR, missingOnly: true });
 }
 
 /** What the check reads of an event: who wrote it, and which serial a serial's event is of. */

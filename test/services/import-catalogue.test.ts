@@ -15,6 +15,7 @@ import { tinyCatalogue } from './support/tiny-catalogue.ts';
 import { readable } from '../support/readable-events.ts';
 import { appendAsNewerVersion } from '../support/newer-writer.ts';
 import { eventMetadata } from '../fixtures/events.ts';
+import type { CategoryKey } from '../../shared/events/index.ts';
 
 async function typesOf(store: EventStore, after: number): Promise<string[]> {
   return (await store.readAll({ after, limit: 10_000 })).map((e) => `${e.stream} ${e.type}`);
@@ -157,6 +158,28 @@ describe('catalogue import', () => {
     expect(await store.headPosition()).to.equal(head);
   });
 
+  it('seeds only what is missing: a second seed undoes no change made since (README.md: "appends only what is missing")', async () => {
+    await seedDemo(service);
+    const demo = demoCatalogue();
+    const watch = demo.watches[0]!;
+    const stolen = demo.serials.find((serial) => serial.stolen)!;
+    const option = demo.configurators[0]!;
+    const [category, offered] = Object.entries(option.categories).find(([, options]) => (options?.length ?? 0) > 1)!;
+    const other = offered!.find((o) => !o.default)!;
+    // What the back office did since: a price, a stock status, a recovery, an option repriced and made the default.
+    await service.changeWatchPrice(watch.reference, watch.price_cents + 100, {});
+    await service.changeWatchStock(watch.reference, watch.stock_status === 'made_to_order' ? 'in_stock' : 'made_to_order', {});
+    await service.recoverSerial(stolen.serial, {});
+    const key = { collection: option.collection, category: category as CategoryKey, code: other.code };
+    await service.repriceOption(key, other.price_cents + 100, {});
+    await service.chooseDefaultOption(key, {});
+    const head = await store.headPosition();
+    const again = await seedDemo(service);
+    expect(await typesOf(store, head), 'events the second seed appended').to.deep.equal([]);
+    expect(again.commands).to.equal(0);
+    expect((await service.serialState(stolen.serial)).status, 'the recovered watch is not reported stolen again').to.equal('registered');
+  });
+
   it('tells a demo seed left undone (a serial not registered, a theft not reported) from a whole one, and leaves a history others wrote to', async () => {
     expect(await seedLeftUndone(store), 'an empty history').to.equal(true);
     const demo = demoCatalogue();
@@ -176,6 +199,10 @@ describe('catalogue import', () => {
       const unreported = { ...demo, serials: demo.serials.map((entry) => (entry === stolen ? { ...entry, stolen: false } : entry)) };
       await importCatalogue(createCommandService(other), unreported, undefined, { actor: 'seed' });
       expect(await seedLeftUndone(other), 'a theft not reported').to.equal(true);
+      const completing = createCommandService(other);
+      await seedDemo(completing);
+      expect((await completing.serialState(stolen.serial)).status, 'the seed reports the theft it had not reported').to.equal('stolen');
+      expect(await seedLeftUndone(other), 'the seed completed').to.equal(false);
     } finally {
       other.close();
     }
