@@ -9,6 +9,7 @@ import { openApiPath } from './openapi.ts';
 export interface DiscoveryConfig extends BaseUrlConfig {
   RATE_LIMIT_PER_MINUTE: number;
   VERIFY_RATE_LIMIT_PER_MINUTE: number;
+  VERIFY_GLOBAL_RATE_LIMIT_PER_MINUTE: number;
   FILE_RATE_LIMIT_PER_MINUTE: number;
   MIN_POSITION_WAIT_MS: number;
 }
