@@ -1,6 +1,6 @@
 /** Configuration from the environment, validated once at start. Every setting is documented in README.md. */
 import Type from 'typebox';
-import { Ajv } from 'ajv';
+import { Ajv, type ErrorObject } from 'ajv';
 import { parseTrustedProxies } from '../net/trusted-proxies.ts';
 import { parseAdminKeyEntries } from './admin-api-keys.ts';
 import { OWN_SCHEMAS } from '../schema/own-schemas.ts';
@@ -133,11 +133,28 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, defaults: Proce
   for (const key of keys) if (env[key] !== undefined && env[key] !== '') candidate[key] = env[key];
   const typed = validate(candidate);
   const problems = [
-    ...(typed ? [] : (validate.errors ?? []).map((e) => `${e.instancePath.slice(1) || 'config'} ${e.message}`)),
+    ...(typed ? [] : schemaProblems(validate.errors ?? [], candidate)),
     ...settingProblems(candidate),
   ];
   if (problems.length > 0) throw new InvalidConfiguration(problems);
   return candidate as Config;
+}
+
+/**
+ * Ajv's errors, one phrase per bad setting. A setting of a few values (LOG_LEVEL, a union of literals) fails each
+ * literal and then the union: it is said once, with the values it takes and the one given (none of them a secret).
+ */
+function schemaProblems(errors: readonly ErrorObject[], candidate: Record<string, unknown>): string[] {
+  const byName = new Map<string, ErrorObject[]>();
+  for (const error of errors) {
+    const name = error.instancePath.slice(1) || 'config';
+    byName.set(name, [...(byName.get(name) ?? []), error]);
+  }
+  return [...byName].flatMap(([name, failed]) => {
+    const allowed = failed.filter((e) => e.keyword === 'const').map((e) => String((e.params as { allowedValue: unknown }).allowedValue));
+    if (allowed.length === 0 || !failed.every((e) => e.keyword === 'const' || e.keyword === 'anyOf')) return failed.map((e) => `${name} ${e.message}`);
+    return [`${name} must be one of ${allowed.join(', ')} (not: ${String(candidate[name])})`];
+  });
 }
 
 /** The projections `PROJECTIONS` names (every one when it names none); throws naming the unknown ones. */

@@ -23,6 +23,11 @@ describe('configuration', () => {
     expect(() => loadConfig({ TRUST_PROXY: 'true', PORT: 'abc' })).to.throw(/PORT.*TRUST_PROXY must name the trusted proxies .*\(not: true\)/);
   });
 
+  it('says which values a setting of a few takes, once, rather than one line per value (LOG_LEVEL: pino\'s levels)', () => {
+    expect(() => loadConfig({ LOG_LEVEL: 'verbose', PORT: 'abc' })).to.throw(InvalidConfiguration,
+      /^invalid configuration: PORT must be integer; LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent \(not: verbose\)$/);
+  });
+
   it('names every bad setting at once', () => {
     expect(() => loadConfig({ PORT: 'abc', RATE_LIMIT_PER_MINUTE: '0' })).to.throw(/PORT.*RATE_LIMIT_PER_MINUTE|RATE_LIMIT_PER_MINUTE.*PORT/);
   });
