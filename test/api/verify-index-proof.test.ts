@@ -188,6 +188,8 @@ describe('verify with proof=index: the status proved in the serial index at a si
       const url = unbuilt.api.url;
       const english = await fetch(`${url}/api/public/verify/IP-2024-0001?proof=index`);
       expect(english.status).to.equal(503);
+      // Nothing changes until an operator's rebuild (docs/api.md, the verification's 503): not a retry in a second.
+      expect(english.headers.get('retry-after')).to.equal('300');
       expect(((await english.json()) as { detail: string }).detail).to.equal(
         'The serial index is not built: the transparency log holds serial events without their index changes (projected in part before the index existed, or by a version that could not read them), and its signed checkpoints do not commit it until the log is rebuilt.');
       const french = await fetch(`${url}/api/public/verify/IP-2024-0001?proof=index&lang=fr`);

@@ -133,7 +133,7 @@ const verifySpec: PublicOperationSpec = {
     '429': rateLimitedResponse,
     '503': {
       ...unavailableResponse,
-      description: `${unavailableResponse.description}. Also, with \`Retry-After: ${NOT_BUILT_RETRY_AFTER_SECONDS}\`, for a serial of which the registry holds a change this version of the service cannot read (an event of a type a newer version wrote), until a version that reads it rebuilds the registry`,
+      description: `${unavailableResponse.description}. Also, with \`Retry-After: ${NOT_BUILT_RETRY_AFTER_SECONDS}\`, for a serial of which the registry holds a change this version of the service cannot read (an event of a type a newer version wrote), until a version that reads it rebuilds the registry, and with \`proof=index\` while the serial index is not built, until the transparency log is rebuilt`,
     },
   },
   cacheControl: 'no-store',
