@@ -9,7 +9,8 @@ export function checkpointFile(dataDir: string): SignedCheckpointRecord {
   return {
     load: () => (existsSync(file) ? readFileSync(file, 'utf8') : undefined),
     save: (note) => {
-      mkdirSync(dir, { recursive: true });
+      // The folder also holds the serials' VRF memo (serial-vrf-file.ts): owner-only, whichever makes it first.
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
       // Written aside then renamed: a crash mid-write leaves the previous checkpoint whole.
       writeFileSync(`${file}.tmp`, note);
       renameSync(`${file}.tmp`, file);

@@ -3,9 +3,10 @@
  * builds the serial index again without computing them (milliseconds a serial: bench/README.md). One line per
  * evaluation, `<serial> <key> [<proof>]` (base64), appended as computed; a later line for a serial (its proof added)
  * replaces an earlier. Named by the VRF key: after the log key's rotation the file of the old one is left aside. A
- * torn last line (a crash mid-write) is skipped, and computed again when needed.
+ * torn last line (a crash mid-write) is skipped, and computed again when needed. It lists every registered serial,
+ * which the VRF keeps out of the index's keys: owner-only, as the event store (README.md, "Security").
  */
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SerialVrf, VrfMemo } from '../../shared/read-model/transparency/serial-index.ts';
 
@@ -14,6 +15,7 @@ export function serialVrfFile(dataDir: string, vrfPublicKey: Uint8Array): VrfMem
   const file = join(dir, `serial-vrf-${Buffer.from(vrfPublicKey).toString('hex')}.txt`);
   const kept = new Map<string, SerialVrf>();
   if (existsSync(file)) {
+    chmodSync(file, 0o600);
     const text = readFileSync(file, 'utf8');
     // A torn last line is ended, so that the next evaluation appended is a line of its own rather than its tail.
     if (!text.endsWith('\n')) appendFileSync(file, '\n');
@@ -25,14 +27,14 @@ export function serialVrfFile(dataDir: string, vrfPublicKey: Uint8Array): VrfMem
       kept.set(serial, { key: keyBytes, proof: proofBytes });
     }
   } else {
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
   }
   return {
     get: (serial) => kept.get(serial),
     remember: (serial, evaluation) => {
       kept.set(serial, evaluation);
       const proof = evaluation.proof ? ` ${evaluation.proof.toString('base64')}` : '';
-      appendFileSync(file, `${serial} ${evaluation.key.toString('base64')}${proof}\n`);
+      appendFileSync(file, `${serial} ${evaluation.key.toString('base64')}${proof}\n`, { mode: 0o600 });
     },
   };
 }

@@ -2,9 +2,10 @@
  * The serials' VRF evaluations kept across starts (read-api/transparency/serial-vrf-file.ts): what one start
  * remembered, the next finds, a proof added later included; a torn last line is skipped, and what is remembered
  * after it is found at the next start; a line of another shape than `<serial> <key> [<proof>]` is not read; another
- * VRF key finds none.
+ * VRF key finds none. The file lists every registered serial, which the VRF exists to keep unlisted: like the event
+ * store, it is readable by its owner only (README.md, "Security": 0600, its folder 0700).
  */
-import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -54,6 +55,26 @@ describe('serial index: VRF evaluations kept in DATA_DIR', function () {
     appendFileSync(join(dataDir, 'transparency', file!), `${line.join(' ')}\n`);
 
     expect(serialVrfFile(dataDir, vrfKey).get('RG-1002')).to.equal(undefined);
+  });
+
+  it('writes the file 0600 in a folder 0700, and makes one an earlier version left readable by others 0600', function () {
+    const vrfKey = randomBytes(32);
+    serialVrfFile(dataDir, vrfKey).remember('RG-1001', { key: randomBytes(32) });
+    const [file] = readdirSync(join(dataDir, 'transparency'));
+    expect(statSync(join(dataDir, 'transparency')).mode & 0o777, 'the folder').to.equal(0o700);
+    expect(statSync(join(dataDir, 'transparency', file!)).mode & 0o777, 'the file').to.equal(0o600);
+
+    const earlier = mkdtempSync(join(tmpdir(), 'watchcat-vrf-earlier-'));
+    try {
+      mkdirSync(join(earlier, 'transparency'), { mode: 0o755 });
+      const left = join(earlier, 'transparency', file!);
+      writeFileSync(left, `RG-1001 ${randomBytes(32).toString('base64')}\n`);
+      chmodSync(left, 0o644);
+      serialVrfFile(earlier, vrfKey);
+      expect(statSync(left).mode & 0o777).to.equal(0o600);
+    } finally {
+      rmSync(earlier, { recursive: true, force: true });
+    }
   });
 
   it('keeps one line per evaluation remembered, however many starts read the file', function () {
