@@ -121,7 +121,7 @@ function describe(report: ReceiptReport, keySet: TrustedKeySet): string[] {
     `data: ${report.position === undefined ? 'no signed read-model position' : `read at read-model position ${report.position} (signed)`}, `
       + `${report.dataAge === undefined ? 'no signed age' : `${report.dataAge} s old (signed)`}`,
     `by key: ${report.keyid} (${key})`,
-    `at: ${report.created?.toISOString()}`,
+    `at: ${report.created?.toISOString()}${report.aheadSeconds === undefined ? '' : ` (${report.aheadSeconds} s ahead of this machine's clock: one of the two clocks is off)`}`,
     `key set: ${keySet.source} (sha-256 ${keySet.sha256})`,
   ];
 }
