@@ -5,6 +5,7 @@ import { MCP_PATH } from '../../shared/read-model/public-api/operations/status.o
 import { baseUrl, baseUrlOrRoot } from '../../shared/public-base-url.ts';
 import type { DiscoveryConfig } from './llms-txt.ts';
 import { openApiPath } from './openapi.ts';
+import { LOG_PREFIX } from '../../shared/read-model/public-api/operations/transparency-endpoints.ts';
 
 export function buildAiBrief(operations: readonly OperationSpec[], config: DiscoveryConfig) {
   const base = baseUrl(config);
@@ -33,6 +34,8 @@ export function buildAiBrief(operations: readonly OperationSpec[], config: Disco
       rate_limits: {
         per_ip_per_minute: config.RATE_LIMIT_PER_MINUTE,
         verify_per_ip_per_minute: config.VERIFY_RATE_LIMIT_PER_MINUTE,
+        // One budget for every client's verifications together (against enumeration from many addresses).
+        verify_all_clients_per_minute: config.VERIFY_GLOBAL_RATE_LIMIT_PER_MINUTE,
         exceeded: 'HTTP 429 with Retry-After (seconds)',
       },
       custom_order_delivery_weeks: { min: BRAND.customOrderDeliveryWeeks.min, max: BRAND.customOrderDeliveryWeeks.max },
@@ -44,6 +47,9 @@ export function buildAiBrief(operations: readonly OperationSpec[], config: Disco
       openapi: `${base}/.well-known/openapi-public.json`,
       docs: `${base}/docs`,
       mcp: `${base}${MCP_PATH}`,
+      // What an agent checks a signed answer and a proof against.
+      jwks: `${base}/.well-known/jwks.json`,
+      transparency_log: `${base}${LOG_PREFIX}`,
     },
   };
 }

@@ -14,7 +14,7 @@ import { send } from '../support/http.ts';
 describe('discovery files and /docs', () => {
   let server: Server;
   let base: string;
-  const config = loadConfig({ PUBLIC_BASE_URL: 'https://api.aurele.example/', RATE_LIMIT_PER_MINUTE: '45', VERIFY_RATE_LIMIT_PER_MINUTE: '7' });
+  const config = loadConfig({ PUBLIC_BASE_URL: 'https://api.aurele.example/', RATE_LIMIT_PER_MINUTE: '45', VERIFY_RATE_LIMIT_PER_MINUTE: '7', VERIFY_GLOBAL_RATE_LIMIT_PER_MINUTE: '321' });
   const get = (path: string, headers: Record<string, string> = {}) => fetch(`${base}${path}`, { headers });
 
   before(async () => {
@@ -115,6 +115,10 @@ describe('discovery files and /docs', () => {
     expect(brief.policies.custom_order_delivery_weeks).to.deep.equal({ min: 8, max: 12 });
     expect(brief.links.openapi).to.equal('https://api.aurele.example/.well-known/openapi-public.json');
     expect(brief.links.mcp).to.equal('https://api.aurele.example/mcp');
+    // What signed answers and proofs are checked against, and the budget all clients' verifications share.
+    expect(brief.links.jwks).to.equal('https://api.aurele.example/.well-known/jwks.json');
+    expect(brief.links.transparency_log).to.equal('https://api.aurele.example/transparency');
+    expect(brief.policies.rate_limits.verify_all_clients_per_minute).to.equal(321);
   });
 
   it('lists the transparency log\'s public endpoints in llms.txt and llms-full.txt, with the one base URL a tlog-tiles client is given (issue 44, item 4)', async () => {
