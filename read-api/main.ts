@@ -19,6 +19,7 @@ import { freshnessTicketsFor } from '../shared/adapters/freshness-tickets.factor
 import { loadLogKeys } from './transparency/log-key.ts';
 import { indexProofs, startTransparencyLog } from './transparency/log-publisher.ts';
 import { serialVrfFile } from './transparency/serial-vrf-file.ts';
+import { checkpointFile } from './transparency/checkpoint-file.ts';
 import { answerCheckpoint } from './transparency/answer-checkpoint.ts';
 import { transparencyRoutes } from './transparency/transparency-routes.ts';
 import { transparencyLogMetrics } from './transparency/log-metrics.ts';
@@ -52,9 +53,10 @@ const pollAfterMs = () => (changes?.hearing() ? WORD_HEARD_POLL_MS : 0);
 // Bounds each confirmation's age by a ticket its projector read before the head, whatever its write's delay.
 const freshnessTickets = await freshnessTicketsFor(config, logger, 'one role');
 // The log's tiles are a projection the projectors keep; every API process signs checkpoints of it with the one log
-// key of the deployment (TRANSPARENCY_LOG_KEY), the store deciding which signature of a size is kept.
+// key of the deployment (TRANSPARENCY_LOG_KEY), the store deciding which signature of a size is kept. Each keeps the
+// newest checkpoint it signed or served in its DATA_DIR, outside the store that a restore takes back.
 const transparency = await startTransparencyLog({
-  readStore, key: logKeys.privateKey, previousKey: logKeys.previousKey, history: logKeys.history, origin: transparencyLogOrigin(config, logger), logger,
+  readStore, record: checkpointFile(config.DATA_DIR), key: logKeys.privateKey, previousKey: logKeys.previousKey, history: logKeys.history, origin: transparencyLogOrigin(config, logger), logger,
   vrfMemo: (vrfPublicKey) => serialVrfFile(config.DATA_DIR, vrfPublicKey),
   lookAfterMs: pollAfterMs, witnesses: { witnesses: parseWitnessList(config.TRANSPARENCY_WITNESSES) },
 });

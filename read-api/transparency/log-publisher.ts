@@ -20,8 +20,13 @@
  * so its checkpoints are signed without the line, no proof is answered, and a warning names the remedy, until the
  * log's rebuild writes them all.
  *
- * `record` keeps the latest signed checkpoint outside the read store too, for the embedded store, which starts empty:
- * at start a kept checkpoint newer than the store's is put back, so the check holds across restarts.
+ * The process also keeps the newest checkpoint it signed or served, checked first (below), in memory and in `record`
+ * (checkpoint-file.ts, in DATA_DIR: outside the read store, which a restore can take back, or which the embedded mode
+ * starts empty): a kept checkpoint newer than the store's is put back, at start and whenever a look finds the store's
+ * older, so the check holds across restarts and restores. None kept (a fresh machine): the store's first checkpoint
+ * that the tiles give is trusted and kept. What it signs extends the kept checkpoint by a consistency proof from the
+ * tiles, and is kept before it is stored; one stored by another process is kept once a proof shows it extends it, and
+ * refused as a rewritten past otherwise (docs/api.md, "Stores put back from a copy").
  */
 import type { KeyObject } from 'node:crypto';
 import type { Logger } from '../../shared/logging/logger.ts';
@@ -38,7 +43,7 @@ import {
 import { TileLog } from '../../shared/read-model/transparency/tile-log.ts';
 import { publicJwk, type Ed25519PublicJwk } from '../../shared/signing/jwk-set.ts';
 import { logKeyHistory } from './log-key.ts';
-import { divergence } from '../../shared/read-model/transparency/log-divergence.ts';
+import { divergence, extendsCheckpoint } from '../../shared/read-model/transparency/log-divergence.ts';
 import { startWitnessCosigning, type WitnessCosigningOptions } from './witness-cosigning.ts';
 import { indexCommitmentOf, indexExtension, type IndexAnswer, type VrfMemo } from '../../shared/read-model/transparency/serial-index.ts';
 import { CheckpointIndex, indexVrfKey } from './checkpoint-index.ts';
@@ -113,10 +118,11 @@ const INDEX_NOT_BUILT = 'serial index: the transparency log holds serial events 
   + 'without the serial index and proof=index answers 503; run `watchcat rebuild --projection transparency-log` (with a '
   + 'version that reads every event) to build it';
 
-/** Where the latest signed checkpoint is kept across starts (checkpoint-file.ts). */
+/** Where the newest checkpoint signed or served is kept across starts and restores (checkpoint-file.ts). */
 export interface SignedCheckpointRecord {
-  /** The note kept, or undefined before the first checkpoint. */
+  /** The note of the largest tree kept, or undefined before the first checkpoint. */
   load(): string | undefined;
+  /** Keeps `note` unless a tree at least as large is kept: the record never goes back, whoever saves. */
   save(note: string): void;
 }
 
@@ -180,18 +186,38 @@ export async function startTransparencyLog(options: LogPublisherOptions): Promis
   /** Whether the store holds the index's changes from the log's first leaf, as the last look found. */
   let built = true;
 
-  const kept = record?.load();
-  if (kept !== undefined) {
-    const keptDoc = signedCheckpointDoc(kept);
-    for (;;) {
-      const stored = signedCheckpointOf(await readStore.readControl());
-      if (stored && stored.size >= keptDoc.size) break;
-      if (await storeSignedCheckpoint(readStore, keptDoc, stored)) break;
+  const recorded = record?.load();
+  /** The newest checkpoint this process signed or served, as `record` keeps it. */
+  let kept = recorded === undefined ? undefined : signedCheckpointDoc(recorded);
+  const keep = (doc: SignedCheckpointDoc) => {
+    record?.save(doc.note);
+    kept = doc;
+  };
+  /** Puts the kept checkpoint back over an older one in the store (a restore's); whether the store held an older one. */
+  async function putBack(stored: SignedCheckpointDoc | undefined): Promise<boolean> {
+    if (!kept || (stored && stored.size >= kept.size)) return false;
+    for (let held = stored; !(held && held.size >= kept.size);) {
+      if (await storeSignedCheckpoint(readStore, kept, held)) break;
+      held = signedCheckpointOf(await readStore.readControl());
     }
+    return true;
+  }
+  await putBack(signedCheckpointOf(await readStore.readControl()));
+
+  /** A tree refused: logged as the alert, counted, and served no further until a look finds the history restored. */
+  function refuse(view: LogView, tree: string, reason: string, size: number, signed: number | undefined): void {
+    looked = { tree, refused: reason };
+    // Never signed; the projection is left running, so that nothing a signer does can undo an operator's
+    // `watchcat projections resume`.
+    refusals += 1;
+    logger.error({ alert: 'transparency log refused', size, signed },
+      `transparency log: refused to sign a tree of ${size} leaves: ${reason}; it signs and serves nothing until the history is restored`);
+    last = { ...view, parked: reason };
   }
 
   async function look(): Promise<void> {
-    const snapshot = await readStore.snapshot();
+    let snapshot = await readStore.snapshot();
+    if (await putBack(signedCheckpointOf(snapshot.control))) snapshot = await readStore.snapshot();
     const log = await TileLog.read(snapshot);
     const view = viewOf(snapshot, log);
     last = view;
@@ -219,16 +245,16 @@ export async function startTransparencyLog(options: LogPublisherOptions): Promis
     // that, it is catching up (a store filled again), and nothing is checked or signed until it gets there.
     const atHead = state.confirmed !== undefined && state.confirmed !== null && state.confirmed.head <= state.position;
     const refused = await divergence(log, signed, atHead, size);
-    looked = { tree, refused };
-    if (refused) {
-      // Refused, never signed, and the log served no further; the projection is left running, so that nothing a
-      // signer does can undo an operator's `watchcat projections resume`.
-      refusals += 1;
-      logger.error({ alert: 'transparency log refused', size, signed: signed?.size },
-        `transparency log: refused to sign a tree of ${size} leaves: ${refused}; it signs and serves nothing until the history is restored`);
-      last = { ...view, parked: refused };
-      return;
+    if (refused) return refuse(view, tree, refused, size, signed?.size);
+    if (signed && size >= signed.size && (!kept || signed.size > kept.size)) {
+      // Another process's checkpoint (or the store's, on a fresh machine), which the tiles give: kept if it extends
+      // the one kept, by a proof from the tiles; otherwise this process's key signed another past than that one.
+      if (!(await extendsCheckpoint(log, kept, signed.size, Buffer.from(signed.root, 'base64')))) {
+        return refuse(view, tree, `the checkpoint of ${signed.size} leaves stored does not extend the one of ${kept!.size} leaves this process signed or served`, size, signed.size);
+      }
+      keep(signed);
     }
+    looked = { tree, refused: undefined };
     if (signed && size <= signed.size) {
       if (built) await indexAt(log, snapshot, published(signed)!);
       return;
@@ -239,15 +265,19 @@ export async function startTransparencyLog(options: LogPublisherOptions): Promis
     // the index would lack serials: the log alone is signed.
     const reached = built ? await advanceIndex(log, snapshot, size) : size;
     if (reached < size) looked = undefined;
-    if (signed && reached <= signed.size) return;
+    if ((signed && reached <= signed.size) || (kept && reached <= kept.size)) return;
+    const root = await log.root(reached);
+    if (!(await extendsCheckpoint(log, kept, reached, root))) {
+      return refuse(view, tree, `the tree of ${reached} leaves does not extend the checkpoint of ${kept!.size} leaves this process signed or served`, reached, kept?.size);
+    }
     const extensions = built ? [indexExtension({ root: index.root(), vrfPublicKey: vrf.publicKey })] : [];
     // The same keys in the same order give the same bytes in every process, so whichever stores first, a size has one note.
-    const body = checkpointBody({ origin, size: reached, root: await log.root(reached), extensions });
-    const note = signNote(body, origin, key, ...(previousKey ? [previousKey] : []));
+    const note = signNote(checkpointBody({ origin, size: reached, root, extensions }), origin, key, ...(previousKey ? [previousKey] : []));
     const doc = signedCheckpointDoc(note);
-    // Another process may have signed meanwhile: the next look reads what it stored.
+    // Kept before it is published: a restore after it finds it whatever happens next. Another process may have
+    // signed meanwhile: the next look reads what it stored (and puts this one back over a smaller one).
+    keep(doc);
     if (await storeSignedCheckpoint(readStore, doc, signed)) {
-      record?.save(note);
       last = { ...view, checkpoint: published(doc) };
       if (built) indexed = published(doc);
       judged = reached;
