@@ -167,4 +167,30 @@ describe('transparency log in cluster mode: the read store and the event store p
     const again = await replica(machine('b'), logger);
     await refused(again, signedBefore, lines);
   });
+
+  it('a replica finding a checkpoint that another, on a fresh machine, signed over the restored history refuses it: no proof that it extends its own', async () => {
+    const copy = await fourThenCopy();
+    const signer = await replica(machine('a'));
+    await twoMore();
+    await signer.look();
+    const signedBefore = await cleanRoot(deployment.events(), 6);
+    await Promise.all(publishers.splice(0).map((publisher) => publisher.stop()));
+
+    await restoreThenFork(copy, signedBefore);
+    await appendAll(deployment.events(), serials('MORE', 2));
+    await deployment.project();
+    // Trust on first use (docs/api.md): nothing kept on this machine, so it signs the restored history's tree.
+    const fresh = await replica(machine('c'));
+    expect(fresh.checkpoint(), 'signed on a fresh machine').to.deep.include({ size: 8 });
+    const { logger, lines } = capturingLogger<Line>();
+    const again = await replica(machine('a'), logger);
+    const reason = 'the checkpoint of 8 leaves stored does not extend the one of 6 leaves this process signed or served';
+    expect(again.parked()).to.equal(reason);
+    expect(again.refusals()).to.equal(1);
+    expect(lines.filter((line) => line.level === 50).map(({ msg, alert, size, signed }) => ({ msg, alert, size, signed }))).to.deep.equal([{
+      msg: `transparency log: refused to sign a tree of 8 leaves: ${reason}; it signs and serves nothing until the history is restored`,
+      alert: 'transparency log refused', size: 8, signed: 8,
+    }]);
+    expect(signedBefore, 'what it kept').to.equal(checkpointFile(machine('a')).load()!.split('\n')[2]);
+  });
 });
