@@ -23,6 +23,7 @@ import { describeMongo } from '../support/mongodb-leg.ts';
 import { freePort, startTestRedis, type TestRedis } from '../support/redis-server.ts';
 import { logProjection } from '../support/signed-log.ts';
 import { until } from '../support/until.ts';
+import { servedCheckpoint, untilServedSize } from '../support/served-checkpoint.ts';
 import { startWatchcatProcess, type WatchcatProcess } from '../support/watchcat-process.ts';
 
 const CHILD = new URL('../support/crash-children/log-rebuild-child.ts', import.meta.url).pathname;
@@ -63,17 +64,8 @@ describeMongo('a rebuild of the transparency log beside its live projector and s
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  /** The size and root of the checkpoint the API serves, or its status when it serves none. */
-  async function served(): Promise<{ size: number; root: string } | number> {
-    const response = await fetch(`${apiUrl}/.well-known/transparency/checkpoint`);
-    if (response.status !== 200) return response.status;
-    const [, size, root] = (await response.text()).split('\n');
-    return { size: Number(size), root: root! };
-  }
-  const untilSigned = (size: number) => until(`a checkpoint of ${size} leaves served`, async () => {
-    const checkpoint = await served();
-    return typeof checkpoint !== 'number' && checkpoint.size === size;
-  }, 30_000);
+  const served = () => servedCheckpoint(apiUrl);
+  const untilSigned = (size: number) => untilServedSize(apiUrl, size, 30_000);
 
   it('the preempted projector adds no leaf to the replaced generation, nothing of it is signed, and the rebuild switches, the log signed on', async () => {
     await appendAll(events, serials(5, 0));

@@ -22,6 +22,7 @@ import { appendAll } from '../projector/support/history.ts';
 import { describeMongo } from '../support/mongodb-leg.ts';
 import { freePort, startTestRedis, type TestRedis } from '../support/redis-server.ts';
 import { until } from '../support/until.ts';
+import { servedCheckpoint, untilServedSize } from '../support/served-checkpoint.ts';
 import { startWatchcatProcess, type WatchcatProcess } from '../support/watchcat-process.ts';
 
 /** How often the read API looks at the log (log-publisher.ts's default period), a few times over. */
@@ -79,17 +80,8 @@ describeMongo('the log key in cluster mode after both stores are put back from a
       await store.close();
     }
   }
-  /** The checkpoint the API serves (size and root), or its status when it serves none. */
-  async function served(): Promise<{ size: number; root: string } | number> {
-    const response = await fetch(`${apiUrl}/.well-known/transparency/checkpoint`);
-    if (response.status !== 200) return response.status;
-    const [, size, root] = (await response.text()).split('\n');
-    return { size: Number(size), root: root! };
-  }
-  const untilSigned = (size: number) => until(`a checkpoint of ${size} leaves served`, async () => {
-    const checkpoint = await served();
-    return typeof checkpoint !== 'number' && checkpoint.size === size;
-  }, 60_000);
+  const served = () => servedCheckpoint(apiUrl);
+  const untilSigned = (size: number) => untilServedSize(apiUrl, size, 60_000);
   const database = () => mongo.db(env['MONGODB_DB']);
 
   it('refuses the restored history\'s tree of a size it signed, and the store keeps the checkpoint signed before', async () => {
