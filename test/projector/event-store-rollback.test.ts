@@ -16,6 +16,7 @@ import type { EventStore } from '../../shared/ports/event-store.ts';
 import { readProjectionStates } from '../../shared/read-model/projections/projection-states.ts';
 import { createProjector } from '../../projector/runner.ts';
 import { appendAll, catalogueHistory } from './support/history.ts';
+import { capturingLogger } from '../support/signed-log.ts';
 
 const logger = pino({ level: 'silent' });
 
@@ -39,14 +40,27 @@ describe('an event store restored from an older copy under read models that stay
       const theft = await appendAll(after, [serialReportedStolen('TMP-00000')]);
       expect(theft, 'the new theft takes a position the checkpoints count').to.be.at.most(lost);
       // A projector started on the restored store (the read store kept).
-      await createProjector({ eventStore: after, readStore, queue, logger }).catchUp();
+      const { logger: watched, lines } = capturingLogger<{ level: number; msg: string; alert?: string; projection?: string; head?: number; position?: number }>();
+      const projector = createProjector({ eventStore: after, readStore, queue, logger: watched });
+      await projector.catchUp();
 
-      for (const state of await readProjectionStates(readStore)) {
+      const states = await readProjectionStates(readStore);
+      for (const state of states) {
         const confirmed = state.confirmed?.at !== confirmedBefore.get(state.name) ? state.confirmed : undefined;
         expect(confirmed?.head, `${state.name}: no new confirmation of a head it did not apply`).to.equal(undefined);
         expect(state.status, `${state.name}: parked, saying why`).to.equal('parked');
         expect(state.parked?.reason).to.include(`the event store's last event is at position ${theft}`);
+        // The way out, named where an operator reads why (docs/api.md, "Recovery").
+        expect(state.parked?.reason).to.include('`watchcat rebuild`');
       }
+      // This process's own status (its health answer, its waiters) says the same, with the checkpoint's position.
+      expect(projector.status().map(({ name, status, parked }) => ({ name, status, position: parked?.position, why: parked?.reason })))
+        .to.have.deep.members(states.map((state) => ({ name: state.name, status: 'parked', position: lost, why: state.parked?.reason })));
+      // One error line a projection, with the fields an alert or a log search keys on.
+      const alerts = lines.filter((line) => line.alert === 'history behind the read models');
+      expect(alerts.map(({ level, projection, head, position }) => ({ level, projection, head, position })))
+        .to.have.deep.members(states.map((state) => ({ level: 50, projection: state.name, head: theft, position: lost })));
+      expect(alerts.every((line) => line.msg.includes('watchcat rebuild'))).to.equal(true);
     } finally {
       await queue.close();
       await before.close();
