@@ -6,6 +6,7 @@ import { sortDocs } from '../../shared/adapters/memory-read-store/sort-order.ts'
 import type { StoredDoc } from '../../shared/ports/read-store.ts';
 import { generationSnapshotContract } from './generation-snapshot.contract.ts';
 import { leaseContract } from './lease.contract.ts';
+import { leaseRefusalsContract } from './lease-refusals.contract.ts';
 import { orphanGenerationsContract } from './orphan-generations.contract.ts';
 import { readStoreContract } from './read-store.contract.ts';
 import { generationsContract } from './generations.contract.ts';
@@ -13,6 +14,7 @@ import { generationsContract } from './generations.contract.ts';
 readStoreContract('in memory (mingo)', async () => createMemoryReadStore());
 generationsContract('in memory (mingo)', async () => createMemoryReadStore());
 leaseContract('in memory (mingo)', async () => createMemoryReadStore());
+leaseRefusalsContract('in memory (mingo)', async () => createMemoryReadStore());
 generationSnapshotContract('in memory (mingo)', async () => createMemoryReadStore());
 orphanGenerationsContract('in memory (mingo)', async () => createMemoryReadStore());
 
