@@ -140,12 +140,13 @@ describe('verify with proof=index: the status proved in the serial index at a si
   it('a signed answer saved with curl -si: receipt verify checks the proof it carries under the log\'s key, and --save-proof keeps it as the offline file', async function () {
     const signed = { 'Accept-Signature': 'sig1=("@status" "content-digest");alg="ed25519"' };
     const jwks = `${api.url}/.well-known/jwks.json`;
-    const cli = async (...args: string[]) => {
+    const cliIn = async (env: Record<string, string>, ...args: string[]) => {
       const out: string[] = [];
       const notes: string[] = [];
-      const code = await run(['node', 'watchcat', 'receipt', 'verify', ...args], createCliContext({ LOG_LEVEL: 'silent', DATA_DIR: dir }, { out: (line) => out.push(line), note: (line) => notes.push(line) }));
+      const code = await run(['node', 'watchcat', 'receipt', 'verify', ...args], createCliContext({ LOG_LEVEL: 'silent', DATA_DIR: dir, ...env }, { out: (line) => out.push(line), note: (line) => notes.push(line) }));
       return { code, out, notes };
     };
+    const cli = (...args: string[]) => cliIn({}, ...args);
     const proved = 'at checkpoint 5, cosigned by 0 witnesses, serial IP-2024-0007 was STOLEN';
     const overHttp = join(dir, 'http-answer.txt');
     writeFileSync(overHttp, await curlSi(`${api.url}/api/public/verify/IP-2024-0007?proof=index`, signed));
@@ -156,6 +157,15 @@ describe('verify with proof=index: the status proved in the serial index at a si
     expect(checked.out).to.include(proved).and.include(`proof: saved to ${kept}, checked by watchcat receipt verify ${kept} with the log's key alone`);
     const offline = await cli(kept, '--log-key', logVerifier);
     expect([offline.code, offline.out[0]], 'the saved file, with the log key alone').to.deep.equal([0, proved]);
+    expect(await cli(kept, '--log-key', logVerifier, '--save-proof', join(dir, 'again.proof')), 'a proof file saved again').to.deep.include({
+      code: 1, notes: ['watchcat: --save-proof applies to a saved answer that carries a serial index proof; this is the proof file already'],
+    });
+    // Without --log-key, the log's key is the deployment's (here the local server on PORT), for the answer and the file alone.
+    const deployment = { PORT: new URL(api.url).port };
+    const byDeployment = await cliIn(deployment, overHttp, '--jwks', jwks);
+    expect(byDeployment.code, byDeployment.notes.join('\n')).to.equal(0);
+    expect(byDeployment.out).to.include(proved);
+    expect(await cliIn(deployment, kept)).to.deep.include({ code: 0, notes: [] }).and.have.nested.property('out[0]', proved);
     expect((await cli(overHttp, '--jwks', jwks, '--log-key', logVerifier, '--save-proof', kept)).notes[0], 'a kept file is not overwritten').to.match(/^watchcat: cannot save the proof to /);
 
     // The signature holds whatever log key is given: the proof is checked under it, and under another log's key it is not the log's.
@@ -175,6 +185,11 @@ describe('verify with proof=index: the status proved in the serial index at a si
     writeFileSync(plain, await curlSi(`${api.url}/api/public/verify/IP-2024-0007`, signed));
     expect(await cli(plain, '--jwks', jwks, '--save-proof', join(dir, 'none.proof'))).to.deep.include({
       code: 1, notes: ['watchcat: --save-proof applies to a serial index proof: this answer carries none (ask with proof=index)'],
+    });
+    const indexPolicy = join(dir, 'index.policy');
+    writeFileSync(indexPolicy, `log ${logVerifier}\nquorum none\n`);
+    expect(await cli(plain, '--jwks', jwks, '--index-policy', indexPolicy)).to.deep.include({
+      code: 1, notes: ['watchcat: --index-policy applies to a serial index proof: this answer carries none (ask with proof=index)'],
     });
   });
 
