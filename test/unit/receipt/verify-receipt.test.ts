@@ -103,6 +103,16 @@ describe('a saved signed answer checked offline (verifyReceipt)', () => {
     expect(ahead.problems).to.deep.equal([]);
     expect(ahead.aheadSeconds).to.be.within(3_598, 3_600);
     expect((await reportOf({ params: usualParams(now() - 5) })).aheadSeconds, 'one in the past').to.equal(undefined);
+    // Of this very second: not ahead (this clock read late in the second it was signed in, so that no second passes).
+    const signedAt = now();
+    const thisSecond = receipt({ params: usualParams(signedAt) });
+    const realNow = Date.now;
+    Date.now = () => signedAt * 1000 + 999;
+    try {
+      expect((await verifyReceipt(thisSecond, JWKS)).aheadSeconds, 'one of this second').to.equal(undefined);
+    } finally {
+      Date.now = realNow;
+    }
     // Every check runs: the signature is not checked under another algorithm either.
     expect(await problemsOf({ params: `;created=${now() - 5};keyid="${KEYID}";alg="rsa-pss-sha512"` }))
       .to.deep.equal(['the signature says alg="rsa-pss-sha512", not "ed25519"', 'the signature cannot be checked: Unsupported key algorithm']);
