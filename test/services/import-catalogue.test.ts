@@ -55,10 +55,12 @@ describe('catalogue import', () => {
     expect(await store.headPosition()).to.equal(head);
   });
 
-  it('applies only what changed in the file: price, stock, texts, option price, default, new serial', async () => {
+  it('applies only what changed in the file: a collection\'s diameter, price, stock, texts, option price, default, accessory price, new serial', async () => {
     await importCatalogue(service, tinyCatalogue());
     const head = await store.headPosition();
     const file = tinyCatalogue();
+    file.collections[0] = { ...file.collections[0]!, diameter_mm: 39 };
+    file.configurators[0]!.accessories[0] = { ...file.configurators[0]!.accessories[0]!, unit_price_cents: 27_500 };
     file.watches[0] = { ...file.watches[0]!, price_cents: 1_300_000, stock_status: 'made_to_order', description: { en: 'New', fr: 'Nouveau' } };
     file.configurators[0]!.categories.dial = [
       { code: 'white', label: { en: 'White', fr: 'Blanc' }, price_cents: 0 },
@@ -68,15 +70,18 @@ describe('catalogue import', () => {
 
     const report = await importCatalogue(service, file);
     expect(await typesOf(store, head)).to.deep.equal([
+      'collection-lumiere CollectionRevised',
       'watch-AUR-LU-001 WatchRevised',
       'watch-AUR-LU-001 WatchPriceChanged',
       'watch-AUR-LU-001 WatchStockChanged',
       'configurator-lumiere ConfiguratorOptionRepriced',
       'configurator-lumiere ConfiguratorDefaultChosen',
+      'configurator-lumiere AccessoryRepriced',
       'serial-AUR-2025-000003 SerialRegistered',
       'serial-AUR-2025-000003 SerialReportedStolen',
     ]);
-    expect(report.commands).to.equal(7);
+    expect(report.commands).to.equal(9);
+    expect(readable(await store.readStream('collection-lumiere'))[1]?.data).to.deep.equal({ code: 'lumiere', diameter_mm: 39 });
     const revised = readable(await store.readStream('watch-AUR-LU-001'))[1];
     expect(revised?.data).to.deep.equal({ reference: 'AUR-LU-001', description: { en: 'New', fr: 'Nouveau' } });
   });
@@ -145,6 +150,28 @@ describe('catalogue import', () => {
     const error = await importCatalogue(service, file).catch((e: unknown) => e);
     expect(error).to.be.instanceOf(DomainError);
     expect((error as DomainError).message).to.equal('serial AUR-2024-000009: unknown watch AUR-XX-999');
+    const refusedWith = async (change: (file: ReturnType<typeof tinyCatalogue>) => void) => {
+      const other = tinyCatalogue();
+      change(other);
+      const own = openSqliteEventStore(':memory:');
+      try {
+        return ((await importCatalogue(createCommandService(own), other).catch((e: unknown) => e)) as Error).message;
+      } finally {
+        await own.close();
+      }
+    };
+    expect(await refusedWith((other) => { other.watches[0] = { ...other.watches[0]!, collection: 'nowhere' }; }))
+      .to.equal('watch AUR-LU-001: unknown collection nowhere');
+    expect(await refusedWith((other) => { other.configurators[0] = { ...other.configurators[0]!, collection: 'nowhere' }; }))
+      .to.equal('configurator of collection nowhere: unknown collection nowhere');
+  });
+
+  it('tells its progress entry by entry, each with its phase, out of all the file\'s entries', async () => {
+    const progress: ImportProgress[] = [];
+    await importCatalogue(service, tinyCatalogue(), (p) => progress.push(p));
+    // One collection, two watches, one configurator, two serials.
+    const phases = ['collections', 'watches', 'watches', 'configurators', 'serials', 'serials'];
+    expect(progress).to.deep.equal(phases.map((phase, i) => ({ phase, done: i + 1, total: 6 })));
   });
 
   it('seeds the demo catalogue with progress up to every entry, and a second seed appends nothing', async () => {
@@ -166,13 +193,19 @@ describe('catalogue import', () => {
     const option = demo.configurators[0]!;
     const [category, offered] = Object.entries(option.categories).find(([, options]) => (options?.length ?? 0) > 1)!;
     const other = offered!.find((o) => !o.default)!;
-    // What the back office did since: a price, a stock status, a recovery, an option repriced and made the default.
+    // What the back office did since: a price, a stock status, a recovery, an option repriced and made the default,
+    // a collection revised, an accessory repriced.
     await service.changeWatchPrice(watch.reference, watch.price_cents + 100, {});
     await service.changeWatchStock(watch.reference, watch.stock_status === 'made_to_order' ? 'in_stock' : 'made_to_order', {});
     await service.recoverSerial(stolen.serial, {});
     const key = { collection: option.collection, category: category as CategoryKey, code: other.code };
     await service.repriceOption(key, other.price_cents + 100, {});
     await service.chooseDefaultOption(key, {});
+    const collection = demo.collections[0]!;
+    await service.reviseCollection({ code: collection.code, diameter_mm: collection.diameter_mm + 1 }, {});
+    const withAccessory = demo.configurators.find((configurator) => configurator.accessories.length > 0)!;
+    const accessory = withAccessory.accessories[0]!;
+    await service.repriceAccessory({ collection: withAccessory.collection, code: accessory.code }, accessory.unit_price_cents + 100, {});
     const head = await store.headPosition();
     const again = await seedDemo(service);
     expect(await typesOf(store, head), 'events the second seed appended').to.deep.equal([]);
