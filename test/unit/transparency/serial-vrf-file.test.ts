@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
+import { checkpointFile } from '../../../read-api/transparency/checkpoint-file.ts';
 import { serialVrfFile } from '../../../read-api/transparency/serial-vrf-file.ts';
 
 describe('serial index: VRF evaluations kept in DATA_DIR', function () {
@@ -75,6 +76,13 @@ describe('serial index: VRF evaluations kept in DATA_DIR', function () {
     } finally {
       rmSync(earlier, { recursive: true, force: true });
     }
+  });
+
+  it('keeps the folder 0700 when the signed checkpoint kept beside the file made it first, DATA_DIR with it', function () {
+    const notMadeYet = join(dataDir, 'data');
+    checkpointFile(notMadeYet).save('watch.example/log\n0\n47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=\n');
+    serialVrfFile(notMadeYet, randomBytes(32)).remember('RG-1001', { key: randomBytes(32) });
+    expect(statSync(join(notMadeYet, 'transparency')).mode & 0o777).to.equal(0o700);
   });
 
   it('keeps one line per evaluation remembered, however many starts read the file', function () {
