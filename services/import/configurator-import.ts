@@ -19,7 +19,7 @@ function defaultFirst(options: OptionEntry[]): OptionEntry[] {
 }
 
 export async function importConfigurator(
-  service: CommandService, entry: ConfiguratorEntry, tally: ImportTally, options: CommandOptions, missingOnly = false,
+  service: CommandService, entry: ConfiguratorEntry, tally: ImportTally, options: CommandOptions, missingOnly: boolean,
 ): Promise<void> {
   const { collection } = entry;
   const state = await service.configuratorState(collection);
