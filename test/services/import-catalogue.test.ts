@@ -112,6 +112,10 @@ describe('catalogue import', () => {
     expect(report.warnings).to.deep.equal([
       'serial AUR-2024-000001 is registered for AUR-LU-001 (2024); left as it is, its theft in the file not reported',
     ]);
+    // Another year alone is another serial too; with no theft in the file, none is said to be left unreported.
+    file.serials[0] = { serial: 'AUR-2024-000001', reference: 'AUR-LU-001', manufacture_year: 2023 };
+    expect((await importCatalogue(service, file)).warnings).to.deep.equal(['serial AUR-2024-000001 is registered for AUR-LU-001 (2024); left as it is']);
+    expect(await store.headPosition(), 'nothing appended').to.equal(head);
   });
 
   it('leaves a withdrawn watch alone and says so', async () => {
