@@ -315,6 +315,19 @@ describeMongo('MongoDB control documents: a writer paused before its insert', 't
     expect(await (await controlDocs(collection)).readAll()).to.deep.equal([]);
   });
 
+  it('reads some: the latest version of each key named that has one, a document written before versions included, and no other key', async () => {
+    await collection.insertOne({ _id: 'generations', version: 7 });
+    const docs = await controlDocs(collection);
+    await docs.set({ _id: 'checkpoint:w@1', token: 1, position: 3 }, {}, true);
+    expect(await docs.set({ _id: 'checkpoint:w@1', token: 1, position: 5 }, { position: 3 }, false)).to.equal(true);
+    await docs.set({ _id: 'lease:w', token: 1 }, {}, true);
+    const some = await docs.readSome(['generations', 'checkpoint:w@1', 'checkpoint:w@2']);
+    expect([...some].sort(([a], [b]) => a.localeCompare(b))).to.deep.equal([
+      ['checkpoint:w@1', { _id: 'checkpoint:w@1', token: 1, position: 5 }],
+      ['generations', { _id: 'generations', version: 7 }],
+    ]);
+  });
+
   it('removing a control document another process removed first does nothing', async () => {
     const docs = await controlDocs(collection);
     await docs.set({ _id: 'checkpoint:w@4', token: 1 }, {}, true);
