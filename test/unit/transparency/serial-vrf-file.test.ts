@@ -8,10 +8,12 @@
 import { appendFileSync, chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { expect } from 'chai';
 import { checkpointFile } from '../../../read-api/transparency/checkpoint-file.ts';
 import { serialVrfFile } from '../../../read-api/transparency/serial-vrf-file.ts';
+import { checkpointBody } from '../../../shared/read-model/transparency/checkpoint.ts';
+import { signNote } from '../../../shared/read-model/transparency/signed-note.ts';
 
 describe('serial index: VRF evaluations kept in DATA_DIR', function () {
   let dataDir: string;
@@ -80,7 +82,8 @@ describe('serial index: VRF evaluations kept in DATA_DIR', function () {
 
   it('keeps the folder 0700 when the signed checkpoint kept beside the file made it first, DATA_DIR with it', function () {
     const notMadeYet = join(dataDir, 'data');
-    checkpointFile(notMadeYet).save('watch.example/log\n0\n47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=\n');
+    const origin = 'watch.example/log';
+    checkpointFile(notMadeYet).save(signNote(checkpointBody({ origin, size: 0, root: randomBytes(32), extensions: [] }), origin, generateKeyPairSync('ed25519').privateKey));
     serialVrfFile(notMadeYet, randomBytes(32)).remember('RG-1001', { key: randomBytes(32) });
     expect(statSync(join(notMadeYet, 'transparency')).mode & 0o777).to.equal(0o700);
   });
