@@ -11,6 +11,7 @@
  */
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -166,6 +167,16 @@ describe('verify with proof=index: the status proved in the serial index at a si
     expect(byDeployment.code, byDeployment.notes.join('\n')).to.equal(0);
     expect(byDeployment.out).to.include(proved);
     expect(await cliIn(deployment, kept)).to.deep.include({ code: 0, notes: [] }).and.have.nested.property('out[0]', proved);
+    // A deployment that does not answer: the command says which key it could not read, and where.
+    const closed = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+    const unread = await cliIn({ PORT: String(closed) }, kept);
+    expect(unread.code).to.equal(1);
+    expect(unread.notes[0]).to.match(new RegExp(`^watchcat: cannot read the log key http://127\\.0\\.0\\.1:${closed}/\\.well-known/transparency/key: `));
     expect((await cli(overHttp, '--jwks', jwks, '--log-key', logVerifier, '--save-proof', kept)).notes[0], 'a kept file is not overwritten').to.match(/^watchcat: cannot save the proof to /);
 
     // The signature holds whatever log key is given: the proof is checked under it, and under another log's key it is not the log's.
