@@ -63,7 +63,7 @@ describe('catalogue import', () => {
     file.configurators[0]!.accessories[0] = { ...file.configurators[0]!.accessories[0]!, unit_price_cents: 27_500 };
     file.watches[0] = { ...file.watches[0]!, price_cents: 1_300_000, stock_status: 'made_to_order', description: { en: 'New', fr: 'Nouveau' } };
     file.configurators[0]!.categories.dial = [
-      { code: 'white', label: { en: 'White', fr: 'Blanc' }, price_cents: 0 },
+      { code: 'white', label: { en: 'Snow white', fr: 'Blanc' }, price_cents: 0 },
       { code: 'black', label: { en: 'Black', fr: 'Noir' }, price_cents: 60_000, default: true },
     ];
     file.serials.push({ serial: 'AUR-2025-000003', reference: 'AUR-LU-001', manufacture_year: 2025, stolen: true });
@@ -81,6 +81,11 @@ describe('catalogue import', () => {
       'serial-AUR-2025-000003 SerialReportedStolen',
     ]);
     expect(report.commands).to.equal(9);
+    expect(report.warnings, 'no event changes a label').to.deep.equal(['option white in category dial of collection lumiere: label differs; no event changes it, left as it is']);
+    // The commands of one import are one correlation, named for it when the caller names none.
+    const [correlation, ...others] = new Set((await store.readAll({ after: head, limit: 100 })).map((event) => event.metadata?.correlation_id));
+    expect(others, 'one correlation').to.deep.equal([]);
+    expect(correlation).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect(readable(await store.readStream('collection-lumiere'))[1]?.data).to.deep.equal({ code: 'lumiere', diameter_mm: 39 });
     const revised = readable(await store.readStream('watch-AUR-LU-001'))[1];
     expect(revised?.data).to.deep.equal({ reference: 'AUR-LU-001', description: { en: 'New', fr: 'Nouveau' } });
@@ -115,6 +120,12 @@ describe('catalogue import', () => {
     // Another year alone is another serial too; with no theft in the file, none is said to be left unreported.
     file.serials[0] = { serial: 'AUR-2024-000001', reference: 'AUR-LU-001', manufacture_year: 2023 };
     expect((await importCatalogue(service, file)).warnings).to.deep.equal(['serial AUR-2024-000001 is registered for AUR-LU-001 (2024); left as it is']);
+    // A theft the registry holds already is not said to be left unreported.
+    file.serials[1] = { serial: 'AUR-2023-000002', reference: 'AUR-LU-002', manufacture_year: 2022, stolen: true };
+    expect((await importCatalogue(service, file)).warnings).to.deep.equal([
+      'serial AUR-2024-000001 is registered for AUR-LU-001 (2024); left as it is',
+      'serial AUR-2023-000002 is registered for AUR-LU-002 (2023); left as it is',
+    ]);
     expect(await store.headPosition(), 'nothing appended').to.equal(head);
   });
 
