@@ -175,6 +175,9 @@ describe('catalogue import', () => {
         await own.close();
       }
     };
+    // Blank in words only: the file's schema lets it through, the decider refuses it.
+    expect(await refusedWith((other) => { other.collections[0] = { ...other.collections[0]!, name: { en: '   ', fr: 'Lumière' } }; }))
+      .to.equal('collection lumiere: name is empty in en');
     expect(await refusedWith((other) => { other.watches[0] = { ...other.watches[0]!, collection: 'nowhere' }; }))
       .to.equal('watch AUR-LU-001: unknown collection nowhere');
     expect(await refusedWith((other) => { other.configurators[0] = { ...other.configurators[0]!, collection: 'nowhere' }; }))
