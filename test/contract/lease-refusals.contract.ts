@@ -7,20 +7,9 @@
 import { expect } from 'chai';
 import { ReadStoreUnavailableError, type GenerationStore, type ReadStore } from '../../shared/ports/read-store.ts';
 import { checkpointId } from '../../shared/read-model/projections/control-docs.ts';
-import { LeaseLostError, ProjectionLease, type LeaseClock } from '../../shared/read-model/projections/lease.ts';
+import { LeaseLostError, ProjectionLease } from '../../shared/read-model/projections/lease.ts';
 import { LeaseWatch } from '../../shared/read-model/projections/lease-watch.ts';
-
-const TTL = 6_000;
-const serials = { name: 'serials', collection: 'serials' } as const;
-
-class FakeClock implements LeaseClock {
-  #now = 1_000_000;
-  monotonic = (): number => this.#now;
-  wall = (): number => this.#now;
-  advance = (ms: number): void => { this.#now += ms; };
-}
-
-const refusal = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error);
+import { FakeClock, TTL, refusal, serials } from './lease.contract.ts';
 
 export function leaseRefusalsContract(name: string, factory: () => Promise<ReadStore>): void {
   describe(`projection lease refusals: ${name}`, function () {

@@ -13,17 +13,17 @@ import { readProjectionStates } from '../../shared/read-model/projections/projec
 import { serialsProjection } from '../../shared/read-model/projections/serials.projection.ts';
 
 // Not the default lease length, so that a lease made without the length asked for is seen.
-const TTL = 6_000;
-const serials = { name: 'serials', collection: 'serials' } as const;
+export const TTL = 6_000;
+export const serials = { name: 'serials', collection: 'serials' } as const;
 
-class FakeClock implements LeaseClock {
+export class FakeClock implements LeaseClock {
   #now = 1_000_000;
   monotonic = (): number => this.#now;
   wall = (): number => this.#now;
   advance = (ms: number): void => { this.#now += ms; };
 }
 
-const refusal = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error);
+export const refusal = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error);
 
 export function leaseContract(name: string, factory: () => Promise<ReadStore>): void {
   describe(`projection leases: ${name}`, function () {
