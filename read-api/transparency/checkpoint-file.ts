@@ -38,18 +38,21 @@ export function checkpointFile(dataDir: string): SignedCheckpointRecord {
       // FULL: a save survives a power cut, not only a crash of the process.
       db.pragma('synchronous = FULL');
       db.exec(SCHEMA);
-      if (existsSync(earlier)) {
-        const note = readFileSync(earlier, 'utf8');
-        db.prepare(KEEP).run(signedCheckpointDoc(note).size, note);
-        rmSync(earlier, { force: true });
-      }
       return use(db);
     } finally {
       db.close();
     }
   };
   return {
-    load: () => withRecord((db) => (db.prepare('SELECT note FROM kept').get() as { note: string } | undefined)?.note),
+    load: () => withRecord((db) => {
+      // An earlier version's file is taken in where a signer starts: at its first load, not at every save.
+      if (existsSync(earlier)) {
+        const note = readFileSync(earlier, 'utf8');
+        db.prepare(KEEP).run(signedCheckpointDoc(note).size, note);
+        rmSync(earlier, { force: true });
+      }
+      return (db.prepare('SELECT note FROM kept').get() as { note: string } | undefined)?.note;
+    }),
     save: (note) => withRecord((db) => { db.prepare(KEEP).run(signedCheckpointDoc(note).size, note); }),
   };
 }

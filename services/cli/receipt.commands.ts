@@ -156,7 +156,10 @@ export const receiptCommands: CliModule = (program, context) => {
       const config = context.config();
       const deployment = deploymentUrl(config);
       const allow = options.allowPlainHttp === true;
-      const logKeyOf = async () => options.logKey ?? (await readSource(`${deployment}/.well-known/transparency/key`, 'the log key', allow)).toString('utf8').trim();
+      // Asked of the deployment once, though a proof answer checked against a newer checkpoint needs it twice.
+      let deploymentLogKey: Promise<string> | undefined;
+      const logKeyOf = async () => options.logKey
+        ?? await (deploymentLogKey ??= readSource(`${deployment}/.well-known/transparency/key`, 'the log key', allow).then((key) => key.toString('utf8').trim()));
       if (bytes.toString('utf8').startsWith(`${INDEX_PROOF_HEADER}\n`)) {
         if (options.saveProof !== undefined) throw new ReceiptError('--save-proof applies to a saved answer that carries a serial index proof; this is the proof file already');
         for (const line of checkIndexProof(bytes.toString('utf8'), await logKeyOf(), policy, indexPolicy)) context.out(line);

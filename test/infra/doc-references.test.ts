@@ -2,8 +2,8 @@
  * The infra files send the operator to the documents by section: `(README.md, At scale)`, `docs/api.md, "Signed
  * answers"`. An operator who follows one finds the section: each names a heading (or a bold item) of that file.
  * On main at 7ad5f72 the compose file's refusals sent whoever left out a signing key to README.md's "Signed answers"
- * and "Transparency log", which are sections of docs/api.md, and an alert rule cited a CONTRACT.md the repository
- * does not have.
+ * and "Transparency log", which are sections of docs/api.md, and an alert rule cited a document outside the
+ * repository where docs/api.md ("Honest answers") holds the rule.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
