@@ -9,6 +9,7 @@ import { CatalogueFileError, validateCatalogueFile } from '../import/catalogue-v
 import { importCatalogue } from '../import/import-catalogue.ts';
 import type { ImportReport } from '../import/import-progress.ts';
 import { seedDemo } from '../import/seed-demo.ts';
+import { latestYearBegun } from '../write/domain/years.ts';
 import type { CliContext } from './cli-context.ts';
 import type { CliModule } from './cli-module.ts';
 import { documentProblems, problemCount } from './document-problems.ts';
@@ -65,8 +66,8 @@ async function withProgress(context: CliContext, what: string, run: (onProgress:
 
 /**
  * The catalogue file `catalogue` typed, or a refusal after one line per problem written with `write`: first its shape,
- * each problem at its place with what the field takes (document-problems.ts), then what spans entries (a serial
- * listed twice).
+ * each problem at its place with what the field takes (document-problems.ts), then what a schema cannot say (a
+ * serial listed twice, a text blank once trimmed: catalogue-validation.ts).
  */
 async function checkedCatalogue(file: string, catalogue: unknown, write: (line: string) => void): Promise<CatalogueFile> {
   const shape = await documentProblems(CatalogueFile, catalogue, 'the file');
@@ -74,7 +75,8 @@ async function checkedCatalogue(file: string, catalogue: unknown, write: (line: 
   if (shape !== null) problems = { lines: shape.lines, count: problemCount(shape) };
   else {
     try {
-      return validateCatalogueFile(catalogue);
+      // The clock of this machine, which registers the serials when the file is imported from here.
+      return validateCatalogueFile(catalogue, latestYearBegun(new Date()));
     } catch (error) {
       if (!(error instanceof CatalogueFileError)) throw error;
       problems = { lines: error.problems, count: `${error.problems.length} problem${error.problems.length === 1 ? '' : 's'}` };

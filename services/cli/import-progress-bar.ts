@@ -1,9 +1,10 @@
 /**
- * Progress of `seed` and `import` on stderr: a bar on a terminal, and one line per phase otherwise (a bar's
- * redraws would only clutter a log file).
+ * Progress of `seed` and `import` on stderr, through both passes (the file checked against the store, then
+ * imported: services/import/import-catalogue.ts): a bar on a terminal, and one line per pass and phase otherwise (a
+ * bar's redraws would only clutter a log file).
  */
 import { SingleBar, Presets } from 'cli-progress';
-import type { ImportPhase, OnProgress } from '../import/import-progress.ts';
+import type { OnProgress } from '../import/import-progress.ts';
 
 interface ProgressDisplay {
   onProgress: OnProgress;
@@ -12,25 +13,26 @@ interface ProgressDisplay {
 
 export function importProgress(stream: NodeJS.WriteStream = process.stderr): ProgressDisplay {
   if (stream.isTTY) {
-    const bar = new SingleBar({ stream, format: '{phase} [{bar}] {value}/{total}', clearOnComplete: false }, Presets.shades_classic);
+    const bar = new SingleBar({ stream, format: '{pass} {phase} [{bar}] {value}/{total}', clearOnComplete: false }, Presets.shades_classic);
     let started = false;
     return {
-      onProgress: ({ phase, done, total }) => {
-        if (!started) bar.start(total, 0, { phase });
+      onProgress: ({ pass, phase, done, total }) => {
+        if (!started) bar.start(total, 0, { pass, phase });
         started = true;
-        bar.update(done, { phase });
+        bar.update(done, { pass, phase });
       },
       stop: () => {
         if (started) bar.stop();
       },
     };
   }
-  let current: ImportPhase | undefined;
+  let current: string | undefined;
   return {
-    onProgress: ({ phase, done, total }) => {
-      if (phase === current) return;
-      current = phase;
-      stream.write(`importing ${phase} (${done}/${total})\n`);
+    onProgress: ({ pass, phase, done, total }) => {
+      const step = `${pass} ${phase}`;
+      if (step === current) return;
+      current = step;
+      stream.write(`${step} (${done}/${total})\n`);
     },
     stop: () => undefined,
   };

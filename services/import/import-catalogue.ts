@@ -12,9 +12,10 @@ import { canonicalId } from '../../shared/events/common.ts';
 import type { CommandOptions, CommandService } from '../write/command-service.ts';
 import { changedFields } from '../write/domain/changes.ts';
 import { DomainError } from '../write/domain/domain-error.ts';
+import { latestYearBegun } from '../write/domain/years.ts';
 import { validateCatalogueFile } from './catalogue-validation.ts';
 import { importConfigurator } from './configurator-import.ts';
-import { ImportTally, type ImportPhase, type ImportReport, type OnProgress } from './import-progress.ts';
+import { ImportTally, type ImportPass, type ImportPhase, type ImportReport, type OnProgress } from './import-progress.ts';
 
 /**
  * `missingOnly`: only add what the store lacks (define, publish, offer, register, and report a theft the serial's
@@ -108,40 +109,59 @@ async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T
   if (failure) throw failure.reason;
 }
 
-/**
- * Validates `candidate` as a catalogue file (throws `CatalogueFileError`), then imports it. A refused command
- * stops the import with its `DomainError`, prefixed with the entry it was about; what was appended before stays.
- */
-export async function importCatalogue(
-  service: CommandService, candidate: unknown, onProgress?: OnProgress, { missingOnly = false, ...options }: ImportOptions = {},
+/** What an import is asked to do beside the file: who sends its commands, whether it only adds, who hears its progress. */
+interface ImportSettings {
+  options: CommandOptions;
+  missingOnly: boolean;
+  onProgress: OnProgress | undefined;
+}
+
+/** Issues the file's commands through `service`, entry by entry, phase by phase: one pass of the import. */
+async function importEntries(
+  service: CommandService, file: CatalogueFile, pass: ImportPass, { options, missingOnly, onProgress }: ImportSettings,
 ): Promise<ImportReport> {
-  const file: CatalogueFile = validateCatalogueFile(candidate);
-  const commandOptions = { actor: 'import', ...options, correlationId: options.correlationId ?? randomUUID() };
   const tally = new ImportTally();
   const total = file.collections.length + file.watches.length + file.configurators.length + file.serials.length;
   let done = 0;
   const step = (phase: ImportPhase) => {
     done += 1;
-    onProgress?.({ phase, done, total });
+    onProgress?.({ pass, phase, done, total });
   };
 
   for (const entry of file.collections) {
-    await about(`collection ${entry.code}`, () => importCollection(service, entry, tally, commandOptions, missingOnly));
+    await about(`collection ${entry.code}`, () => importCollection(service, entry, tally, options, missingOnly));
     step('collections');
   }
   for (const entry of file.watches) {
-    await about(`watch ${entry.reference}`, () => importWatch(service, entry, tally, commandOptions, missingOnly));
+    await about(`watch ${entry.reference}`, () => importWatch(service, entry, tally, options, missingOnly));
     step('watches');
   }
   for (const entry of file.configurators) {
-    await about(`configurator of collection ${entry.collection}`, () => importConfigurator(service, entry, tally, commandOptions, missingOnly));
+    await about(`configurator of collection ${entry.collection}`, () => importConfigurator(service, entry, tally, options, missingOnly));
     step('configurators');
   }
   await eachLimited(file.serials, SERIAL_CONCURRENCY, async (entry) => {
-    await about(`serial ${entry.serial}`, () => importSerial(service, entry, tally, commandOptions, missingOnly));
+    await about(`serial ${entry.serial}`, () => importSerial(service, entry, tally, options, missingOnly));
     step('serials');
   });
 
   const position = tally.commands > 0 ? tally.position : await service.store.headPosition();
   return { commands: tally.commands, events: tally.events, position, warnings: tally.warnings };
+}
+
+/**
+ * Validates `candidate` as a catalogue file (throws `CatalogueFileError`), then rehearses the whole import against the
+ * store as it is, appending nothing (`CommandService.rehearsal`), then imports it. A refused command (an unknown
+ * collection, a watch withdrawn) is therefore met in the rehearsal: the import stops with its `DomainError`, prefixed
+ * with the entry it was about, before anything is appended. Only a store another writer changes between the rehearsal
+ * and the import can still refuse a command midway; what was appended before then stays, and importing the file
+ * again completes it.
+ */
+export async function importCatalogue(
+  service: CommandService, candidate: unknown, onProgress?: OnProgress, { missingOnly = false, ...options }: ImportOptions = {},
+): Promise<ImportReport> {
+  const file: CatalogueFile = validateCatalogueFile(candidate, latestYearBegun(service.clock()));
+  const settings = { missingOnly, onProgress, options: { actor: 'import', ...options, correlationId: options.correlationId ?? randomUUID() } };
+  await importEntries(service.rehearsal(), file, 'checking', settings);
+  return importEntries(service, file, 'importing', settings);
 }

@@ -1,9 +1,13 @@
 /** How an import tells its caller how far it is, and what it did. */
 export type ImportPhase = 'collections' | 'watches' | 'configurators' | 'serials';
 
+/** An import's two passes over the file: rehearsed whole, appending nothing, then imported. */
+export type ImportPass = 'checking' | 'importing';
+
 export interface ImportProgress {
+  pass: ImportPass;
   phase: ImportPhase;
-  /** Entries of the file handled so far, over all phases. */
+  /** Entries of the file handled so far in this pass, over all phases. */
   done: number;
   total: number;
 }

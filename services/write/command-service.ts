@@ -15,7 +15,9 @@ import { configuratorAggregate } from './configurator/configurator.aggregate.ts'
 import type { ConfiguratorState } from './configurator/configurator.state.ts';
 import type { Aggregate } from './handler/aggregate.ts';
 import { isDomainError } from './domain/domain-error.ts';
+import { latestYearBegun } from './domain/years.ts';
 import { handleCommand, type CommandResult } from './handler/command-handler.ts';
+import { rehearsalStore } from './handler/rehearsal-store.ts';
 import { cachingStateLoader } from './handler/state-cache.ts';
 import { serialAggregate } from './serial/serial.aggregate.ts';
 import type { SerialState } from './serial/serial.state.ts';
@@ -38,6 +40,14 @@ type AccessoryKey = { collection: string; code: string };
 
 export interface CommandService {
   readonly store: EventStore;
+  /** The clock the service stamps events with and judges dates by (a manufacture year in the future). */
+  readonly clock: () => Date;
+  /**
+   * The same service over a rehearsal of its store (handler/rehearsal-store.ts): every command is decided and its
+   * events checked as here, against the store as it is and what the rehearsal appended before; nothing is written,
+   * and nothing is told to `onOutcome` (a rehearsed command is not one the service ran).
+   */
+  rehearsal(): CommandService;
   defineCollection(collection: CollectionDefined, options?: CommandOptions): Promise<CommandResult>;
   reviseCollection(revision: CollectionRevised, options?: CommandOptions): Promise<CommandResult>;
   publishWatch(watch: WatchPublished, options?: CommandOptions): Promise<CommandResult>;
@@ -72,18 +82,6 @@ interface CommandServiceOptions {
 
 /** `appended` events, `unchanged` (the state already was so), `refused` (a domain error), or `failed` otherwise. */
 export type CommandOutcome = 'appended' | 'unchanged' | 'refused' | 'failed';
-
-
-/** The earliest time zone, UTC+14: a new year begins there first. */
-const EARLIEST_OFFSET_MS = 14 * 60 * 60 * 1000;
-
-/**
- * The latest year begun anywhere at `now`: a manufacture year after it is in the future wherever the watch was
- * made, and one equal to it is refused nowhere, not even in the first hours of a year in Switzerland.
- */
-export function latestYearBegun(now: Date): number {
-  return new Date(now.getTime() + EARLIEST_OFFSET_MS).getUTCFullYear();
-}
 
 export function createCommandService(store: EventStore, settings: CommandServiceOptions = {}): CommandService {
   const clock = settings.clock ?? (() => new Date());
@@ -120,6 +118,8 @@ export function createCommandService(store: EventStore, settings: CommandService
 
   return {
     store,
+    clock,
+    rehearsal: () => createCommandService(rehearsalStore(store), { clock, actor: defaultActor }),
     defineCollection: (collection, o) => run(collectionAggregate, { type: 'DefineCollection', collection }, o),
     reviseCollection: (revision, o) => run(collectionAggregate, { type: 'ReviseCollection', revision }, o),
     publishWatch: (watch, o) => run(watchAggregate, { type: 'PublishWatch', watch }, o),

@@ -5,6 +5,13 @@
 import Type from 'typebox';
 import { CollectionCode, LocalizedText, SerialNumber, WatchReference } from './common.ts';
 
+/**
+ * A manufacture year as any event or file may hold it; the serial decider narrows it to a year begun
+ * (services/write/domain/years.ts), the catalogue file takes the same shape (services/catalogue/catalogue-file.ts).
+ */
+export const MANUFACTURE_YEAR_BOUNDS = { minimum: 1800, maximum: 2200 } as const;
+export const ManufactureYear = Type.Integer(MANUFACTURE_YEAR_BOUNDS);
+
 /** `collection` and `model` are the watch's at registration time, so the fact stands on its own in the history. */
 export const SerialRegistered = Type.Object(
   {
@@ -12,7 +19,7 @@ export const SerialRegistered = Type.Object(
     reference: WatchReference,
     collection: CollectionCode,
     model: LocalizedText,
-    manufacture_year: Type.Integer({ minimum: 1800, maximum: 2200 }),
+    manufacture_year: ManufactureYear,
   },
   { additionalProperties: false },
 );

@@ -162,6 +162,31 @@ describe('admin API', () => {
     expect(await store.headPosition()).to.equal(head);
   });
 
+  it('refuses a catalogue file the deciders would refuse as a whole, each problem at its place, and appends nothing of it', async () => {
+    const head = await store.headPosition();
+    const file = tinyCatalogue();
+    file.collections.push({ ...file.collections[0]!, code: 'soleil' });
+    file.watches[1]!.name = { en: 'Lumière Moon', fr: ' ' };
+    file.serials[0]!.manufacture_year = 2200;
+    // The latest year begun anywhere is the year at UTC+14 (docs/api.md, "Refusals of the decision").
+    const latest = new Date(Date.now() + 14 * 3_600_000).getUTCFullYear();
+    const blank = await call('POST', '/admin/import', bearer(CAT), file);
+    expect(blank.status).to.equal(422);
+    const { detail } = (await blank.json()) as { detail: { type: string; loc: unknown[]; msg: string }[] };
+    expect(detail.map((found) => [found.type, found.loc, found.msg])).to.deep.equal([
+      ['value_error', ['body'], 'Value error, watches[1].name.fr: Text is blank once trimmed; expected a text with a character other than whitespace'],
+      ['value_error', ['body'], `Value error, serials[0].manufacture_year: 2200 is in the future: the latest year begun anywhere is ${latest}; expected a whole year from 1800 to ${latest}`],
+    ]);
+    // What only the store can tell: the file's new collection comes first, its watch of an unknown collection later.
+    const unknown = tinyCatalogue();
+    unknown.collections.push({ ...unknown.collections[0]!, code: 'soleil' });
+    unknown.watches.push({ ...unknown.watches[0]!, reference: 'AUR-SO-002', collection: 'nowhere' });
+    const refused = await call('POST', '/admin/import', bearer(CAT), unknown);
+    expect(refused.status).to.equal(404);
+    expect(await refused.json()).to.deep.equal({ detail: 'watch AUR-SO-002: unknown collection nowhere' });
+    expect(await store.headPosition(), 'nothing appended').to.equal(head);
+  });
+
   it('answers a wrong method on a known path with 405 in JSON, naming the allowed ones', async () => {
     const response = await call('GET', '/admin/serials', bearer(SER));
     expect(response.status).to.equal(405);

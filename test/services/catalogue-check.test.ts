@@ -56,6 +56,51 @@ describe('catalogue file: import --check and the published JSON Schema', () => {
     expect(await readdir(dir)).to.deep.equal(['catalogue.json']);
   });
 
+  // What the deciders refuse and a schema cannot say (services/write/domain/texts.ts, years.ts): --check says it at
+  // its place in the file, and the import refuses the file before it opens a store, as for any other problem.
+  it('reports a text blank once trimmed and a manufacture year in the future at their places, as the import refuses them', async () => {
+    const file = tinyCatalogue();
+    file.collections[0]!.description = { en: '   ', fr: 'Montres habillées' };
+    file.watches[0]!.seo.title = { en: 'Lumière Classic', fr: '\t ' };
+    file.watches[1]!.name = { en: ' ', fr: 'Lumière Lune' };
+    file.configurators[0]!.categories.dial![1]!.label = { en: 'Black', fr: '  ' };
+    file.configurators[0]!.accessories[0]!.label = { en: '\n', fr: 'Bracelet de rechange' };
+    // The latest year begun anywhere is the year at UTC+14 (docs/api.md, "Refusals of the decision").
+    const latest = new Date(Date.now() + 14 * 3_600_000).getUTCFullYear();
+    file.serials[1]!.manufacture_year = latest + 1;
+    await writeFile(join(dir, 'catalogue.json'), JSON.stringify(file));
+    const blank = 'Text is blank once trimmed; expected a text with a character other than whitespace';
+    const expected = [
+      `collections[0].description.en: ${blank}`,
+      `watches[0].seo.title.fr: ${blank}`,
+      `watches[1].name.en: ${blank}`,
+      `configurators[0].categories.dial[1].label.fr: ${blank}`,
+      `configurators[0].accessories[0].label.en: ${blank}`,
+      `serials[1].manufacture_year: ${latest + 1} is in the future: the latest year begun anywhere is ${latest}; expected a whole year from 1800 to ${latest}`,
+    ];
+    const checked = await watchcat({ DATA_DIR: join(dir, 'data') }, 'import', '--check', join(dir, 'catalogue.json'));
+    expect(checked.code).to.equal(1);
+    expect(checked.out).to.have.members(expected);
+    expect(checked.notes).to.deep.equal([`watchcat: cannot read catalogue file ${join(dir, 'catalogue.json')}: 6 problems (listed above)`]);
+
+    const imported = await watchcat({ DATA_DIR: join(dir, 'data') }, 'import', join(dir, 'catalogue.json'));
+    expect(imported.code).to.equal(1);
+    expect(imported.notes.slice(0, -1)).to.have.members(expected);
+    expect(await readdir(dir), 'no store opened').to.deep.equal(['catalogue.json']);
+  });
+
+  it('reports a configurator category that is not one of the eleven, which the import would otherwise leave out', async () => {
+    const file = tinyCatalogue() as unknown as { configurators: { categories: Record<string, unknown> }[] };
+    file.configurators[0]!.categories['strap'] = [{ code: 'leather', label: { en: 'Leather', fr: 'Cuir' }, price_cents: 0 }];
+    await writeFile(join(dir, 'catalogue.json'), JSON.stringify(file));
+    const result = await watchcat({ DATA_DIR: join(dir, 'data') }, 'import', '--check', join(dir, 'catalogue.json'));
+    expect(result.code).to.equal(1);
+    expect(result.out).to.deep.equal([
+      'configurators[0].categories.strap: Extra inputs are not permitted; expected an object '
+        + '{case?, dial?, lugs?, crown?, case_back?, engraving?, movement?, rehaut?, bracelet?, tachymeter?, pushers?}',
+    ]);
+  });
+
   it('says a good file is valid, with what it holds, and still opens no store', async () => {
     await writeFile(join(dir, 'catalogue.json'), JSON.stringify(tinyCatalogue()));
     const result = await watchcat({ DATA_DIR: join(dir, 'data') }, 'import', '--check', join(dir, 'catalogue.json'));

@@ -21,6 +21,14 @@ async function typesOf(store: EventStore, after: number): Promise<string[]> {
   return (await store.readAll({ after, limit: 10_000 })).map((e) => `${e.stream} ${e.type}`);
 }
 
+/** `file` with a collection, a watch of it and a configurator of it that the tiny catalogue has not. */
+function withSoleil(file: ReturnType<typeof tinyCatalogue>): ReturnType<typeof tinyCatalogue> {
+  file.collections.push({ ...file.collections[0]!, code: 'soleil', name: { en: 'Soleil', fr: 'Soleil' } });
+  file.watches.push({ ...file.watches[0]!, reference: 'AUR-SO-001', collection: 'soleil', name: { en: 'Soleil', fr: 'Soleil' } });
+  file.configurators.push({ ...file.configurators[0]!, collection: 'soleil' });
+  return file;
+}
+
 describe('catalogue import', () => {
   let store: EventStore;
   let service: CommandService;
@@ -159,37 +167,56 @@ describe('catalogue import', () => {
     ]);
   });
 
-  it('stops at a refused command, naming the entry', async () => {
-    const file = tinyCatalogue();
-    file.serials[0] = { serial: 'AUR-2024-000009', reference: 'AUR-XX-999', manufacture_year: 2024 };
+  it('refuses a file with a text blank once trimmed as a problem of the file, before it appends anything', async () => {
+    await importCatalogue(service, tinyCatalogue());
+    const before = (await store.readAll({ after: 0, limit: 10_000 })).length;
+    // A new collection first, then a watch of it whose name is blank in words only: the schema lets it through.
+    const file = withSoleil(tinyCatalogue());
+    file.watches[2]!.name = { en: 'Soleil', fr: '  ' };
     const error = await importCatalogue(service, file).catch((e: unknown) => e);
-    expect(error).to.be.instanceOf(DomainError);
-    expect((error as DomainError).message).to.equal('serial AUR-2024-000009: unknown watch AUR-XX-999');
-    const refusedWith = async (change: (file: ReturnType<typeof tinyCatalogue>) => void) => {
-      const other = tinyCatalogue();
-      change(other);
-      const own = openSqliteEventStore(':memory:');
-      try {
-        return ((await importCatalogue(createCommandService(own), other).catch((e: unknown) => e)) as Error).message;
-      } finally {
-        await own.close();
-      }
-    };
-    // Blank in words only: the file's schema lets it through, the decider refuses it.
-    expect(await refusedWith((other) => { other.collections[0] = { ...other.collections[0]!, name: { en: '   ', fr: 'Lumière' } }; }))
-      .to.equal('collection lumiere: name is empty in en');
-    expect(await refusedWith((other) => { other.watches[0] = { ...other.watches[0]!, collection: 'nowhere' }; }))
-      .to.equal('watch AUR-LU-001: unknown collection nowhere');
-    expect(await refusedWith((other) => { other.configurators[0] = { ...other.configurators[0]!, collection: 'nowhere' }; }))
-      .to.equal('configurator of collection nowhere: unknown collection nowhere');
+    expect(error).to.be.instanceOf(CatalogueFileError);
+    expect((error as CatalogueFileError).problems).to.deep.equal([
+      'watches[2].name.fr: Text is blank once trimmed; expected a text with a character other than whitespace',
+    ]);
+    expect((await store.readAll({ after: 0, limit: 10_000 })).length, 'events appended by a refused import').to.equal(before);
   });
 
-  it('tells its progress entry by entry, each with its phase, out of all the file\'s entries', async () => {
+  it('refuses what only the store can tell or refuses (an unknown collection or watch, a withdrawn watch, an event too large for the log) before it appends anything, naming the entry', async () => {
+    await importCatalogue(service, tinyCatalogue());
+    await service.withdrawWatch('AUR-LU-002');
+    const refused = async (change: (file: ReturnType<typeof tinyCatalogue>) => void) => {
+      const before = (await store.readAll({ after: 0, limit: 10_000 })).length;
+      // Every other entry of the file is new, and would be appended before the refused one is reached.
+      const file = withSoleil(tinyCatalogue());
+      file.serials.push({ serial: 'AUR-2026-000100', reference: 'AUR-SO-001', manufacture_year: 2025 });
+      change(file);
+      const error = await importCatalogue(service, file).catch((e: unknown) => e);
+      expect(error).to.be.instanceOf(DomainError);
+      expect((await store.readAll({ after: 0, limit: 10_000 })).length, 'events appended by a refused import').to.equal(before);
+      return (error as DomainError).message;
+    };
+    expect(await refused((file) => { file.watches.push({ ...file.watches[2]!, reference: 'AUR-SO-002', collection: 'nowhere' }); }))
+      .to.equal('watch AUR-SO-002: unknown collection nowhere');
+    expect(await refused((file) => { file.configurators.push({ ...file.configurators[0]!, collection: 'nowhere' }); }))
+      .to.equal('configurator of collection nowhere: unknown collection nowhere');
+    expect(await refused((file) => { file.serials.push({ serial: 'AUR-2024-000009', reference: 'AUR-XX-999', manufacture_year: 2024 }); }))
+      .to.equal('serial AUR-2024-000009: unknown watch AUR-XX-999');
+    expect(await refused((file) => { file.serials.push({ serial: 'AUR-2024-000010', reference: 'AUR-LU-002', manufacture_year: 2024 }); }))
+      .to.equal('serial AUR-2024-000010: watch AUR-LU-002 is withdrawn: no serial can be registered for it');
+    // 500 control characters are 3,000 bytes once written (`\u0001` each): 20 of them a language pass every field's
+    // bound, and the event is larger than a transparency log entry can be (test/services/entry-fits-bundle.test.ts).
+    const escaped = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`key_${String.fromCharCode(97 + i)}`, '\u0001'.repeat(500)]));
+    expect(await refused((file) => { file.watches[2]!.specifications = { en: escaped, fr: escaped }; }))
+      .to.match(/^watch AUR-SO-001: refused: the event takes \d+ bytes in the transparency log, more than an entry holds \(65535\)$/);
+  });
+
+  it('tells its progress entry by entry, each with its pass and phase, out of all the file\'s entries: checked whole, then imported', async () => {
     const progress: ImportProgress[] = [];
     await importCatalogue(service, tinyCatalogue(), (p) => progress.push(p));
     // One collection, two watches, one configurator, two serials.
     const phases = ['collections', 'watches', 'watches', 'configurators', 'serials', 'serials'];
-    expect(progress).to.deep.equal(phases.map((phase, i) => ({ phase, done: i + 1, total: 6 })));
+    const pass = (name: string) => phases.map((phase, i) => ({ pass: name, phase, done: i + 1, total: 6 }));
+    expect(progress).to.deep.equal([...pass('checking'), ...pass('importing')]);
   });
 
   it('seeds the demo catalogue with progress up to every entry, and a second seed appends nothing', async () => {

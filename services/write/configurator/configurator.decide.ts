@@ -4,12 +4,12 @@
  * and the default stays while other options of its category remain; accessories allow at least one piece;
  * repricing to the current price or choosing the current default emits nothing.
  */
-import { assertNever } from '../../../shared/events/index.ts';
+import { assertNever, type LocalizedText } from '../../../shared/events/index.ts';
 import type { CollectionState } from '../collection/collection.state.ts';
 import { badSurcharge } from '../domain/amounts.ts';
 import type { Decider, Decision } from '../domain/decider.ts';
 import { conflict, invalid, unknown } from '../domain/domain-error.ts';
-import { blankText } from '../domain/texts.ts';
+import { firstBlankText } from '../domain/texts.ts';
 import { ownEntry } from '../domain/own-entry.ts';
 import { configuratorOf, type ConfiguratorCommand } from './configurator.commands.ts';
 import {
@@ -18,6 +18,11 @@ import {
 
 /** The configurator's collection, which must be defined. */
 export type ConfiguratorContext = { collection: CollectionState };
+
+/** The text of an option or accessory that may not be blank (the catalogue file's check asks too). */
+export function labelText(entry: { label: LocalizedText }): Record<string, LocalizedText> {
+  return { label: entry.label };
+}
 
 type OptionKey = { collection: string; category: string; code: string };
 const optionName = (o: OptionKey) => `option ${o.code} in category ${o.category} of collection ${o.collection}`;
@@ -33,7 +38,7 @@ function decideConfigurator(
       const { option } = command;
       const category = state.categories[option.category];
       if (category && Object.hasOwn(category.options, option.code)) return conflict(`${optionName(option)} is already offered`);
-      const problem = blankText('label', option.label) ?? badSurcharge('price', option.price_cents);
+      const problem = firstBlankText(labelText(option)) ?? badSurcharge('price', option.price_cents);
       if (problem) return problem;
       const offered: ConfiguratorEvent = { type: 'ConfiguratorOptionOffered', data: option };
       if (category?.defaultCode) return [offered];
@@ -73,7 +78,7 @@ function decideConfigurator(
       if (!Number.isInteger(accessory.max_quantity) || accessory.max_quantity < 1) {
         return invalid(`max quantity of ${accessoryName(accessory)} must be a whole number of at least 1, got ${accessory.max_quantity}`);
       }
-      const problem = blankText('label', accessory.label) ?? badSurcharge('unit price', accessory.unit_price_cents);
+      const problem = firstBlankText(labelText(accessory)) ?? badSurcharge('unit price', accessory.unit_price_cents);
       if (problem) return problem;
       return [{ type: 'AccessoryOffered', data: accessory }];
     }

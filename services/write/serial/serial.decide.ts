@@ -5,14 +5,13 @@
 import { assertNever } from '../../../shared/events/index.ts';
 import type { Decider, Decision } from '../domain/decider.ts';
 import { conflict, invalid, unknown } from '../domain/domain-error.ts';
+import { FIRST_MANUFACTURE_YEAR, manufactureYearBreach } from '../domain/years.ts';
 import type { WatchState } from '../watch/watch.state.ts';
 import type { SerialCommand } from './serial.commands.ts';
 import { evolveSerial, initialSerialState, type SerialEvent, type SerialState } from './serial.state.ts';
 
 /** The watch a serial is registered for: loaded for a registration only. */
 export type SerialContext = { watch?: WatchState };
-
-const FIRST_MANUFACTURE_YEAR = 1800;
 
 function decideSerial(command: SerialCommand, state: SerialState, context: SerialContext): Decision<SerialEvent> {
   const { serial } = command;
@@ -23,10 +22,11 @@ function decideSerial(command: SerialCommand, state: SerialState, context: Seria
       const watch = context.watch;
       if (!watch || watch.status === 'unpublished') return unknown('watch', reference);
       if (watch.status === 'withdrawn') return conflict(`watch ${reference} is withdrawn: no serial can be registered for it`);
-      if (!Number.isInteger(manufacture_year) || manufacture_year < FIRST_MANUFACTURE_YEAR) {
+      const breach = manufactureYearBreach(manufacture_year, current_year);
+      if (breach === 'not_a_year') {
         return invalid(`manufacture year must be a whole year from ${FIRST_MANUFACTURE_YEAR}, got ${manufacture_year}`);
       }
-      if (manufacture_year > current_year) {
+      if (breach === 'future') {
         return invalid(`manufacture year ${manufacture_year} is in the future: by the service's clock at registration the latest year begun anywhere is ${current_year}`);
       }
       return [{

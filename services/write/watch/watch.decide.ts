@@ -2,12 +2,12 @@
  * Rules of a watch: published once, into a defined collection, with a positive price and every text in both
  * languages; a withdrawn watch takes no further change; repeating the current price or stock emits nothing.
  */
-import { assertNever, type WatchPublished, type WatchRevised } from '../../../shared/events/index.ts';
+import { assertNever, type LocalizedText, type WatchPublished, type WatchRevised } from '../../../shared/events/index.ts';
 import type { CollectionState } from '../collection/collection.state.ts';
 import { badPrice } from '../domain/amounts.ts';
 import { changedFields } from '../domain/changes.ts';
 import type { Decider, Decision } from '../domain/decider.ts';
-import { conflict, unknown, type DomainError } from '../domain/domain-error.ts';
+import { conflict, unknown } from '../domain/domain-error.ts';
 import { firstBlankText } from '../domain/texts.ts';
 import type { WatchCommand } from './watch.commands.ts';
 import { evolveWatch, initialWatchState, type WatchEvent, type WatchState } from './watch.state.ts';
@@ -23,7 +23,7 @@ function decideWatch(command: WatchCommand, state: WatchState, context: WatchCon
   const { watch } = state;
   switch (command.type) {
     case 'ReviseWatch': {
-      const problem = blankTexts(command.revision);
+      const problem = firstBlankText(watchTexts(command.revision));
       if (problem) return problem;
       const changes = changedFields(command.revision, 'reference', watch);
       return Object.keys(changes).length === 0 ? [] : [{ type: 'WatchRevised', data: { reference, ...changes } }];
@@ -50,20 +50,21 @@ function decideWatch(command: WatchCommand, state: WatchState, context: WatchCon
 function publish(watch: WatchPublished, state: WatchState, context: WatchContext): Decision<WatchEvent> {
   if (state.status !== 'unpublished') return conflict(`watch ${watch.reference} is already published`);
   if (!context.collection?.defined) return unknown('collection', watch.collection);
-  const problem = badPrice('price', watch.price_cents) ?? blankTexts(watch);
+  const problem = badPrice('price', watch.price_cents) ?? firstBlankText(watchTexts(watch));
   if (problem) return problem;
   return [{ type: 'WatchPublished', data: watch }];
 }
 
-function blankTexts(watch: WatchPublished | WatchRevised): DomainError | null {
-  return firstBlankText({
+/** The texts of a watch that may not be blank, by their path in the watch (the catalogue file's check asks too). */
+export function watchTexts(watch: WatchPublished | WatchRevised): Record<string, LocalizedText | undefined> {
+  return {
     name: watch.name,
     short_description: watch.short_description,
     description: watch.description,
     'seo.title': watch.seo?.title,
     'seo.description': watch.seo?.description,
     'manufacture.origin': watch.manufacture?.origin,
-  });
+  };
 }
 
 export const watchDecider: Decider<WatchCommand, WatchState, WatchEvent, WatchContext> = {

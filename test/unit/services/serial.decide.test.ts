@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { latestYearBegun } from '../../../services/write/command-service.ts';
+import { latestYearBegun } from '../../../services/write/domain/years.ts';
 import { serialDecider } from '../../../services/write/serial/serial.decide.ts';
 import type { WatchState } from '../../../services/write/watch/watch.state.ts';
 import { aWatch, event } from './support/builders.ts';
