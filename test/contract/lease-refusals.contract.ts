@@ -8,22 +8,15 @@ import { expect } from 'chai';
 import { ReadStoreUnavailableError, type GenerationStore, type ReadStore } from '../../shared/ports/read-store.ts';
 import { checkpointId } from '../../shared/read-model/projections/control-docs.ts';
 import { LeaseLostError, ProjectionLease } from '../../shared/read-model/projections/lease.ts';
-import { LeaseWatch } from '../../shared/read-model/projections/lease-watch.ts';
-import { FakeClock, TTL, refusal, serials } from './lease.contract.ts';
+import type { LeaseWatch } from '../../shared/read-model/projections/lease-watch.ts';
+import { FakeClock, TTL, eachTestsLeaseWorld, refusal, serials } from './lease.contract.ts';
 
 export function leaseRefusalsContract(name: string, factory: () => Promise<ReadStore>): void {
   describe(`projection lease refusals: ${name}`, function () {
     let store: ReadStore;
     let clock: FakeClock;
     let watch: LeaseWatch;
-    beforeEach(async function () {
-      store = await factory();
-      clock = new FakeClock();
-      watch = new LeaseWatch();
-    });
-    afterEach(async function () {
-      await store?.close();
-    });
+    eachTestsLeaseWorld(factory, (fresh) => ({ store, clock, watch } = fresh));
     const acquire = (owner: string) => ProjectionLease.acquire(store, serials, owner, { ttlMs: TTL, clock, watch });
 
     it('a checkpoint put back behind its owner under the same token (a restored copy) refuses the owner\'s next one, saying where it stands', async function () {

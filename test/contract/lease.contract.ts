@@ -1,11 +1,12 @@
 /**
  * Leases over a ReadStore (shared/read-model/projections/lease.ts), run against every store: one owner at a time, a fencing
  * token raised by every new owner, checkpoints refused under an older token, and a paused owner that finds out
- * when it resumes. Clocks are fake: time moves only when a test moves it.
+ * when it resumes. Clocks are fake: time moves only when a test moves it. When a lease expires, by each process's
+ * own clock: lease-clocks.contract.ts; what a refused owner is told: lease-refusals.contract.ts.
  */
 import { expect } from 'chai';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
-import { checkpointId, checkpointPrefix, leaseId, type LeaseDoc } from '../../shared/read-model/projections/control-docs.ts';
+import { checkpointId, checkpointPrefix, leaseId, readControlDocs, type CheckpointState, type LeaseDoc } from '../../shared/read-model/projections/control-docs.ts';
 import { LeaseLostError, ProjectionLease, type LeaseClock } from '../../shared/read-model/projections/lease.ts';
 import { LeaseWatch } from '../../shared/read-model/projections/lease-watch.ts';
 import { resumeProjection } from '../../shared/read-model/projections/parking.ts';
@@ -23,6 +24,23 @@ export class FakeClock implements LeaseClock {
   advance = (ms: number): void => { this.#now += ms; };
 }
 
+/**
+ * A store, a fake clock and a lease watch made afresh before each test of the suite it is called in (handed to `take`),
+ * the store closed after it.
+ */
+export function eachTestsLeaseWorld(
+  factory: () => Promise<ReadStore>, take: (fresh: { store: ReadStore; clock: FakeClock; watch: LeaseWatch }) => void,
+): void {
+  let store: ReadStore | undefined;
+  beforeEach(async function () {
+    store = await factory();
+    take({ store, clock: new FakeClock(), watch: new LeaseWatch() });
+  });
+  afterEach(async function () {
+    await store?.close();
+  });
+}
+
 export const refusal = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error);
 
 export function leaseContract(name: string, factory: () => Promise<ReadStore>): void {
@@ -31,18 +49,9 @@ export function leaseContract(name: string, factory: () => Promise<ReadStore>): 
     let clock: FakeClock;
     /** What this test's process has seen of the leases: its owners' own writes and its reads. */
     let watch: LeaseWatch;
-    beforeEach(async function () {
-      store = await factory();
-      clock = new FakeClock();
-      watch = new LeaseWatch();
-    });
-    afterEach(async function () {
-      await store?.close();
-    });
+    eachTestsLeaseWorld(factory, (fresh) => ({ store, clock, watch } = fresh));
     const acquire = (owner: string, preempt = false) => ProjectionLease.acquire(store, serials, owner, { ttlMs: TTL, clock, watch, preempt });
-    const acquireStanding = (owner: string) => ProjectionLease.acquire(store, serials, owner, { ttlMs: TTL, clock, watch, standing: true });
     const leaseDoc = async () => (await store.readControl()).find((doc) => doc._id === leaseId('serials')) as LeaseDoc;
-    const standingFor = () => ProjectionLease.standingFor(store, 'serials', { ttlMs: TTL, clock, watch });
 
     it('one owner at a time: a live lease is refused to another, an expired or released one is taken with a higher token', async function () {
       const first = (await acquire('a'))!;
@@ -85,147 +94,24 @@ export function leaseContract(name: string, factory: () => Promise<ReadStore>): 
       expect((await readProjectionStates(store)).map((state) => [state.name, state.position])).to.deep.equal([['serials', 8]]);
     });
 
+    it('a checkpoint stores the event it applied last, keeps it while its position stays, and drops it once the position moves without one', async function () {
+      const owner = (await acquire('a'))!;
+      const storedApplied = async () => ((await readControlDocs(store)).get(checkpointId('serials', owner.generation)) as CheckpointState).applied;
+      const applied = { id: '0f8e6f3c-5a4e-4b6b-9f57-2d1c3a4b5c6d', after: 4 };
+      await owner.saveCheckpoint(7, owner.generation, undefined, undefined, applied);
+      expect(await storedApplied()).to.deep.equal(applied);
+      await owner.saveCheckpoint(7, owner.generation, { head: 7, at: new Date(clock.wall()).toISOString() });
+      expect(await storedApplied(), 'an idle confirmation of the same position').to.deep.equal(applied);
+      await owner.saveCheckpoint(9);
+      expect(await storedApplied(), 'another position, its event unknown').to.equal(undefined);
+    });
+
     it('an owner paused past its lease that nobody took renews it and goes on', async function () {
       const owner = (await acquire('a'))!;
       clock.advance(TTL * 2);
       await owner.ensure();
       await owner.saveCheckpoint(3);
       expect(await acquire('b'), 'renewed: not free').to.equal(null);
-    });
-
-    /**
-     * Another process: its own watch, a monotonic clock with an origin of its own, and a wall clock `wallOffsetMs`
-     * from the test's (a machine whose clock is wrong); time moves for all of them when the test moves it.
-     */
-    function otherProcess(wallOffsetMs: number, wallStandsStill = false) {
-      const origin = clock.wall();
-      const own: LeaseClock = {
-        monotonic: () => clock.monotonic() - 777_777,
-        wall: () => (wallStandsStill ? origin : clock.wall()) + wallOffsetMs,
-      };
-      const options = { ttlMs: TTL, clock: own, watch: new LeaseWatch(), standing: true };
-      return { acquire: (owner: string) => ProjectionLease.acquire(store, serials, owner, options) };
-    }
-
-    /** `taker` refuses the lease a millisecond short of a whole lease of watching it unchanged, and takes it then. */
-    async function takenAfterAWholeLease(taker: { acquire(owner: string): Promise<ProjectionLease | null> }, holderToken: number, watched: string) {
-      clock.advance(TTL - 1);
-      expect(await taker.acquire('b'), `${watched} a millisecond less than a lease`).to.equal(null);
-      clock.advance(1);
-      expect((await taker.acquire('b'))?.token, `${watched} a whole lease`).to.equal(holderToken + 1);
-    }
-
-    it('a holder whose wall clock runs 150 s ahead and dies is taken over a lease after the taker first saw it, not 150 s later', async function () {
-      const holder = (await otherProcess(150_000).acquire('ahead'))!;
-      expect((await leaseDoc()).expires_at, 'its expiry written on its own clock').to.equal(clock.wall() + 150_000 + TTL);
-      const taker = otherProcess(0);
-      expect(await taker.acquire('b'), 'seen for the first time').to.equal(null);
-      await takenAfterAWholeLease(taker, holder.token, 'seen unchanged');
-    });
-
-    it('a live holder whose wall clock runs 150 s behind is not taken over while it renews, and is once it stops', async function () {
-      const holder = (await otherProcess(-150_000).acquire('behind'))!;
-      const taker = otherProcess(0);
-      for (let step = 0; step <= 6; step += 1) {
-        expect(await taker.acquire('b'), `after ${(step * 0.4).toFixed(1)} TTL, its written expiry long past on the taker's clock`).to.equal(null);
-        clock.advance(TTL * 0.4);
-        await holder.ensure();
-      }
-      expect(await taker.acquire('b'), 'its last renewal, seen now').to.equal(null);
-      await takenAfterAWholeLease(taker, holder.token, 'no renewal seen for');
-    });
-
-    it('a process that never saw a lease (just started) watches it a whole lease before taking it, however old its written expiry', async function () {
-      const holder = (await acquire('a'))!;
-      clock.advance(TTL * 3);
-      const started = otherProcess(0);
-      expect(await started.acquire('b'), 'its first sight of a lease that lapsed long ago by the written time').to.equal(null);
-      await takenAfterAWholeLease(started, holder.token, 'watched');
-    });
-
-    it('a renewal seen starts the watch again: the lease is taken a whole lease after the taker first saw the renewal, not after its written expiry', async function () {
-      const holder = (await otherProcess(0).acquire('a'))!;
-      const taker = otherProcess(0);
-      expect(await taker.acquire('b')).to.equal(null);
-      clock.advance(TTL * 0.9);
-      await holder.ensure();
-      clock.advance(TTL * 0.2);
-      expect(await taker.acquire('b'), 'the renewal, first seen now').to.equal(null);
-      clock.advance(TTL * 0.9);
-      expect(await taker.acquire('b'), 'past the renewed written expiry, not a lease after the renewal was seen').to.equal(null);
-      clock.advance(TTL * 0.1);
-      expect((await taker.acquire('b'))?.token).to.equal(holder.token + 1);
-    });
-
-    it('a renewal is seen even when the holder\'s wall clock stands still and writes the same expiry again', async function () {
-      const holder = (await otherProcess(0, true).acquire('still'))!;
-      const written = (await leaseDoc()).expires_at;
-      const taker = otherProcess(0);
-      expect(await taker.acquire('b')).to.equal(null);
-      clock.advance(TTL * 0.5);
-      await holder.ensure();
-      expect((await leaseDoc()).expires_at, 'the same expiry written again').to.equal(written);
-      clock.advance(TTL * 0.6);
-      expect(await taker.acquire('b'), 'renewed half a lease ago').to.equal(null);
-      clock.advance(TTL);
-      expect((await taker.acquire('b'))?.token, 'no renewal for a whole lease').to.equal(holder.token + 1);
-    });
-
-    it('an owner renews its lease at the first check once a third of it has passed on its own clock, not at a check before', async function () {
-      const owner = (await acquire('a'))!;
-      const taken = clock.wall();
-      clock.advance(TTL / 3 - 1);
-      await owner.ensure();
-      expect((await leaseDoc()).expires_at, 'a millisecond before a third: not renewed').to.equal(taken + TTL);
-      clock.advance(1);
-      await owner.ensure();
-      expect((await leaseDoc()).expires_at, 'at a third: renewed').to.equal(clock.wall() + TTL);
-    });
-
-    it('an owner renews once a third of its lease has passed on its own clock, so a live owner is never taken over', async function () {
-      const owner = (await acquire('a'))!;
-      // Checked every 0.4 TTL, each time before the owner's next check: at 1.2 TTL a lease renewed only at its
-      // expiry (or not before a full TTL on the owner's clock) has lapsed, one renewed past a third has not.
-      for (let step = 1; step <= 6; step += 1) {
-        clock.advance(TTL * 0.4);
-        expect(await acquire('b'), `after ${(step * 0.4).toFixed(1)} TTL`).to.equal(null);
-        await owner.ensure();
-      }
-    });
-
-    it('a lease with a millisecond left is not taken; one a millisecond past its expiry is', async function () {
-      await acquire('a');
-      clock.advance(TTL - 1);
-      expect(await acquire('b'), 'one millisecond left').to.equal(null);
-      clock.advance(2);
-      expect((await acquire('b'))?.token).to.equal(2);
-    });
-
-    it('at the very millisecond a lease expires, another owner may take it and it is no longer reported standing', async function () {
-      await acquireStanding('a');
-      clock.advance(TTL);
-      expect(await standingFor(), 'expired: not standing').to.equal(null);
-      expect((await acquire('b'))?.token, 'expired: free').to.equal(2);
-    });
-
-    it('only a standing owner\'s unexpired lease is reported standing: not a lease nobody took, one taken without standing, or one expired', async function () {
-      expect(await standingFor(), 'no lease').to.equal(null);
-      const rebuild = (await acquire('rebuild', true))!;
-      expect(await standingFor(), 'taken without standing (a rebuild\'s)').to.equal(null);
-      await rebuild.release();
-      await acquireStanding('worker');
-      expect(await standingFor(), 'a standing owner\'s, just taken: a whole lease left').to.equal(TTL);
-      clock.advance(TTL + 1);
-      expect(await standingFor(), 'expired').to.equal(null);
-    });
-
-    it('a standing lease stays standing when its owner renews it, until the renewed expiry', async function () {
-      const owner = (await acquireStanding('worker'))!;
-      clock.advance(TTL / 2);
-      await owner.ensure();
-      expect(await standingFor()).to.equal(TTL);
-      clock.advance(TTL - 1);
-      expect(await standingFor(), 'a millisecond before the renewed expiry').to.equal(1);
     });
 
     it('an older lease of the same owner (a restarted worker under the same name) can neither renew nor release the newer one', async function () {

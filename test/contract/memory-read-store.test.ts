@@ -6,6 +6,7 @@ import { sortDocs } from '../../shared/adapters/memory-read-store/sort-order.ts'
 import type { StoredDoc } from '../../shared/ports/read-store.ts';
 import { generationSnapshotContract } from './generation-snapshot.contract.ts';
 import { leaseContract } from './lease.contract.ts';
+import { leaseClocksContract } from './lease-clocks.contract.ts';
 import { leaseRefusalsContract } from './lease-refusals.contract.ts';
 import { orphanGenerationsContract } from './orphan-generations.contract.ts';
 import { readStoreContract } from './read-store.contract.ts';
@@ -15,6 +16,7 @@ readStoreContract('in memory (mingo)', async () => createMemoryReadStore());
 generationsContract('in memory (mingo)', async () => createMemoryReadStore());
 leaseContract('in memory (mingo)', async () => createMemoryReadStore());
 leaseRefusalsContract('in memory (mingo)', async () => createMemoryReadStore());
+leaseClocksContract('in memory (mingo)', async () => createMemoryReadStore());
 generationSnapshotContract('in memory (mingo)', async () => createMemoryReadStore());
 orphanGenerationsContract('in memory (mingo)', async () => createMemoryReadStore());
 

@@ -9,6 +9,7 @@ import { reserveGeneration, switchGenerations } from '../../shared/read-model/pr
 import { describeMongo } from '../support/mongodb-leg.ts';
 import { generationSnapshotContract } from './generation-snapshot.contract.ts';
 import { leaseContract } from './lease.contract.ts';
+import { leaseClocksContract } from './lease-clocks.contract.ts';
 import { leaseRefusalsContract } from './lease-refusals.contract.ts';
 import { orphanGenerationsContract } from './orphan-generations.contract.ts';
 import { readStoreContract } from './read-store.contract.ts';
@@ -19,6 +20,7 @@ describeMongo('MongoDB read store', 'the ReadStore contract against MongoDB', (l
   generationsContract('MongoDB', async () => createMongoReadStore(leg.url, leg.database('generations')));
   leaseContract('MongoDB', async () => createMongoReadStore(leg.url, leg.database('leases')));
   leaseRefusalsContract('MongoDB', async () => createMongoReadStore(leg.url, leg.database('lease-refusals')));
+  leaseClocksContract('MongoDB', async () => createMongoReadStore(leg.url, leg.database('lease-clocks')));
   generationSnapshotContract('MongoDB', async () => createMongoReadStore(leg.url, leg.database('snapshot')));
   orphanGenerationsContract('MongoDB', async () => createMongoReadStore(leg.url, leg.database('orphans')));
 
