@@ -19,6 +19,7 @@ import { projectBatch, ProjectionEventError } from '../shared/read-model/project
 import { headConfirmation, readMoment } from '../shared/read-model/projections/control-docs.ts';
 import { LeaseLostError, type LeaseClock, type ProjectionLease } from '../shared/read-model/projections/lease.ts';
 import type { Projection } from '../shared/read-model/projections/projection.ts';
+import { appliedOf, historyLost, type HistoryLost } from '../shared/read-model/projections/history-check.ts';
 import type { Ownership } from './ownership.ts';
 import type { ProgressBoard } from './progress-board.ts';
 import type { ProjectorCounters, ProjectorOptions } from './projector.ts';
@@ -135,6 +136,9 @@ export class CatchUpAgent {
         logger.warn({ projection: projection.name, parked: checkpoint.parked }, 'projection is parked: job skipped until `watchcat projections resume`');
         return 'parked';
       }
+      // Before reading after it: the event it applied last still in the history. Once a run, not a batch: what this
+      // run reads next follows what it read itself.
+      if (await this.#parkIfLost(lease, await historyLost(eventStore, checkpoint, false))) return 'parked';
       board.resume(projection.name);
       const target = readStore.generation(projection.collection, lease.generation);
       // A long batch checks the lease within a small part of it, and lets requests and the queue's own lock renewal
@@ -163,7 +167,8 @@ export class CatchUpAgent {
           // a signal whose work another run did (several come for each append) then writes nothing at all.
           if (!confirmations.lately(projection.name, lease.current, position)) {
             // What it confirms is its own checkpoint, as the head: only while the history still reaches it.
-            if (await this.#behindHistory(lease, position)) return 'parked';
+            // The event there was found at the run's start, or just read: the head alone is read again.
+            if (await this.#parkIfLost(lease, await historyLost(eventStore, { position }, true))) return 'parked';
             const confirmed = headConfirmation(headRead, clock.monotonic());
             await lease.saveCheckpoint(position, lease.generation, confirmed);
             confirmations.made(projection.name, confirmed);
@@ -186,7 +191,7 @@ export class CatchUpAgent {
           const { generation } = lease;
           const confirmed = readToHead ? headConfirmation(headRead, clock.monotonic()) : undefined;
           await lease.saveCheckpoint(last.position, generation, confirmed, () =>
-            this.options.onBatch?.(projection.name, (performance.now() - batchStarted) / 1e3, { generation, position: last.position }));
+            this.options.onBatch?.(projection.name, (performance.now() - batchStarted) / 1e3, { generation, position: last.position }), appliedOf(events, position));
           confirmations.made(projection.name, confirmed);
         }
         position = last.position;
@@ -207,21 +212,16 @@ export class CatchUpAgent {
   }
 
   /**
-   * Parks the projection (true) when the event store's last event stands before its checkpoint: the store was put
-   * back to an older copy (a restore) under read models that stayed. The events appended next take positions the
-   * checkpoint counts, which no read after it returns, and confirming the checkpoint as the head would tell every
-   * API process that the read model is fresh (docs/api.md, "Recovery"). Until a rebuild from the history, it is
-   * served as parked: stale, never confirmed again.
+   * Parks the projection (true) when the history no longer holds the events its checkpoint counts (shared/read-model/projections/history-check.ts):
+   * until a rebuild from the history, it is served as parked, stale, never confirmed again (docs/api.md, "Recovery").
    */
-  async #behindHistory(lease: ProjectionLease, position: number): Promise<boolean> {
-    const { eventStore, board, logger } = this.options;
-    const head = await eventStore.headPosition();
-    if (head >= position) return false;
-    const reason = `the event store's last event is at position ${head}, before this projection's checkpoint at ${position}: `
-      + 'the history was put back to an older copy; rebuild the read models from it (`watchcat rebuild`)';
-    await lease.park(position, reason);
-    board.park(this.projection.name, { position, reason });
-    logger.error({ projection: this.projection.name, head, position, alert: 'history behind the read models' }, `projection parked: ${reason}`);
+  async #parkIfLost(lease: ProjectionLease, lost: HistoryLost | undefined): Promise<boolean> {
+    if (!lost) return false;
+    const { board, logger } = this.options;
+    const { position } = lease.current;
+    await lease.park(position, lost.reason);
+    board.park(this.projection.name, { position, reason: lost.reason });
+    logger.error({ projection: this.projection.name, head: lost.head, position, alert: 'history behind the read models' }, `projection parked: ${lost.reason}`);
     return true;
   }
 

@@ -7,10 +7,13 @@
 import type { Command } from 'commander';
 import { createReadStore } from '../../shared/adapters/read-store.factory.ts';
 import type { Config } from '../../shared/config/config.ts';
+import type { EventStore } from '../../shared/ports/event-store.ts';
 import type { ReadStore } from '../../shared/ports/read-store.ts';
 import { PROJECTION_NAMES, selectProjections } from '../../shared/read-model/projections/index.ts';
 import { resumeProjection } from '../../shared/read-model/projections/parking.ts';
 import { readProjectionStates } from '../../shared/read-model/projections/projection-states.ts';
+import { liveCheckpointOf, readControlDocs } from '../../shared/read-model/projections/control-docs.ts';
+import { historyLost } from '../../shared/read-model/projections/history-check.ts';
 
 /** A refusal the operator can act on (exit code 1, one line). */
 export class ProjectionsCommandError extends Error {}
@@ -21,6 +24,8 @@ interface ProjectionsCommandDeps {
   out(line: string): void;
   /** The read store; the configured MongoDB store by default. */
   openReadStore?: (config: Config) => Promise<ReadStore>;
+  /** The configured event store, which must still hold the events a resumed checkpoint counts. */
+  store(): Promise<Pick<EventStore, 'headPosition' | 'readAll'>>;
 }
 
 async function withReadStore<T>(deps: ProjectionsCommandDeps, work: (store: ReadStore) => Promise<T>): Promise<T> {
@@ -56,7 +61,16 @@ export function registerProjectionsCommands(program: Command, deps: ProjectionsC
     .description('let a parked projection run again from where it stopped, once the fault that parked it is fixed')
     .action(async (name: string) => {
       const [projection] = selectProjections([name]);
-      const resumed = await withReadStore(deps, (store) => resumeProjection(store, projection!));
+      const resumed = await withReadStore(deps, async (store) => {
+        // A checkpoint the history no longer holds (an event store put back to an older copy, appended to or not)
+        // counts positions the history hands out again: running, every API process would take it as holding the
+        // events there (an `X-Min-Position` met, docs/api.md "Stores put back from a copy") until its projector parked
+        // it again. Judged as the projector judges it.
+        const { checkpoint } = liveCheckpointOf(await readControlDocs(store), projection!);
+        const lost = checkpoint?.status === 'parked' ? await historyLost(await deps.store(), checkpoint, true) : undefined;
+        if (lost) throw new ProjectionsCommandError(`${name}: ${lost.reason}, or put back the event store that holds its events`);
+        return resumeProjection(store, projection!);
+      });
       if (!resumed) throw new ProjectionsCommandError(`projection ${name} is not parked`);
       deps.out(`resumed ${name}: the projectors take it up at their next signal`);
     });

@@ -35,4 +35,25 @@ describe('X-Min-Position on the status while the store stands behind what was se
     const plain = await send(app.url, '/api/public/status');
     expect(plain.headers['x-read-model-position'], 'status without the header').to.equal(String(served - 1));
   });
+
+  it('meets no position from a parked projection, on the status or an operation that reads it, and leaves the others answered', async () => {
+    const served = app.clock.current();
+    const watches = (await readProjectionStates(app.store)).find((state) => state.name === 'watches')!;
+    const checkpoint = (await readControlDocs(app.store)).get(checkpointId('watches', watches.generation)) as CheckpointState;
+    // Parked where it stands (an event store put back under it: docs/api.md, "Stores put back from a copy").
+    const reason = 'the history was put back to an older copy';
+    await app.store.setControl({ ...checkpoint, position: served, status: 'parked', parked: { position: served, reason } }, {}, true);
+    await app.clock.refresh();
+    try {
+      const asked = { headers: { 'x-min-position': '1' } };
+      for (const path of ['/api/public/status', '/api/public/catalogue']) {
+        expect((await send(app.url, path, asked)).status, `${path}: reads the parked watches`).to.equal(503);
+      }
+      const verify = await send(app.url, '/api/public/verify/AUR-0001', asked);
+      expect(verify.status, `the registry reads no parked projection: ${verify.text}`).to.equal(200);
+    } finally {
+      await app.store.setControl({ ...checkpoint, position: served }, {}, true);
+      await app.clock.refresh();
+    }
+  });
 });

@@ -45,11 +45,12 @@ describe('X-Min-Position against a lagging projector (issue 44)', () => {
   let url: string;
   let clock: PolledReadModelClock;
 
-  /** The serial as the projector leaves it at `position`, its checkpoint confirmed there. */
-  async function projectedAt(status: string, position: number): Promise<void> {
+  /** The serial as the projector leaves it at `position`, its checkpoint confirmed there (or parked there, saying why). */
+  async function projectedAt(status: string, position: number, parked?: string): Promise<void> {
     const serial = { _id: 'AUR-0001', serial: 'AUR-0001', status, position };
     await store.write('serials', [{ put: serial }]);
-    await store.setControl({ ...newCheckpoint('serials', 1, 1, position), confirmed: { head: position, at: new Date(position).toISOString() } }, {}, true);
+    const checkpoint = { ...newCheckpoint('serials', 1, 1, position), confirmed: { head: position, at: new Date(position).toISOString() } };
+    await store.setControl(parked === undefined ? checkpoint : { ...checkpoint, status: 'parked', parked: { position, reason: parked } }, {}, true);
   }
 
   before(async () => {
@@ -136,5 +137,26 @@ describe('X-Min-Position against a lagging projector (issue 44)', () => {
     const french = await asking('/api/public/verify/AUR-0001?lang=fr', 99);
     expect(french.status).to.equal(503);
     expect(french.json()).to.deep.equal({ detail: 'La réponse n\'est pas encore à jour de votre modification ; réessayez dans un instant' });
+  });
+
+  it('vouches for no position from a parked projection, whatever its checkpoint counts: refused after the wait, kept answers included', async () => {
+    // The event store put back to an older copy under this read model (docs/api.md, "Stores put back from a copy"):
+    // its projector parked it, and the positions its checkpoint counts are handed out again to events it never
+    // applies. A theft appended since the restore takes one of them (45, below the checkpoint's 50).
+    await projectedAt('authentic-from-the-copy', 50);
+    const path = '/api/public/verify/AUR-0001?lang=en&&';
+    expect((await asking(path, 50)).json(), 'kept at 50 while running').to.equal('authentic-from-the-copy');
+    await projectedAt('authentic-from-the-copy', 50, 'the event store\'s last event is at position 45, before this projection\'s checkpoint at 50');
+    await clock.refresh();
+    for (const asked of [45, 1]) {
+      const answer = await asking(path, asked);
+      expect([answer.status, answer.json()], `asking ${asked}`)
+        .to.deep.equal([503, { detail: 'The answer is not yet up to date with your change; try again shortly' }]);
+    }
+    expect((await asking(path, 0)).json(), 'position 0 asks for nothing').to.equal('authentic-from-the-copy');
+    expect((await send(url, path)).status, 'without the header: as the parked projection\'s freshness says').to.equal(200);
+    // Resumed by an operator (its checkpoint running again): vouched for again.
+    await projectedAt('stolen-at-51', 51);
+    expect((await asking(path, 45)).json()).to.equal('stolen-at-51');
   });
 });

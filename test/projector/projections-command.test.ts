@@ -9,7 +9,10 @@ import { ProjectionsCommandError, registerProjectionsCommands } from '../../serv
 
 describe('watchcat projections commands', () => {
   let readStore: ReadStore;
+  /** The event store's last event: past every checkpoint unless a test puts the history back. */
+  let head: number;
   beforeEach(async () => {
+    head = 100;
     readStore = createMemoryReadStore();
     const watches = (await ProjectionLease.acquire(readStore, { name: 'watches', collection: 'watches' }, 'test'))!;
     await watches.saveCheckpoint(12);
@@ -24,7 +27,7 @@ describe('watchcat projections commands', () => {
     const out: string[] = [];
     const program = new Command('watchcat').exitOverride();
     registerProjectionsCommands(program, {
-      config: () => loadConfig({}), out: (line) => out.push(line),
+      config: () => loadConfig({}), out: (line) => out.push(line), store: async () => ({ headPosition: async () => head, readAll: async () => [] }),
       ...(openReadStore ? { openReadStore: async () => ({ ...readStore, close: async () => {} }) } : {}),
     });
     const failure = await program.parseAsync(['node', 'watchcat', 'projections', ...args]).then(() => undefined, (error: unknown) => error);
@@ -49,6 +52,21 @@ describe('watchcat projections commands', () => {
     const again = await run(['resume', 'serials']);
     expect(again.failure).to.be.instanceOf(ProjectionsCommandError);
     expect(String(again.failure)).to.match(/projection serials is not parked/);
+  });
+
+  it('resume refuses a projection whose checkpoint stands past the event store\'s last event, and leaves it parked', async () => {
+    // An event store put back to an older copy: the checkpoint counts positions the history hands out again, so a
+    // resumed projection would be taken as holding events appended since, until its projector parks it again.
+    const watches = (await ProjectionLease.acquire(readStore, { name: 'watches', collection: 'watches' }, 'test'))!;
+    await watches.park(12, 'the event store\'s last event is at position 8, before this projection\'s checkpoint at 12');
+    await watches.release();
+    head = 8;
+    const refused = await run(['resume', 'watches']);
+    expect(refused.failure).to.be.instanceOf(ProjectionsCommandError);
+    expect(String(refused.failure)).to.match(/watches: the event store's last event is at position 8, before this projection's checkpoint at 12: .*`watchcat rebuild`\), or put back the event store that holds its events$/);
+    expect((await readProjectionStates(readStore)).find((s) => s.name === 'watches')).to.include({ status: 'parked', position: 12 });
+    head = 12;
+    expect((await run(['resume', 'watches'])).out, 'the history reaches it again').to.deep.equal(['resumed watches: the projectors take it up at their next signal']);
   });
 
   it('refuses without a shared read store, and refuses an unknown projection', async () => {

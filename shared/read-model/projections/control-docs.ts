@@ -5,8 +5,8 @@
  *   generation a rebuild reserved, the reservations of the rebuilds at work, and each projection's latest lease token;
  * - a lease per projection (`lease:NAME`): its owner, its fencing token (raised by every new owner), its renewals and
  *   length (others judge its expiry by their own clocks, see lease-watch.ts);
- * - a checkpoint per projection and generation (`checkpoint:NAME@G`): the position applied, the token of the
- *   owner that may move it, and whether the projection is parked on an event it cannot apply.
+ * - a checkpoint per projection and generation (`checkpoint:NAME@G`): the position applied (and the id of the event
+ *   there), the token of the owner that may move it, and whether the projection is parked on an event it cannot apply.
  */
 import type { FreshnessTicket } from '../../ports/freshness-tickets.ts';
 import type { ControlDoc, ProjectedCollection, ReadStore } from '../../ports/read-store.ts';
@@ -61,6 +61,22 @@ export interface CheckpointState extends ControlDoc {
    * process whether this read model is built (confirmed once) and fresh (confirmed lately). Absent before the first.
    */
   confirmed?: HeadConfirmation | null;
+  /**
+   * The event at `position`, the last one applied: what a projector finds again in the history before it reads on
+   * (history-check.ts). Absent at position 0 and from a checkpoint an earlier release wrote: not checked.
+   */
+  applied?: AppliedEvent;
+}
+
+/** An event a checkpoint applied last, as the history held it. */
+export interface AppliedEvent {
+  id: string;
+  /**
+   * The position of the event before it (0 at the start): what a read after which returns it first. Not `position -
+   * 1`: EventStoreDB positions are log offsets (shared/ports/event-store.ts), and its server refuses a read that
+   * starts inside a record.
+   */
+  after: number;
 }
 
 /** A head of the event store a projection had reached, and when it was read (the owner's wall clock, ISO 8601). */

@@ -15,7 +15,7 @@ import {
 } from '../../ports/read-store.ts';
 import {
   LeaseLostError, checkpointId, checkpointPrefix, generationsOf, leaseId, liveCheckpointOf, newCheckpoint, readCheckpoint, readControlDocs,
-  type CheckpointState, type HeadConfirmation, type HeadReadClock, type LeaseDoc,
+  type AppliedEvent, type CheckpointState, type HeadConfirmation, type HeadReadClock, type LeaseDoc,
 } from './control-docs.ts';
 import { recordLeaseToken } from './generations.ts';
 import { LeaseWatch } from './lease-watch.ts';
@@ -177,12 +177,18 @@ export class ProjectionLease {
   /**
    * Stores `position` as the checkpoint of `generation`, if no newer owner raised its token; with `confirmed`, the
    * head read that this position covers (the read models' freshness, see control-docs.ts). `onWritten`: as soon as
-   * readers can see it, maybe before it is known to stand (`ReadStore.setControl`).
+   * readers can see it, maybe before it is known to stand (`ReadStore.setControl`). `applied`: the event at
+   * `position`; without it, the one recorded stays only while the position does.
    */
-  async saveCheckpoint(position: number, generation = this.generation, confirmed?: HeadConfirmation, onWritten?: () => void): Promise<void> {
-    await this.#changeCheckpoint(generation, (stored) => ({
-      ...stored, position, updated_at: new Date(this.clock.wall()).toISOString(), ...(confirmed ? { confirmed } : {}),
-    }), onWritten);
+  async saveCheckpoint(
+    position: number, generation = this.generation, confirmed?: HeadConfirmation, onWritten?: () => void, applied?: AppliedEvent,
+  ): Promise<void> {
+    await this.#changeCheckpoint(generation, ({ applied: recorded, ...stored }) => {
+      const event = applied ?? (position === stored.position ? recorded : undefined);
+      return {
+        ...stored, position, updated_at: new Date(this.clock.wall()).toISOString(), ...(confirmed ? { confirmed } : {}), ...(event ? { applied: event } : {}),
+      };
+    }, onWritten);
   }
 
   /** Parks the projection on the event at `position` that it cannot apply (recorded for every process to see). */

@@ -16,7 +16,8 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { EventStore } from '../../ports/event-store.ts';
 import type { GenerationStore, ProjectedCollection, ReadStore } from '../../ports/read-store.ts';
 import { projectBatch } from './batch.ts';
-import { checkpointId, headConfirmation, readControlDocs, readMoment } from './control-docs.ts';
+import { appliedOf } from './history-check.ts';
+import { checkpointId, headConfirmation, readControlDocs, readMoment, type AppliedEvent } from './control-docs.ts';
 import {
   RESERVATION_TTL_MS, dropLeftBehind, releaseReservation, renewReservation, reserveGeneration, switchGenerations, takeBackLapsed,
 } from './generations.ts';
@@ -117,6 +118,8 @@ export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
   const started = performance.now();
   let head = await eventStore.headPosition();
   let position = 0;
+  /** The event at `position`, which the new checkpoints record (control-docs.ts, `CheckpointState.applied`). */
+  let applied: AppliedEvent | undefined;
   let events = 0;
 
   /**
@@ -141,6 +144,7 @@ export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
         await yieldToEventLoop();
       }
       await keepReservation();
+      applied = appliedOf(batch, position);
       position = last.position;
       events += batch.length;
       head = Math.max(head, position);
@@ -173,7 +177,7 @@ export async function rebuild(options: RebuildOptions): Promise<RebuildResult> {
     });
     // The head read once the live workers were fenced, now applied: the new generation is built and fresh as of then.
     const confirmed = headConfirmation({ head: Math.max(position, fencedHead), ...headReadAt }, clock.monotonic());
-    for (const lease of leases) await lease.saveCheckpoint(position, generation, confirmed);
+    for (const lease of leases) await lease.saveCheckpoint(position, generation, confirmed, undefined, applied);
     await options.beforeSwitch?.();
     // Last before the switch, the leases held: what was signed meanwhile (the live generation's checkpoint, fenced
     // since, bounds it) is what the new generation must extend.

@@ -127,6 +127,14 @@ export const minPositionOf = (request: ValidRequest): number | undefined => requ
 const dataPosition = (stamp: ReadStamp): number => stamp.behindAt ?? stamp.position;
 
 /**
+ * Whether data of `reads` at `stamp` reflects every event up to `minPosition`. Not while one of them is parked: its
+ * checkpoint counts positions it may never have applied (an event store put back to an older copy hands them out
+ * again, docs/api.md "Stores put back from a copy"). Position 0 asks for no event.
+ */
+const reaches = (clock: ReadModelClock, reads: readonly string[], position: number, minPosition: number): boolean =>
+  position >= minPosition && (minPosition === 0 || !clock.parkedAmong(reads));
+
+/**
  * A reading whose data for `reads` is at or past `minPosition`, read within `waitMs` of the call; undefined when the
  * read models did not get there in time. Each reading after the first is the next one the clock reads: on the
  * projectors' word that a read model moved, or the clock's own poll for waiting requests (read-model-clock.ts,
@@ -135,7 +143,7 @@ const dataPosition = (stamp: ReadStamp): number => stamp.behindAt ?? stamp.posit
 async function readingAtLeast(clock: ReadModelClock, reads: readonly string[], minPosition: number, waitMs: number): Promise<Reading | undefined> {
   const deadline = performance.now() + waitMs;
   let reading = await clock.reading();
-  while (dataPosition(reading.stamp(reads)) < minPosition) {
+  while (!reaches(clock, reads, dataPosition(reading.stamp(reads)), minPosition)) {
     const left = deadline - performance.now();
     if (left <= 0) return undefined;
     reading = await clock.nextReading(left);
@@ -174,7 +182,7 @@ export function keptAnswerPolicy(env: AnswerPolicyEnv, operation: PublicOperatio
       return { stamp, view: (view ??= clock.view(reads)) };
     },
     serving(kept, minPosition) {
-      if (minPosition !== undefined && kept.stamp.position < minPosition) return undefined;
+      if (minPosition !== undefined && !reaches(clock, reads, kept.stamp.position, minPosition)) return undefined;
       // Standing where it was read, its data may be older than an answer this process gave since from a document its
       // projector wrote before the checkpoint (a theft answered STOLEN): never the state of before it again.
       if (kept.stamp.position < clock.aheadOf(reads)) return undefined;

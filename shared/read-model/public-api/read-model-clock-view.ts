@@ -98,6 +98,11 @@ export interface ReadModelClock extends ReadModelPosition {
    * kept answer stamped below it is older than what this process served since, and is not given again.
    */
   aheadOf(projections: readonly string[]): number;
+  /**
+   * Whether one of `projections` (of none: any) was parked as last read: its projector stopped where it cannot vouch
+   * for the history, so its checkpoint's position does not say which events it reflects.
+   */
+  parkedAmong(projections: readonly string[]): boolean;
 }
 
 export interface PolledReadModelClock extends ReadModelClock {

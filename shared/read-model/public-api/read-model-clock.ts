@@ -289,6 +289,7 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
       });
     },
     get parked() { return parked; },
+    parkedAmong: (names) => parked.some((p) => names.length === 0 || names.includes(p.name)),
     get reachable() { return reachable; },
     ticketsCurrent: () => ownTickets?.current(),
     refresh: async (moved) => {

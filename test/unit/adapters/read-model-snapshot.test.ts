@@ -28,7 +28,11 @@ function capturingLogger() {
   return { logger: pino({ level: 'info' }, sink), lines };
 }
 
-/** The event store, counting the events the projector reads from it. */
+/**
+ * The event store, counting the events the projector reads from it to apply: not the one event a run reads back at
+ * its checkpoint to check that the history still holds it (a read of one event:
+ * shared/read-model/projections/history-check.ts); the projector's batches here read many at a time.
+ */
 function counting(inner: EventStore): { store: EventStore; read: () => number } {
   let events = 0;
   const store = new Proxy(inner, {
@@ -36,7 +40,7 @@ function counting(inner: EventStore): { store: EventStore; read: () => number } 
       if (property === 'readAll') {
         return async (options: Parameters<EventStore['readAll']>[0]) => {
           const found = await target.readAll(options);
-          events += found.length;
+          if (options.limit !== 1) events += found.length;
           return found;
         };
       }

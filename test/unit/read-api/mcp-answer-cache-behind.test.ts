@@ -10,8 +10,8 @@ import { mcpTools } from '../../../read-api/mcp/mcp-tools.ts';
 import { publicOperationHandlers } from '../../../shared/read-model/public-api/operations/index.ts';
 import type { ReadModelClock, ReadStamp } from '../../../shared/read-model/public-api/read-model-clock.ts';
 
-/** A clock whose every view gives `stamp`: the projections never move during the test, and no answer was read ahead of it (nothing else is asked of it). */
-const clockAt = (stamp: ReadStamp): ReadModelClock => ({ current: () => stamp.position, updatedAt: null, view: () => () => stamp, aheadOf: () => 0 } as Partial<ReadModelClock> as ReadModelClock);
+/** A clock whose every view gives `stamp`: the projections never move during the test, none is parked, and no answer was read ahead of it (nothing else is asked of it). */
+const clockAt = (stamp: ReadStamp): ReadModelClock => ({ current: () => stamp.position, updatedAt: null, view: () => () => stamp, aheadOf: () => 0, parkedAmong: () => false } as Partial<ReadModelClock> as ReadModelClock);
 
 const call = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'get_watch', arguments: { reference: 'AUR-LU-001' } } });
 const answered = (id: number): TransportAnswer => ({
