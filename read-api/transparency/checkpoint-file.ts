@@ -1,16 +1,20 @@
 /**
  * The newest checkpoint the log's signers on this machine signed or served, kept in
- * `DATA_DIR/transparency/checkpoint.sqlite3` for log-publisher.ts. Several API processes may share a DATA_DIR: a save
- * replaces the kept checkpoint in one SQLite transaction, and only with a larger tree, so the record never goes back
- * whoever saves in whichever order, and a reader sees one whole checkpoint. (Files renamed into place could not
- * promise it: two processes that each check the record then rename can put the older last, and a folder listed while
- * another process renames in it may miss the largest file.) SQLite's locks are the kernel's, let go when a process
- * dies; each save is on disk before it returns. `checkpoint.note`, the file of earlier versions, is taken in, then
- * removed. Removing the record resets it (docs/api.md, "Stores put back from a copy").
+ * `DATA_DIR/transparency/checkpoint.sqlite3` for log-publisher.ts, with the witnesses' cosignatures of it that the
+ * publisher checked. Several API processes may share a DATA_DIR: a save replaces the kept checkpoint in one SQLite
+ * transaction, and only with a larger tree, or adds to it the signature lines another note of the same checkpoint (its
+ * very text) carries, so the record never goes back whoever saves in whichever order, and a reader sees one whole
+ * checkpoint. (Files renamed into place could not promise it: two processes that each check the record then rename
+ * can put the older last, and a folder listed while another process renames in it may miss the largest file.)
+ * SQLite's locks are the kernel's, let go when a process dies; each save is on disk before it returns.
+ * `checkpoint.note`, the file of earlier versions, is taken in, then removed. Removing the record resets it
+ * (docs/api.md, "Stores put back from a copy").
  */
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { withCosignatures } from '../../shared/read-model/transparency/cosignature.ts';
+import { noteText, parseNote, signatureLine } from '../../shared/read-model/transparency/signed-note.ts';
 import { signedCheckpointDoc } from '../../shared/read-model/transparency/signed-checkpoints.ts';
 import { BUSY_TIMEOUT_MS } from '../../shared/adapters/sqlite/event-database.ts';
 import type { SignedCheckpointRecord } from './log-publisher.ts';
@@ -53,6 +57,16 @@ export function checkpointFile(dataDir: string): SignedCheckpointRecord {
       }
       return (db.prepare('SELECT note FROM kept').get() as { note: string } | undefined)?.note;
     }),
-    save: (note) => withRecord((db) => { db.prepare(KEEP).run(signedCheckpointDoc(note).size, note); }),
+    save: (note) => withRecord((db) => {
+      // IMMEDIATE: the kept note is read and written under one write lock, so two processes' lines are both kept.
+      db.transaction(() => {
+        const kept = (db.prepare('SELECT note FROM kept').get() as { note: string } | undefined)?.note;
+        if (kept !== undefined && noteText(kept) === noteText(note)) {
+          db.prepare('UPDATE kept SET note = ?').run(withCosignatures(kept, parseNote(note).signatures.map(signatureLine)));
+        } else {
+          db.prepare(KEEP).run(signedCheckpointDoc(note).size, note);
+        }
+      }).immediate();
+    }),
   };
 }

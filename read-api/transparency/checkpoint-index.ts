@@ -27,6 +27,12 @@ const FEW_LEAVES = 16;
 /** How long VRF outputs are computed before other work of the process (answers) is let through. */
 const GIVE_WAY_MS = 10;
 
+/** What the log's signer (log-publisher.ts) logs once the index is found not built, and answered with proofs refused. */
+export const INDEX_NOT_BUILT = 'serial index: the transparency log holds serial events without their index changes (projected in '
+  + 'part before the index\'s changes existed, or by a version that could not read them), so its checkpoints are signed '
+  + 'without the serial index and proof=index answers 503; run `watchcat rebuild --projection transparency-log` (with a '
+  + 'version that reads every event) to build it';
+
 /**
  * The index's VRF key, derived from the log key's Ed25519 seed by HKDF-SHA-256 under a label of its own: a VRF
  * secret is then no second secret to provision and keep, and it lives only where checkpoints are signed.

@@ -10,6 +10,8 @@
  * a shorter or edited history, a rebuild over one) is refused: logged as an error (the alert), counted
  * (`transparency_log_refused_trees_total`), never signed, and the log's routes refuse while it holds. The
  * projection is never parked for it: the signer changes no projection state, so an operator's resume stands.
+ * A tree short of it is a shorter history only once its owner is seen confirming the head (seen-confirmations.ts):
+ * a read store put back from a copy holds the copy's old confirmation while its projector applies the events again.
  *
  * Each checkpoint commits the serial index after exactly the events it counts, in its extension line
  * (serial-index.ts, `indexExtension`): the publisher keeps the index (checkpoint-index.ts) at the latest signed
@@ -26,7 +28,10 @@
  * older, so the check holds across restarts and restores. None kept (a fresh machine): the store's first checkpoint
  * that the tiles give is trusted and kept. What it signs extends the kept checkpoint by a consistency proof from the
  * tiles, and is kept before it is stored; one stored by another process is kept once a proof shows it extends it, and
- * refused as a rewritten past otherwise (docs/api.md, "Stores put back from a copy").
+ * refused as a rewritten past otherwise (docs/api.md, "Stores put back from a copy"). The witnesses' cosignatures the
+ * store's note of the kept checkpoint gathers are kept with it, so a put-back serves them too, and only those that
+ * verify (a note from the store or the record keeps no other line but the log's); a put-back also has the witnesses
+ * it lacks asked at once (witness-cosigning.ts).
  */
 import type { KeyObject } from 'node:crypto';
 import type { Logger } from '../../shared/logging/logger.ts';
@@ -37,6 +42,7 @@ import { transparencyLogProjection } from '../../shared/read-model/projections/t
 import { checkpointBody, parseCheckpoint } from '../../shared/read-model/transparency/checkpoint.ts';
 import type { Hash } from '../../shared/read-model/transparency/merkle.ts';
 import { noteText, signNote, verifierKey } from '../../shared/read-model/transparency/signed-note.ts';
+import { exchangedCosignatures, withCheckedCosignatures } from '../../shared/read-model/transparency/cosignature.ts';
 import {
   signedCheckpointDoc, signedCheckpointOf, storeSignedCheckpoint, type SignedCheckpointDoc,
 } from '../../shared/read-model/transparency/signed-checkpoints.ts';
@@ -46,8 +52,9 @@ import { logKeyHistory } from './log-key.ts';
 import { divergence, extendsCheckpoint } from '../../shared/read-model/transparency/log-divergence.ts';
 import { startWitnessCosigning, type WitnessCosigningOptions } from './witness-cosigning.ts';
 import { indexCommitmentOf, indexExtension, type IndexAnswer, type VrfMemo } from '../../shared/read-model/transparency/serial-index.ts';
-import { CheckpointIndex, indexVrfKey } from './checkpoint-index.ts';
+import { CheckpointIndex, INDEX_NOT_BUILT, indexVrfKey } from './checkpoint-index.ts';
 import { lastLeafPositions } from './leaf-positions.ts';
+import { SeenConfirmations } from './seen-confirmations.ts';
 import type { IndexProved } from '../../shared/read-model/public-api/operations/public-operation.ts';
 
 const projection = transparencyLogProjection as unknown as Projection;
@@ -112,17 +119,14 @@ export function indexProofs(log: Pick<TransparencyLog, 'indexAnswer' | 'indexBui
   };
 }
 
-/** What is logged once the index is found not built, and answered with proofs refused. */
-const INDEX_NOT_BUILT = 'serial index: the transparency log holds serial events without their index changes (projected in '
-  + 'part before the index\'s changes existed, or by a version that could not read them), so its checkpoints are signed '
-  + 'without the serial index and proof=index answers 503; run `watchcat rebuild --projection transparency-log` (with a '
-  + 'version that reads every event) to build it';
-
 /** Where the newest checkpoint signed or served is kept across starts and restores (checkpoint-file.ts). */
 export interface SignedCheckpointRecord {
   /** The note of the largest tree kept, or undefined before the first checkpoint. */
   load(): string | undefined;
-  /** Keeps `note` unless a tree at least as large is kept: the record never goes back, whoever saves. */
+  /**
+   * Keeps `note` unless a tree at least as large is kept, or adds the signature lines it carries when it is a note of
+   * the checkpoint kept (the same text): the record never goes back, whoever saves.
+   */
   save(note: string): void;
 }
 
@@ -180,26 +184,47 @@ export async function startTransparencyLog(options: LogPublisherOptions): Promis
   const cosigning = witnesses && witnesses.witnesses.length > 0 ? startWitnessCosigning({ ...witnesses, readStore, logger }) : undefined;
   const keyHistory = logKeyHistory(origin, history ?? [{ ...(await publicJwk(key)), nbf: Math.floor(Date.now() / 1000) }]);
   let last: LogView | undefined;
-  /** The tree last looked at (live generation, size its checkpoint covers, size signed) and whether it was refused. */
+  /** The tree last looked at (live generation, size covered, checkpoint signed, short of it whether seen at the head), refused or not. */
   let looked: { tree: string; refused: string | undefined } | undefined;
   let refusals = 0;
   /** Whether the store holds the index's changes from the log's first leaf, as the last look found. */
   let built = true;
+  const confirmations = new SeenConfirmations();
 
+  const witnessKeys = witnesses?.witnesses.map((witness) => witness.verifier) ?? [];
+  /** A note of another's (the store's, a record an earlier version kept), as kept: no line it cannot check. */
+  const checked = (note: string) => signedCheckpointDoc(withCheckedCosignatures(note, origin, witnessKeys));
   const recorded = record?.load();
   /** The newest checkpoint this process signed or served, as `record` keeps it. */
-  let kept = recorded === undefined ? undefined : signedCheckpointDoc(recorded);
+  let kept = recorded === undefined ? undefined : checked(recorded);
   const keep = (doc: SignedCheckpointDoc) => {
     record?.save(doc.note);
     kept = doc;
   };
-  /** Puts the kept checkpoint back over an older one in the store (a restore's); whether the store held an older one. */
+  /**
+   * The witnesses' cosignatures of the kept checkpoint, checked, exchanged with the store's note of it: those it
+   * gathered are kept, those kept are given back to a note that lacks them (a copy taken before they came), so that
+   * a restore serves the checkpoint as cosigned as it was; whether the store's note changed.
+   */
+  async function exchangeCosignatures(stored: SignedCheckpointDoc | undefined): Promise<boolean> {
+    if (!kept || !stored || stored.size !== kept.size || stored.note === kept.note) return false;
+    const notes = exchangedCosignatures(kept.note, stored.note, witnessKeys);
+    if (notes.kept !== kept.note) keep({ ...kept, note: notes.kept });
+    return notes.stored !== stored.note
+      && readStore.setControl({ ...stored, note: notes.stored }, { size: stored.size, root: stored.root, note: stored.note }, false);
+  }
+  /**
+   * Puts the kept checkpoint back over an older one in the store (a restore's), and has the witnesses its note lacks
+   * asked at once rather than at the next round; whether the store held an older one.
+   */
   async function putBack(stored: SignedCheckpointDoc | undefined): Promise<boolean> {
     if (!kept || (stored && stored.size >= kept.size)) return false;
     for (let held = stored; !(held && held.size >= kept.size);) {
       if (await storeSignedCheckpoint(readStore, kept, held)) break;
       held = signedCheckpointOf(await readStore.readControl());
     }
+    confirmations.putBack();
+    cosigning?.submit();
     return true;
   }
   await putBack(signedCheckpointOf(await readStore.readControl()));
@@ -217,7 +242,8 @@ export async function startTransparencyLog(options: LogPublisherOptions): Promis
 
   async function look(): Promise<void> {
     let snapshot = await readStore.snapshot();
-    if (await putBack(signedCheckpointOf(snapshot.control))) snapshot = await readStore.snapshot();
+    const stored = signedCheckpointOf(snapshot.control);
+    if ((await exchangeCosignatures(stored)) || (await putBack(stored))) snapshot = await readStore.snapshot();
     const log = await TileLog.read(snapshot);
     const view = viewOf(snapshot, log);
     last = view;
@@ -234,16 +260,16 @@ export async function startTransparencyLog(options: LogPublisherOptions): Promis
     if (built && !log.indexFromStart) logger.warn({ alert: 'serial index not built' }, INDEX_NOT_BUILT);
     built = log.indexFromStart;
     if (!built) indexed = undefined;
-    const tree = `${generation}:${size}:${signed?.size}:${signed?.root}`;
+    // Short of what was signed, at the head of the history once its owner confirmed (seen happen) a head it had
+    // reached; before that it is catching up (a store filled again, or put back), and nothing is checked or signed.
+    const atHead = confirmations.atHead(generation, state);
+    const tree = `${generation}:${size}:${signed?.size}:${signed?.root}:${signed !== undefined && size < signed.size && atHead}`;
     if (looked?.tree === tree) {
       if (looked.refused !== undefined) last = { ...view, parked: looked.refused };
       // The index may still be on its way to the checkpoint signed last (behind it at a start, after a bulk).
       else if (signed && built) await indexAt(log, snapshot, published(signed)!);
       return;
     }
-    // At the head of the history once its owner confirmed a head it had reached; short of what was signed before
-    // that, it is catching up (a store filled again), and nothing is checked or signed until it gets there.
-    const atHead = state.confirmed !== undefined && state.confirmed !== null && state.confirmed.head <= state.position;
     const refused = await divergence(log, signed, atHead, size);
     if (refused) return refuse(view, tree, refused, size, signed?.size);
     if (signed && size >= signed.size && (!kept || signed.size > kept.size)) {
@@ -252,7 +278,7 @@ export async function startTransparencyLog(options: LogPublisherOptions): Promis
       if (!(await extendsCheckpoint(log, kept, signed.size, Buffer.from(signed.root, 'base64')))) {
         return refuse(view, tree, `the checkpoint of ${signed.size} leaves stored does not extend the one of ${kept!.size} leaves this process signed or served`, size, signed.size);
       }
-      keep(signed);
+      keep(checked(signed.note));
     }
     looked = { tree, refused: undefined };
     if (signed && size <= signed.size) {

@@ -1,9 +1,10 @@
 /**
  * Gathers the witnesses' cosignatures of the latest signed checkpoint (docs/audit.md, "Witnesses"): the process that
  * stored a new checkpoint submits it at once to every witness of TRANSPARENCY_WITNESSES (C2SP tlog-witness, through
- * shared/read-model/transparency/witness-client.ts, with consistency proofs from the log's tiles), and every process looks
- * again every `retryMs` for a witness whose cosignature the latest checkpoint lacks (one that was down, a process
- * that started). The cosignatures are added to the stored note as signature lines (compare-and-set on the note, so
+ * shared/read-model/transparency/witness-client.ts, with consistency proofs from the log's tiles), so does one that
+ * put a kept checkpoint back over a restored store's older one (log-publisher.ts), and every process looks again
+ * every `retryMs` for a witness whose cosignature the latest checkpoint lacks (one that was down, a process that
+ * started). The cosignatures are added to the stored note as signature lines (compare-and-set on the note, so
  * two processes never drop each other's lines, and none lands on a checkpoint replaced meanwhile), and the log's
  * routes serve them from there. Readers that do not know a witness's key ignore its line (Go's note.Open does).
  *
@@ -30,7 +31,7 @@ export interface WitnessCosigningOptions {
 }
 
 export interface WitnessCosigning {
-  /** A new checkpoint was stored: submit it (after a round under way). */
+  /** A new checkpoint was stored, or a kept one put back (log-publisher.ts): submit it (after a round under way). */
   submit(): void;
   stop(): Promise<void>;
 }

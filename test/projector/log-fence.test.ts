@@ -57,6 +57,13 @@ async function cleanRoot(eventStore: EventStore, size: number): Promise<string> 
   return Buffer.from(await (await TileLog.read(await fresh.snapshot())).root(size)).toString('base64');
 }
 
+/** The log's projector confirms the head of `eventStore` again, as it does every second while idle. */
+async function confirmAgain(eventStore: EventStore, readStore: ReadStore): Promise<void> {
+  const queue = createInlineJobQueue({ attempts: 1, backoffMs: 1 });
+  await createProjector({ eventStore, readStore, queue, logger, projections: [logProjection] }).catchUp();
+  await queue.close();
+}
+
 function logFenceSuite(name: string, openStore: () => Promise<ReadStore>): void {
   describe(`transparency log fenced to the end: ${name}`, function () {
     this.timeout(30_000);
@@ -179,6 +186,10 @@ function logFenceSuite(name: string, openStore: () => Promise<ReadStore>): void 
       await operator.release();
 
       expect(await resumeProjection(readStore, logProjection)).to.equal(true);
+      // Its owner confirms the head again (an idle projector does every second): the word, seen happen, that the
+      // history holds 4 events (read-api/transparency/seen-confirmations.ts).
+      clock.now += 1_000;
+      await make().catchUp();
       for (let look = 0; look < 3; look += 1) await log.look();
       expect((await logState()).status, 'after three looks of the signer').to.equal('running');
       expect(log.parked()).to.equal('the history holds 4 events, fewer than the 9 signed before');
@@ -238,6 +249,11 @@ function logFenceSuite(name: string, openStore: () => Promise<ReadStore>): void 
         await first.stop();
 
         const again = await publish();
+        // The confirmation there at its start is no word it saw happen; its owner's next is (an idle projector
+        // confirms every second): that the history holds 4 events.
+        clock.now += 1_000;
+        await make(shorter).catchUp();
+        await again.look();
         expect(again.checkpoint()?.size, 'the checkpoint served').to.equal(6);
         expect(signedCheckpointOf(await readStore.readControl())?.size, 'the checkpoint stored').to.equal(6);
         expect(again.parked()).to.equal('the history holds 4 events, fewer than the 6 signed before');
@@ -262,7 +278,7 @@ describe('transparency log of the embedded store: a signed rollback across a res
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  /** A process's start: an empty in-memory store filled from `events`, and its publisher keeping its file record. */
+  /** A process's start: an empty in-memory store filled from `events`, its publisher keeping its file record. */
   async function start(events: readonly NewEvent[]) {
     const eventStore = openSqliteEventStore(':memory:');
     stores.push(eventStore);
@@ -270,7 +286,7 @@ describe('transparency log of the embedded store: a signed rollback across a res
     const readStore = createMemoryReadStore();
     await rebuild({ eventStore, readStore, projections: [logProjection] });
     const log = await startTransparencyLog({ readStore, record: checkpointFile(dataDir), key: KEY, origin: ORIGIN, logger, intervalMs: 60_000 });
-    return { readStore, log };
+    return { readStore, log, confirm: () => confirmAgain(eventStore, readStore) };
   }
 
   it('refuses, after a restart over a history rolled back, to sign less than the checkpoint its file kept: never signed, counted', async () => {
@@ -281,6 +297,10 @@ describe('transparency log of the embedded store: a signed rollback across a res
 
     const after = await start(history.slice(0, 4));
     try {
+      // The confirmation there at its start is no word it saw happen (the store may be a copy put back); its
+      // projector's next is: the history holds 4 events.
+      await after.confirm();
+      await after.log.look();
       expect(after.log.checkpoint()?.size, 'the checkpoint served').to.equal(6);
       expect(signedCheckpointOf(await after.readStore.readControl())?.size, 'the checkpoint stored').to.equal(6);
       expect(signedCheckpointDoc(checkpointFile(dataDir).load()!).size, 'the checkpoint kept').to.equal(6);
@@ -301,14 +321,14 @@ describe('transparency log of a store that outlives its publisher: what its file
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
 
-  /** A read store with the log of `events` projected (a store of its own each time). */
+  /** A read store with the log of `events` projected (a store of its own each time), and its projector's `confirm`. */
   async function storeOf(events: readonly NewEvent[]) {
     const eventStore = openSqliteEventStore(':memory:');
     stores.push(eventStore);
     await appendAll(eventStore, events);
     const readStore = createMemoryReadStore();
     await rebuild({ eventStore, readStore, projections: [logProjection] });
-    return readStore;
+    return { readStore, confirm: () => confirmAgain(eventStore, readStore) };
   }
   const dataDir = () => {
     const dir = mkdtempSync(join(tmpdir(), 'watchcat-logkept-'));
@@ -319,7 +339,7 @@ describe('transparency log of a store that outlives its publisher: what its file
     startTransparencyLog({ readStore, ...(dir === undefined ? {} : { record: checkpointFile(dir) }), key: KEY, origin: ORIGIN, logger: log, intervalMs: 60_000 });
 
   it('starts again over the store that holds the checkpoint its file kept: the same one served, nothing refused', async () => {
-    const readStore = await storeOf(serials(4));
+    const { readStore } = await storeOf(serials(4));
     const kept = dataDir();
     const first = await publishOver(readStore, kept);
     expect(first.checkpoint()?.size).to.equal(4);
@@ -335,14 +355,14 @@ describe('transparency log of a store that outlives its publisher: what its file
     }
   });
 
-  it('puts back the checkpoint its file kept over an older one of a store restored from a backup, and refuses the older tree with an error logged', async () => {
+  it('puts back the checkpoint its file kept over an older one of a store restored from a backup with the history, and refuses the older tree once its projector confirms it, with an error logged', async () => {
     const history = serials(6);
     const kept = dataDir();
-    const signer = await publishOver(await storeOf(history), kept);
+    const signer = await publishOver((await storeOf(history)).readStore, kept);
     expect(signer.checkpoint()?.size).to.equal(6);
     await signer.stop();
-    // The backup: the first four events, their tree signed then (by a publisher with no file).
-    const restored = await storeOf(history.slice(0, 4));
+    // The backup, of the history as it was too: the first four events, their tree signed then (by a publisher with no file).
+    const { readStore: restored, confirm } = await storeOf(history.slice(0, 4));
     const backup = await publishOver(restored, undefined);
     expect(backup.checkpoint()?.size).to.equal(4);
     await backup.stop();
@@ -351,6 +371,11 @@ describe('transparency log of a store that outlives its publisher: what its file
     const lines: Line[] = [];
     const again = await publishOver(restored, kept, pino({ level: 'info' }, { write: (line: string) => { lines.push(JSON.parse(line) as Line); } }));
     try {
+      // The backup's confirmation is no word seen happen: a read store put back alone holds one as old, over a
+      // longer history (test/projector/log-restore-read-store.test.ts). Its projector's next, of the same head, is.
+      expect(again.refusals(), 'before its projector confirms').to.equal(0);
+      await confirm();
+      await again.look();
       // docs/api.md, "Never signs over a rewritten past": an error is logged, `transparency log: refused to sign ...`.
       const errors = lines.filter((line) => line.level === 50);
       expect(errors.map((line) => line.msg.startsWith('transparency log: refused to sign')), 'one error logged').to.deep.equal([true]);

@@ -13,10 +13,9 @@ import { join } from 'node:path';
 import { expect } from 'chai';
 import { pino } from 'pino';
 import { createInlineJobQueue } from '../../shared/adapters/inline-job-queue.ts';
-import { createMemoryReadStore, type MemoryReadState, type MemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
+import { createMemoryReadStore, type MemoryReadState } from '../../shared/adapters/memory-read-store.ts';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import type { EventStore, NewEvent } from '../../shared/ports/event-store.ts';
-import type { ReadStore } from '../../shared/ports/read-store.ts';
 import { rebuild } from '../../shared/read-model/projections/rebuild.ts';
 import { signedCheckpointOf } from '../../shared/read-model/transparency/signed-checkpoints.ts';
 import { TileLog } from '../../shared/read-model/transparency/tile-log.ts';
@@ -24,6 +23,7 @@ import { createProjector } from '../../projector/runner.ts';
 import { checkpointFile } from '../../read-api/transparency/checkpoint-file.ts';
 import { startTransparencyLog, type TransparencyLog } from '../../read-api/transparency/log-publisher.ts';
 import { serialRegistered } from '../fixtures/events.ts';
+import { restorableReadStore } from '../support/restorable-read-store.ts';
 import { capturingLogger, logProjection } from '../support/signed-log.ts';
 import { appendAll } from './support/history.ts';
 
@@ -46,13 +46,8 @@ async function cleanRoot(eventStore: EventStore, size: number): Promise<string> 
 function restorableDeployment(dir: string) {
   const file = join(dir, 'events.sqlite3');
   let events = openSqliteEventStore(file);
-  let reads: MemoryReadStore = createMemoryReadStore();
-  const readStore = new Proxy({} as ReadStore, {
-    get: (_target, name) => {
-      const value = Reflect.get(reads, name) as unknown;
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(reads) : value;
-    },
-  });
+  const reads = restorableReadStore([logProjection.collection]);
+  const { store: readStore } = reads;
   const queue = createInlineJobQueue({ attempts: 1, backoffMs: 1 });
   return {
     readStore,
@@ -63,15 +58,13 @@ function restorableDeployment(dir: string) {
       await events.close();
       copyFileSync(file, `${file}.copy`);
       events = openSqliteEventStore(file);
-      return { file: `${file}.copy`, state: structuredClone(reads.exportState([logProjection.collection])) };
+      return { file: `${file}.copy`, state: reads.backup() };
     },
     async restore(copy: { file: string; state: MemoryReadState }): Promise<void> {
       await events.close();
       copyFileSync(copy.file, file);
       events = openSqliteEventStore(file);
-      const restored = createMemoryReadStore();
-      restored.importState(structuredClone(copy.state));
-      reads = restored;
+      reads.restore(copy.state);
     },
     close: async () => {
       await queue.close();
@@ -149,6 +142,33 @@ describe('transparency log in cluster mode: the read store and the event store p
     await restoreThenFork(copy, signedBefore);
     await signer.look();
     await refused(signer, signedBefore, lines);
+  });
+
+  it('signers running through the restore, nothing appended after it, refuse the shorter history once its owner confirms it', async () => {
+    const copy = await fourThenCopy();
+    const a = capturingLogger<Line>();
+    const b = capturingLogger<Line>();
+    const signer = await replica(machine('a'), a.logger);
+    const server = await replica(machine('b'), b.logger);
+    await twoMore();
+    await signer.look();
+    await server.look();
+    const signedBefore = await cleanRoot(deployment.events(), 6);
+
+    await deployment.restore(copy);
+    // The one puts its checkpoint back, the other finds it put back; the copy's own confirmation is no word either
+    // saw happen (read-api/transparency/seen-confirmations.ts), its projector's next is: the history holds 4 events.
+    await signer.look();
+    await server.look();
+    await deployment.project();
+    for (const [publisher, { lines }] of [[signer, a], [server, b]] as const) {
+      await publisher.look();
+      expect(signedCheckpointOf(await deployment.readStore.readControl()), 'the checkpoint stored').to.deep.include({ size: 6, root: signedBefore });
+      expect(publisher.parked()).to.equal('the history holds 4 events, fewer than the 6 signed before');
+      expect(publisher.refusals()).to.equal(1);
+      expect(lines.filter((line) => line.level === 50).map(({ alert, size, signed }) => ({ alert, size, signed })), 'one error logged')
+        .to.deep.equal([{ alert: 'transparency log refused', size: 4, signed: 6 }]);
+    }
   });
 
   it('a replica that only served the checkpoint another signed, started again after the restore, signs no other tree of its size', async () => {

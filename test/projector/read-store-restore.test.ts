@@ -9,15 +9,15 @@ import { expect } from 'chai';
 import { pino } from 'pino';
 import { serialReportedStolen, watchPriceChanged, watchStockChanged } from '../fixtures/events.ts';
 import { createInlineJobQueue } from '../../shared/adapters/inline-job-queue.ts';
-import { createMemoryReadStore, type MemoryReadState, type MemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
+import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import type { NewEvent } from '../../shared/ports/event-store.ts';
-import type { ReadStore } from '../../shared/ports/read-store.ts';
 import { leaseId, type LeaseDoc } from '../../shared/read-model/projections/control-docs.ts';
 import { PROJECTIONS } from '../../shared/read-model/projections/index.ts';
 import { readProjectionStates } from '../../shared/read-model/projections/projection-states.ts';
 import { rebuild } from '../../shared/read-model/projections/rebuild.ts';
 import { createProjector } from '../../projector/runner.ts';
+import { restorableReadStore } from '../support/restorable-read-store.ts';
 import { appendAll, catalogueHistory, snapshot } from './support/history.ts';
 
 const logger = pino({ level: 'silent' });
@@ -30,27 +30,6 @@ async function until(what: string, condition: () => boolean | Promise<boolean>, 
   }
 }
 
-/** A read store whose whole state can be put back to an older copy while it is in use, as a restore does. */
-function restorableStore(): { store: ReadStore; backup(): MemoryReadState; restore(state: MemoryReadState): void } {
-  let current: MemoryReadStore = createMemoryReadStore();
-  const collections = [...new Set(PROJECTIONS.map((projection) => projection.collection))];
-  const store = new Proxy({} as ReadStore, {
-    get: (_target, name) => {
-      const value = Reflect.get(current, name) as unknown;
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(current) : value;
-    },
-  });
-  return {
-    store,
-    backup: () => structuredClone(current.exportState(collections)),
-    restore(state) {
-      const restored = createMemoryReadStore();
-      restored.importState(structuredClone(state));
-      current = restored;
-    },
-  };
-}
-
 /**
  * Runs a started projector over a restorable store: a history, a copy taken under its standing leases, a theft and
  * a price change after the copy, then the copy put back and `afterRestore` appended (if any). Once every projection
@@ -59,7 +38,7 @@ function restorableStore(): { store: ReadStore; backup(): MemoryReadState; resto
 async function restoredUnderProjector(afterRestore: readonly NewEvent[]): Promise<void> {
   const eventStore = openSqliteEventStore(':memory:');
   const queue = createInlineJobQueue({ attempts: 3, backoffMs: 5 });
-  const { store, backup, restore } = restorableStore();
+  const { store, backup, restore } = restorableReadStore([...new Set(PROJECTIONS.map((projection) => projection.collection))]);
   const projector = createProjector({ eventStore, readStore: store, queue, logger, pollIntervalMs: 100, backoff: { firstMs: 2, maxMs: 10 } });
   try {
     await appendAll(eventStore, catalogueHistory(5));

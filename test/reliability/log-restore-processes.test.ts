@@ -124,8 +124,8 @@ describeMongo('the log key in cluster mode after both stores are put back from a
       await readStore.close();
     }
     expect(await served(), 'the checkpoint route').to.equal(503);
-    // Refused as the restored history stood (4 events, fewer than the 6 signed) if the signer looked before the
-    // appends were projected, then as it grew: another tree of 6 leaves.
+    // Refused as the restored history stood (4 events, fewer than the 6 signed) if the signer saw its projector confirm
+    // that head before the appends were projected, then as it grew: another tree of 6 leaves.
     const refusals = api.lines.flatMap((line) => (line.includes('"alert":"transparency log refused"') ? [(JSON.parse(line) as { msg: string }).msg] : []));
     expect(refusals.at(-1), refusals.join('\n')).to.equal('transparency log: refused to sign a tree of 6 leaves: the first 6 events of the history give another '
       + 'root than the checkpoint signed for that size; it signs and serves nothing until the history is restored');

@@ -45,13 +45,47 @@ export function cosignatureTime(body: string, signature: NoteSignature, verifier
   return verify(null, cosignedMessage(body, time), verifier.key, signature.signature.subarray(TIMESTAMP_BYTES)) ? time : undefined;
 }
 
+/** The lines of `note` (newline included) that are cosignatures of checkpoint `body` by one of `verifiers`, verified. */
+function verifiedCosignatures(note: string, body: string, verifiers: readonly Verifier[]): string[] {
+  return parseNote(note).signatures
+    .filter((signature) => verifiers.some((verifier) => cosignatureTime(body, signature, verifier) !== undefined))
+    .map(signatureLine);
+}
+
+/**
+ * `note` with its lines named `logName` (the log's own signatures) and, of the others, only the cosignatures by
+ * `verifiers` that verify over its text: what a signer keeps of a note it did not check line by line. A line by a
+ * witness's key is judged as a cosignature even under the log's name: a witness may be named as the log it watches.
+ */
+export function withCheckedCosignatures(note: string, logName: string, verifiers: readonly Verifier[]): string {
+  const { text, signatures } = parseNote(note);
+  const own = signatures
+    .filter((signature) => signature.name === logName && !verifiers.some((verifier) => isBy(signature, verifier)))
+    .map(signatureLine);
+  return withCosignatures(`${text}\n${own.join('')}`, verifiedCosignatures(note, text, verifiers));
+}
+
+/**
+ * Two notes of one checkpoint (a signer's record of it, `kept`, and the store's), each with the other's cosignatures
+ * by `verifiers` added that verify over its own text: the store's are taken in first, each in place of the kept line
+ * of its witness, then the kept ones given back. Both then carry every cosignature that can be checked, and no line
+ * that cannot is passed on. Notes of other texts are left as they are (no line of one verifies over the other).
+ */
+export function exchangedCosignatures(kept: string, stored: string, verifiers: readonly Verifier[]): { kept: string; stored: string } {
+  const keptNow = withCosignatures(kept, verifiedCosignatures(stored, parseNote(kept).text, verifiers));
+  return { kept: keptNow, stored: withCosignatures(stored, verifiedCosignatures(keptNow, parseNote(stored).text, verifiers)) };
+}
+
 /**
  * `note` with the cosignature `lines` (each a signature line, newline included) added after its signatures, each
- * replacing a line of the same witness (name and key id) it held: one cosignature per witness, the latest.
+ * replacing a line of the same witness (name and key id) it held: one cosignature per witness, the latest. A line it
+ * holds already is left where it is, so that a note merged again with the lines it has is the same note.
  */
 export function withCosignatures(note: string, lines: readonly string[]): string {
+  if (lines.length === 0) return note;
   const { text, signatures } = parseNote(note);
-  const added = parseNote(`${text}\n${lines.join('')}`).signatures;
+  const held = signatures.map(signatureLine);
+  const added = parseNote(`${text}\n${lines.join('')}`).signatures.filter((line) => !held.includes(signatureLine(line)));
   const kept = signatures.filter((signature) => !added.some((line) => line.name === signature.name && line.id.equals(signature.id)));
   return `${text}\n${[...kept, ...added].map(signatureLine).join('')}`;
 }

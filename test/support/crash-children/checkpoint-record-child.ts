@@ -1,7 +1,7 @@
 /**
  * A child process for the test of the signers' record shared by several processes (read-api/transparency/
  * checkpoint-file.ts): prints READY, waits until GO_FILE exists, then saves a signed checkpoint of each size from 1
- * to LAST, in order, as a signer does, into DATA_DIR's record, and prints DONE.
+ * to LAST, in order and a moment apart, as a signer does, into DATA_DIR's record, and prints DONE.
  * Usage: node --import tsx checkpoint-record-child.ts DATA_DIR GO_FILE LAST
  */
 import { existsSync } from 'node:fs';
@@ -19,5 +19,10 @@ const notes = Array.from({ length: Number(last) }, (_, i) => signNote(checkpoint
 const record = checkpointFile(dataDir);
 console.log('READY');
 while (!existsSync(goFile)) await sleep(5);
-for (const note of notes) record.save(note);
+// A pause between saves, as between a signer's looks: the test's reader, on a loaded machine too, sees the record
+// at many sizes while both children save, not only at their last.
+for (const note of notes) {
+  record.save(note);
+  await sleep(1);
+}
 console.log('DONE');

@@ -39,6 +39,23 @@ describe('transparency log: the record of the newest checkpoint signed or served
     expect(checkpointFile(dataDir).load(), 'after a restart').to.equal(five);
   });
 
+  it('adds the signature lines a note of the checkpoint kept carries (witnesses\' cosignatures), one per signer, and nothing from another note of its size', () => {
+    const record = checkpointFile(dataDir);
+    const kept = note(5);
+    // A line of witness `w` (its name and key id) over signature bytes `byte`: the record checks no signature, the
+    // publisher does before it saves (log-publisher.ts).
+    const line = (w: number, byte: number) =>
+      `\u2014 witness.example/w${w} ${Buffer.concat([Buffer.alloc(4, w), Buffer.alloc(72, byte)]).toString('base64')}\n`;
+    record.save(kept);
+    record.save(`${kept}${line(1, 1)}`);
+    record.save(`${kept}${line(2, 2)}`);
+    expect(record.load(), 'both lines, the second process\'s after the first\'s').to.equal(`${kept}${line(1, 1)}${line(2, 2)}`);
+    record.save(`${kept}${line(1, 3)}`);
+    expect(checkpointFile(dataDir).load(), 'a later line of w1 in place of its earlier, after a restart').to.equal(`${kept}${line(2, 2)}${line(1, 3)}`);
+    record.save(`${note(5)}${line(3, 4)}`);
+    expect(record.load(), 'another checkpoint of 5 leaves: nothing of it').to.equal(`${kept}${line(2, 2)}${line(1, 3)}`);
+  });
+
   it('takes in the file an earlier version kept, then removes it', () => {
     mkdirSync(join(dataDir, 'transparency'));
     writeFileSync(join(dataDir, 'transparency', 'checkpoint.note'), note(7));

@@ -6,8 +6,10 @@
  */
 import { createHash, generateKeyPairSync, sign, verify } from 'node:crypto';
 import { expect } from 'chai';
-import { cosign, cosignatureTime, cosignerKey, parseCosignerKey } from '../../../shared/read-model/transparency/cosignature.ts';
-import { parseNote, parseVerifierKey } from '../../../shared/read-model/transparency/signed-note.ts';
+import {
+  cosign, cosignatureTime, cosignerKey, exchangedCosignatures, parseCosignerKey, withCheckedCosignatures, withCosignatures,
+} from '../../../shared/read-model/transparency/cosignature.ts';
+import { parseNote, parseVerifierKey, signatureLine, signNote } from '../../../shared/read-model/transparency/signed-note.ts';
 
 const NAME = 'witness.example/w1';
 const BODY = 'watch.example/watchcat/events\n12\nCsUYapGGPo4dkMgIAUqom/Xajj7h2fB2MPA3j2jxq2I=\n';
@@ -58,5 +60,78 @@ describe('transparency log: cosignatures (C2SP tlog-cosignature, cosignature/v1)
     const zero = Buffer.concat([Buffer.alloc(8), sign(null, Buffer.from(`cosignature/v1\ntime 0\n${BODY}`), privateKey)]);
     expect(cosignatureTime(BODY, { name: NAME, id: verifier.id, signature: zero }, verifier)).to.equal(undefined);
     expect(() => cosign(BODY, NAME, privateKey, 0)).to.throw(RangeError);
+  });
+
+  describe('on a checkpoint\'s note', () => {
+    const note = signNote(BODY, 'watch.example/watchcat/events', generateKeyPairSync('ed25519').privateKey);
+    const second = generateKeyPairSync('ed25519').privateKey;
+    const [w1, w2] = [cosign(BODY, NAME, privateKey, TIME), cosign(BODY, 'witness.example/w2', second, TIME)];
+
+    it('adds a witness\'s line after the signatures, in place of its earlier one, and leaves a line it holds where it is', () => {
+      const both = withCosignatures(note, [w1, w2]);
+      expect(both).to.equal(`${note}${w1}${w2}`);
+      expect(withCosignatures(both, [w1]), 'a line held').to.equal(both);
+      expect(withCosignatures(both, []), 'no line').to.equal(both);
+      const later = cosign(BODY, NAME, privateKey, TIME + 60);
+      expect(withCosignatures(both, [later])).to.equal(`${note}${w2}${later}`);
+    });
+
+    it('replaces only the line of the same witness and key: one witness\'s two keys are two lines, as are two names under one key id', () => {
+      // The witness's next key, under its name (a rotation, both keys listed while clients move).
+      const rotated = cosign(BODY, NAME, generateKeyPairSync('ed25519').privateKey, TIME + 60);
+      expect(withCosignatures(`${note}${w1}${w2}`, [rotated])).to.equal(`${note}${w1}${w2}${rotated}`);
+      expect(withCosignatures(`${note}${rotated}${w2}`, [w1])).to.equal(`${note}${rotated}${w2}${w1}`);
+      // A key id is four bytes: another witness's key ground to w1's id (some 2^32 tries) signs under another name.
+      const w1Id = parseNote(`${note}${w1}`).signatures.find((line) => line.name === NAME)!.id;
+      const [ground] = parseNote(`${note}${cosign(BODY, 'witness.example/w3', generateKeyPairSync('ed25519').privateKey, TIME)}`).signatures
+        .filter((line) => line.name === 'witness.example/w3');
+      const w3 = signatureLine({ ...ground!, id: w1Id });
+      expect(withCosignatures(`${note}${w1}`, [w3])).to.equal(`${note}${w1}${w3}`);
+      expect(withCosignatures(`${note}${w3}`, [w1])).to.equal(`${note}${w3}${w1}`);
+    });
+
+    it('keeps of a note signed by two log keys (a rotation) both signature lines whole', () => {
+      const rotating = signNote(BODY, 'watch.example/watchcat/events', generateKeyPairSync('ed25519').privateKey, generateKeyPairSync('ed25519').privateKey);
+      expect(parseNote(rotating).signatures).to.have.length(2);
+      const verifiers = [parseCosignerKey(cosignerKey('witness.example/w2', second))];
+      expect(withCheckedCosignatures(`${rotating}${w2}`, 'watch.example/watchcat/events', verifiers)).to.equal(`${rotating}${w2}`);
+    });
+
+    it('keeps of a note the log\'s signature lines and, of the others, only the cosignatures that verify by the witnesses given', () => {
+      const verifiers = [parseCosignerKey(cosignerKey(NAME, privateKey)), parseCosignerKey(cosignerKey('witness.example/w2', second))];
+      const ofAnother = cosign(BODY.replace('12', '13'), NAME, privateKey, TIME);
+      const unknown = cosign(BODY, 'witness.example/w3', generateKeyPairSync('ed25519').privateKey, TIME);
+      expect(withCheckedCosignatures(`${note}${ofAnother}${w2}${unknown}`, 'watch.example/watchcat/events', verifiers)).to.equal(`${note}${w2}`);
+      expect(withCheckedCosignatures(`${note}${w1}${w2}`, 'watch.example/watchcat/events', []), 'no witness given').to.equal(note);
+    });
+
+    it('judges by its signature the line of a witness named as the log itself: its key is no log key', () => {
+      const origin = 'watch.example/watchcat/events';
+      const self = generateKeyPairSync('ed25519').privateKey;
+      const verifiers = [parseCosignerKey(cosignerKey(origin, self))];
+      const valid = cosign(BODY, origin, self, TIME);
+      const ofAnother = cosign(BODY.replace('12', '13'), origin, self, TIME);
+      expect(withCheckedCosignatures(`${note}${ofAnother}`, origin, verifiers), 'its line over another checkpoint').to.equal(note);
+      expect(withCheckedCosignatures(`${note}${valid}`, origin, verifiers), 'its line over this one').to.equal(`${note}${valid}`);
+    });
+
+    it('exchanges between two notes of one checkpoint the lines that verify over it as cosignatures of the witnesses given, and only those', () => {
+      const verifiers = [parseCosignerKey(cosignerKey(NAME, privateKey)), parseCosignerKey(cosignerKey('witness.example/w2', second))];
+      // w1's name and key id over another checkpoint; a witness not given.
+      const ofAnother = cosign(BODY.replace('12', '13'), NAME, privateKey, TIME);
+      const unknown = cosign(BODY, 'witness.example/w3', generateKeyPairSync('ed25519').privateKey, TIME);
+      expect(exchangedCosignatures(`${note}${w1}`, `${note}${w2}${ofAnother}${unknown}`, verifiers)).to.deep.equal({
+        kept: `${note}${w1}${w2}`,
+        stored: `${note}${w2}${unknown}${w1}`,
+      });
+      expect(exchangedCosignatures(`${note}${w1}`, `${note}${w2}`, verifiers.slice(1)), 'only the witnesses given')
+        .to.deep.equal({ kept: `${note}${w1}${w2}`, stored: `${note}${w2}` });
+      const later = cosign(BODY, NAME, privateKey, TIME + 60);
+      expect(exchangedCosignatures(`${note}${w1}`, `${note}${later}`, verifiers), 'the store\'s later line kept, nothing given back')
+        .to.deep.equal({ kept: `${note}${later}`, stored: `${note}${later}` });
+      const other = signNote(BODY.replace('12', '13'), 'watch.example/watchcat/events', generateKeyPairSync('ed25519').privateKey);
+      expect(exchangedCosignatures(`${note}${w1}`, `${other}${ofAnother}`, verifiers), 'another checkpoint')
+        .to.deep.equal({ kept: `${note}${w1}`, stored: `${other}${ofAnother}` });
+    });
   });
 });

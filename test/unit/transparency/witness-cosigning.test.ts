@@ -6,9 +6,7 @@
  * that refuses (it holds another tree) adds nothing, and the refusal is logged.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
 import { expect } from 'chai';
 import Koa from 'koa';
 import { pino } from 'pino';
@@ -18,22 +16,21 @@ import { createMemoryReadStore } from '../../../shared/adapters/memory-read-stor
 import { createLogger } from '../../../shared/logging/logger.ts';
 import type { EventStore } from '../../../shared/ports/event-store.ts';
 import type { ReadStore } from '../../../shared/ports/read-store.ts';
-import { cosignatureTime, parseCosignerKey } from '../../../shared/read-model/transparency/cosignature.ts';
-import { isBy, openNote, parseNote, parseVerifierKey, signNote, verifierKey } from '../../../shared/read-model/transparency/signed-note.ts';
+import { cosignatureTime } from '../../../shared/read-model/transparency/cosignature.ts';
+import { isBy, openNote, parseNote, signNote, verifierKey } from '../../../shared/read-model/transparency/signed-note.ts';
 import { signedCheckpointDoc, signedCheckpointOf, storeSignedCheckpoint } from '../../../shared/read-model/transparency/signed-checkpoints.ts';
 import { requestCosignature, type WitnessEndpoint } from '../../../shared/read-model/transparency/witness-client.ts';
 import { startTransparencyLog, type TransparencyLog } from '../../../read-api/transparency/log-publisher.ts';
 import { transparencyRoutes } from '../../../read-api/transparency/transparency-routes.ts';
 import { startWitnessCosigning, type WitnessCosigning } from '../../../read-api/transparency/witness-cosigning.ts';
 import { createProjector } from '../../../projector/runner.ts';
-import { Witness, type WitnessedTree } from '../../../services/witness/witness.ts';
-import { witnessApp } from '../../../services/witness/witness-app.ts';
 import { openTrusted } from '../../../services/audit/log-key-trust.ts';
 import { serialRegistered } from '../../fixtures/events.ts';
 import { askGo, buildGoTlog } from '../../support/go-tlog.ts';
 import { cannotRun } from '../../support/legs.ts';
 import { logProjection, signedLogOf } from '../../support/signed-log.ts';
 import { until } from '../../support/until.ts';
+import { witnessServers } from '../../support/witness-servers.ts';
 
 const ORIGIN = 'watch.example/watchcat/events';
 
@@ -41,7 +38,7 @@ describe('transparency log: checkpoints submitted to witnesses and served with t
   this.timeout(120_000);
   const logKey = generateKeyPairSync('ed25519').privateKey;
   let events: EventStore;
-  const servers: Server[] = [];
+  const { listening, witness: ourWitness, close } = witnessServers(ORIGIN, logKey);
   const logs: TransparencyLog[] = [];
   const cosignings: WitnessCosigning[] = [];
   beforeEach(async () => {
@@ -51,41 +48,10 @@ describe('transparency log: checkpoints submitted to witnesses and served with t
   afterEach(async () => {
     for (const cosigning of cosignings.splice(0)) await cosigning.stop();
     for (const log of logs.splice(0)) await log.stop();
-    for (const server of servers.splice(0)) {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    }
+    await close();
     await events.close();
   });
 
-  const listening = async (server: Server, port = 0): Promise<string> => {
-    servers.push(server);
-    server.listen(port, '127.0.0.1');
-    await once(server, 'listening');
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  };
-  /**
-   * A witness of ours in this process, served on demand; `holding`: a tree it holds already. `asked()` counts the
-   * requests it was sent; `before` is awaited before each is answered (a witness slow to answer).
-   */
-  const ourWitness = (name: string, holding?: WitnessedTree) => {
-    const trees = new Map<string, WitnessedTree>(holding ? [[ORIGIN, holding]] : []);
-    const own = new Witness({
-      name, key: generateKeyPairSync('ed25519').privateKey, logs: [parseVerifierKey(verifierKey(ORIGIN, logKey))],
-      store: { get: (origin) => trees.get(origin), put: async (origin, tree) => { trees.set(origin, tree); } },
-    });
-    const verifier = parseCosignerKey(own.verifierKey);
-    let asked = 0;
-    const serve = async (port = 0, before = async () => undefined as void): Promise<WitnessEndpoint> => {
-      const answer = witnessApp(own, createLogger('silent', 'witness')).callback();
-      const server = createServer((request, response) => {
-        asked += 1;
-        void before().then(() => answer(request, response));
-      });
-      return { url: await listening(server, port), verifier };
-    };
-    return { verifier, serve, asked: () => asked };
-  };
   const served = async (log: TransparencyLog): Promise<() => Promise<string>> => {
     const base = await listening(createServer(new Koa().use(transparencyRoutes(log)).callback()));
     return async () => (await fetch(`${base}/transparency/checkpoint`)).text();
@@ -123,7 +89,6 @@ describe('transparency log: checkpoints submitted to witnesses and served with t
     const hanging: WitnessEndpoint = { url: await listening(createServer(() => undefined)), verifier: ourWitness('witness.example/hang').verifier };
     const closed = createServer();
     const downPort = Number(new URL(await listening(closed)).port);
-    servers.splice(servers.indexOf(closed), 1);
     await new Promise((resolve) => closed.close(resolve));
     const lateOne = ourWitness('witness.example/late');
     const late: WitnessEndpoint = { url: `http://127.0.0.1:${downPort}`, verifier: lateOne.verifier };
