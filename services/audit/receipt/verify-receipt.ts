@@ -13,7 +13,7 @@ import { createVerifier, httpbis } from 'http-message-signatures';
 import { type InnerList, isInnerList, parseDictionary, serializeDictionary, serializeItem } from 'structured-headers';
 import { type Ed25519PublicJwk, type JwkSet, publicKeyOf, thumbprint } from '../../../shared/signing/jwk-set.ts';
 import { keyValidityProblem } from '../../../shared/signing/key-validity.ts';
-import { parseSignedRequest, requestComponentParser, SIGNED_REQUEST_HEADER, type SignedRequest } from '../../../shared/signing/signed-request.ts';
+import { formatSignedRequest, parseSignedRequest, requestComponentParser, SIGNED_REQUEST_HEADER, type SignedRequest } from '../../../shared/signing/signed-request.ts';
 import { answeredCall } from './answer-body.ts';
 import type { SavedResponse } from './saved-response.ts';
 
@@ -28,6 +28,7 @@ export interface ReceiptReport {
   /** How far `created` is ahead of this machine's clock, in seconds, when it is. */
   aheadSeconds?: number;
   covered?: string[];
+  /** The request answered, as its signed components give it (one spelling per request the signature holds for). */
   request?: string;
   /** The MCP tool call the body names as the one it answers (`name {arguments}`), when its digest holds. */
   call?: string;
@@ -107,7 +108,8 @@ export async function verifyReceipt(response: SavedResponse, jwks: JwkSet): Prom
 
   const echoed = field(SIGNED_REQUEST_HEADER.toLowerCase());
   const request = echoed === undefined ? undefined : parseSignedRequest(echoed);
-  if (request) report.request = echoed;
+  // Written again from what the signature covers: the echo `/p?` reads as `/p`, whose `@query` (`?`) is the same.
+  if (request) report.request = formatSignedRequest(request);
   const needsRequest = items.some(([, itemParams]) => itemParams.has('req'));
   if (needsRequest && !request) problem(`the signature covers request components but the answer has no usable ${SIGNED_REQUEST_HEADER} header`);
 

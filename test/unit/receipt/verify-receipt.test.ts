@@ -77,6 +77,15 @@ describe('a saved signed answer checked offline (verifyReceipt)', () => {
     expect(report.key?.x).to.equal(x);
   });
 
+  it('reports the request its signed components make, not the echo\'s spelling: an empty query (`?`) is signed as no query', async () => {
+    // RFC 9421 (2.2.7): `@query` is `?` for `/p?` and `/p` alike, so the signature holds for either echo, and the report
+    // may name only what it holds for (test/reliability/receipt-fuzz.test.ts found `POST //host/mcp?` reported as signed).
+    for (const echo of [`${REQUEST_LINE}?`, REQUEST_LINE]) {
+      const report = await reportOf({ headers: [TYPE_LINE, DIGEST_LINE, echo] });
+      expect([report.problems, report.request], echo).to.deep.equal([[], `GET //watchcat.example${PATH}`]);
+    }
+  });
+
   it('refuses an answer without both signature fields, naming how to ask for one', async () => {
     const missing = 'the answer carries no signature (Signature-Input and Signature): ask for one with Accept-Signature';
     expect(await problemsOf({ signatureLines: [] })).to.deep.equal([missing]);
