@@ -1,10 +1,13 @@
 /**
  * Issue 20, "failures heal or say why": a parked projection (stopped on an event it cannot apply) is named with
  * the event's position and the reason on `/readyz`, said by status `degraded`, and shown in `/metrics`; the
- * answers of the projections still running are served as usual.
+ * answers of the projections still running are served as usual; a verification, which needs the registry fresh, is
+ * refused at once while the registry's projection is parked.
  */
 import { expect } from 'chai';
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
+import { FIRST_GENERATION } from '../../shared/ports/read-store.ts';
+import { checkpointId, readControlDocs, type CheckpointState } from '../../shared/read-model/projections/control-docs.ts';
 import { send } from '../support/http.ts';
 import { startReadApiUnderTest, type ReadApiUnderTest } from '../support/read-api-under-test.ts';
 import { checkpoint, loadFixtureCatalogue, putAll } from './support/catalogue-fixture.ts';
@@ -36,5 +39,27 @@ describe('parked projections on readiness, status and metrics (issue 20)', () =>
     const verify = await send(api.url, '/api/public/verify/AUR-0001');
     expect(verify.json().verification_status).to.equal('AUTHENTIC');
     expect(verify.headers['x-read-model-position']).to.equal('40');
+  });
+
+  it('refuses a verification at once while the registry\'s projection is parked, kept answers included, and answers again once it runs', async () => {
+    api = await startReadApiUnderTest({ env: { VERIFY_MAX_LAG_SECONDS: '3600' } });
+    const first = await send(api.url, '/api/public/verify/AUR-0001');
+    expect(first.json().verification_status, 'fresh and running').to.equal('AUTHENTIC');
+    const serials = (await readControlDocs(api.store)).get(checkpointId('serials', FIRST_GENERATION)) as CheckpointState | undefined;
+    // Stopped on a theft it cannot apply, its last confirmation a second old: well within the hour's bound above.
+    const reason = 'event 41 (SerialReportedStolen): cannot be applied';
+    await api.store.setControl({ ...serials!, status: 'parked', parked: { position: 41, reason } }, {}, true);
+    await api.running.refreshReadModels();
+    for (const lang of ['en', 'fr']) {
+      const refused = await send(api.url, `/api/public/verify/AUR-0001?lang=${lang}`);
+      expect(refused.status, `${lang}: ${refused.text}`).to.equal(503);
+      expect(refused.headers['retry-after'], lang).to.match(/^[1-9][0-9]*$/);
+      expect(refused.json().verification_status, lang).to.equal(undefined);
+    }
+    expect((await send(api.url, '/api/public/verify/AUR-0001')).status, 'the kept answer is not given either').to.equal(503);
+    expect((await send(api.url, '/api/public/catalogue/RG-100')).status, 'a watch reads no parked projection').to.equal(200);
+    await api.store.setControl({ ...serials!, confirmed: { head: 40, at: new Date().toISOString() } }, {}, true);
+    await api.running.refreshReadModels();
+    expect((await send(api.url, '/api/public/verify/AUR-0001')).json().verification_status, 'resumed and confirmed').to.equal('AUTHENTIC');
   });
 });

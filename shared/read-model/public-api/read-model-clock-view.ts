@@ -79,7 +79,8 @@ export interface ReadModelClock extends ReadModelPosition {
   nextReading(maxMs: number): Promise<Reading>;
   /**
    * Why an answer made of `projections` may not be given now, or undefined. `fresh`: it needs them fresh, each seen
-   * confirmed within `freshAnswerMaxLagMs` (the verification's own bound); otherwise built is enough.
+   * confirmed within `freshAnswerMaxLagMs` (the verification's own bound) and none parked (`stale`: confirmed no
+   * more); otherwise built is enough.
    */
   refusal(projections: readonly string[], fresh: boolean): Refusal | undefined;
   /**

@@ -168,6 +168,7 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
         apply(states, latest?.sentAt);
         // The stamps of this snapshot are the projections as applied from it; a view's stamp is reused when equal.
         const at = projected;
+        const stopped = parked;
         const position = current;
         const stamps = new Map<string, ReadStamp>();
         const reading: Reading = {
@@ -182,7 +183,7 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
             }
             return stamp;
           },
-          refusal: (names, fresh) => refusalIn(names, fresh, at, monotonic()),
+          refusal: (names, fresh) => refusalIn(names, fresh, at, stopped, monotonic()),
           dataAge: (names) => dataAgeIn(names, at, monotonic()),
         };
         // Polls run one at a time, so the one that ends is always the newest.
@@ -221,13 +222,21 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
     return Math.ceil(oldest / 1_000);
   };
 
-  /** Why `names` may not be answered from `at` now: never built, or (`fresh`) not seen confirmed within the bound. */
-  const refusalIn = (names: readonly string[], fresh: boolean, at: ReadonlyMap<string, Projected>, monoNow: number): Refusal | undefined => {
+  /**
+   * Why `names` may not be answered from `at` now: never built, or (`fresh`) not seen confirmed within the bound, or
+   * parked among `stopped`. A parked projection's projector stopped on an event it cannot apply, or on a history it
+   * cannot vouch for, and confirms it no more: an answer that needs it fresh is refused at once, not only once its
+   * last confirmation ages past the bound (a theft after the event it stopped on would be answered AUTHENTIC
+   * meanwhile).
+   */
+  const refusalIn = (
+    names: readonly string[], fresh: boolean, at: ReadonlyMap<string, Projected>, stopped: readonly ParkedProjection[], monoNow: number,
+  ): Refusal | undefined => {
     let refusal: Refusal | undefined;
     for (const name of names) {
       const p = at.get(name);
       if (p === undefined || p.confirmed === null) return 'unbuilt';
-      if (fresh && (lagMsOf(p, monoNow) ?? Infinity) > freshAnswerMaxLagMs) refusal = 'stale';
+      if (fresh && ((lagMsOf(p, monoNow) ?? Infinity) > freshAnswerMaxLagMs || stopped.some((s) => s.name === name))) refusal = 'stale';
     }
     return refusal;
   };
@@ -270,7 +279,7 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
         waiting.delete(wake!);
       }
     },
-    refusal: (names, fresh) => refusalIn(names, fresh, projected, monotonic()),
+    refusal: (names, fresh) => refusalIn(names, fresh, projected, parked, monotonic()),
     dataAge: (names) => dataAgeIn(names, projected, monotonic()),
     answeredAhead(names, position) {
       for (const name of names) if (position > (ahead.get(name) ?? 0)) ahead.set(name, position);
