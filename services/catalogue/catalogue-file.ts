@@ -31,7 +31,8 @@ export const ConfiguratorEntry = Type.Object(
       Type.Object(Object.fromEntries(CATEGORY_KEYS.map((k) => [k, Type.Array(OptionEntry, { minItems: 1 })]))),
       { additionalProperties: false },
     ),
-    accessories: Type.Array(Type.Omit(AccessoryOffered, ['collection'])),
+    // Closed as the event is: typebox's Omit drops its `additionalProperties`.
+    accessories: Type.Array(Type.Omit(AccessoryOffered, ['collection'], { additionalProperties: false })),
   },
   { additionalProperties: false },
 );

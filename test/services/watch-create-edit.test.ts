@@ -167,6 +167,17 @@ describe('admin API: POST /admin/watches and PATCH /admin/watches/REF', () => {
       ]);
       expect(detail.find((found) => found.type === 'literal_error')!.msg).to.equal("Input should be 'in_stock', 'low_stock', 'out_of_stock' or 'made_to_order'");
       expect(await store.headPosition()).to.equal(head);
+
+      // A revision with a key it does not know (a typo of a field, a field it cannot change) is refused at that key,
+      // not applied without it: the edit the sender meant would silently not be made.
+      const misspelt = await call('PATCH', '/admin/watches/aur-lu-005', { short_descripton: { en: 'Tiny', fr: 'Minuscule' }, price_eur: 1 });
+      expect(misspelt.status).to.equal(422);
+      const refused = (await misspelt.json()) as { detail: { type: string; loc: unknown[] }[] };
+      expect(refused.detail.map((found) => [found.type, found.loc])).to.have.deep.members([
+        ['extra_forbidden', ['body', 'short_descripton']],
+        ['extra_forbidden', ['body', 'price_eur']],
+      ]);
+      expect(await store.headPosition()).to.equal(head);
     } finally {
       await close();
     }
