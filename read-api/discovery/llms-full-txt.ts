@@ -58,7 +58,7 @@ export function buildLlmsFullTxt(operations: readonly OperationSpec[], config: D
     '- IPv6 clients are counted per /64 network. With Redis configured, every API process shares the same counts.',
     '- Rate-limited answers carry `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (Unix seconds when the',
     '  window frees up); verification answers show the verification limit.',
-    '- Catalogue `limit`: 1 to 100, default 50; `offset` >= 0. Request bodies: at most 16 KiB.',
+    '- Catalogue `limit`: 1 to 100, default 50; `offset` 0 to 2^53 - 1. Request bodies: at most 16 KiB.',
     '',
     ...mcpReferenceSection(operations, base, config),
     '## Signed answers',

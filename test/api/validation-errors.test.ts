@@ -20,6 +20,11 @@ describe('422 validation errors of the query and path, as FastAPI with pydantic 
     ['limit=101', { type: 'less_than_equal', loc: ['query', 'limit'], msg: 'Input should be less than or equal to 100', input: '101', ctx: { le: 100 } }],
     ['limit=0', { type: 'greater_than_equal', loc: ['query', 'limit'], msg: 'Input should be greater than or equal to 1', input: '0', ctx: { ge: 1 } }],
     ['offset=-1', { type: 'greater_than_equal', loc: ['query', 'offset'], msg: 'Input should be greater than or equal to 0', input: '-1', ctx: { ge: 0 } }],
+    // 2^53: the first integer a JSON number no longer holds exactly.
+    ['offset=9007199254740992', {
+      type: 'less_than_equal', loc: ['query', 'offset'], msg: 'Input should be less than or equal to 9007199254740991', input: '9007199254740992',
+      ctx: { le: 9007199254740991 },
+    }],
     ['min_price=x', { type: 'float_parsing', loc: ['query', 'min_price'], msg: 'Input should be a valid number, unable to parse string as a number', input: 'x' }],
     ['price_max=-5', { type: 'greater_than_equal', loc: ['query', 'price_max'], msg: 'Input should be greater than or equal to 0', input: '-5', ctx: { ge: 0 } }],
     ['in_stock=maybe', { type: 'bool_parsing', loc: ['query', 'in_stock'], msg: 'Input should be a valid boolean, unable to interpret input', input: 'maybe' }],
@@ -38,6 +43,13 @@ describe('422 validation errors of the query and path, as FastAPI with pydantic 
   it('lists every failing field at once, in the order of the parameters', async () => {
     const errors = await detail('/api/public/catalogue?sort=foo&limit=abc&lang=de&in_stock=maybe&min_price=x');
     expect(errors.map((e) => (e as { loc: string[] }).loc[1])).to.deep.equal(['lang', 'min_price', 'in_stock', 'sort', 'limit']);
+  });
+
+  it('answers the largest offset it takes, 2^53 - 1, with an empty page that echoes it exactly', async () => {
+    const res = await send(app.url, '/api/public/catalogue?offset=9007199254740991');
+    expect(res.status, res.text).to.equal(200);
+    expect(res.text).to.contain('"offset":9007199254740991');
+    expect(res.json().watches).to.deep.equal([]);
   });
 
   it('accepts a search of exactly 100 characters, counted in characters not bytes', async () => {

@@ -27,7 +27,9 @@ export const CatalogueQuery = Type.Object({
     default: 'name', description: 'Order; ties are always broken by reference.',
   }),
   limit: Type.Integer({ default: 50, minimum: 1, maximum: 100 }),
-  offset: Type.Integer({ default: 0, minimum: 0 }),
+  // Bounded where a number is still exact (as X-Min-Position): past it the skip sent to the store and the offset
+  // echoed are no longer the number asked.
+  offset: Type.Integer({ default: 0, minimum: 0, maximum: Number.MAX_SAFE_INTEGER }),
 });
 export type CatalogueQuery = Type.Static<typeof CatalogueQuery>;
 
