@@ -36,22 +36,34 @@ export function parseSavedResponse(bytes: Buffer): SavedResponse {
   }
 }
 
-/** Header lines with each continuation line joined to the one before it by a single space. */
+/**
+ * Header lines with each continuation line joined to the one before it by a single space. Each line's parts are
+ * joined once at the end: a field folded over many lines costs the length of its lines, not their square.
+ */
 function unfolded(lines: string[]): string[] {
-  const joined: string[] = [];
+  const joined: string[][] = [];
   for (const line of lines) {
-    const last = joined.length - 1;
-    if (/^[ \t]/.test(line) && last >= 0) joined[last] = `${(joined[last] as string).trimEnd()} ${line.trim()}`;
-    else joined.push(line);
+    const last = joined.at(-1);
+    if (/^[ \t]/.test(line) && last !== undefined) last.push(line.trim());
+    else joined.push([line]);
   }
-  return joined;
+  return joined.map(([first = '', ...folds]) => (folds.length === 0 ? first : [first.trimEnd(), ...folds].join(' ')));
 }
 
-/** The head (latin1, as HTTP field bytes are) up to the first empty line, and the bytes after it. */
+const LF = 0x0a;
+const CR = 0x0d;
+
+/**
+ * The head (latin1, as HTTP field bytes are) up to the first empty line (`\n\n`, or `\r\n\r\n`), and the bytes after
+ * it. One pass over the head's line ends: the rest is never searched, so many interim answers cost their length.
+ */
 function splitHead(bytes: Buffer): { head: string; body: Buffer } {
-  const crlf = bytes.indexOf('\r\n\r\n');
-  const lf = bytes.indexOf('\n\n');
-  if (crlf < 0 && lf < 0) throw new SavedResponseError('no blank line ends the headers');
-  const [end, gap] = lf < 0 || (crlf >= 0 && crlf < lf) ? [crlf, 4] : [lf, 2];
-  return { head: bytes.subarray(0, end).toString('latin1'), body: bytes.subarray(end + gap) };
+  for (let lf = bytes.indexOf(LF); lf >= 0; lf = bytes.indexOf(LF, lf + 1)) {
+    let end: number | undefined;
+    let gap = 0;
+    if (bytes[lf + 1] === LF) [end, gap] = [lf, 2];
+    else if (bytes[lf - 1] === CR && bytes[lf + 1] === CR && bytes[lf + 2] === LF) [end, gap] = [lf - 1, 4];
+    if (end !== undefined) return { head: bytes.subarray(0, end).toString('latin1'), body: bytes.subarray(end + gap) };
+  }
+  throw new SavedResponseError('no blank line ends the headers');
 }
