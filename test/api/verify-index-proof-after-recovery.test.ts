@@ -3,7 +3,7 @@
  * ahead). The index behind the registry must not pass for that: a serial reported stolen, then recovered, the recovery
  * applied by the (fresh) registry but not yet in the log's signed index (a replica's index catching up, the log on
  * another worker). The registry vouches for AUTHENTIC; a STOLEN there would tell the owner of a recovered watch to
- * call the police. The answer is refused until the index reaches the recovery (verify.operation.ts, `indexAhead`).
+ * call the police. The answer is refused until the index reaches the recovery (verify.operation.ts, `indexAheadAt`).
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';

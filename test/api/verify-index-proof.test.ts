@@ -69,6 +69,8 @@ describe('verify with proof=index: the status proved in the serial index at a si
   let api: ReadApiUnderTest;
   const logKey = generateKeyPairSync('ed25519').privateKey;
   const logVerifier = verifierKey(ORIGIN, logKey);
+  /** The position of the theft only the log has projected. */
+  let theftAhead: number;
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'watchcat-index-proof-api-'));
@@ -78,7 +80,7 @@ describe('verify with proof=index: the status proved in the serial index at a si
     const readStore = createMemoryReadStore();
     await rebuild({ eventStore: events, readStore, projections: [...PROJECTIONS] });
     // The theft, then the log alone projected again: it is ahead of the serials read model, as on another worker.
-    await events.append('serial-IP-2024-0007', [serialReportedStolen('IP-2024-0007')], 0);
+    theftAhead = (await events.append('serial-IP-2024-0007', [serialReportedStolen('IP-2024-0007')], 0)).position;
     await rebuild({ eventStore: events, readStore, projections: [logProjection] });
     ({ log, api } = await serve(readStore, logKey));
   });
@@ -106,6 +108,10 @@ describe('verify with proof=index: the status proved in the serial index at a si
       const proved = await fetch(`${api.url}/api/public/verify/${serial.toLowerCase()}?proof=index`);
       expect(proved.status, serial).to.equal(200);
       expect(expectProved(await proved.json() as ProvedVerification, status), 'the checkpoint of every event').to.equal(5);
+      // The theft the read model has not applied is stated at its own position, not the registry's before it.
+      const position = Number(proved.headers.get('x-read-model-position'));
+      if (status === plain) expect(position, `${serial}: the registry's position`).to.be.below(theftAhead);
+      else expect(position, `${serial}: where the theft proved is so`).to.equal(theftAhead);
       const answer = await (await fetch(`${api.url}/api/public/verify/${serial}`)).json() as ProvedVerification;
       expect([answer.verification_status, answer.proof], `${serial}, plain`).to.deep.equal([plain, undefined]);
     }

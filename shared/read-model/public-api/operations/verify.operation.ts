@@ -7,7 +7,8 @@
  * checkpoint whose index this process holds, and that checkpoint (docs/audit.md, "Serial index proofs"): its status is
  * then the one proved there; the details stay the read model's (nothing of them is proved), none for a serial the
  * index does not hold. The index may stand before or after the read model. After, it may prove a theft the read model
- * has not applied yet: STOLEN is answered. Before (a replica's index catching up after a start or a bulk), it may
+ * has not applied yet: STOLEN is answered, at the position of the checkpoint's last leaf (refused where the log cannot
+ * tell it). Before (a replica's index catching up after a start or a bulk), it may
  * prove a status the registry has left since: an AUTHENTIC or NOT_FOUND that the read model contradicts is the
  * answer a registry behind must never give, and a theft whose recovery the read model holds (its document has an
  * event after the checkpoint's last leaf) tells the owner of a recovered watch to call the police; both are refused
@@ -32,7 +33,7 @@ const VerifyPath = Type.Object({
 const VerifyQuery = Type.Object({
   lang: LangParam,
   proof: Type.Optional(Type.Literal('index', {
-    description: '`index`: the answer carries the proof of the status in the serial index at a signed checkpoint, and that checkpoint; the status is the one proved there (`watchcat receipt verify` checks it offline): STOLEN when the index proves a theft the registry has not applied yet. 503 while no checkpoint commits the index yet, while the index proves a status the registry has left since (an AUTHENTIC or NOT_FOUND, or a theft since recovered: a moment, while it catches up), or while the index is not built (a transparency log projected in part before it, or holding a serial event its projector could not read, until the log is rebuilt).',
+    description: '`index`: the answer carries the proof of the status in the serial index at a signed checkpoint, and that checkpoint; the status is the one proved there (`watchcat receipt verify` checks it offline): STOLEN when the index proves a theft the registry has not applied yet, stated at the position of the checkpoint\'s last leaf (`X-Read-Model-Position`). 503 while no checkpoint commits the index yet, or the log cannot tell where such a checkpoint ends, while the index proves a status the registry has left since (an AUTHENTIC or NOT_FOUND, or a theft since recovered: a moment, while it catches up), or while the index is not built (a transparency log projected in part before it, or holding a serial event its projector could not read, until the log is rebuilt).',
   })),
 });
 type VerifyQuery = Type.Static<typeof VerifyQuery>;
@@ -81,12 +82,14 @@ const MESSAGES: Record<VerificationStatus, Record<Language, string>> = {
 };
 
 /**
- * Whether a status the index proves, other than the registry's, is the index ahead of the registry: a theft, in a
- * checkpoint counting every event the registry's document has seen (none, or none after its last leaf). A theft proved
- * while the document holds a later event (a recovery) is the index behind, as is any other status.
+ * Where the index stands ahead of the registry, when a status it proves other than the registry's is that: a theft,
+ * in a checkpoint counting every event the registry's document has seen (none, or none after its last leaf), and
+ * whose last leaf the log can tell. The answer states that position, where the theft is so (the registry's own stands
+ * before it, and a signed answer pins no tree newer than the position it states). A theft proved while the document
+ * holds a later event (a recovery) is the index behind, as is any other status: undefined.
  */
-function indexAhead(proved: VerificationStatus, doc: SerialDoc | null, through: number | undefined): boolean {
-  return proved === 'STOLEN' && (doc === null || (through !== undefined && doc.position <= through));
+function indexAheadAt(proved: VerificationStatus, doc: SerialDoc | null, through: number | undefined): number | undefined {
+  return proved === 'STOLEN' && through !== undefined && (doc === null || doc.position <= through) ? through : undefined;
 }
 
 /** Whether the serials read model read every event of the serial's stream (an unreadable one is marked: `unreadable_from`). */
@@ -161,8 +164,10 @@ export const verifyOperation: PublicOperation = {
     if (proved === undefined) return { status: 503, body: { detail: NO_PROOF[lang] }, retryAfter: 1 };
     if (proved === 'not built') return { status: 503, body: { detail: INDEX_NOT_BUILT[lang] }, retryAfter: NOT_BUILT_RETRY_AFTER_SECONDS };
     const { status } = proved.answer;
-    if (status !== statusOf(doc) && !indexAhead(status, doc, proved.through)) return { status: 503, body: { detail: PROOF_BEHIND[lang] }, retryAfter: 1 };
+    const disagreed = status !== statusOf(doc);
+    const ahead = disagreed ? indexAheadAt(status, doc, proved.through) : undefined;
+    if (disagreed && ahead === undefined) return { status: 503, body: { detail: PROOF_BEHIND[lang] }, retryAfter: 1 };
     // Not kept: the next checkpoint's proof is asked for by the same URL while the serials stand still.
-    return { ...ok(toVerification(serial, status, doc, lang, now, proved)), once: true, ...dataAt };
+    return { ...ok(toVerification(serial, status, doc, lang, now, proved)), once: true, ...(ahead === undefined ? dataAt : { dataAt: ahead }) };
   },
 };
