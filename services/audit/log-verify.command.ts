@@ -21,6 +21,7 @@ import type { CliContext } from '../cli/cli-context.ts';
 import { GENESIS } from './audit-record.ts';
 import { AuditError } from './audit-sources.ts';
 import { lastHolding } from './bisect.ts';
+import { fetchBounded } from './bounded-fetch.ts';
 import { readExportFile } from './chain-audit.ts';
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
@@ -66,9 +67,9 @@ async function proofHolds(base: string, checkpoint: Checkpoint, m: number, rootO
   const url = `${base}/api/public/transparency/consistency?from=${m}&to=${checkpoint.size}`;
   let answer: { root?: string; proof?: string[] };
   try {
-    const response = await fetch(url);
+    const response = await fetchBounded(url);
     if (!response.ok) throw new Error(`answered ${response.status}`);
-    answer = (await response.json()) as typeof answer;
+    answer = JSON.parse(response.body.toString('utf8')) as typeof answer;
   } catch (error) {
     throw new AuditError(`cannot locate the leaf that differs: ${url}: ${(error as Error).message}`);
   }

@@ -20,6 +20,7 @@ import { readPolicyFile, requirePolicy, type TlogPolicy } from '../../shared/rea
 import { treeExtends, type ConsistencyProofSource } from '../../shared/read-model/transparency/tree-extension.ts';
 import type { CliContext } from '../cli/cli-context.ts';
 import { AuditError } from './audit-sources.ts';
+import { fetchBounded, type BoundedAnswer } from './bounded-fetch.ts';
 import { keyName, listedKeys, openTrusted, readKeyHistory, withoutCompromised, type HistoryKey } from './log-key-trust.ts';
 import { describeRewrite, locateRewrite } from './rewrite-locator.ts';
 
@@ -29,14 +30,14 @@ interface WatchState { url: string; verifier_keys: string[]; checkpoints: SeenCh
 type StoredState = Omit<WatchState, 'verifier_keys'> & { verifier_keys?: string[]; verifier_key?: string };
 
 async function fetchText(url: string): Promise<string> {
-  let response: Response;
+  let response: BoundedAnswer;
   try {
-    response = await fetch(url);
+    response = await fetchBounded(url);
   } catch (error) {
     throw new AuditError(`cannot reach ${url}: ${(error as Error).message}`);
   }
   if (!response.ok) throw new AuditError(`${url} answered ${response.status}`);
-  return response.text();
+  return response.body.toString('utf8');
 }
 
 /** The service's log key history, each key with its `revoked` mark; an AuditError when it cannot be read. */

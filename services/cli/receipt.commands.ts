@@ -26,6 +26,7 @@ import { createHash } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { deploymentUrl } from '../../shared/public-base-url.ts';
 import { type JwkSet, parseJwkSet } from '../../shared/signing/jwk-set.ts';
+import { fetchBounded } from '../audit/bounded-fetch.ts';
 import { parseSavedResponse } from '../audit/receipt/saved-response.ts';
 import { type ReceiptReport, verifyReceipt } from '../audit/receipt/verify-receipt.ts';
 import { parsePolicy, readPolicyFile, requirePolicy, witnessedLine, type TlogPolicy } from '../../shared/read-model/transparency/tlog-policy.ts';
@@ -37,7 +38,6 @@ import type { CliModule } from './cli-module.ts';
 /** A receipt that does not hold, or cannot be read: the CLI prints the message and exits 1. */
 export class ReceiptError extends Error {}
 
-const JWKS_FETCH_TIMEOUT_MS = 10_000;
 const ALLOW_PLAIN_HTTP = '--allow-plain-http';
 
 interface TrustedKeySet {
@@ -75,9 +75,9 @@ async function readSource(source: string, what: string, allowPlainHttp: boolean)
   }
   try {
     if (!remote) return await readFile(source);
-    const answer = await fetch(source, { signal: AbortSignal.timeout(JWKS_FETCH_TIMEOUT_MS) });
+    const answer = await fetchBounded(source);
     if (!answer.ok) throw new Error(`HTTP ${answer.status}`);
-    return Buffer.from(await answer.arrayBuffer());
+    return answer.body;
   } catch (error) {
     const cause = (error as Error & { cause?: { code?: string } }).cause?.code;
     throw new ReceiptError(`cannot read ${what} ${source}: ${(error as Error).message}${cause ? ` (${cause})` : ''}`);
@@ -206,11 +206,13 @@ export const receiptCommands: CliModule = (program, context) => {
       }
       const inclusionOf = async (at: number, size: number) => {
         const url = `${logBase}/api/public/transparency/inclusion?position=${at}&tree_size=${size}`;
-        const answer = await fetch(url, { signal: AbortSignal.timeout(JWKS_FETCH_TIMEOUT_MS) });
+        const answer = await fetchBounded(url).catch((error: unknown) => {
+          throw new Error(`cannot read the inclusion proof ${url}: ${(error as Error).message}`);
+        });
         // 422: that tree holds no event at that position.
         if (answer.status === 422) return undefined;
         if (!answer.ok) throw new Error(`cannot read the inclusion proof ${url}: HTTP ${answer.status}`);
-        return (await answer.json()) as InclusionProof;
+        return JSON.parse(answer.body.toString('utf8')) as InclusionProof;
       };
       try {
         const newer = await checkExtends(pinned, note, logKey, proofOf);

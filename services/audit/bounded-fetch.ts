@@ -1,0 +1,44 @@
+/**
+ * What the checking commands read from a service (`receipt verify`, `audit log watch`, `audit log verify --log`): a
+ * log that misbehaves is what they are there to catch, so no answer may hold them forever or fill their memory. Each
+ * read has a deadline for the whole exchange, its body included, and a size past which it is dropped; what they read
+ * (key sets, checkpoints, key histories, proofs) is a few kilobytes.
+ */
+
+/** Past it, an answer is not one of those the commands read: far above any of them, far below a machine's memory. */
+export const MAX_ANSWER_BYTES = 1 << 20;
+
+/** How long a read may take, its body included. */
+export const READ_TIMEOUT_MS = 10_000;
+
+export class AnswerTooLargeError extends Error {}
+
+export interface BoundedAnswer {
+  status: number;
+  ok: boolean;
+  body: Buffer;
+}
+
+/**
+ * The answer at `url`, its body read whole, or a rejection: the network's error, `TimeoutError` past `timeoutMs`, or
+ * AnswerTooLargeError past `maxBytes` (as soon as its Content-Length says so, or its bytes reach it).
+ */
+export async function fetchBounded(
+  url: string | URL, { maxBytes = MAX_ANSWER_BYTES, timeoutMs = READ_TIMEOUT_MS } = {},
+): Promise<BoundedAnswer> {
+  const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+  const tooLarge = () => new AnswerTooLargeError(`its answer is larger than the ${maxBytes} bytes read of one`);
+  if (Number(response.headers.get('content-length')) > maxBytes) {
+    await response.body?.cancel();
+    throw tooLarge();
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  // Leaving the loop early cancels the stream: nothing more is downloaded.
+  for await (const chunk of response.body ?? []) {
+    size += chunk.byteLength;
+    if (size > maxBytes) throw tooLarge();
+    chunks.push(Buffer.from(chunk));
+  }
+  return { status: response.status, ok: response.ok, body: Buffer.concat(chunks) };
+}
