@@ -111,13 +111,18 @@ describe('transparency log: a witnessed checkpoint put back over a read store re
     return { copy, before };
   }
 
-  it('a process running through the restore serves the checkpoint it puts back with the cosignatures it had, meeting the policy, and asks the witnesses nothing', async () => {
+  /** Witnesses w1 and w2 both answering, and an API process submitting to them: `cosignedSixAfterCopy` of it. */
+  async function bothWitnessesCosignedSix() {
     const [one, two] = [witnesses.witness('witness.example/w1'), witnesses.witness('witness.example/w2')];
     const endpoints = [await one.serve(), await two.serve()];
     await appendAll(events, serials('BEFORE-COPY', 4));
     await project();
     const api = await apiProcess(endpoints);
-    const { copy, before } = await cosignedSixAfterCopy(api, endpoints);
+    return { one, two, endpoints, api, ...await cosignedSixAfterCopy(api, endpoints) };
+  }
+
+  it('a process running through the restore serves the checkpoint it puts back with the cosignatures it had, meeting the policy, and asks the witnesses nothing', async () => {
+    const { one, two, api, copy, before } = await bothWitnessesCosignedSix();
     const policy = policyOf(one.verifierKey, two.verifierKey);
     expect(requirePolicy(policy, before).cosigners, 'before the restore').to.deep.equal(['w1', 'w2']);
     const asked = one.asked() + two.asked();
@@ -133,12 +138,7 @@ describe('transparency log: a witnessed checkpoint put back over a read store re
   });
 
   it('a process started again after the restore serves, from its first answer, the checkpoint it kept with its cosignatures', async () => {
-    const [one, two] = [witnesses.witness('witness.example/w1'), witnesses.witness('witness.example/w2')];
-    const endpoints = [await one.serve(), await two.serve()];
-    await appendAll(events, serials('BEFORE-COPY', 4));
-    await project();
-    const first = await apiProcess(endpoints);
-    const { copy, before } = await cosignedSixAfterCopy(first, endpoints);
+    const { one, two, endpoints, copy, before } = await bothWitnessesCosignedSix();
     for (const stopping of running.splice(0)) await stopping.stop();
 
     reads.restore(copy);
@@ -236,20 +236,11 @@ describe('transparency log: a witnessed checkpoint put back over a read store re
   });
 
   it('keeps no line that does not verify as a witness\'s cosignature of the kept checkpoint, and puts none back', async () => {
-    const [one, two] = [witnesses.witness('witness.example/w1'), witnesses.witness('witness.example/w2')];
-    const endpoints = [await one.serve(), await two.serve()];
-    await appendAll(events, serials('BEFORE-COPY', 4));
-    await project();
-    const api = await apiProcess(endpoints);
-    const { copy, before } = await cosignedSixAfterCopy(api, endpoints);
+    const { api, copy, before } = await bothWitnessesCosignedSix();
     // In the store, w2's line replaced by one of its name and key id over other bytes, and a line of a witness the
     // process does not know added: neither is a cosignature it can check.
     const stored = signedCheckpointOf(await reads.store.readControl())!;
-    const { text, signatures } = parseNote(stored.note);
-    const forged = signatures.map((signature) => (signature.name === 'witness.example/w2' ? { ...signature, signature: Buffer.alloc(72, 7) } : signature));
-    const unknown = { name: 'witness.example/unknown', id: Buffer.alloc(4, 1), signature: Buffer.alloc(72, 1) };
-    const tampered = `${text}\n${[...forged, unknown].map(signatureLine).join('')}`;
-    expect(await reads.store.setControl({ ...stored, note: tampered }, { note: stored.note }, false)).to.equal(true);
+    expect(await reads.store.setControl({ ...stored, note: tampered(stored.note) }, { note: stored.note }, false)).to.equal(true);
     await api.log.look();
 
     reads.restore(copy);
