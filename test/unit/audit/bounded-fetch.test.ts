@@ -54,6 +54,12 @@ describe('bounded reads of what a checked service serves', function () {
     };
     const answer = await fetchBounded(`${base}/x`, { maxBytes: 1000 });
     expect([answer.status, answer.ok, answer.body.toString()]).to.deep.equal([404, false, 'a'.repeat(1000)]);
+    handler = (_path, response) => {
+      response.statusCode = 204;
+      response.end();
+    };
+    const empty = await fetchBounded(`${base}/none`);
+    expect([empty.status, empty.ok, empty.body.length], 'an answer without a body').to.deep.equal([204, true, 0]);
   });
 
   it('drops a body past the bound that never ends, and downloads no more of it', async () => {

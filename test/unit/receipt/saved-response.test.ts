@@ -71,7 +71,7 @@ describe('a saved HTTP response (curl -si)', () => {
   });
 
   it('refuses a header line without a name, a leading colon included', () => {
-    expect(refused('HTTP/1.1 200 OK\r\nno colon here\r\n\r\n')).to.equal('header line without a name: "no colon here"');
+    expect(refused('HTTP/1.1 200 OK\r\nno colon here  \r\n\r\n')).to.equal('header line without a name: "no colon here  "');
     expect(refused('HTTP/1.1 200 OK\r\n: value\r\n\r\n')).to.equal('header line without a name: ": value"');
     expect(refused(`HTTP/1.1 200 OK\r\n${'x'.repeat(70)}\r\n\r\n`)).to.equal(`header line without a name: "${'x'.repeat(60)}"`);
   });
@@ -84,6 +84,16 @@ describe('a saved HTTP response (curl -si)', () => {
     expect({ ...crlf.headers }).to.deep.equal({ a: ['1'] });
     expect(crlf.body.toString()).to.equal('body\n\ntail');
     expect(parseSavedResponse(saved('HTTP/1.1 204 No Content\r\n\r\n')).body.length).to.equal(0);
+  });
+
+  it('takes only an empty line for the end of the head: a line holding a lone CR, or one character, is a line of it', () => {
+    // LF, CR, LF after a line ended by LF alone: the line between holds a CR, which no blank line is.
+    expect(refused('HTTP/1.1 200 OK\nA: 1\n\r\nB: 2\r\n\r\nbody')).to.equal('header line without a name: ""');
+    // CR, LF, one character, LF: a line of one character.
+    expect(refused('HTTP/1.1 200 OK\r\nA: 1\r\nB\nC: 2\r\n\r\nbody')).to.equal('header line without a name: "B"');
+    // CR, LF, CR, then no LF: the CR starts the next field's line (whitespace around a name is not part of it).
+    const crStarted = parseSavedResponse(saved('HTTP/1.1 200 OK\r\nA: 1\r\n\rX: 2\r\n\r\nbody'));
+    expect([{ ...crStarted.headers }, crStarted.body.toString()]).to.deep.equal([{ a: ['1'], x: ['2'] }, 'body']);
   });
 
   it('refuses an answer where no blank line ends the headers', () => {
