@@ -57,7 +57,7 @@ describe('parked projections on readiness, status and metrics (issue 20)', () =>
       expect(refused.json().verification_status, lang).to.equal(undefined);
     }
     // Neither the kept answer nor a 304 confirming whatever the client holds.
-    for (const headers of [{}, { 'if-none-match': '*' }]) {
+    for (const headers of [{}, { 'if-none-match': '*' }] as Record<string, string>[]) {
       expect((await send(api.url, '/api/public/verify/AUR-0001', { headers })).status, JSON.stringify(headers)).to.equal(503);
     }
     expect((await send(api.url, '/api/public/catalogue/RG-100')).status, 'a watch reads no parked projection').to.equal(200);
