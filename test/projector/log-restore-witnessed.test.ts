@@ -111,6 +111,17 @@ describe('transparency log: a witnessed checkpoint put back over a read store re
     return { copy, before };
   }
 
+  /** Six events projected, and witnesses w1 and w2 that answer no request until `answer()` is called. */
+  async function sixEventsWitnessesHeld() {
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => { answer = resolve; });
+    const [one, two] = [witnesses.witness('witness.example/w1'), witnesses.witness('witness.example/w2')];
+    const endpoints = [await one.serve(0, () => answered), await two.serve(0, () => answered)];
+    await appendAll(events, serials('BEFORE-COPY', 6));
+    await project();
+    return { one, two, endpoints, answer };
+  }
+
   /** Witnesses w1 and w2 both answering, and an API process submitting to them: `cosignedSixAfterCopy` of it. */
   async function bothWitnessesCosignedSix() {
     const [one, two] = [witnesses.witness('witness.example/w1'), witnesses.witness('witness.example/w2')];
@@ -171,12 +182,7 @@ describe('transparency log: a witnessed checkpoint put back over a read store re
   });
 
   it('puts the cosignatures it kept back into a copy taken of the same checkpoint before they came', async () => {
-    let answer!: () => void;
-    const answered = new Promise<void>((resolve) => { answer = resolve; });
-    const [one, two] = [witnesses.witness('witness.example/w1'), witnesses.witness('witness.example/w2')];
-    const endpoints = [await one.serve(0, () => answered), await two.serve(0, () => answered)];
-    await appendAll(events, serials('BEFORE-COPY', 6));
-    await project();
+    const { one, two, endpoints, answer } = await sixEventsWitnessesHeld();
     const api = await apiProcess(endpoints);
     await until('both witnesses asked', () => one.asked() === 1 && two.asked() === 1);
     const copy = reads.backup();
@@ -198,12 +204,7 @@ describe('transparency log: a witnessed checkpoint put back over a read store re
   });
 
   it('gives the cosignatures back to the store\'s note only while it stands: a larger checkpoint another process stored meanwhile is never taken back', async () => {
-    let answer!: () => void;
-    const answered = new Promise<void>((resolve) => { answer = resolve; });
-    const [one, two] = [witnesses.witness('witness.example/w1'), witnesses.witness('witness.example/w2')];
-    const endpoints = [await one.serve(0, () => answered), await two.serve(0, () => answered)];
-    await appendAll(events, serials('BEFORE-COPY', 6));
-    await project();
+    const { one, two, endpoints, answer } = await sixEventsWitnessesHeld();
     const steered = controlledReadStore(reads.store);
     const api = await apiProcess(endpoints, dir, steered.store);
     await until('both witnesses asked', () => one.asked() === 1 && two.asked() === 1);
