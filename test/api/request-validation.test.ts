@@ -54,6 +54,46 @@ describe('request validation: pydantic v2 lax coercion and errors on ajv-compile
     ]);
   });
 
+  describe('integers as pydantic reads their text (pydantic-core\'s `str_as_int`)', () => {
+    const bounded = validatorFor({ query: Type.Object({
+      limit: Type.Integer({ minimum: -100, maximum: 100 }),
+      size: Type.Optional(Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, 'x-canonical': true })),
+    }) });
+    const limitOf = (text: string) => bounded({ query: { limit: text }, path: {} }).query['limit'];
+    const typeOf = (query: Record<string, string>) => issuesOf(bounded, { query }).map((i) => [i.type, i.loc.at(-1)]);
+    const digits = (count: number, first = '1') => first + '7'.repeat(count - 1);
+
+    it('drops a fraction of zeros only: 10.0 is 10, 10. and 10.5 are no integers', () => {
+      expect(['10.0', ' -3.000 ', '1_0.00', '0.0'].map(limitOf)).to.deep.equal([10, -3, 10, 0]);
+      for (const text of ['10.', '10.5', '.0', '1.0_0', '10.0.0']) expect(typeOf({ limit: text }), text).to.deep.equal([['int_parsing', 'limit']]);
+    });
+
+    it('calls an integer of more digits than a double holds past the bound, not no integer', () => {
+      const huge = digits(400);
+      expect(issuesOf(bounded, { query: { limit: huge, size: huge } })).to.deep.equal([
+        { type: 'less_than_equal', loc: ['query', 'limit'], msg: 'Input should be less than or equal to 100', input: huge, ctx: { le: 100 } },
+        { type: 'less_than_equal', loc: ['query', 'size'], msg: `Input should be less than or equal to ${Number.MAX_SAFE_INTEGER}`, input: huge, ctx: { le: Number.MAX_SAFE_INTEGER } },
+      ]);
+      expect(typeOf({ limit: `-${huge}` })).to.deep.equal([['greater_than_equal', 'limit']]);
+    });
+
+    it('refuses past 4,300 bytes, the sign included: int_parsing_size for a JSON integer\'s spelling, int_parsing for any other', () => {
+      expect(typeOf({ limit: digits(4300) }), '4,300 digits: an integer').to.deep.equal([['less_than_equal', 'limit']]);
+      expect(typeOf({ limit: `-${digits(4299)}` }), 'a sign and 4,299').to.deep.equal([['greater_than_equal', 'limit']]);
+      expect(typeOf({ limit: `0${digits(4300)}` }), 'a leading zero is cleaned away').to.deep.equal([['less_than_equal', 'limit']]);
+      expect(typeOf({ limit: digits(4301) })).to.deep.equal([['int_parsing_size', 'limit']]);
+      expect(typeOf({ limit: `-${digits(4300)}` })).to.deep.equal([['int_parsing_size', 'limit']]);
+      expect(typeOf({ limit: `${digits(4301)} ` }), 'whatever follows the digits').to.deep.equal([['int_parsing_size', 'limit']]);
+      expect(typeOf({ limit: `${digits(4301)}.0` }), 'a fraction after them').to.deep.equal([['int_parsing_size', 'limit']]);
+      expect(typeOf({ limit: '1', size: digits(4301) }), 'a canonical integer too').to.deep.equal([['int_parsing_size', 'size']]);
+      for (const text of [` ${digits(4301)}`, `+${digits(4301)}`, `0${digits(4301)}`]) {
+        expect(typeOf({ limit: text }), `${text.slice(0, 3)}...`).to.deep.equal([['int_parsing', 'limit']]);
+      }
+      const issue = issuesOf(bounded, { query: { limit: digits(4301) } })[0]!;
+      expect(issue.msg).to.equal('Unable to parse input string as an integer, exceeded maximum size');
+    });
+  });
+
   it('does not call a required path parameter missing when it was sent but does not parse', () => {
     const path = validatorFor({ path: Type.Object({ id: Type.Integer({ maximum: 9 }) }) });
     expect(issuesOf(path, { path: { id: 'x' } }).map((i) => i.type)).to.deep.equal(['int_parsing']);

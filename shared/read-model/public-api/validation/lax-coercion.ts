@@ -18,7 +18,17 @@ const UNPARSED = Symbol('unparsed');
 
 const TRUE_WORDS = new Set(['true', '1', 'yes', 'on', 't', 'y']);
 const FALSE_WORDS = new Set(['false', '0', 'no', 'off', 'f', 'n']);
-const INTEGER_TEXT = /^\s*[+-]?\d+(?:_\d+)*\s*$/;
+// Pydantic reads `"10.0"` as 10: a fraction of zeros only is dropped before the integer is read ("10." is no integer).
+const INTEGER_TEXT = /^\s*[+-]?\d+(?:_\d+)*(?:\.0+)?\s*$/;
+/**
+ * Pydantic's bound on an integer's text, in bytes, its sign included (CPython's limit on `int(text)`, and the JSON
+ * reader jiter's on a literal, which pydantic tries first): a text that starts as a JSON integer (a `-`, then a
+ * digit that is not 0) whose digits run past it is `int_parsing_size`, whatever follows them; any other spelling
+ * whose integer, once cleaned (spaces, `+`, leading zeros, underscores and a fraction of zeros dropped), runs past it
+ * is `int_parsing`.
+ */
+const INTEGER_BYTES_MAX = 4_300;
+const OVERSIZED_INTEGER_TEXT = new RegExp(`^(?:-[1-9]\\d{${INTEGER_BYTES_MAX - 1}}|[1-9]\\d{${INTEGER_BYTES_MAX}})`);
 const CANONICAL_INTEGER_TEXT = /^(?:0|[1-9]\d*)$/;
 const NUMBER_TEXT = /^\s*[+-]?(?:\d+(?:_\d+)*\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
 
@@ -51,6 +61,7 @@ function coerceValue(value: unknown, schema: JsonSchema, source: ValueSource, pa
   switch (own.type) {
     case 'integer':
       if (typeof value !== 'string') return finite(value, value, path, issues);
+      if (OVERSIZED_INTEGER_TEXT.test(value)) return unparsed(issue.intParsingSize(path, value), issues);
       return parseText(value, path, issues, own['x-canonical'] === true ? parseCanonicalInteger : parseInteger, issue.intParsing);
     case 'number':
       if (typeof value !== 'string') return finite(value, value, path, issues);
@@ -71,24 +82,36 @@ function finite(value: unknown, sent: unknown, path: Path, issues: ValidationIss
   return UNPARSED;
 }
 
+function unparsed(found: ValidationIssue, issues: ValidationIssue[]): typeof UNPARSED {
+  issues.push(found);
+  return UNPARSED;
+}
+
 function parseText(
   text: string, path: Path, issues: ValidationIssue[],
   parse: (text: string) => unknown, failure: (loc: Path, input: unknown) => ValidationIssue,
 ): unknown {
   const parsed = parse(text);
-  if (parsed !== UNPARSED) return parsed;
-  issues.push(failure(path, text));
-  return UNPARSED;
+  return parsed !== UNPARSED ? parsed : unparsed(failure(path, text), issues);
 }
 
 function parseInteger(text: string): number | typeof UNPARSED {
-  return INTEGER_TEXT.test(text) ? Number(text.replaceAll('_', '')) : UNPARSED;
+  if (!INTEGER_TEXT.test(text)) return UNPARSED;
+  const cleaned = text.trim().replace(/^\+/, '').replace(/\.0+$/, '').replaceAll('_', '').replace(/^(-?)0+(?=\d)/, '$1');
+  return cleaned.length > INTEGER_BYTES_MAX ? UNPARSED : boundedInteger(Number(cleaned));
 }
 
 /** Digits only, no leading zero: one spelling per number, for values that name one thing (a leaf, a tree size). */
 function parseCanonicalInteger(text: string): number | typeof UNPARSED {
-  return CANONICAL_INTEGER_TEXT.test(text) ? Number(text) : UNPARSED;
+  return CANONICAL_INTEGER_TEXT.test(text) ? boundedInteger(Number(text)) : UNPARSED;
 }
+
+/**
+ * An integer of more digits than a double holds (309 and up) reads as Infinity, which ajv would call no integer; to
+ * pydantic it is an integer past every bound, so it becomes the largest double of its sign: an integer too, past
+ * every bound a schema sets (`less_than_equal` as pydantic says).
+ */
+const boundedInteger = (read: number): number => (Number.isFinite(read) ? read : Math.sign(read) * Number.MAX_VALUE);
 
 function parseNumber(text: string): number | typeof UNPARSED {
   return NUMBER_TEXT.test(text) ? Number(text.replaceAll('_', '')) : UNPARSED;

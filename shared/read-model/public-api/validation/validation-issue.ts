@@ -36,6 +36,9 @@ export const issue = {
   intParsing: (loc: Loc, input: unknown): ValidationIssue => ({
     type: 'int_parsing', loc, msg: 'Input should be a valid integer, unable to parse string as an integer', input,
   }),
+  intParsingSize: (loc: Loc, input: unknown): ValidationIssue => ({
+    type: 'int_parsing_size', loc, msg: 'Unable to parse input string as an integer, exceeded maximum size', input,
+  }),
   intType: (loc: Loc, input: unknown): ValidationIssue => ({ type: 'int_type', loc, msg: 'Input should be a valid integer', input }),
   intFromFloat: (loc: Loc, input: unknown): ValidationIssue => ({
     type: 'int_from_float', loc, msg: 'Input should be a valid integer, got a number with a fractional part', input,
