@@ -23,10 +23,10 @@
  * written with `--save-proof FILE`.
  */
 import { createHash } from 'node:crypto';
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { deploymentUrl } from '../../shared/public-base-url.ts';
 import { type JwkSet, parseJwkSet } from '../../shared/signing/jwk-set.ts';
-import { fetchBounded } from '../audit/bounded-fetch.ts';
+import { fetchBounded, readFileBounded } from '../audit/bounded-fetch.ts';
 import { parseSavedResponse } from '../audit/receipt/saved-response.ts';
 import { type ReceiptReport, verifyReceipt } from '../audit/receipt/verify-receipt.ts';
 import { parsePolicy, readPolicyFile, requirePolicy, witnessedLine, type TlogPolicy } from '../../shared/read-model/transparency/tlog-policy.ts';
@@ -74,7 +74,7 @@ async function readSource(source: string, what: string, allowPlainHttp: boolean)
     throw new ReceiptError(`refusing ${what} ${source}: plain HTTP from a host other than loopback can be altered on the way; use https, a file, or ${ALLOW_PLAIN_HTTP}`);
   }
   try {
-    if (!remote) return await readFile(source);
+    if (!remote) return await readFileBounded(source);
     const answer = await fetchBounded(source);
     if (!answer.ok) throw new Error(`HTTP ${answer.status}`);
     return answer.body;
@@ -149,7 +149,7 @@ export const receiptCommands: CliModule = (program, context) => {
       const checkpoint = options.checkpoint ?? (policy ? true : undefined);
       let bytes;
       try {
-        bytes = await readFile(file);
+        bytes = await readFileBounded(file);
       } catch (error) {
         throw new ReceiptError(`cannot read the receipt ${file}: ${(error as Error).message}`);
       }

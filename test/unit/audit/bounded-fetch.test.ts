@@ -2,16 +2,17 @@
  * The checking commands' reads of a service (services/audit/bounded-fetch.ts) against servers that misbehave: a body
  * that never ends, one that says it is too large, one that stops sending, and through `audit log watch` a log that
  * serves an endless checkpoint. Each is refused, naming why, and the endless body is no longer downloaded once past
- * the bound (the server sees the connection closed). Real node:http servers on loopback.
+ * the bound (the server sees the connection closed). Real node:http servers on loopback. The files `receipt verify`
+ * reads are bounded alike.
  */
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { AnswerTooLargeError, fetchBounded } from '../../../services/audit/bounded-fetch.ts';
+import { AnswerTooLargeError, fetchBounded, readFileBounded } from '../../../services/audit/bounded-fetch.ts';
 import { watchcat } from '../../audit/support/watchcat-run.ts';
 
 /** Writes 64 KiB chunks while the client reads them; resolves with how many bytes were written once it hung up. */
@@ -106,5 +107,34 @@ describe('bounded reads of what a checked service serves', function () {
     expect(result.code).to.equal(1);
     expect(result.notes.join('\n')).to.contain(`cannot reach ${base}/.well-known/transparency/key: its answer is larger than the ${1 << 20} bytes read of one`);
     await served;
+  });
+
+  describe('files', () => {
+    let dir: string;
+    beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'watchcat-bounded-')); });
+    afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('reads a file of the bound whole, and refuses one a byte larger', async () => {
+      const file = join(dir, 'f');
+      const bytes = Buffer.from(Array.from({ length: 1000 }, (_, i) => i % 251));
+      writeFileSync(file, bytes);
+      expect((await readFileBounded(file, 1000)).equals(bytes)).to.equal(true);
+      expect((await readFileBounded(file, 1001)).equals(bytes)).to.equal(true);
+      const refused = await readFileBounded(file, 999).then(() => undefined, (error: unknown) => error);
+      expect(refused).to.be.instanceOf(AnswerTooLargeError);
+      writeFileSync(join(dir, 'empty'), '');
+      expect((await readFileBounded(join(dir, 'empty'), 1000)).length).to.equal(0);
+    });
+
+    it('receipt verify: /dev/zero given as the receipt, or as the key set, is refused with the reason, not read until memory runs out', async () => {
+      const receipt = await watchcat({}, 'receipt', 'verify', '/dev/zero', '--jwks', '/dev/zero');
+      expect(receipt.code).to.equal(1);
+      expect(receipt.notes.join('\n')).to.contain(`cannot read the receipt /dev/zero: it is larger than the ${1 << 20} bytes read of one`);
+      const answer = join(dir, 'answer.txt');
+      writeFileSync(answer, 'HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n\r\n{}');
+      const keys = await watchcat({}, 'receipt', 'verify', answer, '--jwks', '/dev/zero');
+      expect(keys.code).to.equal(1);
+      expect(keys.notes.join('\n')).to.contain(`cannot read the key set /dev/zero: it is larger than the ${1 << 20} bytes read of one`);
+    });
   });
 });
