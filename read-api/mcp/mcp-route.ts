@@ -6,7 +6,7 @@
  *
  * Before the transport: the body is read under the same 16 KiB cap as every public body (413 beyond; read once, by
  * the general limit first: mcp-message.ts), a batch is refused with a JSON-RPC error (MCP no longer has batches,
- * and one must not smuggle several calls past the limits), and a `verify_serial` call goes through the verification
+ * and one must not smuggle several calls past the limits), as is JSON that is no JSON-RPC message (mcp-envelope.ts), and a `verify_serial` call goes through the verification
  * limits, as `GET /api/public/verify/{serial}` does; then params that are not the method's get -32602 saying what is
  * wrong (mcp-params.ts). The general limit counts `/mcp` like any public path (rate-limit/public-path.ts), protocol
  * housekeeping apart, and a refusal is a JSON-RPC error (mcp-refusal.ts). A repeated call of a cacheable tool is
@@ -26,6 +26,7 @@ import { MCP_PATH } from '../../shared/read-model/public-api/operations/status.o
 import type { McpAnswerCache, TransportAnswer } from './mcp-answer-cache.ts';
 import type { ReadStamp } from '../../shared/read-model/public-api/read-model-clock.ts';
 import { MCP_ROUTE_PATH, mcpMessage, parsedOrUndefined } from './mcp-message.ts';
+import { invalidRequest } from './mcp-envelope.ts';
 import { invalidParams } from './mcp-params.ts';
 import { mcpSdk } from './mcp-sdk.ts';
 import { createMcpServer, type McpServerKit } from './mcp-server.ts';
@@ -78,6 +79,12 @@ async function answerMcp(ctx: Context, deps: McpRouteDeps): Promise<void> {
     if (invalid) {
       // As the SDK answers a request's error: 200, the request's id.
       sendJsonRpcError(ctx, 200, sdk.types.ErrorCode.InvalidParams, invalid.message, invalid.id);
+      return;
+    }
+    // After the params: a request whose params are no object is no JSON-RPC message to the SDK, but -32602 says more.
+    const malformed = invalidRequest(sdk, message);
+    if (malformed) {
+      sendJsonRpcError(ctx, 400, sdk.types.ErrorCode.InvalidRequest, malformed.message, malformed.id);
       return;
     }
     const call = deps.answers.call(message, ctx.req.headers);

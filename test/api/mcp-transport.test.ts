@@ -86,8 +86,8 @@ describe('MCP endpoint: JSON-RPC errors, limits and the Koa chain', function () 
     const cases: { what: string; body: string; code: number; headers?: Record<string, string> }[] = [
       { what: 'bad JSON', body: '{"jsonrpc":"2.0","id":1,"method":', code: -32700 },
       { what: 'empty body', body: '', code: -32700 },
-      { what: 'JSON that is no message', body: '42', code: -32700 },
-      { what: 'wrong JSON-RPC version', body: JSON.stringify({ ...toolCall('get_status', {}), jsonrpc: '1.0' }), code: -32700 },
+      { what: 'JSON that is no message', body: '42', code: -32600 },
+      { what: 'wrong JSON-RPC version', body: JSON.stringify({ ...toolCall('get_status', {}), jsonrpc: '1.0' }), code: -32600 },
       { what: 'a batch', body: JSON.stringify([toolCall('get_status', {}, 1), toolCall('verify_serial', { serial: 'AUR-0001' }, 2)]), code: -32600 },
       { what: 'an empty batch', body: '[]', code: -32600 },
       { what: 'an unknown method', body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'catalogue/delete', params: {} }), code: -32601 },
@@ -105,6 +105,30 @@ describe('MCP endpoint: JSON-RPC errors, limits and the Koa chain', function () 
     const refusedAccept = await postMcp(api.url, toolCall('get_status', {}), { headers: { accept: 'application/json' } });
     expectJsonRpcError(refusedAccept, -32000, 'no text/event-stream in Accept');
     expect(refusedAccept.status).to.equal(406);
+    expect(api.errors().map((line) => line.msg)).to.deep.equal([]);
+  });
+
+  it('answers JSON that is no JSON-RPC message with -32600 Invalid Request saying what is wrong, to the request\'s id when a client can match it (JSON-RPC 2.0, section 5.1)', async function () {
+    api = await startReadApiUnderTest();
+    const call = toolCall('get_status', {}, 9);
+    const cases: { what: string; message: unknown; says: string; id: string | number | null }[] = [
+      { what: 'a number', message: 42, says: 'a JSON-RPC message is an object', id: null },
+      { what: 'null', message: null, says: 'a JSON-RPC message is an object', id: null },
+      { what: 'no jsonrpc', message: { ...call, jsonrpc: undefined }, says: 'jsonrpc must be "2.0"', id: 9 },
+      { what: 'jsonrpc 1.0', message: { ...call, jsonrpc: '1.0', id: 'call-1' }, says: 'jsonrpc must be "2.0"', id: 'call-1' },
+      { what: 'an object id', message: { ...call, id: { n: 1 } }, says: 'id must be a string or an integer', id: null },
+      { what: 'a fraction id', message: { ...call, id: 1.5 }, says: 'id must be a string or an integer', id: null },
+      { what: 'a method that is no string', message: { ...call, method: 7 }, says: 'method must be a string', id: 9 },
+      { what: 'no method, no result', message: { jsonrpc: '2.0', id: 9 }, says: 'not a request, a notification or a response', id: 9 },
+    ];
+    for (const { what, message, says, id } of cases) {
+      const answer = await postMcp(api.url, JSON.stringify(message));
+      expect(answer.status, what).to.equal(400);
+      expect(answer.json(), what).to.deep.equal({ jsonrpc: '2.0', error: { code: -32600, message: `Invalid Request: ${says}` }, id });
+    }
+    // A message that is one stays the transport's: its answer, its id.
+    const answered = await postMcp(api.url, call);
+    expect(answered.json<{ id: unknown; result?: unknown }>()).to.include({ id: 9 }).and.to.have.property('result');
     expect(api.errors().map((line) => line.msg)).to.deep.equal([]);
   });
 
