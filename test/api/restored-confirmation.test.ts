@@ -3,7 +3,8 @@
  * with its owner's confirmation of that time. Every API process counts a confirmation that changed as one it saw
  * happen (read-model-clock.ts): an older one put back would make the copy's registry fresh, and a serial stolen
  * since the copy be answered AUTHENTIC. A confirmation of a head below the one this process saw confirmed in the same
- * generation can only be an older one: it is not counted as happening, and verifications wait for the next.
+ * generation can only be an older one: it is not counted as happening, and verifications wait for the next. A copy
+ * made before a model was built holds no checkpoint of it, as does a read store emptied: that model is not built.
  */
 import { expect } from 'chai';
 import type { SerialDoc } from '../../shared/read-model/documents/documents.ts';
@@ -50,5 +51,21 @@ describe('a read store put back to an older copy', () => {
     const again = await send(app.url, PATH);
     expect(again.status).to.equal(200);
     expect(again.json().verification_status).to.equal('STOLEN');
+  });
+
+  it('emptied under a running API (no checkpoint, no serial): refuses every verification at once, none answered NOT_FOUND or from a kept answer', async () => {
+    const stolen = SERIALS.find((serial) => serial.status === 'stolen')!;
+    const kept = await send(app.url, PATH);
+    expect(kept.json().verification_status, 'asked once: kept in the URL cache').to.equal('AUTHENTIC');
+    expect((await send(app.url, `/api/public/verify/${stolen._id}`)).json().verification_status).to.equal('STOLEN');
+    for (const doc of await app.store.readControl()) await app.store.removeControl(doc._id);
+    await app.store.write('serials', SERIALS.map((serial) => ({ delete: { _id: serial._id, position: 1_000 } })));
+    await app.clock.refresh();
+    for (const path of [PATH, `/api/public/verify/${stolen._id}`]) {
+      const answer = await send(app.url, path);
+      expect(answer.status, `${path}, within the 5 s bound of the last confirmation seen: ${answer.text}`).to.equal(503);
+      expect(answer.headers['x-read-model-position'], path).to.equal(undefined);
+    }
+    expect((await send(app.url, '/api/public/catalogue')).status, 'nor a catalogue read from a store holding none').to.equal(503);
   });
 });

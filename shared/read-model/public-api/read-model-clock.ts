@@ -113,7 +113,7 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
     if (state.confirmed === null) return null;
     const { head, at, age_ms: ageMs = 0 } = state.confirmed;
     const sameGeneration = before?.storeGeneration === state.generation;
-    const kept = before?.confirmed;
+    const kept = before?.confirmed ?? before?.lastConfirmed;
     // The same confirmation keeps the time it was seen happen, and the same object (nothing moved).
     if (sameGeneration && kept && kept.at === at && kept.head === head) return kept;
     // A generation the poll before did not read was made live since (a rebuild's switch): its confirmation may have
@@ -136,14 +136,26 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
       const before = projected.get(state.name);
       const served = nextServedState(before?.served, state);
       const behind = served.generation !== state.generation || served.position !== state.position;
+      const confirmed = confirmationOf(before, state, since);
+      const lastConfirmed = confirmed === null && before?.storeGeneration === state.generation ? before.confirmed ?? before.lastConfirmed : undefined;
       const after: Projected = {
         served, behindAt: behind ? Math.min(state.position, served.position) : null, storeGeneration: state.generation,
-        confirmed: confirmationOf(before, state, since),
+        confirmed, ...(lastConfirmed ? { lastConfirmed } : {}),
       };
       if (sameProjected(before, after)) continue;
       next.set(state.name, after);
       moved = true;
       if (state.updated_at !== null && (updatedAt === null || state.updated_at > updatedAt)) updatedAt = state.updated_at;
+    }
+    // One served here whose checkpoint the store holds no more (the read store emptied, or put back from a copy made
+    // before it was built) is not built, as at a first poll, and the store holds nothing of it: no answer reads it as
+    // it did (its documents may be gone too), none is kept. What is served stays where it was: it never goes back.
+    const polled = new Set(states.map((state) => state.name));
+    for (const [name, before] of projected) {
+      if (polled.has(name) || (before.confirmed === null && before.behindAt === 0)) continue;
+      const lastConfirmed = before.confirmed ?? before.lastConfirmed;
+      next.set(name, { served: before.served, behindAt: 0, storeGeneration: before.storeGeneration, confirmed: null, ...(lastConfirmed ? { lastConfirmed } : {}) });
+      moved = true;
     }
     parked = states.flatMap((s) => (s.status === 'parked' && s.parked ? [{ name: s.name, ...s.parked }] : []));
     if (!moved) return;

@@ -54,7 +54,19 @@ export interface Projected {
    * The head its owner last confirmed and when (as it wrote it: a marker, never read as a time here), and since when
    * (monotonic ms) this process knows it happened: null for the one already there at this process's first poll.
    */
-  confirmed: { head: number; at: string; seenAt: number | null } | null;
+  confirmed: Confirmation | null;
+  /**
+   * While `confirmed` is null in the same generation (its checkpoint reset unconfirmed, or gone from the store): the
+   * last confirmation seen there, so that one put back below its head is still known for an older one.
+   */
+  lastConfirmed?: Confirmation;
+}
+
+/** A confirmation as this process saw it (see `Projected.confirmed`). */
+export interface Confirmation {
+  head: number;
+  at: string;
+  seenAt: number | null;
 }
 
 /** The stamp of `names` as `projected` holds them (see `ReadStamp`). */
@@ -90,4 +102,4 @@ export const sameStamp = (a: ReadStamp, b: ReadStamp) =>
 /** The same projected state, object for object: nothing of it moved. */
 export const sameProjected = (a: Projected | undefined, b: Projected) =>
   a !== undefined && a.served === b.served && a.behindAt === b.behindAt && a.storeGeneration === b.storeGeneration
-  && a.confirmed === b.confirmed;
+  && a.confirmed === b.confirmed && a.lastConfirmed === b.lastConfirmed;

@@ -163,6 +163,57 @@ describe('read-model freshness: judged only on what this process saw happen, on 
     expect(clock.projections()[0]).to.include({ fresh: true, lag_seconds: 0.6 });
   });
 
+  it('takes a projection whose checkpoint the store holds no more as not built at once, its served position kept, no answer kept from before', async () => {
+    const now = { ms: 0 };
+    let states = [confirmed('serials', 7, WALL), confirmed('watches', 7, WALL)];
+    const clock = await clockOver(() => states, now);
+    states = [confirmed('serials', 8, WALL + 1), confirmed('watches', 8, WALL + 1)];
+    now.ms = 1_000;
+    await clock.refresh();
+    const view = clock.view(['serials']);
+    expect(clock.refusal(['serials'], true), 'seen confirmed: fresh').to.equal(undefined);
+    // The read store emptied of the serials model (or put back from a copy made before it was built).
+    states = [confirmed('watches', 8, WALL + 1)];
+    now.ms = 1_100;
+    await clock.refresh();
+    expect(clock.refusal(['serials'], true), 'a verification, well within its bound').to.equal('unbuilt');
+    expect(clock.refusal(['serials'], false), 'any answer reading it').to.equal('unbuilt');
+    expect(clock.refusal(['watches'], true), 'the others as they were').to.equal(undefined);
+    expect(clock.dataAge(['serials'])).to.equal(undefined);
+    expect(view(), 'the store holds nothing of it, and what was kept is not given').to.deep.equal({ key: '1.8', position: 8, behindAt: 0, unbuilt: true });
+    expect(clock.projections()[0]).to.deep.equal({ name: 'serials', position: 8, built: false, fresh: false, lag_seconds: null });
+    // Back with the confirmation it had: as fresh as it was, from when that one was seen happen (the poll at 0).
+    states = [confirmed('serials', 8, WALL + 1), confirmed('watches', 8, WALL + 1)];
+    now.ms = 1_200;
+    await clock.refresh();
+    expect(clock.projections()[0]).to.deep.equal({ name: 'serials', position: 8, built: true, fresh: true, lag_seconds: 1.2 });
+    expect(view()).to.deep.equal({ key: '1.8', position: 8, behindAt: null });
+  });
+
+  it('knows a confirmation put back below one it saw, though the checkpoint was reset unconfirmed or gone between', async () => {
+    for (const between of [[unconfirmed('serials', 8)], []]) {
+      const now = { ms: 0 };
+      let states = [confirmed('serials', 7, WALL)];
+      const clock = await clockOver(() => states, now);
+      states = [confirmed('serials', 8, WALL + 1)];
+      now.ms = 1_000;
+      await clock.refresh();
+      states = between;
+      now.ms = 2_000;
+      await clock.refresh();
+      expect(clock.refusal(['serials'], true), `${between.length} state between`).to.equal('unbuilt');
+      // A copy put back: confirmed at a head below 8, at a time never read here.
+      states = [confirmed('serials', 8, WALL - 60_000, 6)];
+      now.ms = 3_000;
+      await clock.refresh();
+      expect(clock.refusal(['serials'], true), `${between.length} state between: the copy's confirmation did not happen now`).to.equal('stale');
+      states = [confirmed('serials', 8, WALL + 2)];
+      now.ms = 4_000;
+      await clock.refresh();
+      expect(clock.refusal(['serials'], true), 'its owner confirms again').to.equal(undefined);
+    }
+  });
+
   it('counts a confirmation\'s age from its owner\'s head read: the poll before, less the age the owner wrote with it', async () => {
     const now = { ms: 10_000 };
     const aged = (state: ProjectionState, ageMs: number): ProjectionState => ({ ...state, confirmed: { ...state.confirmed!, age_ms: ageMs } });
