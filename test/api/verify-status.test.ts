@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { send } from '../support/http.ts';
 import { startTestApp, type TestApp } from './support/test-app.ts';
-import { checkpoint, putAll } from './support/catalogue-fixture.ts';
+import { checkpoint, putAll, SERIALS } from './support/catalogue-fixture.ts';
+import type { SerialDoc } from '../../shared/read-model/documents/documents.ts';
 
 describe('GET /api/public/verify/{serial} and /api/public/status', () => {
   let app: TestApp;
@@ -26,6 +27,18 @@ describe('GET /api/public/verify/{serial} and /api/public/status', () => {
       expect(body).to.include({ verification_status: 'STOLEN', stolen: true, lang: 'fr' });
       expect(body.details.model).to.equal('Héritage Petite Seconde');
       expect(body.message).to.match(/volée/);
+    });
+
+    it('refuses a serial whose document holds a status this version does not know (a newer projector\'s), as a change it cannot read: never AUTHENTIC', async () => {
+      const lost = { ...SERIALS[0]!, _id: 'AUR-0003', serial: 'AUR-0003', status: 'lost' } as unknown as SerialDoc;
+      await putAll(app.store, 'serials', [lost]);
+      for (const lang of ['en', 'fr']) {
+        const res = await send(app.url, `/api/public/verify/AUR-0003?lang=${lang}`);
+        expect(res.status, res.text).to.equal(503);
+        expect(res.headers['retry-after']).to.equal('300');
+        expect(res.json().detail).to.match(lang === 'en' ? /cannot read/ : /ne sait pas lire/);
+      }
+      await app.store.write('serials', [{ delete: { _id: lost._id, position: lost.position } }]);
     });
 
     it('answers NOT_FOUND with null details for an unknown serial, after one lookup like a known one', async () => {

@@ -92,8 +92,16 @@ function indexAheadAt(proved: VerificationStatus, doc: SerialDoc | null, through
   return proved === 'STOLEN' && through !== undefined && (doc === null || doc.position <= through) ? through : undefined;
 }
 
-/** Whether the serials read model read every event of the serial's stream (an unreadable one is marked: `unreadable_from`). */
-const readable = (doc: SerialsDoc | null): doc is SerialDoc | null => doc?.unreadable_from === undefined;
+/** The statuses of a serial's document this version knows the meaning of. */
+const KNOWN_STATUSES: ReadonlySet<unknown> = new Set<SerialDoc['status']>(['authentic', 'stolen']);
+
+/**
+ * Whether the serials read model read every event of the serial's stream (an unreadable one is marked:
+ * `unreadable_from`) into a status this version knows: one a newer projector wrote (a rolling deploy that updates the
+ * projectors first) may mean a theft as well as anything else.
+ */
+const readable = (doc: SerialsDoc | null): doc is SerialDoc | null =>
+  doc === null || (doc.unreadable_from === undefined && KNOWN_STATUSES.has((doc as Partial<SerialDoc>).status));
 
 const statusOf = (doc: SerialDoc | null): VerificationStatus => (doc === null ? 'NOT_FOUND' : doc.status === 'stolen' ? 'STOLEN' : 'AUTHENTIC');
 
