@@ -370,7 +370,8 @@ export async function startTransparencyLog(options: LogPublisherOptions): Promis
       return looked?.refused !== undefined && view.parked === undefined ? { ...view, parked: looked.refused } : view;
     },
     checkpoint: () => last?.checkpoint,
-    parked: () => last?.parked,
+    // As `read`: a look under way sets `last` before it judges the tree, which stays refused until it does.
+    parked: () => last?.parked ?? looked?.refused,
     refusals: () => refusals,
     indexBuilt: () => built,
     indexAnswer: async (serial) => {
