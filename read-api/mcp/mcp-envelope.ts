@@ -14,8 +14,7 @@ interface InvalidRequest {
 }
 
 /** An id a client could have sent and can match an answer by: what MCP's `RequestId` is. */
-const matchableId = (id: unknown): string | number | null =>
-  (typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id)) ? id : null);
+const matchableId = (id: unknown): string | number | null => (typeof id === 'string' || Number.isInteger(id) ? id as string | number : null);
 
 /** In words, the first thing that keeps `message` from being a JSON-RPC 2.0 request, notification or response. */
 function whatIsWrong(message: unknown): string {
@@ -23,6 +22,7 @@ function whatIsWrong(message: unknown): string {
   if (message['jsonrpc'] !== '2.0') return 'jsonrpc must be "2.0"';
   if ('id' in message && matchableId(message['id']) === null) return 'id must be a string or an integer';
   if ('method' in message && typeof message['method'] !== 'string') return 'method must be a string';
+  if ('params' in message && !isPlainObject(message['params'])) return 'params must be an object';
   return 'not a request, a notification or a response';
 }
 

@@ -120,6 +120,9 @@ describe('MCP endpoint: JSON-RPC errors, limits and the Koa chain', function () 
       { what: 'a fraction id', message: { ...call, id: 1.5 }, says: 'id must be a string or an integer', id: null },
       { what: 'a method that is no string', message: { ...call, method: 7 }, says: 'method must be a string', id: 9 },
       { what: 'no method, no result', message: { jsonrpc: '2.0', id: 9 }, says: 'not a request, a notification or a response', id: 9 },
+      { what: 'params of an unknown method that are no object', message: { jsonrpc: '2.0', id: 9, method: 'x/y', params: [1] }, says: 'params must be an object', id: 9 },
+      { what: 'params alone', message: { jsonrpc: '2.0', params: {} }, says: 'not a request, a notification or a response', id: null },
+      { what: 'a result that is no object', message: { jsonrpc: '2.0', id: 9, result: 5 }, says: 'not a request, a notification or a response', id: 9 },
     ];
     for (const { what, message, says, id } of cases) {
       const answer = await postMcp(api.url, JSON.stringify(message));

@@ -64,7 +64,7 @@ describe('request validation: pydantic v2 lax coercion and errors on ajv-compile
     const digits = (count: number, first = '1') => first + '7'.repeat(count - 1);
 
     it('drops a fraction of zeros only: 10.0 is 10, 10. and 10.5 are no integers', () => {
-      expect(['10.0', ' -3.000 ', '1_0.00', '0.0'].map(limitOf)).to.deep.equal([10, -3, 10, 0]);
+      expect(['10.0', ' -3.000 ', '1_0.00', '0.0', '-007'].map(limitOf)).to.deep.equal([10, -3, 10, 0, -7]);
       for (const text of ['10.', '10.5', '.0', '1.0_0', '10.0.0']) expect(typeOf({ limit: text }), text).to.deep.equal([['int_parsing', 'limit']]);
     });
 
@@ -80,7 +80,10 @@ describe('request validation: pydantic v2 lax coercion and errors on ajv-compile
     it('refuses past 4,300 bytes, the sign included: int_parsing_size for a JSON integer\'s spelling, int_parsing for any other', () => {
       expect(typeOf({ limit: digits(4300) }), '4,300 digits: an integer').to.deep.equal([['less_than_equal', 'limit']]);
       expect(typeOf({ limit: `-${digits(4299)}` }), 'a sign and 4,299').to.deep.equal([['greater_than_equal', 'limit']]);
-      expect(typeOf({ limit: `0${digits(4300)}` }), 'a leading zero is cleaned away').to.deep.equal([['less_than_equal', 'limit']]);
+      expect(typeOf({ limit: `00${digits(4300)}` }), 'leading zeros are cleaned away').to.deep.equal([['less_than_equal', 'limit']]);
+      expect(typeOf({ limit: ` ${digits(4300)} ` }), 'and spaces around').to.deep.equal([['less_than_equal', 'limit']]);
+      expect(typeOf({ limit: `${digits(4299)}.00` }), 'and a fraction of zeros').to.deep.equal([['less_than_equal', 'limit']]);
+      expect(typeOf({ limit: `-0${digits(4300)}` }), 'but not the sign').to.deep.equal([['int_parsing', 'limit']]);
       expect(typeOf({ limit: digits(4301) })).to.deep.equal([['int_parsing_size', 'limit']]);
       expect(typeOf({ limit: `-${digits(4300)}` })).to.deep.equal([['int_parsing_size', 'limit']]);
       expect(typeOf({ limit: `${digits(4301)} ` }), 'whatever follows the digits').to.deep.equal([['int_parsing_size', 'limit']]);

@@ -6,7 +6,10 @@
  * reads are bounded alike.
  */
 import { once } from 'node:events';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -124,6 +127,35 @@ describe('bounded reads of what a checked service serves', function () {
       expect(refused).to.be.instanceOf(AnswerTooLargeError);
       writeFileSync(join(dir, 'empty'), '');
       expect((await readFileBounded(join(dir, 'empty'), 1000)).length).to.equal(0);
+    });
+
+    it('reads a pipe that sends its bytes a little at a time to its end, and refuses one that sends a byte past the bound', async () => {
+      for (const size of [1000, 1001]) {
+        const fifo = join(dir, `fifo-${size}`);
+        execFileSync('mkfifo', [fifo]);
+        const bytes = Buffer.from(Array.from({ length: size }, (_, i) => i % 251));
+        const writing = (async () => {
+          const pipe = await open(fifo, 'w');
+          for (let at = 0; at < size; at += 250) {
+            await pipe.write(bytes.subarray(at, at + 250));
+            await sleep(5);
+          }
+          await pipe.close();
+        })();
+        const read = await readFileBounded(fifo, 1000).then((got) => got, (error: unknown) => error);
+        await writing;
+        if (size === 1000) expect(Buffer.isBuffer(read) && read.equals(bytes), 'every chunk, to the end').to.equal(true);
+        else expect(read, 'a byte past the bound').to.be.instanceOf(AnswerTooLargeError);
+      }
+    });
+
+    it('closes every file it opened', async () => {
+      const file = join(dir, 'f');
+      writeFileSync(file, 'x');
+      const openFiles = () => readdirSync('/proc/self/fd').length;
+      const before = openFiles();
+      for (let read = 0; read < 20; read += 1) await readFileBounded(file, 10);
+      expect(openFiles()).to.equal(before);
     });
 
     it('receipt verify: /dev/zero given as the receipt, or as the key set, is refused with the reason, not read until memory runs out', async () => {
