@@ -152,9 +152,11 @@ export async function startReadModelClock(read: () => Promise<StoreReading>, opt
     // it did (its documents may be gone too), none is kept. What is served stays where it was: it never goes back.
     const polled = new Set(states.map((state) => state.name));
     for (const [name, before] of projected) {
-      if (polled.has(name) || (before.confirmed === null && before.behindAt === 0)) continue;
+      if (polled.has(name)) continue;
       const lastConfirmed = before.confirmed ?? before.lastConfirmed;
-      next.set(name, { served: before.served, behindAt: 0, storeGeneration: before.storeGeneration, confirmed: null, ...(lastConfirmed ? { lastConfirmed } : {}) });
+      const gone: Projected = { served: before.served, behindAt: 0, storeGeneration: before.storeGeneration, confirmed: null, ...(lastConfirmed ? { lastConfirmed } : {}) };
+      if (sameProjected(before, gone)) continue;
+      next.set(name, gone);
       moved = true;
     }
     parked = states.flatMap((s) => (s.status === 'parked' && s.parked ? [{ name: s.name, ...s.parked }] : []));

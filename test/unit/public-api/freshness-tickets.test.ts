@@ -76,6 +76,26 @@ describe('freshness bounded by the ticket a confirmation names, whatever its wri
     expect(clock.dataAge(['serials'])).to.equal(9);
   });
 
+  it('still counts the owner\'s age when its ticket is younger than the poll before: no fresher than either bound', async () => {
+    const tickets = memoryFreshnessTickets();
+    const now = { ms: 0 };
+    let states = [serials(5, WALL)];
+    const clock = await clockOver(() => states, now, tickets);
+    now.ms = 9_000;
+    await ticketsTaken();
+    await clock.refresh();
+    // The owner reads a ticket asked for at 9.05 s, after the poll before began, and says it read the head 3 s
+    // before its write: from the poll before (9 s) less 3 s, 6 s, the earlier of the two.
+    now.ms = 9_050;
+    await ticketsTaken();
+    const read = await tickets.latest();
+    const confirmed = serials(6, WALL + 1_000, read);
+    states = [{ ...confirmed, confirmed: { ...confirmed.confirmed!, age_ms: 3_000 } }];
+    now.ms = 9_100;
+    await clock.refresh();
+    expect(clock.projections()[0]?.lag_seconds).to.equal(3.1);
+  });
+
   it('counts from when this process asked for its ticket, not from when the answer came back', async () => {
     // The counter gives the ticket at once, but its answer reaches this process 4 s later (a slow link): the owner
     // may read that ticket, and the head, in between. The ticket bounds the data's age from when it was asked for.
