@@ -42,6 +42,22 @@ describe('freshness bounded by the ticket a confirmation names, whatever its wri
   /** Lets the clock take tickets at the fake time it is now. */
   const ticketsTaken = () => sleep(TICKET_EVERY_MS * 10);
 
+  /** A clock over the serials at 5 taking `tickets`, polled at 9 s; `see` gives it the next states and polls at 9.1 s. */
+  async function polledAtNine(tickets: FreshnessTickets) {
+    const now = { ms: 0 };
+    let states = [serials(5, WALL)];
+    const clock = await clockOver(() => states, now, tickets);
+    now.ms = 9_000;
+    await ticketsTaken();
+    await clock.refresh();
+    const see = async (next: ProjectionState[]) => {
+      states = next;
+      now.ms = 9_100;
+      await clock.refresh();
+    };
+    return { clock, now, see };
+  }
+
   /**
    * The stall: the owner reads the head (and the latest ticket) at 1 s, its write lands at 9 s, just after a poll at
    * 9 s that did not see it; the next poll, at 9.1 s, does. Without tickets that is 0.1 s old; it is 8 s old or more.
@@ -78,21 +94,13 @@ describe('freshness bounded by the ticket a confirmation names, whatever its wri
 
   it('still counts the owner\'s age when its ticket is younger than the poll before: no fresher than either bound', async () => {
     const tickets = memoryFreshnessTickets();
-    const now = { ms: 0 };
-    let states = [serials(5, WALL)];
-    const clock = await clockOver(() => states, now, tickets);
-    now.ms = 9_000;
-    await ticketsTaken();
-    await clock.refresh();
+    const { clock, now, see } = await polledAtNine(tickets);
     // The owner reads a ticket asked for at 9.05 s, after the poll before began, and says it read the head 3 s
     // before its write: from the poll before (9 s) less 3 s, 6 s, the earlier of the two.
     now.ms = 9_050;
     await ticketsTaken();
-    const read = await tickets.latest();
-    const confirmed = serials(6, WALL + 1_000, read);
-    states = [{ ...confirmed, confirmed: { ...confirmed.confirmed!, age_ms: 3_000 } }];
-    now.ms = 9_100;
-    await clock.refresh();
+    const confirmed = serials(6, WALL + 1_000, await tickets.latest());
+    await see([{ ...confirmed, confirmed: { ...confirmed.confirmed!, age_ms: 3_000 } }]);
     expect(clock.projections()[0]?.lag_seconds).to.equal(3.1);
   });
 
@@ -141,15 +149,8 @@ describe('freshness bounded by the ticket a confirmation names, whatever its wri
 
   it('keeps a confirmation that landed at once as fresh as the poll before says', async () => {
     const tickets = memoryFreshnessTickets();
-    const now = { ms: 0 };
-    let states = [serials(5, WALL)];
-    const clock = await clockOver(() => states, now, tickets);
-    now.ms = 9_000;
-    await ticketsTaken();
-    await clock.refresh();
-    states = [serials(6, WALL + 9_000, await tickets.latest())];
-    now.ms = 9_100;
-    await clock.refresh();
+    const { clock, see } = await polledAtNine(tickets);
+    await see([serials(6, WALL + 9_000, await tickets.latest())]);
     expect(clock.refusal(['serials'], true)).to.equal(undefined);
     expect(clock.projections()[0]?.lag_seconds).to.equal(0.1);
   });
