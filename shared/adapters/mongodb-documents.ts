@@ -230,7 +230,9 @@ async function byPositionRule(collection: Collection<Stored>, doc: Stored, curre
  * test/reliability/scale-topology.test.ts) replaced on resuming the newer documents of the worker that took over
  * with older ones. The price: FerretDB does not hand that filter down to SQLite, it decodes the collection up to the
  * document (all of it on a conflict), several times a replacement by `_id` alone for a document late in a large
- * collection (issue 44); a fenced writer writing nothing is not negotiable.
+ * collection (issue 44); a fenced writer writing nothing is not negotiable. FerretDB itself reads, then writes: a
+ * replacement landing while another of the same document from the same position is on its way both match, and the
+ * later stays (ARCHITECTURE.md, "Guarantees in detail").
  */
 async function storeOver(collection: Collection<Stored>, doc: Stored, current: Stored | null): Promise<boolean> {
   if (current === null) {

@@ -205,8 +205,9 @@ async function unreachableAsPortError<T>(read: Promise<T>): Promise<T> {
  * writes racing on one document may both match. MongoDB updates one document atomically. On FerretDB this
  * process's conditional writes of projected documents to one collection therefore run one at a time (those to
  * different collections, of different projections, need not wait for one another: issue 44); across
- * processes the guarantee is MongoDB's only (README, FerretDB differences). Control documents do not depend on
- * it: they change by inserts under a unique key (mongodb-control-docs.ts).
+ * processes the guarantee is MongoDB's only (ARCHITECTURE.md, "Guarantees in detail": the window it leaves to a
+ * projector frozen past its lease). Control documents do not depend on it: they change by inserts under a unique
+ * key (mongodb-control-docs.ts).
  */
 async function isFerretDb(db: ReturnType<MongoClient['db']>): Promise<boolean> {
   const info = await db.admin().command({ buildInfo: 1 });
