@@ -10,12 +10,12 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { parseCheckpoint } from '../../shared/read-model/transparency/checkpoint.ts';
+import { openCheckpoint, originProblem, parseCheckpoint } from '../../shared/read-model/transparency/checkpoint.ts';
 import { entryText } from '../../shared/read-model/transparency/log-entry.ts';
 import { MemoryTree } from '../../shared/read-model/transparency/memory-tree.ts';
 import { verifyConsistency, type Hash } from '../../shared/read-model/transparency/merkle.ts';
 import type { Checkpoint } from '../../shared/read-model/transparency/checkpoint.ts';
-import { NoteError, noteText, openNote } from '../../shared/read-model/transparency/signed-note.ts';
+import { NoteError, noteText } from '../../shared/read-model/transparency/signed-note.ts';
 import { readPolicyFile, requirePolicy, witnessedLine, type TlogPolicy } from '../../shared/read-model/transparency/tlog-policy.ts';
 import type { CliContext } from '../cli/cli-context.ts';
 import { GENESIS } from './audit-record.ts';
@@ -35,26 +35,34 @@ function readText(file: string, what: string): string {
 }
 
 /**
- * The checkpoint's body: signature checked with `key` (the text, or a file holding it) when given, and the witnesses'
- * cosignatures against `policy` (whose logs then stand for the key when it is not given).
+ * The checkpoint, its signature checked with `key` (the text, or a file holding it) when given, and the witnesses'
+ * cosignatures against `policy` (whose logs then stand for the key when it is not given). Its origin must be the name
+ * of the key that signed it, as `receipt verify` and `audit log watch` require: a log key's signature over another
+ * origin's checkpoint vouches for no tree of this log.
  */
-function checkpointText(context: CliContext, file: string, key: string | undefined, policy: TlogPolicy | undefined): string {
+function signedCheckpoint(context: CliContext, file: string, key: string | undefined, policy: TlogPolicy | undefined): Checkpoint {
   const note = readText(file, 'checkpoint');
+  let signedBy: string[] = [];
   if (policy) {
     try {
-      context.out(witnessedLine(policy, requirePolicy(policy, note)));
+      const verdict = requirePolicy(policy, note);
+      context.out(witnessedLine(policy, verdict));
+      signedBy = verdict.signedBy;
     } catch (error) {
       throw new AuditError(`checkpoint ${file}: ${(error as Error).message}`);
     }
   }
   try {
+    if (key !== undefined) return openCheckpoint(note, existsSync(key) ? readText(key, 'verifier key') : key);
     // Checked or not, the text read is the one a signature covers (noteText, signed-note.ts), never a cut of its own.
-    if (key === undefined && policy && policy.logs.length > 0) return noteText(note);
-    if (key === undefined) {
+    const checkpoint = parseCheckpoint(noteText(note));
+    if (signedBy.length === 0) {
       context.note('note: signature not checked (give --key, as /.well-known/transparency/key serves it)');
-      return noteText(note);
+      return checkpoint;
     }
-    return openNote(note, existsSync(key) ? readText(key, 'verifier key') : key);
+    const problem = originProblem(checkpoint.origin, signedBy);
+    if (problem !== undefined) throw new NoteError(problem);
+    return checkpoint;
   } catch (error) {
     if (error instanceof NoteError) throw new AuditError(`checkpoint ${file}: ${error.message}`);
     throw error;
@@ -89,7 +97,7 @@ async function runLogVerify(context: CliContext, file: string, options: { checkp
   let checkpoint;
   try {
     const policy = options.policy === undefined ? undefined : readPolicyFile(options.policy);
-    checkpoint = parseCheckpoint(checkpointText(context, options.checkpoint, options.key, policy));
+    checkpoint = signedCheckpoint(context, options.checkpoint, options.key, policy);
   } catch (error) {
     throw error instanceof AuditError ? error : new AuditError(`checkpoint ${options.checkpoint}: ${(error as Error).message}`);
   }

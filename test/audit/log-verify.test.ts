@@ -3,13 +3,14 @@
  * signed matches its checkpoint; an edited, removed, moved or inserted event does not, nor does a checkpoint
  * altered or signed by another key. The checkpoint is the one the read API's publisher signs of the log's projection.
  */
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { openSqliteEventStore } from '../../shared/adapters/sqlite-event-store.ts';
 import { noteText, signNote, verifierKey } from '../../shared/read-model/transparency/signed-note.ts';
+import { checkpointBody } from '../../shared/read-model/transparency/checkpoint.ts';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -29,6 +30,7 @@ describe('audit log verify: an export against a signed checkpoint', () => {
   let lines: string[];
   let checkpointFile: string;
   let key: string;
+  let logKey: KeyObject;
   let log: TransparencyLog;
   let server: Server | undefined;
 
@@ -42,8 +44,8 @@ describe('audit log verify: an export against a signed checkpoint', () => {
   beforeEach(async () => {
     store = await writeKnownHistory();
     const events = openSqliteEventStore(store.file);
-    const { privateKey } = generateKeyPairSync('ed25519');
-    ({ log } = await signedLogOf(events, privateKey, ORIGIN));
+    logKey = generateKeyPairSync('ed25519').privateKey;
+    ({ log } = await signedLogOf(events, logKey, ORIGIN));
     checkpointFile = join(store.dataDir, 'checkpoint');
     writeFileSync(checkpointFile, log.checkpoint()!.note);
     key = log.verifierKey;
@@ -98,6 +100,21 @@ describe('audit log verify: an export against a signed checkpoint', () => {
     const foreign = await watchcat(store.env, 'audit', 'log', 'verify', exported, '--checkpoint', checkpointFile, '--key', other);
     expect(foreign.code).to.equal(1);
     expect(foreign.notes.join('\n')).to.contain(`carries no signature of ${ORIGIN}`);
+  });
+
+  it('refuses a checkpoint of another origin signed by the log\'s own key, with --key and with --policy: it vouches for no tree of this log', async () => {
+    const { size, root } = log.checkpoint()!;
+    const staging = 'staging.example/watchcat/events';
+    writeFileSync(checkpointFile, signNote(checkpointBody({ origin: staging, size, root }), ORIGIN, logKey));
+    const withKey = await verifyWith(lines);
+    expect(withKey.code).to.equal(1);
+    const refusal = `watchcat: checkpoint ${checkpointFile}: the checkpoint's origin ${staging} is not the name of the log key that signed it (${ORIGIN})`;
+    expect(withKey.notes.at(-1)).to.equal(refusal);
+    const policy = join(store.dataDir, 'ours.policy');
+    writeFileSync(policy, `log ${key}\nquorum none\n`);
+    const withPolicy = await watchcat(store.env, 'audit', 'log', 'verify', exported, '--checkpoint', checkpointFile, '--policy', policy);
+    expect(withPolicy.code).to.equal(1);
+    expect(withPolicy.notes.at(-1)).to.equal(refusal);
   });
 
   it('refuses an export that starts mid-history', async () => {

@@ -83,6 +83,8 @@ export function parsePolicy(text: string): TlogPolicy {
 interface PolicyVerdict {
   /** Whether a log of the policy signed the note (true when the policy lists none: the caller checks the log). */
   logSigned: boolean;
+  /** The names of the policy's logs whose signature of the note verifies: the origins the checkpoint may have. */
+  signedBy: string[];
   /** The witnesses whose cosignature of the note verifies. */
   cosigners: string[];
   /** Whether those satisfy the quorum. */
@@ -92,11 +94,11 @@ interface PolicyVerdict {
 /** What `note` shows of `policy`: a log's signature, the cosignatures that verify, whether the quorum holds. */
 export function judgeNote(policy: TlogPolicy, note: string): PolicyVerdict {
   const { text, signatures } = parseNote(note);
-  const logSigned = policy.logs.length === 0
-    || policy.logs.some((log) => signatures.some((signature) => isBy(signature, log) && verifies(text, signature, log)));
+  const signedBy = policy.logs.filter((log) => signatures.some((signature) => isBy(signature, log) && verifies(text, signature, log))).map((log) => log.name);
+  const logSigned = policy.logs.length === 0 || signedBy.length > 0;
   const cosigners = [...policy.members].flatMap(([name, member]) =>
     (member.kind === 'witness' && signatures.some((signature) => cosignatureTime(text, signature, member.verifier) !== undefined) ? [name] : []));
-  return { logSigned, cosigners, quorum: meets(policy, new Set(cosigners)) };
+  return { logSigned, signedBy, cosigners, quorum: meets(policy, new Set(cosigners)) };
 }
 
 /** Whether the witnesses named in `cosigners` meet the quorum of `policy`. */
