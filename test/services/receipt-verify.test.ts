@@ -164,6 +164,11 @@ describe('watchcat receipt verify', function () {
     expect(await refusedWith([historyEntry(oldPem, { nbf: created - 3600, revoked: { revoked_at: created + 86_400, reason: 'compromised' } })])).to.deep.equal([
       `watchcat: receipt does not hold: key ${oldKey.kid} is marked compromised (since ${at(created + 86_400)}): every answer it signed is void`,
     ]);
+    // Listed twice, once marked compromised: which entry holds the set does not say, so neither is taken.
+    expect(await refusedWith([
+      historyEntry(oldPem, { nbf: created - 3600 }),
+      historyEntry(oldPem, { nbf: created - 3600, revoked: { revoked_at: created + 86_400, reason: 'compromised' } }),
+    ])).to.deep.equal([`watchcat: receipt does not hold: the key set lists key ${oldKey.kid} 2 times`]);
   });
 
   it('refuses a signature covering less than the contract lists, however valid, and a key set over plain HTTP from another host unless told to', async () => {

@@ -82,11 +82,14 @@ export async function verifyReceipt(response: SavedResponse, jwks: JwkSet): Prom
   }
   if (alg !== undefined && alg !== 'ed25519') problem(`the signature says alg="${String(alg)}", not "ed25519"`);
 
-  const key = typeof keyid === 'string' ? await keyOf(jwks, keyid) : undefined;
+  const listed = typeof keyid === 'string' ? await keysOf(jwks, keyid) : [];
+  const [key] = listed;
   if (typeof keyid !== 'string') problem('the signature names no keyid');
   else {
     report.keyid = keyid;
     if (!key) problem(`unknown key ${keyid}: it is not in the key set`);
+    // Which of two entries holds (one retired or compromised, the other not) the set does not say: neither is taken.
+    else if (listed.length > 1) problem(`the key set lists key ${keyid} ${listed.length} times`);
     else {
       report.key = key;
       const invalid = keyValidityProblem(key, keyid, created);
@@ -146,10 +149,11 @@ function signatureOf(inputField: string | undefined, signatureField: string | un
   return { label, input, bytes: value[0] };
 }
 
-/** The key whose RFC 7638 thumbprint is `keyid` (a listed `kid` is not trusted on its own). */
-async function keyOf(jwks: JwkSet, keyid: string): Promise<Ed25519PublicJwk | undefined> {
-  for (const jwk of jwks.keys) if ((await thumbprint(jwk)) === keyid) return jwk;
-  return undefined;
+/** The entries of the key set whose RFC 7638 thumbprint is `keyid` (a listed `kid` is not trusted on its own). */
+async function keysOf(jwks: JwkSet, keyid: string): Promise<Ed25519PublicJwk[]> {
+  const listed: Ed25519PublicJwk[] = [];
+  for (const jwk of jwks.keys) if ((await thumbprint(jwk)) === keyid) listed.push(jwk);
+  return listed;
 }
 
 function checkDigest(header: string | undefined, body: Buffer): string | undefined {
