@@ -118,8 +118,10 @@ export class Witness {
     const origin = text.slice(0, text.indexOf('\n'));
     const trusted = this.logs.get(origin);
     if (trusted === undefined) return { status: 404, reason: 'unknown log origin', origin };
-    // Lines of other keys (other witnesses' cosignatures among them) are left aside, as the spec asks.
-    const own = signatures.filter((signature) => trusted.some((verifier) => isBy(signature, verifier)));
+    // Lines of other keys (other witnesses' cosignatures among them) are left aside, as the spec asks. A line of the
+    // log's repeated counts once: neither checked nor kept again (each other line of its keys must verify).
+    const lines = signatures.map(signatureLine);
+    const own = signatures.filter((signature, at) => trusted.some((verifier) => isBy(signature, verifier)) && lines.indexOf(lines[at]!) === at);
     if (own.length === 0) return { status: 403, reason: 'no signature by a key of the log', origin };
     if (!own.every((signature) => verifies(text, signature, trusted.find((verifier) => isBy(signature, verifier))!))) {
       return { status: 403, reason: 'a signature by a key of the log does not verify', origin };
@@ -148,17 +150,20 @@ export class Witness {
     const held = this.options.store.get(origin);
     const heldSize = held?.size ?? 0;
     if (oldSize !== heldSize) return { status: 409, size: heldSize };
+    // The size held, the empty tree's included: only the very body cosigned, again.
+    if (held !== undefined && size === oldSize) {
+      if (held.root !== Buffer.from(root).toString('base64')) {
+        return { status: 422, reason: `fork: another root for the tree of ${size} leaves than the one cosigned (${held.root})`, origin, fork: true };
+      }
+      // The same tree with other extension lines (the serial index's root) is a fork too: cosigned, the log could show
+      // two indexes, and so two statuses of one serial, at one checkpoint.
+      if (parseNote(held.note).text !== text) {
+        return { status: 422, reason: `fork: another checkpoint body for the tree of ${size} leaves than the one cosigned (its extension lines differ)`, origin, fork: true };
+      }
+      return proof.length === 0 ? undefined : { status: 422, reason: 'a proof between equal sizes must be empty', origin };
+    }
     if (oldSize === 0) return proof.length === 0 ? undefined : { status: 422, reason: 'a proof from the empty tree must be empty', origin };
     const heldRoot = Buffer.from(held!.root, 'base64');
-    if (size === oldSize && !heldRoot.equals(Buffer.from(root))) {
-      return { status: 422, reason: `fork: another root for the tree of ${size} leaves than the one cosigned (${held!.root})`, origin, fork: true };
-    }
-    // The same tree with other extension lines (the serial index's root) is a fork too: cosigned, the log could show
-    // two indexes, and so two statuses of one serial, at one checkpoint.
-    if (size === oldSize && parseNote(held!.note).text !== text) {
-      return { status: 422, reason: `fork: another checkpoint body for the tree of ${size} leaves than the one cosigned (its extension lines differ)`, origin, fork: true };
-    }
-    if (size === oldSize) return proof.length === 0 ? undefined : { status: 422, reason: 'a proof between equal sizes must be empty', origin };
     return verifyConsistency(oldSize, size, heldRoot, root, proof)
       ? undefined
       : { status: 422, reason: `the consistency proof from ${oldSize} to ${size} leaves does not verify against the tree cosigned: a fork, or a bad proof`, origin, fork: true };

@@ -117,6 +117,30 @@ describe('witness: add-checkpoint as C2SP tlog-witness answers it', () => {
     expect(store.puts).to.equal(2);
   });
 
+  it('reads a signature line of the log repeated as one: checked once, kept once in the note it serves', async () => {
+    const tree = treeOf(4);
+    const note = checkpoint(tree);
+    const line = note.slice(note.lastIndexOf('\n\n') + 2);
+    expect(status(await witness.addCheckpoint(request(0, [], `${note}${line.repeat(60)}`)))).to.equal(200);
+    const kept = store.trees.get(ORIGIN)!.note;
+    expect(kept.split('\n').filter((stored) => `${stored}\n` === line)).to.have.length(1);
+    // Another line of its key that fails still refuses the note, wherever it stands.
+    const bad = line.replace(/(\S)(\S{8})\n$/, (_, char: string, tail: string) => `${char === 'A' ? 'B' : 'A'}${tail}\n`);
+    expect(status(await witness.addCheckpoint(request(4, [], `${note}${line.repeat(3)}${bad}`)))).to.equal(403);
+  });
+
+  it('refuses another body of the empty tree once it holds one: a fork of the index at size 0 too', async () => {
+    const empty = (index: number) => signNote(checkpointBody({
+      origin: ORIGIN, size: 0, root: treeOf(0).root(), extensions: [`watchcat/serial-index/v1 ${b64(Buffer.alloc(32, index))} ${b64(Buffer.alloc(32, 9))}`],
+    }), ORIGIN, logKey);
+    expect(status(await witness.addCheckpoint(request(0, [], empty(1))))).to.equal(200);
+    expect(status(await witness.addCheckpoint(request(0, [], empty(1)))), 'the same body again').to.equal(200);
+    expect(await witness.addCheckpoint(request(0, [], empty(2)))).to.include({ status: 422, fork: true });
+    expect(store.trees.get(ORIGIN)?.note.startsWith(empty(1).slice(0, empty(1).indexOf('\n\n')))).to.equal(true);
+    // Growing from it asks no proof, as from no tree at all.
+    expect(status(await submit(0, treeOf(3)))).to.equal(200);
+  });
+
   it('answers 404 for an origin it does not witness, 403 for a checkpoint no key of the log signed or a signature of its key that fails', async () => {
     const tree = treeOf(3);
     const other = signNote(checkpointBody({ origin: 'other.example/log', size: 3, root: tree.root() }), 'other.example/log', logKey);

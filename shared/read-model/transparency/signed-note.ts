@@ -73,11 +73,16 @@ export function parseTypedVerifierKey(text: string, type: number): Verifier {
 /** One signature line of a note: the signer's name, its key id, the signature. */
 export interface NoteSignature { name: string; id: Buffer; signature: Buffer }
 
+/** The most signature lines a note may carry, as Go's note.Open reads one (golang.org/x/mod/sumdb/note). */
+const MAX_SIGNATURES = 100;
+
 /** A note's text and its signature lines, or a NoteError when it is not a signed note. */
 export function parseNote(note: string): { text: string; signatures: NoteSignature[] } {
   const split = note.lastIndexOf('\n\n');
   if (split === -1 || !note.endsWith('\n')) throw new NoteError('not a signed note: no blank line before its signatures');
-  const signatures = note.slice(split + 2, -1).split('\n').map((line) => {
+  const lines = note.slice(split + 2, -1).split('\n');
+  if (lines.length > MAX_SIGNATURES) throw new NoteError(`not a signed note: more than ${MAX_SIGNATURES} signatures`);
+  const signatures = lines.map((line) => {
     const match = /^\u2014 (\S+) ([A-Za-z0-9+/]+=*)$/.exec(line);
     if (!match) throw new NoteError(`not a signature line: ${JSON.stringify(line)}`);
     const bytes = Buffer.from(match[2]!, 'base64');

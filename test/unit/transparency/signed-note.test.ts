@@ -31,6 +31,14 @@ describe('signed notes: what is refused', function () {
   it('refuses to sign a text that does not end in a newline', function () {
     expect(() => signNote('example.com/log\n1\nroot', 'example.com/log', ed25519.privateKey)).to.throw(NoteError);
   });
+
+  it('reads a note of 100 signatures and refuses one of 101, as Go\'s note.Open does', function () {
+    const note = signNote('example.com/log\n1\n', 'example.com/log', ed25519.privateKey);
+    const line = note.slice(note.lastIndexOf('\n\n') + 2);
+    const key = verifierKey('example.com/log', ed25519.publicKey);
+    expect(openNote(`${note}${line.repeat(99)}`, key)).to.equal('example.com/log\n1\n');
+    expect(() => openNote(`${note}${line.repeat(100)}`, key)).to.throw(NoteError, 'more than 100 signatures');
+  });
 });
 
 describe('signed notes: the text', function () {
