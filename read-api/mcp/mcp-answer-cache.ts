@@ -71,7 +71,9 @@ export function createMcpAnswerCache(
       const written = writtenParams(params);
       // Too deep to be written again (JSON.parse reads more levels than JSON.stringify writes): not kept, the SDK answers.
       if (written === undefined) return undefined;
-      const key = `${written}\n${headers['accept'] ?? ''}\n${headers['mcp-protocol-version'] ?? ''}`;
+      // With every header the transport judges a call by (406 for Accept, 415 for Content-Type, 400 for the version):
+      // a call it would refuse is never given another's answer.
+      const key = `${written}\n${headers['accept'] ?? ''}\n${headers['content-type'] ?? ''}\n${headers['mcp-protocol-version'] ?? ''}`;
       return {
         cached() {
           const kept = cache.get(key);

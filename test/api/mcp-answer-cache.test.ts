@@ -66,6 +66,11 @@ describe('MCP answers to repeated tool calls', () => {
     await getWatch(3);
     const jsonOnly = await postMcp(app.url, toolCall('get_watch', { reference: 'RG-100', lang: 'fr' }), { headers: { accept: 'application/json' } });
     expect(jsonOnly.status, 'the transport\'s own refusal, not the kept answer').to.equal(406);
+    // A text/plain POST (which a web page sends cross-origin with no preflight) is refused as the transport refuses it.
+    for (const contentType of ['text/plain', 'application/x-www-form-urlencoded']) {
+      const plain = await postMcp(app.url, toolCall('get_watch', { reference: 'RG-100', lang: 'fr' }), { headers: { 'content-type': contentType } });
+      expect(plain.status, `${contentType}: the transport's 415, not the kept answer`).to.equal(415);
+    }
     // The HTTP route is unaffected by what MCP keeps.
     expect((await send(app.url, '/api/public/catalogue/RG-100?lang=fr')).status).to.equal(200);
   });
