@@ -195,13 +195,18 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
  * with it for a tree counting its change, then that tree's tiles).
  */
 const tiles = (logs: TransparencyLog): Middleware => async (ctx, next) => {
-  const read = ctx.method === 'GET' || ctx.method === 'HEAD';
-  if (!read && ctx.method !== 'OPTIONS') return next();
   const path = TILE_PREFIX.exec(ctx.path)?.[1];
   const tile = path === undefined ? undefined : parseTilePath(path);
   if (!tile) return next();
   nameRoute(ctx, TILE_ROUTE);
-  if (!read) return GET_PREFLIGHT(ctx, next);
+  const read = ctx.method === 'GET' || ctx.method === 'HEAD';
+  if (ctx.method === 'OPTIONS') return GET_PREFLIGHT(ctx, next);
+  if (!read) {
+    // A known path, another method: 405 in the contract's shape (the front door writes its body), as every route's.
+    ctx.set('Allow', 'HEAD, GET, OPTIONS');
+    ctx.status = 405;
+    return;
+  }
   checkedMinPosition(ctx.req.headers);
   const { view: { log }, checkpoint } = await served(logs);
   const data = await log.tile(tile, checkpoint.size);

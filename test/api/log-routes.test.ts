@@ -114,6 +114,17 @@ describe('the transparency log\'s routes: limit, validators, metrics', function 
     expect((await head.arrayBuffer()).byteLength).to.equal(0);
   });
 
+  it('answers another method on a tile, as on the checkpoint, with 405, Allow and the contract\'s body', async () => {
+    for (const path of [await firstTile(), '/transparency/checkpoint']) {
+      for (const method of ['POST', 'DELETE', 'PUT']) {
+        const answer = await fetch(`${api}${path}`, { method, headers: { 'x-forwarded-for': `203.0.113.${client}` } });
+        expect(answer.status, `${method} ${path}`).to.equal(405);
+        expect(answer.headers.get('allow'), `${method} ${path}`).to.equal('HEAD, GET, OPTIONS');
+        expect(await answer.json(), `${method} ${path}`).to.deep.equal({ detail: 'Method Not Allowed' });
+      }
+    }
+  });
+
   it('answers each route with the Cache-Control its operation documents, whatever the case of its path or a trailing slash', async () => {
     for (const [path, spec] of [['/Transparency/Checkpoint/', checkpointSpec], ['/.well-known/transparency/KEY', verifierKeySpec], ['/.well-known/transparency/keys/', keyHistorySpec]] as const) {
       const answer = await get(path);
