@@ -185,7 +185,7 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
     // read model that is not built or not fresh (docs/api.md, "Honest answers").
     health: () => (readModels().degraded || rateLimits.mode() === 'degraded' ? 'degraded' : 'ok'),
     metrics: metricsMiddleware(registry),
-    signing: countedSigner(answerSigner(options.signingKeys.current, options.checkpoint, config), registry),
+    signing: countedSigner(answerSigner(options.signingKeys.current, options.checkpoint && pinningOrNone(options.checkpoint, logger), config), registry),
     rateLimits,
     ...(options.extraRoutes ? { extraRoutes: options.extraRoutes } : {}),
     ...(options.serialIndex ? { serialIndex: options.serialIndex } : {}),
@@ -245,4 +245,16 @@ export async function startReadApi(options: ReadApiOptions): Promise<RunningRead
       clock.stop();
     },
   };
+}
+
+/**
+ * The tree a signed answer pins, or none when the log cannot be read now (the store away a moment): the answer is then
+ * signed without `Watchcat-Checkpoint`, as an answer of a log that has no checkpoint yet is, rather than refused with
+ * a 500 after its data was read; a warning says why.
+ */
+function pinningOrNone(checkpoint: AnswerCheckpoint, logger: Logger): AnswerCheckpoint {
+  return (position) => checkpoint(position).catch((error: unknown) => {
+    logger.warn({ err: error }, 'signing: the transparency log could not be read; the answer pins no checkpoint');
+    return undefined;
+  });
 }

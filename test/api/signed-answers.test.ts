@@ -76,6 +76,17 @@ describe('signed answers', () => {
     expect(signed.key.kid).to.equal(thumbprintByHand(signed.key.x));
   });
 
+  it('signs a verification pinning no tree when the transparency log cannot be read at that moment, never a 500, and warns', async () => {
+    api = await startReadApiUnderTest({ checkpoint: () => Promise.reject(new Error('the store is away')) });
+    const answer = await send(api.url, '/api/public/verify/AUR-0001', { headers: { 'accept-signature': ASK } });
+    expect(answer.status).to.equal(200);
+    expect(answer.headers['watchcat-checkpoint']).to.equal(undefined);
+    const signed = await verifiedByHand(api, answer, { method: 'GET', path: '/api/public/verify/AUR-0001', query: '' });
+    expect(signed.identifiers).to.include.members(CONTRACT_COMPONENTS);
+    expect(api.logs.filter((line) => line.level === 40).map((line) => line.msg)).to.include('signing: the transparency log could not be read; the answer pins no checkpoint');
+    expect(api.errors()).to.deep.equal([]);
+  });
+
   it('signs every public operation, a discovery file, an unknown path and a HEAD, whatever the status but a 422 (it echoes the input)', async () => {
     api = await startReadApiUnderTest();
     const requests: (Sent & { body?: string; expect: number })[] = [
