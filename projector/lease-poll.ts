@@ -28,6 +28,8 @@ interface LeasePollOptions {
   holds: (name: string) => boolean;
   /** Runs a projection in this process, taking its lease (at most one run asked for at a time). */
   takeOver: (name: string) => void;
+  /** Told of the projections a poll finds without a live owner for a whole lease that the poll before did not. */
+  onOwnerless?: (names: string[]) => void;
 }
 
 export interface LeasePoll {
@@ -54,7 +56,10 @@ export function leasePoll(options: LeasePollOptions): LeasePoll {
       }
       const leases = leasesOf(docs.values(), names);
       const now = monotonic();
+      const before = new Set(ownerless);
       ownerless = ownerlessProjections(watch, leases, now, ttlMs);
+      const lapsed = ownerless.filter((name) => !before.has(name));
+      if (lapsed.length > 0) options.onOwnerless?.(lapsed);
       for (const [name, lease] of leases) {
         // A parked projection waits for `watchcat projections resume`, whoever looks.
         if (parked.has(name) || options.holds(name)) continue;

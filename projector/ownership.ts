@@ -65,6 +65,8 @@ export class Ownership {
     this.#leases = leasePoll({
       readStore, board, watch: this.#leaseOptions.watch, names, ttlMs, monotonic: () => clock.monotonic(),
       holds: (name) => this.#standing.has(name) || lanes.busy(name), takeOver,
+      // An operator's trace of a takeover: health names them until one is owned again (projector-health.ts).
+      onOwnerless: (projections) => options.logger.info({ projections }, 'no live owner seen for a whole lease: unhealthy until they are taken over'),
     });
   }
 

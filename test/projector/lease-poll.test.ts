@@ -7,6 +7,7 @@
  * clock: no time another process wrote decides it.
  */
 import { expect } from 'chai';
+import { capturingLogger } from '../support/signed-log.ts';
 import { pino } from 'pino';
 import { serialRegistered, serialReportedStolen } from '../fixtures/events.ts';
 import { createMemoryReadStore } from '../../shared/adapters/memory-read-store.ts';
@@ -52,8 +53,9 @@ describe('takeover through the lease poll, the queue down (issue 40)', () => {
     // The owner takes the lease standing, then dies: nothing renews it again.
     const dead = (await ProjectionLease.acquire(readStore, serialsProjection, 'dead-worker', { ttlMs: TTL, standing: true }))!;
     const head = await appendAll(eventStore, [serialReportedStolen('POLL-0001')]);
+    const { logger, lines } = capturingLogger<{ msg: string; projections?: string[] }>();
     survivor = createProjector({
-      eventStore, readStore, queue: downQueue, logger: pino({ level: 'silent' }), projections: [serialsProjection], leaseTtlMs: TTL, pollIntervalMs: 60_000,
+      eventStore, readStore, queue: downQueue, logger, projections: [serialsProjection], leaseTtlMs: TTL, pollIntervalMs: 60_000,
     });
     survivor.start();
     const ownerlessSeen = new Set<string>();
@@ -66,6 +68,8 @@ describe('takeover through the lease poll, the queue down (issue 40)', () => {
     expect(lease['token'], 'taken under a new token').to.be.above(dead.token);
     expect(lease['owner']).to.not.equal('dead-worker');
     await until('no projection reported without a live owner once taken', () => survivor!.ownerless().length === 0, 5_000);
+    // Said once, at the poll that found it so, for an operator's trace of the takeover.
+    expect(lines.filter((line) => line.msg.startsWith('no live owner seen for a whole lease')).map((line) => line.projections)).to.deep.equal([['serials']]);
   });
 });
 
