@@ -29,18 +29,16 @@ interface ServedState {
 }
 
 /**
- * The served state after reading `state`: the same generation only moves forward; a newer generation is taken
- * once it is not behind; an older one is ignored.
+ * The served state after reading `state`: the same generation only moves forward; another generation is taken once
+ * it is not behind. A newer one is a rebuild's switch; an older one, a read store put back from a copy made before a
+ * rebuild (the pointer only ever moves forward otherwise), whose projector brings it past what was served.
  */
 export function nextServedState(served: ServedState | undefined, state: ProjectionState): ServedState {
   if (served === undefined) return { generation: state.generation, position: state.position };
   if (state.generation === served.generation) {
     return state.position > served.position ? { generation: served.generation, position: state.position } : served;
   }
-  if (state.generation > served.generation && state.position >= served.position) {
-    return { generation: state.generation, position: state.position };
-  }
-  return served;
+  return state.position >= served.position ? { generation: state.generation, position: state.position } : served;
 }
 
 /** A projection as this process serves it: what it serves, where the store stands, and its last confirmation seen. */

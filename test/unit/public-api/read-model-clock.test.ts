@@ -85,17 +85,20 @@ describe('read-model clock', () => {
     }
   });
 
-  it('moves a projection forward within its generation, and takes a new generation only when it is not behind', () => {
+  it('moves a projection forward within its generation, and takes another generation only when it is not behind', () => {
     const served = { generation: 1, position: 50 };
     expect(nextServedState(undefined, state('w', 3, 7))).to.deep.equal({ generation: 3, position: 7 });
     expect(nextServedState(served, state('w', 1, 60))).to.deep.equal({ generation: 1, position: 60 });
     expect(nextServedState(served, state('w', 1, 40)), 'a reset').to.deep.equal(served);
     expect(nextServedState(served, state('w', 2, 49)), 'a switch still behind').to.deep.equal(served);
     expect(nextServedState(served, state('w', 2, 50)), 'a switch caught up').to.deep.equal({ generation: 2, position: 50 });
-    expect(nextServedState(served, state('w', 0, 90)), 'an older generation').to.deep.equal(served);
+    // An older generation is a read store put back from a copy made before a rebuild: taken once its projector brought
+    // it past what was served, as a newer one is.
+    expect(nextServedState(served, state('w', 0, 49)), 'an older generation still behind').to.deep.equal(served);
+    expect(nextServedState(served, state('w', 0, 90)), 'an older generation past it').to.deep.equal({ generation: 0, position: 90 });
   });
 
-  it('never moves a served position, a generation or a stamp back, and moves a stamp only with its own projections', async () => {
+  it('never moves a served position or a stamp\'s position back, takes another generation only where it is not behind, and moves a stamp only with its own projections', async () => {
     const names = ['watches', 'serials', 'collections'];
     const step = fc.record({
       name: fc.constantFrom(...names), generation: fc.integer({ min: 0, max: 3 }), position: fc.integer({ min: 0, max: 100 }),
@@ -116,8 +119,8 @@ describe('read-model clock', () => {
           const before = served.get(s.name);
           const stamp = views[s.name]!();
           const [generation, position] = stamp.key.split('.').map(Number) as [number, number];
-          // Taken when first seen or not behind; else what was served stays.
-          const expected = before === undefined || (s.generation >= before.generation && s.position >= before.position)
+          // Taken when first seen or not behind, whatever its generation; else what was served stays.
+          const expected = before === undefined || s.position >= before.position
             ? { generation: s.generation, position: s.position } : before;
           expect({ generation, position }).to.deep.equal(expected);
           expect(stamp.position).to.equal(position);
