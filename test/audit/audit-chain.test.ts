@@ -128,6 +128,15 @@ describe('audit trail: hash chain verification and export', () => {
       expect(brokenLine(result.notes)).to.match(/at position 7 .*positions jump from 5/);
     });
 
+    it('names the last event of a stream given another stream\'s name: from the first event, every stream starts at revision 0', async () => {
+      const last = lines.length - 1;
+      const moved = JSON.parse(lines[last]!) as { stream: string; revision: number; position: number };
+      expect(moved.revision, 'the history\'s last event continues its stream').to.be.above(0);
+      const result = await verifyWith([...lines.slice(0, last), JSON.stringify({ ...moved, stream: 'serial-SOMEONE-ELSE' })]);
+      expect(result.code).to.equal(1);
+      expect(brokenLine(result.notes)).to.match(new RegExp(`at position ${moved.position} \\(stream serial-SOMEONE-ELSE, revision ${moved.revision}\\): revision ${moved.revision} is the first of its stream`));
+    });
+
     it('names a line copied in again as inserted', async () => {
       const result = await verifyWith([...lines, lines[7]!]);
       expect(result.code).to.equal(1);
