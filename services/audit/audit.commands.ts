@@ -9,7 +9,7 @@ import type { CliModule } from '../cli/cli-module.ts';
 import { startProgress, stderrProgress } from './audit-progress.ts';
 import { AuditError, linkedHistory, liveRecords, type HistorySource } from './audit-sources.ts';
 import { countLines, exportHistory, readExportFile, verifyRecords, type ExportSummary, type OnEvent } from './chain-audit.ts';
-import { lineFile, type LineSink } from './line-file.ts';
+import { lineFile, lineStream, type LineSink } from './line-file.ts';
 import { logVerifyCommand } from './log-verify.command.ts';
 import { logWatchCommand } from './log-watch.command.ts';
 import { projectionsAuditCommand } from './projections-audit.command.ts';
@@ -26,9 +26,10 @@ function hash(value: string): Buffer {
   return Buffer.from(hex, 'hex');
 }
 
-/** A sink for lines: the file (with back-pressure) or the command's output. */
+/** A sink for lines: the file, or stdout (each with back-pressure), or the command's output where it keeps them. */
 function lineSink(context: CliContext, file: string | undefined): LineSink {
-  return file ? lineFile(file) : { write: (line) => context.out(line), end: async () => {} };
+  if (file) return lineFile(file);
+  return context.outStream ? lineStream(context.outStream) : { write: (line) => context.out(line), end: async () => {} };
 }
 
 async function runExport(context: CliContext, options: { from: number; out?: string }): Promise<void> {
@@ -36,11 +37,21 @@ async function runExport(context: CliContext, options: { from: number; out?: str
   const sink = lineSink(context, options.out);
   const progress = startProgress('export', source.scale, stderrProgress(context.note));
   let summary: ExportSummary;
+  let written = { count: 0, position: options.from };
   try {
-    summary = await exportHistory(source.records, sink.write, (done, position) => progress.update(done, position));
+    summary = await exportHistory(source.records, sink.write, (done, position) => {
+      written = { count: done, position };
+      progress.update(done, position);
+    });
+    await sink.end();
+  } catch (error) {
+    // Only the lines before it arrived: no summary, no head hash of a file that does not hold it.
+    await sink.end().catch(() => undefined);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === undefined) throw error;
+    throw new AuditError(`export stopped after ${written.count} events (position ${written.position}): ${options.out ?? 'stdout'}: ${code}`);
   } finally {
     progress.stop();
-    await sink.end();
     source.close();
   }
   context.note(summary.count === 0

@@ -27,6 +27,11 @@ export interface CliContext {
   actor(): string;
   /** Command output, on stdout. */
   out(line: string): void;
+  /**
+   * The stream `out` writes to, when it is one (the process's stdout; none where the lines are kept, in tests): for
+   * output whose every line must arrive (`export`), written with back-pressure and refused when it fails.
+   */
+  readonly outStream?: NodeJS.WritableStream;
   /** Notes and progress, on stderr. */
   note(line: string): void;
   close(): Promise<void>;
@@ -48,11 +53,12 @@ function cliActor(env: NodeJS.ProcessEnv, account: () => string = () => userInfo
 }
 
 /** Where a context writes: stdout and stderr unless told (tests keep the lines). */
-type CliOutput = Pick<CliContext, 'out' | 'note'>;
+type CliOutput = Pick<CliContext, 'out' | 'note' | 'outStream'>;
 
 const STANDARD_OUTPUT: CliOutput = {
   out: (line) => process.stdout.write(`${line}\n`),
   note: (line) => process.stderr.write(`${line}\n`),
+  outStream: process.stdout,
 };
 
 export function createCliContext(env: NodeJS.ProcessEnv = process.env, output: CliOutput = STANDARD_OUTPUT): CliContext {
@@ -78,6 +84,7 @@ export function createCliContext(env: NodeJS.ProcessEnv = process.env, output: C
     actor: () => `watchcat-cli:${actor ?? cliActor(env)}`,
     out: output.out,
     note: output.note,
+    ...(output.outStream ? { outStream: output.outStream } : {}),
     close: async () => {
       if (store) await (await store).close();
     },

@@ -90,6 +90,20 @@ describe('watchcat CLI, end to end in a temporary DATA_DIR', function () {
     expect(freePrice.stderr).not.to.include('cents');
   });
 
+  it('export: stdout that cannot take the lines (a full disk) fails it, naming how far it got, with no head hash', async () => {
+    const data = join(dir, 'export-data');
+    const env = { env: { DATA_DIR: data } };
+    expect((await watchcatWith(env, 'import', join(dir, 'catalogue.json'))).code).to.equal(0);
+    const full = await new Promise<Outcome>((resolve) => {
+      execFile('bash', ['-c', `"${process.execPath}" --import "${TSX}" services/cli/watchcat.ts export > /dev/full`], {
+        env: { PATH: process.env.PATH, DATA_DIR: data, LOG_LEVEL: 'silent' }, cwd: root,
+      }, (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
+    });
+    expect(full.code, full.stderr).to.equal(1);
+    expect(full.stderr).to.contain('watchcat: export stopped after 0 events (position 0): stdout: ENOSPC');
+    expect(full.stderr).not.to.contain('head chain hash');
+  });
+
   it('reads a relative DATA_DIR from the project root wherever it runs, and names the store every command used', async () => {
     const scratch = await mkdtemp(join(tmpdir(), 'watchcat-elsewhere-'));
     // Deeper than the project root, so that the relative path below means another folder from here.
