@@ -144,7 +144,6 @@ export class Witness {
   /** Why `checkpoint` does not extend the tree held for `origin`, as the spec answers it; undefined when it does. */
   private refusal(origin: string, { oldSize, proof }: AddCheckpointRequest, checkpoint: Checkpoint, text: string): AddCheckpointAnswer | undefined {
     const { size, root } = checkpoint;
-    if (!Number.isSafeInteger(size)) return { status: 400, reason: 'tree size out of range', origin };
     if (oldSize > size) return { status: 400, reason: `old size ${oldSize} is larger than the checkpoint's ${size}`, origin };
     if (size === 0 && !Buffer.from(root).equals(EMPTY_ROOT)) return { status: 422, reason: 'an empty tree with a root that is not the empty root', origin };
     const held = this.options.store.get(origin);

@@ -93,6 +93,8 @@ describe('witness: add-checkpoint as C2SP tlog-witness answers it', () => {
     const forked = treeOf(8, 'b');
     const sameSize = await submit(8, forked);
     expect(sameSize).to.include({ status: 422, fork: true });
+    expect((sameSize as { reason: string }).reason).to.equal(`fork: another root for the tree of 8 leaves than the one cosigned (${b64(honest.root())})`);
+    expect(await submit(8, honest, 8, [honest.root()]), 'the tree held, with a proof').to.include({ status: 422, reason: 'a proof between equal sizes must be empty' });
     // A longer forked tree with its own (valid, for its own history) proof from 8 leaves.
     const longer = treeOf(12, 'b');
     expect(await submit(8, longer, 12, longer.consistency(8, 12))).to.include({ status: 422, fork: true });
@@ -111,7 +113,9 @@ describe('witness: add-checkpoint as C2SP tlog-witness answers it', () => {
     expect(status(await witness.addCheckpoint(request(8, [], first)))).to.equal(200);
     // The same size and root with another index line: cosigned, it would let the log prove two statuses of one serial
     // at one checkpoint, each under the witness's cosignature.
-    expect(await witness.addCheckpoint(request(8, [], withIndex(Buffer.alloc(32, 2))))).to.include({ status: 422, fork: true });
+    expect(await witness.addCheckpoint(request(8, [], withIndex(Buffer.alloc(32, 2))))).to.include({
+      status: 422, fork: true, reason: 'fork: another checkpoint body for the tree of 8 leaves than the one cosigned (its extension lines differ)',
+    });
     expect(await witness.addCheckpoint(request(8, [], checkpoint(tree)))).to.include({ status: 422, fork: true });
     expect(store.trees.get(ORIGIN)?.note.startsWith(first.slice(0, first.indexOf('\n\n')))).to.equal(true);
     expect(store.puts).to.equal(2);
@@ -127,6 +131,25 @@ describe('witness: add-checkpoint as C2SP tlog-witness answers it', () => {
     // Another line of its key that fails still refuses the note, wherever it stands.
     const bad = line.replace(/(\S)(\S{8})\n$/, (_, char: string, tail: string) => `${char === 'A' ? 'B' : 'A'}${tail}\n`);
     expect(status(await witness.addCheckpoint(request(4, [], `${note}${line.repeat(3)}${bad}`)))).to.equal(403);
+  });
+
+  it('cosigns a checkpoint signed by any key it trusts for the log (a rotation: the old key and the new), and keeps each signature line', async () => {
+    const newKey = generateKeyPairSync('ed25519').privateKey;
+    const rotating = new Witness({
+      name: NAME, key: witnessKey.privateKey, store,
+      logs: [parseVerifierKey(specVerifierKey(ORIGIN, logKey)), parseVerifierKey(specVerifierKey(ORIGIN, newKey))], now: () => NOW,
+    });
+    const tree = treeOf(6);
+    const body = checkpointBody({ origin: ORIGIN, size: 6, root: tree.root() });
+    expect(status(await rotating.addCheckpoint(request(0, [], signNote(body, ORIGIN, newKey))))).to.equal(200);
+    const both = signNote(body, ORIGIN, logKey, newKey);
+    expect(status(await rotating.addCheckpoint(request(6, [], both)))).to.equal(200);
+    expect(store.trees.get(ORIGIN)!.note.startsWith(both), 'both lines kept, as signed, the cosignature after them').to.equal(true);
+  });
+
+  it('refuses a tree size past 2^53 - 1 as no checkpoint', async () => {
+    const note = signNote(`${ORIGIN}\n99999999999999999999\n${b64(treeOf(1).root())}\n`, ORIGIN, logKey);
+    expect(await witness.addCheckpoint(request(0, [], note))).to.include({ status: 400, reason: 'not a tlog checkpoint: expected an origin line, a tree size and a base64 root hash' });
   });
 
   it('refuses another body of the empty tree once it holds one: a fork of the index at size 0 too', async () => {
