@@ -8,7 +8,7 @@
  * against the signed root, so the service is trusted for nothing. With `--policy` (C2SP tlog-policy), the checkpoint
  * must also carry the witnesses' cosignatures the policy's quorum asks for: one history that they all saw.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import type { Command } from 'commander';
 import { openCheckpoint, originProblem, parseCheckpoint } from '../../shared/read-model/transparency/checkpoint.ts';
 import { entryText } from '../../shared/read-model/transparency/log-entry.ts';
@@ -21,16 +21,17 @@ import type { CliContext } from '../cli/cli-context.ts';
 import { GENESIS } from './audit-record.ts';
 import { AuditError } from './audit-sources.ts';
 import { lastHolding } from './bisect.ts';
-import { fetchBounded } from './bounded-fetch.ts';
+import { fetchBounded, readFileBounded } from './bounded-fetch.ts';
 import { readExportFile } from './chain-audit.ts';
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
 
-function readText(file: string, what: string): string {
+/** A checkpoint or a key: a few hundred bytes, read to 1 MiB at most (`/dev/zero` named by mistake is refused). */
+async function readText(file: string, what: string): Promise<string> {
   try {
-    return readFileSync(file, 'utf8');
+    return (await readFileBounded(file)).toString('utf8');
   } catch (error) {
-    throw new AuditError(`cannot read the ${what} ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}`);
+    throw new AuditError(`cannot read the ${what} ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
 }
 
@@ -40,8 +41,9 @@ function readText(file: string, what: string): string {
  * of the key that signed it, as `receipt verify` and `audit log watch` require: a log key's signature over another
  * origin's checkpoint vouches for no tree of this log.
  */
-function signedCheckpoint(context: CliContext, file: string, key: string | undefined, policy: TlogPolicy | undefined): Checkpoint {
-  const note = readText(file, 'checkpoint');
+async function signedCheckpoint(context: CliContext, file: string, key: string | undefined, policy: TlogPolicy | undefined): Promise<Checkpoint> {
+  const note = await readText(file, 'checkpoint');
+  const keyText = key !== undefined && existsSync(key) ? await readText(key, 'verifier key') : key;
   let signedBy: string[] = [];
   if (policy) {
     try {
@@ -53,7 +55,7 @@ function signedCheckpoint(context: CliContext, file: string, key: string | undef
     }
   }
   try {
-    if (key !== undefined) return openCheckpoint(note, existsSync(key) ? readText(key, 'verifier key') : key);
+    if (keyText !== undefined) return openCheckpoint(note, keyText);
     // Checked or not, the text read is the one a signature covers (noteText, signed-note.ts), never a cut of its own.
     const checkpoint = parseCheckpoint(noteText(note));
     if (signedBy.length === 0) {
@@ -97,7 +99,7 @@ async function runLogVerify(context: CliContext, file: string, options: { checkp
   let checkpoint;
   try {
     const policy = options.policy === undefined ? undefined : readPolicyFile(options.policy);
-    checkpoint = signedCheckpoint(context, options.checkpoint, options.key, policy);
+    checkpoint = await signedCheckpoint(context, options.checkpoint, options.key, policy);
   } catch (error) {
     throw error instanceof AuditError ? error : new AuditError(`checkpoint ${options.checkpoint}: ${(error as Error).message}`);
   }

@@ -247,6 +247,10 @@ describe('audit log verify: an export against a signed checkpoint', () => {
     const keyDir = await watchcat(store.env, 'audit', 'log', 'verify', exported, '--checkpoint', checkpointFile, '--key', store.dataDir);
     expect(keyDir.code).to.equal(1);
     expect(keyDir.notes.at(-1)).to.equal(`watchcat: cannot read the verifier key ${store.dataDir}: EISDIR`);
+    // A device named by mistake is refused at 1 MiB, not read until memory runs out.
+    const endless = await watchcat(store.env, 'audit', 'log', 'verify', exported, '--checkpoint', '/dev/zero', '--key', key);
+    expect(endless.code).to.equal(1);
+    expect(endless.notes.at(-1)).to.equal(`watchcat: cannot read the checkpoint /dev/zero: it is larger than the ${1 << 20} bytes read of one`);
   });
 
   it('takes --log with a trailing slash', async () => {
