@@ -1,8 +1,24 @@
-/** Moments typed on the command line: ISO 8601 timestamps, to milliseconds since the epoch (a usage error otherwise). */
+/**
+ * Moments typed on the command line: ISO 8601 timestamps with their offset (`Z` or `±hh:mm`), or a date alone (UTC
+ * midnight), to milliseconds since the epoch; a usage error otherwise. A time without an offset would be read in the
+ * auditor's own time zone, so the same command would answer differently on two machines; and a day or an hour that
+ * does not exist (2025-02-30, 24:00) is refused, not rolled over into another.
+ */
 import { InvalidArgumentError } from 'commander';
 
+const MOMENT = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}:\d{2}))?$/i;
+
 export function parseMoment(value: string): number {
-  const at = Date.parse(value.trim());
-  if (Number.isNaN(at)) throw new InvalidArgumentError('expected an ISO 8601 timestamp, e.g. 2025-03-01T12:00:00Z');
+  const text = value.trim();
+  const fields = MOMENT.exec(text);
+  const at = fields && exists(fields.slice(1).map((field = '0') => Number(field))) ? Date.parse(text) : Number.NaN;
+  if (Number.isNaN(at)) throw new InvalidArgumentError('expected an ISO 8601 timestamp, e.g. 2025-03-01T12:00:00Z (with Z or an offset; a date alone is UTC midnight)');
   return at;
+}
+
+/** Whether the calendar has that day and the clock that time (the offset aside: it only moves the moment). */
+function exists([year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0]: number[]): boolean {
+  const date = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+    && date.getUTCHours() === hour && date.getUTCMinutes() === minute && date.getUTCSeconds() === second;
 }
