@@ -69,7 +69,7 @@ export function parseExportLine(text: string, line: number): AnchoredRecord {
   if (!isObject(value)) throw new ExportFormatError(line, 'not a JSON object');
   const v = value as Record<string, unknown>;
   const hash = (key: string) => Buffer.from(field(line, v, key, isHash, 'a SHA-256 hash in hex'), 'hex');
-  return {
+  const record = {
     position: field(line, v, 'position', isInteger, 'an integer'),
     stream: field(line, v, 'stream', isString, 'a string'),
     revision: field(line, v, 'revision', isInteger, 'an integer'),
@@ -82,4 +82,10 @@ export function parseExportLine(text: string, line: number): AnchoredRecord {
     previous_stream_hash: hash('previous_stream_hash'),
     previous_chain_hash: hash('previous_chain_hash'),
   };
+  // The export's own form, byte for byte: JSON.parse keeps the last of a key given twice and drops unknown keys, so a
+  // line holding another `data` before the one hashed would verify while a reader keeping the first saw another event.
+  if (exportLine(record, record) !== text) {
+    throw new ExportFormatError(line, 'not in the form an export writes (a key repeated, added or reordered, or spacing changed)');
+  }
+  return record;
 }

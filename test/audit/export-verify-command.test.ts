@@ -138,6 +138,24 @@ describe('watchcat export and audit verify: arguments, output and sources', () =
       expect(result.notes).to.include('watchcat: export file line 3: not JSON');
     });
 
+    it('refuses a line not in the export\'s own form: a key given twice (JSON keeps the last, a reader may keep the first), a key added, spacing', async () => {
+      const file = join(store.dataDir, 'export.ndjson');
+      await watchcat(store.env, 'export', '--out', file);
+      const lines = readFileSync(file, 'utf8').split('\n');
+      const third = lines[2]!;
+      for (const changed of [
+        third.replace('"data":', '"data":{"price_cents":99},"data":'),
+        third.replace('"type":', '"note":"added","type":'),
+        third.replace('"position":3,', '"position": 3,'),
+      ]) {
+        expect(changed, 'changed').to.not.equal(third);
+        writeFileSync(file, [...lines.slice(0, 2), changed, ...lines.slice(3)].join('\n'));
+        const result = await watchcat(store.env, 'audit', 'verify', file);
+        expect(result.code, changed).to.equal(1);
+        expect(result.notes, changed).to.include('watchcat: export file line 3: not in the form an export writes (a key repeated, added or reordered, or spacing changed)');
+      }
+    });
+
     it('--expect-head names a missing recorded head after the last position checked, not as an event', async () => {
       const head = storedChainHash(store.file, HEAD);
       const db = new Database(store.file);
