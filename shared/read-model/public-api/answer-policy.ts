@@ -140,9 +140,8 @@ const reaches = (clock: ReadModelClock, reads: readonly string[], position: numb
  * projectors' word that a read model moved, or the clock's own poll for waiting requests (read-model-clock.ts,
  * `waitingPollMs`), one at a time per process, whoever waits.
  */
-async function readingAtLeast(clock: ReadModelClock, reads: readonly string[], minPosition: number, waitMs: number): Promise<Reading | undefined> {
-  const deadline = performance.now() + waitMs;
-  let reading = await clock.reading();
+async function readingAtLeast(clock: ReadModelClock, reads: readonly string[], minPosition: number, deadline: number, renew: boolean): Promise<Reading | undefined> {
+  let reading = await clock.reading(renew);
   while (!reaches(clock, reads, dataPosition(reading.stamp(reads)), minPosition)) {
     const left = deadline - performance.now();
     if (left <= 0) return undefined;
@@ -207,11 +206,13 @@ export function operationPolicy(env: ReadingEnv, operation: PublicOperation): Op
       const lang = (request.query['lang'] as Language | undefined) ?? 'en';
       const refused = (why: Refusal | 'unreachable'): StampedAnswer => ({ answer: refusedAnswer(operation, why, lang), stamp: undefined });
       const minPosition = minPositionOf(request);
+      // One wait for the request, whatever is read again: a snapshot expired under it does not start another.
+      const deadline = performance.now() + env.config.MIN_POSITION_WAIT_MS;
       for (let attempt = 1; ; attempt += 1) {
         try {
           const reading = minPosition === undefined
             ? await env.clock.reading(attempt > 1)
-            : await readingAtLeast(env.clock, reads, minPosition, env.config.MIN_POSITION_WAIT_MS);
+            : await readingAtLeast(env.clock, reads, minPosition, deadline, attempt > 1);
           if (reading === undefined) {
             return { answer: { status: 503, body: { detail: REFUSALS.behind[lang] }, retryAfter: BEHIND_RETRY_AFTER_SECONDS }, stamp: undefined };
           }
