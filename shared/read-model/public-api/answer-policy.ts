@@ -187,9 +187,8 @@ export function keptAnswerPolicy(env: AnswerPolicyEnv, operation: PublicOperatio
       if (kept.stamp.position < clock.aheadOf(reads)) return undefined;
       // Standing where it was read, a kept answer's models may have lost their confirmation (a switch to a generation
       // never confirmed leaves the key as it was): the stamp says so. Fresh lapses with time alone: the clock is asked.
-      // Nor while the store stands behind what was served (a copy put back): the data is the store's, not the key's.
       const standing = kept.view();
-      if (standing.key !== kept.stamp.key || standing.unbuilt === true || standing.behindAt !== null) return undefined;
+      if (standing.key !== kept.stamp.key || standing.unbuilt === true) return undefined;
       if (fresh && clock.refusal(reads, true) !== undefined) return undefined;
       return { position: kept.stamp.position, ...(fresh ? { dataAge: clock.dataAge(reads) } : {}) };
     },
@@ -207,7 +206,7 @@ export function operationPolicy(env: ReadingEnv, operation: PublicOperation): Op
       const refused = (why: Refusal | 'unreachable'): StampedAnswer => ({ answer: refusedAnswer(operation, why, lang), stamp: undefined });
       const minPosition = minPositionOf(request);
       // One wait for the request, whatever is read again: a snapshot expired under it does not start another.
-      const deadline = performance.now() + env.config.MIN_POSITION_WAIT_MS;
+      const deadline = minPosition === undefined ? 0 : performance.now() + env.config.MIN_POSITION_WAIT_MS;
       for (let attempt = 1; ; attempt += 1) {
         try {
           const reading = minPosition === undefined

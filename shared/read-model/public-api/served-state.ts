@@ -29,16 +29,18 @@ interface ServedState {
 }
 
 /**
- * The served state after reading `state`: the same generation only moves forward; another generation is taken once
- * it is not behind. A newer one is a rebuild's switch; an older one, a read store put back from a copy made before a
- * rebuild (the pointer only ever moves forward otherwise), whose projector brings it past what was served.
+ * The served state after reading `state`: the same generation only moves forward; a newer generation (a rebuild's
+ * switch) is taken once it is not behind; an older one only past what was served. A generation a rebuild replaced
+ * is fenced from then on, so it never goes past the switch, which its successor had reached: an older one past what
+ * was served is a read store put back from a copy made before a rebuild, whose projector went on from there.
  */
 export function nextServedState(served: ServedState | undefined, state: ProjectionState): ServedState {
   if (served === undefined) return { generation: state.generation, position: state.position };
   if (state.generation === served.generation) {
     return state.position > served.position ? { generation: served.generation, position: state.position } : served;
   }
-  return state.position >= served.position ? { generation: state.generation, position: state.position } : served;
+  const taken = state.generation > served.generation ? state.position >= served.position : state.position > served.position;
+  return taken ? { generation: state.generation, position: state.position } : served;
 }
 
 /** A projection as this process serves it: what it serves, where the store stands, and its last confirmation seen. */

@@ -94,7 +94,7 @@ describe('read-model clock', () => {
     expect(nextServedState(served, state('w', 2, 50)), 'a switch caught up').to.deep.equal({ generation: 2, position: 50 });
     // An older generation is a read store put back from a copy made before a rebuild: taken once its projector brought
     // it past what was served, as a newer one is.
-    expect(nextServedState(served, state('w', 0, 49)), 'an older generation still behind').to.deep.equal(served);
+    expect(nextServedState(served, state('w', 0, 50)), 'an older generation at it (a stale pointer)').to.deep.equal(served);
     expect(nextServedState(served, state('w', 0, 90)), 'an older generation past it').to.deep.equal({ generation: 0, position: 90 });
   });
 
@@ -119,8 +119,8 @@ describe('read-model clock', () => {
           const before = served.get(s.name);
           const stamp = views[s.name]!();
           const [generation, position] = stamp.key.split('.').map(Number) as [number, number];
-          // Taken when first seen or not behind, whatever its generation; else what was served stays.
-          const expected = before === undefined || s.position >= before.position
+          // Taken when first seen, or not behind (an older generation: past it); else what was served stays.
+          const expected = before === undefined || s.position > before.position || (s.generation >= before.generation && s.position === before.position)
             ? { generation: s.generation, position: s.position } : before;
           expect({ generation, position }).to.deep.equal(expected);
           expect(stamp.position).to.equal(position);
