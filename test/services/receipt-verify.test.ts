@@ -238,7 +238,14 @@ describe('watchcat receipt verify', function () {
     expect(holds.out).to.include(`by key: ${thumbprintByHand(x)} (current key)`);
     expect(holds.out).to.include(`key set: ${jwksFile} (sha-256 ${createHash('sha256').update(await readFile(jwksFile)).digest('hex')})`);
 
-    await writeFile(file, (await readFile(file, 'latin1')).replace(/Signature(-Input)?: .*\r\n/g, ''));
+    // The same signature's parameters without its keyid: the key it is by is not said, so nothing is checked against one.
+    const saved = await readFile(file, 'latin1');
+    await writeFile(file, saved.replace(`;keyid="${thumbprintByHand(x)}"`, ''));
+    const noKeyid = await watchcat('receipt', 'verify', file, '--jwks', jwksFile);
+    expect(noKeyid.code).to.equal(1);
+    expect(noKeyid.notes.join('\n')).to.contain('the signature names no keyid');
+
+    await writeFile(file, saved.replace(/Signature(-Input)?: .*\r\n/g, ''));
     const unsigned = await watchcat('receipt', 'verify', file, '--jwks', jwksFile);
     expect(unsigned).to.deep.include({
       code: 1, notes: ['watchcat: receipt does not hold: the answer carries no signature (Signature-Input and Signature): ask for one with Accept-Signature'],
