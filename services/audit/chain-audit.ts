@@ -3,10 +3,9 @@
  * history as an export, and check a sequence of records (the live file or an export) link by link.
  */
 import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { toHex, type AnchoredRecord } from './audit-record.ts';
 import { ChainVerifier, type VerifierOptions, type VerifyOutcome } from './chain-verifier.ts';
-import { exportLine, parseExportLine } from './export-format.ts';
+import { ExportFormatError, exportLine, parseExportLine } from './export-format.ts';
 import type { LinkedRecord } from './linked-history.ts';
 
 export interface ExportSummary {
@@ -60,10 +59,46 @@ export async function countLines(file: string): Promise<number> {
 
 /** The records of an export file, line by line (blank lines skipped); a malformed line throws, naming it. */
 export async function* readExportFile(file: string): AsyncGenerator<AnchoredRecord> {
-  const lines = createInterface({ input: createReadStream(file, 'utf8'), crlfDelay: Number.POSITIVE_INFINITY });
-  let number = 0;
-  for await (const line of lines) {
-    number += 1;
+  for await (const [number, line] of fileLines(file)) {
     if (line.trim() !== '') yield parseExportLine(line, number);
   }
+}
+
+/**
+ * The longest line read: an export's lines are a few kilobytes (an event's data and metadata, bodies being 16 KiB at
+ * most), so a longer one is no export's, and is refused before it fills the memory (a disk image named by mistake).
+ */
+export const MAX_EXPORT_LINE_BYTES = 16 << 20;
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The lines of `file`, numbered from 1, split at each LF (a CR before it dropped), each UTF-8 and of bounded length. */
+async function* fileLines(file: string): AsyncGenerator<[number, string]> {
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let number = 0;
+  const decoded = (bytes: Buffer): [number, string] => {
+    number += 1;
+    let text: string;
+    try {
+      text = utf8.decode(bytes);
+    } catch {
+      throw new ExportFormatError(number, 'not UTF-8');
+    }
+    return [number, text.endsWith('\r') ? text.slice(0, -1) : text];
+  };
+  for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) {
+    let start = 0;
+    for (let end = chunk.indexOf(10); end !== -1; end = chunk.indexOf(10, start)) {
+      const line = Buffer.concat([...pending, chunk.subarray(start, end)]);
+      pending = [];
+      pendingBytes = 0;
+      if (line.length > MAX_EXPORT_LINE_BYTES) throw new ExportFormatError(number + 1, `longer than ${MAX_EXPORT_LINE_BYTES} bytes`);
+      yield decoded(line);
+      start = end + 1;
+    }
+    pending.push(chunk.subarray(start));
+    pendingBytes += chunk.length - start;
+    if (pendingBytes > MAX_EXPORT_LINE_BYTES) throw new ExportFormatError(number + 1, `longer than ${MAX_EXPORT_LINE_BYTES} bytes`);
+  }
+  if (pendingBytes > 0) yield decoded(Buffer.concat(pending));
 }

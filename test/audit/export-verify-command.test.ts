@@ -138,6 +138,23 @@ describe('watchcat export and audit verify: arguments, output and sources', () =
       expect(result.notes).to.include('watchcat: export file line 3: not JSON');
     });
 
+    it('reads lines ended by CR LF as by LF, and refuses a line past 16 MiB or not UTF-8, naming it, without reading it whole', async () => {
+      const file = join(store.dataDir, 'export.ndjson');
+      await watchcat(store.env, 'export', '--out', file);
+      const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+      writeFileSync(file, `${lines.join('\r\n')}\r\n`);
+      const crlf = await watchcat(store.env, 'audit', 'verify', file);
+      expect(crlf.code, crlf.notes.join('\n')).to.equal(0);
+      writeFileSync(file, `${lines[0]}\n${'x'.repeat((16 << 20) + 1)}`);
+      const long = await watchcat(store.env, 'audit', 'verify', file);
+      expect(long.code).to.equal(1);
+      expect(long.notes).to.include(`watchcat: export file line 2: longer than ${16 << 20} bytes`);
+      writeFileSync(file, Buffer.concat([Buffer.from(`${lines[0]}\n${lines[1]}\n`), Buffer.from([0x7b, 0xff, 0xfe, 0x7d, 0x0a])]));
+      const binary = await watchcat(store.env, 'audit', 'verify', file);
+      expect(binary.code).to.equal(1);
+      expect(binary.notes).to.include('watchcat: export file line 3: not UTF-8');
+    });
+
     it('refuses a line not in the export\'s own form: a key given twice (JSON keeps the last, a reader may keep the first), a key added, spacing', async () => {
       const file = join(store.dataDir, 'export.ndjson');
       await watchcat(store.env, 'export', '--out', file);
