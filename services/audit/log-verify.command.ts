@@ -22,7 +22,8 @@ import { GENESIS } from './audit-record.ts';
 import { AuditError } from './audit-sources.ts';
 import { lastHolding } from './bisect.ts';
 import { fetchBounded, readFileBounded } from './bounded-fetch.ts';
-import { readExportFile } from './chain-audit.ts';
+import { countLines, readExportFile } from './chain-audit.ts';
+import { startProgress, stderrProgress } from './audit-progress.ts';
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
 
@@ -105,12 +106,19 @@ async function runLogVerify(context: CliContext, file: string, options: { checkp
   }
   const tree = new MemoryTree();
   const events: { position: number; stream: string; revision: number }[] = [];
-  for await (const record of readExportFile(file)) {
-    if (tree.size === 0 && record.previous_chain_hash !== undefined && !record.previous_chain_hash.equals(GENESIS)) {
-      throw new AuditError(`${file} starts mid-history (position ${record.position}): the log is rebuilt from the first event, export without --from`);
+  // Progress as `audit verify FILE` gives it: a million events take some twenty seconds.
+  const progress = startProgress('log verify', { events: await countLines(file) }, stderrProgress(context.note));
+  try {
+    for await (const record of readExportFile(file)) {
+      if (tree.size === 0 && record.previous_chain_hash !== undefined && !record.previous_chain_hash.equals(GENESIS)) {
+        throw new AuditError(`${file} starts mid-history (position ${record.position}): the log is rebuilt from the first event, export without --from`);
+      }
+      tree.append(entryText(record));
+      if (options.log) events.push({ position: record.position, stream: record.stream, revision: record.revision });
+      progress.update(tree.size, record.position);
     }
-    tree.append(entryText(record));
-    if (options.log) events.push({ position: record.position, stream: record.stream, revision: record.revision });
+  } finally {
+    progress.stop();
   }
   /** Where the export first leaves the signed history, when the service at `--log` can say. */
   const located = async (): Promise<string> => {

@@ -71,6 +71,8 @@ describe('audit log verify: an export against a signed checkpoint', () => {
     const result = await watchcat(store.env, 'audit', 'log', 'verify', exported, '--checkpoint', checkpointFile, '--key', key);
     expect(result.code, result.notes.join('\n')).to.equal(0);
     expect(result.out[0]).to.match(new RegExp(`matches the checkpoint of ${ORIGIN}: 12 leaves, root [A-Za-z0-9+/]{43}=$`));
+    // Progress as audit verify gives it: the lines of the file read, off a terminal a line at the end.
+    expect(result.notes.filter((line) => line.startsWith('log verify: ')).at(-1)).to.match(/^log verify: 12\/12 events, \d+ events\/s, ETA 0 s$/);
   });
 
   it('refuses an export with an edited, moved or inserted event: the root differs', async () => {
