@@ -11,14 +11,16 @@ const MOMENT = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?
 export function parseMoment(value: string): number {
   const text = value.trim();
   const fields = MOMENT.exec(text);
-  const at = fields && exists(fields.slice(1).map((field = '0') => Number(field))) ? Date.parse(text) : Number.NaN;
+  const at = fields && exists(fields.slice(1).map((field) => Number(field ?? 0))) ? Date.parse(text) : Number.NaN;
   if (Number.isNaN(at)) throw new InvalidArgumentError('expected an ISO 8601 timestamp, e.g. 2025-03-01T12:00:00Z (with Z or an offset; a date alone is UTC midnight)');
   return at;
 }
 
 /** Whether the calendar has that day and the clock that time (the offset aside: it only moves the moment). */
-function exists([year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0]: number[]): boolean {
+function exists(fields: number[]): boolean {
+  const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0] = fields;
   const date = new Date(Date.UTC(year, month - 1, day, hour, minute, second));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
-    && date.getUTCHours() === hour && date.getUTCMinutes() === minute && date.getUTCSeconds() === second;
+  // The same fields back: a day, an hour or a minute past its range rolls over into the next.
+  const back = [date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate(), date.getUTCHours(), date.getUTCMinutes(), date.getUTCSeconds()];
+  return back.join() === [year, month, day, hour, minute, second].join();
 }

@@ -145,10 +145,17 @@ describe('watchcat export and audit verify: arguments, output and sources', () =
       writeFileSync(file, `${lines.join('\r\n')}\r\n`);
       const crlf = await watchcat(store.env, 'audit', 'verify', file);
       expect(crlf.code, crlf.notes.join('\n')).to.equal(0);
-      writeFileSync(file, `${lines[0]}\n${'x'.repeat((16 << 20) + 1)}`);
-      const long = await watchcat(store.env, 'audit', 'verify', file);
-      expect(long.code).to.equal(1);
-      expect(long.notes).to.include(`watchcat: export file line 2: longer than ${16 << 20} bytes`);
+      writeFileSync(file, `${lines.join('\n \t\n')}`);
+      const blankAndNoLastNewline = await watchcat(store.env, 'audit', 'verify', file);
+      expect(blankAndNoLastNewline.code, 'blank lines (spaces alone) skipped, the last line read without its newline').to.equal(0);
+      expect(blankAndNoLastNewline.out[0]).to.contain(`intact: ${HEAD} events`);
+      const MAX = 16 << 20;
+      for (const [size, end, says] of [[MAX, '', 'not JSON'], [MAX, '\n', 'not JSON'], [MAX + 1, '', `longer than ${MAX} bytes`], [MAX + 1, '\n', `longer than ${MAX} bytes`]] as const) {
+        writeFileSync(file, `${lines[0]}\n${'x'.repeat(size)}${end}`);
+        const long = await watchcat(store.env, 'audit', 'verify', file);
+        expect(long.code).to.equal(1);
+        expect(long.notes, `${size} bytes${end ? ' and a newline' : ''}`).to.include(`watchcat: export file line 2: ${says}`);
+      }
       writeFileSync(file, Buffer.concat([Buffer.from(`${lines[0]}\n${lines[1]}\n`), Buffer.from([0x7b, 0xff, 0xfe, 0x7d, 0x0a])]));
       const binary = await watchcat(store.env, 'audit', 'verify', file);
       expect(binary.code).to.equal(1);
