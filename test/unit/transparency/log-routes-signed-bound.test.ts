@@ -109,9 +109,10 @@ describe('transparency log routes: nothing beyond the latest signed checkpoint w
     ]);
   });
 
-  it('answers only GET and HEAD with a tile: a POST to a tile\'s path is not the tile', async () => {
+  it('answers only GET and HEAD with a tile: a POST to a tile\'s path is not the tile, but a 405 saying which methods are', async () => {
     const posted = await fetch(`${base}/transparency/tile/0/000.p/200`, { method: 'POST' });
-    expect(posted.status).to.equal(404);
+    expect(posted.status).to.equal(405);
+    expect(posted.headers.get('allow')).to.equal('HEAD, GET, OPTIONS');
     expect(posted.headers.get('content-type')).not.to.equal('application/octet-stream');
   });
 
