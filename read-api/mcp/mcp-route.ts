@@ -6,8 +6,8 @@
  *
  * Before the transport: the body is read under the same 16 KiB cap as every public body (413 beyond; read once, by
  * the general limit first: mcp-message.ts), a batch is refused with a JSON-RPC error (MCP no longer has batches,
- * and one must not smuggle several calls past the limits), as is JSON that is no JSON-RPC message (mcp-envelope.ts), and a `verify_serial` call goes through the verification
- * limits, as `GET /api/public/verify/{serial}` does; then params that are not the method's get -32602 saying what is
+ * and one must not smuggle several calls past the limits), as is JSON that is no JSON-RPC message (mcp-envelope.ts),
+ * and a `verify_serial` call goes through the verification limits, as `GET /api/public/verify/{serial}` does; then params that are not the method's get -32602 saying what is
  * wrong (mcp-params.ts). The general limit counts `/mcp` like any public path (rate-limit/public-path.ts), protocol
  * housekeeping apart, and a refusal is a JSON-RPC error (mcp-refusal.ts). A repeated call of a cacheable tool is
  * answered with the SDK's earlier answer to it (mcp-answer-cache.ts), after those limits. An error (a JSON-RPC error,

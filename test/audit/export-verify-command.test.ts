@@ -109,9 +109,15 @@ describe('watchcat export and audit verify: arguments, output and sources', () =
       expect(progressLine(result.notes, 'verify')).to.match(/^verify: 12\/12 events, \d+ events\/s, ETA 0 s$/);
     });
 
-    it('an export FILE: counts the lines of the file in progress', async () => {
+    /** The whole history exported to a file in the store's folder, as an auditor keeps it. */
+    const exportToFile = async () => {
       const file = join(store.dataDir, 'export.ndjson');
       await watchcat(store.env, 'export', '--out', file);
+      return file;
+    };
+
+    it('an export FILE: counts the lines of the file in progress', async () => {
+      const file = await exportToFile();
       const result = await watchcat(store.env, 'audit', 'verify', file);
       expect(result.code, result.notes.join('\n')).to.equal(0);
       expect(result.out[0]).to.equal(`audit chain of ${file} intact: ${HEAD} events, head position ${HEAD}, head chain hash ${storedChainHash(store.file, HEAD)}`);
@@ -128,8 +134,7 @@ describe('watchcat export and audit verify: arguments, output and sources', () =
     });
 
     it('a malformed export FILE is refused as the auditor\'s file, naming its line, not reported as a failure of the tool', async () => {
-      const file = join(store.dataDir, 'export.ndjson');
-      await watchcat(store.env, 'export', '--out', file);
+      const file = await exportToFile();
       const lines = readFileSync(file, 'utf8').split('\n');
       lines[2] = '{"position": 3, "chain_hash": 7';
       writeFileSync(file, lines.join('\n'));
@@ -139,8 +144,7 @@ describe('watchcat export and audit verify: arguments, output and sources', () =
     });
 
     it('reads lines ended by CR LF as by LF, and refuses a line past 16 MiB or not UTF-8, naming it, without reading it whole', async () => {
-      const file = join(store.dataDir, 'export.ndjson');
-      await watchcat(store.env, 'export', '--out', file);
+      const file = await exportToFile();
       const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
       writeFileSync(file, `${lines.join('\r\n')}\r\n`);
       const crlf = await watchcat(store.env, 'audit', 'verify', file);
@@ -163,8 +167,7 @@ describe('watchcat export and audit verify: arguments, output and sources', () =
     });
 
     it('refuses a line not in the export\'s own form: a key given twice (JSON keeps the last, a reader may keep the first), a key added, spacing', async () => {
-      const file = join(store.dataDir, 'export.ndjson');
-      await watchcat(store.env, 'export', '--out', file);
+      const file = await exportToFile();
       const lines = readFileSync(file, 'utf8').split('\n');
       const third = lines[2]!;
       for (const changed of [
